@@ -1,0 +1,7 @@
+package cli
+
+// HealthCmd is `agent-gauntlet health`.
+type HealthCmd struct{}
+
+// Run executes the command.
+func (c *HealthCmd) Run(env *Env) error { return errNotImplemented("health") }

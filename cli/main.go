@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// Version is the program version, set at build time with
+// -ldflags "-X github.com/agent-gauntlet/agent-gauntlet/cli.Version=...".
+var Version = "dev"
+
+// Env is what every command gets from Main: the context and the standard
+// streams, so that no command touches os.Std* or os.Exit.
+type Env struct {
+	Ctx    context.Context
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment (os.Getenv outside tests).
+	Getenv func(string) string
+	// Cwd is the process working directory.
+	Cwd string
+}
+
+// CLI is the root of the command line.
+type CLI struct {
+	Version kong.VersionFlag `short:"V" help:"Print the version and exit."`
+
+	Run      RunCmd      `cmd:"" help:"Run every applicable gate (checks and reviews) for the current changes."`
+	Check    CheckCmd    `cmd:"" help:"Run only the check gates for the current changes."`
+	Review   ReviewCmd   `cmd:"" help:"Run only the review gates for the current changes."`
+	Clean    CleanCmd    `cmd:"" help:"Archive the logs and the execution state into previous/."`
+	Detect   DetectCmd   `cmd:"" help:"Show the changed files and the gates they would run, without running anything."`
+	List     ListCmd     `cmd:"" help:"List the configured entry points, checks and reviews."`
+	Health   HealthCmd   `cmd:"" help:"Validate the configuration and report the state of every review CLI."`
+	Init     InitCmd     `cmd:"" help:"Create a .gauntlet/ configuration and install the agent stop hooks."`
+	Validate ValidateCmd `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
+	StopHook StopHookCmd `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
+	Hooks    HooksCmd    `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+}
+
+// exitSignal is panicked by Kong's exit hook and recovered by Main, so that
+// Main never calls os.Exit.
+type exitSignal struct{ code int }
+
+// Main runs the command line with args and returns the process exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "agent-gauntlet: %v\n", err)
+		return ExitFailure
+	}
+	env := &Env{Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Cwd: cwd}
+	return run(env, args)
+}
+
+func run(env *Env, args []string) (code int) {
+	var root CLI
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(exitSignal); ok {
+				code = e.code
+				return
+			}
+			panic(r)
+		}
+	}()
+	parser, err := kong.New(&root,
+		kong.Name("agent-gauntlet"),
+		kong.Description("Quality gates for AI coding agents: checks and AI reviews that must pass before the agent may stop."),
+		kong.UsageOnError(),
+		kong.Writers(env.Stdout, env.Stderr),
+		kong.Exit(func(c int) { panic(exitSignal{c}) }),
+		kong.Vars{"version": Version},
+		kong.Bind(env),
+		kong.BindTo(env.Ctx, (*context.Context)(nil)),
+	)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agent-gauntlet: %v\n", err)
+		return ExitFailure
+	}
+	if len(args) == 0 {
+		args = []string{"--help"}
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agent-gauntlet: %v\n", err)
+		return ExitUsage
+	}
+	if err := kctx.Run(); err != nil {
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Err != nil {
+			fmt.Fprintf(env.Stderr, "agent-gauntlet: %s\n", strings.TrimRight(err.Error(), "\n"))
+		}
+		return exitCode(err)
+	}
+	return ExitOK
+}
+
+// errNotImplemented is returned by commands whose issue has not landed yet.
+func errNotImplemented(cmd string) error {
+	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: not implemented yet", cmd)}
+}

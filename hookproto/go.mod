@@ -1,0 +1,3 @@
+module github.com/agent-gauntlet/agent-gauntlet/hookproto
+
+go 1.25.0

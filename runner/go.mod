@@ -1,0 +1,7 @@
+module github.com/agent-gauntlet/agent-gauntlet/runner
+
+go 1.25.0
+
+require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
+
+replace github.com/agent-gauntlet/agent-gauntlet/statecfg => ../statecfg

@@ -1,0 +1,154 @@
+// Package gate holds the types shared by the scheduler and the gate kinds
+// (check and review): a job to run, the environment of one run, and results.
+package gate
+
+import (
+	"io"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Kind is a gate kind.
+type Kind string
+
+// The two gate kinds.
+const (
+	KindCheck  Kind = "check"
+	KindReview Kind = "review"
+)
+
+// Status is the outcome of one gate or one review slot.
+type Status string
+
+// Gate and slot outcomes.
+const (
+	StatusPass  Status = "pass"
+	StatusFail  Status = "fail"
+	StatusError Status = "error"
+	// StatusSkippedPriorPass marks a review slot skipped because it passed before.
+	StatusSkippedPriorPass Status = "skipped_prior_pass"
+)
+
+// Job is one gate applied to one expanded entry point.
+type Job struct {
+	// ID is `<kind>:<entry point>:<gate name>`.
+	ID string
+	// Kind tells which of Check and Review is set.
+	Kind Kind
+	// Name is the gate name.
+	Name string
+	// EntryPoint is the expanded entry point path.
+	EntryPoint string
+	// WorkingDir is relative to the project root.
+	WorkingDir string
+	// Parallel places the job in the parallel lane.
+	Parallel bool
+	Check    *config.Check
+	Review   *config.Review
+}
+
+// DiffMode tells how a review gate computes its diff.
+type DiffMode string
+
+// Diff modes, in the precedence order of the review gate.
+const (
+	// DiffFixBase diffs the work tree (untracked files included) against FixBase.
+	DiffFixBase DiffMode = "fixbase"
+	// DiffUncommitted diffs staged, unstaged and untracked changes.
+	DiffUncommitted DiffMode = "uncommitted"
+	// DiffCommit diffs one commit against its parent.
+	DiffCommit DiffMode = "commit"
+	// DiffCI diffs BaseBranch...Head.
+	DiffCI DiffMode = "ci"
+	// DiffLocal diffs BaseBranch...HEAD plus uncommitted and untracked changes.
+	DiffLocal DiffMode = "local"
+)
+
+// DiffSpec is the change scope of one run.
+type DiffSpec struct {
+	Mode       DiffMode
+	BaseBranch string
+	// FixBase is the working_tree_ref of the previous run (DiffFixBase).
+	FixBase string
+	// Commit is the --commit SHA (DiffCommit).
+	Commit string
+	// Head is GITHUB_SHA or HEAD in CI mode.
+	Head string
+}
+
+// Violation is one review finding, as stored in a review JSON file.
+// Line is a number or a string such as "?".
+type Violation struct {
+	File     string `json:"file"`
+	Line     any    `json:"line"`
+	Issue    string `json:"issue"`
+	Fix      string `json:"fix,omitempty"`
+	Priority string `json:"priority,omitempty"`
+	Status   string `json:"status,omitempty"`
+	Result   any    `json:"result,omitempty"`
+}
+
+// Violation statuses set by the reviewer (new) and by the agent (fixed, skipped).
+const (
+	ViolationNew     = "new"
+	ViolationFixed   = "fixed"
+	ViolationSkipped = "skipped"
+)
+
+// Env is everything a gate needs from the run around it.
+type Env struct {
+	// Root is the absolute project root; WorkingDir is relative to it.
+	Root string
+	// LogDir is the absolute log directory.
+	LogDir string
+	// RunNumber is N of this run's log files.
+	RunNumber int
+	// Diff is this run's change scope.
+	Diff DiffSpec
+	// CI is true in CI mode (CI=true or GITHUB_ACTIONS=true).
+	CI bool
+	// Config is the loaded project configuration.
+	Config *config.Config
+	// Previous holds the violations pending from the previous run, keyed by
+	// sanitized job id, then review slot index ("1", "2", ...).
+	Previous map[string]map[string][]Violation
+	// Console receives progress lines ([START], [PASS], ...) for the terminal
+	// and console.N.log; never nil.
+	Console io.Writer
+}
+
+// Result is the outcome of one job.
+type Result struct {
+	JobID    string
+	Status   Status
+	Message  string
+	Duration time.Duration
+	// LogPath is the absolute path of the job's log (checks) or "" (reviews:
+	// see Slots).
+	LogPath string
+	// Slots are the per-adapter results of a review gate, sorted by index.
+	Slots []Slot
+	// ErrorCount counts open problems: violations with status new, or 1 for a
+	// failed or erroring check.
+	ErrorCount int
+	// Fixed and Skipped list what the reviewer confirmed fixed and what the
+	// agent skipped in this run, for the summary.
+	Fixed   []Violation
+	Skipped []Violation
+}
+
+// Slot is the outcome of one review slot (one adapter invocation).
+type Slot struct {
+	Adapter  string
+	Index    int
+	Status   Status
+	Message  string
+	LogPath  string
+	JSONPath string
+	// PassIteration is the run in which a skipped slot passed.
+	PassIteration int
+	ErrorCount    int
+	Fixed         []Violation
+	Skipped       []Violation
+}

@@ -1,0 +1,171 @@
+package config
+
+import "time"
+
+// File and directory names of a project's configuration. One source of truth.
+const (
+	// Dir is the configuration directory at the project root.
+	Dir = ".gauntlet"
+	// ProjectFile is the project configuration file inside Dir.
+	ProjectFile = "config.yml"
+	// ChecksDir holds one check gate per *.yml|*.yaml file inside Dir.
+	ChecksDir = "checks"
+	// ReviewsDir holds one review gate per *.md file inside Dir.
+	ReviewsDir = "reviews"
+)
+
+// Defaults of the project configuration (reference/UPSTREAM.md §2).
+const (
+	DefaultBaseBranch             = "origin/main"
+	DefaultLogDir                 = "gauntlet_logs"
+	DefaultMaxRetries             = 3
+	DefaultRerunNewIssueThreshold = PriorityHigh
+	DefaultDebugLogMaxSizeMB      = 10
+	DefaultRunIntervalMinutes     = 10
+	DefaultNumReviews             = 1
+)
+
+// Environment variables that override stop-hook settings.
+const (
+	EnvStopHookEnabled         = "GAUNTLET_STOP_HOOK_ENABLED"
+	EnvStopHookIntervalMinutes = "GAUNTLET_STOP_HOOK_INTERVAL_MINUTES"
+)
+
+// Priority is a violation priority, ordered critical > high > medium > low.
+type Priority string
+
+// The four priorities.
+const (
+	PriorityCritical Priority = "critical"
+	PriorityHigh     Priority = "high"
+	PriorityMedium   Priority = "medium"
+	PriorityLow      Priority = "low"
+)
+
+// Config is a fully loaded and validated project configuration with every
+// default applied.
+type Config struct {
+	// Root is the absolute project root (the directory holding .gauntlet/).
+	Root string
+	// BaseBranch is the ref that changes are compared against.
+	BaseBranch string
+	// LogDir is the log directory as configured (relative to Root unless absolute).
+	LogDir string
+	// AllowParallel lets parallel gates run concurrently.
+	AllowParallel bool
+	// MaxRetries bounds verification runs: max_retries+1 runs are allowed.
+	MaxRetries int
+	// RerunNewIssueThreshold filters new review violations in verification runs.
+	RerunNewIssueThreshold Priority
+	// CLI holds the review CLI settings.
+	CLI CLI
+	// EntryPoints in config order.
+	EntryPoints []EntryPoint
+	// DebugLog is the project's debug_log section (unset fields are nil).
+	DebugLog DebugLogSettings
+	// StopHook is the project's stop_hook section (unset fields are nil).
+	StopHook StopHookSettings
+	// Checks by gate name (file name without extension).
+	Checks map[string]*Check
+	// Reviews by gate name (file name without .md).
+	Reviews map[string]*Review
+	// Warnings found while loading (unknown keys and the like), one line each,
+	// each naming the file and field.
+	Warnings []string
+}
+
+// LogDirPath returns the absolute log directory.
+func (c *Config) LogDirPath() string { return resolve(c.Root, c.LogDir) }
+
+// CLI is the `cli` section.
+type CLI struct {
+	// DefaultPreference lists the allowed review adapters in preference order.
+	DefaultPreference []string
+	// CheckUsageLimit probes adapters for usage limits before use.
+	CheckUsageLimit bool
+}
+
+// EntryPoint maps a path (fixed, `dir/*` wildcard or glob) to gates.
+type EntryPoint struct {
+	Path    string
+	Exclude []string
+	Checks  []string
+	Reviews []string
+}
+
+// DebugLogSettings is a debug_log section; nil fields were not set.
+type DebugLogSettings struct {
+	Enabled   *bool
+	MaxSizeMB *float64
+}
+
+// StopHookSettings is a stop_hook section; nil fields were not set.
+type StopHookSettings struct {
+	Enabled            *bool
+	RunIntervalMinutes *int
+	// VerifyOnContinue keeps verifying when the agent continues after a block
+	// (stop_hook_active true), bounded by max_retries.
+	VerifyOnContinue *bool
+}
+
+// Check is a check gate: a shell command.
+type Check struct {
+	// Name is the gate name (file name without extension).
+	Name string
+	// File is the path of the check file relative to Root.
+	File string
+	// Command is run with `sh -c`; ${BASE_BRANCH} is substituted.
+	Command string
+	// WorkingDirectory relative to Root; empty means the entry point path.
+	WorkingDirectory string
+	Parallel         bool
+	RunLocally       bool
+	RunInCI          bool
+	// Timeout is zero when none is set.
+	Timeout  time.Duration
+	FailFast bool
+	// FixInstructionsFile is the configured path relative to .gauntlet/ ("" if none).
+	FixInstructionsFile string
+	// FixInstructions is the content of FixInstructionsFile.
+	FixInstructions string
+}
+
+// Review is a review gate: a prompt for AI CLIs.
+type Review struct {
+	// Name is the gate name (file name without .md).
+	Name string
+	// File is the path of the review file relative to Root.
+	File string
+	// Prompt is the body after the front matter.
+	Prompt string
+	// CLIPreference is the adapter order (defaults to cli.default_preference).
+	CLIPreference []string
+	NumReviews    int
+	Parallel      bool
+	RunInCI       bool
+	RunLocally    bool
+	// Timeout per adapter invocation; zero when none is set.
+	Timeout time.Duration
+	// Model is passed to adapters whose CLI supports it ("" for the CLI default).
+	Model string
+}
+
+// Global is the user-level configuration (~/.config/agent-gauntlet/config.yml).
+type Global struct {
+	StopHook StopHookSettings
+	DebugLog DebugLogSettings
+}
+
+// StopHook is the resolved stop-hook configuration:
+// env > project > global > defaults, per field.
+type StopHook struct {
+	Enabled            bool
+	RunIntervalMinutes int
+	VerifyOnContinue   bool
+}
+
+// DebugLog is the resolved debug-log configuration.
+type DebugLog struct {
+	Enabled   bool
+	MaxSizeMB float64
+}

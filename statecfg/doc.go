@@ -1,0 +1,6 @@
+// Package statecfg is the root of the statecfg module: configuration
+// (project, global, environment overrides), execution state, the run lock and
+// the log directory. It knows nothing of gates; the runner module builds on it.
+//
+// The work is done by its subpackages: config, state, lock and logdir.
+package statecfg
