@@ -1,0 +1,145 @@
+package targets
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// demoFiles is the example project the demo runs the gauntlet on.
+//
+//go:embed all:demo
+var demoFiles embed.FS
+
+// demoStep is one command of the demo, shown with its output.
+type demoStep struct {
+	title string
+	// args run agent-gauntlet; shell (when set) runs `sh -c` instead.
+	args  []string
+	shell string
+	stdin string
+}
+
+// Demo builds agent-gauntlet and shows its main job on the embedded example:
+// a throwaway git repository with a .gauntlet/ configuration, a failing run,
+// the stop hook blocking the agent, the fix, a passing run and the stop hook
+// approving.
+func Demo(ctx context.Context) error {
+	tmp, err := os.MkdirTemp("", "gauntlet-demo-")
+	if err != nil {
+		return fmt.Errorf("create demo directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := Build(ctx, filepath.Join(tmp, "bin"))
+	if err != nil {
+		return err
+	}
+	repo := filepath.Join(tmp, "project")
+	if err := writeDemoProject(repo); err != nil {
+		return err
+	}
+	env := demoEnv(tmp, bin)
+	setup := []string{
+		"git init -q -b main", "git add -A", "git commit -q -m 'initial project'",
+		"git checkout -q -b feature",
+	}
+	for _, s := range setup {
+		if err := demoShell(ctx, repo, env, s); err != nil {
+			return err
+		}
+	}
+	hookInput := `{"session_id":"demo","hook_event_name":"Stop","stop_hook_active":false,"cwd":"` + repo + `"}`
+	steps := []demoStep{
+		{title: "The agent adds a feature but leaves a TODO behind", shell: `printf '#!/bin/sh\n# TODO: handle an empty name\necho "bye, $1"\n' > src/bye.sh && git status --short`},
+		{title: "agent-gauntlet run: the no-todo check fails", args: []string{"run"}},
+		{title: "The agent tries to stop: the stop hook blocks it (one JSON line)", args: []string{"stop-hook"}, stdin: hookInput},
+		{title: "The agent fixes the TODO", shell: `printf '#!/bin/sh\necho "bye, ${1:-stranger}"\n' > src/bye.sh`},
+		{title: "The agent tries to stop again: the hook verifies the fix and approves", args: []string{"stop-hook"}, stdin: hookInput},
+		{title: "A stop right after: nothing to do, answered without running gates", args: []string{"stop-hook"}, stdin: hookInput},
+	}
+	for i, s := range steps {
+		fmt.Fprintf(Out, "\n\033[1m── %d. %s\033[0m\n", i+1, s.title)
+		if s.shell != "" {
+			fmt.Fprintf(Out, "$ %s\n", s.shell)
+			if err := demoShell(ctx, repo, env, s.shell); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(Out, "$ agent-gauntlet %s\n", strings.Join(s.args, " "))
+		cmd := exec.CommandContext(ctx, bin, s.args...)
+		cmd.Dir = repo
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(s.stdin)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		cmd.Stderr = &out
+		err := cmd.Run()
+		Out.Write(out.Bytes())
+		if err != nil {
+			fmt.Fprintf(Out, "(exit status %d)\n", cmd.ProcessState.ExitCode())
+		}
+	}
+	return nil
+}
+
+// writeDemoProject copies the embedded example to dir.
+func writeDemoProject(dir string) error {
+	return fs.WalkDir(demoFiles, "demo", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, strings.TrimPrefix(p, "demo"))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := demoFiles.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// demoEnv is a hermetic environment: its own HOME (no global config), git
+// identity, the built binary first on PATH, and no CI variables.
+func demoEnv(tmp, bin string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "CI", "GITHUB_ACTIONS", "GITHUB_BASE_REF", "GITHUB_SHA", "GAUNTLET_STOP_HOOK_ENABLED",
+			"GAUNTLET_STOP_HOOK_INTERVAL_MINUTES", "GAUNTLET_STOP_HOOK_ACTIVE", "XDG_CONFIG_HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	home := filepath.Join(tmp, "home")
+	_ = os.MkdirAll(home, 0o755)
+	return append(env,
+		"HOME="+home,
+		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"),
+		"GIT_AUTHOR_NAME=Demo", "GIT_AUTHOR_EMAIL=demo@example.com",
+		"GIT_COMMITTER_NAME=Demo", "GIT_COMMITTER_EMAIL=demo@example.com",
+	)
+}
+
+// demoShell runs a setup or agent step with sh -c in the demo repository.
+func demoShell(ctx context.Context, dir string, env []string, script string) error {
+	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdout = Out
+	cmd.Stderr = Err
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("demo step %q: %w", script, err)
+	}
+	return nil
+}

@@ -1,0 +1,43 @@
+package targets
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+)
+
+// Install builds agent-gauntlet with its version stamped and installs it into
+// GOBIN, or GOPATH/bin when GOBIN is unset.
+func Install(ctx context.Context) error {
+	root, err := RepoRoot()
+	if err != nil {
+		return err
+	}
+	if err := run(ctx, filepath.Join(root, cliModule), nil, "go", "install", "-ldflags", ldflags(ctx, root), mainPackage); err != nil {
+		return err
+	}
+	dir, err := output(ctx, root, "go", "env", "GOBIN")
+	if err == nil && dir == "" {
+		var gopath string
+		gopath, err = output(ctx, root, "go", "env", "GOPATH")
+		dir = filepath.Join(filepath.SplitList(gopath)[0], "bin")
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(Out, "installed %s\n", filepath.Join(dir, "agent-gauntlet"))
+	return nil
+}
+
+// Build compiles agent-gauntlet into dir and returns the binary's path.
+func Build(ctx context.Context, dir string) (string, error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "agent-gauntlet")
+	if err := run(ctx, filepath.Join(root, cliModule), nil, "go", "build", "-ldflags", ldflags(ctx, root), "-o", bin, mainPackage); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
