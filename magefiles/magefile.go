@@ -21,3 +21,6 @@ func Lint(ctx context.Context) error { return targets.Lint(ctx) }
 
 // Demo builds agent-gauntlet and shows a failing then passing run and the stop hook's answers on an embedded example.
 func Demo(ctx context.Context) error { return targets.Demo(ctx) }
+
+// Bench runs the Go and whole-process benchmarks, prints each figure against its baseline and writes BENCHMARKS.md.
+func Bench(ctx context.Context) error { return targets.Bench(ctx) }

@@ -1,0 +1,181 @@
+package targets
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// BenchResult is one parsed `go test -bench` line.
+type BenchResult struct {
+	Name    string
+	NsPerOp float64
+	// Metrics are the custom metrics by unit (e.g. "maxrss-KiB").
+	Metrics map[string]float64
+}
+
+var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)$`)
+
+// ParseBench reads `go test -bench` output.
+func ParseBench(r io.Reader) map[string]BenchResult {
+	res := map[string]BenchResult{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		ns, _ := strconv.ParseFloat(m[2], 64)
+		br := BenchResult{Name: m[1], NsPerOp: ns, Metrics: map[string]float64{}}
+		fields := strings.Fields(m[3])
+		for i := 0; i+1 < len(fields); i += 2 {
+			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				br.Metrics[fields[i+1]] = v
+			}
+		}
+		res[br.Name] = br
+	}
+	return res
+}
+
+// Figure is one target of issue 6, measured against its baseline.
+type Figure struct {
+	What     string
+	Measured string
+	Baseline string
+	Ratio    string
+	Target   string
+	Met      bool
+}
+
+// Figures turns parsed benchmarks into the targets' table. A missing
+// benchmark gives a figure that is not met.
+func Figures(r map[string]BenchResult) []Figure {
+	ms := func(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }
+	var figs []Figure
+	base, hasBase := r["BenchmarkBaselineGitRevParse"]
+	for _, p := range []struct{ name, what string }{
+		{"BenchmarkStopHookNoConfig", "stop hook, no config"},
+		{"BenchmarkStopHookActive", "stop hook, stop_hook_active"},
+		{"BenchmarkStopHookLockPresent", "stop hook, lock present"},
+		{"BenchmarkStopHookIntervalNotElapsed", "stop hook, interval not elapsed"},
+	} {
+		got, ok := r[p.name]
+		f := Figure{What: p.what + " (wall)", Target: "≤ 1.5× git rev-parse --show-toplevel"}
+		if ok && hasBase {
+			ratio := got.NsPerOp / base.NsPerOp
+			f.Measured, f.Baseline, f.Ratio, f.Met = ms(got.NsPerOp), ms(base.NsPerOp), fmt.Sprintf("%.2f×", ratio), ratio <= 1.5
+		}
+		figs = append(figs, f)
+		rss := Figure{What: p.what + " (peak RSS)", Target: "≤ 15 MiB"}
+		if ok {
+			mib := got.Metrics["maxrss-KiB"] / 1024
+			rss.Measured, rss.Met = fmt.Sprintf("%.1f MiB", mib), mib > 0 && mib <= 15
+		}
+		figs = append(figs, rss)
+	}
+	run, okRun := r["BenchmarkRunOneTrueCheck"]
+	shTrue, okSh := r["BenchmarkBaselineShTrue"]
+	f := Figure{What: "run overhead beyond one `true` check", Target: "≤ 30 ms"}
+	if okRun && okSh {
+		over := run.NsPerOp - shTrue.NsPerOp
+		f.Measured, f.Baseline, f.Ratio, f.Met = ms(over), ms(shTrue.NsPerOp)+" (sh -c true)", fmt.Sprintf("%.1f×", run.NsPerOp/shTrue.NsPerOp), over <= 30e6
+	}
+	figs = append(figs, f)
+	par, ok := r["BenchmarkRunEightParallelSleeps"]
+	f = Figure{What: "8 parallel `sleep 0.5` checks (whole run)", Target: "≤ 550 ms", Baseline: "500 ms (one sleep)"}
+	if ok {
+		f.Measured, f.Ratio, f.Met = ms(par.NsPerOp), fmt.Sprintf("%.2f×", par.NsPerOp/5e8), par.NsPerOp <= 5.5e8
+	}
+	figs = append(figs, f)
+	det, okDet := r["BenchmarkDetectTenThousandFiles"]
+	raw, okRaw := r["BenchmarkBaselineGitChanges"]
+	f = Figure{What: "change detection, 10,000 files, 200 entry points", Target: "≤ 1.5× raw git"}
+	if okDet && okRaw {
+		ratio := det.NsPerOp / raw.NsPerOp
+		f.Measured, f.Baseline, f.Ratio, f.Met = ms(det.NsPerOp), ms(raw.NsPerOp), fmt.Sprintf("%.2f×", ratio), ratio <= 1.5
+	}
+	figs = append(figs, f)
+	return figs
+}
+
+// RenderBenchmarks writes BENCHMARKS.md's content.
+func RenderBenchmarks(figs []Figure, raw string, when time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `go tool mage bench` on %s (%s/%s, %d CPUs). Whole processes are\n", when.UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	b.WriteString("measured as children of a Go benchmark (`cli/internal/benchmarks`), next to the baseline\nthat each target names, in the same run.\n\n")
+	b.WriteString("| figure | measured | baseline | ratio | target | met |\n|---|---|---|---|---|---|\n")
+	for _, f := range figs {
+		met := "yes"
+		if !f.Met {
+			met = "**no**"
+		}
+		if f.Measured == "" {
+			f.Measured = "not measured"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.What, f.Measured, f.Baseline, f.Ratio, f.Target, met)
+	}
+	b.WriteString("\n## Raw `go test -bench` output\n\n```\n")
+	b.WriteString(strings.TrimSpace(raw))
+	b.WriteString("\n```\n")
+	return b.String()
+}
+
+// Bench runs the Go benchmarks of every module and the whole-process
+// benchmarks, prints each figure with its baseline and ratio, and writes
+// BENCHMARKS.md at the repository root.
+func Bench(ctx context.Context) error {
+	root, err := RepoRoot()
+	if err != nil {
+		return err
+	}
+	mods, err := Modules(ctx, root)
+	if err != nil {
+		return err
+	}
+	var raw bytes.Buffer
+	for _, m := range mods {
+		pkgs := "./..."
+		args := []string{"test", "-run", "^$", "-bench", ".", "-benchtime", "20x", "-count", "1"}
+		cmd := exec.CommandContext(ctx, "go", append(args, pkgs)...)
+		cmd.Dir = filepath.Join(root, m)
+		cmd.Stdout = io.MultiWriter(&raw, Out)
+		cmd.Stderr = Err
+		fmt.Fprintf(Out, "+ (cd %s && go %s %s)\n", m, strings.Join(args, " "), pkgs)
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("benchmarks in %s: %w", m, err)
+		}
+	}
+	figs := Figures(ParseBench(bytes.NewReader(raw.Bytes())))
+	fmt.Fprintln(Out)
+	for _, f := range figs {
+		fmt.Fprintf(Out, "%-52s %-14s baseline %-22s ratio %-7s target %-40s met=%v\n", f.What, f.Measured, f.Baseline, f.Ratio, f.Target, f.Met)
+	}
+	out := filepath.Join(root, "BENCHMARKS.md")
+	if err := os.WriteFile(out, []byte(RenderBenchmarks(figs, filterBench(raw.String()), time.Now())), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	fmt.Fprintf(Out, "wrote %s\n", out)
+	return nil
+}
+
+// filterBench keeps the benchmark lines and the package headers.
+func filterBench(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "Benchmark") || strings.HasPrefix(l, "pkg:") || strings.HasPrefix(l, "cpu:") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}

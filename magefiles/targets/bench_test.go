@@ -1,0 +1,54 @@
+package targets
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseBenchAndFigures(t *testing.T) {
+	out := `goos: linux
+BenchmarkBaselineGitRevParse-2        	      20	   2000000 ns/op	      4000 maxrss-KiB
+BenchmarkStopHookNoConfig-2           	      20	   2500000 ns/op	      9000 maxrss-KiB
+BenchmarkStopHookActive-2             	      20	   4000000 ns/op	     20000 maxrss-KiB
+BenchmarkBaselineShTrue-2             	      20	   1000000 ns/op
+BenchmarkRunOneTrueCheck-2            	      20	  25000000 ns/op
+BenchmarkRunEightParallelSleeps-2     	      20	 600000000 ns/op
+PASS`
+	r := ParseBench(strings.NewReader(out))
+	if len(r) != 6 {
+		t.Fatalf("parsed %d results, want 6: %v", len(r), r)
+	}
+	if got := r["BenchmarkStopHookActive"].Metrics["maxrss-KiB"]; got != 20000 {
+		t.Fatalf("maxrss = %v", got)
+	}
+	figs := Figures(r)
+	want := map[string]bool{
+		"stop hook, no config (wall)":                      true,  // 1.25×
+		"stop hook, no config (peak RSS)":                  true,  // 8.8 MiB
+		"stop hook, stop_hook_active (wall)":               false, // 2×
+		"stop hook, stop_hook_active (peak RSS)":           false, // 19.5 MiB
+		"stop hook, lock present (wall)":                   false, // not measured
+		"run overhead beyond one `true` check":             true,  // 24 ms
+		"8 parallel `sleep 0.5` checks (whole run)":        false, // 600 ms
+		"change detection, 10,000 files, 200 entry points": false, // not measured
+	}
+	seen := 0
+	for _, f := range figs {
+		if w, ok := want[f.What]; ok {
+			seen++
+			if f.Met != w {
+				t.Errorf("%s: met = %v, want %v (%+v)", f.What, f.Met, w, f)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("saw %d of %d figures", seen, len(want))
+	}
+	md := RenderBenchmarks(figs, out, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	for _, s := range []string{"# Benchmarks", "2026-11-22", "| stop hook, no config (wall) | 2.50 ms | 2.00 ms | 1.25× |", "**no**", "not measured"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("BENCHMARKS.md lacks %q:\n%s", s, md)
+		}
+	}
+}
