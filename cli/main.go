@@ -43,6 +43,19 @@ type CLI struct {
 	Validate ValidateCmd `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
 	StopHook StopHookCmd `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
 	Hooks    HooksCmd    `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+	Help     HelpCmd     `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
+}
+
+// HelpCmd is `agent-gauntlet help [command...]`.
+type HelpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to show help for."`
+}
+
+// Run prints the help of the named command, or of the whole program.
+func (h *HelpCmd) Run(kctx *kong.Context) error {
+	args := append(append([]string{}, h.Command...), "--help")
+	_, err := kctx.Kong.Parse(args)
+	return err
 }
 
 // exitSignal is panicked by Kong's exit hook and recovered by Main, so that
