@@ -1,7 +1,75 @@
 package cli
 
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
 // ListCmd is `agent-gauntlet list`.
 type ListCmd struct{}
 
-// Run executes the command.
-func (c *ListCmd) Run(env *Env) error { return errNotImplemented("list") }
+// Run prints the entry points with their gates, then the check gates (name
+// and command) and the review gates (name, CLI preference, num_reviews).
+// Configuration problems are printed as by validate (exit 2).
+func (c *ListCmd) Run(env *Env) error {
+	cfg, err := project.Load(env.Cwd)
+	if err != nil {
+		return configLoadError(env, err)
+	}
+	project.PrintWarnings(env.Stderr, cfg.Warnings)
+	writeList(env.Stdout, cfg)
+	return nil
+}
+
+// writeList renders the configuration for `list`.
+func writeList(w io.Writer, cfg *config.Config) {
+	fmt.Fprintln(w, "Entry points:")
+	for _, ep := range cfg.EntryPoints {
+		fmt.Fprintf(w, "  %s\n", ep.Path)
+		if len(ep.Exclude) > 0 {
+			fmt.Fprintf(w, "    exclude: %s\n", strings.Join(ep.Exclude, ", "))
+		}
+		fmt.Fprintf(w, "    checks: %s\n", listJoinOrNone(ep.Checks))
+		fmt.Fprintf(w, "    reviews: %s\n", listJoinOrNone(ep.Reviews))
+	}
+
+	fmt.Fprintln(w, "Check gates:")
+	checks := listSortedNames(cfg.Checks)
+	if len(checks) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, name := range checks {
+		fmt.Fprintf(w, "  %s: %s\n", name, cfg.Checks[name].Command)
+	}
+
+	fmt.Fprintln(w, "Review gates:")
+	reviews := listSortedNames(cfg.Reviews)
+	if len(reviews) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, name := range reviews {
+		r := cfg.Reviews[name]
+		fmt.Fprintf(w, "  %s: %s (num_reviews: %d)\n", name, strings.Join(r.CLIPreference, ", "), r.NumReviews)
+	}
+}
+
+func listJoinOrNone(items []string) string {
+	if len(items) == 0 {
+		return "(none)"
+	}
+	return strings.Join(items, ", ")
+}
+
+func listSortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -24,3 +24,6 @@ func Demo(ctx context.Context) error { return targets.Demo(ctx) }
 
 // Bench runs the Go and whole-process benchmarks, prints each figure against its baseline and writes BENCHMARKS.md.
 func Bench(ctx context.Context) error { return targets.Bench(ctx) }
+
+// E2E runs the real Claude Code, Codex and Gemini CLIs (from npm) through the stop hook against loopback model stand-ins.
+func E2E(ctx context.Context) error { return targets.E2E(ctx) }

@@ -2,7 +2,6 @@ module github.com/agent-gauntlet/agent-gauntlet/statecfg
 
 go 1.25.0
 
-require (
-	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
-)
+require sigs.k8s.io/yaml v1.6.0
+
+require go.yaml.in/yaml/v2 v2.4.2 // indirect

@@ -23,7 +23,43 @@ const (
 	DefaultDebugLogMaxSizeMB      = 10
 	DefaultRunIntervalMinutes     = 10
 	DefaultNumReviews             = 1
+	// DefaultStopHookEnabled is the stop hook's enabled setting when no
+	// environment, project or global value is set.
+	DefaultStopHookEnabled = true
 )
+
+// The global (user-level) configuration lives at
+// $HOME/GlobalConfigDir/GlobalConfigFile.
+const (
+	// GlobalConfigDir is the global configuration directory below $HOME.
+	GlobalConfigDir = ".config/agent-gauntlet"
+	// GlobalConfigFile is the global configuration file inside GlobalConfigDir.
+	GlobalConfigFile = "config.yml"
+)
+
+// Review CLI adapter names, the only values allowed in cli.default_preference
+// and a review's cli_preference.
+const (
+	AdapterClaude        = "claude"
+	AdapterCodex         = "codex"
+	AdapterGemini        = "gemini"
+	AdapterGitHubCopilot = "github-copilot"
+	AdapterCursor        = "cursor"
+)
+
+// KnownAdapters returns the adapter names in their documented order.
+func KnownAdapters() []string {
+	return []string{AdapterClaude, AdapterCodex, AdapterGemini, AdapterGitHubCopilot, AdapterCursor}
+}
+
+// IsKnownAdapter reports whether name is one of KnownAdapters.
+func IsKnownAdapter(name string) bool {
+	switch name {
+	case AdapterClaude, AdapterCodex, AdapterGemini, AdapterGitHubCopilot, AdapterCursor:
+		return true
+	}
+	return false
+}
 
 // Environment variables that override stop-hook settings.
 const (

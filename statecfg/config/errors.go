@@ -1,0 +1,73 @@
+package config
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrNotFound is matched (errors.Is) by the error Load and LoadProjectFile
+// return when the project has no .gauntlet/config.yml.
+var ErrNotFound = errors.New("configuration file not found")
+
+// NotFoundError is returned when .gauntlet/config.yml does not exist.
+type NotFoundError struct {
+	// Path is the absolute path of the missing configuration file.
+	Path string
+}
+
+// Error names the missing file.
+func (e *NotFoundError) Error() string {
+	return "configuration file not found at " + e.Path
+}
+
+// Is makes errors.Is(err, ErrNotFound) true.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// Problem is one configuration error or warning.
+type Problem struct {
+	// File is the file path relative to the project root (".gauntlet/config.yml").
+	File string
+	// Field is the field path inside File ("entry_points[1].checks"), or ""
+	// when the problem concerns the whole file.
+	Field string
+	// Message says what is wrong.
+	Message string
+}
+
+// String renders the problem as one line: `<file>: <field>: <message>`
+// (empty parts are left out).
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		b.WriteString(": ")
+	}
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// Errors is every problem found while loading a configuration. Load returns
+// it (as error) when at least one problem was found.
+type Errors struct {
+	// Problems in the order found: config.yml first, then checks, then reviews.
+	Problems []Problem
+	// Warnings found along the way (unknown keys and the like), one line each,
+	// as in Config.Warnings.
+	Warnings []string
+}
+
+// Error renders the problems one per line.
+func (e *Errors) Error() string { return strings.Join(e.Lines(), "\n") }
+
+// Lines returns the problems rendered one line each.
+func (e *Errors) Lines() []string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return lines
+}

@@ -1,0 +1,556 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Load loads and validates the configuration of the project at root:
+// .gauntlet/config.yml, every .gauntlet/checks/*.yml|*.yaml and every
+// .gauntlet/reviews/*.md, with every default applied.
+//
+// A missing config.yml gives a *NotFoundError (errors.Is ErrNotFound). Any
+// other problem in any file gives an *Errors listing every problem found,
+// each naming its file and field, plus the warnings; the returned Config is
+// then nil. On success Config.Warnings holds the warnings (unknown keys and
+// the like) and Config.Root is the absolute root.
+func Load(root string) (*Config, error) {
+	abs, data, err := readProjectFile(root)
+	if err != nil {
+		return nil, err
+	}
+	c := &collector{}
+	checkFiles := listGateFiles(c, abs, ChecksDir, "check", ".yml", ".yaml")
+	reviewFiles := listGateFiles(c, abs, ReviewsDir, "review", ".md")
+	known := &gateNames{checks: map[string]bool{}, reviews: map[string]bool{}}
+	for _, g := range checkFiles {
+		known.checks[g.name] = true
+	}
+	for _, g := range reviewFiles {
+		known.reviews[g.name] = true
+	}
+
+	cfg, prefsOK := parseProject(c.file(projectFileRel()), data, known)
+	cfg.Root = abs
+	for _, g := range checkFiles {
+		f := c.file(g.rel)
+		content, err := os.ReadFile(filepath.Join(abs, g.rel))
+		if err != nil {
+			f.errorf("", "cannot read: %v", pathless(err))
+			continue
+		}
+		if chk := parseCheck(f, abs, g, content); chk != nil {
+			cfg.Checks[g.name] = chk
+		}
+	}
+	for _, g := range reviewFiles {
+		f := c.file(g.rel)
+		content, err := os.ReadFile(filepath.Join(abs, g.rel))
+		if err != nil {
+			f.errorf("", "cannot read: %v", pathless(err))
+			continue
+		}
+		if rev := parseReview(f, g, content, cfg.CLI.DefaultPreference, prefsOK); rev != nil {
+			cfg.Reviews[g.name] = rev
+		}
+	}
+	if len(c.problems) > 0 {
+		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
+	}
+	cfg.Warnings = c.warningLines()
+	return cfg, nil
+}
+
+// LoadProjectFile loads only .gauntlet/config.yml of the project at root,
+// with its own validation and defaults but without reading the check and
+// review gates (so entry points are not checked against them and
+// Config.Checks and Config.Reviews are empty). It is the cheap load of the
+// stop hook's fast path. Errors are as for Load.
+func LoadProjectFile(root string) (*Config, error) {
+	abs, data, err := readProjectFile(root)
+	if err != nil {
+		return nil, err
+	}
+	c := &collector{}
+	cfg, _ := parseProject(c.file(projectFileRel()), data, nil)
+	cfg.Root = abs
+	if len(c.problems) > 0 {
+		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
+	}
+	cfg.Warnings = c.warningLines()
+	return cfg, nil
+}
+
+// projectFileRel is the project file's path relative to the root.
+func projectFileRel() string { return filepath.Join(Dir, ProjectFile) }
+
+// readProjectFile makes root absolute and reads its config.yml.
+func readProjectFile(root string) (abs string, data []byte, err error) {
+	abs, err = filepath.Abs(root)
+	if err != nil {
+		return "", nil, fmt.Errorf("resolve project root %s: %w", root, err)
+	}
+	path := filepath.Join(abs, projectFileRel())
+	data, err = os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, &NotFoundError{Path: path}
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return abs, data, nil
+}
+
+// pathless drops the path of an *fs.PathError (the caller names the file).
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// gateFile is one check or review file.
+type gateFile struct {
+	name string // gate name: file name without extension
+	rel  string // path relative to the root
+}
+
+// gateNames are the check and review gates that have a file (parsed or not).
+type gateNames struct {
+	checks, reviews map[string]bool
+}
+
+// listGateFiles lists the gate files of .gauntlet/<sub> with one of exts,
+// sorted by file name. A missing directory has no gates. Two files giving
+// the same gate name are reported; the first one is kept.
+func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateFile {
+	dirRel := filepath.Join(Dir, sub)
+	entries, err := os.ReadDir(filepath.Join(root, dirRel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		c.file(dirRel).errorf("", "cannot read directory: %v", pathless(err))
+		return nil
+	}
+	var out []gateFile
+	seen := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		ext := filepath.Ext(e.Name())
+		if !hasExt(ext, exts) {
+			continue
+		}
+		name := strings.TrimSuffix(e.Name(), ext)
+		rel := filepath.Join(dirRel, e.Name())
+		if prev, dup := seen[name]; dup {
+			c.file(rel).errorf("", "duplicate %s gate %q (already defined by %s)", kind, name, prev)
+			continue
+		}
+		seen[name] = rel
+		out = append(out, gateFile{name: name, rel: rel})
+	}
+	return out
+}
+
+func hasExt(ext string, exts []string) bool {
+	for _, x := range exts {
+		if ext == x {
+			return true
+		}
+	}
+	return false
+}
+
+// parseProject decodes config.yml. known, when not nil, holds the gate files
+// that entry points must refer to. prefsOK tells whether
+// cli.default_preference was valid (so reviews can be checked against it).
+func parseProject(f *fileScope, data []byte, known *gateNames) (cfg *Config, prefsOK bool) {
+	cfg = &Config{
+		BaseBranch:             DefaultBaseBranch,
+		LogDir:                 DefaultLogDir,
+		AllowParallel:          true,
+		MaxRetries:             DefaultMaxRetries,
+		RerunNewIssueThreshold: DefaultRerunNewIssueThreshold,
+		Checks:                 map[string]*Check{},
+		Reviews:                map[string]*Review{},
+	}
+	v, err := parseYAML(data, 0)
+	if err != nil {
+		f.errorf("", "invalid YAML: %v", err)
+		return cfg, false
+	}
+	o := f.top(v)
+	if o == nil {
+		return cfg, false
+	}
+	if s, ok := o.nonEmpty("base_branch"); ok {
+		cfg.BaseBranch = s
+	}
+	if s, ok := o.nonEmpty("log_dir"); ok {
+		if msg := logDirProblem(s); msg != "" {
+			o.errorf("log_dir", "%s", msg)
+		} else {
+			cfg.LogDir = s
+		}
+	}
+	if b := o.boolean("allow_parallel"); b != nil {
+		cfg.AllowParallel = *b
+	}
+	if n := o.integer("max_retries", 0); n != nil {
+		cfg.MaxRetries = *n
+	}
+	if s, ok := o.enum("rerun_new_issue_threshold", string(PriorityCritical), string(PriorityHigh), string(PriorityMedium), string(PriorityLow)); ok {
+		cfg.RerunNewIssueThreshold = Priority(s)
+	}
+	if o.require("cli") {
+		if cli := o.child("cli"); cli != nil {
+			prefsOK = parseCLI(cli, &cfg.CLI)
+			cli.done()
+		}
+	}
+	if o.require("entry_points") {
+		if items, ok := o.list("entry_points"); ok {
+			if len(items) == 0 {
+				o.errorf("entry_points", "must list at least one entry point")
+			}
+			for i, item := range items {
+				if ep, ok := parseEntryPoint(o, fmt.Sprintf("entry_points[%d]", i), item, known); ok {
+					cfg.EntryPoints = append(cfg.EntryPoints, ep)
+				}
+			}
+		}
+	}
+	if d := o.child("debug_log"); d != nil {
+		cfg.DebugLog = parseDebugLog(d)
+		d.done()
+	}
+	if s := o.child("stop_hook"); s != nil {
+		cfg.StopHook = parseStopHook(s)
+		s.done()
+	}
+	if l := o.child("logging"); l != nil {
+		parseLogging(l)
+		l.done()
+	}
+	o.done()
+	return cfg, prefsOK
+}
+
+// parseCLI decodes the cli section; it reports whether default_preference
+// is valid.
+func parseCLI(o *object, cli *CLI) bool {
+	if b := o.boolean("check_usage_limit"); b != nil {
+		cli.CheckUsageLimit = *b
+	}
+	if !o.require("default_preference") {
+		return false
+	}
+	prefs, ok := o.strings("default_preference")
+	if !ok {
+		return false
+	}
+	if len(prefs) == 0 {
+		o.errorf("default_preference", "must list at least one CLI (%s)", strings.Join(KnownAdapters(), ", "))
+		return false
+	}
+	for i, p := range prefs {
+		if !IsKnownAdapter(p) {
+			o.f.errorf(fmt.Sprintf("%s[%d]", o.field("default_preference"), i), "%s", unknownAdapter(p))
+			ok = false
+		}
+	}
+	cli.DefaultPreference = prefs
+	return ok
+}
+
+func unknownAdapter(name string) string {
+	return fmt.Sprintf("unknown CLI %q (valid: %s)", name, strings.Join(KnownAdapters(), ", "))
+}
+
+// parseEntryPoint decodes entry_points[i] found at path.
+func parseEntryPoint(parent *object, path string, item any, known *gateNames) (EntryPoint, bool) {
+	var ep EntryPoint
+	if item == nil {
+		parent.f.errorf(path, msgMapping)
+		return ep, false
+	}
+	o := parent.sub(path, item)
+	if o == nil {
+		return ep, false
+	}
+	defer o.done()
+	before := o.f.errs
+	if o.require("path") {
+		if s, ok := o.nonEmpty("path"); ok {
+			ep.Path = s
+		}
+	}
+	ep.Exclude, _ = o.strings("exclude")
+	ep.Checks, _ = o.strings("checks")
+	ep.Reviews, _ = o.strings("reviews")
+	if known != nil {
+		for _, name := range ep.Checks {
+			if !known.checks[name] {
+				o.errorf("checks", "unknown check gate %q", name)
+			}
+		}
+		for _, name := range ep.Reviews {
+			if !known.reviews[name] {
+				o.errorf("reviews", "unknown review gate %q", name)
+			}
+		}
+	}
+	ok := o.f.errs == before
+	if ok && len(ep.Checks) == 0 && len(ep.Reviews) == 0 {
+		o.f.warnf(path, "entry point has no checks and no reviews")
+	}
+	return ep, ok
+}
+
+func parseDebugLog(o *object) DebugLogSettings {
+	var d DebugLogSettings
+	d.Enabled = o.boolean("enabled")
+	d.MaxSizeMB = o.positive("max_size_mb")
+	return d
+}
+
+func parseStopHook(o *object) StopHookSettings {
+	var s StopHookSettings
+	s.Enabled = o.boolean("enabled")
+	s.RunIntervalMinutes = o.integer("run_interval_minutes", 0)
+	s.VerifyOnContinue = o.boolean("verify_on_continue")
+	return s
+}
+
+// parseLogging validates the logging section, which upstream parses and
+// never uses; so do we.
+func parseLogging(o *object) {
+	o.enum("level", "debug", "info", "warning", "error")
+	if c := o.child("console"); c != nil {
+		c.boolean("enabled")
+		c.enum("format", "pretty", "json")
+		c.done()
+	}
+	if f := o.child("file"); f != nil {
+		f.boolean("enabled")
+		f.enum("format", "text", "json")
+		f.done()
+	}
+}
+
+// relativeProblem says why p is not a relative path staying inside the
+// directory it is relative to ("" when it is fine). what names that
+// directory.
+func relativeProblem(p, what string) string {
+	if filepath.IsAbs(p) {
+		return fmt.Sprintf("must be a path relative to %s, not an absolute path", what)
+	}
+	c := filepath.Clean(p)
+	if c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
+		return fmt.Sprintf("must stay inside %s (%q leads out of it)", what, p)
+	}
+	return ""
+}
+
+// logDirProblem says why log_dir is unusable ("" when it is fine): it must
+// be a directory strictly inside the project root, and not .gauntlet/
+// (clean moves everything in the log directory).
+func logDirProblem(p string) string {
+	if msg := relativeProblem(p, "the project root"); msg != "" {
+		return msg
+	}
+	switch filepath.Clean(p) {
+	case ".":
+		return "must be a directory inside the project root, not the root itself"
+	case Dir:
+		return fmt.Sprintf("must not be the %s directory", Dir)
+	}
+	return ""
+}
+
+// parseCheck decodes one check file; nil when it has problems.
+func parseCheck(f *fileScope, root string, g gateFile, data []byte) *Check {
+	chk := &Check{Name: g.name, File: g.rel, RunLocally: true, RunInCI: true}
+	v, err := parseYAML(data, 0)
+	if err != nil {
+		f.errorf("", "invalid YAML: %v", err)
+		return nil
+	}
+	o := f.top(v)
+	if o == nil {
+		return nil
+	}
+	defer o.done()
+	if o.require("command") {
+		if s, ok := o.nonEmpty("command"); ok {
+			chk.Command = s
+		}
+	}
+	if s, ok := o.nonEmpty("working_directory"); ok {
+		if msg := relativeProblem(s, "the project root"); msg != "" {
+			o.errorf("working_directory", "%s", msg)
+		} else {
+			chk.WorkingDirectory = s
+		}
+	}
+	if b := o.boolean("parallel"); b != nil {
+		chk.Parallel = *b
+	}
+	if b := o.boolean("run_locally"); b != nil {
+		chk.RunLocally = *b
+	}
+	if b := o.boolean("run_in_ci"); b != nil {
+		chk.RunInCI = *b
+	}
+	chk.Timeout = timeout(o)
+	if b := o.boolean("fail_fast"); b != nil {
+		chk.FailFast = *b
+		if chk.FailFast && chk.Parallel {
+			o.errorf("fail_fast", "fail_fast can only be used when parallel is false")
+		}
+	}
+	if s, ok := o.nonEmpty("fix_instructions"); ok {
+		chk.FixInstructionsFile = s
+		chk.FixInstructions = readFixInstructions(o, root, s)
+	}
+	if f.errs > 0 {
+		return nil
+	}
+	return chk
+}
+
+// maxTimeoutSeconds keeps timeouts inside time.Duration.
+const maxTimeoutSeconds = float64(math.MaxInt64 / int64(time.Second))
+
+// timeout decodes the timeout key (seconds, > 0); zero when unset.
+func timeout(o *object) time.Duration {
+	secs := o.positive("timeout")
+	if secs == nil {
+		return 0
+	}
+	if *secs > maxTimeoutSeconds {
+		o.errorf("timeout", "must be at most %.0f seconds", maxTimeoutSeconds)
+		return 0
+	}
+	return time.Duration(*secs * float64(time.Second))
+}
+
+// readFixInstructions checks the fix_instructions path (relative to
+// .gauntlet/, inside it, an existing file) and returns the file content.
+func readFixInstructions(o *object, root, p string) string {
+	const key = "fix_instructions"
+	dirName := Dir + "/"
+	if msg := relativeProblem(p, dirName); msg != "" {
+		o.errorf(key, "%s", msg)
+		return ""
+	}
+	rel := filepath.Clean(p)
+	if rel == "." {
+		o.errorf(key, "must name a file inside %s, not the directory itself", dirName)
+		return ""
+	}
+	shown := filepath.Join(Dir, rel)
+	data, err := os.ReadFile(filepath.Join(root, Dir, rel))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		o.errorf(key, "file %s does not exist", shown)
+		return ""
+	case err != nil:
+		o.errorf(key, "cannot read %s: %v", shown, pathless(err))
+		return ""
+	}
+	return string(data)
+}
+
+// parseReview decodes one review file; nil when it has problems. prefs is
+// cli.default_preference, used as the default and, when prefsOK, as the
+// allowed set.
+func parseReview(f *fileScope, g gateFile, data []byte, prefs []string, prefsOK bool) *Review {
+	rev := &Review{
+		Name:          g.name,
+		File:          g.rel,
+		CLIPreference: append([]string(nil), prefs...),
+		NumReviews:    DefaultNumReviews,
+		Parallel:      true,
+		RunInCI:       true,
+		RunLocally:    true,
+	}
+	fm, err := splitFrontMatter(string(data))
+	if err != nil {
+		f.errorf("", "%v", err)
+		return nil
+	}
+	rev.Prompt = fm.Body
+	if !fm.Present {
+		return rev
+	}
+	v, err := parseYAML([]byte(fm.YAML), 1)
+	if err != nil {
+		f.errorf("", "invalid YAML: %v", err)
+		return nil
+	}
+	o := f.top(v)
+	if o == nil {
+		return nil
+	}
+	defer o.done()
+	if list, ok := o.strings("cli_preference"); ok {
+		good := true
+		if len(list) == 0 {
+			o.errorf("cli_preference", "must list at least one CLI (leave it out to use cli.default_preference)")
+			good = false
+		}
+		for _, name := range list {
+			switch {
+			case !IsKnownAdapter(name):
+				o.errorf("cli_preference", "%s", unknownAdapter(name))
+				good = false
+			case prefsOK && !contains(prefs, name):
+				o.errorf("cli_preference", "CLI %q is not in cli.default_preference (%s) of %s", name, strings.Join(prefs, ", "), projectFileRel())
+				good = false
+			}
+		}
+		if good {
+			rev.CLIPreference = list
+		}
+	}
+	if n := o.integer("num_reviews", 1); n != nil {
+		rev.NumReviews = *n
+	}
+	if b := o.boolean("parallel"); b != nil {
+		rev.Parallel = *b
+	}
+	if b := o.boolean("run_in_ci"); b != nil {
+		rev.RunInCI = *b
+	}
+	if b := o.boolean("run_locally"); b != nil {
+		rev.RunLocally = *b
+	}
+	rev.Timeout = timeout(o)
+	if s, ok := o.str("model"); ok {
+		rev.Model = s
+	}
+	if f.errs > 0 {
+		return nil
+	}
+	return rev
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

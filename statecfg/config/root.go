@@ -1,0 +1,34 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// gitEntry marks a git work tree's top level (a directory, or a file in
+// worktrees and submodules).
+const gitEntry = ".git"
+
+// FindRoot returns the nearest directory at or above start that holds
+// .gauntlet/config.yml. The search stops after the first directory holding
+// a .git entry (the git top level), so it never leaves the repository; it
+// runs no git command (only stats: it sits on the stop hook's hot path).
+func FindRoot(start string) (root string, ok bool) {
+	dir, err := filepath.Abs(start)
+	if err != nil {
+		return "", false
+	}
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, Dir, ProjectFile)); err == nil && fi.Mode().IsRegular() {
+			return dir, true
+		}
+		if _, err := os.Lstat(filepath.Join(dir, gitEntry)); err == nil {
+			return "", false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}

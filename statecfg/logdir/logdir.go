@@ -1,0 +1,221 @@
+// Package logdir knows the layout of the log directory (default
+// gauntlet_logs/): run numbering of the .N.log and .N.json files, pending
+// failure logs (verification mode), the latest console log, and archiving
+// into previous/ (clean).
+//
+// The execution state (state.File) and the run lock (lock.File) keep their
+// own packages; this one only leaves them where they are.
+package logdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// Names inside the log directory (besides state.File and lock.File).
+const (
+	// ConsolePrefix starts the console log of each run: console.N.log.
+	ConsolePrefix = "console"
+	// PreviousDir is the archive that Clean moves the logs into.
+	PreviousDir = "previous"
+	// DebugLogFile is the debug log, kept across cleans.
+	DebugLogFile = ".debug.log"
+	// DebugLogBackupFile is the rotated debug log, kept across cleans.
+	DebugLogBackupFile = ".debug.log.1"
+	// SessionRefFile is the TypeScript tool's legacy session reference;
+	// Clean deletes it.
+	SessionRefFile = ".session_ref"
+)
+
+var (
+	// runFileRE matches the run number of a log or review file: x.N.log, x.N.json.
+	runFileRE = regexp.MustCompile(`\.(\d+)\.(log|json)$`)
+	// consoleRE matches a console log: console.N.log.
+	consoleRE = regexp.MustCompile(`^` + regexp.QuoteMeta(ConsolePrefix) + `\.(\d+)\.log$`)
+)
+
+// ConsoleLogName returns the console log name of run n: console.N.log.
+func ConsoleLogName(n int) string { return fmt.Sprintf("%s.%d.log", ConsolePrefix, n) }
+
+// readRoot lists the files (not directories) at the root of dir; a missing
+// dir has none.
+func readRoot(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read log directory %s: %w", dir, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// NextRunNumber returns 1 + the highest N among the .N.log and .N.json files
+// at the root of dir (console logs included); 1 for an empty or missing dir.
+func NextRunNumber(dir string) (int, error) {
+	names, err := readRoot(dir)
+	if err != nil {
+		return 0, err
+	}
+	highest := 0
+	for _, name := range names {
+		m := runFileRE.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		if n, err := strconv.Atoi(m[1]); err == nil && n > highest {
+			highest = n
+		}
+	}
+	return highest + 1, nil
+}
+
+// HasPendingLogs reports whether the root of dir holds a gate log or review
+// file (.log or .json, not a console log, not a dot file): the next run
+// then verifies those failures (verification mode).
+func HasPendingLogs(dir string) (bool, error) {
+	names, err := readRoot(dir)
+	if err != nil {
+		return false, err
+	}
+	for _, name := range names {
+		if isLogFile(name) && !strings.HasPrefix(name, ConsolePrefix+".") && !strings.HasPrefix(name, ".") {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// LatestConsoleLog returns the absolute path of the console.N.log with the
+// highest N at the root of dir, or "" when there is none.
+func LatestConsoleLog(dir string) (string, error) {
+	names, err := readRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	best, bestN := "", -1
+	for _, name := range names {
+		m := consoleRE.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		if n, err := strconv.Atoi(m[1]); err == nil && n > bestN {
+			best, bestN = name, n
+		}
+	}
+	if best == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(filepath.Join(dir, best))
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", best, err)
+	}
+	return abs, nil
+}
+
+func isLogFile(name string) bool {
+	return strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".json")
+}
+
+// persistent reports whether the root entry name stays in place on clean.
+func persistent(name string, includeState bool) bool {
+	switch name {
+	case PreviousDir, DebugLogFile, DebugLogBackupFile, lock.File, SessionRefFile:
+		return true
+	case state.File:
+		return !includeState
+	}
+	return false
+}
+
+// Clean archives the logs of dir into dir/previous/. It does nothing (false,
+// nil) when dir is missing or its root holds no .log or .json file other
+// than the debug log. Otherwise it empties previous/ (creating it if
+// needed), moves every root entry into it except previous/, the debug logs,
+// the lock file and, unless includeState, the execution state, and deletes
+// the legacy .session_ref. It goes on after a failure and returns every
+// failure joined; cleaned says whether anything was archived. The caller
+// holds the run lock.
+func Clean(dir string, includeState bool) (cleaned bool, err error) {
+	names, err := readRoot(dir)
+	if err != nil {
+		return false, err
+	}
+	hasLogs := false
+	for _, name := range names {
+		if isLogFile(name) && !persistent(name, false) {
+			hasLogs = true
+			break
+		}
+	}
+	if !hasLogs {
+		return false, nil
+	}
+	prev := filepath.Join(dir, PreviousDir)
+	if err := emptyDir(prev); err != nil {
+		return false, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("read log directory %s: %w", dir, err)
+	}
+	var errs []error
+	for _, e := range entries {
+		if persistent(e.Name(), includeState) {
+			continue
+		}
+		if err := os.Rename(filepath.Join(dir, e.Name()), filepath.Join(prev, e.Name())); err != nil {
+			errs = append(errs, fmt.Errorf("archive %s: %w", e.Name(), err))
+			continue
+		}
+		cleaned = true
+	}
+	if err := os.Remove(filepath.Join(dir, SessionRefFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		errs = append(errs, fmt.Errorf("remove %s: %w", SessionRefFile, err))
+	}
+	return cleaned, errors.Join(errs...)
+}
+
+// emptyDir makes dir an empty directory.
+func emptyDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("inspect %s: %w", dir, err)
+	case !fi.IsDir():
+		if err := os.Remove(dir); err != nil {
+			return fmt.Errorf("replace %s with a directory: %w", dir, err)
+		}
+	default:
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("empty %s: %w", dir, err)
+			}
+		}
+		return nil
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	return nil
+}

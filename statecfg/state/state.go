@@ -1,0 +1,130 @@
+// Package state reads and writes the execution state, the
+// .execution_state JSON file in the log directory that records when the
+// last run completed and on which branch, commit and work tree.
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// File is the execution state's file name inside the log directory.
+const File = ".execution_state"
+
+// ErrCorrupt is wrapped by Read's error when the file exists but is not a
+// valid execution state.
+var ErrCorrupt = errors.New("corrupt execution state")
+
+// State is the execution state. Timestamps are RFC 3339; the TypeScript
+// tool's ISO strings (2026-01-27T10:00:00.000Z) read as well.
+type State struct {
+	// LastRunCompletedAt is when the last run that executed gates ended.
+	LastRunCompletedAt time.Time `json:"last_run_completed_at"`
+	// Branch is the branch of that run (HEAD when detached).
+	Branch string `json:"branch"`
+	// Commit is the HEAD commit of that run.
+	Commit string `json:"commit"`
+	// WorkingTreeRef is a commit capturing the work tree of that run (tracked
+	// and untracked files), the base of the next verification's diffs.
+	WorkingTreeRef string `json:"working_tree_ref,omitempty"`
+}
+
+// onDisk is the file layout, with pointers to tell missing fields.
+type onDisk struct {
+	LastRunCompletedAt *string `json:"last_run_completed_at"`
+	Branch             *string `json:"branch"`
+	Commit             *string `json:"commit"`
+	WorkingTreeRef     *string `json:"working_tree_ref"`
+}
+
+// Path returns the execution state file of logDir.
+func Path(logDir string) string { return filepath.Join(logDir, File) }
+
+// Read reads the execution state of logDir. No file gives (nil, nil). A file
+// that is not a JSON object with string fields last_run_completed_at (a
+// valid timestamp), branch and commit gives an error wrapping ErrCorrupt
+// and naming the file.
+func Read(logDir string) (*State, error) {
+	path := Path(logDir)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	corrupt := func(why string) error { return fmt.Errorf("read %s: %w: %s", path, ErrCorrupt, why) }
+	var d onDisk
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, corrupt(err.Error())
+	}
+	switch {
+	case d.LastRunCompletedAt == nil:
+		return nil, corrupt("last_run_completed_at is missing")
+	case d.Branch == nil:
+		return nil, corrupt("branch is missing")
+	case d.Commit == nil:
+		return nil, corrupt("commit is missing")
+	}
+	at, err := time.Parse(time.RFC3339Nano, *d.LastRunCompletedAt)
+	if err != nil {
+		return nil, corrupt(fmt.Sprintf("last_run_completed_at %q is not an RFC 3339 timestamp", *d.LastRunCompletedAt))
+	}
+	s := &State{LastRunCompletedAt: at, Branch: *d.Branch, Commit: *d.Commit}
+	if d.WorkingTreeRef != nil {
+		s.WorkingTreeRef = *d.WorkingTreeRef
+	}
+	return s, nil
+}
+
+// Write writes s as the execution state of logDir, creating logDir if
+// needed. The timestamp is written in UTC. The file is replaced atomically
+// (written to a temporary file in logDir, then renamed), so readers and
+// concurrent writers never see a torn file: the last rename wins.
+func Write(logDir string, s State) error {
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return fmt.Errorf("create log directory %s: %w", logDir, err)
+	}
+	s.LastRunCompletedAt = s.LastRunCompletedAt.UTC()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return fmt.Errorf("encode execution state: %w", err)
+	}
+	path := Path(logDir)
+	tmp, err := os.CreateTemp(logDir, File+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmpName := tmp.Name()
+	fail := func(err error) error {
+		_ = tmp.Close()
+		_ = os.Remove(tmpName)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmpName, path); err != nil {
+		_ = os.Remove(tmpName)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
