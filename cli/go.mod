@@ -8,6 +8,9 @@ require (
 )
 
 require (
+	github.com/agent-gauntlet/agent-gauntlet/hookproto v0.0.0
+	github.com/agent-gauntlet/agent-gauntlet/runner v0.0.0
+	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
 	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
