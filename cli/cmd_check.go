@@ -1,7 +1,13 @@
 package cli
 
-// CheckCmd is `agent-gauntlet check`.
-type CheckCmd struct{}
+import "github.com/agent-gauntlet/agent-gauntlet/runner"
 
-// Run executes the command.
-func (c *CheckCmd) Run(env *Env) error { return errNotImplemented("check") }
+// CheckCmd is `agent-gauntlet check`.
+type CheckCmd struct {
+	gateFlags `embed:""`
+}
+
+// Run executes the applicable check gates only.
+func (c *CheckCmd) Run(env *Env) error {
+	return runGauntlet(env, runner.ScopeChecks, "check", c.gateFlags)
+}

@@ -1,7 +1,71 @@
 package cli
 
-// DetectCmd is `agent-gauntlet detect`.
-type DetectCmd struct{}
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
 
-// Run executes the command.
-func (c *DetectCmd) Run(env *Env) error { return errNotImplemented("detect") }
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+)
+
+// DetectCmd is `agent-gauntlet detect`.
+type DetectCmd struct {
+	scopeFlags `embed:""`
+	All        bool `short:"a" name:"all" help:"List every entry point and gate as if every file had changed, expanding dir/* wildcards to the existing sub-directories."`
+}
+
+// Run prints the changed files and the gates a run would execute, without
+// taking the lock, writing logs or running anything.
+func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
+	d, err := runner.Detect(ctx, runner.DetectOptions{
+		Dir: env.Cwd, BaseBranch: c.BaseBranch, Commit: c.Commit, Uncommitted: c.Uncommitted,
+		All: c.All, Getenv: env.Getenv,
+	})
+	for _, w := range d.Warnings {
+		fmt.Fprintln(env.Stderr, w)
+	}
+	if err != nil {
+		var ce *runner.ConfigError
+		if errors.As(err, &ce) {
+			return usageError(err)
+		}
+		return err
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "Base branch: %s\n", d.BaseBranch)
+	if !c.All {
+		if len(d.Files) == 0 {
+			fmt.Fprintln(w, runner.MsgNoChanges)
+			return nil
+		}
+		fmt.Fprintf(w, "Changed files (%d):\n", len(d.Files))
+		for _, f := range d.Files {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
+	if len(d.Jobs) == 0 {
+		fmt.Fprintln(w, runner.MsgNoApplicableGates)
+		return nil
+	}
+	fmt.Fprintf(w, "Entry points (%d):\n", len(d.EntryPoints))
+	for _, ep := range d.EntryPoints {
+		fmt.Fprintf(w, "  %s\n", ep)
+	}
+	fmt.Fprintf(w, "Gates (%d):\n", len(d.Jobs))
+	for _, j := range d.Jobs {
+		var notes []string
+		if j.WorkingDir != j.EntryPoint {
+			notes = append(notes, "working directory: "+j.WorkingDir)
+		}
+		if j.Parallel {
+			notes = append(notes, "parallel")
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(w, "  %s (%s)\n", j.ID, strings.Join(notes, ", "))
+		} else {
+			fmt.Fprintf(w, "  %s\n", j.ID)
+		}
+	}
+	return nil
+}

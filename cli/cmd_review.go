@@ -1,7 +1,13 @@
 package cli
 
-// ReviewCmd is `agent-gauntlet review`.
-type ReviewCmd struct{}
+import "github.com/agent-gauntlet/agent-gauntlet/runner"
 
-// Run executes the command.
-func (c *ReviewCmd) Run(env *Env) error { return errNotImplemented("review") }
+// ReviewCmd is `agent-gauntlet review`.
+type ReviewCmd struct {
+	gateFlags `embed:""`
+}
+
+// Run executes the applicable review gates only.
+func (c *ReviewCmd) Run(env *Env) error {
+	return runGauntlet(env, runner.ScopeReviews, "review", c.gateFlags)
+}

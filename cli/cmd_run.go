@@ -1,7 +1,51 @@
 package cli
 
-// RunCmd is `agent-gauntlet run`.
-type RunCmd struct{}
+import "github.com/agent-gauntlet/agent-gauntlet/runner"
 
-// Run executes the command.
-func (c *RunCmd) Run(env *Env) error { return errNotImplemented("run") }
+// scopeFlags are the change-scope flags shared by run, check, review and
+// detect.
+type scopeFlags struct {
+	BaseBranch  string `short:"b" name:"base-branch" placeholder:"BRANCH" help:"Compare the changes against this branch instead of base_branch from .gauntlet/config.yml."`
+	Commit      string `short:"c" name:"commit" placeholder:"SHA" xor:"scope" help:"Use the changes of this one commit instead of the current changes."`
+	Uncommitted bool   `short:"u" name:"uncommitted" xor:"scope" help:"Use only staged, unstaged and untracked changes, ignoring committed ones."`
+}
+
+// gateFlags are the flags of run, check and review.
+type gateFlags struct {
+	scopeFlags `embed:""`
+	Gate       string `short:"g" name:"gate" placeholder:"NAME" help:"Run only the gate with this name."`
+}
+
+// RunCmd is `agent-gauntlet run`.
+type RunCmd struct {
+	gateFlags `embed:""`
+}
+
+// Run executes every applicable check and review gate.
+func (c *RunCmd) Run(env *Env) error { return runGauntlet(env, runner.ScopeAll, "run", c.gateFlags) }
+
+// runGauntlet runs ExecuteRun for one scope and turns its status into the
+// exit code: 0 for passed, passed_with_warnings, no_applicable_gates and
+// no_changes; 2 for configuration errors; 1 otherwise. ExecuteRun has
+// already printed everything worth saying, errors included.
+func runGauntlet(env *Env, scope runner.Scope, command string, f gateFlags) error {
+	res := runner.ExecuteRun(env.Ctx, runner.Options{
+		Dir:         env.Cwd,
+		Scope:       scope,
+		Command:     command,
+		BaseBranch:  f.BaseBranch,
+		Gate:        f.Gate,
+		Commit:      f.Commit,
+		Uncommitted: f.Uncommitted,
+		Stdout:      env.Stdout,
+		Stderr:      env.Stderr,
+		Getenv:      env.Getenv,
+	})
+	if res.ConfigError {
+		return silentExit(ExitUsage)
+	}
+	if code := runner.ExitCode(res.Status); code != ExitOK {
+		return silentExit(code)
+	}
+	return nil
+}

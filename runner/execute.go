@@ -2,8 +2,25 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/sched"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // Scope selects which gate kinds a run executes.
@@ -20,7 +37,7 @@ const (
 type Options struct {
 	// Dir is the project root or a directory below it; empty means the process cwd.
 	Dir string
-	// Scope selects checks, reviews or both.
+	// Scope selects checks, reviews or both; empty means ScopeAll.
 	Scope Scope
 	// Command names the invoking command for the debug log ("run", "check",
 	// "review", "stop-hook").
@@ -35,7 +52,9 @@ type Options struct {
 	Uncommitted bool
 	// Silent sends nothing to Stdout/Stderr; logs are written as usual.
 	Silent bool
-	// Stdout and Stderr are the terminal; nil means discard.
+	// Stdout and Stderr are the terminal; nil means discard. Every line a
+	// run prints (progress, gate lines, summary, errors) goes to Stderr;
+	// Stdout is left alone.
 	Stdout io.Writer
 	Stderr io.Writer
 	// Getenv reads the environment; nil means os.Getenv.
@@ -48,22 +67,682 @@ type Options struct {
 type RunResult struct {
 	Status  GauntletStatus
 	Message string
-	// ConsoleLogPath is the absolute path of this run's console.N.log ("" when
-	// none was written).
+	// ConsoleLogPath is the absolute path of this run's console.N.log; after
+	// a passing run, its archived path in previous/. Runs that execute no
+	// gate write no console log: for a refused run (retry limit) it is the
+	// latest existing console log, otherwise "".
 	ConsoleLogPath string
-	// ErrorMessage details an error status.
+	// ErrorMessage details an error status (and lock_exists, no_config,
+	// retry_limit_exceeded refusals).
 	ErrorMessage string
-	GatesRun     int
-	GatesFailed  int
-	// Fixed and Skipped count review violations fixed and skipped in this run.
+	// ConfigError is true when the run could not start because of the
+	// configuration or the command line (no or invalid .gauntlet/config.yml,
+	// an unknown -g gate): the CLI exits 2.
+	ConfigError bool
+	// GatesRun counts the gates that ran; GatesFailed those that failed or
+	// errored.
+	GatesRun    int
+	GatesFailed int
+	// Fixed and Skipped count review violations fixed and skipped in this
+	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
 	Skipped int
 	// IntervalMinutes is the stop-hook interval in force (stop hook only).
 	IntervalMinutes int
 }
 
+// runReview runs a review job (a variable so tests can stand in for the
+// AI CLIs).
+var runReview sched.RunFunc = review.Run
+
+// loadPrevious loads the violations pending from earlier runs, keyed by
+// sanitized job id then review slot index, and warnings about unreadable
+// files.
+var loadPrevious = review.LoadPreviousWithWarnings
+
 // ExecuteRun runs the gauntlet in-process and returns its result; it never
-// exits the process.
-func ExecuteRun(ctx context.Context, opts Options) RunResult {
-	return RunResult{Status: StatusError, Message: "not implemented yet", ErrorMessage: "runner: ExecuteRun not implemented yet"}
+// exits the process. Order: project root and configuration, git, debug
+// log, effective base branch, lock, auto-clean on context change, run
+// number and retry limit, change detection, jobs, console log, gates,
+// execution state, summary, clean after a pass. The lock is released on
+// every path; a panic becomes StatusError.
+func ExecuteRun(ctx context.Context, opts Options) (res RunResult) {
+	r := newExecution(opts)
+	defer func() {
+		if p := recover(); p != nil {
+			res = RunResult{Status: StatusError, Message: MsgError, ErrorMessage: fmt.Sprintf("internal error: %v", p)}
+			r.cons.Printf("Error: %s", res.ErrorMessage)
+		}
+	}()
+	defer r.cleanup()
+	res = r.execute(ctx)
+	r.debug.Event(EventRunEnd, fmt.Sprintf("status=%s fixed=%d skipped=%d failed=%d iterations=%d",
+		res.Status, res.Fixed, res.Skipped, res.GatesFailed, r.runNumber))
+	return res
+}
+
+// execution is the state of one ExecuteRun.
+type execution struct {
+	opts      Options
+	getenv    func(string) string
+	now       func() time.Time
+	cons      *console.Console
+	debug     *DebugLog
+	root      string
+	cfg       *config.Config
+	logDir    string
+	base      string
+	ci        bool
+	lock      *lock.Lock
+	runNumber int
+	// logRel is the log directory relative to the root, "" when outside it:
+	// its files are never changes and never part of a snapshot.
+	logRel string
+}
+
+func newExecution(opts Options) *execution {
+	e := &execution{opts: opts, getenv: opts.Getenv, now: opts.Now}
+	if e.getenv == nil {
+		e.getenv = os.Getenv
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.opts.Scope == "" {
+		e.opts.Scope = ScopeAll
+	}
+	var term io.Writer
+	if !opts.Silent {
+		term = opts.Stderr
+	}
+	e.cons = console.New(term)
+	return e
+}
+
+// cleanup closes the console log and releases the lock.
+func (e *execution) cleanup() {
+	if err := e.cons.Close(); err != nil {
+		e.cons.Printf(lineWarning, err)
+	}
+	if e.lock != nil {
+		if err := e.lock.Release(); err != nil {
+			e.cons.Printf(lineWarning, err)
+		}
+		e.lock = nil
+	}
+}
+
+// fail prints and returns an error result.
+func (e *execution) fail(status GauntletStatus, msg string, err error) RunResult {
+	e.cons.Printf("Error: %v", err)
+	return RunResult{Status: status, Message: msg, ErrorMessage: err.Error()}
+}
+
+// commandLine renders the COMMAND event: the command and its flags.
+func (e *execution) commandLine() string {
+	cmd := e.opts.Command
+	if cmd == "" {
+		cmd = "run"
+	}
+	parts := []string{cmd}
+	if e.opts.BaseBranch != "" {
+		parts = append(parts, "-b", e.opts.BaseBranch)
+	}
+	if e.opts.Gate != "" {
+		parts = append(parts, "-g", e.opts.Gate)
+	}
+	if e.opts.Commit != "" {
+		parts = append(parts, "-c", e.opts.Commit)
+	}
+	if e.opts.Uncommitted {
+		parts = append(parts, "-u")
+	}
+	return strings.Join(parts, " ")
+}
+
+// IsCI reports CI mode: CI=true or GITHUB_ACTIONS=true.
+func IsCI(getenv func(string) string) bool {
+	return getenv("CI") == "true" || getenv("GITHUB_ACTIONS") == "true"
+}
+
+// EffectiveBaseBranch is -b, else GITHUB_BASE_REF in CI mode, else the
+// configured base_branch.
+func EffectiveBaseBranch(flag string, cfg *config.Config, getenv func(string) string) string {
+	if flag != "" {
+		return flag
+	}
+	if IsCI(getenv) {
+		if ref := getenv("GITHUB_BASE_REF"); ref != "" {
+			return ref
+		}
+	}
+	return cfg.BaseBranch
+}
+
+// setup finds the root, loads the configuration and opens the debug log.
+// It returns a non-nil result when the run cannot go on.
+func (e *execution) setup(ctx context.Context) *RunResult {
+	dir := e.opts.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			r := e.fail(StatusError, MsgError, fmt.Errorf("get working directory: %w", err))
+			return &r
+		}
+		dir = wd
+	}
+	root, ok := config.FindRoot(dir)
+	if !ok {
+		abs, _ := filepath.Abs(dir)
+		r := e.fail(StatusNoConfig, MsgNoConfig, fmt.Errorf("no %s found in %s or any parent directory up to the git top level",
+			filepath.Join(config.Dir, config.ProjectFile), abs))
+		r.ConfigError = true
+		return &r
+	}
+	e.root = root
+	cfg, err := config.Load(root)
+	if err != nil {
+		var errs *config.Errors
+		if errors.As(err, &errs) {
+			for _, w := range errs.Warnings {
+				e.cons.Printf(lineWarning, w)
+			}
+			err = fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs.Lines(), "\n  "))
+		}
+		r := e.fail(StatusError, MsgConfigInvalid, err)
+		r.ConfigError = true
+		return &r
+	}
+	e.cfg = cfg
+	for _, w := range cfg.Warnings {
+		e.cons.Printf(lineWarning, w)
+	}
+	e.logDir = cfg.LogDirPath()
+	e.logRel = insideRel(root, e.logDir)
+	global, gerr := config.LoadGlobal(config.GlobalPath(e.getenv))
+	if gerr != nil {
+		e.cons.Printf(lineWarning, gerr)
+	}
+	e.debug = OpenDebugLog(e.logDir, config.ResolveDebugLog(cfg.DebugLog, global), e.now)
+	e.debug.Event(EventCommand, e.commandLine())
+
+	if err := git.Available(); err != nil {
+		r := e.fail(StatusInfrastructureError, MsgGitMissing, err)
+		return &r
+	}
+	e.ci = IsCI(e.getenv)
+	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
+	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
+		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.scopeNoun(), e.opts.Gate, config.Dir))
+		r.ConfigError = true
+		return &r
+	}
+	return nil
+}
+
+// scopeNoun names the gates of the scope, for messages.
+func (e *execution) scopeNoun() string {
+	switch e.opts.Scope {
+	case ScopeChecks:
+		return "check gate"
+	case ScopeReviews:
+		return "review gate"
+	}
+	return "check or review gate"
+}
+
+// gateExists reports whether a gate of the run's scope is called name.
+func (e *execution) gateExists(name string) bool {
+	_, isCheck := e.cfg.Checks[name]
+	_, isReview := e.cfg.Reviews[name]
+	return (isCheck && e.opts.Scope != ScopeReviews) || (isReview && e.opts.Scope != ScopeChecks)
+}
+
+func (e *execution) execute(ctx context.Context) RunResult {
+	if r := e.setup(ctx); r != nil {
+		return *r
+	}
+
+	lk, err := lock.Acquire(e.logDir)
+	if err != nil {
+		var held *lock.HeldError
+		if errors.As(err, &held) {
+			e.cons.Printf("Error: %v", err)
+			return RunResult{Status: StatusLockExists, Message: fmt.Sprintf("%s Lock file: %s", MsgLockExists, held.Path), ErrorMessage: err.Error()}
+		}
+		return e.fail(StatusError, MsgError, fmt.Errorf("acquire lock: %w", err))
+	}
+	e.lock = lk
+	if lk.Warning != "" {
+		e.cons.Printf(lineWarning, lk.Warning)
+	}
+
+	prev, err := state.Read(e.logDir)
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("ignoring unreadable execution state: %v", err))
+		prev = nil
+	}
+	if prev != nil {
+		cleaned, err := e.autoClean(ctx, prev)
+		if err != nil {
+			return e.fail(StatusError, MsgError, err)
+		}
+		if cleaned {
+			prev = nil
+		}
+	}
+
+	pending, err := logdir.HasPendingLogs(e.logDir)
+	if err != nil {
+		return e.fail(StatusError, MsgError, err)
+	}
+	verification := pending && e.opts.Commit == ""
+	e.runNumber, err = logdir.NextRunNumber(e.logDir)
+	if err != nil {
+		return e.fail(StatusError, MsgError, err)
+	}
+	allowed := e.cfg.MaxRetries + 1
+	if e.runNumber > allowed {
+		msg := retryLimitMessage(e.runNumber, allowed, e.cfg.MaxRetries)
+		e.cons.Printf("%s", msg)
+		latest, _ := logdir.LatestConsoleLog(e.logDir)
+		return RunResult{Status: StatusRetryLimitExceeded, Message: MsgRetryLimitExceeded, ErrorMessage: msg, ConsoleLogPath: latest}
+	}
+	if verification {
+		e.cons.Printf(lineVerification)
+	}
+
+	ch, err := e.detect(ctx, verification, prev)
+	if err != nil {
+		if errors.Is(err, git.ErrGitMissing) {
+			return e.fail(StatusInfrastructureError, MsgGitMissing, err)
+		}
+		return e.fail(StatusError, MsgError, err)
+	}
+	if len(ch.files) == 0 {
+		e.cons.Printf(MsgNoChanges)
+		return RunResult{Status: StatusNoChanges, Message: MsgNoChanges}
+	}
+	e.cons.Printf(lineChangedFiles, len(ch.files))
+
+	jobs, warnings := entry.Jobs(e.cfg, entry.Expand(e.root, e.cfg.EntryPoints, ch.files), entry.Filter{
+		Checks: e.opts.Scope != ScopeReviews, Reviews: e.opts.Scope != ScopeChecks, CI: e.ci, Gate: e.opts.Gate,
+	})
+	for _, w := range warnings {
+		e.cons.Printf("%s", w)
+	}
+	if len(jobs) == 0 {
+		e.cons.Printf(MsgNoApplicableGates)
+		return RunResult{Status: StatusNoApplicableGates, Message: MsgNoApplicableGates}
+	}
+	return e.runGates(ctx, ch, jobs, verification)
+}
+
+// autoClean archives the logs and the state when the state's branch is not
+// the current branch, or its commit has been merged into the base branch.
+func (e *execution) autoClean(ctx context.Context, prev *state.State) (bool, error) {
+	reason := ""
+	branch, err := git.Branch(ctx, e.root)
+	if err != nil {
+		if errors.Is(err, git.ErrGitMissing) {
+			return false, err
+		}
+		e.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))
+		return false, nil
+	}
+	if prev.Branch != "" && prev.Branch != branch {
+		reason = CleanReasonBranchChanged
+	} else if e.merged(ctx, prev) {
+		reason = CleanReasonCommitMerged
+	}
+	if reason == "" {
+		return false, nil
+	}
+	// Clean is a no-op when no log is left; the stale state then stays (it
+	// is harmless without logs) and nothing is said.
+	cleaned, err := logdir.Clean(e.logDir, true)
+	if err != nil {
+		return false, fmt.Errorf("auto-clean %s: %w", e.logDir, err)
+	}
+	if cleaned {
+		e.cons.Printf(lineAutoClean, reason)
+		e.debug.Clean("auto", reason)
+	}
+	return cleaned, nil
+}
+
+// merged reports whether the state's commit is now reachable from the base
+// branch, as work that was not already in the base branch when it was
+// verified (the base recorded in the working-tree snapshot); without a
+// recorded base, a commit still checked out (HEAD) is not called merged, so
+// work sitting uncommitted on top of the base branch keeps its logs.
+func (e *execution) merged(ctx context.Context, prev *state.State) bool {
+	if prev.Commit == "" {
+		return false
+	}
+	base, err := git.ResolveBase(ctx, e.root, e.base)
+	if err != nil || base == "" {
+		return false
+	}
+	in, err := git.IsAncestor(ctx, e.root, prev.Commit, base)
+	if err != nil || !in {
+		return false
+	}
+	recorded, _ := git.SnapshotBase(ctx, e.root, prev.WorkingTreeRef)
+	if recorded != "" {
+		already, err := git.IsAncestor(ctx, e.root, prev.Commit, recorded)
+		return err == nil && !already
+	}
+	head, _ := git.Head(ctx, e.root)
+	return head != prev.Commit
+}
+
+// changes is what detect found.
+type changes struct {
+	// spec is the run's diff scope: the changes since the previous run's
+	// snapshot in verification mode (when there are any), else base.
+	spec gate.DiffSpec
+	// base is the scope of the mode chosen by the flags (local, CI, ...).
+	base gate.DiffSpec
+	// files are the changed paths.
+	files []string
+	// since are the paths changed since the previous run's snapshot
+	// (verification mode only).
+	since []string
+}
+
+// detect returns the diff spec of the run and its changed files. In
+// verification mode the files changed since the previous run's snapshot are
+// added to the normal change set (so committing a non-fix never hides a
+// failure), and reviews see the changes since that snapshot.
+func (e *execution) detect(ctx context.Context, verification bool, prev *state.State) (changes, error) {
+	spec := gate.DiffSpec{BaseBranch: e.base}
+	switch {
+	case e.opts.Commit != "":
+		spec.Mode, spec.Commit = gate.DiffCommit, e.opts.Commit
+	case e.opts.Uncommitted:
+		spec.Mode = gate.DiffUncommitted
+	case e.ci:
+		spec.Mode, spec.Head = gate.DiffCI, e.getenv("GITHUB_SHA")
+	default:
+		spec.Mode = gate.DiffLocal
+	}
+	ch, err := git.ChangedFiles(ctx, e.root, spec)
+	if err != nil {
+		return changes{}, err
+	}
+	for _, w := range ch.Warnings {
+		e.cons.Printf("%s", w)
+	}
+	c := changes{spec: spec, base: spec, files: withoutDir(ch.Files, e.logRel)}
+	if !verification || prev == nil || prev.WorkingTreeRef == "" {
+		return c, nil
+	}
+	ok, err := git.ObjectExists(ctx, e.root, prev.WorkingTreeRef)
+	if err != nil {
+		return changes{}, err
+	}
+	if !ok {
+		e.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
+		return c, nil
+	}
+	tree, err := git.SnapshotTree(ctx, e.root, e.excludes()...)
+	if err != nil {
+		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil {
+			return changes{}, err
+		}
+		e.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
+		return c, nil
+	}
+	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
+	since, err := git.ChangedFiles(ctx, e.root, fix)
+	if err != nil {
+		return changes{}, err
+	}
+	c.since = withoutDir(since.Files, e.logRel)
+	c.files = unionFiles(c.files, c.since)
+	if c.base.Mode != gate.DiffCommit && c.base.Mode != gate.DiffCI {
+		c.base.WorkTree = tree
+	}
+	c.spec = c.base
+	if len(c.since) > 0 && !e.opts.Uncommitted {
+		c.spec = fix
+	}
+	return c, nil
+}
+
+// excludes are the directories left out of snapshots.
+func (e *execution) excludes() []string {
+	if e.logRel == "" {
+		return nil
+	}
+	return []string{e.logRel}
+}
+
+// insideRel returns dir relative to root (slash-separated) when dir lies
+// strictly inside root, else "".
+func insideRel(root, dir string) string {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// withoutDir drops the files at or below dir ("" keeps everything).
+func withoutDir(files []string, dir string) []string {
+	if dir == "" {
+		return files
+	}
+	kept := files[:0:0]
+	for _, f := range files {
+		if f != dir && !strings.HasPrefix(f, dir+"/") {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// unionFiles appends b's new entries to a.
+func unionFiles(a, b []string) []string {
+	seen := make(map[string]bool, len(a))
+	for _, f := range a {
+		seen[f] = true
+	}
+	for _, f := range b {
+		if !seen[f] {
+			seen[f] = true
+			a = append(a, f)
+		}
+	}
+	return a
+}
+
+// reporter prints gate events and records them in the debug log.
+type reporter struct {
+	cons  *console.Console
+	debug *DebugLog
+}
+
+// Start prints the [START] line.
+func (r reporter) Start(id string) { r.cons.Start(id) }
+
+// Result prints the result lines and logs GATE_RESULT.
+func (r reporter) Result(res gate.Result) {
+	r.cons.Result(res)
+	fields := fmt.Sprintf("%s status=%s duration=%.2fs", res.JobID, res.Status, res.Duration.Seconds())
+	if len(res.Slots) > 0 {
+		fields += fmt.Sprintf(" violations=%d", res.ErrorCount)
+	}
+	r.debug.Event(EventGateResult, fields)
+}
+
+// runGates opens the console log, runs the jobs and finishes the run.
+func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, verification bool) RunResult {
+	spec := ch.spec
+	consolePath := filepath.Join(e.logDir, logdir.ConsoleLogName(e.runNumber))
+	if err := e.cons.Open(consolePath); err != nil {
+		return e.fail(StatusError, MsgError, err)
+	}
+	res := RunResult{ConsoleLogPath: consolePath}
+
+	var previous map[string]map[string][]gate.Violation
+	var failingChecks map[string]bool
+	if verification {
+		var err error
+		var warns []string
+		previous, warns, err = loadPrevious(e.logDir, e.opts.Gate)
+		for _, w := range warns {
+			e.cons.Printf(lineWarning, w)
+		}
+		if err != nil {
+			e.cons.Printf(lineWarning, fmt.Sprintf("cannot load previous failures: %v", err))
+		}
+		if n, v := countPrevious(previous); n > 0 {
+			e.cons.Printf(linePreviousFails, n, v)
+		}
+		failingChecks = previousFailingChecks(e.logDir)
+	}
+
+	needTree := e.debug != nil
+	for _, j := range jobs {
+		needTree = needTree || j.Kind == gate.KindReview
+	}
+	if needTree && spec.WorkTree == "" && spec.Mode != gate.DiffCommit && spec.Mode != gate.DiffCI {
+		tree, err := git.SnapshotTree(ctx, e.root, e.excludes()...)
+		if err != nil {
+			e.cons.Printf(lineWarning, err)
+		} else {
+			spec.WorkTree = tree
+		}
+	}
+	if e.debug != nil {
+		mode := "full"
+		if verification {
+			mode = "verification"
+		}
+		st, err := git.DiffStats(ctx, e.root, spec)
+		if err != nil {
+			st.BaseRef = spec.BaseBranch
+		}
+		e.debug.Event(EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
+			mode, st.BaseRef, st.Changed(), st.New, st.Modified, st.Deleted, st.LinesAdded, st.LinesRemoved, len(jobs)))
+	}
+
+	e.cons.Printf(lineRunning, len(jobs))
+	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
+		Config: e.cfg, Previous: previous, Console: e.cons}
+	results := sched.Run(ctx, jobs, env, sched.Options{
+		AllowParallel:   e.cfg.AllowParallel,
+		Check:           check.Run,
+		Review:          e.reviewRunner(ch),
+		Preflight:       preflight,
+		PreflightResult: check.PreflightResult,
+		Report:          reporter{cons: e.cons, debug: e.debug},
+	})
+
+	sum := console.Summarize(results, failingChecks)
+	res.GatesRun, res.GatesFailed, res.Fixed, res.Skipped = len(results), sum.GatesFailed, sum.Fixed, sum.Skipped
+	if ctx.Err() != nil {
+		e.cons.Printf(lineInterrupted)
+		res.Status, res.Message, res.ErrorMessage = StatusError, MsgInterrupted, fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
+		return res
+	}
+	switch {
+	case sum.GatesFailed > 0 && e.runNumber >= e.cfg.MaxRetries+1:
+		res.Status, res.Message = StatusRetryLimitExceeded, MsgRetryLimitExceeded
+	case sum.GatesFailed > 0:
+		res.Status, res.Message = StatusFailed, MsgFailed
+	case sum.Skipped > 0:
+		res.Status, res.Message = StatusPassedWithWarnings, MsgPassedWithWarnings
+	default:
+		res.Status, res.Message = StatusPassed, MsgPassed
+	}
+
+	e.writeState(ctx)
+	e.cons.PrintSummary(sum, e.runNumber, StatusText(res.Status))
+	if err := e.cons.Close(); err != nil {
+		e.cons.Printf(lineWarning, err)
+	}
+	if res.Status == StatusPassed {
+		if _, err := logdir.Clean(e.logDir, false); err != nil {
+			e.cons.Printf(lineWarning, fmt.Sprintf("cannot archive the logs: %v", err))
+		} else {
+			e.debug.Clean("auto", CleanReasonAllPassed)
+			archived := filepath.Join(e.logDir, logdir.PreviousDir, filepath.Base(consolePath))
+			if _, err := os.Stat(archived); err == nil {
+				res.ConsoleLogPath = archived
+			}
+		}
+	}
+	return res
+}
+
+// reviewRunner returns runReview, except that in verification mode a review
+// whose entry point did not change since the previous run gets the full
+// diff of the base scope instead of an empty one: its pending violations
+// are verified again rather than passing as "no changes".
+func (e *execution) reviewRunner(ch changes) sched.RunFunc {
+	if ch.spec.Mode != gate.DiffFixBase {
+		return runReview
+	}
+	touched := map[string]bool{}
+	for _, ep := range entry.Expand(e.root, e.cfg.EntryPoints, ch.since) {
+		touched[ep.Path] = true
+	}
+	base := ch.base
+	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+		if !touched[job.EntryPoint] {
+			env.Diff = base
+		}
+		return runReview(ctx, job, env)
+	}
+}
+
+// preflight checks the program of check jobs; review jobs check their
+// adapters themselves.
+func preflight(ctx context.Context, job gate.Job, env gate.Env) string {
+	if job.Kind != gate.KindCheck {
+		return ""
+	}
+	return check.Preflight(ctx, job, env)
+}
+
+// writeState records the branch, commit and a snapshot of the work tree.
+func (e *execution) writeState(ctx context.Context) {
+	branch, err := git.Branch(ctx, e.root)
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+		return
+	}
+	head, err := git.Head(ctx, e.root)
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+		return
+	}
+	base, _ := git.ResolveBase(ctx, e.root, e.base)
+	ref, err := git.Snapshot(ctx, e.root, base, e.excludes()...)
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
+		ref = head
+	}
+	st := state.State{LastRunCompletedAt: e.now(), Branch: branch, Commit: head, WorkingTreeRef: ref}
+	if err := state.Write(e.logDir, st); err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+	}
+}
+
+// countPrevious counts gates and violations pending from earlier runs.
+func countPrevious(p map[string]map[string][]gate.Violation) (gates, violations int) {
+	for _, slots := range p {
+		n := 0
+		for _, vs := range slots {
+			n += len(vs)
+		}
+		if n > 0 {
+			gates++
+			violations += n
+		}
+	}
+	return gates, violations
 }

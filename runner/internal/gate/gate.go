@@ -75,6 +75,10 @@ type DiffSpec struct {
 	Commit string
 	// Head is GITHUB_SHA or HEAD in CI mode.
 	Head string
+	// WorkTree is a tree object of the current work tree (tracked and
+	// untracked files), computed once per run; "" means compute on demand.
+	// The work-tree side of fixbase, uncommitted and local diffs.
+	WorkTree string
 }
 
 // Violation is one review finding, as stored in a review JSON file.
@@ -151,4 +155,6 @@ type Slot struct {
 	ErrorCount    int
 	Fixed         []Violation
 	Skipped       []Violation
+	// Duration is the wall time of the slot's reviewer runs (0 when skipped).
+	Duration time.Duration
 }

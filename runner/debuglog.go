@@ -1,0 +1,113 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+)
+
+// Debug log events (reference/UPSTREAM.md §5.8).
+const (
+	EventCommand    = "COMMAND"
+	EventRunStart   = "RUN_START"
+	EventGateResult = "GATE_RESULT"
+	EventRunEnd     = "RUN_END"
+	EventClean      = "CLEAN"
+	EventStopHook   = "STOP_HOOK"
+)
+
+// CLEAN reasons.
+const (
+	CleanReasonAllPassed     = "all_passed"
+	CleanReasonBranchChanged = "branch changed"
+	CleanReasonCommitMerged  = "commit merged"
+	CleanReasonUserRequest   = "user_request"
+)
+
+// DebugLog appends one line per event to <log_dir>/.debug.log:
+// `[<RFC 3339 time>] <EVENT> <fields>`. Before each write a file of at
+// least max_size_mb is renamed to .debug.log.1 (replacing the old backup).
+// Write errors are ignored: the debug log never breaks a run. A nil
+// *DebugLog (debug logging disabled) ignores every call.
+type DebugLog struct {
+	mu       sync.Mutex
+	path     string
+	maxBytes int64
+	now      func() time.Time
+}
+
+// OpenDebugLog returns the debug log of logDir, or nil when settings
+// disable it. now may be nil (time.Now).
+func OpenDebugLog(logDir string, settings config.DebugLog, now func() time.Time) *DebugLog {
+	if !settings.Enabled {
+		return nil
+	}
+	if now == nil {
+		now = time.Now
+	}
+	maxBytes := int64(settings.MaxSizeMB * (1 << 20))
+	if maxBytes <= 0 {
+		maxBytes = config.DefaultDebugLogMaxSizeMB << 20
+	}
+	return &DebugLog{path: filepath.Join(logDir, logdir.DebugLogFile), maxBytes: maxBytes, now: now}
+}
+
+// ProjectDebugLog resolves the debug-log settings of the project at root
+// (project debug_log over global debug_log over defaults) and opens it. It
+// returns nil when the project has no loadable configuration or debug
+// logging is disabled; the global configuration's error is ignored here.
+func ProjectDebugLog(root string, getenv func(string) string, now func() time.Time) *DebugLog {
+	cfg, err := config.LoadProjectFile(root)
+	if err != nil {
+		return nil
+	}
+	global, _ := config.LoadGlobal(config.GlobalPath(getenv))
+	return OpenDebugLog(cfg.LogDirPath(), config.ResolveDebugLog(cfg.DebugLog, global), now)
+}
+
+// Event appends `[time] <event> <fields>`.
+func (d *DebugLog) Event(event, fields string) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if st, err := os.Stat(d.path); err == nil && st.Size() >= d.maxBytes {
+		backup := filepath.Join(filepath.Dir(d.path), logdir.DebugLogBackupFile)
+		if err := os.Remove(backup); err == nil || errors.Is(err, fs.ErrNotExist) {
+			_ = os.Rename(d.path, backup)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(d.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return
+	}
+	line := fmt.Sprintf("[%s] %s", d.now().UTC().Format(time.RFC3339Nano), event)
+	if fields != "" {
+		line += " " + fields
+	}
+	_, _ = f.WriteString(strings.ReplaceAll(line, "\n", " ") + "\n")
+	_ = f.Close()
+}
+
+// StopHook appends `STOP_HOOK decision=<allow|block> reason=<reason>`;
+// reason is the status, or `error: <message>`.
+func (d *DebugLog) StopHook(decision, reason string) {
+	d.Event(EventStopHook, fmt.Sprintf("decision=%s reason=%s", decision, reason))
+}
+
+// Clean appends `CLEAN type=<auto|manual> reason=<reason>`.
+func (d *DebugLog) Clean(kind, reason string) {
+	d.Event(EventClean, fmt.Sprintf("type=%s reason=%s", kind, reason))
+}

@@ -1,0 +1,282 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// project creates a git repository with a gauntlet configuration whose one
+// check (src, "lint") runs command, plus an uncommitted change in src.
+func project(t *testing.T, command string, extraConfig string) string {
+	t.Helper()
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_AUTHOR_NAME", "T")
+	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "T")
+	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+	t.Setenv("HOME", t.TempDir())
+	root := t.TempDir()
+	files := map[string]string{
+		".gauntlet/config.yml":      "base_branch: main\ncli:\n  default_preference: [claude]\nentry_points:\n  - path: src\n    checks: [lint]\n" + extraConfig,
+		".gauntlet/checks/lint.yml": "command: " + command + "\n",
+		".gitignore":                "gauntlet_logs/\n",
+		"src/main.txt":              "main\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}} {
+		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "new.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func logDir(root string) string { return filepath.Join(root, config.DefaultLogDir) }
+
+func TestExecuteRunSilentFailure(t *testing.T) {
+	root := project(t, "echo broken; exit 3", "")
+	var stderr, stdout bytes.Buffer
+	res := ExecuteRun(context.Background(), Options{Dir: filepath.Join(root, "src"), Silent: true, Stderr: &stderr, Stdout: &stdout})
+	if res.Status != StatusFailed || res.Message != MsgFailed || res.GatesRun != 1 || res.GatesFailed != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	if stderr.Len()+stdout.Len() != 0 {
+		t.Fatalf("silent run printed %q %q", stdout.String(), stderr.String())
+	}
+	want := filepath.Join(logDir(root), "console.1.log")
+	if res.ConsoleLogPath != want || !filepath.IsAbs(res.ConsoleLogPath) {
+		t.Fatalf("ConsoleLogPath = %q, want %q", res.ConsoleLogPath, want)
+	}
+	data, err := os.ReadFile(want)
+	if err != nil || !strings.Contains(string(data), "Status: Failed") || !strings.Contains(string(data), "[FAIL]  check:src:lint") {
+		t.Fatalf("console log %q, %v", data, err)
+	}
+	st, err := state.Read(logDir(root))
+	if err != nil || st == nil || st.Branch != "main" || len(st.Commit) != 40 || len(st.WorkingTreeRef) != 40 {
+		t.Fatalf("state %+v, %v", st, err)
+	}
+	if lock.Exists(logDir(root)) {
+		t.Fatal("lock left behind")
+	}
+}
+
+func TestExecuteRunPassArchives(t *testing.T) {
+	root := project(t, `"true"`, "")
+	var stderr bytes.Buffer
+	res := ExecuteRun(context.Background(), Options{Dir: root, Stderr: &stderr})
+	if res.Status != StatusPassed || res.Message != MsgPassed {
+		t.Fatalf("result %+v\n%s", res, stderr.String())
+	}
+	if res.ConsoleLogPath != filepath.Join(logDir(root), "previous", "console.1.log") {
+		t.Fatalf("ConsoleLogPath = %s", res.ConsoleLogPath)
+	}
+	if _, err := os.Stat(res.ConsoleLogPath); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "\nStatus: Passed\n") {
+		t.Fatalf("stderr %q", stderr.String())
+	}
+	if st, _ := state.Read(logDir(root)); st == nil {
+		t.Fatal("state not kept after the pass")
+	}
+}
+
+// A panic inside ExecuteRun becomes StatusError and still releases the lock.
+func TestExecuteRunRecoversPanic(t *testing.T) {
+	root := project(t, "exit 1", "")
+	if res := ExecuteRun(context.Background(), Options{Dir: root}); res.Status != StatusFailed {
+		t.Fatalf("first run %+v", res)
+	}
+	saved := loadPrevious
+	t.Cleanup(func() { loadPrevious = saved })
+	loadPrevious = func(string, string) (map[string]map[string][]gate.Violation, []string, error) { panic("boom") }
+	res := ExecuteRun(context.Background(), Options{Dir: root})
+	if res.Status != StatusError || !strings.Contains(res.ErrorMessage, "boom") {
+		t.Fatalf("result %+v", res)
+	}
+	if lock.Exists(logDir(root)) {
+		t.Fatal("lock left behind after a panic")
+	}
+}
+
+// Canceling the context kills the running gate, releases the lock and
+// writes no state.
+func TestExecuteRunCanceled(t *testing.T) {
+	root := project(t, "touch started; sleep 30", "")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan RunResult)
+	go func() { done <- ExecuteRun(ctx, Options{Dir: root}) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(root, "src", "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the check never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	res := <-done
+	if res.Status != StatusError || res.Message != MsgInterrupted {
+		t.Fatalf("result %+v", res)
+	}
+	if lock.Exists(logDir(root)) {
+		t.Fatal("lock left behind")
+	}
+	if st, _ := state.Read(logDir(root)); st != nil {
+		t.Fatalf("state written for an interrupted run: %+v", st)
+	}
+}
+
+func TestExecuteRunGitMissing(t *testing.T) {
+	root := project(t, `"true"`, "")
+	t.Setenv("PATH", t.TempDir())
+	res := ExecuteRun(context.Background(), Options{Dir: root})
+	if res.Status != StatusInfrastructureError || res.Message != MsgGitMissing || !strings.Contains(res.ErrorMessage, "git") {
+		t.Fatalf("result %+v", res)
+	}
+	if lock.Exists(logDir(root)) {
+		t.Fatal("lock left behind")
+	}
+}
+
+func TestExecuteRunNoConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := ExecuteRun(context.Background(), Options{Dir: dir})
+	if res.Status != StatusNoConfig || !res.ConfigError {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestExecuteRunDebugLog(t *testing.T) {
+	root := project(t, "exit 1", "debug_log:\n  enabled: true\n")
+	res := ExecuteRun(context.Background(), Options{Dir: root, Command: "check", Scope: ScopeChecks, Gate: "lint"})
+	if res.Status != StatusFailed {
+		t.Fatalf("result %+v", res)
+	}
+	data, err := os.ReadFile(filepath.Join(logDir(root), ".debug.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"] COMMAND check -g lint\n",
+		"] RUN_START mode=full base_ref=main files_changed=1 files_new=1 files_modified=0 files_deleted=0 lines_added=1 lines_removed=0 gates=1\n",
+		"] GATE_RESULT check:src:lint status=fail duration=0.",
+		"] RUN_END status=failed fixed=0 skipped=0 failed=1 iterations=1\n",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("debug log lacks %q:\n%s", want, data)
+		}
+	}
+}
+
+func TestDebugLogRotation(t *testing.T) {
+	dir := t.TempDir()
+	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	d := OpenDebugLog(dir, config.DebugLog{Enabled: true, MaxSizeMB: 100.0 / (1 << 20)}, now)
+	for i := 0; i < 5; i++ {
+		d.StopHook("block", "failed")
+	}
+	cur, _ := os.ReadFile(filepath.Join(dir, ".debug.log"))
+	old, _ := os.ReadFile(filepath.Join(dir, ".debug.log.1"))
+	line := "[2026-01-02T03:04:05Z] STOP_HOOK decision=block reason=failed\n"
+	if !strings.HasPrefix(string(cur), line) || !strings.HasPrefix(string(old), line) || len(cur) > 2*len(line) {
+		t.Fatalf("current %q backup %q", cur, old)
+	}
+	var nilLog *DebugLog
+	nilLog.StopHook("allow", "passed") // disabled: no-op
+	if OpenDebugLog(dir, config.DebugLog{}, nil) != nil {
+		t.Fatal("disabled debug log is not nil")
+	}
+}
+
+func TestEffectiveBaseBranch(t *testing.T) {
+	cfg := &config.Config{BaseBranch: "origin/main"}
+	tests := []struct {
+		flag string
+		env  map[string]string
+		want string
+	}{
+		{"", nil, "origin/main"},
+		{"dev", map[string]string{"CI": "true", "GITHUB_BASE_REF": "main"}, "dev"},
+		{"", map[string]string{"CI": "true", "GITHUB_BASE_REF": "main"}, "main"},
+		{"", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_BASE_REF": "release"}, "release"},
+		{"", map[string]string{"GITHUB_BASE_REF": "main"}, "origin/main"},
+		{"", map[string]string{"CI": "1", "GITHUB_BASE_REF": "main"}, "origin/main"},
+	}
+	for _, tt := range tests {
+		getenv := func(k string) string { return tt.env[k] }
+		if got := EffectiveBaseBranch(tt.flag, cfg, getenv); got != tt.want {
+			t.Errorf("EffectiveBaseBranch(%q, %v) = %q, want %q", tt.flag, tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestLogDirFiltering(t *testing.T) {
+	tests := []struct {
+		root, dir, want string
+	}{
+		{"/r", "/r/gauntlet_logs", "gauntlet_logs"},
+		{"/r", "/r/out/logs", "out/logs"},
+		{"/r", "/r", ""},
+		{"/r", "/elsewhere/logs", ""},
+		{"/r", "/r/../r2", ""},
+	}
+	for _, tt := range tests {
+		if got := insideRel(tt.root, tt.dir); got != tt.want {
+			t.Errorf("insideRel(%q, %q) = %q, want %q", tt.root, tt.dir, got, tt.want)
+		}
+	}
+	got := withoutDir([]string{"a", "gauntlet_logs/x.log", "gauntlet_logs", "gauntlet_logsx/y"}, "gauntlet_logs")
+	if strings.Join(got, ",") != "a,gauntlet_logsx/y" {
+		t.Fatalf("withoutDir = %q", got)
+	}
+}
+
+func TestPreviousFailingChecks(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("check_src_lint.1.log", "x\nResult: pass - ok\n")
+	write("check_src_lint.2.log", "x\nResult: fail - Exited with code 1\n\n--- Fix Instructions ---\nRun make fmt.\n")
+	write("check_src_test.1.log", "x\nResult: fail - Exited with code 1\n")
+	write("check_src_test.3.log", "x\nResult: pass - Command exited with code 0\n")
+	write("check_src_err.1.log", "Health check failed\nResult: error - Missing command: x\n")
+	write("review_src_q_claude@1.1.log", "Result: fail - x\n")
+	write("console.1.log", "Result: fail - x\n")
+	got := previousFailingChecks(dir)
+	if len(got) != 2 || !got["check_src_err"] || !got["check_src_lint"] {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -1,0 +1,146 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// HealthTitle heads the block Health writes.
+const HealthTitle = "CLI Tool Health Check:"
+
+// healthUnknown is the state of a configured name that is no review CLI.
+const healthUnknown = "Unknown"
+
+// AdapterHealth is the state of one review CLI.
+type AdapterHealth struct {
+	// Name is the adapter's registry key (claude, codex, gemini,
+	// github-copilot, cursor).
+	Name string
+	// Healthy is true when the CLI may take review slots.
+	Healthy bool
+	// Message is what `health` prints: Installed, Ready, Missing, Usage
+	// limit exceeded, Health check timed out, Error: ..., or Unknown.
+	Message string
+}
+
+// UnservedError names the review gates none of whose CLIs is healthy: they
+// would end in an error at run time.
+type UnservedError struct {
+	// Reviews maps each such gate to its cli_preference.
+	Reviews map[string][]string
+}
+
+// Error lists the gates and their preferences, sorted by gate name.
+func (e *UnservedError) Error() string {
+	names := make([]string, 0, len(e.Reviews))
+	for n := range e.Reviews {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s (cli_preference: %s)", n, strings.Join(e.Reviews[n], ", "))
+	}
+	return "no healthy review CLI for: " + strings.Join(parts, "; ")
+}
+
+// HealthAdapters returns the review CLIs cfg uses, in cli.default_preference
+// order followed by any other name a review prefers; with a nil cfg, every
+// supported CLI.
+func HealthAdapters(cfg *config.Config) []string {
+	if cfg == nil {
+		return adapter.Names()
+	}
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	used := map[string]bool{}
+	for _, r := range cfg.Reviews {
+		for _, n := range r.CLIPreference {
+			used[n] = true
+		}
+	}
+	for _, n := range cfg.CLI.DefaultPreference {
+		if len(cfg.Reviews) == 0 || used[n] {
+			add(n)
+		}
+	}
+	var extra []string
+	for n := range used {
+		if !slices.Contains(names, n) {
+			extra = append(extra, n)
+		}
+	}
+	slices.Sort(extra)
+	for _, n := range extra {
+		add(n)
+	}
+	return names
+}
+
+// CheckAdapters checks the named review CLIs concurrently in project root:
+// on PATH, and when probe is set, answering a tiny prompt without a
+// usage-limit message (each probe is bounded by adapter.ProbeTimeout).
+func CheckAdapters(ctx context.Context, root string, names []string, probe bool) []AdapterHealth {
+	out := make([]AdapterHealth, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		spec, ok := adapter.Lookup(name)
+		if !ok {
+			out[i] = AdapterHealth{Name: name, Message: healthUnknown}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := adapter.Check(ctx, spec, root, probe)
+			out[i] = AdapterHealth{Name: name, Healthy: h.OK(), Message: h.Message}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// Health checks the review CLIs of the project at root and writes the
+// `CLI Tool Health Check:` block to w, one `  <name padded to 10> : <state>`
+// line per CLI. With a nil cfg (no or invalid configuration) every supported
+// CLI is checked, without the usage probe; otherwise the CLIs cfg uses,
+// probed when cli.check_usage_limit is set. The error is an *UnservedError
+// when some review gate has no healthy CLI left.
+func Health(ctx context.Context, root string, cfg *config.Config, w io.Writer) error {
+	probe := cfg != nil && cfg.CLI.CheckUsageLimit
+	results := CheckAdapters(ctx, root, HealthAdapters(cfg), probe)
+	var b strings.Builder
+	b.WriteString(HealthTitle + "\n")
+	healthy := map[string]bool{}
+	for _, r := range results {
+		fmt.Fprintf(&b, "  %-10s : %s\n", r.Name, r.Message)
+		healthy[r.Name] = r.Healthy
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write health report: %w", err)
+	}
+	if cfg == nil {
+		return nil
+	}
+	unserved := map[string][]string{}
+	for name, r := range cfg.Reviews {
+		if !slices.ContainsFunc(r.CLIPreference, func(n string) bool { return healthy[n] }) {
+			unserved[name] = r.CLIPreference
+		}
+	}
+	if len(unserved) > 0 {
+		return &UnservedError{Reviews: unserved}
+	}
+	return nil
+}

@@ -1,0 +1,241 @@
+// Package check runs check gates: a shell command in the job's working
+// directory, its output streamed straight into the job's numbered log file.
+package check
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+)
+
+// Shell runs every check command as `sh -c <command>`.
+const Shell = "sh"
+
+// BaseBranchVar is the placeholder replaced by the effective base branch; it
+// is also set in the command's environment.
+const BaseBranchVar = "BASE_BRANCH"
+
+// Messages of check results (one source of truth).
+const (
+	msgPassed      = "Command exited with code 0"
+	msgExited      = "Exited with code %d"
+	msgTimedOut    = "Timed out after %ss"
+	msgSignaled    = "Terminated by a signal"
+	msgCanceled    = "Canceled"
+	msgMissing     = "Missing command: %s"
+	msgUnparseable = "Unable to parse command"
+	msgNoWorkDir   = "Working directory not found: %s"
+	// FixInstructionsHeader opens the fix instructions in a failed check's log.
+	FixInstructionsHeader = "--- Fix Instructions ---"
+	// PreflightFailed opens the log of a check that failed its preflight.
+	PreflightFailed = "Health check failed"
+)
+
+// LogPath is the absolute path of the log of job in run env.RunNumber.
+func LogPath(env gate.Env, job gate.Job) string {
+	return filepath.Join(env.LogDir, fmt.Sprintf("%s.%d.log", gate.SanitizeID(job.ID), env.RunNumber))
+}
+
+// safeRef is a base branch that can be pasted into a shell command as is.
+var safeRef = regexp.MustCompile(`^[A-Za-z0-9._/@+-]+$`)
+
+// Command returns the command of job with ${BASE_BRANCH} replaced by base
+// when base needs no shell quoting; otherwise the placeholder is left for
+// the shell, which reads it from the environment.
+func Command(job gate.Job, base string) string {
+	if safeRef.MatchString(base) {
+		return strings.ReplaceAll(job.Check.Command, "${"+BaseBranchVar+"}", base)
+	}
+	return job.Check.Command
+}
+
+// workDir returns the absolute working directory of job.
+func workDir(env gate.Env, job gate.Job) string {
+	if job.WorkingDir == "" || job.WorkingDir == "." {
+		return env.Root
+	}
+	return filepath.Join(env.Root, filepath.FromSlash(job.WorkingDir))
+}
+
+// openLog creates (truncating) the job log and writes its header.
+func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
+	p := LogPath(env, job)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("create check log: %w", err)
+	}
+	wd := job.WorkingDir
+	if wd == "" {
+		wd = "."
+	}
+	_, err = fmt.Fprintf(f, "[%s] Starting check: %s\nExecuting command: %s\nWorking directory: %s\n\n",
+		time.Now().Format(time.RFC3339Nano), job.Name, cmd, wd)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("write check log %s: %w", p, err)
+	}
+	return f, nil
+}
+
+// finish appends the result (and fix instructions on failure) and closes f.
+func finish(f *os.File, job gate.Job, res *gate.Result) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "\nResult: %s - %s\n", res.Status, res.Message)
+	if res.Status != gate.StatusPass && job.Check.FixInstructions != "" {
+		fmt.Fprintf(&b, "\n%s\n%s\n", FixInstructionsHeader, strings.TrimRight(job.Check.FixInstructions, "\n"))
+	}
+	_, werr := f.Write(b.Bytes())
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil && res.Status == gate.StatusPass {
+		res.Status, res.Message = gate.StatusError, fmt.Sprintf("write check log: %v", err)
+	}
+}
+
+// Run runs the check job: `sh -c <command>` in its working directory with
+// stdout and stderr streamed into its log (the process writes to the file
+// itself, so memory stays bounded whatever the output size). A timeout kills
+// the whole process group. Exit 0 is pass; an exit code or timeout is fail;
+// anything else (cannot start, canceled) is error.
+func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+	start := time.Now()
+	res := gate.Result{JobID: job.ID, LogPath: LogPath(env, job)}
+	cmd := Command(job, env.Diff.BaseBranch)
+	f, err := openLog(env, job, cmd)
+	if err != nil {
+		res.Status, res.Message, res.ErrorCount = gate.StatusError, err.Error(), 1
+		return res
+	}
+	defer func() { res.Duration = time.Since(start) }()
+
+	dir := workDir(env, job)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		res.Status, res.Message, res.ErrorCount = gate.StatusError, fmt.Sprintf(msgNoWorkDir, job.WorkingDir), 1
+		finish(f, job, &res)
+		res.Duration = time.Since(start)
+		return res
+	}
+	pres, err := proc.Run(ctx, proc.Spec{
+		Path:    Shell,
+		Args:    []string{"-c", cmd},
+		Dir:     dir,
+		Env:     append(os.Environ(), BaseBranchVar+"="+env.Diff.BaseBranch),
+		Stdin:   nil,
+		Stdout:  f,
+		Stderr:  f,
+		Timeout: job.Check.Timeout,
+	})
+	switch {
+	case pres.TimedOut:
+		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgTimedOut, seconds(job.Check.Timeout))
+	case pres.Canceled:
+		res.Status, res.Message = gate.StatusError, msgCanceled
+	case err != nil:
+		res.Status, res.Message = gate.StatusError, err.Error()
+	case pres.ExitCode == 0:
+		res.Status, res.Message = gate.StatusPass, msgPassed
+	case pres.ExitCode > 0:
+		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode)
+	default:
+		res.Status, res.Message = gate.StatusFail, msgSignaled
+	}
+	if res.Status != gate.StatusPass {
+		res.ErrorCount = 1
+	}
+	finish(f, job, &res)
+	res.Duration = time.Since(start)
+	return res
+}
+
+// seconds formats d in seconds without trailing zeros ("30", "0.5").
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+// tokenRE splits a command into shell-ish words (upstream's preflight).
+var tokenRE = regexp.MustCompile(`(?:[^\s"']+|"[^"]*"|'[^']*')+`)
+
+// assignRE matches a leading VAR=value word.
+var assignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// Program returns the program a command starts, skipping `env` and leading
+// VAR=value words, or "" when there is none.
+func Program(command string) string {
+	for _, tok := range tokenRE.FindAllString(command, -1) {
+		tok = strings.TrimPrefix(strings.TrimPrefix(tok, `"`), `'`)
+		tok = strings.TrimSuffix(strings.TrimSuffix(tok, `"`), `'`)
+		if tok == "env" || assignRE.MatchString(tok) {
+			continue
+		}
+		return tok
+	}
+	return ""
+}
+
+// shellSyntax marks a program word that is shell syntax rather than a name
+// (a subshell, a group, an expansion): preflight cannot judge it.
+const shellSyntax = "(){}!;|&<>$`\\*?["
+
+// Preflight checks that the program of job's command exists: a path (with
+// '/' or a leading '.') must be executable, relative to the working
+// directory; a name must be known to `sh -c 'command -v <name>'` (which also
+// knows builtins and keywords). It returns "" when the job may run, else
+// the failure message.
+func Preflight(ctx context.Context, job gate.Job, env gate.Env) string {
+	prog := Program(Command(job, env.Diff.BaseBranch))
+	if prog == "" {
+		return msgUnparseable
+	}
+	if strings.ContainsAny(prog, shellSyntax) {
+		return ""
+	}
+	if strings.Contains(prog, "/") || strings.HasPrefix(prog, ".") {
+		p := prog
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(workDir(env, job), filepath.FromSlash(p))
+		}
+		st, err := os.Stat(p)
+		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			return fmt.Sprintf(msgMissing, prog)
+		}
+		return ""
+	}
+	res, err := proc.Run(ctx, proc.Spec{
+		Path: Shell, Args: []string{"-c", `command -v -- "$1"`, Shell, prog},
+		Dir: env.Root, Stdout: io.Discard, Stderr: io.Discard,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return msgCanceled
+		}
+		return fmt.Sprintf(msgMissing, prog)
+	}
+	if res.ExitCode != 0 {
+		return fmt.Sprintf(msgMissing, prog)
+	}
+	return ""
+}
+
+// PreflightResult writes the log of a job that failed its preflight and
+// returns its error result.
+func PreflightResult(job gate.Job, env gate.Env, msg string) gate.Result {
+	res := gate.Result{JobID: job.ID, Status: gate.StatusError, Message: msg, ErrorCount: 1, LogPath: LogPath(env, job)}
+	f, err := openLog(env, job, Command(job, env.Diff.BaseBranch))
+	if err != nil {
+		res.Message = msg + "; " + err.Error()
+		return res
+	}
+	fmt.Fprintf(f, "%s\n%s\n", PreflightFailed, msg)
+	finish(f, job, &res)
+	return res
+}

@@ -1,0 +1,164 @@
+package check
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+func env(t *testing.T) gate.Env {
+	t.Helper()
+	root := t.TempDir()
+	logs := filepath.Join(root, "logs")
+	if err := os.MkdirAll(filepath.Join(root, "sub dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return gate.Env{Root: root, LogDir: logs, RunNumber: 3, Diff: gate.DiffSpec{BaseBranch: "origin/main"}}
+}
+
+func job(cmd string, mod func(*config.Check)) gate.Job {
+	c := &config.Check{Name: "lint", Command: cmd, RunLocally: true}
+	if mod != nil {
+		mod(c)
+	}
+	return gate.Job{ID: "check:src:lint", Kind: gate.KindCheck, Name: "lint", EntryPoint: "src", WorkingDir: "sub dir", Check: c}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name    string
+		cmd     string
+		mod     func(*config.Check)
+		base    string
+		status  gate.Status
+		message string
+		log     []string
+	}{
+		{name: "pass", cmd: "echo out; echo err >&2; pwd", status: gate.StatusPass, message: "Command exited with code 0",
+			log: []string{"Starting check: lint\n", "Executing command: echo out; echo err >&2; pwd\n", "Working directory: sub dir\n", "out\n", "err\n", "/sub dir\n", "Result: pass - Command exited with code 0\n"}},
+		{name: "exit code", cmd: "exit 3", status: gate.StatusFail, message: "Exited with code 3", log: []string{"Result: fail - Exited with code 3"}},
+		{name: "fix instructions on failure", cmd: "false", mod: func(c *config.Check) { c.FixInstructions = "run make fmt\n" },
+			status: gate.StatusFail, message: "Exited with code 1", log: []string{"Result: fail - Exited with code 1\n\n--- Fix Instructions ---\nrun make fmt\n"}},
+		{name: "base branch substituted", cmd: "echo base=${BASE_BRANCH}", status: gate.StatusPass, log: []string{"Executing command: echo base=origin/main\n", "base=origin/main\n"}},
+		{name: "unsafe base branch only through the environment", cmd: "echo \"base=${BASE_BRANCH}\"", base: "a;b $(x)", status: gate.StatusPass,
+			log: []string{"Executing command: echo \"base=${BASE_BRANCH}\"\n", "base=a;b $(x)\n"}},
+		{name: "timeout", cmd: "sleep 30", mod: func(c *config.Check) { c.Timeout = 200 * time.Millisecond }, status: gate.StatusFail, message: "Timed out after 0.2s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := env(t)
+			if tt.base != "" {
+				e.Diff.BaseBranch = tt.base
+			}
+			res := Run(context.Background(), job(tt.cmd, tt.mod), e)
+			if res.Status != tt.status || (tt.message != "" && res.Message != tt.message) {
+				t.Fatalf("result = %s %q, want %s %q", res.Status, res.Message, tt.status, tt.message)
+			}
+			if want := filepath.Join(e.LogDir, "check_src_lint.3.log"); res.LogPath != want {
+				t.Fatalf("LogPath = %s", res.LogPath)
+			}
+			data, err := os.ReadFile(res.LogPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.log {
+				if !strings.Contains(string(data), s) {
+					t.Errorf("log lacks %q:\n%s", s, data)
+				}
+			}
+			if (res.Status == gate.StatusPass) != (res.ErrorCount == 0) {
+				t.Errorf("ErrorCount = %d", res.ErrorCount)
+			}
+		})
+	}
+}
+
+// A timeout kills the whole tree, background children included.
+func TestTimeoutKillsTree(t *testing.T) {
+	e := env(t)
+	pidFile := filepath.Join(e.Root, "pid")
+	res := Run(context.Background(), job("sleep 60 & echo $! > '"+pidFile+"'; sleep 60", func(c *config.Check) { c.Timeout = 300 * time.Millisecond }), e)
+	if res.Status != gate.StatusFail || !strings.HasPrefix(res.Message, "Timed out after") {
+		t.Fatalf("result = %+v", res)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("background sleeper %d survived", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestCancelIsError(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	res := Run(ctx, job("sleep 30", nil), env(t))
+	if res.Status != gate.StatusError || res.Message != "Canceled" {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+// Output far larger than any buffer goes to the file, not to memory.
+func TestLargeOutputStreamsToFile(t *testing.T) {
+	e := env(t)
+	const size = 64 << 20
+	var before, after runtimeMem
+	before.read()
+	res := Run(context.Background(), job("head -c "+strconv.Itoa(size)+" /dev/zero", nil), e)
+	after.read()
+	if res.Status != gate.StatusPass {
+		t.Fatalf("result = %+v", res)
+	}
+	st, err := os.Stat(res.LogPath)
+	if err != nil || st.Size() < size {
+		t.Fatalf("log size = %v, %v", st, err)
+	}
+	if grew := after.total - before.total; grew > size/4 {
+		t.Fatalf("allocated %d bytes for %d bytes of output", grew, size)
+	}
+}
+
+func TestPreflight(t *testing.T) {
+	e := env(t)
+	script := filepath.Join(e.Root, "sub dir", "run.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755)
+	tests := []struct{ cmd, want string }{
+		{"ls -la", ""},
+		{"FOO=1 env BAR=2 ls", ""},
+		{"cd x && make", ""},
+		{"./run.sh --fast", ""},
+		{"'./run.sh'", ""},
+		{"(cd x; make)", ""},
+		{"definitely-not-a-program-xyz --help", "Missing command: definitely-not-a-program-xyz"},
+		{"./missing.sh", "Missing command: ./missing.sh"},
+		{"   ", "Unable to parse command"},
+	}
+	for _, tt := range tests {
+		if got := Preflight(context.Background(), job(tt.cmd, nil), e); got != tt.want {
+			t.Errorf("Preflight(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+	res := PreflightResult(job("nope-xyz", nil), e, "Missing command: nope-xyz")
+	data, _ := os.ReadFile(res.LogPath)
+	if res.Status != gate.StatusError || !strings.Contains(string(data), "Health check failed\nMissing command: nope-xyz\n") ||
+		!strings.Contains(string(data), "Result: error - Missing command: nope-xyz") {
+		t.Fatalf("result %+v log:\n%s", res, data)
+	}
+}

@@ -1,0 +1,167 @@
+// Package console writes what a run shows the user: to the terminal (unless
+// silent) and, ANSI codes stripped, to the run's console.N.log. Lines written
+// before the log is opened are kept and written to it when it opens, so the
+// log holds the whole run, while a run that ends before any gate starts
+// leaves no console log behind.
+package console
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// ansiRE matches the ANSI color sequences stripped from the console log.
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+// maxPending bounds what is kept before the log is opened.
+const maxPending = 1 << 20
+
+// Console is safe for concurrent use; each Write reaches both sinks whole.
+type Console struct {
+	mu      sync.Mutex
+	term    io.Writer
+	file    *os.File
+	path    string
+	pending bytes.Buffer
+	werr    error
+}
+
+// New returns a Console writing to term; a nil term (silent) shows nothing.
+func New(term io.Writer) *Console { return &Console{term: term} }
+
+// Write sends p to the terminal and to the console log.
+func (c *Console) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.term != nil {
+		_, _ = c.term.Write(p)
+	}
+	clean := ansiRE.ReplaceAll(p, nil)
+	switch {
+	case c.file != nil:
+		if _, err := c.file.Write(clean); err != nil && c.werr == nil {
+			c.werr = fmt.Errorf("write %s: %w", c.path, err)
+		}
+	case c.pending.Len()+len(clean) <= maxPending:
+		c.pending.Write(clean)
+	}
+	return len(p), nil
+}
+
+// Printf writes one formatted line (a newline is added when missing).
+func (c *Console) Printf(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	_, _ = c.Write([]byte(s))
+}
+
+// Open creates the console log at path (it must not exist) and writes to it
+// everything printed so far.
+func (c *Console) Open(path string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("create console log: %w", err)
+	}
+	if _, err := f.Write(c.pending.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	c.pending.Reset()
+	c.file, c.path = f, path
+	return nil
+}
+
+// Path is the console log's path, "" until Open.
+func (c *Console) Path() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.path
+}
+
+// Close closes the console log and reports the first write error.
+func (c *Console) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.file == nil {
+		return nil
+	}
+	err := c.file.Close()
+	c.file = nil
+	if c.werr != nil {
+		return c.werr
+	}
+	if err != nil {
+		return fmt.Errorf("close %s: %w", c.path, err)
+	}
+	return nil
+}
+
+// Gate line labels (two spaces after PASS and FAIL align the ids).
+const (
+	LabelStart = "[START]"
+	LabelPass  = "[PASS] "
+	LabelFail  = "[FAIL] "
+	LabelError = "[ERROR]"
+)
+
+// indent starts the Log:/Review: line under a gate line.
+const indent = "      "
+
+func label(s gate.Status) string {
+	switch s {
+	case gate.StatusPass, gate.StatusSkippedPriorPass:
+		return LabelPass
+	case gate.StatusFail:
+		return LabelFail
+	}
+	return LabelError
+}
+
+// secs formats a duration as seconds with two decimals.
+func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+
+// Start prints `[START] <jobId>`.
+func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, jobID) }
+
+// Result prints the outcome of one job: `[PASS]  <id> (<sec>s)`, or
+// `[FAIL]  <id> (<sec>s) - <message>` / `[ERROR] ...` followed by
+// `      Log: <path>`; a review prints one such line per slot, labelled
+// `(<adapter>@<index>)`, with `      Review: <json>` for a failing slot.
+func (c *Console) Result(r gate.Result) {
+	var b strings.Builder
+	if len(r.Slots) == 0 {
+		if r.Status == gate.StatusPass {
+			fmt.Fprintf(&b, "%s %s (%s)\n", label(r.Status), r.JobID, secs(r.Duration))
+		} else {
+			fmt.Fprintf(&b, "%s %s (%s) - %s\n", label(r.Status), r.JobID, secs(r.Duration), r.Message)
+			if r.LogPath != "" {
+				fmt.Fprintf(&b, "%sLog: %s\n", indent, r.LogPath)
+			}
+		}
+	}
+	for _, s := range r.Slots {
+		fmt.Fprintf(&b, "%s %s (%s@%d) (%s) - %s\n", label(s.Status), r.JobID, s.Adapter, s.Index, secs(r.Duration), s.Message)
+		if s.Status == gate.StatusPass || s.Status == gate.StatusSkippedPriorPass {
+			continue
+		}
+		switch {
+		case s.JSONPath != "":
+			fmt.Fprintf(&b, "%sReview: %s\n", indent, s.JSONPath)
+		case s.LogPath != "":
+			fmt.Fprintf(&b, "%sLog: %s\n", indent, s.LogPath)
+		}
+	}
+	_, _ = c.Write([]byte(b.String()))
+}

@@ -1,0 +1,104 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// Rule frames the summary block (46 × '━').
+var Rule = strings.Repeat("━", 46)
+
+// SummaryTitle heads the summary block.
+const SummaryTitle = "RESULTS SUMMARY"
+
+// Summary counts the outcome of one run.
+type Summary struct {
+	// Fixed counts review violations confirmed fixed plus checks that failed
+	// in the previous run and pass now.
+	Fixed int
+	// Skipped counts review violations the agent skipped.
+	Skipped int
+	// Failed counts open problems: ErrorCount (at least 1) of every gate that
+	// did not pass.
+	Failed int
+	// GatesFailed counts the gates that failed or errored.
+	GatesFailed int
+	// Lines are the "✓ Fixed" and "⊘ Skipped" lines of this iteration.
+	Lines []string
+}
+
+// violationText renders `<file>:<line> <issue>`.
+func violationText(v gate.Violation) string {
+	line := "?"
+	if v.Line != nil {
+		line = fmt.Sprint(v.Line)
+	}
+	return fmt.Sprintf("%s:%s %s", v.File, line, v.Issue)
+}
+
+func (s *Summary) addViolations(jobID, slot string, fixed, skipped []gate.Violation) {
+	for _, v := range fixed {
+		s.Fixed++
+		s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s%s - %s", jobID, slot, violationText(v)))
+	}
+	for _, v := range skipped {
+		s.Skipped++
+		s.Lines = append(s.Lines, fmt.Sprintf("  ⊘ Skipped: %s%s - %s", jobID, slot, violationText(v)))
+		if v.Result != nil && fmt.Sprint(v.Result) != "" {
+			s.Lines = append(s.Lines, "    Reason: "+fmt.Sprint(v.Result))
+		}
+	}
+}
+
+// Summarize counts results. previouslyFailing holds the sanitized ids of
+// check jobs whose latest earlier log failed; such a check passing now
+// counts as one fix.
+func Summarize(results []gate.Result, previouslyFailing map[string]bool) Summary {
+	var s Summary
+	for _, r := range results {
+		if r.Status != gate.StatusPass {
+			s.GatesFailed++
+			s.Failed += max(r.ErrorCount, 1)
+		} else if previouslyFailing[gate.SanitizeID(r.JobID)] && strings.HasPrefix(r.JobID, string(gate.KindCheck)+":") {
+			s.Fixed++
+			s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - passes now", r.JobID))
+		}
+		slotLists := false
+		for _, sl := range r.Slots {
+			if len(sl.Fixed)+len(sl.Skipped) > 0 {
+				slotLists = true
+				s.addViolations(r.JobID, fmt.Sprintf(" (%s@%d)", sl.Adapter, sl.Index), sl.Fixed, sl.Skipped)
+			}
+		}
+		if !slotLists {
+			s.addViolations(r.JobID, "", r.Fixed, r.Skipped)
+		}
+	}
+	return s
+}
+
+// StatusLinePrefix starts the status line of the summary.
+const StatusLinePrefix = "Status: "
+
+// PrintSummary prints the summary block: rules, title, this iteration's
+// fixes and skips, `Total: <F> fixed, <S> skipped, <X> failed[ after <n>
+// iterations]` and `Status: <statusText>`.
+func (c *Console) PrintSummary(s Summary, iteration int, statusText string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n%s\n%s\n", Rule, SummaryTitle, Rule)
+	if len(s.Lines) > 0 {
+		fmt.Fprintf(&b, "Iteration %d:\n", iteration)
+		for _, l := range s.Lines {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString(Rule + "\n")
+	}
+	fmt.Fprintf(&b, "Total: %d fixed, %d skipped, %d failed", s.Fixed, s.Skipped, s.Failed)
+	if iteration > 1 {
+		fmt.Fprintf(&b, " after %d iterations", iteration)
+	}
+	fmt.Fprintf(&b, "\n%s%s\n%s\n", StatusLinePrefix, statusText, Rule)
+	_, _ = c.Write([]byte(b.String()))
+}

@@ -1,0 +1,265 @@
+// Package entry maps changed paths to expanded entry points and entry points
+// to jobs (reference/UPSTREAM.md §3.3, §3.4), without upstream's bugs: every
+// `path: "."` entry counts, a `dir/*` wildcard yields directories only, and
+// the working directory of a glob entry point is its fixed prefix.
+package entry
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Root is the entry point path of the whole repository.
+const Root = "."
+
+// Expanded is one entry point after expansion: a concrete path (or a glob
+// kept verbatim) and the configured entry point it came from.
+type Expanded struct {
+	// Path is the expanded path: ".", a fixed path, `parent/<dir>` for a
+	// wildcard, or the glob itself.
+	Path string
+	// Dir is the working directory of its checks, relative to the root.
+	Dir string
+	// Source is the configured entry point.
+	Source *config.EntryPoint
+}
+
+// Clean normalizes a configured path: no "./" prefix, no trailing '/'.
+func Clean(p string) string {
+	p = strings.TrimSpace(p)
+	for strings.HasPrefix(p, "./") {
+		p = strings.TrimPrefix(p, "./")
+	}
+	p = strings.TrimRight(p, "/")
+	if p == "" {
+		return Root
+	}
+	return p
+}
+
+// under reports whether file is p or inside directory p.
+func under(file, p string) bool {
+	return p == Root || file == p || strings.HasPrefix(file, p+"/")
+}
+
+// Excluded reports whether file matches one of the exclude patterns: a glob
+// is matched against the whole repo-relative path, anything else is a
+// prefix (the path itself or a directory holding it).
+func Excluded(file string, patterns []string) bool {
+	for _, p := range patterns {
+		if IsGlob(p) {
+			if Match(Clean(p), file) {
+				return true
+			}
+		} else if under(file, Clean(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wildcardParent returns the parent of a single-level wildcard `parent/*`
+// ("" for a bare "*") and whether p is one.
+func wildcardParent(p string) (string, bool) {
+	if p == "*" {
+		return "", true
+	}
+	parent, ok := strings.CutSuffix(p, "/*")
+	if !ok || parent == "" || IsGlob(parent) {
+		return "", false
+	}
+	return parent, true
+}
+
+// globDir is the longest directory prefix of a glob without glob characters.
+func globDir(g string) string {
+	dir := Root
+	parts := strings.Split(g, "/")
+	for i, seg := range parts[:len(parts)-1] {
+		if IsGlob(seg) {
+			break
+		}
+		dir = strings.Join(parts[:i+1], "/")
+	}
+	return dir
+}
+
+// Expand maps the changed files to entry points, in config order. Each
+// entry point first drops the files its exclude patterns match, then:
+//   - "." applies when any file is left (every "." entry counts);
+//   - `parent/*` yields `parent/<dir>` for each directory under parent that
+//     holds a changed file (first-seen order) and still exists under root;
+//   - a glob applies, verbatim, when a file matches it;
+//   - a fixed path applies when a file is it or lies below it.
+//
+// An empty file list yields no entry point. root may be "" to skip the
+// existence check of wildcard directories.
+func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
+	if len(files) == 0 {
+		return nil
+	}
+	var out []Expanded
+	for i := range eps {
+		ep := &eps[i]
+		p := Clean(ep.Path)
+		var kept []string
+		for _, f := range files {
+			if !Excluded(f, ep.Exclude) {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		if parent, ok := wildcardParent(p); ok {
+			prefix := parent + "/"
+			if parent == "" {
+				prefix = ""
+			}
+			seen := map[string]bool{}
+			for _, f := range kept {
+				rest, ok := strings.CutPrefix(f, prefix)
+				if !ok {
+					continue
+				}
+				seg, _, isDir := strings.Cut(rest, "/")
+				if !isDir || seg == "" || seen[seg] {
+					continue // a file directly in parent is not a sub-directory
+				}
+				seen[seg] = true
+				dir := prefix + seg
+				if root != "" && !isDirectory(filepath.Join(root, filepath.FromSlash(dir))) {
+					continue // the whole directory was deleted
+				}
+				out = append(out, Expanded{Path: dir, Dir: dir, Source: ep})
+			}
+			continue
+		}
+		if IsGlob(p) {
+			for _, f := range kept {
+				if Match(p, f) {
+					out = append(out, Expanded{Path: p, Dir: globDir(p), Source: ep})
+					break
+				}
+			}
+			continue
+		}
+		for _, f := range kept {
+			if under(f, p) {
+				out = append(out, Expanded{Path: p, Dir: p, Source: ep})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ExpandAll expands every entry point without a change list (detect's
+// expand-all mode): `parent/*` becomes every existing sub-directory of
+// parent (sorted), everything else is kept verbatim.
+func ExpandAll(root string, eps []config.EntryPoint) []Expanded {
+	var out []Expanded
+	for i := range eps {
+		ep := &eps[i]
+		p := Clean(ep.Path)
+		if parent, ok := wildcardParent(p); ok {
+			entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(parent)))
+			if err != nil {
+				continue
+			}
+			var dirs []string
+			for _, e := range entries {
+				if e.IsDir() && e.Name() != ".git" {
+					dirs = append(dirs, path.Join(parent, e.Name()))
+				}
+			}
+			sort.Strings(dirs)
+			for _, d := range dirs {
+				out = append(out, Expanded{Path: d, Dir: d, Source: ep})
+			}
+			continue
+		}
+		dir := p
+		if IsGlob(p) {
+			dir = globDir(p)
+		}
+		out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
+	}
+	return out
+}
+
+func isDirectory(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// Filter selects jobs.
+type Filter struct {
+	// Checks and Reviews select the gate kinds.
+	Checks  bool
+	Reviews bool
+	// CI drops gates with run_in_ci false; otherwise gates with run_locally
+	// false are dropped.
+	CI bool
+	// Gate, when set, keeps only gates of that exact name.
+	Gate string
+}
+
+// Jobs turns expanded entry points into jobs: per entry point its checks,
+// then its reviews, in config order, filtered by f. A job listed twice with
+// the same id and working directory runs once. Warnings name gates that an
+// entry point lists but the configuration lacks.
+func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
+	var jobs []gate.Job
+	var warnings []string
+	seen := map[string]bool{}
+	add := func(j gate.Job) {
+		key := j.ID + "\x00" + j.WorkingDir
+		if !seen[key] {
+			seen[key] = true
+			jobs = append(jobs, j)
+		}
+	}
+	for _, ep := range eps {
+		if f.Checks {
+			for _, name := range ep.Source.Checks {
+				c, ok := cfg.Checks[name]
+				if !ok {
+					warnings = append(warnings, fmt.Sprintf("Warning: Check gate '%s' configured in entry point '%s' but not found in checks definitions.", name, ep.Source.Path))
+					continue
+				}
+				if (f.Gate != "" && name != f.Gate) || (f.CI && !c.RunInCI) || (!f.CI && !c.RunLocally) {
+					continue
+				}
+				wd := ep.Dir
+				if c.WorkingDirectory != "" {
+					wd = Clean(c.WorkingDirectory)
+				}
+				add(gate.Job{ID: gate.CheckID(ep.Path, name), Kind: gate.KindCheck, Name: name,
+					EntryPoint: ep.Path, WorkingDir: wd, Parallel: c.Parallel, Check: c})
+			}
+		}
+		if f.Reviews {
+			for _, name := range ep.Source.Reviews {
+				r, ok := cfg.Reviews[name]
+				if !ok {
+					warnings = append(warnings, fmt.Sprintf("Warning: Review gate '%s' configured in entry point '%s' but not found in reviews definitions.", name, ep.Source.Path))
+					continue
+				}
+				if (f.Gate != "" && name != f.Gate) || (f.CI && !r.RunInCI) || (!f.CI && !r.RunLocally) {
+					continue
+				}
+				add(gate.Job{ID: gate.ReviewID(ep.Path, name), Kind: gate.KindReview, Name: name,
+					EntryPoint: ep.Path, WorkingDir: ep.Dir, Parallel: r.Parallel, Review: r})
+			}
+		}
+	}
+	return jobs, warnings
+}

@@ -1,0 +1,165 @@
+package entry
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"*.md", "README.md", true},
+		{"*.md", "docs/a.md", false},
+		{"**/*.md", "docs/a.md", true},
+		{"**/*.md", "README.md", true},
+		{"src/**/*.ts", "src/a.ts", true},
+		{"src/**/*.ts", "src/x/y/a.ts", true},
+		{"src/**/*.ts", "lib/a.ts", false},
+		{"src/**", "src/x/y", true},
+		{"openspec/changes/*/tasks.md", "openspec/changes/add-x/tasks.md", true},
+		{"openspec/changes/*/tasks.md", "openspec/changes/a/b/tasks.md", false},
+		{"file?.txt", "file1.txt", true},
+		{"file?.txt", "file/.txt", false},
+		{"[ab].txt", "a.txt", true},
+		{"[!ab].txt", "a.txt", false},
+		{"[!ab].txt", "c.txt", true},
+		{"*.{js,ts}", "x.ts", true},
+		{"*.{js,ts}", "x.go", false},
+		{"ünï/*.txt", "ünï/cödé.txt", true},
+		{"a+b(c)/*.txt", "a+b(c)/x.txt", true},
+		{"[unclosed", "[unclosed", true},
+	}
+	for _, tt := range tests {
+		if got := Match(tt.pattern, tt.name); got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tt.pattern, tt.name, got, tt.want)
+		}
+	}
+}
+
+func paths(exp []Expanded) []string {
+	var ps []string
+	for _, e := range exp {
+		ps = append(ps, e.Path)
+	}
+	return ps
+}
+
+func TestExpand(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"packages/a", "packages/b", "apps/web"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name  string
+		eps   []config.EntryPoint
+		files []string
+		want  []string
+		dirs  []string
+	}{
+		{"no files", []config.EntryPoint{{Path: "."}}, nil, nil, nil},
+		{"root", []config.EntryPoint{{Path: "."}}, []string{"x.go"}, []string{"."}, []string{"."}},
+		{"every dot entry counts", []config.EntryPoint{{Path: ".", Checks: []string{"lint"}}, {Path: "./", Reviews: []string{"q"}}}, []string{"x"}, []string{".", "."}, nil},
+		{"root excluded entirely", []config.EntryPoint{{Path: ".", Exclude: []string{"docs"}}}, []string{"docs/a.md"}, nil, nil},
+		{"fixed dir", []config.EntryPoint{{Path: "src"}, {Path: "lib/"}}, []string{"src/a.go", "srcx/b.go"}, []string{"src"}, []string{"src"}},
+		{"fixed file", []config.EntryPoint{{Path: "package.json"}}, []string{"package.json"}, []string{"package.json"}, nil},
+		{"wildcard", []config.EntryPoint{{Path: "packages/*"}}, []string{"packages/b/x", "packages/a/y", "packages/b/z", "packages/README.md", "other/q"}, []string{"packages/b", "packages/a"}, []string{"packages/b", "packages/a"}},
+		{"wildcard skips deleted dir", []config.EntryPoint{{Path: "packages/*"}}, []string{"packages/gone/x", "packages/a/y"}, []string{"packages/a"}, nil},
+		{"bare star", []config.EntryPoint{{Path: "*"}}, []string{"apps/web/x", "top.txt"}, []string{"apps"}, nil},
+		{"glob", []config.EntryPoint{{Path: "apps/**/*.ts"}}, []string{"apps/web/src/a.ts"}, []string{"apps/**/*.ts"}, []string{"apps"}},
+		{"glob no match", []config.EntryPoint{{Path: "apps/**/*.ts"}}, []string{"apps/web/a.go"}, nil, nil},
+		{"exclude prefix", []config.EntryPoint{{Path: "packages/*", Exclude: []string{"packages/b"}}}, []string{"packages/b/x", "packages/a/y"}, []string{"packages/a"}, nil},
+		{"exclude prefix is not a string prefix", []config.EntryPoint{{Path: ".", Exclude: []string{"doc"}}}, []string{"docs/a.md"}, []string{"."}, nil},
+		{"exclude glob", []config.EntryPoint{{Path: ".", Exclude: []string{"**/*.md"}}}, []string{"docs/a.md", "README.md"}, nil, nil},
+		{"exclude glob keeps others", []config.EntryPoint{{Path: "src", Exclude: []string{"**/*_test.go"}}}, []string{"src/a_test.go", "src/a.go"}, []string{"src"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Expand(root, tt.eps, tt.files)
+			if !slices.Equal(paths(got), tt.want) {
+				t.Fatalf("paths = %q, want %q", paths(got), tt.want)
+			}
+			if tt.dirs != nil {
+				var dirs []string
+				for _, e := range got {
+					dirs = append(dirs, e.Dir)
+				}
+				if !slices.Equal(dirs, tt.dirs) {
+					t.Fatalf("dirs = %q, want %q", dirs, tt.dirs)
+				}
+			}
+		})
+	}
+}
+
+func TestExpandAll(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"packages/b", "packages/a"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "packages", "file.txt"), nil, 0o644)
+	got := ExpandAll(root, []config.EntryPoint{{Path: "."}, {Path: "packages/*"}, {Path: "missing/*"}, {Path: "**/*.md"}, {Path: "src"}})
+	want := []string{".", "packages/a", "packages/b", "**/*.md", "src"}
+	if !slices.Equal(paths(got), want) {
+		t.Fatalf("got %q, want %q", paths(got), want)
+	}
+}
+
+func TestJobs(t *testing.T) {
+	cfg := &config.Config{
+		Checks: map[string]*config.Check{
+			"lint":  {Name: "lint", RunLocally: true, RunInCI: true},
+			"e2e":   {Name: "e2e", RunLocally: false, RunInCI: true, Parallel: true},
+			"local": {Name: "local", RunLocally: true, RunInCI: false, WorkingDirectory: "./tools/"},
+		},
+		Reviews: map[string]*config.Review{
+			"quality": {Name: "quality", RunLocally: true, RunInCI: true, Parallel: true},
+		},
+	}
+	eps := []config.EntryPoint{
+		{Path: ".", Checks: []string{"lint", "local"}, Reviews: []string{"quality"}},
+		{Path: ".", Checks: []string{"lint", "missing"}},
+		{Path: "packages/*", Checks: []string{"lint", "e2e"}},
+	}
+	exp := []Expanded{{Path: ".", Dir: ".", Source: &eps[0]}, {Path: ".", Dir: ".", Source: &eps[1]}, {Path: "packages/a", Dir: "packages/a", Source: &eps[2]}}
+
+	tests := []struct {
+		name string
+		f    Filter
+		want []string
+	}{
+		{"local all", Filter{Checks: true, Reviews: true}, []string{"check:.:lint", "check:.:local", "review:.:quality", "check:packages/a:lint"}},
+		{"ci", Filter{Checks: true, Reviews: true, CI: true}, []string{"check:.:lint", "review:.:quality", "check:packages/a:lint", "check:packages/a:e2e"}},
+		{"reviews only", Filter{Reviews: true}, []string{"review:.:quality"}},
+		{"gate filter", Filter{Checks: true, Reviews: true, Gate: "lint"}, []string{"check:.:lint", "check:packages/a:lint"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jobs, warns := Jobs(cfg, exp, tt.f)
+			var ids []string
+			for _, j := range jobs {
+				ids = append(ids, j.ID)
+			}
+			if !slices.Equal(ids, tt.want) {
+				t.Fatalf("ids = %q, want %q", ids, tt.want)
+			}
+			if tt.f.Checks && len(warns) != 1 {
+				t.Fatalf("warnings = %q", warns)
+			}
+		})
+	}
+	jobs, _ := Jobs(cfg, exp, Filter{Checks: true})
+	if jobs[1].WorkingDir != "tools" || jobs[0].WorkingDir != "." || jobs[0].Kind != gate.KindCheck {
+		t.Fatalf("jobs = %+v", jobs)
+	}
+}

@@ -1,0 +1,269 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// BaseBranchError reports a base branch that names no commit.
+type BaseBranchError struct{ Branch string }
+
+// Error names the branch and says how to fix it.
+func (e *BaseBranchError) Error() string {
+	return fmt.Sprintf("base branch %q does not exist: set base_branch in .gauntlet/config.yml (or pass -b <branch>)", e.Branch)
+}
+
+// CommitNotFoundError reports a --commit that names no commit.
+type CommitNotFoundError struct{ Commit string }
+
+// Error names the commit.
+func (e *CommitNotFoundError) Error() string {
+	return fmt.Sprintf("commit %q not found", e.Commit)
+}
+
+// Changes is the set of changed paths of one run.
+type Changes struct {
+	// Files are repo-relative paths, de-duplicated, in discovery order. A
+	// rename contributes both its old and its new path; deletions count.
+	Files []string
+	// BaseRef names what the files were compared against, for the debug log:
+	// the base branch, "uncommitted", "<sha>^", "root", "HEAD^" or a snapshot SHA.
+	BaseRef string
+	// Warnings are things the user should know (a CI fallback, ...).
+	Warnings []string
+}
+
+// nameOnly is the diff option set that lists changed paths, one per NUL.
+var nameOnly = []string{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"}
+
+// diffNames lists the paths a `git diff` with args reports.
+func diffNames(ctx context.Context, root string, args ...string) ([]string, error) {
+	out, err := output(ctx, root, append(append([]string{}, nameOnly...), args...)...)
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+// untracked lists untracked files that are not ignored.
+func untracked(ctx context.Context, root string) ([]string, error) {
+	out, err := output(ctx, root, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+// union appends the lists, dropping duplicates and keeping first-seen order.
+func union(lists ...[]string) []string {
+	seen := map[string]bool{}
+	var all []string
+	for _, l := range lists {
+		for _, f := range l {
+			if !seen[f] {
+				seen[f] = true
+				all = append(all, f)
+			}
+		}
+	}
+	return all
+}
+
+// checkRef refuses revisions that git could read as options.
+func checkRef(kind, ref string) error {
+	if strings.HasPrefix(ref, "-") {
+		return fmt.Errorf("invalid %s %q: must not start with '-'", kind, ref)
+	}
+	return nil
+}
+
+// ResolveBase returns the commit the base branch names. In CI, a bare branch
+// name (GITHUB_BASE_REF) that is not a local ref is tried as origin/<name>.
+func ResolveBase(ctx context.Context, root, base string) (string, error) {
+	if err := checkRef("base branch", base); err != nil {
+		return "", err
+	}
+	sha, err := ResolveCommit(ctx, root, base)
+	if err != nil || sha != "" {
+		return sha, err
+	}
+	if !strings.Contains(base, "/") {
+		if sha, err = ResolveCommit(ctx, root, "origin/"+base); err != nil || sha != "" {
+			return sha, err
+		}
+	}
+	return "", &BaseBranchError{Branch: base}
+}
+
+// ChangedFiles lists the paths changed in the scope of spec:
+//   - DiffLocal: base...HEAD ∪ staged ∪ unstaged ∪ untracked (not ignored);
+//     without commits, every staged and untracked file.
+//   - DiffUncommitted: staged ∪ unstaged ∪ untracked.
+//   - DiffCommit: the commit against its parent (or the empty tree).
+//   - DiffCI: base...Head (Head defaults to HEAD), falling back to HEAD^...HEAD
+//     with a warning when the base cannot be resolved.
+//   - DiffFixBase: everything that differs between the FixBase snapshot and
+//     the work tree now, untracked files included (WorkTree when set).
+func ChangedFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes, error) {
+	switch spec.Mode {
+	case gate.DiffUncommitted:
+		files, err := uncommittedFiles(ctx, root)
+		return Changes{Files: files, BaseRef: "uncommitted"}, err
+	case gate.DiffCommit:
+		from, to, ref, err := commitRange(ctx, root, spec.Commit)
+		if err != nil {
+			return Changes{}, err
+		}
+		files, err := diffNames(ctx, root, from, to, "--")
+		return Changes{Files: files, BaseRef: ref}, err
+	case gate.DiffCI:
+		return ciFiles(ctx, root, spec)
+	case gate.DiffFixBase:
+		if err := checkRef("snapshot", spec.FixBase); err != nil {
+			return Changes{}, err
+		}
+		tree := spec.WorkTree
+		if tree == "" {
+			var err error
+			if tree, err = SnapshotTree(ctx, root); err != nil {
+				return Changes{}, err
+			}
+		}
+		files, err := diffNames(ctx, root, spec.FixBase, tree, "--")
+		return Changes{Files: files, BaseRef: spec.FixBase}, err
+	case gate.DiffLocal, "":
+		return localFiles(ctx, root, spec.BaseBranch)
+	}
+	return Changes{}, fmt.Errorf("unknown diff mode %q", spec.Mode)
+}
+
+// uncommittedFiles is staged ∪ unstaged ∪ untracked.
+func uncommittedFiles(ctx context.Context, root string) ([]string, error) {
+	staged, err := diffNames(ctx, root, "--cached", "--")
+	if err != nil {
+		return nil, err
+	}
+	unstaged, err := diffNames(ctx, root, "--")
+	if err != nil {
+		return nil, err
+	}
+	other, err := untracked(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return union(staged, unstaged, other), nil
+}
+
+func localFiles(ctx context.Context, root, base string) (Changes, error) {
+	head, err := Head(ctx, root)
+	if err != nil {
+		return Changes{}, err
+	}
+	if head == "" {
+		// No commits: nothing to compare with; everything present is new.
+		files, err := uncommittedFiles(ctx, root)
+		return Changes{Files: files, BaseRef: "root"}, err
+	}
+	baseSHA, err := ResolveBase(ctx, root, base)
+	if err != nil {
+		return Changes{}, err
+	}
+	committed, err := diffNames(ctx, root, baseSHA+"..."+head, "--")
+	if err != nil {
+		return Changes{}, err
+	}
+	rest, err := uncommittedFiles(ctx, root)
+	if err != nil {
+		return Changes{}, err
+	}
+	return Changes{Files: union(committed, rest), BaseRef: base}, nil
+}
+
+// commitRange returns the from and to revisions of a --commit diff and the
+// base_ref label.
+func commitRange(ctx context.Context, root, commit string) (from, to, label string, err error) {
+	if err := checkRef("commit", commit); err != nil {
+		return "", "", "", err
+	}
+	sha, err := ResolveCommit(ctx, root, commit)
+	if err != nil {
+		return "", "", "", err
+	}
+	if sha == "" {
+		return "", "", "", &CommitNotFoundError{Commit: commit}
+	}
+	parent, err := ResolveCommit(ctx, root, sha+"^")
+	if err != nil {
+		return "", "", "", err
+	}
+	if parent == "" {
+		return emptyTree, sha, "root", nil
+	}
+	return parent, sha, commit + "^", nil
+}
+
+// ciHead is the commit CI compares: spec.Head when it resolves, else HEAD.
+func ciHead(ctx context.Context, root string, spec gate.DiffSpec) (string, error) {
+	if spec.Head != "" && checkRef("head", spec.Head) == nil {
+		sha, err := ResolveCommit(ctx, root, spec.Head)
+		if err != nil || sha != "" {
+			return sha, err
+		}
+	}
+	head, err := Head(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	if head == "" {
+		return "", ErrNoCommits
+	}
+	return head, nil
+}
+
+// ciRange returns the from and to revisions of a CI diff, its label and a
+// warning when the base had to be replaced by HEAD^.
+func ciRange(ctx context.Context, root string, spec gate.DiffSpec) (from, to, label, warning string, err error) {
+	head, err := ciHead(ctx, root, spec)
+	if err != nil {
+		return "", "", "", "", err
+	}
+	base, berr := ResolveBase(ctx, root, spec.BaseBranch)
+	if berr == nil {
+		mb, _, err := run(ctx, call{root: root, args: []string{"merge-base", base, head}, okCodes: []int{1}})
+		if err != nil && !errors.As(err, new(*CommandError)) {
+			return "", "", "", "", err
+		}
+		if m := strings.TrimSpace(string(mb)); err == nil && m != "" {
+			return m, head, spec.BaseBranch, "", nil
+		}
+		berr = fmt.Errorf("no merge base between %s and %s", spec.BaseBranch, head)
+	} else if !errors.As(berr, new(*BaseBranchError)) {
+		return "", "", "", "", berr
+	}
+	warning = fmt.Sprintf("Warning: cannot diff against %s (%v); using HEAD^...HEAD", spec.BaseBranch, berr)
+	parent, err := ResolveCommit(ctx, root, head+"^")
+	if err != nil {
+		return "", "", "", "", err
+	}
+	if parent == "" {
+		return emptyTree, head, "root", warning, nil
+	}
+	return parent, head, "HEAD^", warning, nil
+}
+
+func ciFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes, error) {
+	from, to, label, warning, err := ciRange(ctx, root, spec)
+	if err != nil {
+		return Changes{}, err
+	}
+	files, err := diffNames(ctx, root, from, to, "--")
+	ch := Changes{Files: files, BaseRef: label}
+	if warning != "" {
+		ch.Warnings = append(ch.Warnings, warning)
+	}
+	return ch, err
+}

@@ -1,0 +1,178 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// MaxDiffBytes bounds the text Diff returns; a longer diff is cut there and
+// ends with TruncatedNote.
+const MaxDiffBytes = 16 << 20
+
+// TruncatedNote ends a diff that was cut at MaxDiffBytes.
+const TruncatedNote = "\n[agent-gauntlet: diff truncated]\n"
+
+// EffectiveMode is spec.Mode, or when empty the first mode whose field is
+// set, in the review precedence fixBase → commit → CI (Head set) → local.
+// The runner always sets Mode, so explicit --commit/--uncommitted win over a
+// previous run's snapshot.
+func EffectiveMode(spec gate.DiffSpec) gate.DiffMode {
+	switch {
+	case spec.Mode != "":
+		return spec.Mode
+	case spec.FixBase != "":
+		return gate.DiffFixBase
+	case spec.Commit != "":
+		return gate.DiffCommit
+	case spec.Head != "":
+		return gate.DiffCI
+	}
+	return gate.DiffLocal
+}
+
+// workTree returns spec.WorkTree or a fresh snapshot tree.
+func workTree(ctx context.Context, root string, spec gate.DiffSpec) (string, error) {
+	if spec.WorkTree != "" {
+		return spec.WorkTree, nil
+	}
+	return SnapshotTree(ctx, root)
+}
+
+// Range returns the two revisions (commits or trees) a diff of spec
+// compares, and the base_ref label of the debug log. Work-tree sides are
+// snapshot trees, so untracked files show as new files and deletions as
+// deletions.
+func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, label string, err error) {
+	switch EffectiveMode(spec) {
+	case gate.DiffFixBase:
+		if err := checkRef("snapshot", spec.FixBase); err != nil {
+			return "", "", "", err
+		}
+		to, err := workTree(ctx, root, spec)
+		return spec.FixBase, to, spec.FixBase, err
+	case gate.DiffUncommitted:
+		head, err := Head(ctx, root)
+		if err != nil {
+			return "", "", "", err
+		}
+		if head == "" {
+			head = emptyTree
+		}
+		to, err := workTree(ctx, root, spec)
+		return head, to, "uncommitted", err
+	case gate.DiffCommit:
+		return commitRange(ctx, root, spec.Commit)
+	case gate.DiffCI:
+		from, to, label, _, err := ciRange(ctx, root, spec)
+		return from, to, label, err
+	case gate.DiffLocal:
+		head, err := Head(ctx, root)
+		if err != nil {
+			return "", "", "", err
+		}
+		from, label := emptyTree, "root"
+		if head != "" {
+			base, err := ResolveBase(ctx, root, spec.BaseBranch)
+			if err != nil {
+				return "", "", "", err
+			}
+			mb, err := line(ctx, root, "merge-base", base, head)
+			if err != nil {
+				return "", "", "", fmt.Errorf("merge base of %s and HEAD: %w", spec.BaseBranch, err)
+			}
+			from, label = mb, spec.BaseBranch
+		}
+		to, err := workTree(ctx, root, spec)
+		return from, to, label, err
+	}
+	return "", "", "", fmt.Errorf("unknown diff mode %q", spec.Mode)
+}
+
+// Diff returns the unified diff a reviewer sees for spec, limited to
+// pathspec (an entry point path or glob; "" or "." is the whole repository),
+// which is passed to git as an argument after `--`, never through a shell.
+// Modes are described at ChangedFiles; untracked files appear as new-file
+// diffs. Output longer than MaxDiffBytes is cut and ends with TruncatedNote.
+func Diff(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error) {
+	from, to, _, err := Range(ctx, root, spec)
+	if err != nil {
+		return "", fmt.Errorf("review diff: %w", err)
+	}
+	if pathspec == "" {
+		pathspec = "."
+	}
+	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--", pathspec}
+	out, truncated, _, err := runLimited(ctx, call{root: root, args: args, limit: MaxDiffBytes})
+	if err != nil {
+		return "", fmt.Errorf("review diff: %w", err)
+	}
+	if truncated {
+		return string(out) + TruncatedNote, nil
+	}
+	return string(out), nil
+}
+
+// Stats summarizes a diff for the debug log's RUN_START line.
+type Stats struct {
+	BaseRef      string
+	New          int
+	Modified     int
+	Deleted      int
+	LinesAdded   int
+	LinesRemoved int
+}
+
+// Changed is the number of files in the diff.
+func (s Stats) Changed() int { return s.New + s.Modified + s.Deleted }
+
+// DiffStats counts new, modified and deleted files (--name-status: A new;
+// M, R, C, T modified; D deleted) and added and removed lines (--numstat,
+// binary files ignored) of the diff of spec.
+func DiffStats(ctx context.Context, root string, spec gate.DiffSpec) (Stats, error) {
+	from, to, label, err := Range(ctx, root, spec)
+	if err != nil {
+		return Stats{}, fmt.Errorf("diff stats: %w", err)
+	}
+	st := Stats{BaseRef: label}
+	out, err := output(ctx, root, "diff", "--name-status", "-z", "--no-ext-diff", "--no-renames", from, to, "--")
+	if err != nil {
+		return st, fmt.Errorf("diff stats: %w", err)
+	}
+	// Records are "<status>\0<path>\0".
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i+1 < len(fields); i += 2 {
+		if len(fields[i]) == 0 {
+			continue
+		}
+		switch fields[i][0] {
+		case 'A':
+			st.New++
+		case 'D':
+			st.Deleted++
+		default:
+			st.Modified++
+		}
+	}
+	out, err = output(ctx, root, "diff", "--numstat", "-z", "--no-ext-diff", "--no-renames", from, to, "--")
+	if err != nil {
+		return st, fmt.Errorf("diff stats: %w", err)
+	}
+	// Records are "<added>\t<removed>\t<path>\0"; binary files show "-".
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		parts := bytes.SplitN(rec, []byte{'\t'}, 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if a, err := strconv.Atoi(string(parts[0])); err == nil {
+			st.LinesAdded += a
+		}
+		if r, err := strconv.Atoi(string(parts[1])); err == nil {
+			st.LinesRemoved += r
+		}
+	}
+	return st, nil
+}

@@ -1,0 +1,211 @@
+// Package git is the runner's only door to git: change detection, the
+// working-tree snapshot, review diffs and diff statistics. Every call goes
+// through proc with the caller's context as `git -C <root> <args>`, never a
+// shell; paths travel NUL-separated (-z) or after `--`.
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+)
+
+// Program is the git executable, looked up in PATH.
+const Program = "git"
+
+// ErrGitMissing is wrapped by every error caused by git not being on PATH.
+var ErrGitMissing = errors.New("git executable not found in PATH")
+
+// ErrNoCommits is returned when HEAD does not name a commit yet.
+var ErrNoCommits = errors.New("repository has no commits yet")
+
+// emptyTree is the id of git's empty tree, the "parent" of a root commit.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// maxStderr bounds the stderr kept for an error message.
+const maxStderr = 4 << 10
+
+// CommandError is a git command that exited non-zero.
+type CommandError struct {
+	Args   []string
+	Code   int
+	Stderr string
+}
+
+// Error names the command, its exit code and the first lines of its stderr.
+func (e *CommandError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		return fmt.Sprintf("git %s: exit code %d", strings.Join(e.Args, " "), e.Code)
+	}
+	return fmt.Sprintf("git %s: exit code %d: %s", strings.Join(e.Args, " "), e.Code, msg)
+}
+
+// call is one git invocation.
+type call struct {
+	root string
+	args []string
+	// env is appended to the parent's environment.
+	env []string
+	// okCodes are exit codes other than 0 that are not errors.
+	okCodes []int
+	// limit, when positive, bounds the stdout kept; more sets truncated.
+	limit int
+}
+
+// run executes c and returns its stdout and exit code.
+func run(ctx context.Context, c call) ([]byte, int, error) {
+	out, _, code, err := runLimited(ctx, c)
+	return out, code, err
+}
+
+// runLimited is run that also reports whether stdout exceeded c.limit.
+func runLimited(ctx context.Context, c call) ([]byte, bool, int, error) {
+	out, code, err := runInto(ctx, c)
+	return out.buf.Bytes(), out.overflow, code, err
+}
+
+// limitedBuffer keeps at most max bytes (all when max <= 0).
+type limitedBuffer struct {
+	buf      bytes.Buffer
+	max      int
+	overflow bool
+}
+
+// Write keeps what fits and reports everything written, so the child never
+// blocks or fails on a full buffer.
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.max <= 0 {
+		return b.buf.Write(p)
+	}
+	room := b.max - b.buf.Len()
+	if len(p) > room {
+		b.overflow = true
+		if room > 0 {
+			b.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+// runInto executes c, keeping at most c.limit bytes of stdout (all when
+// zero) and maxStderr bytes of stderr for the error message.
+func runInto(ctx context.Context, c call) (*limitedBuffer, int, error) {
+	out := &limitedBuffer{max: c.limit}
+	errBuf := &limitedBuffer{max: maxStderr}
+	argv := append([]string{"-C", c.root}, c.args...)
+	env := append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	env = append(env, c.env...)
+	res, err := proc.Run(ctx, proc.Spec{Path: Program, Args: argv, Env: env, Stdout: out, Stderr: errBuf})
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return out, -1, fmt.Errorf("%w: %w", ErrGitMissing, err)
+		}
+		return out, -1, fmt.Errorf("git %s: %w", strings.Join(c.args, " "), err)
+	}
+	if res.ExitCode != 0 {
+		for _, ok := range c.okCodes {
+			if res.ExitCode == ok {
+				return out, res.ExitCode, nil
+			}
+		}
+		return out, res.ExitCode, &CommandError{Args: c.args, Code: res.ExitCode, Stderr: errBuf.buf.String()}
+	}
+	return out, 0, nil
+}
+
+// output runs git in root and returns its stdout.
+func output(ctx context.Context, root string, args ...string) ([]byte, error) {
+	out, _, err := run(ctx, call{root: root, args: args})
+	return out, err
+}
+
+// line runs git in root and returns its trimmed stdout.
+func line(ctx context.Context, root string, args ...string) (string, error) {
+	out, err := output(ctx, root, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// splitZ splits NUL-terminated output into its non-empty fields.
+func splitZ(out []byte) []string {
+	var names []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			names = append(names, string(f))
+		}
+	}
+	return names
+}
+
+// Available reports an error wrapping ErrGitMissing when git cannot be run.
+func Available() error {
+	if _, err := exec.LookPath(Program); err != nil {
+		return fmt.Errorf("%w: %w", ErrGitMissing, err)
+	}
+	return nil
+}
+
+// TopLevel returns the top directory of the work tree holding dir.
+func TopLevel(ctx context.Context, dir string) (string, error) {
+	return line(ctx, dir, "rev-parse", "--show-toplevel")
+}
+
+// Branch returns the current branch name, "HEAD" when detached. It works in a
+// repository with no commits (the unborn branch's name).
+func Branch(ctx context.Context, root string) (string, error) {
+	out, code, err := run(ctx, call{root: root, args: []string{"symbolic-ref", "--short", "-q", "HEAD"}, okCodes: []int{1}})
+	if err != nil {
+		return "", err
+	}
+	if code == 1 {
+		return "HEAD", nil
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// ResolveCommit returns the commit SHA that rev names, or "" when it names
+// none (unknown ref, unborn HEAD, not a commit).
+func ResolveCommit(ctx context.Context, root, rev string) (string, error) {
+	out, code, err := run(ctx, call{root: root, args: []string{"rev-parse", "--verify", "-q", "--end-of-options", rev + "^{commit}"}, okCodes: []int{1, 128}})
+	if err != nil {
+		return "", err
+	}
+	if code != 0 {
+		return "", nil
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Head returns the SHA of HEAD, or "" in a repository with no commits.
+func Head(ctx context.Context, root string) (string, error) {
+	return ResolveCommit(ctx, root, "HEAD")
+}
+
+// ObjectExists reports whether rev names an object in the repository (a
+// working-tree snapshot may have been garbage collected).
+func ObjectExists(ctx context.Context, root, rev string) (bool, error) {
+	if rev == "" {
+		return false, nil
+	}
+	_, code, err := run(ctx, call{root: root, args: []string{"cat-file", "-e", "--end-of-options", rev}, okCodes: []int{1, 128}})
+	if err != nil {
+		return false, err
+	}
+	return code == 0, nil
+}
+
+// IsAncestor reports whether commit is an ancestor of (or equal to) of.
+func IsAncestor(ctx context.Context, root, commit, of string) (bool, error) {
+	_, code, err := run(ctx, call{root: root, args: []string{"merge-base", "--is-ancestor", commit, of}, okCodes: []int{1}})
+	if err != nil {
+		return false, err
+	}
+	return code == 0, nil
+}

@@ -1,0 +1,77 @@
+package review
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
+)
+
+// book remembers, for the whole of one run, which adapters are healthy: each
+// adapter is checked (and probed, with cli.check_usage_limit) once, and one
+// that hits a usage limit stays unhealthy for every later slot and gate.
+type book struct {
+	check checkFunc
+	mu    sync.Mutex
+	items map[string]*bookItem
+}
+
+// bookItem is the health of one adapter, checked at most once.
+type bookItem struct {
+	once   sync.Once
+	mu     sync.Mutex
+	health adapter.Health
+}
+
+// checkFunc checks one adapter (adapter.Check outside tests).
+type checkFunc func(ctx context.Context, spec adapter.Spec, root string, probe bool) adapter.Health
+
+// books holds the book of every run of this process, keyed by log
+// directory and run number (a run is identified by the two).
+var books sync.Map
+
+// bookFor returns the book of env's run.
+func bookFor(env gate.Env, check checkFunc) *book {
+	key := env.LogDir + "\x00" + strconv.Itoa(env.RunNumber)
+	b, _ := books.LoadOrStore(key, &book{check: check, items: map[string]*bookItem{}})
+	return b.(*book)
+}
+
+// item returns the entry of name.
+func (b *book) item(name string) *bookItem {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	it := b.items[name]
+	if it == nil {
+		it = &bookItem{}
+		b.items[name] = it
+	}
+	return it
+}
+
+// health returns the health of spec, checking it on first use.
+func (b *book) health(ctx context.Context, spec adapter.Spec, root string, probe bool) adapter.Health {
+	it := b.item(spec.Name)
+	it.once.Do(func() {
+		h := b.check(ctx, spec, root, probe)
+		it.mu.Lock()
+		if it.health.State == "" {
+			it.health = h
+		}
+		it.mu.Unlock()
+	})
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	return it.health
+}
+
+// markUnhealthy takes name out of service for the rest of the run.
+func (b *book) markUnhealthy(name, message string) {
+	it := b.item(name)
+	it.once.Do(func() {})
+	it.mu.Lock()
+	it.health = adapter.Health{State: adapter.StateUnhealthy, Message: message}
+	it.mu.Unlock()
+}

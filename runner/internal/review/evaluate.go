@@ -1,0 +1,212 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Messages of slot outcomes.
+const (
+	msgInvalidJSON      = "invalid review JSON: %v"
+	msgFailNoViolations = `reviewer answered "fail" without any violation`
+	msgAllDropped       = "every violation the reviewer reported lacked a required field (file, line, issue, priority)"
+	msgFound            = "Found %d violation(s)"
+	noteOutOfScope      = "%d out-of-scope violation(s) filtered"
+	noteBelowThreshold  = "%d new violation(s) below the rerun threshold (%s) filtered"
+)
+
+// evalInput is everything the verdict on one answer depends on.
+type evalInput struct {
+	// text is the reviewer's answer (envelope already removed).
+	text string
+	// scope is the diff the reviewer saw; root resolves absolute paths.
+	scope parse.Scope
+	root  string
+	// previous are the violations pending for this slot (new and fixed).
+	previous []gate.Violation
+	// skippedBefore are the violations the agent marked skipped in this
+	// slot's previous failing JSON.
+	skippedBefore []gate.Violation
+	// threshold filters new violations in verification runs.
+	threshold config.Priority
+}
+
+// evaluation is the verdict on one reviewer answer.
+type evaluation struct {
+	status  gate.Status
+	message string
+	// found is true when a JSON object was extracted (the slot JSON is
+	// written then).
+	found bool
+	// stored go into the slot JSON: open, reviewer-fixed and re-reported
+	// skipped violations.
+	stored []gate.Violation
+	// open are the violations with status new.
+	open []gate.Violation
+	// fixed and skipped feed the summary.
+	fixed   []gate.Violation
+	skipped []gate.Violation
+	// notes are log lines ("Note: ...", "Warning: ...").
+	notes []string
+}
+
+// evaluate parses, validates and filters one answer. Beyond the upstream
+// rules: violations lacking a required field are dropped (with a warning);
+// a violation re-reporting a previous one (same file, and same line or same
+// issue) is exempt from the added-lines filter and from the rerun threshold
+// (it is not a new issue); one re-reporting a violation the agent skipped
+// keeps the skip.
+func evaluate(in evalInput) evaluation {
+	var ev evaluation
+	ex, err := parse.Extract(in.text)
+	if err != nil {
+		ev.status, ev.message = gate.StatusError, err.Error()
+		return ev
+	}
+	ev.found = true
+	rv, err := parse.Decode(ex.Object)
+	if err != nil {
+		ev.status, ev.message = gate.StatusError, fmt.Sprintf(msgInvalidJSON, err)
+		return ev
+	}
+	previous := realViolations(in.previous)
+	if rv.Status == parse.StatusPass {
+		ev.status, ev.message = gate.StatusPass, rv.Message
+		ev.fixed = previous
+		ev.skipped = in.skippedBefore
+		return ev
+	}
+	if !rv.ViolationsArray || len(rv.Violations) == 0 {
+		ev.status, ev.message = gate.StatusError, msgFailNoViolations
+		return ev
+	}
+	checked := parse.CheckViolations(rv.Violations)
+	for _, d := range checked.Dropped {
+		ev.notes = append(ev.notes, fmt.Sprintf("Warning: dropped violation %d, missing or invalid %s: %s", d.Index, strings.Join(d.Missing, ", "), d.Raw))
+	}
+	for _, n := range checked.Notes {
+		ev.notes = append(ev.notes, "Note: "+n)
+	}
+	if len(checked.Kept) == 0 {
+		ev.status, ev.message = gate.StatusError, msgAllDropped
+		return ev
+	}
+	threshold := in.threshold
+	if threshold == "" {
+		threshold = config.DefaultRerunNewIssueThreshold
+	}
+	rerun := len(previous) > 0
+	matched := make([]bool, len(previous))
+	outOfScope, belowThreshold := 0, 0
+	for _, v := range checked.Kept {
+		if i := in.find(previous, v); i >= 0 {
+			matched[i] = true
+			v.File = in.key(v.File)
+			ev.keep(v)
+			continue
+		}
+		if i := in.find(in.skippedBefore, v); i >= 0 {
+			v.Status = gate.ViolationSkipped
+			if v.Result == nil {
+				v.Result = in.skippedBefore[i].Result
+			}
+			v.File = in.key(v.File)
+			ev.stored = append(ev.stored, v)
+			continue
+		}
+		if !in.scope.Empty() {
+			file, ok := in.scope.Resolve(v.File, in.root)
+			line, _ := parse.LineNumber(v.Line)
+			if !ok || !in.scope.Added(file, line) {
+				outOfScope++
+				continue
+			}
+			v.File = file
+		}
+		if rerun && v.Status == gate.ViolationNew && parse.Rank(v.Priority) < parse.Rank(string(threshold)) {
+			belowThreshold++
+			continue
+		}
+		ev.keep(v)
+	}
+	for i, v := range previous {
+		if !matched[i] {
+			ev.fixed = append(ev.fixed, v)
+		}
+	}
+	ev.skipped = append(ev.skipped, in.skippedBefore...)
+	var filtered []string
+	if outOfScope > 0 {
+		filtered = append(filtered, fmt.Sprintf(noteOutOfScope, outOfScope))
+	}
+	if belowThreshold > 0 {
+		filtered = append(filtered, fmt.Sprintf(noteBelowThreshold, belowThreshold, threshold))
+	}
+	for _, f := range filtered {
+		ev.notes = append(ev.notes, "Note: "+f)
+	}
+	if len(ev.open) == 0 {
+		ev.status, ev.message = gate.StatusPass, parse.DefaultPassMessage
+		if len(filtered) > 0 {
+			ev.message += " (" + strings.Join(filtered, ", ") + ")"
+		}
+		return ev
+	}
+	ev.status, ev.message = gate.StatusFail, fmt.Sprintf(msgFound, len(ev.open))
+	return ev
+}
+
+// keep files a fresh violation by its status: fixed (a reviewer's
+// confirmation), skipped, or open (new and anything unknown).
+func (ev *evaluation) keep(v gate.Violation) {
+	switch v.Status {
+	case gate.ViolationFixed:
+		ev.fixed = append(ev.fixed, v)
+	case gate.ViolationSkipped:
+		ev.skipped = append(ev.skipped, v)
+	default:
+		v.Status = gate.ViolationNew
+		ev.open = append(ev.open, v)
+	}
+	ev.stored = append(ev.stored, v)
+}
+
+// key is the canonical form of a file path for matching.
+func (in evalInput) key(file string) string {
+	if f, ok := in.scope.Resolve(file, in.root); ok {
+		return f
+	}
+	return strings.TrimPrefix(strings.TrimSpace(file), "./")
+}
+
+// find returns the index of the violation in list that v re-reports (same
+// file, and the same line or the same issue text), or -1.
+func (in evalInput) find(list []gate.Violation, v gate.Violation) int {
+	file, line, issue := in.key(v.File), parse.LineText(v.Line), oneLine(strings.ToLower(v.Issue))
+	for i, p := range list {
+		if in.key(p.File) != file {
+			continue
+		}
+		if parse.LineText(p.Line) == line || oneLine(strings.ToLower(p.Issue)) == issue {
+			return i
+		}
+	}
+	return -1
+}
+
+// realViolations drops placeholders (failures without details), which can
+// be neither verified nor reported as fixed.
+func realViolations(vs []gate.Violation) []gate.Violation {
+	var out []gate.Violation
+	for _, v := range vs {
+		if v.Issue == PlaceholderIssue && v.File == "unknown" {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}

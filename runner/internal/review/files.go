@@ -1,0 +1,196 @@
+package review
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+)
+
+// Log file extensions of a review slot.
+const (
+	extLog  = ".log"
+	extJSON = ".json"
+)
+
+// slotFileRE parses a review slot file name:
+// <sanitized job id>_<adapter>@<index>.<run>.<log|json>.
+var slotFileRE = regexp.MustCompile(`^(.+)_([^@/]+)@(\d+)\.(\d+)\.(log|json)$`)
+
+// gateFileRE parses any other numbered gate log: <stem>.<run>.<log|json>.
+var gateFileRE = regexp.MustCompile(`^(.+)\.(\d+)\.(log|json)$`)
+
+// slotStem is "<sanitized job id>_<adapter>@<index>".
+func slotStem(jobID, adapter string, index int) string {
+	return fmt.Sprintf("%s_%s@%d", gate.SanitizeID(jobID), adapter, index)
+}
+
+// SlotLogPath is the path of a slot's log for run.
+func SlotLogPath(logDir, jobID, adapter string, index, run int) string {
+	return filepath.Join(logDir, fmt.Sprintf("%s.%d%s", slotStem(jobID, adapter, index), run, extLog))
+}
+
+// SlotJSONPath is the path of a slot's review JSON for run.
+func SlotJSONPath(logDir, jobID, adapter string, index, run int) string {
+	return filepath.Join(logDir, fmt.Sprintf("%s.%d%s", slotStem(jobID, adapter, index), run, extJSON))
+}
+
+// SlotFile is the review JSON file of one slot, in the format the
+// TypeScript agent-gauntlet writes (2-space indented), so existing logs and
+// the agent's edits ("status": "fixed"/"skipped", "result") keep working.
+type SlotFile struct {
+	Adapter   string      `json:"adapter"`
+	Timestamp string      `json:"timestamp"`
+	Status    gate.Status `json:"status"`
+	// RawOutput is the adapter's whole stdout ("" for a skipped slot).
+	RawOutput  string           `json:"rawOutput"`
+	Violations []gate.Violation `json:"violations"`
+	// PassIteration is the run in which a skipped_prior_pass slot passed.
+	PassIteration int `json:"passIteration,omitempty"`
+}
+
+// timestampFormat is ISO 8601 in UTC with milliseconds, as JavaScript's
+// toISOString writes it.
+const timestampFormat = "2006-01-02T15:04:05.000Z"
+
+// writeSlotFile writes f to path atomically (temporary file and rename).
+func writeSlotFile(path string, f SlotFile) error {
+	if f.Violations == nil {
+		f.Violations = []gate.Violation{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".review-*.json")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// readSlotFile reads a review JSON file; violation lines that are integral
+// numbers become ints.
+func readSlotFile(path string) (SlotFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return SlotFile{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	var f SlotFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return SlotFile{}, fmt.Errorf("parse %s: %w", path, err)
+	}
+	for i := range f.Violations {
+		f.Violations[i].Line = normalizeLine(f.Violations[i].Line)
+	}
+	return f, nil
+}
+
+// normalizeLine turns an integral JSON number into an int.
+func normalizeLine(v any) any {
+	if x, ok := v.(float64); ok {
+		if n, ok := parse.LineNumber(x); ok {
+			return n
+		}
+	}
+	return v
+}
+
+// slotLog is one slot's log file. Every line starts with `[<ISO time>] `,
+// also the lines of the adapter's streamed output. Safe for concurrent use.
+type slotLog struct {
+	mu      sync.Mutex
+	f       *os.File
+	path    string
+	now     func() time.Time
+	midLine bool
+	err     error
+}
+
+// createSlotLog creates (truncates) the log at path.
+func createSlotLog(path string, now func() time.Time) (*slotLog, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("create review log: %w", err)
+	}
+	return &slotLog{f: f, path: path, now: now}, nil
+}
+
+// Write writes p, stamping the start of every line.
+func (l *slotLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(p)
+	var b bytes.Buffer
+	stamp := "[" + l.now().UTC().Format(timestampFormat) + "] "
+	for len(p) > 0 {
+		if !l.midLine {
+			b.WriteString(stamp)
+			l.midLine = true
+		}
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			b.Write(p)
+			break
+		}
+		b.Write(p[:i+1])
+		p = p[i+1:]
+		l.midLine = false
+	}
+	if _, err := l.f.Write(b.Bytes()); err != nil && l.err == nil {
+		l.err = fmt.Errorf("write %s: %w", l.path, err)
+	}
+	return n, nil
+}
+
+// Printf writes one or more whole lines; an unterminated streamed line is
+// ended first.
+func (l *slotLog) Printf(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	l.mu.Lock()
+	if l.midLine {
+		_, _ = l.f.Write([]byte("\n"))
+		l.midLine = false
+	}
+	l.mu.Unlock()
+	_, _ = l.Write([]byte(s))
+}
+
+// Close closes the file and reports the first error.
+func (l *slotLog) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.f.Close(); err != nil && l.err == nil {
+		l.err = fmt.Errorf("close %s: %w", l.path, err)
+	}
+	return l.err
+}
+
+// indexKey is the key of a review slot in the previous-violation map.
+func indexKey(index int) string { return strconv.Itoa(index) }

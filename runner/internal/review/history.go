@@ -1,0 +1,343 @@
+package review
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+)
+
+// CheckKey is the key under which LoadPrevious files a failed check (which
+// has no review slots).
+const CheckKey = ""
+
+// PlaceholderIssue is the issue of the placeholder violation that stands for
+// a failure without details (a check log, or a review that answered "fail"
+// without violations).
+const PlaceholderIssue = "Previous run failed; see its log"
+
+// slotName is a parsed review slot file name.
+type slotName struct {
+	job     string // sanitized job id
+	adapter string
+	index   int
+	run     int
+	path    string
+	json    bool
+}
+
+// gateName is a parsed non-review gate log name.
+type gateName struct {
+	stem string
+	run  int
+	path string
+	json bool
+}
+
+// scanDir lists the numbered gate files in the root of logDir (console logs
+// and hidden files excluded). A missing directory holds nothing.
+func scanDir(logDir string) ([]slotName, []gateName, error) {
+	entries, err := os.ReadDir(logDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read log directory: %w", err)
+	}
+	var slots []slotName
+	var gates []gateName
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "console.") {
+			continue
+		}
+		path := logDir + string(os.PathSeparator) + name
+		if m := slotFileRE.FindStringSubmatch(name); m != nil {
+			index, err1 := strconv.Atoi(m[3])
+			run, err2 := strconv.Atoi(m[4])
+			if err1 == nil && err2 == nil && index > 0 {
+				slots = append(slots, slotName{job: m[1], adapter: m[2], index: index, run: run, path: path, json: m[5] == "json"})
+				continue
+			}
+		}
+		if m := gateFileRE.FindStringSubmatch(name); m != nil {
+			if run, err := strconv.Atoi(m[2]); err == nil {
+				gates = append(gates, gateName{stem: m[1], run: run, path: path, json: m[3] == "json"})
+			}
+		}
+	}
+	return slots, gates, nil
+}
+
+// newer reports whether a should replace b as the latest file of a slot:
+// a higher run, or the same run and a is JSON while b is not.
+func newer(a, b slotName) bool {
+	if a.run != b.run {
+		return a.run > b.run
+	}
+	return a.json && !b.json
+}
+
+// latestSlots returns, per sanitized job id and slot index, the latest file
+// of a run before before (0: any run).
+func latestSlots(slots []slotName, before int) map[string]map[int]slotName {
+	latest := map[string]map[int]slotName{}
+	for _, s := range slots {
+		if before > 0 && s.run >= before {
+			continue
+		}
+		byIndex := latest[s.job]
+		if byIndex == nil {
+			byIndex = map[int]slotName{}
+			latest[s.job] = byIndex
+		}
+		if cur, ok := byIndex[s.index]; !ok || newer(s, cur) {
+			byIndex[s.index] = s
+		}
+	}
+	return latest
+}
+
+// record is what one slot left in one run.
+type record struct {
+	slotName
+	// status is pass, fail, error or skipped_prior_pass ("" when a legacy
+	// log does not say).
+	status gate.Status
+	// violations as stored, skipped ones included.
+	violations []gate.Violation
+	// passIteration of a skipped_prior_pass slot.
+	passIteration int
+}
+
+// passed reports whether the slot passed (or was skipped for a prior pass).
+func (r record) passed() bool {
+	return r.status == gate.StatusPass || r.status == gate.StatusSkippedPriorPass
+}
+
+// readRecord reads a slot file: the JSON, or a log in the upstream format.
+func readRecord(n slotName) (record, error) {
+	r := record{slotName: n}
+	if n.json {
+		f, err := readSlotFile(n.path)
+		if err != nil {
+			return r, err
+		}
+		r.status, r.violations, r.passIteration = f.Status, f.Violations, f.PassIteration
+		if f.Adapter != "" {
+			r.adapter = f.Adapter
+		}
+		return r, nil
+	}
+	data, err := os.ReadFile(n.path)
+	if err != nil {
+		return r, fmt.Errorf("read %s: %w", n.path, err)
+	}
+	r.status, r.violations = parseLegacyLog(string(data))
+	return r, nil
+}
+
+// stampRE matches the `[<time>] ` that starts a log line.
+var stampRE = regexp.MustCompile(`^\[\d{4}-[^\]]*\] `)
+
+// logViolationRE matches `<n>. <file>:<line> - <issue>` of a Parsed Result.
+var logViolationRE = regexp.MustCompile(`^\d+\.\s+(.+?):(\d+|NaN|\?)\s+-\s+(.+)$`)
+
+// Log markers written by this package and by the TypeScript tool.
+const (
+	markParsedResult = "--- Parsed Result"
+	markReviewOutput = "--- Review Output"
+	markStatusPass   = "Status: PASS"
+	markStatusFail   = "Status: FAIL"
+	markStatusSkip   = "Status: " + string(gate.StatusSkippedPriorPass)
+	markResultPass   = "Result: pass"
+	markFix          = "Fix: "
+	markSlotError    = "Error: "
+	separatorLine    = "---------------------"
+)
+
+// parseLegacyLog reads the status and violations of a slot log without a
+// JSON file: the `--- Parsed Result` section, else an object embedded in the
+// review output.
+func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(stampRE.ReplaceAllString(l, ""), "\r")
+	}
+	var status gate.Status
+	var vs []gate.Violation
+	inParsed := false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == markStatusSkip:
+			return gate.StatusSkippedPriorPass, nil
+		case t == markStatusPass, strings.HasPrefix(t, markResultPass):
+			status = gate.StatusPass
+		case t == markStatusFail && status == "":
+			status = gate.StatusFail
+		case strings.HasPrefix(t, markParsedResult):
+			inParsed = true
+			continue
+		case t == separatorLine:
+			inParsed = false
+		}
+		if !inParsed {
+			continue
+		}
+		if m := logViolationRE.FindStringSubmatch(t); m != nil {
+			v := gate.Violation{File: m[1], Line: m[2], Issue: m[3], Status: gate.ViolationNew}
+			if n, ok := parse.LineNumber(m[2]); ok {
+				v.Line = n
+			}
+			vs = append(vs, v)
+		} else if strings.HasPrefix(t, markFix) && len(vs) > 0 {
+			vs[len(vs)-1].Fix = strings.TrimPrefix(t, markFix)
+		}
+	}
+	if status == gate.StatusPass {
+		return status, nil
+	}
+	if len(vs) == 0 {
+		// An object embedded in the review output, as the reviewer wrote it.
+		body := strings.Join(lines, "\n")
+		if i := strings.Index(body, markReviewOutput); i >= 0 {
+			body = body[i:]
+		}
+		if ex, err := parse.Extract(body); err == nil {
+			if rv, err := parse.Decode(ex.Object); err == nil {
+				if rv.Status == parse.StatusPass {
+					return gate.StatusPass, nil
+				}
+				status = gate.StatusFail
+				vs = parse.CheckViolations(rv.Violations).Kept
+			}
+		}
+	}
+	return status, vs
+}
+
+// LoadPrevious returns the review violations pending from earlier runs, per
+// §6.6 of the upstream sheet: for every review slot the latest file (highest
+// run, the JSON preferred over the log of the same run) is read; slots that
+// passed contribute nothing; violations the agent marked "skipped" are
+// dropped; a missing status reads as "new", an unknown one is treated as
+// "new" (see LoadPreviousWithWarnings). A slot that answered "fail" without
+// violations, and a check whose latest log failed, contribute one
+// placeholder violation (checks under CheckKey). gateFilter, when not empty,
+// is a gate name: only jobs of that gate are read. The map is keyed by
+// sanitized job id, then slot index ("1", "2", ...); it is never nil.
+func LoadPrevious(logDir, gateFilter string) (map[string]map[string][]gate.Violation, error) {
+	prev, _, err := LoadPreviousWithWarnings(logDir, gateFilter)
+	return prev, err
+}
+
+// LoadPreviousWithWarnings is LoadPrevious that also returns one warning per
+// unreadable file and per violation with an unknown status (one line each,
+// without a "Warning:" prefix).
+func LoadPreviousWithWarnings(logDir, gateFilter string) (map[string]map[string][]gate.Violation, []string, error) {
+	prev := map[string]map[string][]gate.Violation{}
+	slots, gates, err := scanDir(logDir)
+	if err != nil {
+		return prev, nil, err
+	}
+	var warnings []string
+	add := func(job, key string, vs []gate.Violation) {
+		if len(vs) == 0 {
+			return
+		}
+		if prev[job] == nil {
+			prev[job] = map[string][]gate.Violation{}
+		}
+		prev[job][key] = append(prev[job][key], vs...)
+	}
+	for job, byIndex := range latestSlots(slots, 0) {
+		if !matchesGate(job, gateFilter) {
+			continue
+		}
+		for index, n := range byIndex {
+			r, err := readRecord(n)
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("ignoring unreadable review log: %v", err))
+				continue
+			}
+			vs, ws := pending(r)
+			warnings = append(warnings, ws...)
+			add(job, indexKey(index), vs)
+		}
+	}
+	latestGate := map[string]gateName{}
+	for _, g := range gates {
+		if cur, ok := latestGate[g.stem]; !ok || g.run > cur.run || (g.run == cur.run && !g.json) {
+			latestGate[g.stem] = g
+		}
+	}
+	for stem, g := range latestGate {
+		if g.json || !matchesGate(stem, gateFilter) {
+			continue
+		}
+		data, err := os.ReadFile(g.path)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("ignoring unreadable log: %v", err))
+			continue
+		}
+		if checkLogFailed(string(data)) {
+			add(stem, CheckKey, []gate.Violation{placeholder()})
+		}
+	}
+	return prev, warnings, nil
+}
+
+// pending returns the violations of r still to be verified (new and fixed)
+// and a warning per unknown status.
+func pending(r record) ([]gate.Violation, []string) {
+	if r.status != gate.StatusFail && r.status != "" {
+		return nil, nil
+	}
+	if r.status == gate.StatusFail && len(r.violations) == 0 {
+		return []gate.Violation{placeholder()}, nil
+	}
+	var out []gate.Violation
+	var warnings []string
+	for _, v := range r.violations {
+		switch strings.ToLower(strings.TrimSpace(v.Status)) {
+		case gate.ViolationSkipped:
+			continue
+		case "", gate.ViolationNew:
+			v.Status = gate.ViolationNew
+		case gate.ViolationFixed:
+			v.Status = gate.ViolationFixed
+		default:
+			warnings = append(warnings, fmt.Sprintf("%s: violation %s:%s has unknown status %q; treated as %q",
+				r.path, v.File, parse.LineText(v.Line), v.Status, gate.ViolationNew))
+			v.Status = gate.ViolationNew
+		}
+		out = append(out, v)
+	}
+	return out, warnings
+}
+
+// placeholder stands for a failure without violation details.
+func placeholder() gate.Violation {
+	return gate.Violation{File: "unknown", Line: "?", Issue: PlaceholderIssue, Status: gate.ViolationNew}
+}
+
+// checkLogFailed reports whether a check log records a failure and no pass.
+func checkLogFailed(text string) bool {
+	if strings.Contains(text, "Result: pass") {
+		return false
+	}
+	return strings.Contains(text, "Result: fail") || strings.Contains(text, "Result: error") || strings.Contains(text, "Command failed:")
+}
+
+// matchesGate reports whether a sanitized job id belongs to gate name
+// (always true for an empty name): the id ends in "_<sanitized name>".
+func matchesGate(sanitizedJob, name string) bool {
+	return name == "" || strings.HasSuffix(sanitizedJob, "_"+gate.SanitizeID(name))
+}

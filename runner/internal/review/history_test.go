@@ -1,0 +1,200 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// tsJSON is a review JSON as the TypeScript tool writes it, after the agent
+// edited it: one fixed, one skipped, one without status, one with a made-up
+// status, and a string line.
+const tsJSON = `{
+  "adapter": "claude",
+  "timestamp": "2026-01-20T10:00:00.000Z",
+  "status": "fail",
+  "rawOutput": "` + "```json\\n{}\\n```" + `",
+  "violations": [
+    {"file": "src/a.ts", "line": 10, "issue": "Unchecked error", "fix": "Check it", "priority": "high", "status": "fixed", "result": "Added a guard"},
+    {"file": "src/b.ts", "line": "?", "issue": "Odd name", "priority": "low", "status": "skipped", "result": "Not worth it"},
+    {"file": "src/c.ts", "line": 3, "issue": "Leak", "priority": "medium"},
+    {"file": "src/d.ts", "line": "7", "issue": "Race", "priority": "critical", "status": "done", "extra": true}
+  ]
+}`
+
+// tsLog is a slot log of the TypeScript tool without a JSON file.
+const tsLog = `[2026-01-20T10:00:00.000Z] Starting review: code-quality
+Entry point: .
+[2026-01-20T10:00:01.000Z] [START] review:.:code-quality (gemini@1)
+some streamed output
+[2026-01-20T10:00:09.000Z] --- Parsed Result (gemini) ---
+Status: FAIL
+Review: gauntlet_logs/review_._code-quality_gemini@1.1.json
+Violations:
+1. src/x.ts:12 - Missing null check
+   Fix: Add a guard
+2. src/y.ts:? - Unclear naming
+---------------------
+Review result (gemini@1): fail - Found 2 violations
+Result: fail - Failed by 1 adapter(s)
+`
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLoadPrevious(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		// Slot 1 of code-quality: run 1 failed, run 2 (latest) is the edited TS JSON.
+		"review_._code-quality_claude@1.1.json": `{"adapter":"claude","status":"fail","violations":[{"file":"old.go","line":1,"issue":"old","priority":"low"}]}`,
+		"review_._code-quality_claude@1.2.json": tsJSON,
+		"review_._code-quality_claude@1.2.log":  "log of the same run: the JSON wins\n1. ignored.go:1 - ignored\n",
+		// Slot 2: only a legacy log (no JSON).
+		"review_._code-quality_gemini@2.2.log": tsLog,
+		// Slot 3: passed in its latest run, failed before.
+		"review_._code-quality_codex@3.1.json": `{"adapter":"codex","status":"fail","violations":[{"file":"f.go","line":1,"issue":"i","priority":"low"}]}`,
+		"review_._code-quality_codex@3.2.json": `{"adapter":"codex","status":"pass","violations":[]}`,
+		// Slot 4: skipped for a prior pass.
+		"review_._code-quality_codex@4.2.json": `{"adapter":"codex","status":"skipped_prior_pass","violations":[],"passIteration":1}`,
+		// Another gate: a fail without violations, and an error.
+		"review_src_security_claude@1.1.json": `{"adapter":"claude","status":"fail","violations":[]}`,
+		"review_src_security_claude@2.1.json": `{"adapter":"claude","status":"error","violations":[]}`,
+		// Checks: the latest lint log failed, the test log passed.
+		"check_._lint.1.log": "Result: pass - Command exited with code 0\n",
+		"check_._lint.2.log": "Executing command: make lint\n\nResult: fail - Exited with code 2\n",
+		"check_._test.2.log": "Result: pass - Command exited with code 0\n",
+		// Never read.
+		"console.3.log":    "Result: fail - x\n",
+		".execution_state": "{}",
+		"notes.txt":        "hello",
+	})
+	if err := os.Mkdir(filepath.Join(dir, "previous"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, filepath.Join(dir, "previous"), map[string]string{"review_._code-quality_claude@9.9.json": `{"status":"fail"}`})
+
+	prev, warnings, err := LoadPreviousWithWarnings(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string][]gate.Violation{
+		"review_._code-quality": {
+			"1": {
+				{File: "src/a.ts", Line: 10, Issue: "Unchecked error", Fix: "Check it", Priority: "high", Status: "fixed", Result: "Added a guard"},
+				{File: "src/c.ts", Line: 3, Issue: "Leak", Priority: "medium", Status: "new"},
+				{File: "src/d.ts", Line: "7", Issue: "Race", Priority: "critical", Status: "new"},
+			},
+			"2": {
+				{File: "src/x.ts", Line: 12, Issue: "Missing null check", Fix: "Add a guard", Status: "new"},
+				{File: "src/y.ts", Line: "?", Issue: "Unclear naming", Status: "new"},
+			},
+		},
+		"review_src_security": {"1": {placeholder()}},
+		"check_._lint":        {CheckKey: {placeholder()}},
+	}
+	if !reflect.DeepEqual(prev, want) {
+		t.Errorf("LoadPrevious =\n%#v\nwant\n%#v", prev, want)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `unknown status "done"`) || !strings.Contains(warnings[0], "src/d.ts:7") {
+		t.Errorf("warnings = %q", warnings)
+	}
+
+	filtered, err := LoadPrevious(dir, "security")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(filtered) != 1 || filtered["review_src_security"] == nil {
+		t.Errorf("LoadPrevious(security) = %v", filtered)
+	}
+	if got, _ := LoadPrevious(dir, "quality"); len(got) != 0 {
+		t.Errorf("a partial gate name matched: %v", got)
+	}
+}
+
+func TestLoadPreviousMissingDir(t *testing.T) {
+	prev, err := LoadPrevious(filepath.Join(t.TempDir(), "nope"), "")
+	if err != nil || prev == nil || len(prev) != 0 {
+		t.Fatalf("LoadPrevious(missing) = %v, %v", prev, err)
+	}
+}
+
+func TestParseLegacyLog(t *testing.T) {
+	tests := []struct {
+		name   string
+		log    string
+		status gate.Status
+		count  int
+	}{
+		{"parsed result", tsLog, gate.StatusFail, 2},
+		{"pass", "--- Parsed Result (claude) ---\nStatus: PASS\nMessage: ok\n", gate.StatusPass, 0},
+		{"gate pass", "[2026-01-20T10:00:00.000Z] Result: pass - Passed\n", gate.StatusPass, 0},
+		{"skipped prior pass", "Review skipped\n[2026-01-20T10:00:00.000Z] Status: skipped_prior_pass\n", gate.StatusSkippedPriorPass, 0},
+		{"embedded JSON", "--- Review Output (codex) ---\n{\"status\":\"fail\",\"violations\":[{\"file\":\"a\",\"line\":2,\"issue\":\"b\",\"priority\":\"low\"}]}\nError: Found\n", gate.StatusFail, 1},
+		{"error without details", "Error running codex@1: Command timed out\n", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, vs := parseLegacyLog(tt.log)
+			if status != tt.status || len(vs) != tt.count {
+				t.Errorf("parseLegacyLog = %q, %d violations; want %q, %d", status, len(vs), tt.status, tt.count)
+			}
+		})
+	}
+}
+
+func TestSlotFileRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "review_._q_claude@1.1.json")
+	in := SlotFile{Adapter: "claude", Timestamp: "2026-01-20T10:00:00.000Z", Status: gate.StatusFail, RawOutput: "<raw & out>",
+		Violations: []gate.Violation{{File: "a.go", Line: 3, Issue: "x", Fix: "y", Priority: "high", Status: "new"}}}
+	if err := writeSlotFile(path, in); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "adapter": "claude",
+  "timestamp": "2026-01-20T10:00:00.000Z",
+  "status": "fail",
+  "rawOutput": "<raw & out>",
+  "violations": [
+    {
+      "file": "a.go",
+      "line": 3,
+      "issue": "x",
+      "fix": "y",
+      "priority": "high",
+      "status": "new"
+    }
+  ]
+}
+`
+	if string(data) != want {
+		t.Errorf("file =\n%s\nwant\n%s", data, want)
+	}
+	out, err := readSlotFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, in) {
+		t.Errorf("round trip = %+v, want %+v", out, in)
+	}
+	if err := writeSlotFile(path, SlotFile{Adapter: "codex", Status: gate.StatusSkippedPriorPass, PassIteration: 2}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(path)
+	if !strings.Contains(string(data), `"violations": []`) || !strings.Contains(string(data), `"passIteration": 2`) {
+		t.Errorf("skipped slot file = %s", data)
+	}
+}

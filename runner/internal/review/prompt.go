@@ -1,0 +1,133 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+)
+
+// DiffMarker separates the prompt from the diff on the reviewer's stdin.
+const DiffMarker = "--- DIFF ---"
+
+// Headings of the rerun section; tests and agents look for them.
+const (
+	RerunHeading  = "## Verification of an earlier review"
+	VerifyHeading = "Problems the author reports as FIXED (verify each one):"
+	OpenHeading   = "Problems that are still OPEN from the earlier review:"
+)
+
+// answerInstructions is appended to every review prompt. It fixes the
+// read-only rules and the one JSON object the parser expects.
+const answerInstructions = `## How to answer
+
+You are a code reviewer working in read-only mode:
+- You may open and search files of this repository with your read-only tools to understand the change.
+- Do not create, edit, move or delete files; do not run commands that change anything; stay inside the repository root; do not read .git/ or the commit history.
+- Judge only the change in the diff at the end of this message. Every violation names a file that the diff changes ("file", a path from the repository root) and a line ("line") that the diff adds (a "+" line), numbered as in the new version of the file.
+
+Answer with exactly one JSON object and nothing else: no Markdown fences, no text before or after it.
+
+When you find problems:
+{"status": "fail", "violations": [{"file": "src/example.go", "line": 42, "issue": "What is wrong and why it matters", "fix": "How to fix it", "priority": "high", "status": "new"}]}
+
+When you find none:
+{"status": "pass", "message": "No problems found"}
+
+"priority" is one of "critical", "high", "medium", "low". Every violation you report has "status": "new".`
+
+// BuildPrompt assembles a reviewer's prompt: the review body, the rerun
+// section when earlier violations are pending (those the agent marked
+// "fixed" to verify, the others still open; skipped ones never reach here),
+// then the answer instructions.
+func BuildPrompt(body string, previous []gate.Violation) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(body, "\n"))
+	b.WriteString("\n\n")
+	if len(previous) > 0 {
+		b.WriteString(rerunSection(previous))
+		b.WriteString("\n\n")
+	}
+	b.WriteString(answerInstructions)
+	b.WriteString("\n")
+	return b.String()
+}
+
+// Stdin is what a review CLI reads: the prompt, the marker and the diff.
+func Stdin(prompt, diff string) string {
+	return prompt + "\n" + DiffMarker + "\n" + diff
+}
+
+// rerunSection tells the reviewer what to verify.
+func rerunSection(previous []gate.Violation) string {
+	var fixed, open []gate.Violation
+	var files []string
+	for _, v := range previous {
+		if strings.EqualFold(v.Status, gate.ViolationFixed) {
+			fixed = append(fixed, v)
+			if v.File != "" && !slices.Contains(files, v.File) {
+				files = append(files, v.File)
+			}
+		} else {
+			open = append(open, v)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(RerunHeading + "\n\n")
+	b.WriteString("This change was reviewed before and problems were reported. The diff below shows only what changed since that review.\n\n")
+	b.WriteString(VerifyHeading + "\n")
+	if len(fixed) == 0 {
+		b.WriteString("(none)\n")
+	}
+	for i, v := range fixed {
+		writeViolation(&b, i+1, v)
+	}
+	b.WriteString("\n" + OpenHeading + "\n")
+	if len(open) == 0 {
+		b.WriteString("(none)\n")
+	}
+	for i, v := range open {
+		writeViolation(&b, i+1, v)
+	}
+	b.WriteString("\nRules for this verification:\n")
+	b.WriteString("- Check every problem listed above against the current code. Report each one that is still present again, with \"status\": \"new\" and its original file and line, even when that line is not part of the diff.\n")
+	b.WriteString("- Do not report a problem that is resolved.\n")
+	b.WriteString("- Report a new problem only if it is a regression introduced by the fixes")
+	if len(files) > 0 {
+		fmt.Fprintf(&b, " (files touched by the fixes: %s)", strings.Join(files, ", "))
+	}
+	b.WriteString(" or directly caused by them.\n")
+	b.WriteString("- Answer \"pass\" only when every problem above is resolved and the fixes introduced no new problem.")
+	return b.String()
+}
+
+// writeViolation writes `<n>. <file>:<line> - <issue>` and its details.
+func writeViolation(b *strings.Builder, n int, v gate.Violation) {
+	fmt.Fprintf(b, "%d. %s:%s - %s", n, v.File, parse.LineText(v.Line), oneLine(v.Issue))
+	if v.Priority != "" {
+		fmt.Fprintf(b, " [%s]", v.Priority)
+	}
+	b.WriteString("\n")
+	if v.Fix != "" {
+		fmt.Fprintf(b, "   Suggested fix: %s\n", oneLine(v.Fix))
+	}
+	if s := resultText(v.Result); s != "" {
+		fmt.Fprintf(b, "   Author's note: %s\n", oneLine(s))
+	}
+}
+
+// resultText renders the agent's "result" note ("" when absent).
+func resultText(r any) string {
+	if r == nil {
+		return ""
+	}
+	if s, ok := r.(string); ok {
+		return strings.TrimSpace(s)
+	}
+	return strings.TrimSpace(fmt.Sprint(r))
+}
+
+// oneLine collapses white space, so that a multi-line text stays one item.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,595 @@
+// Package review runs review gates: the diff of an entry point goes, with
+// the review prompt, to one or more AI CLIs (num_reviews slots, round-robin
+// over healthy adapters); their JSON answers are parsed, filtered to the
+// lines the diff adds, and written as slot logs and review JSON files that
+// the agent edits and the next run verifies.
+//
+// The runner calls Run per review job and LoadPrevious once per run; the
+// health command calls Health (see runner.Health).
+package review
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Gate and slot messages.
+const (
+	// MsgNoChanges is the message of a review whose diff is empty.
+	MsgNoChanges = "No changes to review"
+	// MsgNoHealthy starts the error of a review without a usable CLI; the
+	// list of adapters tried follows.
+	MsgNoHealthy    = "no healthy review CLI available (tried: %s)"
+	msgNoConfig     = "review job %s has no review configuration"
+	msgSkippedPrior = "Skipped: previously passed in iteration %d"
+	msgPassed       = "Passed"
+	msgGateError    = "Error in %d of %d review(s): %s"
+	msgGateFail     = "Failed by %d of %d review(s): %d violation(s)"
+	suffixPrior     = " (%d skipped due to prior pass)"
+	suffixSkipped   = " (%d violation(s) skipped by the agent)"
+)
+
+// DiffFunc returns the unified diff of spec limited to pathspec.
+type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error)
+
+// deps are the effects Run depends on (replaced in tests).
+type deps struct {
+	diff   DiffFunc
+	invoke func(ctx context.Context, spec adapter.Spec, req adapter.Request) (adapter.Answer, error)
+	check  checkFunc
+	now    func() time.Time
+}
+
+// defaultDeps are the real effects.
+var defaultDeps = deps{diff: git.Diff, invoke: adapter.Invoke, check: adapter.Check, now: time.Now}
+
+// Run runs one review job and returns its result, one Slot per review.
+// env.Previous tells the mode: nil on a first run, non-nil (maybe empty) in
+// verification mode, where the slot's pending violations go into the
+// prompt, slots that passed before are skipped (num_reviews > 1, with the
+// safety latch) and the agent's skips of the previous run are reported in
+// Result.Skipped. Run never writes to env.Console; the runner prints the
+// result lines from the returned Result.
+func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+	return run(ctx, job, env, defaultDeps)
+}
+
+// gateRun is one review job in progress.
+type gateRun struct {
+	d     deps
+	job   gate.Job
+	env   gate.Env
+	rv    *config.Review
+	diff  string
+	scope parse.Scope
+	book  *book
+	// verification is true when env.Previous is set.
+	verification bool
+	// history is the latest record of each slot index before this run.
+	history map[int]record
+	// prefs are the adapters to try, in order; probe asks for the usage probe.
+	prefs []string
+	probe bool
+	// header lines open every slot log.
+	header []string
+}
+
+// slotRun is the outcome of one slot, with its log still open for the
+// gate-level result line.
+type slotRun struct {
+	slot gate.Slot
+	log  *slotLog
+}
+
+func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
+	start := d.now()
+	res := gate.Result{JobID: job.ID}
+	done := func(status gate.Status, msg string) gate.Result {
+		res.Status, res.Message, res.Duration = status, msg, d.now().Sub(start)
+		return res
+	}
+	if job.Review == nil {
+		return done(gate.StatusError, fmt.Sprintf(msgNoConfig, job.ID))
+	}
+	diff, err := d.diff(ctx, env.Root, env.Diff, job.EntryPoint)
+	if err != nil {
+		return done(gate.StatusError, err.Error())
+	}
+	if strings.TrimSpace(diff) == "" {
+		return done(gate.StatusPass, MsgNoChanges)
+	}
+	g := &gateRun{
+		d: d, job: job, env: env, rv: job.Review, diff: diff, scope: parse.ParseDiff(diff),
+		book: bookFor(env, d.check), verification: env.Previous != nil,
+	}
+	g.prefs = job.Review.CLIPreference
+	if env.Config != nil {
+		if len(g.prefs) == 0 {
+			g.prefs = env.Config.CLI.DefaultPreference
+		}
+		g.probe = env.Config.CLI.CheckUsageLimit
+	}
+	g.history = g.loadHistory()
+
+	n := max(job.Review.NumReviews, 1)
+	g.header = append(g.header,
+		"Starting review: "+job.Name,
+		"Entry point: "+job.EntryPoint,
+		"Diff: "+describeDiff(env.Diff),
+	)
+	toRun, skipped := g.planSlots(n)
+
+	healthy := g.healthy(ctx)
+	if len(healthy) == 0 {
+		return done(gate.StatusError, fmt.Sprintf(MsgNoHealthy, strings.Join(g.prefs, ", ")))
+	}
+	assigned := make(map[int]string, len(toRun))
+	var dispatch []string
+	for _, i := range toRun {
+		assigned[i] = healthy[(i-1)%len(healthy)]
+		dispatch = append(dispatch, fmt.Sprintf("%s@%d", assigned[i], i))
+	}
+	g.header = append(g.header, fmt.Sprintf("Dispatching %d review(s) via round-robin: %s", len(toRun), strings.Join(dispatch, ", ")))
+
+	runs := make([]slotRun, 0, n)
+	for _, s := range skipped {
+		runs = append(runs, g.skipSlot(s))
+	}
+	results := make([]slotRun, len(toRun))
+	if job.Review.Parallel && len(toRun) > 1 {
+		var wg sync.WaitGroup
+		for k, i := range toRun {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[k] = g.runSlot(ctx, i, assigned[i])
+			}()
+		}
+		wg.Wait()
+	} else {
+		for k, i := range toRun {
+			results[k] = g.runSlot(ctx, i, assigned[i])
+		}
+	}
+	runs = append(runs, results...)
+	slices.SortFunc(runs, func(a, b slotRun) int { return a.slot.Index - b.slot.Index })
+
+	status, msg := g.verdict(runs, n)
+	for _, r := range runs {
+		res.Slots = append(res.Slots, r.slot)
+		res.ErrorCount += r.slot.ErrorCount
+		res.Fixed = append(res.Fixed, r.slot.Fixed...)
+		res.Skipped = append(res.Skipped, r.slot.Skipped...)
+		if r.log != nil {
+			r.log.Printf("Gate result: %s - %s", status, msg)
+			_ = r.log.Close()
+		}
+	}
+	return done(status, msg)
+}
+
+// loadHistory reads the latest earlier record of each slot of this job
+// (verification mode only; unreadable files are ignored).
+func (g *gateRun) loadHistory() map[int]record {
+	out := map[int]record{}
+	if !g.verification {
+		return out
+	}
+	slots, _, err := scanDir(g.env.LogDir)
+	if err != nil {
+		return out
+	}
+	for index, n := range latestSlots(slots, g.env.RunNumber)[gate.SanitizeID(g.job.ID)] {
+		if r, err := readRecord(n); err == nil {
+			out[index] = r
+		}
+	}
+	return out
+}
+
+// skipPlan is a slot skipped because it passed before.
+type skipPlan struct {
+	index         int
+	adapter       string
+	passIteration int
+}
+
+// planSlots decides which slots run. In verification mode with more than
+// one slot, a slot whose latest record passed (whatever its adapter) is
+// skipped; when every slot passed, slot 1 runs anyway (the safety latch).
+func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
+	if !g.verification || n < 2 {
+		for i := 1; i <= n; i++ {
+			toRun = append(toRun, i)
+		}
+		return toRun, nil
+	}
+	allPassed := true
+	for i := 1; i <= n; i++ {
+		if r, ok := g.history[i]; !ok || !r.passed() {
+			allPassed = false
+		}
+	}
+	for i := 1; i <= n; i++ {
+		r, ok := g.history[i]
+		if !ok || !r.passed() || (allPassed && i == 1) {
+			toRun = append(toRun, i)
+			continue
+		}
+		iter := r.run
+		if r.status == gate.StatusSkippedPriorPass && r.passIteration > 0 {
+			iter = r.passIteration
+		}
+		skipped = append(skipped, skipPlan{index: i, adapter: r.adapter, passIteration: iter})
+	}
+	if allPassed {
+		g.header = append(g.header, "Running @1: safety latch (all slots previously passed)")
+	}
+	for _, s := range skipped {
+		g.header = append(g.header, fmt.Sprintf("Skipping @%d: previously passed in iteration %d (num_reviews > 1)", s.index, s.passIteration))
+	}
+	return toRun, skipped
+}
+
+// healthy returns the usable adapters in preference order and notes the
+// others in the header.
+func (g *gateRun) healthy(ctx context.Context) []string {
+	var ok []string
+	for _, name := range g.prefs {
+		spec, known := adapter.Lookup(name)
+		if !known {
+			g.header = append(g.header, fmt.Sprintf("Skipping %s: unknown review CLI", name))
+			continue
+		}
+		if h := g.book.health(ctx, spec, g.env.Root, g.probe); !h.OK() {
+			g.header = append(g.header, fmt.Sprintf("Skipping %s: %s", name, h.Message))
+			continue
+		}
+		ok = append(ok, name)
+	}
+	return ok
+}
+
+// nextHealthy returns the first healthy adapter after failed in preference
+// order (wrapping around) that was not tried yet, or "".
+func (g *gateRun) nextHealthy(ctx context.Context, failed string, tried []string) string {
+	start := 0
+	for i, name := range g.prefs {
+		if name == failed {
+			start = i + 1
+		}
+	}
+	for k := range g.prefs {
+		name := g.prefs[(start+k)%len(g.prefs)]
+		spec, known := adapter.Lookup(name)
+		if !known || slices.Contains(tried, name) {
+			continue
+		}
+		if g.book.health(ctx, spec, g.env.Root, g.probe).OK() {
+			return name
+		}
+	}
+	return ""
+}
+
+// openLog creates a slot log and writes the shared header.
+func (g *gateRun) openLog(adapterName string, index int) (*slotLog, error) {
+	lg, err := createSlotLog(SlotLogPath(g.env.LogDir, g.job.ID, adapterName, index, g.env.RunNumber), g.d.now)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range g.header {
+		lg.Printf("%s", h)
+	}
+	return lg, nil
+}
+
+// skipSlot writes the log and JSON of a slot skipped for a prior pass.
+func (g *gateRun) skipSlot(s skipPlan) slotRun {
+	slot := gate.Slot{
+		Adapter: s.adapter, Index: s.index, Status: gate.StatusSkippedPriorPass,
+		Message: fmt.Sprintf(msgSkippedPrior, s.passIteration), PassIteration: s.passIteration,
+	}
+	lg, err := g.openLog(s.adapter, s.index)
+	if err != nil {
+		slot.Status, slot.Message = gate.StatusError, err.Error()
+		slot.ErrorCount = 1
+		return slotRun{slot: slot}
+	}
+	slot.LogPath = lg.path
+	lg.Printf("Review skipped: previously passed in iteration %d", s.passIteration)
+	lg.Printf("Adapter: %s", s.adapter)
+	lg.Printf("Review index: @%d", s.index)
+	lg.Printf("%s", markStatusSkip)
+	jsonPath := SlotJSONPath(g.env.LogDir, g.job.ID, s.adapter, s.index, g.env.RunNumber)
+	err = writeSlotFile(jsonPath, SlotFile{
+		Adapter: s.adapter, Timestamp: g.d.now().UTC().Format(timestampFormat),
+		Status: gate.StatusSkippedPriorPass, PassIteration: s.passIteration,
+	})
+	if err != nil {
+		lg.Printf("Error: %v", err)
+	} else {
+		slot.JSONPath = jsonPath
+	}
+	return slotRun{slot: slot, log: lg}
+}
+
+// runSlot runs review index on adapterName and times it.
+func (g *gateRun) runSlot(ctx context.Context, index int, adapterName string) slotRun {
+	start := g.d.now()
+	r := g.reviewSlot(ctx, index, adapterName)
+	r.slot.Duration = g.d.now().Sub(start)
+	return r
+}
+
+// reviewSlot runs review index on adapterName; when the answer shows a usage
+// limit, the adapter leaves service for the rest of the run and the next
+// healthy one takes the slot.
+func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string) slotRun {
+	key := indexKey(index)
+	previous := realViolations(g.env.Previous[gate.SanitizeID(g.job.ID)][key])
+	var skippedBefore []gate.Violation
+	var warnings []string
+	if r, ok := g.history[index]; ok {
+		_, warnings = pending(r)
+		if r.status == gate.StatusFail {
+			for _, v := range r.violations {
+				if strings.EqualFold(strings.TrimSpace(v.Status), gate.ViolationSkipped) {
+					v.Status = gate.ViolationSkipped
+					skippedBefore = append(skippedBefore, v)
+				}
+			}
+		}
+	}
+	prompt := BuildPrompt(g.rv.Prompt, previous)
+	stdin := Stdin(prompt, g.diff)
+
+	var tried []string
+	name := adapterName
+	for {
+		tried = append(tried, name)
+		slot := gate.Slot{Adapter: name, Index: index}
+		spec, _ := adapter.Lookup(name)
+		// Another slot may have taken the adapter out of service meanwhile.
+		healthy := g.book.health(ctx, spec, g.env.Root, g.probe).OK()
+		if !healthy {
+			if next := g.nextHealthy(ctx, name, tried); next != "" {
+				name = next
+				continue
+			}
+		}
+		lg, err := g.openLog(name, index)
+		if err != nil {
+			slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, err.Error(), 1
+			return slotRun{slot: slot}
+		}
+		slot.LogPath = lg.path
+		if !healthy {
+			return g.noHealthySlot(slot, lg)
+		}
+		for _, w := range warnings {
+			lg.Printf("Warning: %s", w)
+		}
+		lg.Printf("[START] %s (%s@%d)", g.job.ID, name, index)
+		lg.Printf("Command: %s", quoteArgs(append([]string{spec.Binary}, spec.Argv(g.env.Root, g.rv.Model)...)))
+		lg.Printf("Stdin: prompt of %d bytes, diff of %d bytes", len(prompt), len(g.diff))
+		if len(previous) > 0 {
+			lg.Printf("Verifying %d previous violation(s)", len(previous))
+		}
+		if len(skippedBefore) > 0 {
+			lg.Printf("Skipped by the agent: %d violation(s)", len(skippedBefore))
+		}
+		ans, runErr := g.d.invoke(ctx, spec, adapter.Request{
+			Root: g.env.Root, Model: g.rv.Model, Stdin: stdin, Timeout: g.rv.Timeout, Log: lg,
+		})
+		var ev evaluation
+		if runErr == nil && ans.Failure() == "" {
+			ev = evaluate(evalInput{
+				text: ans.Text, scope: g.scope, root: g.env.Root, previous: previous,
+				skippedBefore: skippedBefore, threshold: g.threshold(),
+			})
+		}
+		if phrase := ans.LimitPhrase(); phrase != "" && (runErr != nil || ans.Failure() != "" || ev.status == gate.StatusError) {
+			g.book.markUnhealthy(name, adapter.MsgUsageLimit)
+			lg.Printf("Usage limit reached (%q): %s is out of service for the rest of this run", phrase, name)
+			next := g.nextHealthy(ctx, name, tried)
+			if next == "" {
+				return g.noHealthySlot(slot, lg)
+			}
+			lg.Printf("Handing review @%d to %s", index, next)
+			_ = lg.Close()
+			name = next
+			continue
+		}
+		return g.finishSlot(slot, lg, ans, runErr, ev)
+	}
+}
+
+// noHealthySlot ends a slot that no healthy adapter is left for; the
+// message names every adapter of the preference, as the gate-level one.
+func (g *gateRun) noHealthySlot(slot gate.Slot, lg *slotLog) slotRun {
+	msg := fmt.Sprintf(MsgNoHealthy, strings.Join(g.prefs, ", "))
+	lg.Printf("%s%s", markSlotError, msg)
+	slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, msg, 1
+	lg.Printf("Review result (%s@%d): %s - %s", slot.Adapter, slot.Index, slot.Status, slot.Message)
+	return slotRun{slot: slot, log: lg}
+}
+
+// finishSlot logs the outcome of an answer, writes the slot JSON and fills
+// the slot.
+func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, runErr error, ev evaluation) slotRun {
+	name, index := slot.Adapter, slot.Index
+	switch {
+	case runErr != nil:
+		ev = evaluation{status: gate.StatusError, message: runErrMessage(runErr)}
+	case ans.Failure() != "":
+		ev = evaluation{status: gate.StatusError, message: ans.Failure()}
+	case ans.Text == ans.Stdout:
+		lg.Printf("--- Review Output (%s) --- (streamed above)", name)
+	default:
+		lg.Printf("--- Review Output (%s) ---", name)
+		lg.Printf("%s", ans.Text)
+	}
+	if ans.Usage != nil {
+		lg.Printf("Usage: %s", ans.Usage.String())
+	}
+	for _, n := range ev.notes {
+		lg.Printf("%s", n)
+	}
+	if runErr == nil && ans.Failure() == "" {
+		jsonPath := SlotJSONPath(g.env.LogDir, g.job.ID, name, index, g.env.RunNumber)
+		err := writeSlotFile(jsonPath, SlotFile{
+			Adapter: name, Timestamp: g.d.now().UTC().Format(timestampFormat),
+			Status: ev.status, RawOutput: ans.Stdout, Violations: ev.stored,
+		})
+		if err != nil {
+			lg.Printf("Error: %v", err)
+		} else {
+			slot.JSONPath = jsonPath
+		}
+	}
+	slot.Status, slot.Message = ev.status, ev.message
+	slot.Fixed, slot.Skipped = ev.fixed, ev.skipped
+	lg.Printf("--- Parsed Result (%s) ---", name)
+	switch ev.status {
+	case gate.StatusFail:
+		slot.ErrorCount = len(ev.open)
+		lg.Printf("%s", markStatusFail)
+		if slot.JSONPath != "" {
+			lg.Printf("Review: %s", slot.JSONPath)
+		}
+		lg.Printf("Violations:")
+		for i, v := range ev.open {
+			lg.Printf("%d. %s:%s - %s", i+1, v.File, parse.LineText(v.Line), oneLine(v.Issue))
+			if v.Fix != "" {
+				lg.Printf("   %s%s", markFix, oneLine(v.Fix))
+			}
+		}
+	case gate.StatusPass:
+		lg.Printf("%s", markStatusPass)
+		lg.Printf("Message: %s", ev.message)
+	default:
+		slot.ErrorCount = 1
+		lg.Printf("Status: %s", ev.status)
+		lg.Printf("%s%s", markSlotError, ev.message)
+	}
+	for _, v := range ev.fixed {
+		lg.Printf("Fixed: %s:%s - %s", v.File, parse.LineText(v.Line), oneLine(v.Issue))
+	}
+	for _, v := range ev.skipped {
+		lg.Printf("Skipped: %s:%s - %s", v.File, parse.LineText(v.Line), oneLine(v.Issue))
+	}
+	lg.Printf("%s", separatorLine)
+	lg.Printf("Review result (%s@%d): %s - %s", name, index, slot.Status, slot.Message)
+	return slotRun{slot: slot, log: lg}
+}
+
+// threshold is the configured rerun_new_issue_threshold.
+func (g *gateRun) threshold() config.Priority {
+	if g.env.Config != nil && g.env.Config.RerunNewIssueThreshold != "" {
+		return g.env.Config.RerunNewIssueThreshold
+	}
+	return config.DefaultRerunNewIssueThreshold
+}
+
+// verdict combines the slots: any error makes the gate an error, else any
+// failure a failure, else it passes.
+func (g *gateRun) verdict(runs []slotRun, n int) (gate.Status, string) {
+	var errs, fails, prior, open, skippedViolations int
+	firstErr := ""
+	for _, r := range runs {
+		switch r.slot.Status {
+		case gate.StatusError:
+			errs++
+			if firstErr == "" {
+				firstErr = fmt.Sprintf("%s@%d: %s", r.slot.Adapter, r.slot.Index, r.slot.Message)
+			}
+		case gate.StatusFail:
+			fails++
+			open += r.slot.ErrorCount
+		case gate.StatusSkippedPriorPass:
+			prior++
+		}
+		skippedViolations += len(r.slot.Skipped)
+	}
+	switch {
+	case errs > 0:
+		if n == 1 {
+			return gate.StatusError, runs[0].slot.Message
+		}
+		return gate.StatusError, fmt.Sprintf(msgGateError, errs, n, firstErr)
+	case fails > 0:
+		if n == 1 {
+			return gate.StatusFail, runs[0].slot.Message
+		}
+		return gate.StatusFail, fmt.Sprintf(msgGateFail, fails, n, open)
+	}
+	msg := msgPassed
+	if n == 1 {
+		msg = runs[0].slot.Message
+	}
+	if prior > 0 {
+		msg += fmt.Sprintf(suffixPrior, prior)
+	}
+	if skippedViolations > 0 {
+		msg += fmt.Sprintf(suffixSkipped, skippedViolations)
+	}
+	return gate.StatusPass, msg
+}
+
+// runErrMessage words a failed invocation: a timeout as a timeout.
+func runErrMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "+proc.ErrTimeout.Error()); i >= 0 && strings.Contains(msg, "timed out after") {
+		return msg[:i]
+	}
+	return msg
+}
+
+// describeDiff says what a diff compares, for the log header.
+func describeDiff(spec gate.DiffSpec) string {
+	switch git.EffectiveMode(spec) {
+	case gate.DiffFixBase:
+		return "changes since the previous run (snapshot " + short(spec.FixBase) + ")"
+	case gate.DiffUncommitted:
+		return "uncommitted changes (staged, unstaged and untracked)"
+	case gate.DiffCommit:
+		return "commit " + spec.Commit
+	case gate.DiffCI:
+		return spec.BaseBranch + "..." + spec.Head
+	}
+	return "changes against " + spec.BaseBranch + " (committed, uncommitted and untracked)"
+}
+
+// short abbreviates a SHA.
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// quoteArgs renders argv for a log line, quoting arguments with spaces or
+// shell-special characters.
+func quoteArgs(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`{}()*?[]|&;<>") {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			out[i] = a
+		}
+	}
+	return strings.Join(out, " ")
+}

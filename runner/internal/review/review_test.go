@@ -1,0 +1,506 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/internal/standin"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// reply is one canned answer of a fake CLI.
+type reply struct {
+	stdout string
+	stderr string
+	exit   int
+	err    error
+}
+
+// fakeCLIs answers per adapter name from queues (the last reply repeats)
+// and records every call.
+type fakeCLIs struct {
+	mu      sync.Mutex
+	replies map[string][]reply
+	calls   []fakeCall
+	missing map[string]bool
+}
+
+type fakeCall struct {
+	adapter string
+	stdin   string
+}
+
+func (f *fakeCLIs) invoke(_ context.Context, spec adapter.Spec, req adapter.Request) (adapter.Answer, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, fakeCall{spec.Name, req.Stdin})
+	q := f.replies[spec.Name]
+	r := reply{stdout: standin.PassAnswer}
+	if len(q) > 0 {
+		r = q[0]
+		if len(q) > 1 {
+			f.replies[spec.Name] = q[1:]
+		}
+	}
+	f.mu.Unlock()
+	if req.Log != nil {
+		_, _ = io.WriteString(req.Log, r.stdout+r.stderr)
+	}
+	return adapter.Answer{Stdout: r.stdout, Stderr: r.stderr, Text: r.stdout, ExitCode: r.exit}, r.err
+}
+
+func (f *fakeCLIs) check(_ context.Context, spec adapter.Spec, _ string, _ bool) adapter.Health {
+	if f.missing[spec.Name] {
+		return adapter.Health{State: adapter.StateMissing, Message: adapter.MsgMissing}
+	}
+	return adapter.Health{State: adapter.StateHealthy, Message: adapter.MsgInstalled}
+}
+
+func (f *fakeCLIs) callsOf(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		if c.adapter == name {
+			n++
+		}
+	}
+	return n
+}
+
+func (f *fakeCLIs) deps(diff string) deps {
+	return deps{
+		diff:   func(context.Context, string, gate.DiffSpec, string) (string, error) { return diff, nil },
+		invoke: f.invoke,
+		check:  f.check,
+		now:    time.Now,
+	}
+}
+
+// testDiff adds lines 2 and 3 of src/a.go.
+const testDiff = `diff --git a/src/a.go b/src/a.go
+--- a/src/a.go
++++ b/src/a.go
+@@ -1,2 +1,4 @@
+ package a
++var x = 1
++var y = 2
+ var z = 3
+`
+
+// setup returns a review job and the env of run 1.
+func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.Env) {
+	t.Helper()
+	root := t.TempDir()
+	logDir := filepath.Join(root, "gauntlet_logs")
+	if err := os.Mkdir(logDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Root: root, CLI: config.CLI{DefaultPreference: prefs}, RerunNewIssueThreshold: config.PriorityHigh}
+	job := gate.Job{
+		ID: gate.ReviewID(".", "quality"), Kind: gate.KindReview, Name: "quality", EntryPoint: ".", Parallel: parallel,
+		Review: &config.Review{Name: "quality", Prompt: "Review the change for bugs.", CLIPreference: prefs, NumReviews: n, Parallel: parallel},
+	}
+	env := gate.Env{Root: root, LogDir: logDir, RunNumber: 1, Config: cfg, Console: io.Discard,
+		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}}
+	return job, env
+}
+
+// nextRun returns env for the following run in verification mode.
+func nextRun(t *testing.T, env gate.Env) gate.Env {
+	t.Helper()
+	prev, err := LoadPrevious(env.LogDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Previous = prev
+	env.RunNumber++
+	return env
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func slotLabels(r gate.Result) []string {
+	var out []string
+	for _, s := range r.Slots {
+		out = append(out, s.Adapter+"@"+string(rune('0'+s.Index))+":"+string(s.Status))
+	}
+	return out
+}
+
+func TestRunEmptyDiff(t *testing.T) {
+	job, env := setup(t, []string{"claude"}, 1, false)
+	f := &fakeCLIs{}
+	res := run(context.Background(), job, env, f.deps(" \n"))
+	if res.Status != gate.StatusPass || res.Message != MsgNoChanges || len(f.calls) != 0 {
+		t.Fatalf("result = %+v, calls %d", res, len(f.calls))
+	}
+	if entries, _ := os.ReadDir(env.LogDir); len(entries) != 0 {
+		t.Errorf("files written for an empty diff: %v", entries)
+	}
+}
+
+func TestRunDiffError(t *testing.T) {
+	job, env := setup(t, []string{"claude"}, 1, false)
+	d := (&fakeCLIs{}).deps("")
+	d.diff = func(context.Context, string, gate.DiffSpec, string) (string, error) {
+		return "", errors.New("review diff: base branch missing")
+	}
+	if res := run(context.Background(), job, env, d); res.Status != gate.StatusError || res.Message != "review diff: base branch missing" {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestRunRoundRobin(t *testing.T) {
+	job, env := setup(t, []string{"claude", "gemini", "codex", "vim"}, 3, true)
+	f := &fakeCLIs{missing: map[string]bool{"gemini": true}}
+	res := run(context.Background(), job, env, f.deps(testDiff))
+	if res.Status != gate.StatusPass {
+		t.Fatalf("result = %+v", res)
+	}
+	want := []string{"claude@1:pass", "codex@2:pass", "claude@3:pass"}
+	if got := slotLabels(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("slots = %v, want %v", got, want)
+	}
+	wantStdin := Stdin(BuildPrompt(job.Review.Prompt, nil), testDiff)
+	for _, c := range f.calls {
+		if c.stdin != wantStdin {
+			t.Errorf("%s stdin = %q, want %q", c.adapter, c.stdin, wantStdin)
+		}
+	}
+	for _, s := range res.Slots {
+		log := readFile(t, s.LogPath)
+		for _, want := range []string{
+			"Starting review: quality", "Entry point: .", "Skipping gemini: Missing", "Skipping vim: unknown review CLI",
+			"Dispatching 3 review(s) via round-robin: claude@1, codex@2, claude@3",
+			"[START] review:.:quality (" + s.Adapter, "Status: PASS", "Gate result: pass - Passed",
+		} {
+			if !strings.Contains(log, want) {
+				t.Errorf("%s lacks %q:\n%s", s.LogPath, want, log)
+			}
+		}
+		if s.JSONPath != SlotJSONPath(env.LogDir, job.ID, s.Adapter, s.Index, 1) {
+			t.Errorf("JSONPath = %q", s.JSONPath)
+		}
+	}
+	for _, s := range res.Slots {
+		if s.Duration <= 0 || s.Duration > res.Duration {
+			t.Errorf("slot %d duration %s (gate %s)", s.Index, s.Duration, res.Duration)
+		}
+	}
+	if filepath.Base(res.Slots[1].LogPath) != "review_._quality_codex@2.1.log" {
+		t.Errorf("log name = %q", filepath.Base(res.Slots[1].LogPath))
+	}
+}
+
+func TestRunNoHealthy(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 1, false)
+	f := &fakeCLIs{missing: map[string]bool{"claude": true, "codex": true}}
+	res := run(context.Background(), job, env, f.deps(testDiff))
+	if res.Status != gate.StatusError || res.Message != "no healthy review CLI available (tried: claude, codex)" {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestRunUsageLimitFailover(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 2, false)
+	f := &fakeCLIs{replies: map[string][]reply{
+		"claude": {{stderr: "Claude AI usage limit reached|1760000000\n", exit: 1}},
+	}}
+	d := f.deps(testDiff)
+	res := run(context.Background(), job, env, d)
+	if res.Status != gate.StatusPass {
+		t.Fatalf("result = %+v", res)
+	}
+	if got, want := slotLabels(res), []string{"codex@1:pass", "codex@2:pass"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("slots = %v, want %v", got, want)
+	}
+	if n := f.callsOf("claude"); n != 1 {
+		t.Errorf("claude ran %d times, want 1", n)
+	}
+	claudeLog := readFile(t, SlotLogPath(env.LogDir, job.ID, "claude", 1, 1))
+	if !strings.Contains(claudeLog, "Handing review @1 to codex") || !strings.Contains(claudeLog, "out of service for the rest of this run") {
+		t.Errorf("claude log:\n%s", claudeLog)
+	}
+	if _, err := os.Stat(SlotJSONPath(env.LogDir, job.ID, "claude", 1, 1)); !os.IsNotExist(err) {
+		t.Errorf("the failed attempt left a JSON (err %v)", err)
+	}
+
+	// A later gate of the same run never asks claude again.
+	job2 := job
+	job2.ID, job2.Name = gate.ReviewID(".", "other"), "other"
+	res = run(context.Background(), job2, env, d)
+	if res.Status != gate.StatusPass || f.callsOf("claude") != 1 {
+		t.Fatalf("second gate: %+v, claude calls %d", res, f.callsOf("claude"))
+	}
+	if log := readFile(t, res.Slots[0].LogPath); !strings.Contains(log, "Skipping claude: Usage limit exceeded") {
+		t.Errorf("second gate log:\n%s", log)
+	}
+}
+
+func TestRunUsageLimitEverywhere(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 2, false)
+	f := &fakeCLIs{replies: map[string][]reply{
+		"claude": {{stdout: "You are out of usage", exit: 0}},
+		"codex":  {{stderr: "Quota exceeded", exit: 1}},
+	}}
+	res := run(context.Background(), job, env, f.deps(testDiff))
+	want := "Error in 2 of 2 review(s): codex@1: no healthy review CLI available (tried: claude, codex)"
+	if res.Status != gate.StatusError || res.Message != want || res.ErrorCount != 2 {
+		t.Fatalf("result = %+v", res)
+	}
+	// Slot 2 was assigned codex, which slot 1 took out of service: it is
+	// not asked again.
+	if f.callsOf("claude") != 1 || f.callsOf("codex") != 1 {
+		t.Errorf("calls: claude %d, codex %d", f.callsOf("claude"), f.callsOf("codex"))
+	}
+	if got := res.Slots[1].Message; got != "no healthy review CLI available (tried: claude, codex)" {
+		t.Errorf("slot 2 message = %q", got)
+	}
+	if log := readFile(t, res.Slots[1].LogPath); !strings.Contains(log, "Error: no healthy review CLI available") {
+		t.Errorf("slot 2 log:\n%s", log)
+	}
+}
+
+func TestRunLimitWordsInARealReview(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 1, false)
+	answer := `{"status":"fail","violations":[{"file":"src/a.go","line":2,"issue":"the usage limit is never enforced","priority":"high","status":"new"}]}`
+	f := &fakeCLIs{replies: map[string][]reply{"claude": {{stdout: answer}}}}
+	res := run(context.Background(), job, env, f.deps(testDiff))
+	if res.Status != gate.StatusFail || res.Slots[0].Adapter != "claude" || f.callsOf("codex") != 0 {
+		t.Fatalf("a review mentioning a usage limit caused a failover: %+v", res)
+	}
+}
+
+func TestRunFailureWritesJSON(t *testing.T) {
+	job, env := setup(t, []string{"codex"}, 1, false)
+	answer := "Review done.\n```json\n" + `{"status":"fail","violations":[` +
+		`{"file":"src/a.go","line":2,"issue":"x is unused","fix":"remove x","priority":"high","status":"new"},` +
+		`{"file":"src/a.go","line":1,"issue":"context line","priority":"high","status":"new"},` +
+		`{"file":"src/a.go","issue":"no line","priority":"low"}]}` + "\n```\n"
+	f := &fakeCLIs{replies: map[string][]reply{"codex": {{stdout: answer}}}}
+	res := run(context.Background(), job, env, f.deps(testDiff))
+	if res.Status != gate.StatusFail || res.Message != "Found 1 violation(s)" || res.ErrorCount != 1 {
+		t.Fatalf("result = %+v", res)
+	}
+	s := res.Slots[0]
+	var file SlotFile
+	if err := json.Unmarshal([]byte(readFile(t, s.JSONPath)), &file); err != nil {
+		t.Fatal(err)
+	}
+	if file.Adapter != "codex" || file.Status != gate.StatusFail || file.RawOutput != answer || len(file.Violations) != 1 || file.Violations[0].Issue != "x is unused" {
+		t.Errorf("JSON = %+v", file)
+	}
+	if _, err := time.Parse(timestampFormat, file.Timestamp); err != nil {
+		t.Errorf("timestamp %q: %v", file.Timestamp, err)
+	}
+	log := readFile(t, s.LogPath)
+	for _, want := range []string{
+		"Review: " + s.JSONPath, "1. src/a.go:2 - x is unused", "   Fix: remove x",
+		"Note: 1 out-of-scope violation(s) filtered", "Warning: dropped violation 3, missing or invalid line",
+		"Review result (codex@1): fail - Found 1 violation(s)", "Gate result: fail - Found 1 violation(s)",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+		if !stampRE.MatchString(line) {
+			t.Errorf("log line without a timestamp: %q", line)
+		}
+	}
+}
+
+func TestRunMalformedAnswerIsAnError(t *testing.T) {
+	job, env := setup(t, []string{"gemini"}, 1, false)
+	f := &fakeCLIs{replies: map[string][]reply{"gemini": {{stdout: "I am not sure what you mean."}}}}
+	res := run(context.Background(), job, env, f.deps(testDiff))
+	if res.Status != gate.StatusError || res.Message != "no JSON object found in the reviewer output" || res.ErrorCount != 1 {
+		t.Fatalf("result = %+v", res)
+	}
+	if log := readFile(t, res.Slots[0].LogPath); !strings.Contains(log, "I am not sure what you mean.") {
+		t.Errorf("raw output not in the log:\n%s", log)
+	}
+}
+
+func TestRunVerification(t *testing.T) {
+	failing := `{"status":"fail","violations":[{"file":"src/a.go","line":2,"issue":"x is unused","fix":"remove x","priority":"high","status":"new"}]}`
+	for _, tt := range []struct {
+		name        string
+		edit        string
+		wantVerify  bool
+		wantFixed   int
+		wantSkipped int
+		wantMessage string
+	}{
+		{name: "agent skipped", edit: "skipped", wantSkipped: 1, wantMessage: "No problems found (1 violation(s) skipped by the agent)"},
+		{name: "agent fixed", edit: "fixed", wantVerify: true, wantFixed: 1, wantMessage: "No problems found"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			job, env := setup(t, []string{"claude"}, 1, false)
+			f := &fakeCLIs{replies: map[string][]reply{"claude": {{stdout: failing}, {stdout: standin.PassAnswer}}}}
+			d := f.deps(testDiff)
+			first := run(context.Background(), job, env, d)
+			if first.Status != gate.StatusFail {
+				t.Fatalf("first run = %+v", first)
+			}
+			// The agent edits the JSON as the stop hook tells it to.
+			path := first.Slots[0].JSONPath
+			edited := strings.Replace(readFile(t, path), `"status": "new"`, `"status": "`+tt.edit+`",
+      "result": "done by the agent"`, 1)
+			if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env2 := nextRun(t, env)
+			second := run(context.Background(), job, env2, d)
+			if second.Status != gate.StatusPass || second.Message != tt.wantMessage {
+				t.Fatalf("second run = %+v", second)
+			}
+			if len(second.Fixed) != tt.wantFixed || len(second.Skipped) != tt.wantSkipped ||
+				len(second.Slots[0].Fixed) != tt.wantFixed || len(second.Slots[0].Skipped) != tt.wantSkipped {
+				t.Errorf("fixed %v skipped %v", second.Fixed, second.Skipped)
+			}
+			if tt.wantSkipped > 0 && second.Skipped[0].Result != "done by the agent" {
+				t.Errorf("skip reason = %v", second.Skipped[0].Result)
+			}
+			stdin := f.calls[len(f.calls)-1].stdin
+			if got := strings.Contains(stdin, VerifyHeading) && strings.Contains(stdin, "1. src/a.go:2 - x is unused"); got != tt.wantVerify {
+				t.Errorf("verify section present = %v, want %v:\n%s", got, tt.wantVerify, stdin)
+			}
+			if !tt.wantVerify && strings.Contains(stdin, "x is unused") {
+				t.Errorf("a skipped violation reached the prompt:\n%s", stdin)
+			}
+		})
+	}
+}
+
+func TestRunSkipPassedSlots(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 2, true)
+	failing := `{"status":"fail","violations":[{"file":"src/a.go","line":3,"issue":"y","priority":"high","status":"new"}]}`
+	// Run 1: @1 (claude) passes, @2 (codex) fails.
+	f := &fakeCLIs{replies: map[string][]reply{"codex": {{stdout: failing}, {stdout: standin.PassAnswer}}}}
+	d := f.deps(testDiff)
+	if res := run(context.Background(), job, env, d); res.Status != gate.StatusFail {
+		t.Fatalf("run 1 = %+v", res)
+	}
+
+	// Run 2: @1 passed before and is skipped; @2 runs (and passes).
+	env = nextRun(t, env)
+	res := run(context.Background(), job, env, d)
+	if got, want := slotLabels(res), []string{"claude@1:skipped_prior_pass", "codex@2:pass"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("run 2 slots = %v, want %v", got, want)
+	}
+	if res.Status != gate.StatusPass || res.Message != "Passed (1 skipped due to prior pass)" || res.Slots[0].PassIteration != 1 {
+		t.Errorf("run 2 = %+v", res)
+	}
+	var skipped SlotFile
+	if err := json.Unmarshal([]byte(readFile(t, res.Slots[0].JSONPath)), &skipped); err != nil {
+		t.Fatal(err)
+	}
+	if skipped.Status != gate.StatusSkippedPriorPass || skipped.PassIteration != 1 || skipped.RawOutput != "" {
+		t.Errorf("skipped JSON = %+v", skipped)
+	}
+	if log := readFile(t, res.Slots[1].LogPath); !strings.Contains(log, "Skipping @1: previously passed in iteration 1 (num_reviews > 1)") {
+		t.Errorf("run 2 log:\n%s", log)
+	}
+
+	// Run 3: every slot passed before: the safety latch runs @1, skips @2.
+	// Slot 1's adapter changes (claude is missing now): the pass still counts.
+	f.missing = map[string]bool{"claude": true}
+	env = nextRun(t, env)
+	env.Previous = map[string]map[string][]gate.Violation{}
+	res = run(context.Background(), job, env, d)
+	if got, want := slotLabels(res), []string{"codex@1:pass", "codex@2:skipped_prior_pass"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("run 3 slots = %v, want %v", got, want)
+	}
+	if res.Slots[1].PassIteration != 2 {
+		t.Errorf("PassIteration = %d, want 2", res.Slots[1].PassIteration)
+	}
+	if log := readFile(t, res.Slots[0].LogPath); !strings.Contains(log, "Running @1: safety latch (all slots previously passed)") {
+		t.Errorf("run 3 log:\n%s", log)
+	}
+
+	// Run 4: @1 was run by the latch, @2 is a skip of a pass in run 2: the
+	// pass iteration does not drift to the skip's run.
+	env = nextRun(t, env)
+	res = run(context.Background(), job, env, d)
+	if got := slotLabels(res); !reflect.DeepEqual(got, []string{"codex@1:pass", "codex@2:skipped_prior_pass"}) || res.Slots[1].PassIteration != 2 {
+		t.Errorf("run 4 = %v, pass iteration %d", got, res.Slots[1].PassIteration)
+	}
+}
+
+func TestRunFirstRunNeverSkips(t *testing.T) {
+	job, env := setup(t, []string{"claude"}, 2, false)
+	f := &fakeCLIs{}
+	d := f.deps(testDiff)
+	run(context.Background(), job, env, d)
+	env.RunNumber = 2 // logs exist, but env.Previous is nil: not verification
+	res := run(context.Background(), job, env, d)
+	if got := slotLabels(res); !reflect.DeepEqual(got, []string{"claude@1:pass", "claude@2:pass"}) {
+		t.Errorf("slots = %v", got)
+	}
+}
+
+// TestRunStandIns goes through the real adapter invocation.
+func TestRunStandIns(t *testing.T) {
+	dir := standin.Install(t, "claude", "codex")
+	job, env := setup(t, []string{"claude"}, 1, false)
+	d := defaultDeps
+	d.diff = func(context.Context, string, gate.DiffSpec, string) (string, error) { return testDiff, nil }
+
+	t.Run("claude cost in the log", func(t *testing.T) {
+		standin.Set(t, dir, "claude", "answer", `{"type":"result","subtype":"success","is_error":false,"result":"{\"status\":\"pass\"}","total_cost_usd":0.0421,"num_turns":2,"usage":{"input_tokens":1200,"output_tokens":350}}`)
+		res := run(context.Background(), job, env, d)
+		if res.Status != gate.StatusPass {
+			t.Fatalf("result = %+v", res)
+		}
+		log := readFile(t, res.Slots[0].LogPath)
+		if !strings.Contains(log, "Usage: cost $0.0421, input tokens 1200, output tokens 350, turns 2") {
+			t.Errorf("log lacks the usage line:\n%s", log)
+		}
+		if !strings.Contains(log, `Command: claude -p --allowedTools Read,Glob,Grep --max-turns 10 --output-format json --settings '{"disableAllHooks":true}'`) {
+			t.Errorf("log lacks the command line:\n%s", log)
+		}
+		if got := standin.Read(t, dir, "claude", "stdin"); got != Stdin(BuildPrompt(job.Review.Prompt, nil), testDiff) {
+			t.Errorf("stdin = %q", got)
+		}
+	})
+
+	t.Run("timeout kills the reviewer", func(t *testing.T) {
+		standin.Set(t, dir, "codex", "sleep", "30")
+		job := job
+		rv := *job.Review
+		rv.CLIPreference, rv.Timeout = []string{"codex"}, 500*time.Millisecond
+		job.Review = &rv
+		env := env
+		env.RunNumber = 7
+		start := time.Now()
+		res := run(context.Background(), job, env, d)
+		if res.Status != gate.StatusError || res.Message != "codex timed out after 500ms" {
+			t.Fatalf("result = %+v", res)
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Errorf("the timeout did not stop the reviewer")
+		}
+		if _, err := os.Stat(SlotJSONPath(env.LogDir, job.ID, "codex", 1, 7)); !os.IsNotExist(err) {
+			t.Errorf("a timed-out slot wrote a JSON (err %v)", err)
+		}
+	})
+}
