@@ -11,6 +11,9 @@ import (
 )
 
 func main() {
+	// A closed stdout (an agent that went away, `| head`) must give write
+	// errors, not kill the process before it releases its lock.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
