@@ -1,7 +1,57 @@
 package cli
 
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Lines of the health report.
+const (
+	healthConfigTitle = "Config validation:"
+	healthConfigValid = "  All config files are valid."
+	healthNoConfig    = "  (Config not found, checking all supported agents)"
+	healthBadConfig   = "  (Config invalid, checking all supported agents)"
+)
+
 // HealthCmd is `agent-gauntlet health`.
 type HealthCmd struct{}
 
-// Run executes the command.
-func (c *HealthCmd) Run(env *Env) error { return errNotImplemented("health") }
+// Run validates the configuration and reports every review CLI on stdout:
+// `Config validation:` with the verdict (or every problem), then
+// `CLI Tool Health Check:` with one line per CLI. It exits 0 when the
+// configuration is valid (or absent) and every review gate has a healthy
+// CLI, 1 when some review gate has none, 2 when the configuration is
+// invalid.
+func (c *HealthCmd) Run(env *Env) error {
+	fmt.Fprintln(env.Stdout, healthConfigTitle)
+	cfg, err := project.Load(env.Cwd)
+	root := env.Cwd
+	var configErr error
+	var errs *config.Errors
+	switch {
+	case err == nil:
+		root = cfg.Root
+		project.PrintWarnings(env.Stdout, cfg.Warnings)
+		fmt.Fprintln(env.Stdout, healthConfigValid)
+	case errors.As(err, &errs):
+		project.PrintProblems(env.Stdout, errs)
+		fmt.Fprintln(env.Stdout, healthBadConfig)
+		configErr = silentExit(ExitUsage)
+	case errors.Is(err, config.ErrNotFound):
+		fmt.Fprintln(env.Stdout, healthNoConfig)
+	default:
+		return err
+	}
+	fmt.Fprintln(env.Stdout)
+	if err := runner.Health(env.Ctx, root, cfg, env.Stdout); err != nil {
+		if configErr != nil {
+			return configErr
+		}
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
+	return configErr
+}
