@@ -1,0 +1,151 @@
+//go:build e2e
+
+// Package e2e drives the real agent CLIs (Claude Code, Codex, Gemini CLI)
+// through whole turns against the loopback model stand-ins of
+// cli/internal/modelstub, with agent-gauntlet as their stop hook. The
+// scenarios are ../../testdata/e2e/*.txtar. Run them with `go tool mage e2e`,
+// which installs the pinned CLIs first, or by hand:
+//
+//	GAUNTLET_E2E_NODE_PREFIX=$PWD/.e2e-cache/node go -C cli test -tags e2e -run TestE2E ./e2e/
+//
+// Custom script commands: waitaddr FILE VAR (wait for a stand-in's address
+// file, set VAR to its URL) and modelreqs LOG (one line per recorded
+// request, for stdout assertions). Programs: agent-gauntlet and
+// `modelstub serve` (run it in the background with &).
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/modelstub"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/scripttest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// nodePrefixEnv names the npm prefix that holds the real agent CLIs.
+const nodePrefixEnv = "GAUNTLET_E2E_NODE_PREFIX"
+
+// agentCLIs are the executables every scenario folder may use; all must be
+// installed, or the suite fails.
+var agentCLIs = []string{"claude", "codex", "gemini"}
+
+// waitAddrTimeout bounds how long waitaddr waits for a stand-in to listen.
+const waitAddrTimeout = 30 * time.Second
+
+// TestMain lets testscript run this test binary as agent-gauntlet and as the
+// modelstub stand-in server.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"agent-gauntlet": func() {
+			os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		"modelstub": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := modelstub.Main(ctx, os.Args[1:], os.Stderr)
+			stop()
+			os.Exit(code)
+		},
+	})
+}
+
+// TestE2E runs the scenarios in ../../testdata/e2e against the real agent
+// CLIs installed under $GAUNTLET_E2E_NODE_PREFIX; it fails when they are not.
+func TestE2E(t *testing.T) {
+	bin, err := nodeBin(os.Getenv(nodePrefixEnv))
+	if err != nil {
+		t.Fatalf("end-to-end tests need the real agent CLIs (run `go tool mage e2e`): %v", err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "e2e"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("GAUNTLET_UPDATE_GOLDEN") != "",
+		Setup: func(e *testscript.Env) error {
+			if err := scripttest.Hermetic(e); err != nil {
+				return err
+			}
+			e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+bin)
+			e.Setenv("NO_PROXY", "127.0.0.1,localhost")
+			e.Setenv("no_proxy", "127.0.0.1,localhost")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"waitaddr":  cmdWaitAddr,
+			"modelreqs": cmdModelReqs,
+		},
+	})
+}
+
+// nodeBin returns the directory of the agent CLIs' executables in an npm
+// prefix (node_modules/.bin for `npm install --prefix`, bin for `-g`).
+func nodeBin(prefix string) (string, error) {
+	if prefix == "" {
+		return "", fmt.Errorf("%s is not set", nodePrefixEnv)
+	}
+	prefix, err := filepath.Abs(prefix)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", nodePrefixEnv, err)
+	}
+	var missing []string
+	for _, dir := range []string{filepath.Join(prefix, "node_modules", ".bin"), filepath.Join(prefix, "bin")} {
+		missing = missing[:0]
+		for _, name := range agentCLIs {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) == 0 {
+			return dir, nil
+		}
+	}
+	return "", fmt.Errorf("%s=%s: not installed there: %s", nodePrefixEnv, prefix, strings.Join(missing, ", "))
+}
+
+// cmdWaitAddr waits for a stand-in's address file and sets an env var:
+//
+//	waitaddr FILE VAR
+//
+// sets VAR to http://127.0.0.1:PORT once FILE exists (30 s at most).
+func cmdWaitAddr(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitaddr FILE VAR")
+	}
+	file := ts.MkAbs(args[0])
+	deadline := time.Now().Add(waitAddrTimeout)
+	for {
+		b, err := os.ReadFile(file)
+		if err == nil && strings.TrimSpace(string(b)) != "" {
+			ts.Setenv(args[1], "http://"+strings.TrimSpace(string(b)))
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitaddr: %s did not appear within %v (did the stand-in start?)", file, waitAddrTimeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// cmdModelReqs prints one line per request recorded by a stand-in, for
+// stdout assertions (see modelstub.Summarize):
+//
+//	modelreqs LOG
+func cmdModelReqs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: modelreqs LOG")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	entries, err := modelstub.ReadLog(f)
+	ts.Check(err)
+	ts.Check(modelstub.Summarize(entries, ts.Stdout()))
+}
