@@ -1,7 +1,55 @@
 package cli
 
-// HooksCmd is `agent-gauntlet hooks`.
-type HooksCmd struct{}
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// HooksCmd is `agent-gauntlet hooks`: per agent, whether the gauntlet's stop
+// hook is installed in the project and in which file.
+type HooksCmd struct {
+	SettingsFile string `name:"settings-file" help:"Claude Code settings file to check instead of .claude/settings.json (and settings.local.json)." placeholder:"FILE"`
+}
 
 // Run executes the command.
-func (c *HooksCmd) Run(env *Env) error { return errNotImplemented("hooks") }
+func (c *HooksCmd) Run(env *Env) error {
+	root, ok := config.FindRoot(env.Cwd)
+	if !ok {
+		root = env.Cwd
+	}
+	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", root)
+	for _, a := range hookproto.Agents {
+		override := ""
+		if a == hookproto.Claude && c.SettingsFile != "" {
+			override = c.SettingsFile
+			if !filepath.IsAbs(override) {
+				override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
+			}
+		}
+		st := install.Check(root, a, override)
+		state, where := "not installed", shownPath(root, st.Path)
+		switch {
+		case st.Err != nil:
+			state, where = "unreadable", strings.TrimPrefix(st.Err.Error(), st.Path+": ")
+			where = shownPath(root, st.Path) + ": " + where
+		case st.Installed:
+			state = "installed"
+			where += "  (" + st.Command + ")"
+		}
+		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
+	}
+	return nil
+}
+
+// shownPath shows p relative to root when it lies inside it.
+func shownPath(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}

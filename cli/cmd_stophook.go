@@ -1,7 +1,106 @@
 package cli
 
-// StopHookCmd is `agent-gauntlet stop-hook`.
-type StopHookCmd struct{}
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+)
+
+// StopHookCmd is `agent-gauntlet stop-hook`: it reads the agent's stop-hook
+// input on stdin and prints exactly one JSON decision line on stdout. It
+// always exits 0, whatever happens after flag parsing: a bad flag value is
+// a warning on stderr and its default is used.
+//
+// Flag values are plain strings on purpose: a parse error would exit 2, which
+// Claude Code reads as "block and show stderr to the model".
+type StopHookCmd struct {
+	Agent        string `help:"Agent whose hook protocol to speak: claude, codex, gemini, cursor or copilot. Detected from the input when empty." placeholder:"NAME"`
+	Timeout      string `help:"Seconds after which the agent kills this hook (the timeout in its hook settings); the gates are stopped well before. Default 600." env:"GAUNTLET_STOP_HOOK_TIMEOUT" placeholder:"SECONDS"`
+	Deadline     string `hidden:"" help:"Overrides the hook's own deadline (a Go duration such as 90s), for tests." env:"GAUNTLET_STOP_HOOK_DEADLINE"`
+	StdinTimeout string `hidden:"" name:"stdin-timeout" help:"Overrides how long to wait for the hook input (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_STDIN_TIMEOUT"`
+}
 
 // Run executes the command.
-func (c *StopHookCmd) Run(env *Env) error { return errNotImplemented("stop-hook") }
+func (c *StopHookCmd) Run(env *Env) error {
+	// A closed stdout or stderr must not kill the hook with SIGPIPE. Notify,
+	// unlike Ignore, is not inherited by the gates' child processes.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+
+	warn := func(format string, args ...any) {
+		fmt.Fprintf(env.Stderr, "agent-gauntlet stop-hook: warning: "+format+"\n", args...)
+	}
+	agent, err := hookproto.ParseAgent(c.Agent)
+	if err != nil {
+		warn("--agent: %v; detecting the agent from the input", err)
+		agent = ""
+	}
+	agentTimeout := stophook.DefaultAgentTimeout
+	if c.Timeout != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(c.Timeout))
+		if err != nil || n <= 0 {
+			warn("--timeout %q is not a positive number of seconds; using %d", c.Timeout, int(agentTimeout.Seconds()))
+		} else {
+			agentTimeout = time.Duration(n) * time.Second
+		}
+	}
+	deadline := stophook.DeadlineFor(agentTimeout)
+	if d, ok := parseHookDuration(c.Deadline, "--deadline", warn); ok {
+		deadline = d
+	}
+	stdinTimeout, _ := parseHookDuration(c.StdinTimeout, "--stdin-timeout", warn)
+
+	stophook.Run(env.Ctx, stophook.Options{
+		Agent:        agent,
+		Stdin:        env.Stdin,
+		Stdout:       env.Stdout,
+		Stderr:       env.Stderr,
+		Getenv:       env.Getenv,
+		Cwd:          env.Cwd,
+		StdinTimeout: stdinTimeout,
+		Deadline:     deadline,
+	})
+	return nil
+}
+
+// parseHookDuration reads an optional positive duration flag, warning about a
+// bad value.
+func parseHookDuration(s, flag string, warn func(string, ...any)) (time.Duration, bool) {
+	if s == "" {
+		return 0, false
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		warn("%s %q is not a positive duration; ignored", flag, s)
+		return 0, false
+	}
+	return d, true
+}
+
+// StopHookParseFailure answers a stop-hook invocation whose command line
+// could not be parsed (an unknown flag, say): one JSON line that lets the
+// agent stop (status error, in the dialect of a readable --agent in args),
+// the error on stderr, and exit code 0, since a non-zero exit would make
+// Claude Code block the agent with the usage text. Main calls it when
+// parsing fails and args name the stop-hook command.
+func StopHookParseFailure(env *Env, args []string, err error) int {
+	var agent hookproto.Agent
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--agent=")
+		if !ok && a == "--agent" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok {
+			agent, _ = hookproto.ParseAgent(v)
+		}
+	}
+	fmt.Fprintf(env.Stderr, "agent-gauntlet stop-hook: %v\n", err)
+	stophook.Fail(env.Stdout, agent, err)
+	return ExitOK
+}

@@ -102,6 +102,10 @@ func run(env *Env, args []string) (code int) {
 		args = []string{"--help"}
 	}
 	kctx, err := parser.Parse(args)
+	if err != nil && args[0] == "stop-hook" {
+		// Exit 2 tells Claude Code to block; a mistyped hook flag must allow.
+		return StopHookParseFailure(env, args, err)
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "agent-gauntlet: %v\n", err)
 		return ExitUsage

@@ -65,6 +65,9 @@ func IsKnownAdapter(name string) bool {
 const (
 	EnvStopHookEnabled         = "GAUNTLET_STOP_HOOK_ENABLED"
 	EnvStopHookIntervalMinutes = "GAUNTLET_STOP_HOOK_INTERVAL_MINUTES"
+	// EnvStopHookActive is set for every agent CLI the gauntlet starts (review
+	// adapters), so that a child agent never re-enters the stop hook.
+	EnvStopHookActive = "GAUNTLET_STOP_HOOK_ACTIVE"
 )
 
 // Priority is a violation priority, ordered critical > high > medium > low.

@@ -9,15 +9,18 @@ package adapter
 import (
 	"slices"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// Registry keys of the adapters, as written in cli_preference.
+// Registry keys of the adapters, as written in cli_preference; the names
+// themselves are defined once, in statecfg/config.
 const (
-	Claude  = "claude"
-	Codex   = "codex"
-	Gemini  = "gemini"
-	Copilot = "github-copilot"
-	Cursor  = "cursor"
+	Claude  = config.AdapterClaude
+	Codex   = config.AdapterCodex
+	Gemini  = config.AdapterGemini
+	Copilot = config.AdapterGitHubCopilot
+	Cursor  = config.AdapterCursor
 )
 
 // RootArg in an argv template is replaced by the absolute project root.
@@ -25,7 +28,7 @@ const RootArg = "{root}"
 
 // EnvStopHookActive is set to "1" in every child's environment; the stop hook
 // answers stop_hook_active when it sees it.
-const EnvStopHookActive = "GAUNTLET_STOP_HOOK_ACTIVE"
+const EnvStopHookActive = config.EnvStopHookActive
 
 // Envelope tells how an adapter's stdout wraps the reviewer's text.
 type Envelope int

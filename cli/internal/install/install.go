@@ -1,0 +1,420 @@
+// Package install writes the gauntlet's stop hook into each agent's project
+// settings, merging into the JSON already there, and reports where it is
+// installed.
+//
+// A file that is not valid JSON (or whose hook section has an unexpected
+// shape) is never rewritten: Install returns an error naming it and leaves
+// it untouched. An existing gauntlet hook is never added twice.
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+)
+
+// claudeLocalSettings is Claude Code's per-user project settings file, where
+// the TypeScript agent-gauntlet installed its hook.
+var claudeLocalSettings = filepath.Join(".claude", "settings.local.json")
+
+// Program is the command the hooks run.
+const Program = "agent-gauntlet"
+
+// hookCommand is what every installed hook command starts with; any entry
+// holding it is the gauntlet's (whatever its flags).
+const hookCommand = Program + " stop-hook"
+
+// DefaultTimeoutSeconds is the hook timeout written for every agent: Claude
+// Code's own default (600 s). The stop hook keeps its own deadline below it
+// (see stophook.DeadlineFor).
+const DefaultTimeoutSeconds = 600
+
+// DefaultCursorLoopLimit bounds Cursor's automatic follow-ups. It is above
+// the runs the default retry limit allows (max_retries 3 + 1), so the
+// gauntlet's retry limit, not Cursor, ends a failing loop.
+const DefaultCursorLoopLimit = 5
+
+// Spec is where and how one agent's stop hook is configured in a project.
+type Spec struct {
+	// Agent is the agent the hook answers.
+	Agent hookproto.Agent
+	// Path is the settings file, relative to the project root.
+	Path string
+	// Event is the hook event's key under "hooks".
+	Event string
+	// Versioned files carry a top-level "version": 1 (Cursor, Copilot CLI).
+	Versioned bool
+	// Note is printed after installing, "" when there is nothing to say.
+	Note string
+	// entry builds the hook entry appended to the event's list.
+	entry func(command string, timeoutSeconds int) any
+}
+
+// Specs returns every agent's hook location and shape, in hookproto.Agents
+// order.
+func Specs() []Spec {
+	return []Spec{
+		{Agent: hookproto.Claude, Path: filepath.Join(".claude", "settings.json"), Event: "Stop", entry: nestedEntry(1)},
+		{Agent: hookproto.Codex, Path: filepath.Join(".codex", "hooks.json"), Event: "Stop", entry: nestedEntry(1),
+			Note: "Codex asks you to review and trust new hooks in its /hooks screen before it runs them."},
+		{Agent: hookproto.Gemini, Path: filepath.Join(".gemini", "settings.json"), Event: "AfterAgent",
+			entry: nestedEntry(1000)},
+		{Agent: hookproto.Cursor, Path: filepath.Join(".cursor", "hooks.json"), Event: "stop", Versioned: true,
+			entry: func(command string, timeout int) any {
+				return struct {
+					Command   string `json:"command"`
+					Timeout   int    `json:"timeout"`
+					LoopLimit int    `json:"loop_limit"`
+				}{command, timeout, DefaultCursorLoopLimit}
+			}},
+		{Agent: hookproto.Copilot, Path: filepath.Join(".github", "hooks", "agent-gauntlet.json"), Event: "agentStop",
+			Versioned: true,
+			entry: func(command string, timeout int) any {
+				return struct {
+					Type       string `json:"type"`
+					Bash       string `json:"bash"`
+					PowerShell string `json:"powershell"`
+					TimeoutSec int    `json:"timeoutSec"`
+				}{"command", command, command, timeout}
+			}},
+	}
+}
+
+// nestedEntry builds the Claude Code shaped entry
+// {"hooks":[{"type":"command","command":...,"timeout":...}]}, its timeout in
+// seconds times unit (Gemini CLI counts milliseconds).
+func nestedEntry(unit int) func(string, int) any {
+	type hook struct {
+		Type    string `json:"type"`
+		Name    string `json:"name,omitempty"`
+		Command string `json:"command"`
+		Timeout int    `json:"timeout"`
+	}
+	return func(command string, timeout int) any {
+		h := hook{Type: "command", Command: command, Timeout: timeout * unit}
+		if unit != 1 {
+			h.Name = Program // Gemini CLI shows hooks by name
+		}
+		return struct {
+			Hooks []hook `json:"hooks"`
+		}{[]hook{h}}
+	}
+}
+
+// SpecFor returns agent's spec.
+func SpecFor(agent hookproto.Agent) (Spec, bool) {
+	for _, s := range Specs() {
+		if s.Agent == agent {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Command is the hook command written for agent with the given timeout.
+func Command(agent hookproto.Agent, timeoutSeconds int) string {
+	return fmt.Sprintf("%s --agent %s --timeout %d", hookCommand, agent, timeoutSeconds)
+}
+
+// Options tune Install.
+type Options struct {
+	// Path overrides the spec's settings file (relative to the root or
+	// absolute), "" for the spec's.
+	Path string
+	// TimeoutSeconds is the hook timeout; 0 means DefaultTimeoutSeconds.
+	TimeoutSeconds int
+}
+
+// Result says what Install did.
+type Result struct {
+	// Path is the settings file (absolute).
+	Path string
+	// Added is false when the hook was already there (nothing written).
+	Added bool
+	// Command is the hook command, as written or as found.
+	Command string
+}
+
+// Install adds agent's stop hook to its settings file under root, creating
+// the file (and its directory) when missing and keeping every other key.
+// Nothing is written when the hook is already there (for Claude Code, also
+// when .claude/settings.local.json has it).
+func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
+	spec, ok := SpecFor(agent)
+	if !ok {
+		return Result{}, fmt.Errorf("install hook: unknown agent %q", agent)
+	}
+	timeout := opts.TimeoutSeconds
+	if timeout <= 0 {
+		timeout = DefaultTimeoutSeconds
+	}
+	if agent == hookproto.Claude && opts.Path == "" {
+		// A hook in the local settings (where the TypeScript tool put it)
+		// would run too: never add a second one.
+		local := filepath.Join(root, claudeLocalSettings)
+		if st := checkFile(local, spec); st.Installed {
+			return Result{Path: local, Command: st.Command}, nil
+		}
+	}
+	path := resolve(root, spec.Path, opts.Path)
+	data, err := os.ReadFile(path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Result{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !exists || strings.TrimSpace(string(data)) == "" {
+		data = []byte("{}")
+	}
+	doc, hooks, list, err := parseSettings(data, spec)
+	if err != nil {
+		return Result{}, fmt.Errorf("refusing to modify %s: %v; fix or move the file, then retry", path, err)
+	}
+	if found := findCommand(list); found != "" {
+		return Result{Path: path, Command: found}, nil
+	}
+	command := Command(agent, timeout)
+	entry, err := marshal(spec.entry(command, timeout))
+	if err != nil {
+		return Result{}, fmt.Errorf("encode hook for %s: %w", path, err)
+	}
+	list = append(list, entry)
+	if err := setAll(doc, hooks, spec, list); err != nil {
+		return Result{}, fmt.Errorf("encode %s: %w", path, err)
+	}
+	out, err := pretty(doc)
+	if err != nil {
+		return Result{}, fmt.Errorf("encode %s: %w", path, err)
+	}
+	if err := writeFile(path, out); err != nil {
+		return Result{}, err
+	}
+	return Result{Path: path, Added: true, Command: command}, nil
+}
+
+// parseSettings splits a settings file into the document, its "hooks"
+// object and the event's list.
+func parseSettings(data []byte, spec Spec) (doc, hooks *object, list []json.RawMessage, err error) {
+	doc, err = parseObject(data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if hooks, err = doc.child("hooks"); err != nil {
+		return nil, nil, nil, err
+	}
+	if list, err = hooks.array(spec.Event); err != nil {
+		return nil, nil, nil, fmt.Errorf("hooks.%s is not a JSON array", spec.Event)
+	}
+	return doc, hooks, list, nil
+}
+
+func setAll(doc, hooks *object, spec Spec, list []json.RawMessage) error {
+	raw, err := marshal(list)
+	if err != nil {
+		return err
+	}
+	hooks.set(spec.Event, raw)
+	raw, err = marshal(hooks)
+	if err != nil {
+		return err
+	}
+	doc.set("hooks", raw)
+	if spec.Versioned {
+		if _, ok := doc.get("version"); !ok {
+			doc.setFirst("version", json.RawMessage("1"))
+		}
+	}
+	return nil
+}
+
+// findCommand returns the first gauntlet stop-hook command found anywhere
+// in the entries, "" when none is.
+func findCommand(list []json.RawMessage) string {
+	for _, raw := range list {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		if c := findIn(v); c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+func findIn(v any) string {
+	switch x := v.(type) {
+	case string:
+		if isGauntletCommand(x) {
+			return x
+		}
+	case []any:
+		for _, e := range x {
+			if c := findIn(e); c != "" {
+				return c
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if c := findIn(e); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// isGauntletCommand reports whether a hook command runs the gauntlet's stop
+// hook: "agent-gauntlet stop-hook", possibly by path and with flags.
+func isGauntletCommand(s string) bool {
+	fields := strings.Fields(s)
+	for i := 0; i+1 < len(fields); i++ {
+		if filepath.Base(strings.Trim(fields[i], `"'`)) == Program && fields[i+1] == "stop-hook" {
+			return true
+		}
+	}
+	return false
+}
+
+// Status is where one agent's stop hook is installed.
+type Status struct {
+	Agent hookproto.Agent
+	// Path is the settings file checked (absolute).
+	Path string
+	// Installed reports that Path holds the gauntlet's hook.
+	Installed bool
+	// Command is the installed command ("" when not installed).
+	Command string
+	// Err is set when Path exists but cannot be read or parsed.
+	Err error
+}
+
+// Check reports agent's hook under root. For Claude Code it also looks in
+// .claude/settings.local.json (where earlier versions installed it); path
+// overrides the spec's file as for Install.
+func Check(root string, agent hookproto.Agent, path string) Status {
+	spec, ok := SpecFor(agent)
+	if !ok {
+		return Status{Agent: agent, Err: fmt.Errorf("unknown agent %q", agent)}
+	}
+	paths := []string{resolve(root, spec.Path, path)}
+	if agent == hookproto.Claude && path == "" {
+		paths = append(paths, filepath.Join(root, claudeLocalSettings))
+	}
+	var first Status
+	for i, p := range paths {
+		st := checkFile(p, spec)
+		st.Agent = agent
+		if st.Installed {
+			return st
+		}
+		if i == 0 {
+			first = st
+		}
+	}
+	return first
+}
+
+func checkFile(path string, spec Spec) Status {
+	st := Status{Path: path}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st
+	}
+	if err != nil {
+		st.Err = fmt.Errorf("read %s: %w", path, err)
+		return st
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return st
+	}
+	_, _, list, err := parseSettings(data, spec)
+	if err != nil {
+		st.Err = fmt.Errorf("%s: %v", path, err)
+		return st
+	}
+	st.Command = findCommand(list)
+	st.Installed = st.Command != ""
+	return st
+}
+
+func resolve(root, def, override string) string {
+	p := def
+	if override != "" {
+		p = override
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(root, p)
+}
+
+// writeFile replaces path atomically (a temporary file renamed over it),
+// keeping the mode of an existing file.
+func writeFile(path string, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create directory for %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ParseAgents turns --agent values (names, "all", comma lists) into agents,
+// in hookproto.Agents order without duplicates.
+func ParseAgents(values []string) ([]hookproto.Agent, error) {
+	want := map[hookproto.Agent]bool{}
+	for _, v := range values {
+		for _, name := range strings.Split(v, ",") {
+			name = strings.ToLower(strings.TrimSpace(name))
+			switch name {
+			case "":
+				continue
+			case "all":
+				for _, a := range hookproto.Agents {
+					want[a] = true
+				}
+				continue
+			}
+			a, err := hookproto.ParseAgent(name)
+			if err != nil {
+				return nil, fmt.Errorf("--agent: unknown agent %s (want one of %s, or all)", strconv.Quote(name), hookproto.AgentList())
+			}
+			want[a] = true
+		}
+	}
+	var out []hookproto.Agent
+	for _, a := range hookproto.Agents {
+		if want[a] {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,314 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+)
+
+// wantFresh is the file each agent gets in an empty project.
+var wantFresh = map[hookproto.Agent]string{
+	hookproto.Claude: `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "agent-gauntlet stop-hook --agent claude --timeout 600",
+            "timeout": 600
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+	hookproto.Codex: `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "agent-gauntlet stop-hook --agent codex --timeout 600",
+            "timeout": 600
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+	hookproto.Gemini: `{
+  "hooks": {
+    "AfterAgent": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "name": "agent-gauntlet",
+            "command": "agent-gauntlet stop-hook --agent gemini --timeout 600",
+            "timeout": 600000
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+	hookproto.Cursor: `{
+  "version": 1,
+  "hooks": {
+    "stop": [
+      {
+        "command": "agent-gauntlet stop-hook --agent cursor --timeout 600",
+        "timeout": 600,
+        "loop_limit": 5
+      }
+    ]
+  }
+}
+`,
+	hookproto.Copilot: `{
+  "version": 1,
+  "hooks": {
+    "agentStop": [
+      {
+        "type": "command",
+        "bash": "agent-gauntlet stop-hook --agent copilot --timeout 600",
+        "powershell": "agent-gauntlet stop-hook --agent copilot --timeout 600",
+        "timeoutSec": 600
+      }
+    ]
+  }
+}
+`,
+}
+
+func TestInstallFresh(t *testing.T) {
+	for _, spec := range Specs() {
+		t.Run(string(spec.Agent), func(t *testing.T) {
+			root := t.TempDir()
+			res, err := Install(root, spec.Agent, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Added || res.Path != filepath.Join(root, spec.Path) {
+				t.Errorf("result = %+v", res)
+			}
+			got, err := os.ReadFile(res.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != wantFresh[spec.Agent] {
+				t.Errorf("file =\n%s\nwant\n%s", got, wantFresh[spec.Agent])
+			}
+			// Never twice.
+			again, err := Install(root, spec.Agent, Options{TimeoutSeconds: 30})
+			if err != nil || again.Added || again.Command != res.Command {
+				t.Errorf("second install = %+v, %v", again, err)
+			}
+			if after, _ := os.ReadFile(res.Path); string(after) != string(got) {
+				t.Errorf("second install changed the file:\n%s", after)
+			}
+			st := Check(root, spec.Agent, "")
+			if !st.Installed || st.Path != res.Path || st.Err != nil || st.Command != res.Command {
+				t.Errorf("Check = %+v", st)
+			}
+		})
+	}
+}
+
+func TestInstallMergesKeepingKeysAndOrder(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, ".claude", "settings.json")
+	existing := `{
+  "permissions": {"allow": ["Bash(go test:*)"], "deny": []},
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre && true"}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  },
+  "env": {"A": "1"},
+  "model": "opus"
+}
+`
+	writeTestFile(t, path, existing)
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(root, hookproto.Claude, Options{TimeoutSeconds: 300}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := `{
+  "permissions": {
+    "allow": [
+      "Bash(go test:*)"
+    ],
+    "deny": []
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "echo pre && true"
+          }
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "notify-send done"
+          }
+        ]
+      },
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "agent-gauntlet stop-hook --agent claude --timeout 300",
+            "timeout": 300
+          }
+        ]
+      }
+    ]
+  },
+  "env": {
+    "A": "1"
+  },
+  "model": "opus"
+}
+`
+	if string(got) != want {
+		t.Errorf("merged =\n%s\nwant\n%s", got, want)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestInstallRefusesUnparseable(t *testing.T) {
+	for name, content := range map[string]string{
+		"syntax":        `{"hooks": {"Stop": [}`,
+		"array":         `[1, 2]`,
+		"hooks string":  `{"hooks": "none"}`,
+		"stop object":   `{"hooks": {"Stop": {"command": "x"}}}`,
+		"trailing data": `{} {}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			path := filepath.Join(root, ".claude", "settings.json")
+			writeTestFile(t, path, content)
+			_, err := Install(root, hookproto.Claude, Options{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, path) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q does not name %s on one line", msg, path)
+			}
+			if got, _ := os.ReadFile(path); string(got) != content {
+				t.Errorf("file changed: %s", got)
+			}
+			if st := Check(root, hookproto.Claude, ""); st.Err == nil || st.Installed {
+				t.Errorf("Check = %+v", st)
+			}
+		})
+	}
+}
+
+func TestInstallRecognisesExistingCommands(t *testing.T) {
+	for _, cmd := range []string{
+		"agent-gauntlet stop-hook",
+		"/usr/local/bin/agent-gauntlet stop-hook --agent claude",
+		`"agent-gauntlet" stop-hook`,
+	} {
+		root := t.TempDir()
+		path := filepath.Join(root, ".claude", "settings.json")
+		content := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":` + quote(cmd) + `,"timeout":300}]}]}}`
+		writeTestFile(t, path, content)
+		res, err := Install(root, hookproto.Claude, Options{})
+		if err != nil || res.Added || res.Command != cmd {
+			t.Errorf("%s: Install = %+v, %v", cmd, res, err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != content {
+			t.Errorf("%s: file changed", cmd)
+		}
+	}
+	if isGauntletCommand("agent-gauntlet run") || isGauntletCommand("echo agent-gauntlet") {
+		t.Error("isGauntletCommand matches other commands")
+	}
+}
+
+func TestCheckLegacyLocalSettingsAndOverride(t *testing.T) {
+	root := t.TempDir()
+	st := Check(root, hookproto.Claude, "")
+	if st.Installed || st.Err != nil || st.Path != filepath.Join(root, ".claude", "settings.json") {
+		t.Errorf("empty project: %+v", st)
+	}
+	local := filepath.Join(root, ".claude", "settings.local.json")
+	writeTestFile(t, local, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"agent-gauntlet stop-hook","timeout":300}]}]}}`)
+	if st := Check(root, hookproto.Claude, ""); !st.Installed || st.Path != local {
+		t.Errorf("legacy: %+v", st)
+	}
+	if res, err := Install(root, hookproto.Claude, Options{}); err != nil || res.Added || res.Path != local {
+		t.Errorf("install over legacy = %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".claude", "settings.json")); !os.IsNotExist(err) {
+		t.Errorf("settings.json written next to the legacy hook: %v", err)
+	}
+	custom := filepath.Join(t.TempDir(), "custom.json")
+	res, err := Install(root, hookproto.Claude, Options{Path: custom})
+	if err != nil || !res.Added || res.Path != custom {
+		t.Fatalf("override install = %+v, %v", res, err)
+	}
+	if st := Check(root, hookproto.Claude, custom); !st.Installed || st.Path != custom {
+		t.Errorf("override check: %+v", st)
+	}
+}
+
+func TestParseAgents(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want []hookproto.Agent
+	}{
+		{nil, nil},
+		{[]string{"codex", "claude"}, []hookproto.Agent{hookproto.Claude, hookproto.Codex}},
+		{[]string{"gemini,cursor", " copilot "}, []hookproto.Agent{hookproto.Gemini, hookproto.Cursor, hookproto.Copilot}},
+		{[]string{"all", "claude"}, hookproto.Agents},
+	} {
+		got, err := ParseAgents(tc.in)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ParseAgents(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := ParseAgents([]string{"vim"}); err == nil || !strings.Contains(err.Error(), `"vim"`) {
+		t.Errorf("ParseAgents(vim) error = %v", err)
+	}
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quote(s string) string {
+	b, _ := marshal(s)
+	return string(b)
+}

@@ -1,0 +1,76 @@
+package stophook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// inputReader collects stdin in the background, so that the hook can stop
+// waiting for a writer that never closes it.
+type inputReader struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	done chan error // receives the end of reading: nil (EOF or complete object) or an error
+}
+
+// readInput reads r to EOF, at most limit bytes and for at most timeout
+// (also ending with ctx). A JSON object followed by a newline ends the read
+// early, so a writer that never closes stdin costs nothing. On timeout what
+// arrived so far is returned: the decoder judges it.
+func readInput(ctx context.Context, r io.Reader, limit int64, timeout time.Duration) ([]byte, error) {
+	ir := &inputReader{done: make(chan error, 1)}
+	go ir.run(r, limit)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var err error
+	select {
+	case err = <-ir.done:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	ir.mu.Lock()
+	defer ir.mu.Unlock()
+	data := bytes.Clone(ir.buf.Bytes())
+	if err != nil {
+		return data, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("hook input is larger than %d bytes", limit)
+	}
+	return data, nil
+}
+
+func (ir *inputReader) run(r io.Reader, limit int64) {
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(chunk)
+		ir.mu.Lock()
+		ir.buf.Write(chunk[:n])
+		size := int64(ir.buf.Len())
+		complete := n > 0 && endsObjectLine(ir.buf.Bytes())
+		ir.mu.Unlock()
+		switch {
+		case err == io.EOF, complete, size > limit:
+			ir.done <- nil
+			return
+		case err != nil:
+			ir.done <- fmt.Errorf("read hook input: %w", err)
+			return
+		}
+	}
+}
+
+// endsObjectLine reports whether data is a complete JSON object followed by
+// a newline, the end of one input from a writer that keeps stdin open.
+func endsObjectLine(data []byte) bool {
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		return false
+	}
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '{' && t[len(t)-1] == '}' && json.Valid(t)
+}

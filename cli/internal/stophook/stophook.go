@@ -1,0 +1,403 @@
+// Package stophook answers an agent's stop hook: it reads the hook input,
+// decides in the order of DESIGN.md §4 whether the gauntlet must run, runs it
+// in-process through runner.ExecuteRun, and writes exactly one line of JSON
+// in the agent's dialect. Only a failed run blocks the agent.
+//
+// Run never panics and never fails: every surprise becomes an answer that
+// lets the agent stop. The fast paths (invalid input, loop guard, no config,
+// disabled, lock present, interval not elapsed) read a few small files and
+// run no git command.
+package stophook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// EnvActive, when non-empty, marks a process started by the gauntlet itself
+// (its review CLIs): their stop hooks allow at once, whatever the settings.
+const EnvActive = config.EnvStopHookActive
+
+// Bounds of one hook invocation.
+const (
+	// MaxInput is the largest hook input read (1 MiB).
+	MaxInput = 1 << 20
+	// DefaultStdinTimeout bounds the wait for the hook input.
+	DefaultStdinTimeout = 5 * time.Second
+	// DefaultAgentTimeout is the agent's hook timeout assumed when none is
+	// given: Claude Code's default.
+	DefaultAgentTimeout = 600 * time.Second
+)
+
+// DeadlineFor is the hook's own deadline for an agent that kills the hook
+// after agentTimeout: a tenth less (540 s for Claude Code's 600 s), at
+// least 5 s less when that leaves half, so the answer is written in time.
+// The run is cancelled at the deadline and gets Grace(deadline) to stop.
+func DeadlineFor(agentTimeout time.Duration) time.Duration {
+	if agentTimeout <= 0 {
+		agentTimeout = DefaultAgentTimeout
+	}
+	margin := max(agentTimeout/10, min(5*time.Second, agentTimeout/2))
+	return agentTimeout - margin
+}
+
+// Grace is how long a run cancelled at deadline may take to stop its gates
+// and release its lock before the hook answers without it: a twentieth of
+// the deadline (at least a second when the deadline allows), at most 10 s,
+// so that deadline plus grace stays within the margin DeadlineFor keeps.
+func Grace(deadline time.Duration) time.Duration {
+	return min(max(deadline/20, min(time.Second, deadline/2)), 10*time.Second)
+}
+
+// Options configure Run. Zero values take the defaults.
+type Options struct {
+	// Agent selects the dialect; "" detects it from the input.
+	Agent hookproto.Agent
+	// Stdin is the hook input; Stdout receives the one answer line; Stderr
+	// diagnostics.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment (os.Getenv when nil).
+	Getenv func(string) string
+	// Cwd is the process working directory, used when the input names none.
+	Cwd string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// StdinTimeout bounds the wait for the input (DefaultStdinTimeout).
+	StdinTimeout time.Duration
+	// Deadline bounds the whole hook from its start
+	// (DeadlineFor(DefaultAgentTimeout)); a run still going then is
+	// cancelled and answered as infrastructure_error.
+	Deadline time.Duration
+	// Execute runs the gauntlet (runner.ExecuteRun when nil).
+	Execute func(context.Context, runner.Options) runner.RunResult
+}
+
+func (o Options) withDefaults() Options {
+	if o.Stdin == nil {
+		o.Stdin = eofReader{}
+	}
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.StdinTimeout <= 0 {
+		o.StdinTimeout = DefaultStdinTimeout
+	}
+	if o.Deadline <= 0 {
+		o.Deadline = DeadlineFor(DefaultAgentTimeout)
+	}
+	if o.Execute == nil {
+		o.Execute = runner.ExecuteRun
+	}
+	return o
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// Outcome is the hook's decision.
+type Outcome struct {
+	// Agent is the dialect answered in.
+	Agent hookproto.Agent
+	// Status is the gauntlet status, the one type shared with the runner.
+	Status runner.GauntletStatus
+	// Message is the human summary (Message(Status, detail)).
+	Message string
+	// Instructions tell the agent what to do (blocks only).
+	Instructions string
+	// LogDir is the project's log directory ("" before it is known).
+	LogDir string
+	// debug holds the resolved debug-log settings once known.
+	debug config.DebugLog
+}
+
+// Block reports whether the outcome keeps the agent working.
+func (o Outcome) Block() bool { return runner.IsBlocking(o.Status) }
+
+// Response is the outcome before encoding.
+func (o Outcome) Response() hookproto.Response {
+	return hookproto.Response{Block: o.Block(), Status: string(o.Status), Message: o.Message,
+		Instructions: o.Instructions, Routine: Routine(o.Status)}
+}
+
+// Run answers one stop: it decides, appends the decision to the debug log
+// when enabled, and writes exactly one line to Stdout (write errors such as
+// a closed stdout are ignored). A panic anywhere becomes status error.
+func Run(ctx context.Context, opts Options) Outcome {
+	o := opts.withDefaults()
+	h := &hook{o: o, start: o.Now()}
+	out := h.safeDecide(ctx)
+	if out.LogDir != "" {
+		runner.OpenDebugLog(out.LogDir, out.debug, o.Now).StopHook(decisionWord(out.Block()), string(out.Status))
+	}
+	fmt.Fprintf(o.Stderr, "agent-gauntlet stop-hook: %s (%s)\n", out.Message, out.Status)
+	_, _ = o.Stdout.Write(hookproto.Encode(out.Agent, out.Response()))
+	return out
+}
+
+func decisionWord(block bool) string {
+	if block {
+		return "block"
+	}
+	return "allow"
+}
+
+// hook is one invocation.
+type hook struct {
+	o     Options
+	start time.Time
+	agent hookproto.Agent
+}
+
+func (h *hook) warn(format string, args ...any) {
+	fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: warning: "+format+"\n", args...)
+}
+
+// answer builds an outcome for status with an optional detail.
+func (h *hook) answer(status runner.GauntletStatus, detail string) Outcome {
+	return Outcome{Agent: h.agent, Status: status, Message: Message(status, detail)}
+}
+
+func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
+	h.agent = h.o.Agent
+	if h.agent == "" {
+		h.agent = hookproto.Claude // until the input says otherwise
+	}
+	var known Outcome // the log dir and debug settings, once found
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic: %v\n%s", r, debug.Stack())
+			out = h.answer(runner.StatusError, fmt.Sprintf("Internal error: %v", r))
+		}
+		out.LogDir, out.debug = known.LogDir, known.debug
+	}()
+	return h.decide(ctx, &known)
+}
+
+// decide follows DESIGN.md §4. It records the log dir and the debug
+// settings in known as soon as they are found.
+func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
+	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.o.Deadline))
+	defer cancel()
+
+	// 1. The input.
+	data, err := readInput(ctx, h.o.Stdin, MaxInput, h.o.StdinTimeout)
+	if err != nil {
+		return h.answer(runner.StatusInvalidInput, err.Error())
+	}
+	in, err := hookproto.Decode(data, h.o.Agent)
+	if err != nil {
+		if h.o.Agent == "" {
+			h.agent = hookproto.Detect(data)
+		}
+		return h.answer(runner.StatusInvalidInput, "")
+	}
+	h.agent = in.Agent
+
+	// 2. The loop guard. The gauntlet's own review CLIs always stand down.
+	if h.o.Getenv(EnvActive) != "" {
+		return h.answer(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
+	}
+	if !in.Completed() {
+		return h.answer(runner.StatusStopHookDisabled,
+			fmt.Sprintf("%s reports the turn ended with status %q; only completed turns are verified.",
+				in.Agent.DisplayName(), in.AgentStatus))
+	}
+
+	// 3. The project root, from the input's directory.
+	dir := in.Dir
+	if dir == "" {
+		dir = h.o.Cwd
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(h.o.Cwd, dir)
+	}
+	root, found := config.FindRoot(dir)
+	if !found {
+		if in.Continuing {
+			return h.answer(runner.StatusStopHookActive, "")
+		}
+		return h.answer(runner.StatusNoConfig, "")
+	}
+
+	// 4. Settings: env > project > global > defaults.
+	cfg, err := config.LoadProjectFile(root)
+	if err != nil {
+		if in.Continuing {
+			return h.answer(runner.StatusStopHookActive, "")
+		}
+		return h.answer(runner.StatusError, fmt.Sprintf("Invalid configuration: %v", err))
+	}
+	global, err := config.LoadGlobal(config.GlobalPath(h.o.Getenv))
+	if err != nil {
+		h.warn("%v", err)
+	}
+	settings := config.ResolveStopHook(h.o.Getenv, cfg.StopHook, global)
+	logDir := cfg.LogDirPath()
+	known.LogDir, known.debug = logDir, config.ResolveDebugLog(cfg.DebugLog, global)
+	if in.Continuing && !settings.VerifyOnContinue {
+		return h.answer(runner.StatusStopHookActive, "")
+	}
+	if !settings.Enabled {
+		return h.answer(runner.StatusStopHookDisabled, "Enabled: false in the environment or configuration.")
+	}
+
+	// 5. Another run in progress.
+	if lock.Exists(logDir) {
+		return h.answer(runner.StatusLockExists, "")
+	}
+
+	// 6. The run interval, unless failures are pending verification.
+	if remaining := h.intervalRemaining(logDir, settings.RunIntervalMinutes); remaining > 0 {
+		return h.answer(runner.StatusIntervalNotElapsed,
+			fmt.Sprintf("Next run in %s (interval %d min).", remaining, settings.RunIntervalMinutes))
+	}
+
+	// 7. The run.
+	return h.run(ctx, root, logDir)
+}
+
+// intervalRemaining is the time left before the interval allows a run, 0
+// when a run is due: interval 0, no or unreadable execution state, a last
+// run in the future (a skewed clock never silences the hook), or pending
+// failure logs.
+func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
+	if minutes <= 0 {
+		return 0
+	}
+	st, err := state.Read(logDir)
+	if err != nil || st == nil || st.LastRunCompletedAt.IsZero() {
+		return 0
+	}
+	interval := time.Duration(minutes) * time.Minute
+	elapsed := h.o.Now().Sub(st.LastRunCompletedAt)
+	if elapsed < 0 || elapsed >= interval {
+		return 0
+	}
+	if pending, err := logdir.HasPendingLogs(logDir); err != nil || pending {
+		return 0
+	}
+	return (interval - elapsed + time.Second - 1).Truncate(time.Second)
+}
+
+// run executes the gauntlet under the hook's deadline. A run that outlives
+// the deadline gets Grace to stop, then the hook answers without it.
+func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
+	type result struct {
+		res   runner.RunResult
+		panic any
+		stack []byte
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{panic: r, stack: debug.Stack()}
+			}
+		}()
+		done <- result{res: h.o.Execute(ctx, runner.Options{
+			Dir: root, Scope: runner.ScopeAll, Command: "stop-hook", Silent: true,
+			Getenv: h.o.Getenv, Now: h.o.Now,
+		})}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		select {
+		case r = <-done:
+		case <-time.After(Grace(h.o.Deadline)):
+		}
+		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
+	}
+	if r.panic != nil {
+		fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic in the run: %v\n%s", r.panic, r.stack)
+		return h.answer(runner.StatusError, fmt.Sprintf("Internal error in the run: %v", r.panic))
+	}
+	if ctx.Err() != nil {
+		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
+	}
+	return h.fromRun(r.res, root, logDir)
+}
+
+func (h *hook) deadlineDetail(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Sprintf("The gates did not finish within the stop hook's deadline of %s.", h.o.Deadline)
+	}
+	return "The stop hook was interrupted."
+}
+
+// fromRun turns the run's result into the outcome: its status unchanged.
+func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
+	status := res.Status
+	if !slices.Contains(runner.AllStatuses, status) {
+		return h.answer(runner.StatusError, fmt.Sprintf("The run returned an unknown status %q.", status))
+	}
+	detail := ""
+	switch status {
+	case runner.StatusFailed:
+		if res.GatesRun > 0 {
+			detail = fmt.Sprintf("%d of %d gates failed.", res.GatesFailed, res.GatesRun)
+		}
+	case runner.StatusError, runner.StatusInfrastructureError:
+		detail = res.ErrorMessage
+		if detail == "" {
+			detail = res.Message
+		}
+	}
+	out := h.answer(status, detail)
+	if out.Block() {
+		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
+	}
+	return out
+}
+
+// consoleLogPath is the run's console log made absolute, else the latest in
+// the log directory, else "".
+func consoleLogPath(p, root, logDir string) string {
+	if p == "" {
+		latest, err := logdir.LatestConsoleLog(logDir)
+		if err != nil {
+			return ""
+		}
+		p = latest
+	}
+	if p != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return p
+}
+
+// Fail writes the answer of an invocation that could not even start (a
+// command line that does not parse): status error, allowing the stop, in
+// agent's dialect (Claude Code's when "").
+func Fail(w io.Writer, agent hookproto.Agent, err error) {
+	if agent == "" {
+		agent = hookproto.Claude
+	}
+	out := Outcome{Agent: agent, Status: runner.StatusError, Message: Message(runner.StatusError, err.Error())}
+	_, _ = w.Write(hookproto.Encode(agent, out.Response()))
+}

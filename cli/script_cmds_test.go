@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// scriptCmds are the custom testscript commands, wired through
+// ScriptParams.Cmds.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"execstate": cmdExecState,
+	"hookjson":  cmdHookJSON,
+}
+
+// cmdExecState writes a real .execution_state:
+//
+//	execstate <log-dir> <age> [branch]
+//
+// last_run_completed_at is now minus age (a Go duration: 5m is five minutes
+// ago, -1h one hour ahead); branch defaults to main; commit is the HEAD of
+// the git repository in the current directory (empty when there is none).
+func cmdExecState(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: execstate <log-dir> <age> [branch]")
+	}
+	age, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	branch := "main"
+	if len(args) == 3 {
+		branch = args[2]
+	}
+	cmd := exec.Command("git", "rev-parse", "HEAD")
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = envList(ts)
+	commit, _ := cmd.Output()
+	ts.Check(state.Write(ts.MkAbs(args[0]), state.State{
+		LastRunCompletedAt: time.Now().Add(-age),
+		Branch:             branch,
+		Commit:             strings.TrimSpace(string(commit)),
+	}))
+}
+
+// envList is the script's environment for a child process.
+func envList(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"HOME", "PATH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
+
+// cmdHookJSON checks that the last command's stdout is exactly one line
+// holding one JSON object, then checks its keys:
+//
+//	hookjson [key=value | key~regexp | key==other | key | !key]...
+//
+// key=value wants a string equal to value (other JSON values compare by
+// their JSON text, as in version=1); key~regexp a string matching regexp;
+// key==other two keys with equal values; key the key present; !key the key
+// absent. With no argument it checks the
+// line only. "hookjson -empty" wants the object {}.
+func cmdHookJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! hookjson")
+	}
+	out := ts.ReadFile("stdout")
+	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+		ts.Fatalf("stdout is not exactly one line: %q", out)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &m); err != nil || m == nil {
+		ts.Fatalf("stdout is not one JSON object: %v: %q", err, out)
+	}
+	for _, a := range args {
+		switch {
+		case a == "-empty":
+			if len(m) != 0 {
+				ts.Fatalf("want {}, got keys %v", keys(m))
+			}
+		case strings.HasPrefix(a, "!"):
+			if _, ok := m[a[1:]]; ok {
+				ts.Fatalf("key %q present, want absent: %s", a[1:], m[a[1:]])
+			}
+		case strings.Contains(a, "=="):
+			k, other, _ := strings.Cut(a, "==")
+			if value(ts, m, k) != value(ts, m, other) {
+				ts.Fatalf("%s and %s differ", k, other)
+			}
+		case strings.Contains(a, "="):
+			k, want, _ := strings.Cut(a, "=")
+			if got := value(ts, m, k); got != want {
+				ts.Fatalf("%s = %q, want %q", k, got, want)
+			}
+		case strings.Contains(a, "~"):
+			k, re, _ := strings.Cut(a, "~")
+			rx, err := regexp.Compile(re)
+			ts.Check(err)
+			if got := value(ts, m, k); !rx.MatchString(got) {
+				ts.Fatalf("%s = %q, does not match %q", k, got, re)
+			}
+		default:
+			if _, ok := m[a]; !ok {
+				ts.Fatalf("key %q absent; keys %v", a, keys(m))
+			}
+		}
+	}
+}
+
+// value is key's string value, or its JSON text when not a string.
+func value(ts *testscript.TestScript, m map[string]json.RawMessage, k string) string {
+	raw, ok := m[k]
+	if !ok {
+		ts.Fatalf("key %q absent; keys %v", k, keys(m))
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(bytes.TrimSpace(raw))
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
