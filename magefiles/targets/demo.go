@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -64,7 +65,7 @@ func Demo(ctx context.Context) error {
 		{title: "A stop right after: nothing to do, answered without running gates", args: []string{"stop-hook"}, stdin: hookInput},
 	}
 	for i, s := range steps {
-		fmt.Fprintf(Out, "\n\033[1m── %d. %s\033[0m\n", i+1, s.title)
+		fmt.Fprintf(Out, "\n── %d. %s\n", i+1, s.title)
 		if s.shell != "" {
 			fmt.Fprintf(Out, "$ %s\n", s.shell)
 			if err := demoShell(ctx, repo, env, s.shell); err != nil {
@@ -77,16 +78,39 @@ func Demo(ctx context.Context) error {
 		cmd.Dir = repo
 		cmd.Env = env
 		cmd.Stdin = strings.NewReader(s.stdin)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		cmd.Stderr = &out
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout = &stdout
+		cmd.Stderr = &stderr
 		err := cmd.Run()
-		Out.Write(out.Bytes())
+		if s.stdin == "" {
+			// run prints its progress on stderr and nothing on stdout.
+			Out.Write(stderr.Bytes())
+			Out.Write(stdout.Bytes())
+		} else {
+			showHookAnswer(stdout.Bytes(), stderr.Bytes())
+		}
 		if err != nil {
 			fmt.Fprintf(Out, "(exit status %d)\n", cmd.ProcessState.ExitCode())
 		}
 	}
 	return nil
+}
+
+// showHookAnswer prints a stop hook's stderr, its one JSON line, and the
+// block instructions (the JSON "reason") as the agent reads them.
+func showHookAnswer(stdout, stderr []byte) {
+	fmt.Fprintf(Out, "stderr: %s", stderr)
+	fmt.Fprintf(Out, "stdout: %s", stdout)
+	var answer struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}
+	if json.Unmarshal(stdout, &answer) == nil && answer.Reason != "" {
+		fmt.Fprintf(Out, "\nThe agent is sent back to work with this \"reason\":\n\n")
+		for _, line := range strings.Split(answer.Reason, "\n") {
+			fmt.Fprintf(Out, "    %s\n", line)
+		}
+	}
 }
 
 // writeDemoProject copies the embedded example to dir.
