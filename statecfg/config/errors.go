@@ -2,7 +2,9 @@ package config
 
 import (
 	"errors"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrNotFound is matched (errors.Is) by the error Load and LoadProjectFile
@@ -39,7 +41,7 @@ type Problem struct {
 func (p Problem) String() string {
 	var b strings.Builder
 	if p.File != "" {
-		b.WriteString(p.File)
+		b.WriteString(oneLine(p.File))
 		b.WriteString(": ")
 	}
 	if p.Field != "" {
@@ -70,4 +72,16 @@ func (e *Errors) Lines() []string {
 		lines[i] = p.String()
 	}
 	return lines
+}
+
+// oneLine returns s unchanged when it is valid UTF-8 holding only printable
+// characters, else quoted as a Go string, so that a file name taken from the
+// disk or a path taken from a file can never break a problem across lines.
+func oneLine(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

@@ -153,7 +153,7 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 		name := strings.TrimSuffix(e.Name(), ext)
 		rel := filepath.Join(dirRel, e.Name())
 		if prev, dup := seen[name]; dup {
-			c.file(rel).errorf("", "duplicate %s gate %q (already defined by %s)", kind, name, prev)
+			c.file(rel).errorf("", "duplicate %s gate %q (already defined by %s)", kind, name, oneLine(prev))
 			continue
 		}
 		seen[name] = rel
@@ -292,7 +292,11 @@ func parseEntryPoint(parent *object, path string, item any, known *gateNames) (E
 	before := o.f.errs
 	if o.require("path") {
 		if s, ok := o.nonEmpty("path"); ok {
-			ep.Path = s
+			if msg := entryPathProblem(s); msg != "" {
+				o.errorf("path", "%s", msg)
+			} else {
+				ep.Path = s
+			}
 		}
 	}
 	ep.Exclude, _ = o.strings("exclude")
@@ -358,6 +362,22 @@ func relativeProblem(p, what string) string {
 	c := filepath.Clean(p)
 	if c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
 		return fmt.Sprintf("must stay inside %s (%q leads out of it)", what, p)
+	}
+	return ""
+}
+
+// entryPathProblem says why an entry point's path is unusable ("" when it
+// is fine): it is matched against paths inside the project root, so it must
+// be relative and may not hold a ".." element anywhere (not even one that
+// cleans away, as in "src/../lib": a pattern should say what it matches).
+func entryPathProblem(p string) string {
+	if filepath.IsAbs(p) {
+		return relativeProblem(p, "the project root")
+	}
+	for _, el := range strings.Split(filepath.ToSlash(p), "/") {
+		if el == ".." {
+			return fmt.Sprintf("must stay inside the project root (%q contains a .. element)", p)
+		}
 	}
 	return ""
 }
@@ -459,7 +479,7 @@ func readFixInstructions(o *object, root, p string) string {
 		o.errorf(key, "must name a file inside %s, not the directory itself", dirName)
 		return ""
 	}
-	shown := filepath.Join(Dir, rel)
+	shown := oneLine(filepath.Join(Dir, rel))
 	data, err := os.ReadFile(filepath.Join(root, Dir, rel))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -127,7 +127,7 @@ func createExclusive(path string, content []byte) error {
 		if errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		return fmt.Errorf("create lock file %s: %w", path, err)
+		return fmt.Errorf("create lock file %s: %w", path, pathless(err))
 	}
 	_, werr := f.Write(content)
 	cerr := f.Close()
@@ -208,6 +208,18 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, fmt.Errorf("take over lock file %s: %w", path, err)
 	}
 	return true, nil
+}
+
+// pathless drops the path of an *fs.PathError whose path the caller's
+// message already names ("create lock file X: permission denied", not
+// "create lock file X: open X: permission denied"); errors.Is still sees
+// the cause.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // flock applies how to f, retrying on EINTR.

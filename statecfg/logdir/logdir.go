@@ -32,8 +32,8 @@ const (
 	// DebugLogBackupFile is the rotated debug log, kept across cleans.
 	DebugLogBackupFile = ".debug.log.1"
 	// SessionRefFile is the TypeScript tool's legacy session reference;
-	// Clean deletes it.
-	SessionRefFile = ".session_ref"
+	// Clean deletes it (and so does state.Write).
+	SessionRefFile = state.LegacySessionRefFile
 )
 
 var (

@@ -17,6 +17,10 @@ import (
 // File is the execution state's file name inside the log directory.
 const File = ".execution_state"
 
+// LegacySessionRefFile is the TypeScript tool's session reference, which the
+// execution state replaced. Write deletes it, as upstream does.
+const LegacySessionRefFile = ".session_ref"
+
 // ErrCorrupt is wrapped by Read's error when the file exists but is not a
 // valid execution state.
 var ErrCorrupt = errors.New("corrupt execution state")
@@ -87,6 +91,11 @@ func Read(logDir string) (*State, error) {
 // needed. The timestamp is written in UTC. The file is replaced atomically
 // (written to a temporary file in logDir, then renamed), so readers and
 // concurrent writers never see a torn file: the last rename wins.
+//
+// Once the state is written, the legacy LegacySessionRefFile is deleted.
+// That deletion is best effort: the file is a leftover nothing reads any
+// more (clean deletes it too), so failing to delete it does not make a
+// successful write fail.
 func Write(logDir string, s State) error {
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return fmt.Errorf("create log directory %s: %w", logDir, err)
@@ -126,5 +135,6 @@ func Write(logDir string, s State) error {
 		_ = os.Remove(tmpName)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	_ = os.Remove(filepath.Join(logDir, LegacySessionRefFile))
 	return nil
 }

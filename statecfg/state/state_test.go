@@ -63,6 +63,34 @@ func TestWriteOmitsEmptyWorkingTreeRef(t *testing.T) {
 	}
 }
 
+func TestWriteRemovesLegacySessionRef(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, LegacySessionRefFile)
+	if err := os.WriteFile(ref, []byte("abc123\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, State{LastRunCompletedAt: time.Unix(0, 0), Branch: "main", Commit: "c"}); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if _, err := os.Lstat(ref); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s still there after Write (stat error %v)", LegacySessionRefFile, err)
+	}
+	// Without a legacy file, and with one that cannot be removed (a
+	// non-empty directory), Write still succeeds: the deletion is best effort.
+	if err := Write(dir, State{Branch: "main"}); err != nil {
+		t.Errorf("Write without %s: %v", LegacySessionRefFile, err)
+	}
+	if err := os.MkdirAll(filepath.Join(ref, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, State{Branch: "main"}); err != nil {
+		t.Errorf("Write with an undeletable %s: %v", LegacySessionRefFile, err)
+	}
+	if got, err := Read(dir); err != nil || got == nil || got.Branch != "main" {
+		t.Errorf("Read = %+v, %v", got, err)
+	}
+}
+
 func TestRead(t *testing.T) {
 	tests := []struct {
 		name    string
