@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
@@ -42,8 +43,24 @@ func (c *HooksCmd) Run(env *Env) error {
 			where += "  (" + st.Command + ")"
 		}
 		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
+		if st.Installed {
+			if note := noTimeoutNote(st.Command); note != "" {
+				fmt.Fprintf(env.Stdout, "  %-12s %-14s Note: %s\n", "", "", note)
+			}
+		}
 	}
 	return nil
+}
+
+// noTimeoutNote explains what a found hook command without --timeout (as
+// the TypeScript tool installed it) means, "" for one with it.
+func noTimeoutNote(command string) string {
+	if install.HasTimeout(command) {
+		return ""
+	}
+	return fmt.Sprintf("no --timeout in this command: the hook assumes the agent kills it after %d s and stops the gates at %d s; "+
+		"to allow longer runs, add --timeout with the entry's timeout in seconds",
+		int(stophook.DefaultAgentTimeout.Seconds()), int(stophook.DeadlineFor(0).Seconds()))
 }
 
 // shownPath shows p relative to root when it lies inside it.

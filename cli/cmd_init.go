@@ -114,6 +114,9 @@ func (c *InitCmd) installHooks(env *Env, root string, agents []hookproto.Agent) 
 		where := shownPath(root, res.Path)
 		if !res.Added {
 			fmt.Fprintf(env.Stdout, "%s stop hook already installed in %s\n", a.DisplayName(), where)
+			if note := noTimeoutNote(res.Command); note != "" {
+				fmt.Fprintf(env.Stdout, "  Note: %s\n", note)
+			}
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "Installed the %s stop hook in %s\n", a.DisplayName(), where)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -22,7 +23,7 @@ import (
 // Claude Code reads as "block and show stderr to the model".
 type StopHookCmd struct {
 	Agent        string `help:"Agent whose hook protocol to speak: claude, codex, gemini, cursor or copilot. Detected from the input when empty." placeholder:"NAME"`
-	Timeout      string `help:"Seconds after which the agent kills this hook (the timeout in its hook settings); the gates are stopped well before. Default 600." env:"GAUNTLET_STOP_HOOK_TIMEOUT" placeholder:"SECONDS"`
+	Timeout      string `help:"Seconds after which the agent kills this hook (the timeout of its hook entry); the gates are stopped well before. Without it 300 is assumed, the timeout earlier installers wrote." env:"GAUNTLET_STOP_HOOK_TIMEOUT" placeholder:"SECONDS"`
 	Deadline     string `hidden:"" help:"Overrides the hook's own deadline (a Go duration such as 90s), for tests." env:"GAUNTLET_STOP_HOOK_DEADLINE"`
 	StdinTimeout string `hidden:"" name:"stdin-timeout" help:"Overrides how long to wait for the hook input (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_STDIN_TIMEOUT"`
 }
@@ -41,19 +42,7 @@ func (c *StopHookCmd) Run(env *Env) error {
 		warn("--agent: %v; detecting the agent from the input", err)
 		agent = ""
 	}
-	agentTimeout := stophook.DefaultAgentTimeout
-	if c.Timeout != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(c.Timeout))
-		if err != nil || n <= 0 {
-			warn("--timeout %q is not a positive number of seconds; using %d", c.Timeout, int(agentTimeout.Seconds()))
-		} else {
-			agentTimeout = time.Duration(n) * time.Second
-		}
-	}
-	deadline := stophook.DeadlineFor(agentTimeout)
-	if d, ok := parseHookDuration(c.Deadline, "--deadline", warn); ok {
-		deadline = d
-	}
+	deadline := hookDeadline(c.Timeout, c.Deadline, warn)
 	stdinTimeout, _ := parseHookDuration(c.StdinTimeout, "--stdin-timeout", warn)
 
 	stophook.Run(env.Ctx, stophook.Options{
@@ -67,6 +56,27 @@ func (c *StopHookCmd) Run(env *Env) error {
 		Deadline:     deadline,
 	})
 	return nil
+}
+
+// hookDeadline is the hook's own deadline for the --timeout and --deadline
+// values: --deadline when valid, else stophook.DeadlineFor the --timeout
+// seconds. Without a valid --timeout the agent's timeout is taken to be
+// stophook.DefaultAgentTimeout (300 s, deadline 270 s), which also fits the
+// hooks the TypeScript tool installed without the flag.
+func hookDeadline(timeout, deadline string, warn func(string, ...any)) time.Duration {
+	agentTimeout := stophook.DefaultAgentTimeout
+	if timeout != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(timeout))
+		if err != nil || n <= 0 {
+			warn("--timeout %q is not a positive number of seconds; using %d", timeout, int(agentTimeout.Seconds()))
+		} else {
+			agentTimeout = time.Duration(min(int64(n), math.MaxInt64/int64(time.Second))) * time.Second
+		}
+	}
+	if d, ok := parseHookDuration(deadline, "--deadline", warn); ok {
+		return d
+	}
+	return stophook.DeadlineFor(agentTimeout)
 }
 
 // parseHookDuration reads an optional positive duration flag, warning about a

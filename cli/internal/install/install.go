@@ -282,6 +282,19 @@ func isGauntletCommand(s string) bool {
 	return false
 }
 
+// HasTimeout reports whether a gauntlet hook command tells the hook the
+// agent's timeout: a --timeout flag, or GAUNTLET_STOP_HOOK_TIMEOUT set in
+// the command. Commands installed by the TypeScript tool have neither.
+func HasTimeout(command string) bool {
+	for _, f := range strings.Fields(command) {
+		f = strings.Trim(f, `"'`)
+		if f == "--timeout" || strings.HasPrefix(f, "--timeout=") || strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT=") {
+			return true
+		}
+	}
+	return false
+}
+
 // Status is where one agent's stop hook is installed.
 type Status struct {
 	Agent hookproto.Agent

@@ -251,6 +251,28 @@ func TestInstallRecognisesExistingCommands(t *testing.T) {
 	}
 }
 
+func TestHasTimeout(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"agent-gauntlet stop-hook":                                    false, // the TypeScript tool's
+		"/usr/local/bin/agent-gauntlet stop-hook --agent claude":      false,
+		"agent-gauntlet stop-hook --agent claude --timeout 600":       true,
+		"agent-gauntlet stop-hook --timeout=300":                      true,
+		`agent-gauntlet stop-hook "--timeout" 300`:                    true,
+		"GAUNTLET_STOP_HOOK_TIMEOUT=900 agent-gauntlet stop-hook":     true,
+		"agent-gauntlet stop-hook --agent claude --timeoutx 600":      false,
+		"agent-gauntlet stop-hook --deadline 90s --stdin-timeout 30s": false,
+	} {
+		if got := HasTimeout(cmd); got != want {
+			t.Errorf("HasTimeout(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+	for _, a := range hookproto.Agents {
+		if !HasTimeout(Command(a, DefaultTimeoutSeconds)) {
+			t.Errorf("installed command %q has no timeout", Command(a, DefaultTimeoutSeconds))
+		}
+	}
+}
+
 func TestCheckLegacyLocalSettingsAndOverride(t *testing.T) {
 	root := t.TempDir()
 	st := Check(root, hookproto.Claude, "")

@@ -5,7 +5,7 @@
 //
 // Run never panics and never fails: every surprise becomes an answer that
 // lets the agent stop. The fast paths (invalid input, loop guard, no config,
-// disabled, lock present, interval not elapsed) read a few small files and
+// disabled, lock held, interval not elapsed) read a few small files and
 // run no git command.
 package stophook
 
@@ -38,14 +38,18 @@ const (
 	MaxInput = 1 << 20
 	// DefaultStdinTimeout bounds the wait for the hook input.
 	DefaultStdinTimeout = 5 * time.Second
-	// DefaultAgentTimeout is the agent's hook timeout assumed when none is
-	// given: Claude Code's default.
-	DefaultAgentTimeout = 600 * time.Second
+	// DefaultAgentTimeout is the agent's hook timeout assumed when the
+	// command gives none (no --timeout): the smallest any installer of the
+	// gauntlet wrote, the TypeScript tool's 300 s for its `agent-gauntlet
+	// stop-hook` entries, so that those hooks answer before Claude Code
+	// kills them (deadline 270 s). Installs by this tool pass --timeout.
+	DefaultAgentTimeout = 300 * time.Second
 )
 
 // DeadlineFor is the hook's own deadline for an agent that kills the hook
-// after agentTimeout: a tenth less (540 s for Claude Code's 600 s), at
-// least 5 s less when that leaves half, so the answer is written in time.
+// after agentTimeout (DefaultAgentTimeout when 0): a tenth less (540 s for
+// Claude Code's 600 s, 270 s for 300 s), at least 5 s less when that leaves
+// half, so the answer is written in time.
 // The run is cancelled at the deadline and gets Grace(deadline) to stop.
 func DeadlineFor(agentTimeout time.Duration) time.Duration {
 	if agentTimeout <= 0 {
@@ -265,8 +269,10 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 		return h.answer(runner.StatusStopHookDisabled, "Enabled: false in the environment or configuration.")
 	}
 
-	// 5. Another run in progress.
-	if lock.Exists(logDir) {
+	// 5. Another run in progress. A stale lock (ours, this host, its
+	// process gone, as a run killed by SIGKILL leaves it) is not: the run
+	// takes it over, with a warning in its console log.
+	if lock.Held(logDir) {
 		return h.answer(runner.StatusLockExists, "")
 	}
 

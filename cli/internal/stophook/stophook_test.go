@@ -427,6 +427,68 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// TestDefaultDeadline: without a Deadline (a hook command without
+// --timeout, as the TypeScript tool installed it with Claude Code timeout
+// 300 s) the run is cancelled at 270 s, and the answer comes within 300 s.
+func TestDefaultDeadline(t *testing.T) {
+	if DefaultAgentTimeout > 300*time.Second {
+		t.Errorf("DefaultAgentTimeout = %s, above the TypeScript tool's 300 s hook timeout", DefaultAgentTimeout)
+	}
+	root := project(t, "")
+	var got time.Duration
+	exec := func(ctx context.Context, _ runner.Options) runner.RunResult {
+		dl, ok := ctx.Deadline()
+		if !ok {
+			t.Error("the run has no deadline")
+		}
+		got = time.Until(dl)
+		return runner.RunResult{Status: runner.StatusPassed}
+	}
+	call(t, Options{Execute: exec, Now: time.Now}, input(root, false))
+	if got <= 260*time.Second || got > 270*time.Second {
+		t.Errorf("run deadline in %s, want 270s", got)
+	}
+	if d := DeadlineFor(0); d+Grace(d) >= 300*time.Second {
+		t.Errorf("default deadline %s + grace %s reaches 300s", d, Grace(d))
+	}
+}
+
+// TestStaleLock: a lock of ours on this host whose process is gone (a run
+// killed by SIGKILL) does not stop the hook: the run goes ahead (and takes
+// the lock over). A live one does.
+func TestStaleLock(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		t.Skipf("no hostname: %v", err)
+	}
+	root := project(t, "")
+	path := lock.Path(filepath.Join(root, "gauntlet_logs"))
+	lockJSON := func(pid int) string {
+		return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":"2026-01-27T10:00:00Z"}`+"\n", pid, host)
+	}
+	ran := false
+	exec := func(context.Context, runner.Options) runner.RunResult {
+		ran = true
+		return runner.RunResult{Status: runner.StatusPassed}
+	}
+	// above Linux's largest pid_max (1<<22): never a live process
+	mustWrite(t, path, lockJSON(1<<22+1))
+	if out, _, _ := call(t, Options{Execute: exec}, input(root, false)); out.Status != runner.StatusPassed || !ran {
+		t.Errorf("stale lock: outcome %+v, ran %v", out, ran)
+	}
+	for name, content := range map[string]string{
+		"live pid":        lockJSON(os.Getpid()),
+		"other host":      strings.Replace(lockJSON(1<<22+1), host, host+"-elsewhere", 1),
+		"TypeScript pid":  "4242\n",
+		"empty lock file": "",
+	} {
+		mustWrite(t, path, content)
+		if out, _, _ := call(t, Options{}, input(root, false)); out.Status != runner.StatusLockExists {
+			t.Errorf("%s: outcome %+v, want lock_exists", name, out)
+		}
+	}
+}
+
 func TestPanicsBecomeError(t *testing.T) {
 	root := project(t, "debug_log:\n  enabled: true\n")
 	boom := func(context.Context, runner.Options) runner.RunResult { panic("boom") }
@@ -556,7 +618,8 @@ func TestDeadlineFor(t *testing.T) {
 		{60 * time.Second, 54 * time.Second},
 		{30 * time.Second, 25 * time.Second},
 		{4 * time.Second, 2 * time.Second},
-		{0, 540 * time.Second},
+		{300 * time.Second, 270 * time.Second},
+		{0, 270 * time.Second}, // DefaultAgentTimeout: the TypeScript tool's 300 s
 	} {
 		got := DeadlineFor(tc.timeout)
 		if got != tc.want {
