@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 )
@@ -282,12 +283,7 @@ func LoadPreviousWithWarnings(logDir, gateFilter string) (map[string]map[string]
 		if g.json || !matchesGate(stem, gateFilter) {
 			continue
 		}
-		data, err := os.ReadFile(g.path)
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("ignoring unreadable log: %v", err))
-			continue
-		}
-		if checkLogFailed(string(data)) {
+		if r := check.LastResult(g.path); r == string(gate.StatusFail) || r == string(gate.StatusError) {
 			add(stem, CheckKey, []gate.Violation{placeholder()})
 		}
 	}
@@ -326,14 +322,6 @@ func pending(r record) ([]gate.Violation, []string) {
 // placeholder stands for a failure without violation details.
 func placeholder() gate.Violation {
 	return gate.Violation{File: "unknown", Line: "?", Issue: PlaceholderIssue, Status: gate.ViolationNew}
-}
-
-// checkLogFailed reports whether a check log records a failure and no pass.
-func checkLogFailed(text string) bool {
-	if strings.Contains(text, "Result: pass") {
-		return false
-	}
-	return strings.Contains(text, "Result: fail") || strings.Contains(text, "Result: error") || strings.Contains(text, "Command failed:")
 }
 
 // matchesGate reports whether a sanitized job id belongs to gate name
