@@ -133,7 +133,7 @@ func label(s gate.Status) string {
 func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 
 // Start prints `[START] <jobId>`.
-func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, jobID) }
+func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, Text(jobID)) }
 
 // Result prints the outcome of one job: `[PASS]  <id> (<sec>s)`, or
 // `[FAIL]  <id> (<sec>s) - <message>` / `[ERROR] ...` followed by
@@ -141,26 +141,27 @@ func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, jobID) }
 // `(<adapter>@<index>)`, with `      Review: <json>` for a failing slot.
 func (c *Console) Result(r gate.Result) {
 	var b strings.Builder
+	id := Text(r.JobID)
 	if len(r.Slots) == 0 {
 		if r.Status == gate.StatusPass {
-			fmt.Fprintf(&b, "%s %s (%s)\n", label(r.Status), r.JobID, secs(r.Duration))
+			fmt.Fprintf(&b, "%s %s (%s)\n", label(r.Status), id, secs(r.Duration))
 		} else {
-			fmt.Fprintf(&b, "%s %s (%s) - %s\n", label(r.Status), r.JobID, secs(r.Duration), r.Message)
+			fmt.Fprintf(&b, "%s %s (%s) - %s\n", label(r.Status), id, secs(r.Duration), Text(r.Message))
 			if r.LogPath != "" {
-				fmt.Fprintf(&b, "%sLog: %s\n", indent, r.LogPath)
+				fmt.Fprintf(&b, "%sLog: %s\n", indent, Text(r.LogPath))
 			}
 		}
 	}
 	for _, s := range r.Slots {
-		fmt.Fprintf(&b, "%s %s (%s@%d) (%s) - %s\n", label(s.Status), r.JobID, s.Adapter, s.Index, secs(r.Duration), s.Message)
+		fmt.Fprintf(&b, "%s %s (%s@%d) (%s) - %s\n", label(s.Status), id, Text(s.Adapter), s.Index, secs(r.Duration), Text(s.Message))
 		if s.Status == gate.StatusPass || s.Status == gate.StatusSkippedPriorPass {
 			continue
 		}
 		switch {
 		case s.JSONPath != "":
-			fmt.Fprintf(&b, "%sReview: %s\n", indent, s.JSONPath)
+			fmt.Fprintf(&b, "%sReview: %s\n", indent, Text(s.JSONPath))
 		case s.LogPath != "":
-			fmt.Fprintf(&b, "%sLog: %s\n", indent, s.LogPath)
+			fmt.Fprintf(&b, "%sLog: %s\n", indent, Text(s.LogPath))
 		}
 	}
 	_, _ = c.Write([]byte(b.String()))

@@ -35,10 +35,11 @@ func violationText(v gate.Violation) string {
 	if v.Line != nil {
 		line = fmt.Sprint(v.Line)
 	}
-	return fmt.Sprintf("%s:%s %s", v.File, line, v.Issue)
+	return fmt.Sprintf("%s:%s %s", Text(v.File), Text(line), Text(v.Issue))
 }
 
 func (s *Summary) addViolations(jobID, slot string, fixed, skipped []gate.Violation) {
+	jobID = Text(jobID)
 	for _, v := range fixed {
 		s.Fixed++
 		s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s%s - %s", jobID, slot, violationText(v)))
@@ -47,7 +48,7 @@ func (s *Summary) addViolations(jobID, slot string, fixed, skipped []gate.Violat
 		s.Skipped++
 		s.Lines = append(s.Lines, fmt.Sprintf("  ⊘ Skipped: %s%s - %s", jobID, slot, violationText(v)))
 		if v.Result != nil && fmt.Sprint(v.Result) != "" {
-			s.Lines = append(s.Lines, "    Reason: "+fmt.Sprint(v.Result))
+			s.Lines = append(s.Lines, "    Reason: "+Text(fmt.Sprint(v.Result)))
 		}
 	}
 }
@@ -63,13 +64,13 @@ func Summarize(results []gate.Result, previouslyFailing map[string]bool) Summary
 			s.Failed += max(r.ErrorCount, 1)
 		} else if previouslyFailing[gate.SanitizeID(r.JobID)] && strings.HasPrefix(r.JobID, string(gate.KindCheck)+":") {
 			s.Fixed++
-			s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - passes now", r.JobID))
+			s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - passes now", Text(r.JobID)))
 		}
 		slotLists := false
 		for _, sl := range r.Slots {
 			if len(sl.Fixed)+len(sl.Skipped) > 0 {
 				slotLists = true
-				s.addViolations(r.JobID, fmt.Sprintf(" (%s@%d)", sl.Adapter, sl.Index), sl.Fixed, sl.Skipped)
+				s.addViolations(r.JobID, fmt.Sprintf(" (%s@%d)", Text(sl.Adapter), sl.Index), sl.Fixed, sl.Skipped)
 			}
 		}
 		if !slotLists {
