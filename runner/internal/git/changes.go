@@ -17,6 +17,32 @@ func (e *BaseBranchError) Error() string {
 	return fmt.Sprintf("base branch %q does not exist: set base_branch in .gauntlet/config.yml (or pass -b <branch>)", e.Branch)
 }
 
+// NoMergeBaseError reports a base branch that shares no commit with HEAD in
+// the history at hand, as in a shallow clone that lacks their common commit.
+type NoMergeBaseError struct {
+	Branch  string
+	Shallow bool
+}
+
+// Error names the branch and says what to do.
+func (e *NoMergeBaseError) Error() string {
+	if e.Shallow {
+		return fmt.Sprintf("base branch %q and HEAD have no common commit (no merge base) in this shallow clone: fetch more history (git fetch --unshallow) or set base_branch in .gauntlet/config.yml", e.Branch)
+	}
+	return fmt.Sprintf("base branch %q and HEAD have no common commit (no merge base): set base_branch in .gauntlet/config.yml (or pass -b <branch>)", e.Branch)
+}
+
+// noMergeBase turns git's "no merge base" failure of a three-dot diff into a
+// NoMergeBaseError, and returns any other error unchanged.
+func noMergeBase(ctx context.Context, root, base string, err error) error {
+	var ce *CommandError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Stderr, "no merge base") {
+		return err
+	}
+	out, _, serr := run(ctx, call{root: root, args: []string{"rev-parse", "--is-shallow-repository"}})
+	return &NoMergeBaseError{Branch: base, Shallow: serr == nil && strings.TrimSpace(string(out)) == "true"}
+}
+
 // CommitNotFoundError reports a --commit that names no commit.
 type CommitNotFoundError struct{ Commit string }
 
@@ -174,7 +200,7 @@ func localFiles(ctx context.Context, root, base string) (Changes, error) {
 	}
 	committed, err := diffNames(ctx, root, baseSHA+"..."+head, "--")
 	if err != nil {
-		return Changes{}, err
+		return Changes{}, noMergeBase(ctx, root, base, err)
 	}
 	rest, err := uncommittedFiles(ctx, root)
 	if err != nil {

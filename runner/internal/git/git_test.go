@@ -183,6 +183,22 @@ func TestChangedFilesErrors(t *testing.T) {
 			t.Fatalf("got %+v, %v", ch, err)
 		}
 	})
+	t.Run("unrelated base has no merge base", func(t *testing.T) {
+		u := newRepo(t)
+		u.write("a.txt", "a\n")
+		base := u.commitAll("root")
+		u.git("checkout", "-q", "--orphan", "island")
+		u.write("c.txt", "c\n")
+		u.commitAll("island root")
+		_, err := ChangedFiles(ctx, u.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: base})
+		var nb *NoMergeBaseError
+		if !errors.As(err, &nb) || nb.Branch != base || nb.Shallow {
+			t.Fatalf("err = %v, want a non-shallow NoMergeBaseError", err)
+		}
+		if strings.Contains(err.Error(), "exit code") || !strings.Contains(err.Error(), "no merge base") {
+			t.Errorf("message %q should explain, not dump git", err)
+		}
+	})
 	t.Run("ci without base falls back to HEAD^ with a warning", func(t *testing.T) {
 		r.write("b.txt", "b\n")
 		r.commitAll("second")
