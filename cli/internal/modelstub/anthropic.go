@@ -31,6 +31,10 @@ func Anthropic(rec *Recorder, replies *Replies) http.Handler {
 			if req.Model == "" {
 				req.Model = "claude-stub"
 			}
+			if tu, ok := parseToolUse(text); ok {
+				anthropicToolUse(w, req.Model, req.Stream, tu)
+				return
+			}
 			if req.Stream {
 				anthropicStream(w, req.Model, text)
 				return

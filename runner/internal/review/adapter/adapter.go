@@ -63,32 +63,48 @@ type Spec struct {
 }
 
 // Specs is the one table of review CLIs and their exact arguments, in the
-// order `health` lists them. Why each flag is there:
+// order `health` lists them. Each line was checked against the real CLI's
+// --help and, except cursor's, in a real offline review turn against a
+// loopback model stand-in (prompt piped on stdin, scripted tool calls that try
+// to write, delete and run commands; see testdata/e2e/review_claude.txtar):
 //
-//   - claude: -p prints one answer and exits, reading the prompt from stdin;
-//     --allowedTools Read,Glob,Grep is the read-only tool set (anything else
-//     is denied in print mode); --max-turns bounds the agent loop;
-//     --output-format json gives result text, cost and token usage;
-//     --settings {"disableAllHooks":true} keeps the user's hooks (including
-//     our stop hook) out of the child session.
-//   - codex: exec is the non-interactive mode; --sandbox read-only lets
-//     commands read but never write; -c approval_policy="never" never waits
-//     for an approval nobody can give (the --ask-for-approval flag left
-//     `exec`); --cd pins the workspace root; --color never keeps escape codes
-//     out of the logs; "-" reads the instructions from stdin.
-//   - gemini: a piped stdin (no -p) is headless mode; --approval-mode default
-//     means every tool that needs a confirmation (shell, edit, write) is
-//     refused in headless mode, leaving the read-only tools; --output-format
-//     json gives "response" and "stats". --sandbox is not used: it needs a
+//   - claude (@anthropic-ai/claude-code 2.1.328): -p prints one answer and
+//     exits, reading the prompt from stdin; --allowedTools Read,Glob,Grep
+//     pre-approves the read-only tools, and in print mode every other tool
+//     that needs approval is denied (Write, Edit, `touch`, `find -delete`,
+//     output redirection were refused; reading shell commands such as `cat`
+//     still run); --max-turns bounds the agent loop (hidden from --help; the
+//     envelope says "error_max_turns" past it); --output-format json gives
+//     result text, cost and token usage; --settings {"disableAllHooks":true}
+//     keeps the user's and the project's hooks (including our stop hook) out
+//     of the child session.
+//   - codex (@openai/codex 0.169.0): exec is the non-interactive mode;
+//     --sandbox read-only lets commands read but never write (`touch` and
+//     `rm` failed with "Read-only file system"); -c approval_policy="never"
+//     never waits for an approval nobody can give and refuses escalation
+//     requests (the --ask-for-approval flag left `exec`); --cd pins the
+//     workspace root; --color never keeps escape codes out of the logs; "-"
+//     reads the instructions from stdin. Stdout is the final message only.
+//   - gemini (@google/gemini-cli 0.61.0): a piped stdin without -p is
+//     headless mode; --approval-mode default leaves headless mode with the
+//     read-only tools only (no shell, edit or write tool is offered to the
+//     model); --skip-trust trusts the project for this session, without which
+//     headless mode exits 55 in a folder never trusted interactively;
+//     --output-format json gives "response" and "stats" on stdout (an error
+//     envelope goes to stderr instead). --sandbox is not used: it needs a
 //     container runtime and fails where none is installed.
-//   - github-copilot: a piped prompt (no -p) runs one prompt and exits; -s
-//     prints only the answer; --no-ask-user never waits for a human;
-//     --allow-tool grants only reading shell commands and --deny-tool write
-//     forbids file writes.
-//   - cursor: -p (--print) is headless and reads the prompt from stdin;
-//     --mode ask is the read-only mode; --output-format text prints the final
-//     answer only; --trust accepts the workspace without a prompt;
-//     --workspace pins the root.
+//   - github-copilot (@github/copilot 1.0.102): a piped prompt without -p
+//     runs one prompt and exits; -s prints only the answer; --no-ask-user
+//     never waits for a human; --allow-tool grants only reading shell
+//     commands, whose rules match the command name (chains and redirections
+//     still need an approval nobody gives, so they are denied), and
+//     --deny-tool write forbids the file-writing tools. `find` is not allowed:
+//     shell(find) let `find -delete` remove a file.
+//   - cursor (`agent`, not on npm: installed by Cursor's own script, so not
+//     run here; flags as documented): -p (--print) is headless and reads the
+//     prompt from stdin; --mode ask is the read-only mode; --output-format
+//     text prints the final answer only; --trust accepts the workspace
+//     without a prompt; --workspace pins the root.
 var Specs = []Spec{
 	{
 		Name:   Claude,
@@ -121,6 +137,7 @@ var Specs = []Spec{
 		Binary: "gemini",
 		Args: []string{
 			"--approval-mode", "default",
+			"--skip-trust",
 			"--output-format", "json",
 		},
 		ModelFlag: "-m",
@@ -135,7 +152,6 @@ var Specs = []Spec{
 			"--allow-tool", "shell(cat)",
 			"--allow-tool", "shell(grep)",
 			"--allow-tool", "shell(ls)",
-			"--allow-tool", "shell(find)",
 			"--allow-tool", "shell(head)",
 			"--allow-tool", "shell(tail)",
 			"--deny-tool", "write",

@@ -24,10 +24,10 @@ func TestArgv(t *testing.T) {
 		{Claude, "opus", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--model", "opus"}},
 		{Codex, "", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-"}},
 		{Codex, "gpt-5", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-m", "gpt-5", "-"}},
-		{Gemini, "", []string{"--approval-mode", "default", "--output-format", "json"}},
-		{Gemini, "flash", []string{"--approval-mode", "default", "--output-format", "json", "-m", "flash"}},
-		{Copilot, "", []string{"-s", "--no-ask-user", "--allow-tool", "shell(cat)", "--allow-tool", "shell(grep)", "--allow-tool", "shell(ls)", "--allow-tool", "shell(find)", "--allow-tool", "shell(head)", "--allow-tool", "shell(tail)", "--deny-tool", "write"}},
-		{Copilot, "gpt-5", []string{"-s", "--no-ask-user", "--allow-tool", "shell(cat)", "--allow-tool", "shell(grep)", "--allow-tool", "shell(ls)", "--allow-tool", "shell(find)", "--allow-tool", "shell(head)", "--allow-tool", "shell(tail)", "--deny-tool", "write", "--model", "gpt-5"}},
+		{Gemini, "", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json"}},
+		{Gemini, "flash", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json", "-m", "flash"}},
+		{Copilot, "", []string{"-s", "--no-ask-user", "--allow-tool", "shell(cat)", "--allow-tool", "shell(grep)", "--allow-tool", "shell(ls)", "--allow-tool", "shell(head)", "--allow-tool", "shell(tail)", "--deny-tool", "write"}},
+		{Copilot, "gpt-5", []string{"-s", "--no-ask-user", "--allow-tool", "shell(cat)", "--allow-tool", "shell(grep)", "--allow-tool", "shell(ls)", "--allow-tool", "shell(head)", "--allow-tool", "shell(tail)", "--deny-tool", "write", "--model", "gpt-5"}},
 		{Cursor, "", []string{"-p", "--output-format", "text", "--mode", "ask", "--trust", "--workspace", "/proj"}},
 		{Cursor, "sonnet-4", []string{"-p", "--output-format", "text", "--mode", "ask", "--trust", "--workspace", "/proj", "--model", "sonnet-4"}},
 	}
@@ -146,6 +146,21 @@ func TestInvokeAnswers(t *testing.T) {
 			exit:        "1",
 			wantFailure: "Quota exceeded for quota metric",
 			wantLimit:   true,
+		},
+		{
+			// gemini 0.61.0 prints its error envelope on stderr, after the
+			// warnings and the stack trace, and nothing on stdout
+			name: "gemini error envelope on stderr", adapter: Gemini,
+			answer: "",
+			stderr: "Warning: 256-color support not detected.\nError generating content via API. ModelNotFoundError\n    at classifyGoogleError (file:///gemini.js:1:1) {\n  code: 404\n}\n" +
+				"{\n  \"session_id\": \"34040d6f\",\n  \"error\": {\n    \"type\": \"Error\",\n    \"message\": \"{\\\"error\\\":{\\\"message\\\":\\\"\\\",\\\"code\\\":404}}\",\n    \"code\": 1\n  }\n}\n",
+			exit:        "1",
+			wantFailure: `{"error":{"message":"","code":404}}`,
+		},
+		{
+			name: "gemini stderr without an envelope", adapter: Gemini,
+			answer: "", stderr: "Gemini CLI is not running in a trusted directory.\n", exit: "55",
+			wantFailure: "process exited with code 55: Gemini CLI is not running in a trusted directory.",
 		},
 		{
 			name: "codex stderr usage limit", adapter: Codex,
@@ -277,6 +292,22 @@ func TestLimitPhrase(t *testing.T) {
 	for in, want := range tests {
 		if got := LimitPhrase(in); got != want {
 			t.Errorf("LimitPhrase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTrailingObject(t *testing.T) {
+	tests := map[string]string{
+		"":                                  "",
+		"plain error\n":                     "",
+		`{"error":{"message":"m"}}`:         `{"error":{"message":"m"}}`,
+		"warn\n{\n  \"a\": 1\n}\n":          "{\n  \"a\": 1\n}",
+		"at x {\n  code: 404\n}\n{\"b\":2}": `{"b":2}`,
+		"{\"a\":1}\ntrailing text":          "",
+	}
+	for in, want := range tests {
+		if got := trailingObject(in); got != want {
+			t.Errorf("trailingObject(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

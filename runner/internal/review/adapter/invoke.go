@@ -227,12 +227,15 @@ type geminiEnvelope struct {
 	} `json:"error"`
 }
 
-// unwrapGemini reads gemini's envelope; stdout that is not one leaves the
-// answer as plain text.
+// unwrapGemini reads gemini's envelope from stdout or, failing that, the
+// error envelope that gemini prints as the last thing on stderr when a turn
+// fails (stdout is then empty); an answer without one stays plain text.
 func unwrapGemini(a *Answer) {
-	var env geminiEnvelope
-	if json.Unmarshal([]byte(strings.TrimSpace(a.Stdout)), &env) != nil || (env.Response == nil && env.Error == nil) {
-		return
+	env, ok := parseGemini(a.Stdout)
+	if !ok {
+		if env, ok = parseGemini(trailingObject(a.Stderr)); !ok || env.Error == nil {
+			return
+		}
 	}
 	a.Text = ""
 	if env.Response != nil {
@@ -254,6 +257,30 @@ func unwrapGemini(a *Answer) {
 		}
 		a.EnvelopeError = msg
 	}
+}
+
+// parseGemini parses s as gemini's envelope; ok is false when it is not one.
+func parseGemini(s string) (env geminiEnvelope, ok bool) {
+	if json.Unmarshal([]byte(strings.TrimSpace(s)), &env) != nil {
+		return geminiEnvelope{}, false
+	}
+	return env, env.Response != nil || env.Error != nil
+}
+
+// trailingObject returns the JSON object that ends s: from the last line
+// that starts with "{" to the end ("" when there is none).
+func trailingObject(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	if !strings.HasSuffix(s, "}") {
+		return ""
+	}
+	if strings.HasPrefix(s, "{") && !strings.Contains(s, "\n{") {
+		return s
+	}
+	if i := strings.LastIndex(s, "\n{"); i >= 0 {
+		return s[i+1:]
+	}
+	return ""
 }
 
 // firstLine returns the first non-blank line of s, trimmed.
