@@ -8,6 +8,11 @@ require (
 )
 
 require (
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	sigs.k8s.io/yaml v1.6.0 // indirect
+)
+
+require (
 	github.com/agent-gauntlet/agent-gauntlet/hookproto v0.0.0
 	github.com/agent-gauntlet/agent-gauntlet/runner v0.0.0
 	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
