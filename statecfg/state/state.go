@@ -4,7 +4,6 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 )
 
 // File is the execution state's file name inside the log directory.
@@ -101,39 +102,8 @@ func Write(logDir string, s State) error {
 		return fmt.Errorf("create log directory %s: %w", logDir, err)
 	}
 	s.LastRunCompletedAt = s.LastRunCompletedAt.UTC()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return fmt.Errorf("encode execution state: %w", err)
-	}
-	path := Path(logDir)
-	tmp, err := os.CreateTemp(logDir, File+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmpName := tmp.Name()
-	fail := func(err error) error {
-		_ = tmp.Close()
-		_ = os.Remove(tmpName)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmpName, path); err != nil {
-		_ = os.Remove(tmpName)
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := atomicfile.WriteJSON(Path(logDir), s, 0o644); err != nil {
+		return err
 	}
 	_ = os.Remove(filepath.Join(logDir, LegacySessionRefFile))
 	return nil

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 )
@@ -67,29 +69,7 @@ func writeSlotFile(path string, f SlotFile) error {
 	if f.Violations == nil {
 		f.Violations = []gate.Violation{}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".review-*.json")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.WriteJSON(path, f, 0o644)
 }
 
 // readSlotFile reads a review JSON file; violation lines that are integral
