@@ -27,7 +27,9 @@ func Held(logDir string) bool {
 	// O_NOFOLLOW: a symbolic link, dangling ones included, is respected, as
 	// Acquire respects a dangling one.
 	f, err := os.OpenFile(Path(logDir), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// No lock, or no directory that could hold one (the run will then
+		// report why the log directory is unusable).
 		return false
 	}
 	if err != nil {

@@ -207,3 +207,15 @@ func BenchmarkHeld(b *testing.B) {
 		})
 	}
 }
+
+// A log directory that is a regular file can hold no lock: the run must go
+// ahead and report the real problem, not be skipped as lock_exists.
+func TestHeldLogDirIsAFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "logs")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Held(p) {
+		t.Fatal("Held = true for a log directory that is a file")
+	}
+}
