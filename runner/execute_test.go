@@ -27,6 +27,12 @@ func project(t *testing.T, command string, extraConfig string) string {
 	t.Setenv("GIT_COMMITTER_NAME", "T")
 	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
 	t.Setenv("HOME", t.TempDir())
+	// ExecuteRun reads the real environment here: CI runs these tests with
+	// CI=true, which must not switch them to CI change detection.
+	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_BASE_REF", "GITHUB_SHA",
+		config.EnvStopHookEnabled, config.EnvStopHookIntervalMinutes, config.EnvStopHookActive} {
+		t.Setenv(k, "")
+	}
 	root := t.TempDir()
 	files := map[string]string{
 		".gauntlet/config.yml":      "base_branch: main\ncli:\n  default_preference: [claude]\nentry_points:\n  - path: src\n    checks: [lint]\n" + extraConfig,
