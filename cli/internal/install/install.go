@@ -63,7 +63,9 @@ func Specs() []Spec {
 	return []Spec{
 		{Agent: hookproto.Claude, Path: filepath.Join(".claude", "settings.json"), Event: "Stop", entry: nestedEntry(1)},
 		{Agent: hookproto.Codex, Path: filepath.Join(".codex", "hooks.json"), Event: "Stop", entry: nestedEntry(1),
-			Note: "Codex asks you to review and trust new hooks in its /hooks screen before it runs them."},
+			Note: "Codex asks you to review and trust new hooks in its /hooks screen before it runs them, " +
+				"and loads .codex/hooks.json only in a trusted project: accept its trust prompt, run `codex exec --trust` once, " +
+				`or add [projects."<project path>"] trust_level = "trusted" to ~/.codex/config.toml.`},
 		{Agent: hookproto.Gemini, Path: filepath.Join(".gemini", "settings.json"), Event: "AfterAgent",
 			entry: nestedEntry(1000)},
 		{Agent: hookproto.Cursor, Path: filepath.Join(".cursor", "hooks.json"), Event: "stop", Versioned: true,
