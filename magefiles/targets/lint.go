@@ -10,11 +10,7 @@ import (
 // Lint checks formatting (gofmt), go vet (also with the e2e tag) and that
 // every go.mod is tidy.
 func Lint(ctx context.Context) error {
-	root, err := RepoRoot()
-	if err != nil {
-		return err
-	}
-	mods, err := Modules(ctx, root)
+	root, mods, err := workspace(ctx)
 	if err != nil {
 		return err
 	}

@@ -73,6 +73,15 @@ func Modules(ctx context.Context, root string) ([]string, error) {
 	return mods, nil
 }
 
+// workspace returns the repository root and its modules.
+func workspace(ctx context.Context) (root string, mods []string, err error) {
+	if root, err = RepoRoot(); err != nil {
+		return "", nil, err
+	}
+	mods, err = Modules(ctx, root)
+	return root, mods, err
+}
+
 // run runs a command in dir with its output on Out/Err, echoing it first.
 func run(ctx context.Context, dir string, env []string, name string, args ...string) error {
 	fmt.Fprintf(Out, "+ %s %s\n", name, strings.Join(args, " "))

@@ -14,11 +14,7 @@ const scriptTest = "TestScript"
 // Test runs every module's unit tests with the race detector, then the
 // testscript suite that drives the real binary.
 func Test(ctx context.Context) error {
-	root, err := RepoRoot()
-	if err != nil {
-		return err
-	}
-	mods, err := Modules(ctx, root)
+	root, mods, err := workspace(ctx)
 	if err != nil {
 		return err
 	}
