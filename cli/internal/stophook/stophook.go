@@ -153,7 +153,7 @@ func (o Outcome) Response() hookproto.Response {
 // a closed stdout are ignored). A panic anywhere becomes status error.
 func Run(ctx context.Context, opts Options) Outcome {
 	o := opts.withDefaults()
-	h := &hook{o: o, start: o.Now()}
+	h := &hook{o: o, start: time.Now()}
 	out := h.safeDecide(ctx)
 	if out.LogDir != "" {
 		runner.OpenDebugLog(out.LogDir, out.debug, o.Now).StopHook(decisionWord(out.Block()), string(out.Status))
@@ -172,7 +172,9 @@ func decisionWord(block bool) string {
 
 // hook is one invocation.
 type hook struct {
-	o     Options
+	o Options
+	// start is when the hook began, on the real clock: the deadline is a
+	// real-time bound, whatever clock Options.Now injects for the interval.
 	start time.Time
 	agent hookproto.Agent
 }

@@ -671,3 +671,21 @@ func FuzzHook(f *testing.F) {
 		}
 	})
 }
+
+// The injected clock drives the interval only: a clock far in the past or
+// future must not turn the real-time deadline into an instant timeout.
+func TestDeadlineIgnoresInjectedClock(t *testing.T) {
+	root := project(t, "")
+	passed := func(ctx context.Context, _ runner.Options) runner.RunResult {
+		if ctx.Err() != nil {
+			return runner.RunResult{Status: runner.StatusInfrastructureError}
+		}
+		return runner.RunResult{Status: runner.StatusPassed}
+	}
+	for _, clock := range []time.Time{time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		out, line, _ := call(t, Options{Now: func() time.Time { return clock }, Deadline: time.Minute, Execute: passed}, input(root, false))
+		if out.Status != runner.StatusPassed {
+			t.Fatalf("clock %v: status %s, want passed (the deadline fired at once?): %s", clock, out.Status, line)
+		}
+	}
+}
