@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +33,9 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 		}
 		return err
 	}
-	w := env.Stdout
+	// One write for the whole listing, however many files changed.
+	w := bufio.NewWriterSize(env.Stdout, 64<<10)
+	defer w.Flush()
 	fmt.Fprintf(w, "Base branch: %s\n", d.BaseBranch)
 	if !c.All {
 		if len(d.Files) == 0 {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
@@ -138,6 +140,19 @@ type execution struct {
 	// logRel is the log directory relative to the root, "" when outside it:
 	// its files are never changes and never part of a snapshot.
 	logRel string
+	// refs resolves HEAD, the base branch and the previous snapshot's
+	// recorded base in one git process, for auto-clean.
+	refs *future[git.Refs]
+	// snap is the run's snapshot of the work tree: taken before the gates
+	// when something needs it then, next to the gates when they take long,
+	// else after them.
+	snap *future[runSnapshot]
+	// ahead is the snapshot commit made next to the gates.
+	ahead *future[snapshotCommit]
+	// gatesDone is set when every gate has ended.
+	gatesDone atomic.Bool
+	// scoped lists the changes of the run's diff scope.
+	scoped *future[git.Changes]
 }
 
 func newExecution(opts Options) *execution {
@@ -159,8 +174,12 @@ func newExecution(opts Options) *execution {
 	return e
 }
 
-// cleanup closes the console log and releases the lock.
+// cleanup waits for the git questions still running, closes the console
+// log and releases the lock.
 func (e *execution) cleanup() {
+	e.scoped.wait()
+	e.refs.wait()
+	e.closeSnapshot()
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}
@@ -272,6 +291,8 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	}
 	e.ci = IsCI(e.getenv)
 	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
+	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
+	e.ahead = lazy(func() (snapshotCommit, error) { return e.commitAhead(ctx) })
 	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
 		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.scopeNoun(), e.opts.Gate, config.Dir))
 		r.ConfigError = true
@@ -322,7 +343,17 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		e.cons.Printf(lineWarning, fmt.Sprintf("ignoring unreadable execution state: %v", err))
 		prev = nil
 	}
+	// The changes of the run's scope do not depend on what follows: git
+	// lists them while the state is checked.
+	spec := e.diffSpec()
+	e.scoped = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
+	snapshot := ""
 	if prev != nil {
+		snapshot = prev.WorkingTreeRef
+	}
+	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, snapshot) })
+	if prev != nil && hasArchivableLogs(e.logDir) {
+		e.refs.start()
 		cleaned, err := e.autoClean(ctx, prev)
 		if err != nil {
 			return e.fail(StatusError, MsgError, err)
@@ -352,7 +383,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		e.cons.Printf(lineVerification)
 	}
 
-	ch, err := e.detect(ctx, verification, prev)
+	ch, err := e.detect(ctx, spec, e.scoped, verification, prev)
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) {
 			return e.fail(StatusInfrastructureError, MsgGitMissing, err)
@@ -378,10 +409,32 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	return e.runGates(ctx, ch, jobs, verification)
 }
 
+// hasArchivableLogs reports whether logdir.Clean would archive anything in
+// dir (a .log or .json file at its root, the debug log aside), or cannot
+// tell: without such a file auto-clean has nothing to do, and no git
+// question needs asking.
+func hasArchivableLogs(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, en := range entries {
+		name := en.Name()
+		if en.IsDir() || name == logdir.DebugLogFile || name == lock.File {
+			continue
+		}
+		if strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".json") {
+			return true
+		}
+	}
+	return false
+}
+
 // autoClean archives the logs and the state when the state's branch is not
 // the current branch, or its commit has been merged into the base branch.
 func (e *execution) autoClean(ctx context.Context, prev *state.State) (bool, error) {
 	reason := ""
+	// The branch decides alone most of the time; the refs are on their way.
 	branch, err := git.Branch(ctx, e.root)
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) {
@@ -420,21 +473,28 @@ func (e *execution) merged(ctx context.Context, prev *state.State) bool {
 	if prev.Commit == "" {
 		return false
 	}
-	base, err := git.ResolveBase(ctx, e.root, e.base)
-	if err != nil || base == "" {
+	refs, err := e.refs.get()
+	if err != nil || refs.BaseErr != nil || refs.Base == "" {
 		return false
 	}
-	in, err := git.IsAncestor(ctx, e.root, prev.Commit, base)
+	in, err := isAncestor(ctx, e.root, prev.Commit, refs.Base)
 	if err != nil || !in {
 		return false
 	}
-	recorded, _ := git.SnapshotBase(ctx, e.root, prev.WorkingTreeRef)
-	if recorded != "" {
-		already, err := git.IsAncestor(ctx, e.root, prev.Commit, recorded)
+	if recorded := refs.SnapshotBase; recorded != "" {
+		already, err := isAncestor(ctx, e.root, prev.Commit, recorded)
 		return err == nil && !already
 	}
-	head, _ := git.Head(ctx, e.root)
-	return head != prev.Commit
+	return refs.Head != prev.Commit
+}
+
+// isAncestor is git.IsAncestor without a git process for a commit and
+// itself.
+func isAncestor(ctx context.Context, root, commit, of string) (bool, error) {
+	if commit == of {
+		return true, nil
+	}
+	return git.IsAncestor(ctx, root, commit, of)
 }
 
 // changes is what detect found.
@@ -451,11 +511,8 @@ type changes struct {
 	since []string
 }
 
-// detect returns the diff spec of the run and its changed files. In
-// verification mode the files changed since the previous run's snapshot are
-// added to the normal change set (so committing a non-fix never hides a
-// failure), and reviews see the changes since that snapshot.
-func (e *execution) detect(ctx context.Context, verification bool, prev *state.State) (changes, error) {
+// diffSpec is the diff scope the flags and the environment choose.
+func (e *execution) diffSpec() gate.DiffSpec {
 	spec := gate.DiffSpec{BaseBranch: e.base}
 	switch {
 	case e.opts.Commit != "":
@@ -467,7 +524,16 @@ func (e *execution) detect(ctx context.Context, verification bool, prev *state.S
 	default:
 		spec.Mode = gate.DiffLocal
 	}
-	ch, err := git.ChangedFiles(ctx, e.root, spec)
+	return spec
+}
+
+// detect returns the diff spec of the run and its changed files: scoped
+// lists the changes of spec. In verification mode the files changed since
+// the previous run's snapshot are added to the normal change set (so
+// committing a non-fix never hides a failure), and reviews see the changes
+// since that snapshot.
+func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, scoped *future[git.Changes], verification bool, prev *state.State) (changes, error) {
+	ch, err := scoped.get()
 	if err != nil {
 		return changes{}, err
 	}
@@ -486,7 +552,7 @@ func (e *execution) detect(ctx context.Context, verification bool, prev *state.S
 		e.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
 		return c, nil
 	}
-	tree, err := git.SnapshotTree(ctx, e.root, e.excludes()...)
+	tree, err := e.snapshotTree(ctx)
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil {
 			return changes{}, err
@@ -608,8 +674,11 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	for _, j := range jobs {
 		needTree = needTree || j.Kind == gate.KindReview
 	}
+	// The snapshot of the execution state is taken next to the gates when
+	// they take long.
+	speculate := time.AfterFunc(speculateAfter, e.speculate)
 	if needTree && spec.WorkTree == "" && spec.Mode != gate.DiffCommit && spec.Mode != gate.DiffCI {
-		tree, err := git.SnapshotTree(ctx, e.root, e.excludes()...)
+		tree, err := e.snapshotTree(ctx)
 		if err != nil {
 			e.cons.Printf(lineWarning, err)
 		} else {
@@ -640,6 +709,8 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 		PreflightResult: check.PreflightResult,
 		Report:          reporter{cons: e.cons, debug: e.debug},
 	})
+	speculate.Stop()
+	e.gatesDone.Store(true)
 
 	sum := console.Summarize(results, failingChecks)
 	res.GatesRun, res.GatesFailed, res.Fixed, res.Skipped = len(results), sum.GatesFailed, sum.Fixed, sum.Skipped
@@ -708,20 +779,18 @@ func preflight(ctx context.Context, job gate.Job, env gate.Env) string {
 	return check.Preflight(ctx, job, env)
 }
 
-// writeState records the branch, commit and a snapshot of the work tree.
+// writeState records the branch, commit and a snapshot of the work tree:
+// the branch and HEAD are asked of git while the snapshot is taken, or
+// checked when it was taken during the gates.
 func (e *execution) writeState(ctx context.Context) {
-	branch, err := git.Branch(ctx, e.root)
+	e.snap.start()
+	hs, err := git.ReadHeadState(ctx, e.root, e.base)
 	if err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 		return
 	}
-	head, err := git.Head(ctx, e.root)
-	if err != nil {
-		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
-		return
-	}
-	base, _ := git.ResolveBase(ctx, e.root, e.base)
-	ref, err := git.Snapshot(ctx, e.root, base, e.excludes()...)
+	branch, head := hs.Branch, hs.Head
+	ref, err := e.finalSnapshot(ctx, hs)
 	if err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
 		ref = head

@@ -5,13 +5,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
 // checkLogRE matches a check log name: <sanitized check id>.<run>.log.
-var checkLogRE = regexp.MustCompile(`^(` + string(gate.KindCheck) + `_.+)\.(\d+)\.log$`)
+var checkLogRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(` + string(gate.KindCheck) + `_.+)\.(\d+)\.log$`) })
 
 // previousFailingChecks returns the sanitized ids of the checks whose latest
 // log in logDir ended in failure or error.
@@ -23,7 +24,7 @@ func previousFailingChecks(logDir string) map[string]bool {
 	latest := map[string]int{}
 	names := map[string]string{}
 	for _, e := range entries {
-		m := checkLogRE.FindStringSubmatch(e.Name())
+		m := checkLogRE().FindStringSubmatch(e.Name())
 		if m == nil || !e.Type().IsRegular() {
 			continue
 		}

@@ -52,3 +52,35 @@ PASS`
 		}
 	}
 }
+
+func TestFiguresPairedMedians(t *testing.T) {
+	out := `BenchmarkStopHookActive-2             	      20	   9000000 ns/op	      8000 maxrss-KiB	   3000000 med-ns	   2500000 base-med-ns	         0 git-calls
+BenchmarkStopHookNoConfig-2           	      20	   3000000 ns/op	      8000 maxrss-KiB	   3000000 med-ns	   2500000 base-med-ns	         2 git-calls
+BenchmarkRunOneTrueCheck-2            	      20	  60000000 ns/op	      9000 maxrss-KiB	  40000000 med-ns	  15000000 base-med-ns	         7 git-calls
+BenchmarkRunEightParallelSleeps-2     	      20	 600000000 ns/op	      9000 maxrss-KiB	 540000000 med-ns	         4 git-calls
+BenchmarkDetectTenThousandFiles-2     	      20	 300000000 ns/op	     14000 maxrss-KiB	 200000000 med-ns	 150000000 base-med-ns	         4 git-calls`
+	figs := Figures(ParseBench(strings.NewReader(out)))
+	want := map[string]struct {
+		measured string
+		met      bool
+	}{
+		"stop hook, stop_hook_active (wall)":               {"3.00 ms", true}, // medians: 1.2×, not the 3.6× of the means
+		"stop hook, stop_hook_active (git calls)":          {"0", true},
+		"stop hook, no config (git calls)":                 {"2", false},
+		"stop hook, lock present (git calls)":              {"", false},
+		"run overhead beyond one `true` check":             {"25.00 ms", true},
+		"8 parallel `sleep 0.5` checks (whole run)":        {"540.00 ms", true},
+		"change detection, 10,000 files, 200 entry points": {"200.00 ms", true},
+	}
+	for _, f := range figs {
+		if w, ok := want[f.What]; ok {
+			delete(want, f.What)
+			if f.Measured != w.measured || f.Met != w.met {
+				t.Errorf("%s: measured %q met %v, want %q %v (%+v)", f.What, f.Measured, f.Met, w.measured, w.met, f)
+			}
+		}
+	}
+	for what := range want {
+		t.Errorf("no figure %q", what)
+	}
+}

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -48,13 +50,13 @@ func LogPath(env gate.Env, job gate.Job) string {
 }
 
 // safeRef is a base branch that can be pasted into a shell command as is.
-var safeRef = regexp.MustCompile(`^[A-Za-z0-9._/@+-]+$`)
+var safeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._/@+-]+$`) })
 
 // Command returns the command of job with ${BASE_BRANCH} replaced by base
 // when base needs no shell quoting; otherwise the placeholder is left for
 // the shell, which reads it from the environment.
 func Command(job gate.Job, base string) string {
-	if safeRef.MatchString(base) {
+	if safeRef().MatchString(base) {
 		return strings.ReplaceAll(job.Check.Command, "${"+BaseBranchVar+"}", base)
 	}
 	return job.Check.Command
@@ -125,16 +127,32 @@ func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	pres, err := proc.Run(ctx, proc.Spec{
-		Path:    Shell,
-		Args:    []string{"-c", cmd},
+	spec := proc.Spec{
 		Dir:     dir,
 		Env:     append(os.Environ(), BaseBranchVar+"="+env.Diff.BaseBranch),
 		Stdin:   nil,
 		Stdout:  f,
 		Stderr:  f,
 		Timeout: job.Check.Timeout,
-	})
+	}
+	var pres proc.Result
+	// A plain command runs without the shell, which would only split it
+	// into words; anything else runs as `sh -c`, exec'ing a simple
+	// command. Either way one process instead of two.
+	direct := false
+	if argv, ok := PlainWords(cmd); ok {
+		spec.Path, spec.Args = argv[0], argv[1:]
+		pres, err = proc.Run(ctx, spec)
+		direct = pres.Started
+	}
+	if !direct {
+		// Not plain, or it did not start (a script without #!, say): the
+		// shell deals with it as it always would.
+		script, simple := ShellScript(cmd)
+		spec.Path, spec.Args = Shell, []string{"-c", script}
+		pres, err = proc.Run(ctx, spec)
+		direct = simple
+	}
 	switch {
 	case pres.TimedOut:
 		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgTimedOut, seconds(job.Check.Timeout))
@@ -146,6 +164,9 @@ func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		res.Status, res.Message = gate.StatusPass, msgPassed
 	case pres.ExitCode > 0:
 		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode)
+	case direct && pres.Signal > 0:
+		// The shell would have said 128+N for its child killed by signal N.
+		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, 128+int(pres.Signal))
 	default:
 		res.Status, res.Message = gate.StatusFail, msgSignaled
 	}
@@ -157,24 +178,77 @@ func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 	return res
 }
 
+// shellWords are the shell's reserved words and builtins (POSIX and
+// dash): a command starting with one is never exec'ed, since `exec` would
+// look it up on PATH instead (echo, printf and test behave differently
+// there) or fail.
+var shellWords = map[string]bool{
+	"!": true, "{": true, "}": true, "case": true, "do": true, "done": true, "elif": true, "else": true,
+	"esac": true, "fi": true, "for": true, "if": true, "in": true, "then": true, "until": true, "while": true,
+	".": true, ":": true, "[": true, "alias": true, "bg": true, "break": true, "cd": true, "chdir": true,
+	"command": true, "continue": true, "echo": true, "eval": true, "exec": true, "exit": true,
+	"export": true, "false": true, "fc": true, "fg": true, "getopts": true, "hash": true, "jobs": true,
+	"kill": true, "local": true, "printf": true, "pwd": true, "read": true, "readonly": true,
+	"return": true, "set": true, "shift": true, "test": true, "times": true, "trap": true, "true": true,
+	"type": true, "ulimit": true, "umask": true, "unalias": true, "unset": true, "wait": true,
+}
+
+// PlainWords returns the words of command when it is a plain command: its
+// first word names a program (not a shell word, not an assignment) and it
+// holds nothing the shell would interpret (only letters, digits, blanks
+// and _ . / : , @ % + = -), so that the shell would merely split it at
+// blanks.
+func PlainWords(command string) ([]string, bool) {
+	for _, c := range command {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.ContainsRune(" \t_./:,@%+=-", c):
+		default:
+			return nil, false
+		}
+	}
+	words := strings.Fields(command)
+	if len(words) == 0 || shellWords[words[0]] || strings.Contains(words[0], "=") {
+		return nil, false
+	}
+	return words, true
+}
+
+// ShellScript returns what `sh -c` runs for command: `exec <command>` when
+// command is one simple command starting with a program (the shell then
+// becomes that program instead of forking it, one process less per
+// check), else command unchanged. direct reports the exec.
+func ShellScript(command string) (script string, direct bool) {
+	c := strings.TrimSpace(command)
+	if c == "" || strings.ContainsAny(c, ";&|()<>`\n\r\\") {
+		return command, false
+	}
+	first, _, _ := strings.Cut(c, " ")
+	first, _, _ = strings.Cut(first, "\t")
+	if shellWords[first] || strings.ContainsAny(first, "=$\"'*?[]{}~#") {
+		return command, false
+	}
+	return "exec " + c, true
+}
+
 // seconds formats d in seconds without trailing zeros ("30", "0.5").
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
 // tokenRE splits a command into shell-ish words (upstream's preflight).
-var tokenRE = regexp.MustCompile(`(?:[^\s"']+|"[^"]*"|'[^']*')+`)
+var tokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:[^\s"']+|"[^"]*"|'[^']*')+`) })
 
 // assignRE matches a leading VAR=value word.
-var assignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 // Program returns the program a command starts, skipping `env` and leading
 // VAR=value words, or "" when there is none.
 func Program(command string) string {
-	for _, tok := range tokenRE.FindAllString(command, -1) {
+	for _, tok := range tokenRE().FindAllString(command, -1) {
 		tok = strings.TrimPrefix(strings.TrimPrefix(tok, `"`), `'`)
 		tok = strings.TrimSuffix(strings.TrimSuffix(tok, `"`), `'`)
-		if tok == "env" || assignRE.MatchString(tok) {
+		if tok == "env" || assignRE().MatchString(tok) {
 			continue
 		}
 		return tok
@@ -208,6 +282,10 @@ func Preflight(ctx context.Context, job gate.Job, env gate.Env) string {
 		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
 			return fmt.Sprintf(msgMissing, prog)
 		}
+		return ""
+	}
+	// A program on PATH is known to the shell too: no shell needed.
+	if _, err := exec.LookPath(prog); err == nil {
 		return ""
 	}
 	res, err := proc.Run(ctx, proc.Spec{

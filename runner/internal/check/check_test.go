@@ -162,3 +162,103 @@ func TestPreflight(t *testing.T) {
 		t.Fatalf("result %+v log:\n%s", res, data)
 	}
 }
+
+func TestShellScript(t *testing.T) {
+	tests := []struct {
+		cmd, script string
+		direct      bool
+	}{
+		{"sleep 0.5", "exec sleep 0.5", true},
+		{"  go vet ./...  ", "exec go vet ./...", true},
+		{`eslint "src/**" --max-warnings=0`, `exec eslint "src/**" --max-warnings=0`, true},
+		{"env A=1 make lint", "exec env A=1 make lint", true},
+		{"true", "true", false},                       // a builtin: no process at all
+		{"echo 'a\\nb'", "echo 'a\\nb'", false},       // the builtin echo, not /bin/echo
+		{"cd sub && make", "cd sub && make", false},   // compound
+		{"make a; make b", "make a; make b", false},   // list
+		{"go test | tee x", "go test | tee x", false}, // pipeline
+		{"A=1 make", "A=1 make", false},               // assignment
+		{"make >out", "make >out", false},             // redirection
+		{"$(which go) vet", "$(which go) vet", false}, // substitution
+		{"if true; then :; fi", "if true; then :; fi", false},
+		{"make \\\n lint", "make \\\n lint", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		script, direct := ShellScript(tt.cmd)
+		if script != tt.script || direct != tt.direct {
+			t.Errorf("ShellScript(%q) = %q, %v; want %q, %v", tt.cmd, script, direct, tt.script, tt.direct)
+		}
+	}
+}
+
+func TestExecedCheckKilledBySignal(t *testing.T) {
+	// An exec'ed check killed by signal N reports what the shell would
+	// have: exit code 128+N.
+	e := env(t)
+	r := Run(context.Background(), job(`sh -c 'kill -TERM $$'`, nil), e)
+	if r.Status != gate.StatusFail || r.Message != "Exited with code 143" {
+		t.Fatalf("got %s %q", r.Status, r.Message)
+	}
+}
+
+func TestPlainWords(t *testing.T) {
+	tests := []struct {
+		cmd   string
+		words []string
+	}{
+		{"sleep 0.5", []string{"sleep", "0.5"}},
+		{" go  vet\t./... ", []string{"go", "vet", "./..."}},
+		{"npm run lint -- --max-warnings=0", []string{"npm", "run", "lint", "--", "--max-warnings=0"}},
+		{"./scripts/check.sh a,b user@host:1 50% +x", []string{"./scripts/check.sh", "a,b", "user@host:1", "50%", "+x"}},
+		{"true", nil},           // a builtin
+		{"echo hi", nil},        // the builtin echo
+		{"A=1 make", nil},       // an assignment
+		{"make 'a b'", nil},     // quotes
+		{"ls *.go", nil},        // a glob
+		{"echo $HOME", nil},     // an expansion
+		{"cat ~/x", nil},        // a tilde
+		{"make # lint", nil},    // a comment
+		{"make && lint", nil},   // a list
+		{"make \\\n lint", nil}, // a continuation
+		{"", nil},
+	}
+	for _, tt := range tests {
+		words, ok := PlainWords(tt.cmd)
+		if ok != (tt.words != nil) || strings.Join(words, "|") != strings.Join(tt.words, "|") {
+			t.Errorf("PlainWords(%q) = %q, %v; want %q", tt.cmd, words, ok, tt.words)
+		}
+	}
+}
+
+func TestPlainCommandRunsWithoutShell(t *testing.T) {
+	e := env(t)
+	// The program gets the words the shell would have given it.
+	if err := os.WriteFile(filepath.Join(e.Root, "sub dir", "who.sh"), []byte("#!/bin/sh\necho \"args=$*\"\nexit 4\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := Run(context.Background(), job("./who.sh a=1 b", nil), e)
+	if r.Status != gate.StatusFail || r.Message != "Exited with code 4" {
+		t.Fatalf("got %s %q", r.Status, r.Message)
+	}
+	log, _ := os.ReadFile(r.LogPath)
+	if !strings.Contains(string(log), "args=a=1 b\n") {
+		t.Fatalf("log:\n%s", log)
+	}
+	// A script without #! cannot be exec'ed: the shell runs it, as before.
+	if err := os.WriteFile(filepath.Join(e.Root, "sub dir", "plain.sh"), []byte("echo plain; exit 5\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = Run(context.Background(), job("./plain.sh", nil), e)
+	if r.Status != gate.StatusFail || r.Message != "Exited with code 5" {
+		t.Fatalf("no #!: got %s %q", r.Status, r.Message)
+	}
+	// Killed by signal N, it reads as the shell would have reported it.
+	if err := os.WriteFile(filepath.Join(e.Root, "sub dir", "killed.sh"), []byte("#!/bin/sh\nkill -TERM $$\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = Run(context.Background(), job("./killed.sh", nil), e)
+	if r.Status != gate.StatusFail || r.Message != "Exited with code 143" {
+		t.Fatalf("signal: got %s %q", r.Status, r.Message)
+	}
+}

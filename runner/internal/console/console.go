@@ -19,7 +19,7 @@ import (
 )
 
 // ansiRE matches the ANSI color sequences stripped from the console log.
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
 // maxPending bounds what is kept before the log is opened.
 const maxPending = 1 << 20
@@ -44,7 +44,10 @@ func (c *Console) Write(p []byte) (int, error) {
 	if c.term != nil {
 		_, _ = c.term.Write(p)
 	}
-	clean := ansiRE.ReplaceAll(p, nil)
+	clean := p
+	if bytes.IndexByte(p, 0x1b) >= 0 {
+		clean = ansiRE().ReplaceAll(p, nil)
+	}
 	switch {
 	case c.file != nil:
 		if _, err := c.file.Write(clean); err != nil && c.werr == nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -105,35 +106,42 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 	if len(files) == 0 {
 		return nil
 	}
+	// Each entry point only looks at the files its fixed prefix selects, a
+	// range of the sorted list: the work grows with the files that concern
+	// an entry point, not with files × entry points.
+	idx := newFileIndex(files)
 	var out []Expanded
 	for i := range eps {
 		ep := &eps[i]
 		p := Clean(ep.Path)
-		var kept []string
-		for _, f := range files {
-			if !Excluded(f, ep.Exclude) {
-				kept = append(kept, f)
-			}
-		}
-		if len(kept) == 0 {
-			continue
-		}
+		ex := newExcluder(ep.Exclude)
 		if parent, ok := wildcardParent(p); ok {
 			prefix := parent + "/"
 			if parent == "" {
 				prefix = ""
 			}
-			seen := map[string]bool{}
-			for _, f := range kept {
-				rest, ok := strings.CutPrefix(f, prefix)
-				if !ok {
-					continue
-				}
-				seg, _, isDir := strings.Cut(rest, "/")
-				if !isDir || seg == "" || seen[seg] {
+			// Each sub-directory with a change, at the position of its
+			// first kept file in the original order.
+			first := map[string]int{}
+			var segs []string
+			for _, f := range idx.withPrefix(prefix) {
+				seg, _, isDir := strings.Cut(f.name[len(prefix):], "/")
+				if !isDir || seg == "" {
 					continue // a file directly in parent is not a sub-directory
 				}
-				seen[seg] = true
+				if at, seen := first[seg]; seen && at < f.pos {
+					continue
+				}
+				if ex.excluded(f.name) {
+					continue
+				}
+				if _, seen := first[seg]; !seen {
+					segs = append(segs, seg)
+				}
+				first[seg] = f.pos
+			}
+			sort.SliceStable(segs, func(a, b int) bool { return first[segs[a]] < first[segs[b]] })
+			for _, seg := range segs {
 				dir := prefix + seg
 				if root != "" && !isDirectory(filepath.Join(root, filepath.FromSlash(dir))) {
 					continue // the whole directory was deleted
@@ -143,22 +151,115 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 			continue
 		}
 		if IsGlob(p) {
-			for _, f := range kept {
-				if Match(p, f) {
-					out = append(out, Expanded{Path: p, Dir: globDir(p), Source: ep})
+			dir := globDir(p)
+			prefix := dir + "/"
+			if dir == Root {
+				prefix = ""
+			}
+			for _, f := range idx.withPrefix(prefix) {
+				if Match(p, f.name) && !ex.excluded(f.name) {
+					out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
 					break
 				}
 			}
 			continue
 		}
-		for _, f := range kept {
-			if under(f, p) {
-				out = append(out, Expanded{Path: p, Dir: p, Source: ep})
-				break
+		if p == Root {
+			for _, f := range files {
+				if !ex.excluded(f) {
+					out = append(out, Expanded{Path: p, Dir: p, Source: ep})
+					break
+				}
 			}
+			continue
+		}
+		found := idx.has(p) && !ex.excluded(p)
+		if !found {
+			for _, f := range idx.withPrefix(p + "/") {
+				if !ex.excluded(f.name) {
+					found = true
+					break
+				}
+			}
+		}
+		if found {
+			out = append(out, Expanded{Path: p, Dir: p, Source: ep})
 		}
 	}
 	return out
+}
+
+// indexed is a file and its position in the original list.
+type indexed struct {
+	name string
+	pos  int
+}
+
+// fileIndex is a file list sorted by name: the files with a given prefix
+// are a contiguous range.
+type fileIndex []indexed
+
+func newFileIndex(files []string) fileIndex {
+	idx := make(fileIndex, len(files))
+	for i, f := range files {
+		idx[i] = indexed{f, i}
+	}
+	slices.SortFunc(idx, func(a, b indexed) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return a.pos - b.pos
+	})
+	return idx
+}
+
+// withPrefix returns the files starting with prefix ("" is all of them).
+func (x fileIndex) withPrefix(prefix string) fileIndex {
+	if prefix == "" {
+		return x
+	}
+	lo := sort.Search(len(x), func(i int) bool { return x[i].name >= prefix })
+	hi := lo + sort.Search(len(x)-lo, func(i int) bool { return !strings.HasPrefix(x[lo+i].name, prefix) })
+	return x[lo:hi]
+}
+
+// has reports whether name is one of the files.
+func (x fileIndex) has(name string) bool {
+	i := sort.Search(len(x), func(i int) bool { return x[i].name >= name })
+	return i < len(x) && x[i].name == name
+}
+
+// excluder is a list of exclude patterns, cleaned once (see Excluded).
+type excluder struct {
+	dirs  []string
+	globs []string
+}
+
+func newExcluder(patterns []string) excluder {
+	var x excluder
+	for _, p := range patterns {
+		if IsGlob(p) {
+			x.globs = append(x.globs, Clean(p))
+		} else {
+			x.dirs = append(x.dirs, Clean(p))
+		}
+	}
+	return x
+}
+
+// excluded is Excluded(file, patterns).
+func (x excluder) excluded(file string) bool {
+	for _, d := range x.dirs {
+		if under(file, d) {
+			return true
+		}
+	}
+	for _, g := range x.globs {
+		if Match(g, file) {
+			return true
+		}
+	}
+	return false
 }
 
 // ExpandAll expands every entry point without a change list (detect's

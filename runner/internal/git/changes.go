@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -75,13 +76,78 @@ func diffNames(ctx context.Context, root string, args ...string) ([]string, erro
 	return splitZ(out), nil
 }
 
-// untracked lists untracked files that are not ignored.
-func untracked(ctx context.Context, root string) ([]string, error) {
-	out, err := output(ctx, root, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ".")
+// statusArgs list staged, unstaged and untracked (not ignored) paths in one
+// process: porcelain v2 (stable, paths relative to the root, not quoted
+// with -z), every untracked file rather than its directory, no rename
+// pairing and every submodule change, as the name-only diffs would.
+var statusArgs = []string{"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=none"}
+
+// uncommittedFiles is staged ∪ unstaged ∪ untracked, in that order (each
+// list sorted as git sorts paths), from one `git status`.
+func uncommittedFiles(ctx context.Context, root string) ([]string, error) {
+	out, err := output(ctx, root, statusArgs...)
 	if err != nil {
 		return nil, err
 	}
-	return splitZ(out), nil
+	staged, unstaged, other, err := parseStatus(out)
+	if err != nil {
+		return nil, err
+	}
+	return union(staged, unstaged, other), nil
+}
+
+// parseStatus splits `git status --porcelain=v2 -z` output into the paths
+// `git diff --cached`, `git diff` and `git ls-files --others` would list.
+func parseStatus(out []byte) (staged, unstaged, untracked []string, err error) {
+	recs := strings.Split(string(out), "\x00")
+	unmerged := false
+	for i := 0; i < len(recs); i++ {
+		rec := recs[i]
+		if rec == "" {
+			continue
+		}
+		// fields is the number of space-separated fields before the path.
+		var fields int
+		switch rec[0] {
+		case '#', '!':
+			continue // headers (# stash), ignored files
+		case '?':
+			untracked = append(untracked, rec[2:])
+			continue
+		case '1':
+			fields = 8
+		case '2':
+			fields = 9
+		case 'u':
+			fields = 10
+		default:
+			return nil, nil, nil, fmt.Errorf("git status: unexpected entry %q", rec)
+		}
+		parts := strings.SplitN(rec, " ", fields+1)
+		if len(parts) != fields+1 || len(parts[1]) != 2 {
+			return nil, nil, nil, fmt.Errorf("git status: unexpected entry %q", rec)
+		}
+		paths := []string{parts[fields]}
+		if rec[0] == '2' && i+1 < len(recs) {
+			i++ // a rename or copy: its original path follows
+			paths = append(paths, recs[i])
+		}
+		xy := parts[1]
+		unmerged = unmerged || rec[0] == 'u'
+		if xy[0] != '.' || rec[0] == 'u' {
+			staged = append(staged, paths...)
+		}
+		if xy[1] != '.' {
+			unstaged = append(unstaged, paths...)
+		}
+	}
+	if unmerged {
+		// Status lists unmerged paths last; the diffs list every path in
+		// index (byte) order.
+		slices.Sort(staged)
+		slices.Sort(unstaged)
+	}
+	return staged, unstaged, untracked, nil
 }
 
 // union appends the lists, dropping duplicates and keeping first-seen order.
@@ -110,19 +176,11 @@ func checkRef(kind, ref string) error {
 // ResolveBase returns the commit the base branch names. In CI, a bare branch
 // name (GITHUB_BASE_REF) that is not a local ref is tried as origin/<name>.
 func ResolveBase(ctx context.Context, root, base string) (string, error) {
-	if err := checkRef("base branch", base); err != nil {
+	r, err := ResolveRefs(ctx, root, base, "")
+	if err != nil {
 		return "", err
 	}
-	sha, err := ResolveCommit(ctx, root, base)
-	if err != nil || sha != "" {
-		return sha, err
-	}
-	if !strings.Contains(base, "/") {
-		if sha, err = ResolveCommit(ctx, root, "origin/"+base); err != nil || sha != "" {
-			return sha, err
-		}
-	}
-	return "", &BaseBranchError{Branch: base}
+	return r.Base, r.BaseErr
 }
 
 // ChangedFiles lists the paths changed in the scope of spec:
@@ -167,24 +225,39 @@ func ChangedFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes
 	return Changes{}, fmt.Errorf("unknown diff mode %q", spec.Mode)
 }
 
-// uncommittedFiles is staged ∪ unstaged ∪ untracked.
-func uncommittedFiles(ctx context.Context, root string) ([]string, error) {
-	staged, err := diffNames(ctx, root, "--cached", "--")
-	if err != nil {
-		return nil, err
+// localFiles is base...HEAD ∪ uncommittedFiles. The committed diff names
+// the base branch directly and runs next to `git status`; when git cannot
+// resolve that (no commits yet, a base only found as origin/<base>, an
+// unknown base), the careful path below decides and explains.
+func localFiles(ctx context.Context, root, base string) (Changes, error) {
+	if checkRef("base branch", base) != nil {
+		return localFilesResolved(ctx, root, base)
 	}
-	unstaged, err := diffNames(ctx, root, "--")
+	var committed, rest []string
+	var committedErr error
+	err := parallel(func() error {
+		var err error
+		rest, err = uncommittedFiles(ctx, root)
+		return err
+	}, func() error {
+		committed, committedErr = diffNames(ctx, root, base+"...HEAD", "--")
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return Changes{}, err
 	}
-	other, err := untracked(ctx, root)
-	if err != nil {
-		return nil, err
+	if committedErr != nil {
+		if errors.Is(committedErr, ErrGitMissing) || ctx.Err() != nil {
+			return Changes{}, committedErr
+		}
+		return localFilesResolved(ctx, root, base)
 	}
-	return union(staged, unstaged, other), nil
+	return Changes{Files: union(committed, rest), BaseRef: base}, nil
 }
 
-func localFiles(ctx context.Context, root, base string) (Changes, error) {
+// localFilesResolved is localFiles one step at a time: HEAD, then the base
+// (with the origin/ fallback), then the diffs.
+func localFilesResolved(ctx context.Context, root, base string) (Changes, error) {
 	head, err := Head(ctx, root)
 	if err != nil {
 		return Changes{}, err

@@ -57,6 +57,8 @@ type call struct {
 	okCodes []int
 	// limit, when positive, bounds the stdout kept; more sets truncated.
 	limit int
+	// stdin, when not "", is the command's standard input.
+	stdin string
 }
 
 // run executes c and returns its stdout and exit code.
@@ -103,7 +105,11 @@ func runInto(ctx context.Context, c call) (*limitedBuffer, int, error) {
 	argv := append([]string{"-C", c.root}, c.args...)
 	env := append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	env = append(env, c.env...)
-	res, err := proc.Run(ctx, proc.Spec{Path: Program, Args: argv, Env: env, Stdout: out, Stderr: errBuf})
+	spec := proc.Spec{Path: Program, Args: argv, Env: env, Stdout: out, Stderr: errBuf}
+	if c.stdin != "" {
+		spec.Stdin = strings.NewReader(c.stdin)
+	}
+	res, err := proc.Run(ctx, spec)
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return out, -1, fmt.Errorf("%w: %w", ErrGitMissing, err)

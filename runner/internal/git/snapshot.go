@@ -27,68 +27,145 @@ var snapshotIdentity = []string{
 // exclude directories (repo-relative, such as the log directory) are left
 // out.
 func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, error) {
-	// The temporary index lives in the git directory: never in the work
-	// tree (TMPDIR may point inside it) and on the same file system.
-	gitDir, err := line(ctx, root, "rev-parse", "--absolute-git-dir")
+	s, err := NewTreeSnapshot(ctx, root, exclude...)
 	if err != nil {
-		return "", fmt.Errorf("snapshot: %w", err)
+		return "", err
 	}
-	tmp, err := os.MkdirTemp(gitDir, "gauntlet-index-")
-	if err != nil {
-		return "", fmt.Errorf("snapshot: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	index := filepath.Join(tmp, "index")
-	env := []string{"GIT_INDEX_FILE=" + index}
-
-	seeded, err := copyIndex(ctx, root, index)
-	if err != nil {
-		return "", fmt.Errorf("snapshot: %w", err)
-	}
-	if !seeded {
-		head, err := Head(ctx, root)
-		if err != nil {
-			return "", fmt.Errorf("snapshot: %w", err)
-		}
-		if head != "" {
-			if _, _, err := run(ctx, call{root: root, env: env, args: []string{"read-tree", head}}); err != nil {
-				return "", fmt.Errorf("snapshot: %w", err)
-			}
-		}
-	}
-	cfg := []string{"-c", "core.splitIndex=false", "-c", "core.fsmonitor=false"}
-	args := append(cfg, "add", "-A", "--", ".")
-	for _, x := range exclude {
-		// git refuses an exclude pathspec naming an ignored path; an
-		// ignored directory is left out anyway.
-		_, code, err := run(ctx, call{root: root, args: []string{"check-ignore", "-q", "--", x}, okCodes: []int{1}})
-		if err != nil {
-			return "", fmt.Errorf("snapshot: %w", err)
-		}
-		if code != 0 {
-			args = append(args, ":(exclude,literal)"+x)
-		}
-	}
-	if _, _, err := run(ctx, call{root: root, env: env, args: args}); err != nil {
-		return "", fmt.Errorf("snapshot: %w", err)
-	}
-	out, _, err := run(ctx, call{root: root, env: env, args: []string{"write-tree"}})
-	if err != nil {
-		return "", fmt.Errorf("snapshot: %w", err)
-	}
-	return strings.TrimSpace(string(out)), nil
+	defer s.Close()
+	return s.Tree, nil
 }
 
-// copyIndex copies the user's index to dst (it caches file stats, which makes
-// `git add -A` cheap). It reports false when there is no index yet.
-func copyIndex(ctx context.Context, root, dst string) (bool, error) {
-	p, err := line(ctx, root, "rev-parse", "--git-path", "index")
+// TreeSnapshot is a SnapshotTree that keeps its temporary index until
+// Close: Changed then tells cheaply whether the work tree moved since, and
+// Retake snapshots it again, re-reading only what changed.
+type TreeSnapshot struct {
+	// Tree is the snapshot's tree object.
+	Tree    string
+	root    string
+	tmp     string
+	env     []string
+	exclude []string
+}
+
+// NewTreeSnapshot takes a snapshot as SnapshotTree does and keeps its
+// index; the caller must Close it.
+func NewTreeSnapshot(ctx context.Context, root string, exclude ...string) (*TreeSnapshot, error) {
+	gitDir, indexPath, err := gitPaths(ctx, root)
 	if err != nil {
-		return false, err
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
+	// The temporary index lives in the git directory: never in the work
+	// tree (TMPDIR may point inside it) and on the same file system.
+	tmp, err := os.MkdirTemp(gitDir, "gauntlet-index-")
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
+	index := filepath.Join(tmp, "index")
+	s := &TreeSnapshot{root: root, tmp: tmp, env: []string{"GIT_INDEX_FILE=" + index}}
+	for _, x := range exclude {
+		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
+	}
+	if err := s.seed(ctx, indexPath, index); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if err := s.Retake(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// seed fills the temporary index: a copy of the user's index (its cached
+// file stats make `git add -A` cheap), else HEAD's tree.
+func (s *TreeSnapshot) seed(ctx context.Context, userIndex, index string) error {
+	seeded, err := copyIndex(userIndex, index)
+	if err != nil || seeded {
+		return err
+	}
+	head, err := Head(ctx, s.root)
+	if err != nil || head == "" {
+		return err
+	}
+	_, _, err = run(ctx, call{root: s.root, env: s.env, args: []string{"read-tree", head}})
+	return err
+}
+
+// ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
+// name ignored paths, which it then exits 1 for after adding everything
+// else: an exclude naming an ignored directory does that, and the
+// directory is left out anyway.
+const ignoredNotice = "The following paths are ignored by one of your .gitignore files"
+
+// Retake snapshots the work tree again into the kept index and sets Tree.
+func (s *TreeSnapshot) Retake(ctx context.Context) error {
+	args := append([]string{"-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "add", "-A", "--", "."}, s.exclude...)
+	if _, _, err := run(ctx, call{root: s.root, env: s.env, args: args}); err != nil {
+		var ce *CommandError
+		if !errors.As(err, &ce) || ce.Code != 1 || !strings.Contains(ce.Stderr, ignoredNotice) {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	out, _, err := run(ctx, call{root: s.root, env: s.env, args: []string{"write-tree"}})
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	s.Tree = strings.TrimSpace(string(out))
+	return nil
+}
+
+// Changed reports whether the work tree differs from the snapshot: a file
+// modified or deleted, or a new file that is not ignored.
+func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
+	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", "."}, s.exclude...)
+	out, _, err := run(ctx, call{root: s.root, env: s.env, args: args, limit: 1})
+	if err != nil {
+		return false, fmt.Errorf("snapshot: %w", err)
+	}
+	return len(out) > 0, nil
+}
+
+// Close removes the temporary index.
+func (s *TreeSnapshot) Close() {
+	if s != nil && s.tmp != "" {
+		os.RemoveAll(s.tmp)
+		s.tmp = ""
+	}
+}
+
+// gitPaths returns the absolute git directory of root and its index file.
+// A plain repository (root/.git a directory, no GIT_* variable moving
+// either) needs no git process.
+func gitPaths(ctx context.Context, root string) (gitDir, index string, err error) {
+	plain := true
+	for _, k := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"} {
+		if os.Getenv(k) != "" {
+			plain = false
+		}
+	}
+	if dir := filepath.Join(root, ".git"); plain && filepath.IsAbs(root) {
+		if st, err := os.Lstat(dir); err == nil && st.IsDir() {
+			return dir, filepath.Join(dir, "index"), nil
+		}
+	}
+	out, err := output(ctx, root, "rev-parse", "--absolute-git-dir", "--git-path", "index")
+	if err != nil {
+		return "", "", err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 2 {
+		return "", "", fmt.Errorf("git rev-parse --absolute-git-dir --git-path index: unexpected output %q", out)
+	}
+	gitDir, index = lines[0], lines[1]
+	if !filepath.IsAbs(index) {
+		index = filepath.Join(root, index)
+	}
+	return gitDir, index, nil
+}
+
+// copyIndex copies the user's index p to dst (it caches file stats, which
+// makes `git add -A` cheap). It reports false when there is no index yet.
+func copyIndex(p, dst string) (bool, error) {
 	src, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -120,16 +197,21 @@ const baseTrailer = "Gauntlet-Base: "
 // repository without commits) and returns the commit's SHA. A non-empty base
 // (the base branch's commit) is recorded in the message.
 func CommitTree(ctx context.Context, root, tree, base string) (string, error) {
+	head, err := Head(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	return CommitTreeOn(ctx, root, tree, base, head)
+}
+
+// CommitTreeOn is CommitTree with HEAD's SHA (parent, "" for none) known.
+func CommitTreeOn(ctx context.Context, root, tree, base, parent string) (string, error) {
 	msg := snapshotMessage
 	if base != "" {
 		msg += "\n\n" + baseTrailer + base
 	}
 	args := []string{"commit-tree", tree, "-m", msg}
-	head, err := Head(ctx, root)
-	if err != nil {
-		return "", err
-	}
-	if head != "" {
+	if head := parent; head != "" {
 		args = append(args, "-p", head)
 	}
 	out, _, err := run(ctx, call{root: root, env: snapshotIdentity, args: args})
@@ -161,10 +243,15 @@ func SnapshotBase(ctx context.Context, root, ref string) (string, error) {
 	if err != nil || code != 0 {
 		return "", err
 	}
-	for _, l := range strings.Split(string(out), "\n") {
+	return recordedBase(out), nil
+}
+
+// recordedBase returns the base trailer of a snapshot commit's text.
+func recordedBase(commit []byte) string {
+	for _, l := range strings.Split(string(commit), "\n") {
 		if v, ok := strings.CutPrefix(l, baseTrailer); ok {
-			return strings.TrimSpace(v), nil
+			return strings.TrimSpace(v)
 		}
 	}
-	return "", nil
+	return ""
 }

@@ -43,6 +43,10 @@ type Result struct {
 	// ExitCode is the exit status, or -1 when the child was killed by a signal
 	// or never started.
 	ExitCode int
+	// Signal is the signal that killed the child (ExitCode -1), else 0.
+	Signal syscall.Signal
+	// Started is false when the child could not be started.
+	Started bool
 	// TimedOut is true when Spec.Timeout ended the run.
 	TimedOut bool
 	// Canceled is true when the parent context was canceled.
@@ -86,7 +90,10 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	err = cmd.Wait()
 	// Whatever happened, no member of the group may outlive the run.
 	_ = KillGroup(cmd.Process)
-	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start)}
+	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Started: true}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		res.Signal = ws.Signal()
+	}
 	switch {
 	case s.Timeout > 0 && errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		res.TimedOut = true

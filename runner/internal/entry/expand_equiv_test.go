@@ -1,0 +1,115 @@
+package entry
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// expandReference is the straightforward Expand (every entry point against
+// every file) that Expand must agree with.
+func expandReference(root string, eps []config.EntryPoint, files []string) []Expanded {
+	if len(files) == 0 {
+		return nil
+	}
+	var out []Expanded
+	for i := range eps {
+		ep := &eps[i]
+		p := Clean(ep.Path)
+		var kept []string
+		for _, f := range files {
+			if !Excluded(f, ep.Exclude) {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		if parent, ok := wildcardParent(p); ok {
+			prefix := parent + "/"
+			if parent == "" {
+				prefix = ""
+			}
+			seen := map[string]bool{}
+			for _, f := range kept {
+				rest, ok := strings.CutPrefix(f, prefix)
+				if !ok {
+					continue
+				}
+				seg, _, isDir := strings.Cut(rest, "/")
+				if !isDir || seg == "" || seen[seg] {
+					continue // a file directly in parent is not a sub-directory
+				}
+				seen[seg] = true
+				dir := prefix + seg
+				if root != "" && !isDirectory(filepath.Join(root, filepath.FromSlash(dir))) {
+					continue // the whole directory was deleted
+				}
+				out = append(out, Expanded{Path: dir, Dir: dir, Source: ep})
+			}
+			continue
+		}
+		if IsGlob(p) {
+			for _, f := range kept {
+				if Match(p, f) {
+					out = append(out, Expanded{Path: p, Dir: globDir(p), Source: ep})
+					break
+				}
+			}
+			continue
+		}
+		for _, f := range kept {
+			if under(f, p) {
+				out = append(out, Expanded{Path: p, Dir: p, Source: ep})
+				break
+			}
+		}
+	}
+	return out
+}
+
+func TestExpandMatchesReference(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/x", "a/y", "a/z", "b/x", "b/y/z", "c", "a b/x", "a-b/x"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := []string{"a", "b", "c", "a b", "a-b", "a.b", "x", "y", "z", "vendor"}
+	paths := []string{".", "*", "a/*", "b/*", "a", "b", "a/x", "a b", "a-b/*", "a/**/*.go", "**/*.go", "*.go", "a/{x,y}/*", "b/**", "a/x/f0.go", "c/[ab]*", "nope", "nope/*"}
+	excludes := []string{"a/x", "**/vendor", "b", "*.md", "a/y/", "./c"}
+	rnd := rand.New(rand.NewSource(1))
+	pick := func(l []string) string { return l[rnd.Intn(len(l))] }
+	for iter := 0; iter < 2000; iter++ {
+		var files []string
+		for n := rnd.Intn(12); n > 0; n-- {
+			depth := 1 + rnd.Intn(4)
+			f := pick(names)
+			for d := 1; d < depth; d++ {
+				f += "/" + pick(names)
+			}
+			if rnd.Intn(2) == 0 {
+				f += fmt.Sprintf("/f%d.go", rnd.Intn(3))
+			}
+			files = append(files, f)
+		}
+		var eps []config.EntryPoint
+		for n := 1 + rnd.Intn(5); n > 0; n-- {
+			ep := config.EntryPoint{Path: pick(paths)}
+			for m := rnd.Intn(3); m > 0; m-- {
+				ep.Exclude = append(ep.Exclude, pick(excludes))
+			}
+			eps = append(eps, ep)
+		}
+		got, want := Expand(root, eps, files), expandReference(root, eps, files)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("files %q, entry points %+v:\n got %+v\nwant %+v", files, eps, got, want)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Object is what one revision names, as `git cat-file --batch` prints it.
+// A revision that names no object gives the zero Object.
+type Object struct {
+	SHA     string
+	Type    string
+	Content []byte
+}
+
+// Objects resolves revs (any revision expression, e.g. "main^{commit}") and
+// reads their objects, all in one `git cat-file --batch`. Revisions git
+// would read as options, or that hold whitespace (which the batch protocol
+// cannot carry), are not asked and give the zero Object, like unknown ones.
+func Objects(ctx context.Context, root string, revs ...string) ([]Object, error) {
+	objs := make([]Object, len(revs))
+	var in strings.Builder
+	var asked []int
+	for i, rev := range revs {
+		if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, " \t\r\n") {
+			continue
+		}
+		asked = append(asked, i)
+		in.WriteString(rev)
+		in.WriteByte('\n')
+	}
+	if len(asked) == 0 {
+		return objs, nil
+	}
+	out, _, err := run(ctx, call{root: root, args: []string{"cat-file", "--batch"}, stdin: in.String()})
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range asked {
+		nl := bytes.IndexByte(out, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("git cat-file --batch: short output for %q", revs[i])
+		}
+		header := strings.Fields(string(out[:nl]))
+		out = out[nl+1:]
+		if len(header) != 3 {
+			continue // "<rev> missing", "<rev> ambiguous"
+		}
+		size, err := strconv.Atoi(header[2])
+		if err != nil || size < 0 || size+1 > len(out) {
+			return nil, fmt.Errorf("git cat-file --batch: bad header %q", strings.Join(header, " "))
+		}
+		objs[i] = Object{SHA: header[0], Type: header[1], Content: out[:size:size]}
+		out = out[size+1:]
+	}
+	return objs, nil
+}
+
+// Refs is what a run needs to know about HEAD and the base branch.
+type Refs struct {
+	// Head is the SHA of HEAD, "" in a repository with no commits.
+	Head string
+	// Base is the commit the base branch names (see ResolveBase), "" when
+	// BaseErr says why not.
+	Base    string
+	BaseErr error
+	// SnapshotBase is the base commit recorded in the snapshot asked for
+	// (see SnapshotBase), "" when none.
+	SnapshotBase string
+}
+
+// ResolveRefs resolves HEAD and the base branch and reads the base recorded
+// in snapshot (when not ""), in one git process. Base and BaseErr are as
+// ResolveBase returns them, SnapshotBase as SnapshotBase does.
+func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error) {
+	revs := []string{"HEAD^{commit}", "", "", ""}
+	baseErr := checkRef("base branch", base)
+	if baseErr == nil {
+		revs[1] = base + "^{commit}"
+		if !strings.Contains(base, "/") {
+			revs[2] = "origin/" + base + "^{commit}"
+		}
+	}
+	if snapshot != "" && checkRef("snapshot", snapshot) == nil {
+		revs[3] = snapshot + "^{commit}"
+	}
+	objs, err := Objects(ctx, root, revs...)
+	if err != nil {
+		return Refs{}, err
+	}
+	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, SnapshotBase: recordedBase(objs[3].Content)}
+	if baseErr == nil {
+		switch {
+		case objs[1].SHA != "":
+			r.Base = objs[1].SHA
+		case objs[2].SHA != "":
+			r.Base = objs[2].SHA
+		default:
+			r.BaseErr = &BaseBranchError{Branch: base}
+		}
+	}
+	return r, nil
+}
+
+// BranchAndHead returns what Branch and Head return, in one git process
+// when HEAD names a commit.
+func BranchAndHead(ctx context.Context, root string) (branch, head string, err error) {
+	// --abbrev-ref=loose shortens the way `symbolic-ref --short` does.
+	// The trailing "--" keeps a file named HEAD from making it ambiguous.
+	out, code, err := run(ctx, call{root: root, args: []string{"rev-parse", "HEAD", "--abbrev-ref=loose", "HEAD", "--"}, okCodes: []int{128}})
+	if err != nil {
+		return "", "", err
+	}
+	if lines := strings.Fields(string(out)); code == 0 && len(lines) == 3 && lines[2] == "--" {
+		return lines[1], lines[0], nil
+	}
+	// No commits yet (or something odd): the two separate questions.
+	if branch, err = Branch(ctx, root); err != nil {
+		return "", "", err
+	}
+	head, err = Head(ctx, root)
+	return branch, head, err
+}
+
+// HeadState is where HEAD is and what the base branch names.
+type HeadState struct {
+	// Branch and Head are what Branch and Head return.
+	Branch, Head string
+	// Base and BaseErr are what ResolveBase returns.
+	Base    string
+	BaseErr error
+}
+
+// ReadHeadState returns the branch, HEAD and the base branch's commit: one
+// git process when HEAD and the base name commits, the separate questions
+// otherwise.
+func ReadHeadState(ctx context.Context, root, base string) (HeadState, error) {
+	if checkRef("base branch", base) == nil {
+		// --abbrev-ref=loose shortens the way `symbolic-ref --short` does;
+		// the trailing "--" keeps files named like the revisions out.
+		out, code, err := run(ctx, call{root: root, args: []string{"rev-parse", "HEAD", base + "^{commit}", "--abbrev-ref=loose", "HEAD", "--"}, okCodes: []int{128}})
+		if err != nil {
+			return HeadState{}, err
+		}
+		if l := strings.Split(strings.TrimSpace(string(out)), "\n"); code == 0 && len(l) == 4 && isSHA(l[0]) && isSHA(l[1]) && l[3] == "--" {
+			return HeadState{Branch: l[2], Head: l[0], Base: l[1]}, nil
+		}
+	}
+	branch, head, err := BranchAndHead(ctx, root)
+	if err != nil {
+		return HeadState{}, err
+	}
+	hs := HeadState{Branch: branch, Head: head}
+	hs.Base, hs.BaseErr = ResolveBase(ctx, root, base)
+	return hs, nil
+}
+
+// isSHA reports whether s is a full object name (SHA-1 or SHA-256).
+func isSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// parallel runs the functions concurrently and returns the first error in
+// argument order.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, f := range fns[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i+1] = f()
+		}()
+	}
+	errs[0] = fns[0]()
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
