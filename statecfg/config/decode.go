@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -47,7 +48,7 @@ func parseYAML(data []byte, lineOffset int) (any, error) {
 	return v, nil
 }
 
-var lineNumberRE = regexp.MustCompile(`line (\d+)`)
+var lineNumberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // yamlMessage turns a parser error into one line without the library's
 // prefixes, shifting line numbers by offset.
@@ -58,7 +59,7 @@ func yamlMessage(err error, offset int) string {
 	msg = strings.TrimPrefix(msg, "unmarshal errors:")
 	msg = strings.Join(strings.Fields(msg), " ")
 	if offset != 0 {
-		msg = lineNumberRE.ReplaceAllStringFunc(msg, func(m string) string {
+		msg = lineNumberRE().ReplaceAllStringFunc(msg, func(m string) string {
 			n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
 			if err != nil {
 				return m

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
@@ -38,9 +39,11 @@ const (
 
 var (
 	// runFileRE matches the run number of a log or review file: x.N.log, x.N.json.
-	runFileRE = regexp.MustCompile(`\.(\d+)\.(log|json)$`)
+	runFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(\d+)\.(log|json)$`) })
 	// consoleRE matches a console log: console.N.log.
-	consoleRE = regexp.MustCompile(`^` + regexp.QuoteMeta(ConsolePrefix) + `\.(\d+)\.log$`)
+	consoleRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^` + regexp.QuoteMeta(ConsolePrefix) + `\.(\d+)\.log$`)
+	})
 )
 
 // ConsoleLogName returns the console log name of run n: console.N.log.
@@ -74,7 +77,7 @@ func NextRunNumber(dir string) (int, error) {
 	}
 	highest := 0
 	for _, name := range names {
-		m := runFileRE.FindStringSubmatch(name)
+		m := runFileRE().FindStringSubmatch(name)
 		if m == nil {
 			continue
 		}
@@ -110,7 +113,7 @@ func LatestConsoleLog(dir string) (string, error) {
 	}
 	best, bestN := "", -1
 	for _, name := range names {
-		m := consoleRE.FindStringSubmatch(name)
+		m := consoleRE().FindStringSubmatch(name)
 		if m == nil {
 			continue
 		}

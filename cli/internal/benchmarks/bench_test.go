@@ -45,7 +45,9 @@ func binary(b *testing.B) string {
 			return
 		}
 		binPath = filepath.Join(dir, "agent-gauntlet")
+		// Built as `go tool mage install` builds it: static, no cgo.
 		cmd := exec.Command("go", "build", "-o", binPath, "github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Stderr = os.Stderr
 		buildErr = cmd.Run()
 	})

@@ -26,10 +26,10 @@ const (
 
 // slotFileRE parses a review slot file name:
 // <sanitized job id>_<adapter>@<index>.<run>.<log|json>.
-var slotFileRE = regexp.MustCompile(`^(.+)_([^@/]+)@(\d+)\.(\d+)\.(log|json)$`)
+var slotFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)_([^@/]+)@(\d+)\.(\d+)\.(log|json)$`) })
 
 // gateFileRE parses any other numbered gate log: <stem>.<run>.<log|json>.
-var gateFileRE = regexp.MustCompile(`^(.+)\.(\d+)\.(log|json)$`)
+var gateFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)\.(\d+)\.(log|json)$`) })
 
 // slotStem is "<sanitized job id>_<adapter>@<index>".
 func slotStem(jobID, adapter string, index int) string {

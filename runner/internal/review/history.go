@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -59,7 +60,7 @@ func scanDir(logDir string) ([]slotName, []gateName, error) {
 			continue
 		}
 		path := logDir + string(os.PathSeparator) + name
-		if m := slotFileRE.FindStringSubmatch(name); m != nil {
+		if m := slotFileRE().FindStringSubmatch(name); m != nil {
 			index, err1 := strconv.Atoi(m[3])
 			run, err2 := strconv.Atoi(m[4])
 			if err1 == nil && err2 == nil && index > 0 {
@@ -67,7 +68,7 @@ func scanDir(logDir string) ([]slotName, []gateName, error) {
 				continue
 			}
 		}
-		if m := gateFileRE.FindStringSubmatch(name); m != nil {
+		if m := gateFileRE().FindStringSubmatch(name); m != nil {
 			if run, err := strconv.Atoi(m[2]); err == nil {
 				gates = append(gates, gateName{stem: m[1], run: run, path: path, json: m[3] == "json"})
 			}
@@ -145,10 +146,10 @@ func readRecord(n slotName) (record, error) {
 }
 
 // stampRE matches the `[<time>] ` that starts a log line.
-var stampRE = regexp.MustCompile(`^\[\d{4}-[^\]]*\] `)
+var stampRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\d{4}-[^\]]*\] `) })
 
 // logViolationRE matches `<n>. <file>:<line> - <issue>` of a Parsed Result.
-var logViolationRE = regexp.MustCompile(`^\d+\.\s+(.+?):(\d+|NaN|\?)\s+-\s+(.+)$`)
+var logViolationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\s+(.+?):(\d+|NaN|\?)\s+-\s+(.+)$`) })
 
 // Log markers written by this package and by the TypeScript tool.
 const (
@@ -169,7 +170,7 @@ const (
 func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(stampRE.ReplaceAllString(l, ""), "\r")
+		lines[i] = strings.TrimRight(stampRE().ReplaceAllString(l, ""), "\r")
 	}
 	var status gate.Status
 	var vs []gate.Violation
@@ -192,7 +193,7 @@ func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 		if !inParsed {
 			continue
 		}
-		if m := logViolationRE.FindStringSubmatch(t); m != nil {
+		if m := logViolationRE().FindStringSubmatch(t); m != nil {
 			v := gate.Violation{File: m[1], Line: m[2], Issue: m[3], Status: gate.ViolationNew}
 			if n, ok := parse.LineNumber(m[2]); ok {
 				v.Line = n

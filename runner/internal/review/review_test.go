@@ -322,7 +322,7 @@ func TestRunFailureWritesJSON(t *testing.T) {
 		}
 	}
 	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
-		if !stampRE.MatchString(line) {
+		if !stampRE().MatchString(line) {
 			t.Errorf("log line without a timestamp: %q", line)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Method names the rule by which Extract found the review object.
@@ -42,7 +43,7 @@ var ErrStatus = errors.New(`missing or invalid "status" field (want "pass" or "f
 const maxCandidates = 4096
 
 // fenced matches ```json blocks; the body is group 1.
-var fenced = regexp.MustCompile("(?is)```json[ \\t]*\\r?\\n?(.*?)```")
+var fenced = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?is)```json[ \\t]*\\r?\\n?(.*?)```") })
 
 // Extracted is the review object found in a reviewer's answer.
 type Extracted struct {
@@ -61,7 +62,7 @@ type Extracted struct {
 // balanced object exists but none has a status, the last of them (so that
 // Decode can say what is wrong). It returns ErrNoJSON when nothing parses.
 func Extract(text string) (Extracted, error) {
-	for _, m := range fenced.FindAllStringSubmatch(text, -1) {
+	for _, m := range fenced().FindAllStringSubmatch(text, -1) {
 		body := strings.TrimSpace(m[1])
 		if obj, ok := object(body); ok && hasStatus(obj) {
 			return Extracted{Object: obj, JSON: body, Method: MethodFenced}, nil
