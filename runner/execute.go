@@ -147,8 +147,6 @@ type execution struct {
 	// when something needs it then, next to the gates when they take long,
 	// else after them.
 	snap *future[runSnapshot]
-	// ahead is the snapshot commit made next to the gates.
-	ahead *future[snapshotCommit]
 	// gatesDone is set when every gate has ended.
 	gatesDone atomic.Bool
 	// scoped lists the changes of the run's diff scope.
@@ -292,7 +290,6 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	e.ci = IsCI(e.getenv)
 	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
 	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
-	e.ahead = lazy(func() (snapshotCommit, error) { return e.commitAhead(ctx) })
 	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
 		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.scopeNoun(), e.opts.Gate, config.Dir))
 		r.ConfigError = true
@@ -674,9 +671,6 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	for _, j := range jobs {
 		needTree = needTree || j.Kind == gate.KindReview
 	}
-	// The snapshot of the execution state is taken next to the gates when
-	// they take long.
-	speculate := time.AfterFunc(speculateAfter, e.speculate)
 	if needTree && spec.WorkTree == "" && spec.Mode != gate.DiffCommit && spec.Mode != gate.DiffCI {
 		tree, err := e.snapshotTree(ctx)
 		if err != nil {
@@ -709,7 +703,6 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 		PreflightResult: check.PreflightResult,
 		Report:          reporter{cons: e.cons, debug: e.debug},
 	})
-	speculate.Stop()
 	e.gatesDone.Store(true)
 
 	sum := console.Summarize(results, failingChecks)
@@ -781,7 +774,8 @@ func preflight(ctx context.Context, job gate.Job, env gate.Env) string {
 
 // writeState records the branch, commit and a snapshot of the work tree:
 // the branch and HEAD are asked of git while the snapshot is taken, or
-// checked when it was taken during the gates.
+// the snapshot taken before the gates (for verification or reviews) is
+// checked and retaken if the gates changed the work tree.
 func (e *execution) writeState(ctx context.Context) {
 	e.snap.start()
 	hs, err := git.ReadHeadState(ctx, e.root, e.base)

@@ -3,16 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 )
-
-// speculateAfter is how long the gates may run before the execution
-// state's snapshot is taken next to them: after that, only a cheap check
-// that the work tree did not move since is left for the end of the run.
-// Gates quicker than this leave the snapshot to after them (no check).
-const speculateAfter = 50 * time.Millisecond
 
 // runSnapshot is the run's snapshot of the work tree (without the log
 // directory).
@@ -31,31 +24,6 @@ func (e *execution) takeSnapshot(ctx context.Context) (runSnapshot, error) {
 		return runSnapshot{}, err
 	}
 	return runSnapshot{tree: ts, afterGates: after}, nil
-}
-
-// snapshotCommit is a snapshot commit made ahead of need.
-type snapshotCommit struct{ commit, tree, parent, base string }
-
-// commitAhead wraps the run's snapshot in a snapshot commit on HEAD as it
-// is while the gates run.
-func (e *execution) commitAhead(ctx context.Context) (snapshotCommit, error) {
-	hs, err := git.ReadHeadState(ctx, e.root, e.base)
-	if err != nil {
-		return snapshotCommit{}, err
-	}
-	rs, err := e.snap.get()
-	if err != nil {
-		return snapshotCommit{}, err
-	}
-	base := recordedBase(hs)
-	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, base, hs.Head)
-	return snapshotCommit{commit: c, tree: rs.tree.Tree, parent: hs.Head, base: base}, err
-}
-
-// speculate starts the snapshot and its commit next to the gates.
-func (e *execution) speculate() {
-	e.snap.start()
-	e.ahead.start()
 }
 
 // recordedBase is the base commit a snapshot records, "" when the base
@@ -84,8 +52,6 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState) (string
 	if err != nil {
 		return "", err
 	}
-	// The commit made ahead reads the tree that a retake would change.
-	e.ahead.wait()
 	if !rs.afterGates {
 		changed, err := rs.tree.Changed(ctx)
 		if err != nil {
@@ -97,11 +63,6 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState) (string
 			}
 		}
 	}
-	if e.ahead.started.Load() {
-		if sc, err := e.ahead.get(); err == nil && sc.tree == rs.tree.Tree && sc.parent == hs.Head && sc.base == recordedBase(hs) {
-			return sc.commit, nil
-		}
-	}
 	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, recordedBase(hs), hs.Head)
 	if err != nil {
 		return "", fmt.Errorf("snapshot commit: %w", err)
@@ -111,7 +72,6 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState) (string
 
 // closeSnapshot waits for the run's snapshot and removes its index.
 func (e *execution) closeSnapshot() {
-	e.ahead.wait()
 	if e.snap == nil || !e.snap.started.Load() {
 		return
 	}

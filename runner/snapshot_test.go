@@ -21,19 +21,36 @@ func gitOut(t *testing.T, root string, args ...string) string {
 }
 
 // The execution state's snapshot is the work tree as the gates left it,
-// whether it was taken after quick gates, or next to slow ones and then
-// checked (and retaken when a gate changed a file).
+// whether it was taken after the gates, or before them (a verification run
+// snapshots the work tree to find what changed since the last run) and then
+// checked, and retaken when a gate changed a file.
 func TestStateSnapshotIsTheWorkTreeTheGatesLeft(t *testing.T) {
 	tests := []struct {
 		name, command, main string
+		// verify makes the measured run a verification run: a first run
+		// fails until the file "go" exists at the root.
+		verify bool
 	}{
-		{"quick gate changes a file", "echo fixed > main.txt", "fixed"},
-		{"slow gate changes a file", "sleep 0.3; echo fixed > main.txt", "fixed"},
-		{"slow gate changes nothing", "sleep 0.3", "main"},
+		{"gate changes a file", "echo fixed > main.txt", "fixed", false},
+		{"gate changes nothing", "true", "main", false},
+		{"verification run, gate changes a file", "echo fixed > main.txt", "fixed", true},
+		{"verification run, gate changes nothing", "true", "main", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := project(t, `"`+tt.command+`"`, "")
+			command := tt.command
+			if tt.verify {
+				command = "[ -f ../go ] || exit 1; " + command
+			}
+			root := project(t, `"`+command+`"`, "")
+			if tt.verify {
+				if res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true}); res.Status != StatusFailed {
+					t.Fatalf("first run %+v, want failed", res)
+				}
+				if err := os.WriteFile(filepath.Join(root, "go"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true})
 			if res.Status != StatusPassed {
 				t.Fatalf("result %+v", res)
