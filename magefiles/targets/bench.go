@@ -146,6 +146,12 @@ func RenderBenchmarks(figs []Figure, raw string, when time.Time) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.What, f.Measured, f.Baseline, f.Ratio, f.Target, met)
 	}
+	for _, f := range figs {
+		if !f.Met {
+			b.WriteString("\nTargets marked **no** are not met yet; README.md, section \"Performance\", says why and what is planned.\n")
+			break
+		}
+	}
 	b.WriteString("\n## Raw `go test -bench` output\n\n```\n")
 	b.WriteString(strings.TrimSpace(raw))
 	b.WriteString("\n```\n")
