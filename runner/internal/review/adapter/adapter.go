@@ -66,7 +66,7 @@ type Spec struct {
 // order `health` lists them. Each line was checked against the real CLI's
 // --help and, except cursor's, in a real offline review turn against a
 // loopback model stand-in (prompt piped on stdin, scripted tool calls that try
-// to write, delete and run commands; see testdata/e2e/review_claude.txtar):
+// to write, delete and run commands; see testdata/e2e/review_claude_skip_readonly.txtar):
 //
 //   - claude (@anthropic-ai/claude-code 2.1.328): -p prints one answer and
 //     exits, reading the prompt from stdin; --allowedTools Read,Glob,Grep
