@@ -3,11 +3,8 @@ package cli
 import (
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
@@ -30,10 +27,6 @@ type StopHookCmd struct {
 
 // Run executes the command.
 func (c *StopHookCmd) Run(env *Env) error {
-	// A closed stdout or stderr must not kill the hook with SIGPIPE. Notify,
-	// unlike Ignore, is not inherited by the gates' child processes.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-
 	warn := func(format string, args ...any) {
 		fmt.Fprintf(env.Stderr, "agent-gauntlet stop-hook: warning: "+format+"\n", args...)
 	}

@@ -66,10 +66,12 @@ type exitSignal struct{ code int }
 // Main runs the command line with args and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	cwd, err := os.Getwd()
-	if err != nil {
+	if err != nil && (len(args) == 0 || args[0] != "stop-hook") {
 		fmt.Fprintf(stderr, "agent-gauntlet: %v\n", err)
 		return ExitFailure
 	}
+	// The stop hook must answer even from a deleted directory: it finds the
+	// project from the input's cwd, and without one it has no project.
 	env := &Env{Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Cwd: cwd}
 	return run(env, args)
 }
@@ -132,9 +134,4 @@ func run(env *Env, args []string) (code int) {
 		return exitCode(err)
 	}
 	return ExitOK
-}
-
-// errNotImplemented is returned by commands whose issue has not landed yet.
-func errNotImplemented(cmd string) error {
-	return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: not implemented yet", cmd)}
 }

@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 		"agent-gauntlet": func() {
 			// The same signal handling as cmd/agent-gauntlet, so that scripts
 			// can interrupt a run and check what it leaves behind.
-			signal.Ignore(syscall.SIGPIPE)
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			stop()

@@ -12,8 +12,9 @@ import (
 
 func main() {
 	// A closed stdout (an agent that went away, `| head`) must give write
-	// errors, not kill the process before it releases its lock.
-	signal.Ignore(syscall.SIGPIPE)
+	// errors, not kill the process before it releases its lock. Notify,
+	// unlike Ignore, is not inherited: checks see SIGPIPE as usual.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

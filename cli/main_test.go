@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -48,5 +49,27 @@ func TestStopHookGrammar(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stop-hook --help lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// An agent may delete the directory it stands in; its stop hook must still
+// answer with one JSON line and exit 0.
+func TestStopHookFromDeletedDir(t *testing.T) {
+	gone := t.TempDir() + "/gone"
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	code := Main(context.Background(), []string{"stop-hook"}, strings.NewReader(`{"stop_hook_active":false}`), &out, &errOut)
+	if code != 0 || !strings.HasPrefix(out.String(), `{"decision":"approve","status":"no_config"`) || strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	// Other commands need the directory and say so.
+	if code := Main(context.Background(), []string{"list"}, strings.NewReader(""), &out, &errOut); code == 0 {
+		t.Fatalf("list from a deleted directory exited 0")
 	}
 }
