@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,10 +167,21 @@ func Clean(dir string, includeState bool) (cleaned bool, err error) {
 			break
 		}
 	}
-	if !hasLogs {
-		return false, nil
-	}
 	prev := filepath.Join(dir, PreviousDir)
+	if !hasLogs {
+		// No logs (a passed run archived them already): the state still
+		// moves, next to that archive, which stays as it is.
+		if !includeState || !slices.Contains(names, state.File) {
+			return false, nil
+		}
+		if err := os.MkdirAll(prev, 0o755); err != nil {
+			return false, fmt.Errorf("create %s: %w", prev, err)
+		}
+		if err := os.Rename(filepath.Join(dir, state.File), filepath.Join(prev, state.File)); err != nil {
+			return false, fmt.Errorf("archive %s: %w", state.File, err)
+		}
+		return true, nil
+	}
 	if err := emptyDir(prev); err != nil {
 		return false, err
 	}
