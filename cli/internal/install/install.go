@@ -252,12 +252,15 @@ func findCommand(list []json.RawMessage) string {
 	return ""
 }
 
+// commandKeys are the fields whose string a client runs as a hook command
+// (Copilot CLI names them after the shell).
+var commandKeys = []string{"command", "bash", "powershell"}
+
+// findIn looks for a gauntlet command in the command fields of hook objects
+// at any depth. A bare string elsewhere does not count: the outdated shape
+// `"hooks": ["agent-gauntlet stop-hook"]` is one that no client runs.
 func findIn(v any) string {
 	switch x := v.(type) {
-	case string:
-		if isGauntletCommand(x) {
-			return x
-		}
 	case []any:
 		for _, e := range x {
 			if c := findIn(e); c != "" {
@@ -265,6 +268,11 @@ func findIn(v any) string {
 			}
 		}
 	case map[string]any:
+		for _, k := range commandKeys {
+			if c, ok := x[k].(string); ok && isGauntletCommand(c) {
+				return c
+			}
+		}
 		for _, e := range x {
 			if c := findIn(e); c != "" {
 				return c
@@ -373,8 +381,13 @@ func resolve(root, def, override string) string {
 }
 
 // writeFile replaces path atomically (a temporary file renamed over it),
-// keeping the mode of an existing file.
+// keeping the mode of an existing file and following a symbolic link.
 func writeFile(path string, data []byte) error {
+	// A settings file that is a link (to a shared dotfiles copy, say) is
+	// updated where it points, and stays a link.
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()

@@ -334,3 +334,59 @@ func quote(s string) string {
 	b, _ := marshal(s)
 	return string(b)
 }
+
+// Only what a client runs counts as installed: the outdated shape from the
+// TypeScript tool's old guide (a bare string) and a command that merely
+// mentions the hook are not installs, so init adds the real hook.
+func TestCheckCountsOnlyRunnableCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name, settings string
+		installed      bool
+	}{
+		{"outdated bare string", `{"hooks":{"Stop":[{"matcher":"","hooks":["agent-gauntlet stop-hook"]}]}}`, false},
+		{"mentioned in a description", `{"hooks":{"Stop":[{"description":"agent-gauntlet stop-hook","hooks":[{"type":"command","command":"true"}]}]}}`, false},
+		{"a command", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/usr/local/bin/agent-gauntlet stop-hook --agent claude"}]}]}}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTestFile(t, filepath.Join(root, ".claude", "settings.json"), tc.settings)
+			if st := Check(root, hookproto.Claude, ""); st.Installed != tc.installed {
+				t.Fatalf("Installed = %v, want %v (%+v)", st.Installed, tc.installed, st)
+			}
+			res, err := Install(root, hookproto.Claude, Options{})
+			if err != nil || res.Added == tc.installed {
+				t.Fatalf("Install = %+v, %v; want Added %v", res, err, !tc.installed)
+			}
+		})
+	}
+	// Copilot names its command fields after the shell.
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, ".github", "hooks", "agent-gauntlet.json"),
+		`{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"agent-gauntlet stop-hook --agent copilot","timeoutSec":30}]}}`)
+	if st := Check(root, hookproto.Copilot, ""); !st.Installed {
+		t.Fatalf("copilot bash command not found: %+v", st)
+	}
+}
+
+func TestInstallFollowsSymlinkedSettings(t *testing.T) {
+	root := t.TempDir()
+	shared := filepath.Join(root, "shared", "claude.json")
+	writeTestFile(t, shared, `{"model":"opus"}`)
+	link := filepath.Join(root, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "shared", "claude.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Install(root, hookproto.Claude, Options{}); err != nil || !res.Added {
+		t.Fatalf("Install = %+v, %v", res, err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("settings.json is no longer a link: %v %v", fi, err)
+	}
+	data, _ := os.ReadFile(shared)
+	if !strings.Contains(string(data), `"model": "opus"`) || !strings.Contains(string(data), "agent-gauntlet stop-hook") {
+		t.Fatalf("shared file not updated in place:\n%s", data)
+	}
+}
