@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -147,7 +148,7 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 			continue
 		}
 		ext := filepath.Ext(e.Name())
-		if !hasExt(ext, exts) {
+		if !slices.Contains(exts, ext) {
 			continue
 		}
 		name := strings.TrimSuffix(e.Name(), ext)
@@ -160,15 +161,6 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 		out = append(out, gateFile{name: name, rel: rel})
 	}
 	return out
-}
-
-func hasExt(ext string, exts []string) bool {
-	for _, x := range exts {
-		if ext == x {
-			return true
-		}
-	}
-	return false
 }
 
 // parseProject decodes config.yml. known, when not nil, holds the gate files
@@ -535,7 +527,7 @@ func parseReview(f *fileScope, g gateFile, data []byte, prefs []string, prefsOK 
 			case !IsKnownAdapter(name):
 				o.errorf("cli_preference", "%s", unknownAdapter(name))
 				good = false
-			case prefsOK && !contains(prefs, name):
+			case prefsOK && !slices.Contains(prefs, name):
 				o.errorf("cli_preference", "CLI %q is not in cli.default_preference (%s) of %s", name, strings.Join(prefs, ", "), projectFileRel())
 				good = false
 			}
@@ -564,13 +556,4 @@ func parseReview(f *fileScope, g gateFile, data []byte, prefs []string, prefsOK 
 		return nil
 	}
 	return rev
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

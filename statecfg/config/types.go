@@ -1,6 +1,9 @@
 package config
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // File and directory names of a project's configuration. One source of truth.
 const (
@@ -53,13 +56,7 @@ func KnownAdapters() []string {
 }
 
 // IsKnownAdapter reports whether name is one of KnownAdapters.
-func IsKnownAdapter(name string) bool {
-	switch name {
-	case AdapterClaude, AdapterCodex, AdapterGemini, AdapterGitHubCopilot, AdapterCursor:
-		return true
-	}
-	return false
-}
+func IsKnownAdapter(name string) bool { return slices.Contains(KnownAdapters(), name) }
 
 // Environment variables that override stop-hook settings.
 const (

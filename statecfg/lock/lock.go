@@ -62,8 +62,8 @@ func (e *HeldError) Error() string {
 // Path returns the lock file of logDir.
 func Path(logDir string) string { return filepath.Join(logDir, File) }
 
-// Exists reports whether logDir holds a lock file (one stat; for the stop
-// hook's fast path).
+// Exists reports whether logDir holds a lock file, held or stale (one
+// stat). The stop hook asks Held, which tells a stale lock apart.
 func Exists(logDir string) bool {
 	_, err := os.Lstat(Path(logDir))
 	return err == nil

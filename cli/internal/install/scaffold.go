@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -93,7 +94,7 @@ func ParseCLIs(values []string) ([]string, error) {
 	for _, v := range values {
 		for _, name := range strings.Split(v, ",") {
 			name = strings.ToLower(strings.TrimSpace(name))
-			if name == "" || contains(out, name) {
+			if name == "" || slices.Contains(out, name) {
 				continue
 			}
 			if !config.IsKnownAdapter(name) {
@@ -103,15 +104,6 @@ func ParseCLIs(values []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ScaffoldOptions are the answers init collected.
