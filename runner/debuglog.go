@@ -60,19 +60,6 @@ func OpenDebugLog(logDir string, settings config.DebugLog, now func() time.Time)
 	return &DebugLog{path: filepath.Join(logDir, logdir.DebugLogFile), maxBytes: maxBytes, now: now}
 }
 
-// ProjectDebugLog resolves the debug-log settings of the project at root
-// (project debug_log over global debug_log over defaults) and opens it. It
-// returns nil when the project has no loadable configuration or debug
-// logging is disabled; the global configuration's error is ignored here.
-func ProjectDebugLog(root string, getenv func(string) string, now func() time.Time) *DebugLog {
-	cfg, err := config.LoadProjectFile(root)
-	if err != nil {
-		return nil
-	}
-	global, _ := config.LoadGlobal(config.GlobalPath(getenv))
-	return OpenDebugLog(cfg.LogDirPath(), config.ResolveDebugLog(cfg.DebugLog, global), now)
-}
-
 // Event appends `[time] <event> <fields>`.
 func (d *DebugLog) Event(event, fields string) {
 	if d == nil {

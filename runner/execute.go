@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -151,6 +153,10 @@ type execution struct {
 	gatesDone atomic.Bool
 	// scoped lists the changes of the run's diff scope.
 	scoped *future[git.Changes]
+	// since is where the change set verified by a chain of verification
+	// runs began, when known (see previousChanges): recorded in the
+	// snapshot, so the next run of the chain finds it again.
+	since string
 }
 
 func newExecution(opts Options) *execution {
@@ -427,6 +433,9 @@ func hasArchivableLogs(dir string) bool {
 	return false
 }
 
+// detachedHEAD is what git.Branch returns when HEAD is detached.
+const detachedHEAD = "HEAD"
+
 // autoClean archives the logs and the state when the state's branch is not
 // the current branch, or its commit has been merged into the base branch.
 func (e *execution) autoClean(ctx context.Context, prev *state.State) (bool, error) {
@@ -440,7 +449,10 @@ func (e *execution) autoClean(ctx context.Context, prev *state.State) (bool, err
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))
 		return false, nil
 	}
-	if prev.Branch != "" && prev.Branch != branch {
+	// A detached HEAD (mid-rebase, a checked-out commit) is named "HEAD":
+	// that is no branch, so no branch change either way; the merged-commit
+	// rule alone decides.
+	if prev.Branch != "" && prev.Branch != detachedHEAD && branch != detachedHEAD && prev.Branch != branch {
 		reason = CleanReasonBranchChanged
 	} else if e.merged(ctx, prev) {
 		reason = CleanReasonCommitMerged
@@ -557,6 +569,9 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, scoped *futu
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
 		return c, nil
 	}
+	if refs, err := e.refs.get(); err == nil {
+		e.since = refs.SnapshotSince
+	}
 	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
 	since, err := git.ChangedFiles(ctx, e.root, fix)
 	if err != nil {
@@ -571,6 +586,58 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, scoped *futu
 	if len(c.since) > 0 && !e.opts.Uncommitted {
 		c.spec = fix
 	}
+	if len(c.files) == 0 {
+		return e.previousChanges(ctx, c, prev, tree)
+	}
+	return c, nil
+}
+
+// previousChanges is the change set of a verification run that found none:
+// nothing changed since the previous run's snapshot, and the normal scope is
+// empty too. That happens when the failing work was committed onto the base
+// branch itself (HEAD is the base, so base...HEAD is empty): reporting
+// no_changes would approve while failure logs are pending. The previous
+// run's own change set is still in the work tree, though: it ran from the
+// merge base of the base branch it recorded in its snapshot and its HEAD
+// (its HEAD alone when it recorded none) to its snapshot, and as nothing
+// changed since that snapshot, the diff from that point to the work tree
+// now is that same change set. That point is recorded in this run's
+// snapshot (e.since) and reused by the next runs of the chain, whose own
+// HEAD and base no longer tell it once the work is committed on the base.
+// Every changed path counts as touched, so reviews verify their pending
+// violations on that diff too. When even that is empty (nothing left of the
+// previous changes), the run has nothing to verify and reports no changes.
+func (e *execution) previousChanges(ctx context.Context, c changes, prev *state.State, tree string) (changes, error) {
+	from := e.since
+	if from == "" && prev.Commit != "" {
+		from = prev.Commit
+		if refs, err := e.refs.get(); err == nil && refs.SnapshotBase != "" {
+			mb, err := git.MergeBase(ctx, e.root, refs.SnapshotBase, prev.Commit)
+			if err != nil {
+				return changes{}, err
+			}
+			if mb != "" {
+				from = mb
+			}
+		}
+	}
+	if from == "" {
+		return c, nil
+	}
+	if ok, err := git.ObjectExists(ctx, e.root, from); err != nil || !ok {
+		return c, err
+	}
+	e.since = from
+	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: from, WorkTree: tree}
+	ch, err := git.ChangedFiles(ctx, e.root, spec)
+	if err != nil {
+		return changes{}, err
+	}
+	files := withoutDir(ch.Files, e.logRel)
+	if len(files) == 0 {
+		return c, nil
+	}
+	c.files, c.since, c.spec = files, files, spec
 	return c, nil
 }
 
@@ -693,7 +760,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	}
 
 	e.cons.Printf(lineRunning, len(jobs))
-	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
+	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci, Scope: &gate.RunScope{},
 		Config: e.cfg, Previous: previous, Console: e.cons}
 	results := sched.Run(ctx, jobs, env, sched.Options{
 		AllowParallel:   e.cfg.AllowParallel,
@@ -715,6 +782,11 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	switch {
 	case sum.GatesFailed > 0 && e.runNumber >= e.cfg.MaxRetries+1:
 		res.Status, res.Message = StatusRetryLimitExceeded, MsgRetryLimitExceeded
+	case sum.GatesFailed > 0 && onlyInfrastructure(results):
+		// Nothing the agent can fix: do not block it (seeds: infrastructure
+		// problems approve). The errors are in the logs and the message.
+		res.Status, res.Message = StatusInfrastructureError, MsgReviewUnavailable
+		res.ErrorMessage = infrastructureDetail(results)
 	case sum.GatesFailed > 0:
 		res.Status, res.Message = StatusFailed, MsgFailed
 	case sum.Skipped > 0:
@@ -728,7 +800,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}
-	if res.Status == StatusPassed {
+	if res.Status == StatusPassed && e.mayClean(jobs) {
 		if _, err := logdir.Clean(e.logDir, false); err != nil {
 			e.cons.Printf(lineWarning, fmt.Sprintf("cannot archive the logs: %v", err))
 		} else {
@@ -741,6 +813,62 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	}
 	return res
 }
+
+// mayClean reports whether a passing run may archive the logs. A run that
+// covered every gate (scope all, no -g, no -c; --uncommitted narrows the
+// changes, not the gates) may. A run of one scope (check, review) or one
+// gate (-g) may only when every pending gate log belongs to a gate it just
+// ran, and passed: otherwise other gates' pending failures would be
+// archived unverified. A -c run checks a commit, not the work tree, and
+// never archives.
+func (e *execution) mayClean(jobs []gate.Job) bool {
+	if e.opts.Commit != "" {
+		return false
+	}
+	if e.opts.Scope == ScopeAll && e.opts.Gate == "" {
+		return true
+	}
+	entries, err := os.ReadDir(e.logDir)
+	if err != nil {
+		return false
+	}
+	for _, en := range entries {
+		name := en.Name()
+		if en.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, logdir.ConsolePrefix+".") ||
+			!(strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".json")) {
+			continue
+		}
+		if !ranLog(name, jobs) {
+			return false
+		}
+	}
+	return true
+}
+
+// ranLog reports whether the gate log name belongs to one of jobs: a check
+// writes <id>.<run>.log, a review slot <id>_<adapter>@<slot>.<run>.log and
+// .json (id sanitized).
+func ranLog(name string, jobs []gate.Job) bool {
+	for _, j := range jobs {
+		stem := gate.SanitizeID(j.ID)
+		rest, ok := strings.CutPrefix(name, stem)
+		if !ok {
+			continue
+		}
+		if j.Kind == gate.KindCheck && checkLogRest().MatchString(rest) ||
+			j.Kind == gate.KindReview && reviewLogRest().MatchString(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLogRest and reviewLogRest match what follows a job's sanitized id in
+// the names of its logs.
+var (
+	checkLogRest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.\d+\.log$`) })
+	reviewLogRest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^_[A-Za-z0-9-]+@\d+\.\d+\.(log|json)$`) })
+)
 
 // reviewRunner returns runReview, except that in verification mode a review
 // whose entry point did not change since the previous run gets the full
@@ -808,4 +936,31 @@ func countPrevious(p map[string]map[string][]gate.Violation) (gates, violations 
 		}
 	}
 	return gates, violations
+}
+
+// onlyInfrastructure reports whether every gate that did not pass failed for
+// reasons the agent cannot fix (gate.Result.Infrastructure).
+func onlyInfrastructure(results []gate.Result) bool {
+	found := false
+	for _, r := range results {
+		if r.Status == gate.StatusPass {
+			continue
+		}
+		if !r.Infrastructure {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// infrastructureDetail names each gate that could not run and why.
+func infrastructureDetail(results []gate.Result) string {
+	var parts []string
+	for _, r := range results {
+		if r.Infrastructure {
+			parts = append(parts, r.JobID+": "+r.Message)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

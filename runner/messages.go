@@ -3,26 +3,22 @@ package runner
 import "fmt"
 
 // Console status texts: the summary prints "Status: " + StatusText(s).
-// These four lines are the stop hook's termination conditions.
+// Passed, Passed with warnings and Retry limit exceeded are the stop hook's
+// termination conditions.
 var statusTexts = map[GauntletStatus]string{
 	StatusPassed:             "Passed",
 	StatusPassedWithWarnings: "Passed with warnings",
 	StatusFailed:             "Failed",
 	StatusRetryLimitExceeded: "Retry limit exceeded",
+	// A run whose only problems were reviewers that could not run: not a
+	// termination condition, but the stop hook approves it.
+	StatusInfrastructureError: "Error",
 }
 
 // StatusText is the summary's status text for s ("Passed", "Passed with
 // warnings", "Failed", "Retry limit exceeded"); "" for statuses that print
 // no summary.
 func StatusText(s GauntletStatus) string { return statusTexts[s] }
-
-// StatusLine is the summary line for s, e.g. "Status: Passed".
-func StatusLine(s GauntletStatus) string {
-	if t := StatusText(s); t != "" {
-		return "Status: " + t
-	}
-	return ""
-}
 
 // Messages of RunResult.Message, one per status ExecuteRun returns.
 const (
@@ -37,6 +33,7 @@ const (
 	MsgConfigInvalid      = "The gauntlet configuration is invalid."
 	MsgGitMissing         = "git is not installed or not in PATH."
 	MsgInterrupted        = "The run was interrupted."
+	MsgReviewUnavailable  = "No review could run (no review CLI available, usage limits, or a reviewer that crashed or timed out); nothing the agent can fix."
 	MsgError              = "Unexpected error occurred."
 )
 

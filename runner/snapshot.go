@@ -63,7 +63,7 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState) (string
 			}
 		}
 	}
-	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, recordedBase(hs), hs.Head)
+	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, recordedBase(hs), e.since, hs.Head)
 	if err != nil {
 		return "", fmt.Errorf("snapshot commit: %w", err)
 	}

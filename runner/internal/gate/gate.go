@@ -4,6 +4,7 @@ package gate
 
 import (
 	"io"
+	"sync"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -117,6 +118,9 @@ type Env struct {
 	// Previous holds the violations pending from the previous run, keyed by
 	// sanitized job id, then review slot index ("1", "2", ...).
 	Previous map[string]map[string][]Violation
+	// Scope holds what the gates of this run share; a fresh one per run.
+	// Nil means nothing is shared (each gate keeps its own).
+	Scope *RunScope
 	// Console receives progress lines ([START], [PASS], ...) for the terminal
 	// and console.N.log; never nil.
 	Console io.Writer
@@ -140,6 +144,12 @@ type Result struct {
 	// agent skipped in this run, for the summary.
 	Fixed   []Violation
 	Skipped []Violation
+	// Infrastructure is true when the gate could not judge the change for
+	// reasons the agent cannot fix: no review CLI available, every CLI over
+	// its usage limit, a reviewer timed out or crashed. Only an erroring
+	// gate sets it, and only when every error is of that kind and no slot
+	// failed (a reviewer's invalid answer is not infrastructure).
+	Infrastructure bool
 }
 
 // Slot is the outcome of one review slot (one adapter invocation).
@@ -157,4 +167,34 @@ type Slot struct {
 	Skipped       []Violation
 	// Duration is the wall time of the slot's reviewer runs (0 when skipped).
 	Duration time.Duration
+	// Infrastructure is true when the slot erred for reasons the agent
+	// cannot fix (see Result.Infrastructure).
+	Infrastructure bool
+}
+
+// RunScope holds values that the gates of one run share, such as which
+// review CLIs are out of service. The runner makes one per run, so nothing
+// leaks into the next run of the same process.
+type RunScope struct {
+	mu     sync.Mutex
+	values map[any]any
+}
+
+// Value returns the value stored under key, storing make() first if there is
+// none. On a nil scope it returns make() each time.
+func (s *RunScope) Value(key any, make func() any) any {
+	if s == nil {
+		return make()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.values[key]; ok {
+		return v
+	}
+	if s.values == nil {
+		s.values = map[any]any{}
+	}
+	v := make()
+	s.values[key] = v
+	return v
 }

@@ -54,7 +54,8 @@ func (e *CommitNotFoundError) Error() string {
 
 // Changes is the set of changed paths of one run.
 type Changes struct {
-	// Files are repo-relative paths, de-duplicated, in discovery order. A
+	// Files are paths relative to the project root (the directory git runs
+	// in), restricted to it, de-duplicated, in discovery order. A
 	// rename contributes both its old and its new path; deletions count.
 	Files []string
 	// BaseRef names what the files were compared against, for the debug log:
@@ -65,7 +66,10 @@ type Changes struct {
 }
 
 // nameOnly is the diff option set that lists changed paths, one per NUL.
-var nameOnly = []string{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"}
+// --relative restricts the listing to the project root (git's working
+// directory, which may lie below the top level) and makes the paths
+// relative to it, as entry points and the log directory are.
+var nameOnly = []string{"diff", "--name-only", "-z", "--relative", "--no-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"}
 
 // diffNames lists the paths a `git diff` with args reports.
 func diffNames(ctx context.Context, root string, args ...string) ([]string, error) {
@@ -77,15 +81,26 @@ func diffNames(ctx context.Context, root string, args ...string) ([]string, erro
 }
 
 // statusArgs list staged, unstaged and untracked (not ignored) paths in one
-// process: porcelain v2 (stable, paths relative to the root, not quoted
-// with -z), every untracked file rather than its directory, no rename
-// pairing and every submodule change, as the name-only diffs would.
-var statusArgs = []string{"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=none"}
+// process: porcelain v2 (stable, paths relative to the top level, not
+// quoted with -z), every untracked file rather than its directory, no rename
+// pairing and every submodule change, as the name-only diffs would. The
+// pathspec "." restricts it to the project root (git's working directory).
+var statusArgs = []string{"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=none", "--", "."}
 
 // uncommittedFiles is staged ∪ unstaged ∪ untracked, in that order (each
-// list sorted as git sorts paths), from one `git status`.
+// list sorted as git sorts paths), from one `git status`, relative to root.
 func uncommittedFiles(ctx context.Context, root string) ([]string, error) {
-	out, err := output(ctx, root, statusArgs...)
+	var out []byte
+	var pfx string
+	err := parallel(func() error {
+		var err error
+		out, err = output(ctx, root, statusArgs...)
+		return err
+	}, func() error {
+		var err error
+		pfx, err = showPrefix(ctx, root)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +108,23 @@ func uncommittedFiles(ctx context.Context, root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return union(staged, unstaged, other), nil
+	return underPrefix(union(staged, unstaged, other), pfx), nil
+}
+
+// underPrefix keeps the top-level-relative paths under pfx (a directory
+// with its trailing slash, "" for the top level) and makes them relative
+// to it.
+func underPrefix(files []string, pfx string) []string {
+	if pfx == "" {
+		return files
+	}
+	kept := files[:0]
+	for _, f := range files {
+		if rel, ok := strings.CutPrefix(f, pfx); ok && rel != "" {
+			kept = append(kept, rel)
+		}
+	}
+	return kept
 }
 
 // parseStatus splits `git status --porcelain=v2 -z` output into the paths

@@ -93,8 +93,10 @@ func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, labe
 }
 
 // Diff returns the unified diff a reviewer sees for spec, limited to
-// pathspec (an entry point path or glob; "" or "." is the whole repository),
-// which is passed to git as an argument after `--`, never through a shell.
+// pathspec (an entry point path or glob relative to the project root root;
+// "" or "." is the whole project), which is passed to git as an argument
+// after `--`, never through a shell. git runs in root, so the pathspec is
+// read relative to it, and --relative names the files relative to it too.
 // Modes are described at ChangedFiles; untracked files appear as new-file
 // diffs. Output longer than MaxDiffBytes is cut and ends with TruncatedNote.
 func Diff(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error) {
@@ -105,7 +107,7 @@ func Diff(ctx context.Context, root string, spec gate.DiffSpec, pathspec string)
 	if pathspec == "" {
 		pathspec = "."
 	}
-	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--", pathspec}
+	args := []string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--", pathspec}
 	out, truncated, _, err := runLimited(ctx, call{root: root, args: args, limit: MaxDiffBytes})
 	if err != nil {
 		return "", fmt.Errorf("review diff: %w", err)
@@ -138,7 +140,7 @@ func DiffStats(ctx context.Context, root string, spec gate.DiffSpec) (Stats, err
 		return Stats{}, fmt.Errorf("diff stats: %w", err)
 	}
 	st := Stats{BaseRef: label}
-	out, err := output(ctx, root, "diff", "--name-status", "-z", "--no-ext-diff", "--no-renames", from, to, "--")
+	out, err := output(ctx, root, "diff", "--name-status", "-z", "--relative", "--no-ext-diff", "--no-renames", from, to, "--")
 	if err != nil {
 		return st, fmt.Errorf("diff stats: %w", err)
 	}
@@ -157,7 +159,7 @@ func DiffStats(ctx context.Context, root string, spec gate.DiffSpec) (Stats, err
 			st.Modified++
 		}
 	}
-	out, err = output(ctx, root, "diff", "--numstat", "-z", "--no-ext-diff", "--no-renames", from, to, "--")
+	out, err = output(ctx, root, "diff", "--numstat", "-z", "--relative", "--no-ext-diff", "--no-renames", from, to, "--")
 	if err != nil {
 		return st, fmt.Errorf("diff stats: %w", err)
 	}

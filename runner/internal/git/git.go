@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
@@ -158,9 +159,39 @@ func Available() error {
 	return nil
 }
 
-// TopLevel returns the top directory of the work tree holding dir.
-func TopLevel(ctx context.Context, dir string) (string, error) {
-	return line(ctx, dir, "rev-parse", "--show-toplevel")
+// plainEnv reports whether no GIT_* variable moves the git directory, the
+// index or the work tree away from where the file system says they are.
+func plainEnv() bool {
+	for _, k := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"} {
+		if os.Getenv(k) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// showPrefix returns root's path below the top level of its work tree,
+// slash-separated with a trailing slash ("" at the top level), as
+// `git rev-parse --show-prefix` prints it. The project root may lie below
+// the top level (DESIGN §4.3), while `git status` reports paths relative to
+// the top level. In a plain repository the nearest ".git" at or above root
+// (the one config.FindRoot stops at) tells, without a git process.
+func showPrefix(ctx context.Context, root string) (string, error) {
+	if plainEnv() && filepath.IsAbs(root) {
+		rel := ""
+		for dir := filepath.Clean(root); ; {
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+				return rel, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			rel = filepath.Base(dir) + "/" + rel
+			dir = parent
+		}
+	}
+	return line(ctx, root, "rev-parse", "--show-prefix")
 }
 
 // Branch returns the current branch name, "HEAD" when detached. It works in a
@@ -205,6 +236,22 @@ func ObjectExists(ctx context.Context, root, rev string) (bool, error) {
 		return false, err
 	}
 	return code == 0, nil
+}
+
+// MergeBase returns the best common ancestor of the commits a and b, ""
+// when they have none.
+func MergeBase(ctx context.Context, root, a, b string) (string, error) {
+	if err := checkRef("commit", a); err != nil {
+		return "", err
+	}
+	if err := checkRef("commit", b); err != nil {
+		return "", err
+	}
+	out, _, err := run(ctx, call{root: root, args: []string{"merge-base", a, b}, okCodes: []int{1}})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // IsAncestor reports whether commit is an ancestor of (or equal to) of.

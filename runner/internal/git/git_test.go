@@ -88,6 +88,20 @@ const (
 	dashed  = "-dash.txt"
 )
 
+// Snapshot captures the work tree as the runner's execution state does: a
+// snapshot tree wrapped in a commit on HEAD recording base.
+func Snapshot(ctx context.Context, root, base string, exclude ...string) (string, error) {
+	tree, err := SnapshotTree(ctx, root, exclude...)
+	if err != nil {
+		return "", err
+	}
+	head, err := Head(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	return CommitTreeOn(ctx, root, tree, base, "", head)
+}
+
 func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
@@ -456,14 +470,37 @@ func TestSnapshotExcludeAndBase(t *testing.T) {
 	if strings.Contains(files, "logs/") || !strings.Contains(files, "b.txt") {
 		t.Fatalf("snapshot files:\n%s", files)
 	}
-	if got, err := SnapshotBase(ctx, r.root, ref); err != nil || got != base {
-		t.Fatalf("SnapshotBase = %q, %v; want %s", got, err, base)
+	snapshotBase := func(ref string) (string, string) {
+		t.Helper()
+		refs, err := ResolveRefs(ctx, r.root, "main", ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return refs.SnapshotBase, refs.SnapshotSince
 	}
-	if got, err := SnapshotBase(ctx, r.root, base); err != nil || got != "" {
-		t.Fatalf("SnapshotBase(plain commit) = %q, %v", got, err)
+	if got, since := snapshotBase(ref); got != base || since != "" {
+		t.Fatalf("SnapshotBase = %q, since %q; want %s", got, since, base)
 	}
-	if got, err := SnapshotBase(ctx, r.root, strings.Repeat("a", 40)); err != nil || got != "" {
-		t.Fatalf("SnapshotBase(missing) = %q, %v", got, err)
+	if got, _ := snapshotBase(base); got != "" {
+		t.Fatalf("SnapshotBase(plain commit) = %q", got)
+	}
+	if got, _ := snapshotBase(strings.Repeat("a", 40)); got != "" {
+		t.Fatalf("SnapshotBase(missing) = %q", got)
+	}
+	tree := r.git("rev-parse", ref+"^{tree}")
+	both, err := CommitTreeOn(ctx, r.root, tree, base, base, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, since := snapshotBase(both); got != base || since != base {
+		t.Fatalf("base %q, since %q; want both %s", got, since, base)
+	}
+	onlySince, err := CommitTreeOn(ctx, r.root, tree, "", base, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, since := snapshotBase(onlySince); got != "" || since != base {
+		t.Fatalf("base %q, since %q; want since only", got, since)
 	}
 	if out, _ := os.ReadDir(filepath.Join(r.root, ".git")); slices.ContainsFunc(out, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), "gauntlet-index-") }) {
 		t.Fatal("temporary index left in .git")

@@ -69,13 +69,17 @@ type Refs struct {
 	Base    string
 	BaseErr error
 	// SnapshotBase is the base commit recorded in the snapshot asked for
-	// (see SnapshotBase), "" when none.
+	// (see CommitTreeOn), "" when none.
 	SnapshotBase string
+	// SnapshotSince is the change-set origin recorded in that snapshot
+	// (see CommitTreeOn), "" when none.
+	SnapshotSince string
 }
 
 // ResolveRefs resolves HEAD and the base branch and reads the base recorded
 // in snapshot (when not ""), in one git process. Base and BaseErr are as
-// ResolveBase returns them, SnapshotBase as SnapshotBase does.
+// ResolveBase returns them, SnapshotBase and SnapshotSince as
+// the snapshot records them.
 func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error) {
 	revs := []string{"HEAD^{commit}", "", "", ""}
 	baseErr := checkRef("base branch", base)
@@ -92,7 +96,8 @@ func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error)
 	if err != nil {
 		return Refs{}, err
 	}
-	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, SnapshotBase: recordedBase(objs[3].Content)}
+	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, SnapshotBase: recordedBase(objs[3].Content),
+		SnapshotSince: trailer(objs[3].Content, sinceTrailer)}
 	if baseErr == nil {
 		switch {
 		case objs[1].SHA != "":

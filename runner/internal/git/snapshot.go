@@ -23,9 +23,11 @@ var snapshotIdentity = []string{
 // SnapshotTree writes a tree object holding the work tree as it is: tracked
 // files with their current content and untracked files that are not
 // ignored. It works on a temporary copy of the index (GIT_INDEX_FILE), so the
-// user's index, stash and work tree are never touched. Paths under the
-// exclude directories (repo-relative, such as the log directory) are left
-// out.
+// user's index, stash and work tree are never touched. Only the project
+// root (git's working directory) is read from the work tree: outside it the
+// tree holds the index's content, which diffs restricted to the root
+// (--relative) never look at. Paths under the exclude directories
+// (relative to root, such as the log directory) are left out.
 func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, error) {
 	s, err := NewTreeSnapshot(ctx, root, exclude...)
 	if err != nil {
@@ -137,13 +139,7 @@ func (s *TreeSnapshot) Close() {
 // A plain repository (root/.git a directory, no GIT_* variable moving
 // either) needs no git process.
 func gitPaths(ctx context.Context, root string) (gitDir, index string, err error) {
-	plain := true
-	for _, k := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"} {
-		if os.Getenv(k) != "" {
-			plain = false
-		}
-	}
-	if dir := filepath.Join(root, ".git"); plain && filepath.IsAbs(root) {
+	if dir := filepath.Join(root, ".git"); plainEnv() && filepath.IsAbs(root) {
 		if st, err := os.Lstat(dir); err == nil && st.IsDir() {
 			return dir, filepath.Join(dir, "index"), nil
 		}
@@ -193,22 +189,25 @@ func copyIndex(p, dst string) (bool, error) {
 // that sat on the base branch all along.
 const baseTrailer = "Gauntlet-Base: "
 
-// CommitTree wraps tree in a dangling commit whose parent is HEAD (none in a
-// repository without commits) and returns the commit's SHA. A non-empty base
-// (the base branch's commit) is recorded in the message.
-func CommitTree(ctx context.Context, root, tree, base string) (string, error) {
-	head, err := Head(ctx, root)
-	if err != nil {
-		return "", err
-	}
-	return CommitTreeOn(ctx, root, tree, base, head)
-}
+// sinceTrailer records, in a snapshot's message, where the change set
+// that a chain of verification runs verifies began (see CommitTreeOn).
+const sinceTrailer = "Gauntlet-Since: "
 
-// CommitTreeOn is CommitTree with HEAD's SHA (parent, "" for none) known.
-func CommitTreeOn(ctx context.Context, root, tree, base, parent string) (string, error) {
+// CommitTreeOn wraps tree in a dangling commit whose parent is parent
+// (HEAD's SHA; "" in a repository without commits) and returns the commit's
+// SHA: the execution state's working_tree_ref. A non-empty base (the base
+// branch's commit) and a non-empty since (the commit the verified change set
+// is diffed from) are recorded in the message.
+func CommitTreeOn(ctx context.Context, root, tree, base, since, parent string) (string, error) {
 	msg := snapshotMessage
+	if base != "" || since != "" {
+		msg += "\n"
+	}
 	if base != "" {
-		msg += "\n\n" + baseTrailer + base
+		msg += "\n" + baseTrailer + base
+	}
+	if since != "" {
+		msg += "\n" + sinceTrailer + since
 	}
 	args := []string{"commit-tree", tree, "-m", msg}
 	if head := parent; head != "" {
@@ -221,35 +220,14 @@ func CommitTreeOn(ctx context.Context, root, tree, base, parent string) (string,
 	return strings.TrimSpace(string(out)), nil
 }
 
-// Snapshot captures the work tree (tracked and untracked, not ignored) as a
-// commit object and returns its SHA: the execution state's
-// working_tree_ref. base, when not "", is recorded (see SnapshotBase);
-// exclude is as for SnapshotTree.
-func Snapshot(ctx context.Context, root, base string, exclude ...string) (string, error) {
-	tree, err := SnapshotTree(ctx, root, exclude...)
-	if err != nil {
-		return "", err
-	}
-	return CommitTree(ctx, root, tree, base)
-}
-
-// SnapshotBase returns the base commit recorded in snapshot ref, or "" when
-// none was (or ref is not a snapshot of ours, or is gone).
-func SnapshotBase(ctx context.Context, root, ref string) (string, error) {
-	if ref == "" || checkRef("snapshot", ref) != nil {
-		return "", nil
-	}
-	out, code, err := run(ctx, call{root: root, args: []string{"cat-file", "commit", ref}, okCodes: []int{128}})
-	if err != nil || code != 0 {
-		return "", err
-	}
-	return recordedBase(out), nil
-}
-
 // recordedBase returns the base trailer of a snapshot commit's text.
-func recordedBase(commit []byte) string {
+func recordedBase(commit []byte) string { return trailer(commit, baseTrailer) }
+
+// trailer returns the value of the first line of commit's text starting
+// with key, "" when none does.
+func trailer(commit []byte, key string) string {
 	for _, l := range strings.Split(string(commit), "\n") {
-		if v, ok := strings.CutPrefix(l, baseTrailer); ok {
+		if v, ok := strings.CutPrefix(l, key); ok {
 			return strings.TrimSpace(v)
 		}
 	}

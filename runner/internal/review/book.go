@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"strconv"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -28,15 +27,14 @@ type bookItem struct {
 // checkFunc checks one adapter (adapter.Check outside tests).
 type checkFunc func(ctx context.Context, spec adapter.Spec, root string, probe bool) adapter.Health
 
-// books holds the book of every run of this process, keyed by log
-// directory and run number (a run is identified by the two).
-var books sync.Map
+// bookKey is the key of the run's book in its gate.RunScope.
+type bookKey struct{}
 
-// bookFor returns the book of env's run.
+// bookFor returns the book of env's run, shared by all its review gates.
 func bookFor(env gate.Env, check checkFunc) *book {
-	key := env.LogDir + "\x00" + strconv.Itoa(env.RunNumber)
-	b, _ := books.LoadOrStore(key, &book{check: check, items: map[string]*bookItem{}})
-	return b.(*book)
+	return env.Scope.Value(bookKey{}, func() any {
+		return &book{check: check, items: map[string]*bookItem{}}
+	}).(*book)
 }
 
 // item returns the entry of name.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,8 +78,8 @@ func scanDir(logDir string) ([]slotName, []gateName, error) {
 	return slots, gates, nil
 }
 
-// newer reports whether a should replace b as the latest file of a slot:
-// a higher run, or the same run and a is JSON while b is not.
+// newer reports whether a comes before b, newest first: a higher run, or
+// the same run and a is JSON while b is not.
 func newer(a, b slotName) bool {
 	if a.run != b.run {
 		return a.run > b.run
@@ -86,24 +87,77 @@ func newer(a, b slotName) bool {
 	return a.json && !b.json
 }
 
-// latestSlots returns, per sanitized job id and slot index, the latest file
-// of a run before before (0: any run).
-func latestSlots(slots []slotName, before int) map[string]map[int]slotName {
-	latest := map[string]map[int]slotName{}
+// slotFiles groups the slot files of runs before before (0: any run) by
+// sanitized job id and slot index, each group newest first; keep, when not
+// nil, selects the jobs.
+func slotFiles(slots []slotName, before int, keep func(job string) bool) map[string]map[int][]slotName {
+	groups := map[string]map[int][]slotName{}
 	for _, s := range slots {
-		if before > 0 && s.run >= before {
+		if (before > 0 && s.run >= before) || (keep != nil && !keep(s.job)) {
 			continue
 		}
-		byIndex := latest[s.job]
+		byIndex := groups[s.job]
 		if byIndex == nil {
-			byIndex = map[int]slotName{}
-			latest[s.job] = byIndex
+			byIndex = map[int][]slotName{}
+			groups[s.job] = byIndex
 		}
-		if cur, ok := byIndex[s.index]; !ok || newer(s, cur) {
-			byIndex[s.index] = s
+		byIndex[s.index] = append(byIndex[s.index], s)
+	}
+	for _, byIndex := range groups {
+		for _, files := range byIndex {
+			slices.SortStableFunc(files, func(a, b slotName) int {
+				switch {
+				case newer(a, b):
+					return -1
+				case newer(b, a):
+					return 1
+				}
+				return strings.Compare(a.path, b.path)
+			})
 		}
 	}
-	return latest
+	return groups
+}
+
+// latestVerdicts returns, per sanitized job id and slot index, the record of
+// the newest run in which the slot reached a verdict (pass, fail or
+// skipped_prior_pass), reading the files of runs before before (0: any run)
+// newest first. A run in which the slot errored (a JSON with status error,
+// a log that shows an error or no verdict) is passed over: it neither wipes
+// the violations still to verify nor the agent's skips, nor is a crashed
+// reviewer's streamed output taken for an answer. A run's JSON, when
+// readable, is its record (its log is not consulted); an unreadable file
+// adds a warning and the search goes on.
+func latestVerdicts(slots []slotName, before int, keep func(job string) bool) (map[string]map[int]record, []string) {
+	out := map[string]map[int]record{}
+	var warnings []string
+	for job, byIndex := range slotFiles(slots, before, keep) {
+		for index, files := range byIndex {
+			jsonRun := -1
+			for _, n := range files {
+				if !n.json && n.run == jsonRun {
+					continue
+				}
+				r, err := readRecord(n)
+				if err != nil {
+					warnings = append(warnings, fmt.Sprintf("ignoring unreadable review log: %v", err))
+					continue
+				}
+				if n.json {
+					jsonRun = n.run
+				}
+				if !r.verdict() {
+					continue
+				}
+				if out[job] == nil {
+					out[job] = map[int]record{}
+				}
+				out[job][index] = r
+				break
+			}
+		}
+	}
+	return out, warnings
 }
 
 // record is what one slot left in one run.
@@ -116,6 +170,16 @@ type record struct {
 	violations []gate.Violation
 	// passIteration of a skipped_prior_pass slot.
 	passIteration int
+}
+
+// verdict reports whether the slot reached a verdict in r's run: pass,
+// fail or skipped_prior_pass (not an error, nor a log that does not say).
+func (r record) verdict() bool {
+	switch r.status {
+	case gate.StatusPass, gate.StatusFail, gate.StatusSkippedPriorPass:
+		return true
+	}
+	return false
 }
 
 // passed reports whether the slot passed (or was skipped for a prior pass).
@@ -142,11 +206,22 @@ func readRecord(n slotName) (record, error) {
 		return r, fmt.Errorf("read %s: %w", n.path, err)
 	}
 	r.status, r.violations = parseLegacyLog(string(data))
+	if r.status == "" && len(r.violations) > 0 {
+		// A legacy log listing violations without a status line failed.
+		r.status = gate.StatusFail
+	}
 	return r, nil
 }
 
 // stampRE matches the `[<time>] ` that starts a log line.
 var stampRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\d{4}-[^\]]*\] `) })
+
+// slotResultRE matches the `Review result (<adapter>@<i>): <status> - `
+// line that ends a slot's attempt.
+var slotResultRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Review result \([^)]*@\d+\): (\w+) - `) })
+
+// slotErrorRE matches the TypeScript tool's `Error running <adapter>@<i>: `.
+var slotErrorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Error running [^@\s]+@\d+: `) })
 
 // logViolationRE matches `<n>. <file>:<line> - <issue>` of a Parsed Result.
 var logViolationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\s+(.+?):(\d+|NaN|\?)\s+-\s+(.+)$`) })
@@ -166,11 +241,20 @@ const (
 
 // parseLegacyLog reads the status and violations of a slot log without a
 // JSON file: the `--- Parsed Result` section, else an object embedded in the
-// review output.
+// review output. A log that shows the slot erred (`Review result (...):
+// error`, or the TypeScript tool's `Error running <adapter>@<i>: `) is an
+// error, whatever the reviewer's streamed output holds.
 func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(stampRE().ReplaceAllString(l, ""), "\r")
+		t := strings.TrimSpace(lines[i])
+		if m := slotResultRE().FindStringSubmatch(t); m != nil && m[1] == string(gate.StatusError) {
+			return gate.StatusError, nil
+		}
+		if slotErrorRE().MatchString(t) {
+			return gate.StatusError, nil
+		}
 	}
 	var status gate.Status
 	var vs []gate.Violation
@@ -226,9 +310,10 @@ func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 }
 
 // LoadPrevious returns the review violations pending from earlier runs, per
-// §6.6 of the upstream sheet: for every review slot the latest file (highest
-// run, the JSON preferred over the log of the same run) is read; slots that
-// passed contribute nothing; violations the agent marked "skipped" are
+// §6.6 of the upstream sheet, except that runs in which a slot erred are
+// passed over: for every review slot the record of the newest run with a
+// verdict (see latestVerdicts; the JSON preferred over the log of the same
+// run) is read; slots that passed contribute nothing; violations the agent marked "skipped" are
 // dropped; a missing status reads as "new", an unknown one is treated as
 // "new" (see LoadPreviousWithWarnings). A slot that answered "fail" without
 // violations, and a check whose latest log failed, contribute one
@@ -249,7 +334,6 @@ func LoadPreviousWithWarnings(logDir, gateFilter string) (map[string]map[string]
 	if err != nil {
 		return prev, nil, err
 	}
-	var warnings []string
 	add := func(job, key string, vs []gate.Violation) {
 		if len(vs) == 0 {
 			return
@@ -259,16 +343,9 @@ func LoadPreviousWithWarnings(logDir, gateFilter string) (map[string]map[string]
 		}
 		prev[job][key] = append(prev[job][key], vs...)
 	}
-	for job, byIndex := range latestSlots(slots, 0) {
-		if !matchesGate(job, gateFilter) {
-			continue
-		}
-		for index, n := range byIndex {
-			r, err := readRecord(n)
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("ignoring unreadable review log: %v", err))
-				continue
-			}
+	records, warnings := latestVerdicts(slots, 0, func(job string) bool { return matchesGate(job, gateFilter) })
+	for job, byIndex := range records {
+		for index, r := range byIndex {
 			vs, ws := pending(r)
 			warnings = append(warnings, ws...)
 			add(job, indexKey(index), vs)

@@ -140,7 +140,9 @@ func TestParseLegacyLog(t *testing.T) {
 		{"gate pass", "[2026-01-20T10:00:00.000Z] Result: pass - Passed\n", gate.StatusPass, 0},
 		{"skipped prior pass", "Review skipped\n[2026-01-20T10:00:00.000Z] Status: skipped_prior_pass\n", gate.StatusSkippedPriorPass, 0},
 		{"embedded JSON", "--- Review Output (codex) ---\n{\"status\":\"fail\",\"violations\":[{\"file\":\"a\",\"line\":2,\"issue\":\"b\",\"priority\":\"low\"}]}\nError: Found\n", gate.StatusFail, 1},
-		{"error without details", "Error running codex@1: Command timed out\n", "", 0},
+		{"TypeScript slot error", "Error running codex@1: Command timed out\n", gate.StatusError, 0},
+		{"crash with a passing answer streamed", crashLog, gate.StatusError, 0},
+		{"no verdict", "[2026-01-20T10:00:00.000Z] [START] review:.:q (claude@1)\nHanding review @1 to codex\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,5 +198,66 @@ func TestSlotFileRoundTrip(t *testing.T) {
 	data, _ = os.ReadFile(path)
 	if !strings.Contains(string(data), `"violations": []`) || !strings.Contains(string(data), `"passIteration": 2`) {
 		t.Errorf("skipped slot file = %s", data)
+	}
+}
+
+// crashLog is the log of a slot whose reviewer exited non-zero after
+// printing a passing answer: an error, whatever the streamed output says.
+const crashLog = `[2026-01-20T10:00:00.000Z] Starting review: code-quality
+[2026-01-20T10:00:01.000Z] [START] review:.:code-quality (claude@1)
+[2026-01-20T10:00:02.000Z] {"status":"pass","message":"No problems found"}
+[2026-01-20T10:00:02.000Z] --- Parsed Result (claude) ---
+[2026-01-20T10:00:02.000Z] Status: error
+[2026-01-20T10:00:02.000Z] Error: process exited with code 1
+[2026-01-20T10:00:02.000Z] ---------------------
+[2026-01-20T10:00:02.000Z] Review result (claude@1): error - process exited with code 1
+[2026-01-20T10:00:02.000Z] Gate result: error - process exited with code 1
+`
+
+// TestLoadPreviousPassesOverErrors: per slot, the newest run that reached
+// a verdict counts; runs in which the slot errored (a log without a JSON,
+// a JSON with status error) are passed over, so they neither wipe pending
+// violations nor turn a crash's streamed output into a verdict.
+func TestLoadPreviousPassesOverErrors(t *testing.T) {
+	dir := t.TempDir()
+	failRun1 := `{"adapter":"claude","status":"fail","violations":[` +
+		`{"file":"src/new.txt","line":1,"issue":"bad line","priority":"high","status":"new"},` +
+		`{"file":"src/new.txt","line":2,"issue":"odd","priority":"low","status":"skipped","result":"fine"}]}`
+	writeFiles(t, dir, map[string]string{
+		// Slot 1: failed in run 1, crashed in run 2 (log only), answered
+		// something invalid in run 3 (JSON with status error).
+		"review_._code-quality_claude@1.1.json": failRun1,
+		"review_._code-quality_claude@1.1.log":  "Status: FAIL\n",
+		"review_._code-quality_claude@1.2.log":  crashLog,
+		"review_._code-quality_claude@1.3.json": `{"adapter":"claude","status":"error","rawOutput":"{\"status\":\"fail\",\"violations\":[]}","violations":[]}`,
+		"review_._code-quality_claude@1.3.log":  "--- Review Output (claude) ---\n{\"status\":\"fail\",\"violations\":[]}\nReview result (claude@1): error - reviewer answered \"fail\" without any violation\n",
+		// Slot 2: failed in run 1, passed in run 2, crashed in run 3: the pass stands.
+		"review_._code-quality_codex@2.1.json": `{"adapter":"codex","status":"fail","violations":[{"file":"f.go","line":1,"issue":"i","priority":"low"}]}`,
+		"review_._code-quality_codex@2.2.json": `{"adapter":"codex","status":"pass","violations":[]}`,
+		"review_._code-quality_codex@2.3.log":  strings.ReplaceAll(crashLog, "claude", "codex"),
+		// Slot 3: a TypeScript log that failed, then a TypeScript slot error.
+		"review_._code-quality_gemini@3.1.log": tsLog,
+		"review_._code-quality_gemini@3.2.log": "[2026-01-20T10:00:00.000Z] Error running gemini@3: Command timed out\n",
+		// Slot 4: only errors: nothing pending.
+		"review_._code-quality_claude@4.1.log": strings.ReplaceAll(crashLog, "@1", "@4"),
+	})
+	prev, warnings, err := LoadPreviousWithWarnings(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string][]gate.Violation{
+		"review_._code-quality": {
+			"1": {{File: "src/new.txt", Line: 1, Issue: "bad line", Priority: "high", Status: "new"}},
+			"3": {
+				{File: "src/x.ts", Line: 12, Issue: "Missing null check", Fix: "Add a guard", Status: "new"},
+				{File: "src/y.ts", Line: "?", Issue: "Unclear naming", Status: "new"},
+			},
+		},
+	}
+	if !reflect.DeepEqual(prev, want) {
+		t.Errorf("LoadPrevious =\n%#v\nwant\n%#v", prev, want)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings = %q", warnings)
 	}
 }

@@ -76,7 +76,8 @@ type gateRun struct {
 	book  *book
 	// verification is true when env.Previous is set.
 	verification bool
-	// history is the latest record of each slot index before this run.
+	// history is, per slot index, the record of the newest earlier run in
+	// which the slot reached a verdict (see latestVerdicts).
 	history map[int]record
 	// prefs are the adapters to try, in order; probe asks for the usage probe.
 	prefs []string
@@ -132,6 +133,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
 
 	healthy := g.healthy(ctx)
 	if len(healthy) == 0 {
+		res.Infrastructure = true
 		return done(gate.StatusError, fmt.Sprintf(MsgNoHealthy, strings.Join(g.prefs, ", ")))
 	}
 	assigned := make(map[int]string, len(toRun))
@@ -166,6 +168,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
 	slices.SortFunc(runs, func(a, b slotRun) int { return a.slot.Index - b.slot.Index })
 
 	status, msg := g.verdict(runs, n)
+	res.Infrastructure = status == gate.StatusError && infrastructureOnly(runs)
 	for _, r := range runs {
 		res.Slots = append(res.Slots, r.slot)
 		res.ErrorCount += r.slot.ErrorCount
@@ -179,8 +182,10 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
 	return done(status, msg)
 }
 
-// loadHistory reads the latest earlier record of each slot of this job
-// (verification mode only; unreadable files are ignored).
+// loadHistory reads, per slot of this job, the record of the newest
+// earlier run in which the slot reached a verdict, passing over runs in
+// which it erred (verification mode only; unreadable files are ignored
+// here, LoadPrevious warns about them).
 func (g *gateRun) loadHistory() map[int]record {
 	out := map[int]record{}
 	if !g.verification {
@@ -190,10 +195,10 @@ func (g *gateRun) loadHistory() map[int]record {
 	if err != nil {
 		return out
 	}
-	for index, n := range latestSlots(slots, g.env.RunNumber)[gate.SanitizeID(g.job.ID)] {
-		if r, err := readRecord(n); err == nil {
-			out[index] = r
-		}
+	id := gate.SanitizeID(g.job.ID)
+	records, _ := latestVerdicts(slots, g.env.RunNumber, func(job string) bool { return job == id })
+	if records[id] != nil {
+		out = records[id]
 	}
 	return out
 }
@@ -206,8 +211,9 @@ type skipPlan struct {
 }
 
 // planSlots decides which slots run. In verification mode with more than
-// one slot, a slot whose latest record passed (whatever its adapter) is
-// skipped; when every slot passed, slot 1 runs anyway (the safety latch).
+// one slot, a slot whose latest verdict (see loadHistory) was a pass,
+// whatever its adapter, is skipped; when every slot passed, slot 1 runs
+// anyway (the safety latch).
 func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
 	if !g.verification || n < 2 {
 		for i := 1; i <= n; i++ {
@@ -422,6 +428,7 @@ func (g *gateRun) noHealthySlot(slot gate.Slot, lg *slotLog) slotRun {
 	msg := fmt.Sprintf(MsgNoHealthy, strings.Join(g.prefs, ", "))
 	lg.Printf("%s%s", markSlotError, msg)
 	slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, msg, 1
+	slot.Infrastructure = true
 	lg.Printf("Review result (%s@%d): %s - %s", slot.Adapter, slot.Index, slot.Status, slot.Message)
 	return slotRun{slot: slot, log: lg}
 }
@@ -432,9 +439,13 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 	name, index := slot.Adapter, slot.Index
 	switch {
 	case runErr != nil:
+		// Failed to start, timed out or cancelled.
 		ev = evaluation{status: gate.StatusError, message: runErrMessage(runErr)}
+		slot.Infrastructure = true
 	case ans.Failure() != "":
+		// Exited non-zero, or reported an error in its envelope.
 		ev = evaluation{status: gate.StatusError, message: ans.Failure()}
+		slot.Infrastructure = true
 	case ans.Text == ans.Stdout:
 		lg.Printf("--- Review Output (%s) --- (streamed above)", name)
 	default:
@@ -546,6 +557,25 @@ func (g *gateRun) verdict(runs []slotRun, n int) (gate.Status, string) {
 		msg += fmt.Sprintf(suffixSkipped, skippedViolations)
 	}
 	return gate.StatusPass, msg
+}
+
+// infrastructureOnly reports whether every slot error in runs is of the
+// infrastructure kind (see gate.Result.Infrastructure) and no slot failed:
+// a violation or an unusable answer is for the agent to act on.
+func infrastructureOnly(runs []slotRun) bool {
+	found := false
+	for _, r := range runs {
+		switch r.slot.Status {
+		case gate.StatusFail:
+			return false
+		case gate.StatusError:
+			if !r.slot.Infrastructure {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // runErrMessage words a failed invocation: a timeout as a timeout.

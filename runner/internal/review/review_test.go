@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/internal/standin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -112,7 +114,7 @@ func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.E
 		Review: &config.Review{Name: "quality", Prompt: "Review the change for bugs.", CLIPreference: prefs, NumReviews: n, Parallel: parallel},
 	}
 	env := gate.Env{Root: root, LogDir: logDir, RunNumber: 1, Config: cfg, Console: io.Discard,
-		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}}
+		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}, Scope: &gate.RunScope{}}
 	return job, env
 }
 
@@ -125,6 +127,7 @@ func nextRun(t *testing.T, env gate.Env) gate.Env {
 	}
 	env.Previous = prev
 	env.RunNumber++
+	env.Scope = &gate.RunScope{}
 	return env
 }
 
@@ -503,4 +506,126 @@ func TestRunStandIns(t *testing.T) {
 			t.Errorf("a timed-out slot wrote a JSON (err %v)", err)
 		}
 	})
+}
+
+// TestRunVerificationAfterASlotError: a run in which the slot crashed does
+// not hide the slot's last verdict: the next run still verifies the open
+// violation and still reports the agent's skip.
+func TestRunVerificationAfterASlotError(t *testing.T) {
+	job, env := setup(t, []string{"claude"}, 1, false)
+	failing := `{"status":"fail","violations":[` +
+		`{"file":"src/a.go","line":2,"issue":"x is unused","priority":"high","status":"new"},` +
+		`{"file":"src/a.go","line":3,"issue":"y is odd","priority":"high","status":"new"}]}`
+	f := &fakeCLIs{replies: map[string][]reply{"claude": {
+		{stdout: failing},
+		{stdout: standin.PassAnswer, stderr: "boom\n", exit: 1},
+		{stdout: standin.PassAnswer},
+	}}}
+	d := f.deps(testDiff)
+	first := run(context.Background(), job, env, d)
+	if first.Status != gate.StatusFail {
+		t.Fatalf("run 1 = %+v", first)
+	}
+	path := first.Slots[0].JSONPath
+	edited := strings.Replace(readFile(t, path), `"status": "new"`, `"status": "skipped",
+      "result": "intended"`, 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	env = nextRun(t, env)
+	if res := run(context.Background(), job, env, d); res.Status != gate.StatusError {
+		t.Fatalf("run 2 = %+v", res)
+	}
+
+	env = nextRun(t, env)
+	res := run(context.Background(), job, env, d)
+	stdin := f.calls[len(f.calls)-1].stdin
+	if !strings.Contains(stdin, OpenHeading) || !strings.Contains(stdin, "1. src/a.go:3 - y is odd") {
+		t.Errorf("run 3 does not verify the open violation of run 1:\n%s", stdin)
+	}
+	if strings.Contains(stdin, "x is unused") {
+		t.Errorf("a skipped violation reached the prompt:\n%s", stdin)
+	}
+	if res.Status != gate.StatusPass || len(res.Skipped) != 1 || res.Skipped[0].Result != "intended" || len(res.Fixed) != 1 {
+		t.Errorf("run 3 = %+v", res)
+	}
+}
+
+// TestRunInfrastructure: the gate is an infrastructure error only when it
+// could not judge the change for reasons the agent cannot fix.
+func TestRunInfrastructure(t *testing.T) {
+	failing := `{"status":"fail","violations":[{"file":"src/a.go","line":2,"issue":"x is unused","priority":"high","status":"new"}]}`
+	timeout := fmt.Errorf("claude timed out after 1s: %w", proc.ErrTimeout)
+	for _, tt := range []struct {
+		name    string
+		n       int
+		missing map[string]bool
+		replies map[string][]reply
+		diffErr error
+		status  gate.Status
+		infra   bool
+	}{
+		{name: "no review CLI available", n: 1, missing: map[string]bool{"claude": true, "codex": true}, status: gate.StatusError, infra: true},
+		{name: "every CLI over its usage limit", n: 1, replies: map[string][]reply{
+			"claude": {{stderr: "Claude AI usage limit reached|1760000000\n", exit: 1}},
+			"codex":  {{stderr: "Quota exceeded", exit: 1}},
+		}, status: gate.StatusError, infra: true},
+		{name: "timeout", n: 1, replies: map[string][]reply{"claude": {{err: timeout}}}, status: gate.StatusError, infra: true},
+		{name: "crash", n: 1, replies: map[string][]reply{"claude": {{stderr: "segfault", exit: 139}}}, status: gate.StatusError, infra: true},
+		{name: "failed to start", n: 1, replies: map[string][]reply{"claude": {{err: errors.New("run claude: fork/exec: permission denied"), exit: -1}}}, status: gate.StatusError, infra: true},
+		{name: "every slot crashed", n: 2, replies: map[string][]reply{"claude": {{exit: 1}}, "codex": {{exit: 2}}}, status: gate.StatusError, infra: true},
+		{name: "invalid JSON", n: 1, replies: map[string][]reply{"claude": {{stdout: "I am not sure what you mean."}}}, status: gate.StatusError},
+		{name: "fail without violations", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"status":"fail","violations":[]}`}}}, status: gate.StatusError},
+		{name: "invalid JSON in one slot, crash in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: "{"}}, "codex": {{exit: 1}}}, status: gate.StatusError},
+		{name: "violations in one slot, crash in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: failing}}, "codex": {{exit: 1}}}, status: gate.StatusError},
+		{name: "diff error", n: 1, diffErr: errors.New("review diff: base branch missing"), status: gate.StatusError},
+		{name: "fail", n: 1, replies: map[string][]reply{"claude": {{stdout: failing}}}, status: gate.StatusFail},
+		{name: "pass", n: 2, status: gate.StatusPass},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			job, env := setup(t, []string{"claude", "codex"}, tt.n, false)
+			f := &fakeCLIs{replies: tt.replies, missing: tt.missing}
+			d := f.deps(testDiff)
+			if tt.diffErr != nil {
+				d.diff = func(context.Context, string, gate.DiffSpec, string) (string, error) { return "", tt.diffErr }
+			}
+			res := run(context.Background(), job, env, d)
+			if res.Status != tt.status || res.Infrastructure != tt.infra {
+				t.Errorf("status %s, infrastructure %v; want %s, %v (%+v)", res.Status, res.Infrastructure, tt.status, tt.infra, res)
+			}
+		})
+	}
+}
+
+// TestRunBookLastsOneRun: an adapter taken out of service in one run is
+// back in the next run of the same process, even when that run reuses the
+// log directory and run number (after a clean); every ExecuteRun loads its
+// own configuration, which identifies the run.
+func TestRunBookLastsOneRun(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 1, false)
+	f := &fakeCLIs{replies: map[string][]reply{
+		"claude": {{stderr: "Claude AI usage limit reached|1760000000\n", exit: 1}, {stdout: standin.PassAnswer}},
+	}}
+	d := f.deps(testDiff)
+	if res := run(context.Background(), job, env, d); res.Status != gate.StatusPass || res.Slots[0].Adapter != "codex" {
+		t.Fatalf("run 1 = %+v", res)
+	}
+	// The same run: claude stays out of service.
+	if res := run(context.Background(), job, env, d); res.Slots[0].Adapter != "codex" || f.callsOf("claude") != 1 {
+		t.Fatalf("same run: %+v, claude calls %d", res, f.callsOf("claude"))
+	}
+
+	// The logs are cleaned and a new run starts: same directory, run 1.
+	if err := os.RemoveAll(env.LogDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(env.LogDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env.Scope = &gate.RunScope{} // what the runner makes for each run
+	res := run(context.Background(), job, env, d)
+	if res.Status != gate.StatusPass || res.Slots[0].Adapter != "claude" || f.callsOf("claude") != 2 {
+		t.Fatalf("next run: %+v, claude calls %d", res, f.callsOf("claude"))
+	}
 }
