@@ -201,6 +201,14 @@ func (o *object) enum(key string, allowed ...string) (string, bool) {
 	return "", false
 }
 
+// setBool stores the bool at key in *dst when the key is set (a wrong type
+// is reported by boolean).
+func (o *object) setBool(key string, dst *bool) {
+	if b := o.boolean(key); b != nil {
+		*dst = *b
+	}
+}
+
 // boolean returns a bool value, or nil.
 func (o *object) boolean(key string) *bool {
 	v, ok := o.get(key)

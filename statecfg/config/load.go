@@ -195,9 +195,7 @@ func parseProject(f *fileScope, data []byte, known *gateNames) (cfg *Config, pre
 			cfg.LogDir = s
 		}
 	}
-	if b := o.boolean("allow_parallel"); b != nil {
-		cfg.AllowParallel = *b
-	}
+	o.setBool("allow_parallel", &cfg.AllowParallel)
 	if n := o.integer("max_retries", 0); n != nil {
 		cfg.MaxRetries = *n
 	}
@@ -241,9 +239,7 @@ func parseProject(f *fileScope, data []byte, known *gateNames) (cfg *Config, pre
 // parseCLI decodes the cli section; it reports whether default_preference
 // is valid.
 func parseCLI(o *object, cli *CLI) bool {
-	if b := o.boolean("check_usage_limit"); b != nil {
-		cli.CheckUsageLimit = *b
-	}
+	o.setBool("check_usage_limit", &cli.CheckUsageLimit)
 	if !o.require("default_preference") {
 		return false
 	}
@@ -415,15 +411,9 @@ func parseCheck(f *fileScope, root string, g gateFile, data []byte) *Check {
 			chk.WorkingDirectory = s
 		}
 	}
-	if b := o.boolean("parallel"); b != nil {
-		chk.Parallel = *b
-	}
-	if b := o.boolean("run_locally"); b != nil {
-		chk.RunLocally = *b
-	}
-	if b := o.boolean("run_in_ci"); b != nil {
-		chk.RunInCI = *b
-	}
+	o.setBool("parallel", &chk.Parallel)
+	o.setBool("run_locally", &chk.RunLocally)
+	o.setBool("run_in_ci", &chk.RunInCI)
 	chk.Timeout = timeout(o)
 	if b := o.boolean("fail_fast"); b != nil {
 		chk.FailFast = *b
@@ -539,15 +529,9 @@ func parseReview(f *fileScope, g gateFile, data []byte, prefs []string, prefsOK 
 	if n := o.integer("num_reviews", 1); n != nil {
 		rev.NumReviews = *n
 	}
-	if b := o.boolean("parallel"); b != nil {
-		rev.Parallel = *b
-	}
-	if b := o.boolean("run_in_ci"); b != nil {
-		rev.RunInCI = *b
-	}
-	if b := o.boolean("run_locally"); b != nil {
-		rev.RunLocally = *b
-	}
+	o.setBool("parallel", &rev.Parallel)
+	o.setBool("run_in_ci", &rev.RunInCI)
+	o.setBool("run_locally", &rev.RunLocally)
 	rev.Timeout = timeout(o)
 	if s, ok := o.str("model"); ok {
 		rev.Model = s
