@@ -99,7 +99,10 @@ func writeAtomic(path, content string) error {
 // multiFlag collects a repeatable string flag.
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+// String joins the values (flag.Value).
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+// Set adds one value (flag.Value).
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 // Main is the `modelstub` program of the end-to-end tests:

@@ -121,6 +121,7 @@ func (o Options) withDefaults() Options {
 
 type eofReader struct{}
 
+// Read reports the end of input at once.
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // Outcome is the hook's decision.

@@ -300,6 +300,7 @@ type bounded struct {
 	max int
 }
 
+// Write keeps what fits within the bound and drops the rest.
 func (b *bounded) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -313,6 +314,7 @@ func (b *bounded) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String returns what was kept.
 func (b *bounded) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -325,6 +327,7 @@ type lockedWriter struct {
 	w  io.Writer
 }
 
+// Write writes p under the lock.
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
