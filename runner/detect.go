@@ -2,16 +2,11 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // ConfigError is an error caused by the configuration or the command line
@@ -85,18 +80,8 @@ func Detect(ctx context.Context, opts DetectOptions) (Detection, error) {
 		}
 		dir = wd
 	}
-	root, ok := config.FindRoot(dir)
-	if !ok {
-		abs, _ := filepath.Abs(dir)
-		return Detection{}, &ConfigError{Err: fmt.Errorf("no %s found in %s or any parent directory up to the git top level",
-			filepath.Join(config.Dir, config.ProjectFile), abs)}
-	}
-	cfg, err := config.Load(root)
+	root, cfg, _, _, err := loadProject(dir)
 	if err != nil {
-		var errs *config.Errors
-		if errors.As(err, &errs) {
-			err = fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs.Lines(), "\n  "))
-		}
 		return Detection{}, &ConfigError{Err: err}
 	}
 	ci := IsCI(getenv)
@@ -113,17 +98,7 @@ func Detect(ctx context.Context, opts DetectOptions) (Detection, error) {
 		if err := git.Available(); err != nil {
 			return d, err
 		}
-		spec := gate.DiffSpec{BaseBranch: d.BaseBranch}
-		switch {
-		case opts.Commit != "":
-			spec.Mode, spec.Commit = gate.DiffCommit, opts.Commit
-		case opts.Uncommitted:
-			spec.Mode = gate.DiffUncommitted
-		case ci:
-			spec.Mode, spec.Head = gate.DiffCI, getenv("GITHUB_SHA")
-		default:
-			spec.Mode = gate.DiffLocal
-		}
+		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, getenv)
 		d.Mode = string(spec.Mode)
 		ch, err := git.ChangedFiles(ctx, root, spec)
 		if err != nil {

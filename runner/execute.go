@@ -254,32 +254,19 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 		}
 		dir = wd
 	}
-	root, ok := config.FindRoot(dir)
-	if !ok {
-		abs, _ := filepath.Abs(dir)
-		r := e.fail(StatusNoConfig, MsgNoConfig, fmt.Errorf("no %s found in %s or any parent directory up to the git top level",
-			filepath.Join(config.Dir, config.ProjectFile), abs))
-		r.ConfigError = true
-		return &r
-	}
-	e.root = root
-	cfg, err := config.Load(root)
-	if err != nil {
-		var errs *config.Errors
-		if errors.As(err, &errs) {
-			for _, w := range errs.Warnings {
-				e.cons.Printf(lineWarning, w)
-			}
-			err = fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs.Lines(), "\n  "))
-		}
-		r := e.fail(StatusError, MsgConfigInvalid, err)
-		r.ConfigError = true
-		return &r
-	}
-	e.cfg = cfg
-	for _, w := range cfg.Warnings {
+	root, cfg, warnings, found, err := loadProject(dir)
+	for _, w := range warnings {
 		e.cons.Printf(lineWarning, w)
 	}
+	if err != nil {
+		r := e.fail(StatusError, MsgConfigInvalid, err)
+		if !found {
+			r = e.fail(StatusNoConfig, MsgNoConfig, err)
+		}
+		r.ConfigError = true
+		return &r
+	}
+	e.root, e.cfg = root, cfg
 	e.logDir = cfg.LogDirPath()
 	e.logRel = insideRel(root, e.logDir)
 	global, gerr := config.LoadGlobal(config.GlobalPath(e.getenv))
@@ -522,18 +509,7 @@ type changes struct {
 
 // diffSpec is the diff scope the flags and the environment choose.
 func (e *execution) diffSpec() gate.DiffSpec {
-	spec := gate.DiffSpec{BaseBranch: e.base}
-	switch {
-	case e.opts.Commit != "":
-		spec.Mode, spec.Commit = gate.DiffCommit, e.opts.Commit
-	case e.opts.Uncommitted:
-		spec.Mode = gate.DiffUncommitted
-	case e.ci:
-		spec.Mode, spec.Head = gate.DiffCI, e.getenv("GITHUB_SHA")
-	default:
-		spec.Mode = gate.DiffLocal
-	}
-	return spec
+	return diffSpecFor(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.getenv)
 }
 
 // detect returns the diff spec of the run and its changed files: scoped
