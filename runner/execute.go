@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -342,7 +341,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		snapshot = prev.WorkingTreeRef
 	}
 	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, snapshot) })
-	if prev != nil && hasArchivableLogs(e.logDir) {
+	if prev != nil && archivable(e.logDir) {
 		e.refs.start()
 		cleaned, err := e.autoClean(ctx, prev)
 		if err != nil {
@@ -397,27 +396,6 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		return RunResult{Status: StatusNoApplicableGates, Message: MsgNoApplicableGates}
 	}
 	return e.runGates(ctx, ch, jobs, verification)
-}
-
-// hasArchivableLogs reports whether logdir.Clean would archive anything in
-// dir (a .log or .json file at its root, the debug log aside), or cannot
-// tell: without such a file auto-clean has nothing to do, and no git
-// question needs asking.
-func hasArchivableLogs(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return !errors.Is(err, fs.ErrNotExist)
-	}
-	for _, en := range entries {
-		name := en.Name()
-		if en.IsDir() || name == logdir.DebugLogFile || name == lock.File {
-			continue
-		}
-		if strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".json") {
-			return true
-		}
-	}
-	return false
 }
 
 // detachedHEAD is what git.Branch returns when HEAD is detached.
@@ -939,4 +917,12 @@ func infrastructureDetail(results []gate.Result) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// archivable reports whether auto-clean could archive anything in dir, or
+// cannot tell: without logs there is nothing to do, and no git question
+// needs asking.
+func archivable(dir string) bool {
+	has, err := logdir.HasLogs(dir)
+	return has || err != nil
 }

@@ -147,6 +147,27 @@ func persistent(name string, includeState bool) bool {
 	return false
 }
 
+// HasLogs reports whether Clean has logs to archive in dir: a .log or
+// .json file at its root other than the persistent ones. A missing dir has
+// none.
+func HasLogs(dir string) (bool, error) {
+	names, err := readRoot(dir)
+	if err != nil {
+		return false, err
+	}
+	return hasLogs(names), nil
+}
+
+// hasLogs is HasLogs over the root file names.
+func hasLogs(names []string) bool {
+	for _, name := range names {
+		if isLogFile(name) && !persistent(name, false) {
+			return true
+		}
+	}
+	return false
+}
+
 // Clean archives the logs of dir into dir/previous/. It does nothing (false,
 // nil) when dir is missing or its root holds no .log or .json file other
 // than the debug log. Otherwise it empties previous/ (creating it if
@@ -160,15 +181,8 @@ func Clean(dir string, includeState bool) (cleaned bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	hasLogs := false
-	for _, name := range names {
-		if isLogFile(name) && !persistent(name, false) {
-			hasLogs = true
-			break
-		}
-	}
 	prev := filepath.Join(dir, PreviousDir)
-	if !hasLogs {
+	if !hasLogs(names) {
 		// No logs (a passed run archived them already): the state still
 		// moves, next to that archive, which stays as it is.
 		if !includeState || !slices.Contains(names, state.File) {

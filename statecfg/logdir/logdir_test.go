@@ -260,3 +260,23 @@ func TestReadErrors(t *testing.T) {
 		t.Error("Clean on a file: no error")
 	}
 }
+
+func TestHasLogs(t *testing.T) {
+	for _, tc := range []struct {
+		files []string
+		want  bool
+	}{
+		{nil, false},
+		{[]string{".execution_state", ".debug.log", ".gauntlet-run.lock", "previous/check_a.1.log"}, false},
+		{[]string{"console.1.log"}, true},
+		{[]string{"review_x_claude@1.2.json"}, true},
+	} {
+		dir := makeDir(t, tc.files...)
+		if got, err := HasLogs(dir); err != nil || got != tc.want {
+			t.Errorf("HasLogs(%v) = %v, %v; want %v", tc.files, got, err, tc.want)
+		}
+	}
+	if got, err := HasLogs(filepath.Join(t.TempDir(), "missing")); err != nil || got {
+		t.Errorf("missing dir: %v, %v", got, err)
+	}
+}
