@@ -685,7 +685,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 		if n, v := countPrevious(previous); n > 0 {
 			e.cons.Printf(linePreviousFails, n, v)
 		}
-		failingChecks = previousFailingChecks(e.logDir)
+		failingChecks = failedChecks(previous)
 	}
 
 	needTree := e.debug != nil

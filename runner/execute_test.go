@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
@@ -267,7 +268,7 @@ func TestLogDirFiltering(t *testing.T) {
 	}
 }
 
-func TestPreviousFailingChecks(t *testing.T) {
+func TestFailedChecks(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -281,7 +282,11 @@ func TestPreviousFailingChecks(t *testing.T) {
 	write("check_src_err.1.log", "Health check failed\nResult: error - Missing command: x\n")
 	write("review_src_q_claude@1.1.log", "Result: fail - x\n")
 	write("console.1.log", "Result: fail - x\n")
-	got := previousFailingChecks(dir)
+	previous, err := review.LoadPrevious(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := failedChecks(previous)
 	if len(got) != 2 || !got["check_src_err"] || !got["check_src_lint"] {
 		t.Fatalf("got %v", got)
 	}
