@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 			// The same signal handling as cmd/agent-gauntlet, so that scripts
 			// can interrupt a run and check what it leaves behind.
 			signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := NotifyContext(context.Background())
 			code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			stop()
 			os.Exit(code)

@@ -15,7 +15,7 @@ func main() {
 	// errors, not kill the process before it releases its lock. Notify,
 	// unlike Ignore, is not inherited: checks see SIGPIPE as usual.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.NotifyContext(context.Background())
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
