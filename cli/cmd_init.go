@@ -1,36 +1,48 @@
 package cli
 
 import (
-	"bufio"
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/repo"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// InitCmd is `agent-gauntlet init`: it creates .gauntlet/ in the current
-// directory and installs the agents' stop hooks.
+// InitCmd is `agent-gauntlet init`: it finds the projects in the current
+// directory (Go, Node, Python, Rust, Java, Make), proposes the checks their
+// own tools define, tries each once on the tree, and writes .gauntlet/ with
+// those that pass (and, commented out, those that fail); then it installs
+// the agents' stop hooks.
 //
 // In a directory that already has .gauntlet/ the configuration is left as it
 // is; hooks are still installed for the agents named with --agent (and only
-// those), since installing is idempotent and was asked for explicitly.
+// those), since installing is idempotent and was asked for explicitly. In a
+// directory below a project, init refuses: that project already covers it.
 type InitCmd struct {
-	Yes          bool     `short:"y" help:"Accept every default instead of asking."`
-	BaseBranch   string   `name:"base-branch" short:"b" help:"Ref the changes are compared against (base_branch). Default origin/main." placeholder:"BRANCH"`
+	Yes          bool     `short:"y" help:"Accept every default instead of asking: every check that passed, the failing ones commented out, the log directory added to .gitignore."`
+	DryRun       bool     `name:"dry-run" help:"Print what would be written, and write nothing (the proposed checks are still tried)."`
+	BaseBranch   string   `name:"base-branch" short:"b" help:"Ref the changes are compared against (base_branch). Default: the remote's default branch, else main or master, else the current branch's upstream." placeholder:"BRANCH"`
 	CLI          []string `name:"cli" help:"Review CLIs for cli.default_preference (claude, codex, gemini, github-copilot, cursor), repeatable or comma-separated. Default: the ones found on PATH, else claude." placeholder:"NAME"`
 	Agent        []string `help:"Agents to install the stop hook for (claude, codex, gemini, cursor, copilot, all or none), repeatable or comma-separated. Default: the agents of the review CLIs, else claude." placeholder:"NAME"`
 	SettingsFile string   `name:"settings-file" help:"Claude Code settings file to install the hook into, instead of .claude/settings.json." placeholder:"FILE"`
 	HookTimeout  int      `name:"hook-timeout" default:"600" help:"Seconds the agents give the stop hook before killing it (written into each hook); the hook stops the gates well before." placeholder:"SECONDS"`
 }
 
-// initMaxAttempts bounds the re-asking of one question.
-const initMaxAttempts = 3
+// initAnswers are what init asked, or took by default.
+type initAnswers struct {
+	base, baseNote string
+	clis           []string
+	clisGiven      bool
+	agents         []hookproto.Agent
+	gitignore      bool
+}
 
 // Run executes the command.
 func (c *InitCmd) Run(env *Env) error {
@@ -46,6 +58,10 @@ func (c *InitCmd) Run(env *Env) error {
 		return usageError(err)
 	}
 	root := env.Cwd
+	if above, ok := config.FindRoot(root); ok && !sameDir(above, root) {
+		return usageError(fmt.Errorf("init: %s is inside the project at %s (it has %s): run init there, or use that project",
+			root, above, filepath.Join(config.Dir, config.ProjectFile)))
+	}
 	if _, err := os.Lstat(filepath.Join(root, config.Dir)); err == nil {
 		fmt.Fprintf(env.Stdout, "%s/ already exists in %s: the configuration is left unchanged.\n", config.Dir, root)
 		if !agentsGiven {
@@ -54,46 +70,256 @@ func (c *InitCmd) Run(env *Env) error {
 		return c.installHooks(env, root, agents)
 	}
 
-	p := &prompter{in: bufio.NewReader(env.Stdin), out: env.Stdout, ask: !c.Yes}
-	base := c.BaseBranch
-	if base == "" {
-		if base, err = p.line("Base branch your changes are compared against", config.DefaultBaseBranch); err != nil {
+	p := newPrompter(env.Ctx, env.Stdin, env.Stdout, !c.Yes)
+	defer p.close()
+	a := initAnswers{clis: clis, clisGiven: len(clis) > 0, agents: agents}
+	if err := c.ask(env.Ctx, p, root, agentsGiven, &a); err != nil {
+		return initError(env.Ctx, err)
+	}
+	items, err := c.propose(env, p, root, a.base)
+	if err != nil {
+		return initError(env.Ctx, err)
+	}
+	plan := install.BuildPlan(install.PlanOptions{BaseBranch: a.base, BaseNote: a.baseNote, CLIs: a.clis,
+		ReviewNote: reviewNote(a)}, items)
+	if a.gitignore, err = askGitignore(env.Ctx, p, root); err != nil {
+		return initError(env.Ctx, err)
+	}
+	if env.Ctx.Err() != nil {
+		return initError(env.Ctx, env.Ctx.Err())
+	}
+	if c.DryRun {
+		return c.dryRun(env, root, plan, a)
+	}
+	return c.write(env, root, plan, a)
+}
+
+// ask asks for the base branch, the review CLIs and the agents.
+func (c *InitCmd) ask(ctx context.Context, p *prompter, root string, agentsGiven bool, a *initAnswers) error {
+	a.base = c.BaseBranch
+	if a.base == "" {
+		def, why, ok := repo.BaseBranch(ctx, root)
+		if !ok {
+			def, why = config.DefaultBaseBranch, "the default: no branch found in this repository"
+		}
+		var err error
+		if a.base, err = p.line("Base branch your changes are compared against", def); err != nil {
 			return err
 		}
+		if a.base == def {
+			a.baseNote = why
+		}
 	}
-	if len(clis) == 0 {
+	if len(a.clis) == 0 {
 		def := install.DefaultCLIs(install.DetectCLIs())
-		clis, err = askList(p, "Review CLIs to use (claude, codex, gemini, github-copilot, cursor)", def,
+		var err error
+		a.clis, a.clisGiven, err = askList(p, "Review CLIs to use (claude, codex, gemini, github-copilot, cursor)", def,
 			func(v string) ([]string, error) { return install.ParseCLIs([]string{v}) })
 		if err != nil {
 			return err
 		}
 	}
 	if !agentsGiven {
-		def := install.DefaultAgents(clis)
-		agents, err = askList(p, "Install the stop hook for which agents (claude, codex, gemini, cursor, copilot, all, none)",
+		def := install.DefaultAgents(a.clis)
+		var err error
+		a.agents, _, err = askList(p, "Install the stop hook for which agents (claude, codex, gemini, cursor, copilot, all, none)",
 			def, func(v string) ([]hookproto.Agent, error) {
-				a, _, err := parseAgentFlag([]string{v})
-				return a, err
+				ag, _, err := parseAgentFlag([]string{v})
+				return ag, err
 			})
 		if err != nil {
 			return err
 		}
 	}
+	return nil
+}
 
-	written, err := install.Scaffold(root, install.ScaffoldOptions{BaseBranch: base, CLIs: clis})
+// reviewNote is why the review stays out of entry_points, "" when it is
+// listed: it is, when a chosen review CLI is installed or the CLIs were named.
+func reviewNote(a initAnswers) string {
+	if a.clisGiven {
+		return ""
+	}
+	for _, found := range install.DetectCLIs() {
+		for _, c := range a.clis {
+			if c == found {
+				return ""
+			}
+		}
+	}
+	return "no review CLI installed"
+}
+
+// propose detects the projects, tries their checks and asks about each;
+// the whitespace sample is tried too when nothing else passed.
+func (c *InitCmd) propose(env *Env, p *prompter, root, base string) ([]install.Item, error) {
+	files, err := repo.Files(env.Ctx, root)
+	if err != nil {
+		if files, err = stack.Walk(root); err != nil {
+			return nil, fmt.Errorf("list the files of %s: %w", root, err)
+		}
+	}
+	projects := stack.Detect(env.Ctx, root, files, machineTools{})
+	if len(projects) == 0 {
+		fmt.Fprintln(env.Stderr, "No Go, Node, Python, Rust, Java or Make project found here.")
+	}
+	for _, pr := range projects {
+		fmt.Fprintf(env.Stderr, "Found %s in %s\n", pr.Label, showDir(pr.Dir))
+	}
+	items := tryProposals(env.Ctx, env.Stderr, root, base, projects)
+	if !anyPassed(items) && env.Ctx.Err() == nil {
+		sample := stack.Project{Dir: ".", Proposals: []stack.Proposal{{Name: install.SampleCheck, Command: install.SampleCheckCommand,
+			Parallel: true, Timeout: stack.FormatTimeout}}}
+		fmt.Fprintln(env.Stderr, "No proposed check passed: trying the whitespace check of uncommitted changes instead.")
+		items = append(items, tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sample})...)
+	}
+	if err := env.Ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i := range items {
+		if err := askItem(p, &items[i]); err != nil {
+			return nil, err
+		}
+	}
+	return items, nil
+}
+
+// anyPassed reports whether an item passed its trial.
+func anyPassed(items []install.Item) bool {
+	for _, it := range items {
+		if it.Outcome == install.Passed {
+			return true
+		}
+	}
+	return false
+}
+
+// askItem asks what to write for one tried proposal.
+func askItem(p *prompter, it *install.Item) error {
+	pr := it.Proposal
+	switch it.Outcome {
+	case install.Passed:
+		ans, err := p.choose(fmt.Sprintf("Add check %s in %s (%s): it passed", pr.Name, showDir(it.Dir), install.Shown(pr)),
+			[]string{"yes", "no"}, "yes")
+		if err != nil {
+			return err
+		}
+		if ans == "no" {
+			it.Choice = install.Skip
+		}
+	case install.Failed:
+		how := "commented out"
+		if install.BaselineSupported {
+			how = "with baseline: true"
+		}
+		ans, err := p.choose(fmt.Sprintf("Check %s in %s (%s) failed: %s. Write it %s (yes), enabled all the same (enable), or not at all (no)?",
+			pr.Name, showDir(it.Dir), install.Shown(pr), it.Failure, how), []string{"yes", "enable", "no"}, "yes")
+		if err != nil {
+			return err
+		}
+		switch ans {
+		case "enable":
+			it.Choice = install.Add
+		case "no":
+			it.Choice = install.Skip
+		}
+	}
+	return nil
+}
+
+// askGitignore decides whether the log directory goes into .gitignore: not
+// when git already ignores it, else asked (default yes).
+func askGitignore(ctx context.Context, p *prompter, root string) (bool, error) {
+	entry := install.GitignoreEntry(config.DefaultLogDir)
+	if ignored, err := repo.Ignored(ctx, root, config.DefaultLogDir+"/"); err == nil && ignored {
+		return false, nil
+	}
+	ans, err := p.choose(fmt.Sprintf("Add %s (the run logs) to %s", entry, install.GitignoreFile), []string{"yes", "no"}, "yes")
+	return ans == "yes", err
+}
+
+// dryRun prints what init would write.
+func (c *InitCmd) dryRun(env *Env, root string, plan *install.Plan, a initAnswers) error {
+	for _, f := range plan.Files() {
+		fmt.Fprintf(env.Stdout, "--- %s ---\n%s", f.Rel, f.Content)
+	}
+	fmt.Fprintln(env.Stdout, "---")
+	if a.gitignore {
+		fmt.Fprintf(env.Stdout, "Would add %s to %s\n", install.GitignoreEntry(config.DefaultLogDir), install.GitignoreFile)
+	}
+	for _, ag := range a.agents {
+		path := ""
+		if ag == hookproto.Claude {
+			path = c.SettingsFile
+		}
+		st := install.Check(root, ag, path)
+		if st.Installed {
+			fmt.Fprintf(env.Stdout, "%s stop hook already installed in %s\n", ag.DisplayName(), shownPath(root, st.Path))
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "Would install the %s stop hook in %s\n", ag.DisplayName(), shownPath(root, st.Path))
+	}
+	fmt.Fprintln(env.Stdout, "Dry run: nothing was written.")
+	return nil
+}
+
+// write writes the plan, the .gitignore line and the hooks.
+func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers) error {
+	written, err := install.WriteFiles(root, plan.Files())
 	for _, f := range written {
 		fmt.Fprintf(env.Stdout, "Created %s\n", f)
 	}
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
-	if err := c.installHooks(env, root, agents); err != nil {
+	if a.gitignore {
+		entry := install.GitignoreEntry(config.DefaultLogDir)
+		added, err := install.AddToGitignore(root, entry)
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		if added {
+			fmt.Fprintf(env.Stdout, "Added %s to %s\n", entry, install.GitignoreFile)
+		}
+	}
+	if reviewNote(a) != "" {
+		fmt.Fprintf(env.Stdout, "No review CLI is installed: the %s review is written but left out of %s; install one (claude, codex, gemini, copilot, cursor-agent) and uncomment it there.\n",
+			install.SampleReview, filepath.Join(config.Dir, config.ProjectFile))
+	}
+	if err := c.installHooks(env, root, a.agents); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "Next: add your lint and test commands as checks in %s, then run `agent-gauntlet run`.\n",
-		filepath.Join(config.Dir, config.ChecksDir))
+	fmt.Fprintln(env.Stdout, "Done: the stop hook now runs these gates whenever the agent wants to stop. `agent-gauntlet run` runs them by hand.")
 	return nil
+}
+
+// initError turns an error of the questions or trials into init's error:
+// a signal ends init with 128+n and nothing written; no valid answer is a
+// usage error.
+func initError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		cause := context.Cause(ctx)
+		code := 130
+		var se *SignalError
+		if errors.As(cause, &se) {
+			code = se.ExitCode()
+		}
+		return &ExitError{Code: code, Err: fmt.Errorf("init: %v: nothing was written", cause)}
+	}
+	if errors.Is(err, errNoAnswer) {
+		return usageError(fmt.Errorf("init: %w", err))
+	}
+	return fmt.Errorf("init: %w", err)
+}
+
+// sameDir reports whether a and b are the same directory.
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }
 
 // installHooks installs every agent's hook, reporting each; a failure does
@@ -148,61 +374,4 @@ func parseAgentFlag(values []string) (agents []hookproto.Agent, given bool, err 
 	}
 	agents, err = install.ParseAgents(rest)
 	return agents, given, err
-}
-
-// prompter asks init's questions on stdin/stdout; with ask false, or at the
-// end of the input, every question takes its default.
-type prompter struct {
-	in  *bufio.Reader
-	out io.Writer
-	ask bool
-	eof bool
-}
-
-// readLine asks question and returns the trimmed answer, "" at EOF.
-func (p *prompter) readLine(question, def string) (string, error) {
-	if !p.ask || p.eof {
-		return "", nil
-	}
-	fmt.Fprintf(p.out, "%s [%s]: ", question, def)
-	s, err := p.in.ReadString('\n')
-	if errors.Is(err, io.EOF) {
-		p.eof = true
-		fmt.Fprintln(p.out)
-	} else if err != nil {
-		return "", fmt.Errorf("read answer: %w", err)
-	}
-	return strings.TrimSpace(s), nil
-}
-
-// line asks for one free-form value.
-func (p *prompter) line(question, def string) (string, error) {
-	s, err := p.readLine(question, def)
-	if err != nil || s == "" {
-		return def, err
-	}
-	return s, nil
-}
-
-// askList asks for a comma-separated list, re-asking on a bad answer.
-func askList[T any](p *prompter, question string, def []T, parse func(string) ([]T, error)) ([]T, error) {
-	shown := make([]string, len(def))
-	for i, d := range def {
-		shown[i] = fmt.Sprint(d)
-	}
-	for range initMaxAttempts {
-		s, err := p.readLine(question, strings.Join(shown, ","))
-		if err != nil {
-			return nil, err
-		}
-		if s == "" {
-			return def, nil
-		}
-		v, err := parse(s)
-		if err == nil {
-			return v, nil
-		}
-		fmt.Fprintf(p.out, "%v\n", err)
-	}
-	return nil, usageError(fmt.Errorf("init: no valid answer to %q after %d attempts", question, initMaxAttempts))
 }

@@ -2,12 +2,8 @@ package install
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,11 +11,15 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// Names of the files Scaffold writes.
+// The gates init writes besides the checks it finds in the project.
 const (
-	// SampleCheck is the sample check gate's name.
+	// SampleCheck is the check written when nothing else passed: it fails
+	// on whitespace errors and leftover conflict markers in uncommitted
+	// changes.
 	SampleCheck = "whitespace"
-	// SampleReview is the sample review gate's name.
+	// SampleCheckCommand is SampleCheck's command.
+	SampleCheckCommand = "git diff --check"
+	// SampleReview is the review gate's name.
 	SampleReview = "code-quality"
 )
 
@@ -106,109 +106,6 @@ func ParseCLIs(values []string) ([]string, error) {
 	return out, nil
 }
 
-// ScaffoldOptions are the answers init collected.
-type ScaffoldOptions struct {
-	// BaseBranch is base_branch ("" for config.DefaultBaseBranch).
-	BaseBranch string
-	// CLIs is cli.default_preference (empty for claude).
-	CLIs []string
-}
-
-// Scaffold creates root/.gauntlet with config.yml, a sample check and the
-// code-quality review, and returns the files written, relative to root. It
-// fails without writing anything when .gauntlet already exists.
-func Scaffold(root string, opts ScaffoldOptions) ([]string, error) {
-	dir := filepath.Join(root, config.Dir)
-	if _, err := os.Lstat(dir); err == nil {
-		return nil, fmt.Errorf("%s already exists", dir)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("inspect %s: %w", dir, err)
-	}
-	base := opts.BaseBranch
-	if base == "" {
-		base = config.DefaultBaseBranch
-	}
-	clis := DefaultCLIs(opts.CLIs)
-	files := []struct{ rel, content string }{
-		{filepath.Join(config.Dir, config.ProjectFile), projectConfig(base, clis)},
-		{filepath.Join(config.Dir, config.ChecksDir, SampleCheck+".yml"), sampleCheck},
-		{filepath.Join(config.Dir, config.ReviewsDir, SampleReview+".md"), sampleReview},
-	}
-	var written []string
-	for _, f := range files {
-		path := filepath.Join(root, f.rel)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return written, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-		}
-		fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return written, fmt.Errorf("create %s: %w", path, err)
-		}
-		_, werr := fh.WriteString(f.content)
-		if cerr := fh.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return written, fmt.Errorf("write %s: %w", path, werr)
-		}
-		written = append(written, f.rel)
-	}
-	return written, nil
-}
-
-// yamlString quotes s as a YAML double-quoted scalar (a JSON string is one).
-func yamlString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-func projectConfig(base string, clis []string) string {
-	var prefs strings.Builder
-	for _, c := range clis {
-		fmt.Fprintf(&prefs, "    - %s\n", c)
-	}
-	return fmt.Sprintf(`# agent-gauntlet configuration: the gates an agent must pass before it stops.
-
-# The ref your changes are compared against.
-base_branch: %s
-# Where run logs go (relative to this project's root).
-log_dir: %s
-# allow_parallel: true
-# max_retries: %d
-
-cli:
-  # Review CLIs, in order of preference.
-  default_preference:
-%s  # check_usage_limit: false
-
-# Which gates run when files under each path change.
-entry_points:
-  - path: "."
-    checks:
-      - %s
-    reviews:
-      - %s
-
-# stop_hook:
-#   enabled: true
-#   run_interval_minutes: %d
-#   verify_on_continue: false
-`, yamlString(base), config.DefaultLogDir, config.DefaultMaxRetries, prefs.String(), SampleCheck, SampleReview,
-		config.DefaultRunIntervalMinutes)
-}
-
-const sampleCheck = `# A check gate runs a shell command; a non-zero exit fails the gate.
-# ${BASE_BRANCH} in the command is replaced by the effective base branch.
-# Add one file per check (lint.yml, unit-tests.yml...) and list it under an
-# entry point in ../config.yml.
-#
-# This sample fails on whitespace errors and leftover conflict markers in
-# uncommitted changes.
-command: git diff --check
-# timeout: 300
-# parallel: false
-`
-
 const sampleReview = `---
 num_reviews: 1
 # cli_preference:
@@ -229,3 +126,9 @@ that matter, each with the file and the added line it is on:
 Do not report formatting or personal style. Prefer one precise violation over
 several vague ones, and say how to fix each one.
 `
+
+// yamlString quotes s as a YAML double-quoted scalar (a JSON string is one).
+func yamlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

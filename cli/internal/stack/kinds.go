@@ -38,19 +38,19 @@ func detectGo(_ context.Context, t *tree, dir string, tools Tools) (Project, boo
 	if !t.has(dir, "go.mod") {
 		return Project{}, false
 	}
-	const goHint = "install Go (https://go.dev/dl/)"
+	const goHint = "install Go: https://go.dev/dl/"
 	p := Project{Dir: dir, Kind: Go, Label: "Go module (go.mod)"}
 	p.Proposals = []Proposal{
 		Proposal{Name: "go-vet", Command: "go vet ./...", Parallel: true, Timeout: LintTimeout}.need(tools, "go", goHint),
 		Proposal{Name: "go-test", Command: "go test ./...", Timeout: TestTimeout}.need(tools, "go", goHint),
-		Proposal{Name: "gofmt", Command: GofmtChanged, Parallel: true, Timeout: FormatTimeout}.
-			need(tools, "git", "install git").need(tools, "gofmt", "put Go's bin directory (go env GOROOT)/bin on PATH"),
+		Proposal{Name: "gofmt", Command: GofmtChanged, Shown: "gofmt -l on the changed .go files", Parallel: true, Timeout: FormatTimeout}.
+			need(tools, "git", "install it").need(tools, "gofmt", "put $(go env GOROOT)/bin on PATH"),
 	}
 	// golangci-lint looks for its configuration here and in every parent.
 	for _, d := range append([]string{dir}, ancestors(dir)...) {
 		if _, ok := t.hasAny(d, golangciConfigs...); ok {
 			p.Proposals = append(p.Proposals, Proposal{Name: "golangci-lint", Command: "golangci-lint run", Parallel: true,
-				Timeout: LintTimeout}.need(tools, "golangci-lint", "install golangci-lint (https://golangci-lint.run)"))
+				Timeout: LintTimeout}.need(tools, "golangci-lint", "install it: https://golangci-lint.run"))
 			break
 		}
 	}
@@ -128,8 +128,8 @@ func detectNode(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 	}
 	installed := len(pkg.Dependencies)+len(pkg.DevDependencies) == 0 || nodeModulesFor(t, dir)
 	for i := range p.Proposals {
-		p.Proposals[i] = p.Proposals[i].need(tools, "node", "install Node.js").
-			need(tools, pm.name, "install "+pm.name+" (or run `corepack enable`)")
+		p.Proposals[i] = p.Proposals[i].need(tools, "node", "install Node.js: https://nodejs.org").
+			need(tools, pm.name, "install it, or run `corepack enable`")
 		if !installed && p.Proposals[i].Missing == "" {
 			p.Proposals[i].Missing = "node_modules"
 			p.Proposals[i].Hint = fmt.Sprintf("run `%s install` in %s", pm.name, dir)
@@ -342,9 +342,9 @@ func (e *pythonEnv) proposal(name, tool, module, args string, timeout time.Durat
 	cmd, ok := e.command(tool, module)
 	if !ok {
 		p.Command, p.Missing = tool+args, tool
-		p.Hint = "install " + tool + " (pip install " + tool + ")"
+		p.Hint = "install it: pip install " + tool
 		if e.venv != "" {
-			p.Hint = "install " + tool + " into " + e.venv + " (" + e.venv + "/bin/pip install " + tool + ")"
+			p.Hint = "install it into " + e.venv + ": " + e.venv + "/bin/pip install " + tool
 		}
 		return p
 	}
@@ -415,7 +415,7 @@ func detectRust(ctx context.Context, t *tree, dir string, tools Tools) (Project,
 			return Project{}, false // a member of the crate or workspace above
 		}
 	}
-	const cargoHint = "install Rust (https://rustup.rs)"
+	const cargoHint = "install Rust: https://rustup.rs"
 	p := Project{Dir: dir, Kind: Rust, Label: "Rust crate (Cargo.toml)"}
 	clippy := Proposal{Name: "cargo-clippy", Command: "cargo clippy --workspace --all-targets -- -D warnings", Timeout: LintTimeout}.
 		need(tools, "cargo", cargoHint)
@@ -444,7 +444,7 @@ func detectJava(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 		prop := Proposal{Name: "maven-verify", Command: "./mvnw -B -q verify", Timeout: TestTimeout}
 		if !t.has(dir, "mvnw") {
 			prop.Command = "mvn -B -q verify"
-			prop = prop.need(tools, "mvn", "install Maven, or add the Maven wrapper (mvnw)")
+			prop = prop.need(tools, "mvn", "install Maven, or add the Maven wrapper mvnw")
 		}
 		p.Proposals = []Proposal{prop}
 		return p, true
@@ -462,7 +462,7 @@ func detectJava(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 	prop := Proposal{Name: "gradle-check", Command: "./gradlew check --console=plain -q", Timeout: TestTimeout}
 	if !t.has(dir, "gradlew") {
 		prop.Command = "gradle check --console=plain -q"
-		prop = prop.need(tools, "gradle", "install Gradle, or add the Gradle wrapper (gradlew)")
+		prop = prop.need(tools, "gradle", "install Gradle, or add the Gradle wrapper gradlew")
 	}
 	p.Proposals = []Proposal{prop}
 	return p, true
@@ -501,7 +501,7 @@ func detectMake(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 			continue // `make check` usually runs the tests again
 		}
 		p.Proposals = append(p.Proposals, Proposal{Name: "make-" + mt.name, Command: "make " + mt.name,
-			Parallel: mt.parallel, Timeout: mt.timeout}.need(tools, "make", "install make"))
+			Parallel: mt.parallel, Timeout: mt.timeout}.need(tools, "make", "install it"))
 	}
 	if len(p.Proposals) == 0 {
 		return Project{}, false

@@ -66,6 +66,9 @@ type Proposal struct {
 	Name string
 	// Command is the check's command, run in the project directory.
 	Command string
+	// Shown describes a long command in one line for progress and
+	// questions ("" when Command is short enough to show).
+	Shown string
 	// Parallel places the check in the parallel lane (linters and other
 	// read-only checks); tests run in the sequential lane, one at a time.
 	Parallel bool
@@ -74,7 +77,8 @@ type Proposal struct {
 	// Missing, when not empty, names what is not installed and would enable
 	// the check ("golangci-lint", "pnpm"); such a proposal cannot be tried.
 	Missing string
-	// Hint says how to get what is missing ("" when nothing is).
+	// Hint says how to get what is missing, as an imperative phrase
+	// ("install it: https://golangci-lint.run"); "" when nothing is missing.
 	Hint string
 }
 

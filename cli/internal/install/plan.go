@@ -1,0 +1,485 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// BaselineSupported tells whether check files take `baseline: true` (a
+// failure the base branch has too does not block; issue 18). It is the one
+// switch between the two ways of writing a check that failed when init
+// tried it: enabled with `baseline: true`, or listed commented out with its
+// failure as a note. See failingCheck.
+const BaselineSupported = false
+
+// failingCheck says how a check that failed at init is written: listed but
+// commented out, or enabled with baseline: true.
+func failingCheck() (listedOff, baseline bool) {
+	if BaselineSupported {
+		return false, true
+	}
+	return true, false
+}
+
+// Outcome is what trying a proposal showed.
+type Outcome int
+
+// Outcomes of a proposal.
+const (
+	// Passed: the check passed on the tree as it was.
+	Passed Outcome = iota
+	// Failed: the check failed (Item.Failure says how).
+	Failed
+	// Missing: a tool it needs is not installed; it was not tried.
+	Missing
+)
+
+// Choice is what to write for a proposal.
+type Choice int
+
+// Choices for a proposal.
+const (
+	// Add writes the check, enabled.
+	Add Choice = iota
+	// AsFailing writes a failed check the way failingCheck says.
+	AsFailing
+	// Skip writes nothing for it.
+	Skip
+)
+
+// Item is one proposal, its outcome and what to write for it.
+type Item struct {
+	// Dir is the project directory (slash-separated, "." for the root).
+	Dir string
+	// Label describes the project ("Go module (go.mod)").
+	Label    string
+	Proposal stack.Proposal
+	Outcome  Outcome
+	// Failure is the first line that tells why it failed (Failed only).
+	Failure string
+	Choice  Choice
+}
+
+// PlanOptions are init's answers besides the checks.
+type PlanOptions struct {
+	// BaseBranch is base_branch; BaseNote says where it comes from.
+	BaseBranch, BaseNote string
+	// CLIs is cli.default_preference.
+	CLIs []string
+	// ReviewNote, when not empty, keeps the review out of entry_points
+	// (commented out, with this note): no review CLI is installed, and a
+	// review that cannot run ends every run with an error.
+	ReviewNote string
+}
+
+// File is one file init writes, relative to the project root.
+type File struct {
+	Rel     string
+	Content string
+}
+
+// Plan is what init writes into .gauntlet/.
+type Plan struct {
+	opts    PlanOptions
+	entries []*entry
+	checks  []*checkDef
+}
+
+// entry is one entry point of config.yml.
+type entry struct {
+	path    string
+	title   string
+	exclude []string
+	checks  []entryCheck
+	notes   []string
+	// reviews lists the review; reviewOff writes it commented out instead.
+	reviews, reviewOff bool
+}
+
+// entryCheck is a check listed under an entry point.
+type entryCheck struct {
+	name string
+	off  bool
+	note string
+}
+
+// checkDef is one .gauntlet/checks/<name>.yml.
+type checkDef struct {
+	name     string
+	p        stack.Proposal
+	baseline bool
+	notes    []string
+}
+
+// active reports whether the entry point has a gate that runs.
+func (e *entry) active() bool {
+	if e.reviews {
+		return true
+	}
+	for _, c := range e.checks {
+		if !c.off {
+			return true
+		}
+	}
+	return false
+}
+
+// BuildPlan turns the items (in project order) into what init writes: one
+// entry point per project directory, its checks beneath it, nested project
+// directories excluded from their parents, the review on ".", and one check
+// file per distinct check.
+func BuildPlan(opts PlanOptions, items []Item) *Plan {
+	p := &Plan{opts: opts}
+	byDir := map[string]*entry{}
+	byName := map[string]*checkDef{}
+	commands := map[string][]string{} // proposal name -> distinct commands
+	for _, it := range items {
+		e := byDir[it.Dir]
+		if e == nil {
+			e = &entry{path: it.Dir}
+			byDir[it.Dir] = e
+			p.entries = append(p.entries, e)
+		}
+		if it.Label != "" && !strings.Contains(e.title, it.Label) {
+			e.title = joinNonEmpty("; ", e.title, it.Label)
+		}
+		pr := it.Proposal
+		switch {
+		case it.Choice == Skip:
+			continue
+		case it.Outcome == Missing:
+			e.notes = append(e.notes, fmt.Sprintf("%s: not added, %s is not installed (%s); it would run: %s",
+				pr.Name, pr.Missing, pr.Hint, Shown(pr)))
+			continue
+		}
+		name := checkName(commands, pr, it.Dir)
+		cf := byName[name]
+		if cf == nil {
+			cf = &checkDef{name: name, p: pr}
+			byName[name] = cf
+			p.checks = append(p.checks, cf)
+		}
+		ec := entryCheck{name: name}
+		switch {
+		case it.Outcome == Failed && it.Choice == AsFailing:
+			off, baseline := failingCheck()
+			ec.off = off
+			cf.baseline = cf.baseline || baseline
+			ec.note = "failed at init: " + it.Failure
+			cf.notes = append(cf.notes, fmt.Sprintf("It failed when init tried it in %s: %s", quoteDir(it.Dir), it.Failure))
+		case it.Outcome == Failed:
+			ec.note = "failed at init, kept on: " + it.Failure
+			cf.notes = append(cf.notes, fmt.Sprintf("It failed when init tried it in %s (kept on as asked): %s", quoteDir(it.Dir), it.Failure))
+		default:
+			cf.notes = append(cf.notes, fmt.Sprintf("It passed when init tried it in %s.", quoteDir(it.Dir)))
+		}
+		e.checks = append(e.checks, ec)
+	}
+	p.placeExcludes()
+	p.placeReview()
+	return p
+}
+
+// checkName is the gate name of pr in dir: its own, unless another
+// directory's check of that name runs a different command.
+func checkName(commands map[string][]string, pr stack.Proposal, dir string) string {
+	seen := commands[pr.Name]
+	for i, c := range seen {
+		if c == pr.Command {
+			if i == 0 {
+				return pr.Name
+			}
+			return pr.Name + "-" + slug(dir)
+		}
+	}
+	commands[pr.Name] = append(seen, pr.Command)
+	if len(seen) == 0 {
+		return pr.Name
+	}
+	return pr.Name + "-" + slug(dir)
+}
+
+// slug makes a directory usable in a gate name.
+func slug(dir string) string {
+	if dir == "." {
+		return "root"
+	}
+	s := strings.Map(func(r rune) rune {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return '-'
+	}, dir)
+	return strings.Trim(s, "-")
+}
+
+// placeExcludes keeps each project's changes to its own entry point: a
+// directory with an entry point of its own is excluded from the entry
+// points of the directories above it.
+func (p *Plan) placeExcludes() {
+	for _, outer := range p.entries {
+		for _, inner := range p.entries {
+			if inner != outer && inner.active() && (outer.path == "." || strings.HasPrefix(inner.path, outer.path+"/")) {
+				outer.exclude = append(outer.exclude, inner.path)
+			}
+		}
+	}
+}
+
+// placeReview puts the review on the root entry point when it sees every
+// change, else on an entry point of its own.
+func (p *Plan) placeReview() {
+	on, off := p.opts.ReviewNote == "", p.opts.ReviewNote != ""
+	for _, e := range p.entries {
+		if e.path == "." && len(e.exclude) == 0 && e.active() {
+			e.reviews, e.reviewOff = on, off
+			return
+		}
+	}
+	p.entries = append(p.entries, &entry{path: ".", title: "The review of every change", reviews: on, reviewOff: off})
+}
+
+// Files returns the files of the plan: config.yml, the check files and the
+// review.
+func (p *Plan) Files() []File {
+	files := []File{{filepath.Join(config.Dir, config.ProjectFile), p.configYAML()}}
+	for _, c := range p.checks {
+		files = append(files, File{filepath.Join(config.Dir, config.ChecksDir, c.name+".yml"), c.yaml()})
+	}
+	return append(files, File{filepath.Join(config.Dir, config.ReviewsDir, SampleReview+".md"), sampleReview})
+}
+
+// Active reports whether any entry point has a check that runs (the review
+// aside).
+func (p *Plan) Active() bool {
+	for _, e := range p.entries {
+		for _, c := range e.checks {
+			if !c.off {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WriteFiles creates the files under root, never overwriting one, and
+// returns those written. It fails without writing anything when
+// root/.gauntlet already exists.
+func WriteFiles(root string, files []File) ([]string, error) {
+	dir := filepath.Join(root, config.Dir)
+	if _, err := os.Lstat(dir); err == nil {
+		return nil, fmt.Errorf("%s already exists", dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("inspect %s: %w", dir, err)
+	}
+	var written []string
+	for _, f := range files {
+		path := filepath.Join(root, f.Rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return written, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+		}
+		fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return written, fmt.Errorf("create %s: %w", path, err)
+		}
+		_, werr := fh.WriteString(f.Content)
+		if cerr := fh.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return written, fmt.Errorf("write %s: %w", path, werr)
+		}
+		written = append(written, f.Rel)
+	}
+	return written, nil
+}
+
+// configYAML renders config.yml.
+func (p *Plan) configYAML() string {
+	var b strings.Builder
+	b.WriteString("# agent-gauntlet configuration: the gates an agent must pass before it stops.\n\n")
+	fmt.Fprintf(&b, "# The ref your changes are compared against%s.\n", parenthesized(p.opts.BaseNote))
+	fmt.Fprintf(&b, "base_branch: %s\n", yamlString(p.opts.BaseBranch))
+	b.WriteString("# Where run logs go (relative to this project's root).\n")
+	fmt.Fprintf(&b, "log_dir: %s\n", config.DefaultLogDir)
+	fmt.Fprintf(&b, "# allow_parallel: true\n# max_retries: %d\n\n", config.DefaultMaxRetries)
+	b.WriteString("cli:\n  # Review CLIs, in order of preference.\n  default_preference:\n")
+	for _, c := range DefaultCLIs(p.opts.CLIs) {
+		fmt.Fprintf(&b, "    - %s\n", c)
+	}
+	b.WriteString("  # check_usage_limit: false\n\n")
+	b.WriteString("# Which gates run when files under each path change. init tried every check\n")
+	b.WriteString("# on the tree as it was; one listed commented out failed then: fix it, then\n")
+	b.WriteString("# uncomment it.\n")
+	b.WriteString("entry_points:\n")
+	for _, e := range p.entries {
+		e.render(&b)
+	}
+	fmt.Fprintf(&b, "\n# stop_hook:\n#   enabled: true\n#   run_interval_minutes: %d\n#   verify_on_continue: false\n",
+		config.DefaultRunIntervalMinutes)
+	return b.String()
+}
+
+// render writes the entry point, commented out when nothing in it runs.
+func (e *entry) render(b *strings.Builder) {
+	active := e.active()
+	c := ""
+	if !active {
+		c = "# "
+	}
+	title := e.title
+	if !active {
+		title = joinNonEmpty(": ", title, "left out, nothing in it passed at init")
+	}
+	if title != "" {
+		fmt.Fprintf(b, "  # %s\n", comment(title))
+	}
+	fmt.Fprintf(b, "  %s- path: %s\n", c, yamlString(e.path))
+	if len(e.exclude) > 0 {
+		fmt.Fprintf(b, "  %s  exclude:\n", c)
+		for _, x := range e.exclude {
+			fmt.Fprintf(b, "  %s    - %s\n", c, yamlString(x))
+		}
+	}
+	if len(e.checks) > 0 {
+		on := false
+		for _, ch := range e.checks {
+			on = on || !ch.off
+		}
+		key := c
+		if active && !on {
+			key = "# "
+		}
+		fmt.Fprintf(b, "  %s  checks:\n", key)
+		for _, ch := range e.checks {
+			line := fmt.Sprintf("- %s", ch.name)
+			if ch.off && active {
+				line = "# " + line
+			}
+			if ch.note != "" {
+				line += "  # " + comment(ch.note)
+			}
+			fmt.Fprintf(b, "  %s    %s\n", c, line)
+		}
+	}
+	for _, n := range e.notes {
+		fmt.Fprintf(b, "  %s  # %s\n", c, comment(n))
+	}
+	switch {
+	case e.reviews:
+		fmt.Fprintf(b, "  %s  reviews:\n  %s    - %s\n", c, c, SampleReview)
+	case e.reviewOff:
+		fmt.Fprintf(b, "  # %s\n", comment(reviewOffNote))
+		fmt.Fprintf(b, "  #   reviews:\n  #     - %s\n", SampleReview)
+	}
+}
+
+// reviewOffNote is the comment above a review left out of entry_points.
+const reviewOffNote = "reviews: no review CLI was installed at init (claude, codex, gemini, copilot, cursor-agent); install one, then uncomment:"
+
+// yaml renders the check file.
+func (c *checkDef) yaml() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s: proposed by agent-gauntlet init.\n", c.name)
+	for _, n := range c.notes {
+		fmt.Fprintf(&b, "# %s\n", comment(n))
+	}
+	if c.baseline {
+		b.WriteString("# baseline: a failure the base branch has too is reported as pre-existing and does not block.\n")
+	}
+	b.WriteString("command: " + yamlCommand(c.p.Command) + "\n")
+	fmt.Fprintf(&b, "parallel: %t\n", c.p.Parallel)
+	if c.p.Timeout > 0 {
+		fmt.Fprintf(&b, "timeout: %s\n", strconv.FormatFloat(c.p.Timeout.Seconds(), 'f', -1, 64))
+	}
+	if c.baseline {
+		b.WriteString("baseline: true\n")
+	}
+	return b.String()
+}
+
+// plainCommand matches a command that YAML reads as a plain scalar.
+var plainCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9./][A-Za-z0-9 ._/=@+,-]*[A-Za-z0-9./_=-]$`)
+})
+
+// yamlCommand renders a command: plain when it is safe, a literal block for
+// several lines, else double-quoted.
+func yamlCommand(cmd string) string {
+	switch {
+	case strings.Contains(strings.TrimRight(cmd, "\n"), "\n"):
+		var b strings.Builder
+		b.WriteString("|\n")
+		for _, l := range strings.Split(strings.TrimRight(cmd, "\n"), "\n") {
+			b.WriteString("  " + l + "\n")
+		}
+		return strings.TrimRight(b.String(), "\n")
+	case plainCommand().MatchString(cmd):
+		return cmd
+	}
+	return yamlString(cmd)
+}
+
+// maxComment bounds a note written as a comment.
+const maxComment = 200
+
+// comment makes s one comment line: control characters become spaces, and
+// it is cut at maxComment runes.
+func comment(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > maxComment {
+		s = string(r[:maxComment-1]) + "…"
+	}
+	return s
+}
+
+// Shown is how a proposal's command is shown on one line.
+func Shown(p stack.Proposal) string {
+	if p.Shown != "" {
+		return p.Shown
+	}
+	l, rest, _ := strings.Cut(strings.TrimSpace(p.Command), "\n")
+	if rest != "" {
+		l += " …"
+	}
+	return l
+}
+
+// quoteDir shows a project directory in a note.
+func quoteDir(dir string) string { return strconv.Quote(dir) }
+
+// parenthesized is " (s)", or "" for an empty s.
+func parenthesized(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// joinNonEmpty joins the non-empty parts with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
