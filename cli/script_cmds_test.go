@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,6 +20,36 @@ import (
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"execstate": cmdExecState,
 	"hookjson":  cmdHookJSON,
+	"linkbin":   cmdLinkBin,
+}
+
+// cmdLinkBin makes a directory of links to the named executables, for a
+// PATH holding only them (a machine without some tool):
+//
+//	linkbin DIR NAME...
+//
+// links DIR/NAME to NAME as found on the script's PATH; a name not found
+// there fails the script.
+func cmdLinkBin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: linkbin DIR NAME...")
+	}
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	for _, name := range args[1:] {
+		found := ""
+		for _, d := range filepath.SplitList(ts.Getenv("PATH")) {
+			p := filepath.Join(d, name)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+				found = p
+				break
+			}
+		}
+		if found == "" {
+			ts.Fatalf("linkbin: %s not found on PATH", name)
+		}
+		ts.Check(os.Symlink(found, filepath.Join(dir, name)))
+	}
 }
 
 // cmdExecState writes a real .execution_state:

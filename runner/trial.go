@@ -49,9 +49,9 @@ type Trial struct {
 	Duration time.Duration
 }
 
-// TryCheck runs a check exactly as a run runs it (the same shell, working
-// directory, environment, ${BASE_BRANCH}, timeout and process-group
-// handling), once, and reports the outcome. Its log goes to a temporary
+// TryCheck runs a check exactly as a run runs it (the same preflight,
+// shell, working directory, environment, ${BASE_BRANCH}, timeout and
+// process-group handling), once, and reports the outcome. Its log goes to a temporary
 // directory that is removed afterwards: nothing is written to the project.
 func TryCheck(ctx context.Context, o TrialOptions) Trial {
 	tmp, err := os.MkdirTemp("", "agent-gauntlet-trial-")
@@ -62,6 +62,10 @@ func TryCheck(ctx context.Context, o TrialOptions) Trial {
 	chk := &config.Check{Name: o.Name, Command: o.Command, WorkingDirectory: o.Dir, RunLocally: true, RunInCI: true, Timeout: o.Timeout}
 	job := gate.Job{ID: "check:" + o.Dir + ":" + o.Name, Kind: gate.KindCheck, Name: o.Name, EntryPoint: o.Dir, WorkingDir: o.Dir, Check: chk}
 	env := gate.Env{Root: o.Root, LogDir: tmp, RunNumber: 1, Diff: gate.DiffSpec{BaseBranch: o.BaseBranch}, Console: io.Discard}
+	// The run's preflight first: a check it refuses fails every run.
+	if msg := check.Preflight(ctx, job, env); msg != "" {
+		return Trial{Canceled: ctx.Err() != nil, Message: msg}
+	}
 	res := check.Run(ctx, job, env)
 	t := Trial{Passed: res.Status == gate.StatusPass, Canceled: ctx.Err() != nil, Message: res.Message, Duration: res.Duration}
 	t.Output = trialOutput(res.LogPath, check.Command(job, o.BaseBranch))

@@ -25,7 +25,8 @@ func TestTryCheck(t *testing.T) {
 		{"base branch substituted and in the environment", ".", `echo ${BASE_BRANCH} "$BASE_BRANCH"`, 0, true, "Command exited with code 0", "origin/x origin/x\n"},
 		{"multi-line command with a blank line", ".", "echo a\n\necho b\nexit 1\n", 0, false, "Exited with code 1", "a\nb\n"},
 		{"timeout", ".", "sleep 5", 100 * time.Millisecond, false, "Timed out after 0.1s", ""},
-		{"missing program", ".", "no-such-program-xyz", 0, false, "Exited with code 127", "no-such-program-xyz: not found"},
+		{"missing program: the run's preflight", ".", "no-such-program-xyz --help", 0, false, "Missing command: no-such-program-xyz", ""},
+		{"command substitution first", ".", "files=$(echo a.go) || exit 2\necho \"$files\"", 0, true, "Command exited with code 0", "a.go\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := TryCheck(context.Background(), TrialOptions{Root: root, Dir: tc.dir, Name: "c", Command: tc.command,

@@ -248,6 +248,11 @@ func Program(command string) string {
 	for _, tok := range tokenRE().FindAllString(command, -1) {
 		tok = strings.TrimPrefix(strings.TrimPrefix(tok, `"`), `'`)
 		tok = strings.TrimSuffix(strings.TrimSuffix(tok, `"`), `'`)
+		if assignRE().MatchString(tok) && strings.ContainsAny(tok, shellSyntax) {
+			// x=$(...) runs a command substitution: its program is the
+			// shell's to find, and preflight cannot judge it.
+			return tok
+		}
 		if tok == "env" || assignRE().MatchString(tok) {
 			continue
 		}

@@ -146,6 +146,8 @@ func TestPreflight(t *testing.T) {
 		{"./run.sh --fast", ""},
 		{"'./run.sh'", ""},
 		{"(cd x; make)", ""},
+		{"files=$(git diff --name-only -c x) || exit 2\ntest -n \"$files\"", ""}, // not "Missing command: -c"
+		{"v=`git rev-parse HEAD` make", ""},
 		{"definitely-not-a-program-xyz --help", "Missing command: definitely-not-a-program-xyz"},
 		{"./missing.sh", "Missing command: ./missing.sh"},
 		{"   ", "Unable to parse command"},
