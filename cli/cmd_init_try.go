@@ -94,10 +94,11 @@ func showDir(dir string) string {
 const maxFailureLine = 160
 
 // noiseLineRE matches output lines that say nothing about a failure: the
-// script banners of npm, pnpm and yarn ("> pkg@1.0.0 test"), and summary
-// lines of go test ("FAIL	pkg	0.01s", "exit status 1").
+// script banners of npm, pnpm and yarn ("> pkg@1.0.0 test"), make's own
+// "*** [target] Error 1", and summary lines of go test ("FAIL	pkg	0.01s",
+// "exit status 1").
 var noiseLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(> |\$ |yarn run v|Done in |npm (ERR!|error) |exit status \d+$|FAIL\s+\S+\s+[\d.]+s$|FAIL$|ok\s+\S+)`)
+	return regexp.MustCompile(`^(> |\$ |yarn run v|Done in |npm (ERR!|error) |make(\[\d+\])?: \*\*\* |exit status \d+$|FAIL\s+\S+\s+[\d.]+s$|FAIL$|ok\s+\S+)`)
 })
 
 // errorLineRE matches lines that usually name the problem.

@@ -28,8 +28,9 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 //
 //	linkbin DIR NAME...
 //
-// links DIR/NAME to NAME as found on the script's PATH; a name not found
-// there fails the script.
+// links DIR/NAME to NAME as found on the script's PATH, past version
+// managers' shims directories (pyenv, rbenv, asdf: a shim needs its manager
+// and the real HOME); a name not found fails the script.
 func cmdLinkBin(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: linkbin DIR NAME...")
@@ -39,6 +40,9 @@ func cmdLinkBin(ts *testscript.TestScript, neg bool, args []string) {
 	for _, name := range args[1:] {
 		found := ""
 		for _, d := range filepath.SplitList(ts.Getenv("PATH")) {
+			if filepath.Base(d) == "shims" {
+				continue
+			}
 			p := filepath.Join(d, name)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 				found = p
