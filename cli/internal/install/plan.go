@@ -331,19 +331,24 @@ func (p *Plan) configYAML() string {
 	return b.String()
 }
 
-// render writes the entry point, commented out when nothing in it runs.
+// render writes the entry point; one where nothing runs is written as
+// comments: its title, its notes, and its checks commented out.
 func (e *entry) render(b *strings.Builder) {
 	active := e.active()
+	if !active {
+		fmt.Fprintf(b, "  # %s\n", comment(joinNonEmpty(" in ", e.title, quoteDir(e.path))+": left out, nothing in it passed at init"))
+		for _, n := range e.notes {
+			fmt.Fprintf(b, "  # %s\n", comment(n))
+		}
+	} else if e.title != "" {
+		fmt.Fprintf(b, "  # %s\n", comment(e.title))
+	}
+	if !active && len(e.checks) == 0 && !e.reviewOff {
+		return
+	}
 	c := ""
 	if !active {
 		c = "# "
-	}
-	title := e.title
-	if !active {
-		title = joinNonEmpty(": ", title, "left out, nothing in it passed at init")
-	}
-	if title != "" {
-		fmt.Fprintf(b, "  # %s\n", comment(title))
 	}
 	fmt.Fprintf(b, "  %s- path: %s\n", c, yamlString(e.path))
 	if len(e.exclude) > 0 {
@@ -352,36 +357,46 @@ func (e *entry) render(b *strings.Builder) {
 			fmt.Fprintf(b, "  %s    - %s\n", c, yamlString(x))
 		}
 	}
-	if len(e.checks) > 0 {
-		on := false
-		for _, ch := range e.checks {
-			on = on || !ch.off
+	e.renderChecks(b, c)
+	if active {
+		for _, n := range e.notes {
+			fmt.Fprintf(b, "    # %s\n", comment(n))
 		}
-		key := c
-		if active && !on {
-			key = "# "
-		}
-		fmt.Fprintf(b, "  %s  checks:\n", key)
-		for _, ch := range e.checks {
-			line := fmt.Sprintf("- %s", ch.name)
-			if ch.off && active {
-				line = "# " + line
-			}
-			if ch.note != "" {
-				line += "  # " + comment(ch.note)
-			}
-			fmt.Fprintf(b, "  %s    %s\n", c, line)
-		}
-	}
-	for _, n := range e.notes {
-		fmt.Fprintf(b, "  %s  # %s\n", c, comment(n))
 	}
 	switch {
 	case e.reviews:
 		fmt.Fprintf(b, "  %s  reviews:\n  %s    - %s\n", c, c, SampleReview)
 	case e.reviewOff:
-		fmt.Fprintf(b, "  # %s\n", comment(reviewOffNote))
-		fmt.Fprintf(b, "  #   reviews:\n  #     - %s\n", SampleReview)
+		fmt.Fprintf(b, "    # %s\n", comment(reviewOffNote))
+		fmt.Fprintf(b, "    # reviews:\n    #   - %s\n", SampleReview)
+	}
+}
+
+// renderChecks writes the checks key of an entry point (c is "# " for an
+// entry point written as comments); a check that is off is commented out,
+// and so is the key when every check is.
+func (e *entry) renderChecks(b *strings.Builder, c string) {
+	if len(e.checks) == 0 {
+		return
+	}
+	on := false
+	for _, ch := range e.checks {
+		on = on || !ch.off
+	}
+	key := c
+	if !on {
+		key = "# "
+	}
+	fmt.Fprintf(b, "  %s  checks:\n", key)
+	for _, ch := range e.checks {
+		line := "- " + ch.name
+		if ch.off && c == "" {
+			line = "# " + line
+		}
+		if ch.note != "" {
+			line += "  # " + comment(ch.note)
+		}
+		fmt.Fprintf(b, "  %s    %s\n", c, line)
 	}
 }
 
