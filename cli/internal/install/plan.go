@@ -24,9 +24,10 @@ import (
 const BaselineSupported = false
 
 // failingCheck says how a check that failed at init is written: listed but
-// commented out, or enabled with baseline: true.
-func failingCheck() (listedOff, baseline bool) {
-	if BaselineSupported {
+// commented out, or, when checks support baselines, enabled with
+// baseline: true.
+func failingCheck(baselines bool) (listedOff, baseline bool) {
+	if baselines {
 		return false, true
 	}
 	return true, false
@@ -140,6 +141,11 @@ func (e *entry) active() bool {
 // directories excluded from their parents, the review on ".", and one check
 // file per distinct check.
 func BuildPlan(opts PlanOptions, items []Item) *Plan {
+	return buildPlan(opts, items, BaselineSupported)
+}
+
+// buildPlan is BuildPlan with the failing-check policy given.
+func buildPlan(opts PlanOptions, items []Item, baselines bool) *Plan {
 	p := &Plan{opts: opts}
 	byDir := map[string]*entry{}
 	byName := map[string]*checkDef{}
@@ -173,7 +179,7 @@ func BuildPlan(opts PlanOptions, items []Item) *Plan {
 		ec := entryCheck{name: name}
 		switch {
 		case it.Outcome == Failed && it.Choice == AsFailing:
-			off, baseline := failingCheck()
+			off, baseline := failingCheck(baselines)
 			ec.off = off
 			cf.baseline = cf.baseline || baseline
 			ec.note = "failed at init: " + it.Failure
@@ -335,6 +341,9 @@ func (p *Plan) configYAML() string {
 // comments: its title, its notes, and its checks commented out.
 func (e *entry) render(b *strings.Builder) {
 	active := e.active()
+	if !active && len(e.checks) == 0 && len(e.notes) == 0 && !e.reviewOff {
+		return // every proposal declined: nothing to say
+	}
 	if !active {
 		fmt.Fprintf(b, "  # %s\n", comment(joinNonEmpty(" in ", e.title, quoteDir(e.path))+": left out, nothing in it passed at init"))
 		for _, n := range e.notes {
