@@ -9,8 +9,9 @@
 //	GAUNTLET_E2E_NODE_PREFIX=$PWD/.e2e-cache/node go -C cli test -tags e2e -run TestE2E ./e2e/
 //
 // Custom script commands: waitaddr FILE VAR (wait for a stand-in's address
-// file, set VAR to its URL) and modelreqs LOG (one line per recorded
-// request, for stdout assertions). Programs: agent-gauntlet and
+// file, set VAR to its URL), modelreqs LOG (one line per recorded request,
+// for stdout assertions) and modcopy MODULE DIR (a writable copy of a
+// module from the Go module cache, a real project to run init on). Programs: agent-gauntlet and
 // `modelstub serve` (run it in the background with &).
 package e2e
 
@@ -18,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -76,11 +78,19 @@ func TestE2E(t *testing.T) {
 			e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+bin)
 			e.Setenv("NO_PROXY", "127.0.0.1,localhost")
 			e.Setenv("no_proxy", "127.0.0.1,localhost")
+			// The machine's Go caches, which the hermetic HOME would hide:
+			// a real module's tests run in the init scenario.
+			for _, k := range []string{"GOCACHE", "GOMODCACHE"} {
+				if v := goEnv(k); v != "" {
+					e.Setenv(k, v)
+				}
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitaddr":  cmdWaitAddr,
 			"modelreqs": cmdModelReqs,
+			"modcopy":   cmdModCopy,
 		},
 	})
 }
@@ -148,4 +158,48 @@ func cmdModelReqs(ts *testscript.TestScript, neg bool, args []string) {
 	entries, err := modelstub.ReadLog(f)
 	ts.Check(err)
 	ts.Check(modelstub.Summarize(entries, ts.Stdout()))
+}
+
+// goEnv is `go env KEY` of the test process ("" when go cannot say).
+func goEnv(key string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// cmdModCopy copies a module that the cli module requires out of the Go
+// module cache, writable (the cache's files are read-only):
+//
+//	modcopy MODULE DIR
+func cmdModCopy(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: modcopy MODULE DIR")
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", args[0]).Output()
+	ts.Check(err)
+	src := strings.TrimSpace(string(out))
+	if src == "" {
+		ts.Fatalf("modcopy: %s is not in the module cache (go mod download %s)", args[0], args[0])
+	}
+	dst := ts.MkAbs(args[1])
+	ts.Check(filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	}))
 }
