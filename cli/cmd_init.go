@@ -76,7 +76,7 @@ func (c *InitCmd) Run(env *Env) error {
 	if err := c.ask(env.Ctx, p, root, agentsGiven, &a); err != nil {
 		return initError(env.Ctx, err)
 	}
-	items, err := c.propose(env, p, root, a.base)
+	items, err := c.propose(env, p, root, a.base, reviewNote(a) == "")
 	if err != nil {
 		return initError(env.Ctx, err)
 	}
@@ -151,8 +151,10 @@ func reviewNote(a initAnswers) string {
 }
 
 // propose detects the projects, tries their checks and asks about each;
-// the whitespace sample is tried too when nothing else passed.
-func (c *InitCmd) propose(env *Env, p *prompter, root, base string) ([]install.Item, error) {
+// the whitespace sample is tried too when nothing else passed, and added
+// when nothing else would run (without a listed review, the configuration
+// needs one gate).
+func (c *InitCmd) propose(env *Env, p *prompter, root, base string, reviewListed bool) ([]install.Item, error) {
 	files, err := repo.Files(env.Ctx, root)
 	if err != nil {
 		if files, err = stack.Walk(root); err != nil {
@@ -167,9 +169,9 @@ func (c *InitCmd) propose(env *Env, p *prompter, root, base string) ([]install.I
 		fmt.Fprintf(env.Stderr, "Found %s in %s\n", pr.Label, showDir(pr.Dir))
 	}
 	items := tryProposals(env.Ctx, env.Stderr, root, base, projects)
+	sample := stack.Project{Dir: ".", Proposals: []stack.Proposal{{Name: install.SampleCheck, Command: install.SampleCheckCommand,
+		Parallel: true, Timeout: stack.FormatTimeout}}}
 	if !anyPassed(items) && env.Ctx.Err() == nil {
-		sample := stack.Project{Dir: ".", Proposals: []stack.Proposal{{Name: install.SampleCheck, Command: install.SampleCheckCommand,
-			Parallel: true, Timeout: stack.FormatTimeout}}}
 		fmt.Fprintln(env.Stderr, "No proposed check passed: trying the whitespace check of uncommitted changes instead.")
 		items = append(items, tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sample})...)
 	}
@@ -181,7 +183,27 @@ func (c *InitCmd) propose(env *Env, p *prompter, root, base string) ([]install.I
 			return nil, err
 		}
 	}
-	return items, nil
+	if !reviewListed && !anyRuns(items) {
+		fmt.Fprintln(env.Stderr, "Nothing else would run: adding the whitespace check of uncommitted changes.")
+		extra := tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sample})
+		for i := range extra {
+			extra[i].Choice = install.Add // the configuration needs one gate
+		}
+		items = append(items, extra...)
+	}
+	return items, env.Ctx.Err()
+}
+
+// anyRuns reports whether a chosen item will be a check that runs.
+func anyRuns(items []install.Item) bool {
+	for _, it := range items {
+		switch {
+		case it.Outcome == install.Missing || it.Choice == install.Skip:
+		case it.Choice == install.Add, install.BaselineSupported:
+			return true
+		}
+	}
+	return false
 }
 
 // anyPassed reports whether an item passed its trial.
