@@ -1,5 +1,5 @@
 // Package config loads and validates a project's .gauntlet/ directory
-// (config.yml, checks/*.yml|*.yaml, reviews/*.md), the global
+// (config.yml, checks/*.yml|*.yaml, reviews/*.md, ci.yml), the global
 // ~/.config/agent-gauntlet/config.yml, and resolves the environment overrides.
 //
 // Errors name the file and the field; every problem found is reported, not

@@ -55,7 +55,8 @@ func (p Problem) String() string {
 // Errors is every problem found while loading a configuration. Load returns
 // it (as error) when at least one problem was found.
 type Errors struct {
-	// Problems in the order found: config.yml first, then checks, then reviews.
+	// Problems in the order found: config.yml first, then checks, then
+	// reviews, then ci.yml.
 	Problems []Problem
 	// Warnings found along the way (unknown keys and the like), one line each,
 	// as in Config.Warnings.

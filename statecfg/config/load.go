@@ -13,8 +13,9 @@ import (
 )
 
 // Load loads and validates the configuration of the project at root:
-// .gauntlet/config.yml, every .gauntlet/checks/*.yml|*.yaml and every
-// .gauntlet/reviews/*.md, with every default applied.
+// .gauntlet/config.yml, every .gauntlet/checks/*.yml|*.yaml, every
+// .gauntlet/reviews/*.md and .gauntlet/ci.yml when it exists, with every
+// default applied.
 //
 // A missing config.yml gives a *NotFoundError (errors.Is ErrNotFound). Any
 // other problem in any file gives an *Errors listing every problem found,
@@ -61,6 +62,7 @@ func Load(root string) (*Config, error) {
 			cfg.Reviews[g.name] = rev
 		}
 	}
+	cfg.CI = loadCI(c, abs, cfg, known)
 	if len(c.problems) > 0 {
 		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
 	}

@@ -105,6 +105,8 @@ type Config struct {
 	Checks map[string]*Check
 	// Reviews by gate name (file name without .md).
 	Reviews map[string]*Review
+	// CI is .gauntlet/ci.yml, nil when the project has none.
+	CI *CI
 	// Warnings found while loading (unknown keys and the like), one line each,
 	// each naming the file and field.
 	Warnings []string
