@@ -6,7 +6,9 @@ import (
 	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // ConfigError is an error caused by the configuration or the command line
@@ -117,9 +119,26 @@ func Detect(ctx context.Context, opts DetectOptions) (Detection, error) {
 	}
 	jobs, warnings := entry.Jobs(cfg, expanded, entry.Filter{Checks: true, Reviews: true, CI: ci})
 	d.Warnings = append(d.Warnings, warnings...)
+	d.Jobs = detectedJobs(jobs)
+	return d, nil
+}
+
+// AllJobs lists the jobs of the project at root as if every file had
+// changed (detect --all: `dir/*` wildcards expand to the existing
+// sub-directories), in run order. ci selects the gates of a CI run
+// (run_in_ci, and review gates only when .gauntlet/ci.yml opts them in)
+// whatever the environment says; otherwise those of a local run. The
+// warnings name gates that an entry point lists but the configuration lacks.
+func AllJobs(root string, cfg *config.Config, ci bool) ([]DetectedJob, []string) {
+	jobs, warnings := entry.Jobs(cfg, entry.ExpandAll(root, cfg.EntryPoints), entry.Filter{Checks: true, Reviews: true, CI: ci})
+	return detectedJobs(jobs), warnings
+}
+
+func detectedJobs(jobs []gate.Job) []DetectedJob {
+	out := make([]DetectedJob, 0, len(jobs))
 	for _, j := range jobs {
-		d.Jobs = append(d.Jobs, DetectedJob{ID: j.ID, Kind: string(j.Kind), Name: j.Name,
+		out = append(out, DetectedJob{ID: j.ID, Kind: string(j.Kind), Name: j.Name,
 			EntryPoint: j.EntryPoint, WorkingDir: j.WorkingDir, Parallel: j.Parallel})
 	}
-	return d, nil
+	return out
 }

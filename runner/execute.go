@@ -49,6 +49,10 @@ type Options struct {
 	BaseBranch string
 	// Gate restricts the run to one gate name (-g).
 	Gate string
+	// WorkingDir restricts the run to the gates whose working directory is
+	// this path relative to the project root (--working-directory): one job
+	// of `ci list-jobs`.
+	WorkingDir string
 	// Commit reviews one commit (-c).
 	Commit string
 	// Uncommitted restricts the changes to staged, unstaged and untracked (-u).
@@ -213,6 +217,9 @@ func (e *execution) commandLine() string {
 	if e.opts.Gate != "" {
 		parts = append(parts, "-g", e.opts.Gate)
 	}
+	if e.opts.WorkingDir != "" {
+		parts = append(parts, "--working-directory", e.opts.WorkingDir)
+	}
 	if e.opts.Commit != "" {
 		parts = append(parts, "-c", e.opts.Commit)
 	}
@@ -286,6 +293,28 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.scopeNoun(), e.opts.Gate, config.Dir))
 		r.ConfigError = true
 		return &r
+	}
+	if err := e.checkWorkingDir(); err != nil {
+		r := e.fail(StatusError, MsgConfigInvalid, err)
+		r.ConfigError = true
+		return &r
+	}
+	return nil
+}
+
+// checkWorkingDir checks --working-directory: a directory inside the
+// project, named relative to its root.
+func (e *execution) checkWorkingDir() error {
+	wd := e.opts.WorkingDir
+	if wd == "" {
+		return nil
+	}
+	clean := filepath.Clean(wd)
+	if filepath.IsAbs(wd) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("--working-directory %q: must be a directory relative to the project root %s", wd, e.root)
+	}
+	if fi, err := os.Stat(filepath.Join(e.root, clean)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--working-directory %q: no such directory in the project root %s", wd, e.root)
 	}
 	return nil
 }
@@ -386,7 +415,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	e.cons.Printf(lineChangedFiles, len(ch.files))
 
 	jobs, warnings := entry.Jobs(e.cfg, entry.Expand(e.root, e.cfg.EntryPoints, ch.files), entry.Filter{
-		Checks: e.opts.Scope != ScopeReviews, Reviews: e.opts.Scope != ScopeChecks, CI: e.ci, Gate: e.opts.Gate,
+		Checks: e.opts.Scope != ScopeReviews, Reviews: e.opts.Scope != ScopeChecks, CI: e.ci, Gate: e.opts.Gate, WorkingDir: e.opts.WorkingDir,
 	})
 	for _, w := range warnings {
 		e.cons.Printf("%s", w)
@@ -769,9 +798,9 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 }
 
 // mayClean reports whether a passing run may archive the logs. A run that
-// covered every gate (scope all, no -g, no -c; --uncommitted narrows the
-// changes, not the gates) may. A run of one scope (check, review) or one
-// gate (-g) may only when every pending gate log belongs to a gate it just
+// covered every gate (scope all, no -g, no --working-directory, no -c;
+// --uncommitted narrows the changes, not the gates) may. A run of one scope
+// (check, review), one gate (-g) or one working directory may only when every pending gate log belongs to a gate it just
 // ran, and passed: otherwise other gates' pending failures would be
 // archived unverified. A -c run checks a commit, not the work tree, and
 // never archives.
@@ -779,7 +808,7 @@ func (e *execution) mayClean(jobs []gate.Job) bool {
 	if e.opts.Commit != "" {
 		return false
 	}
-	if e.opts.Scope == ScopeAll && e.opts.Gate == "" {
+	if e.opts.Scope == ScopeAll && e.opts.Gate == "" && e.opts.WorkingDir == "" {
 		return true
 	}
 	entries, err := os.ReadDir(e.logDir)

@@ -306,11 +306,23 @@ type Filter struct {
 	// Checks and Reviews select the gate kinds.
 	Checks  bool
 	Reviews bool
-	// CI drops gates with run_in_ci false; otherwise gates with run_locally
-	// false are dropped.
+	// CI drops gates with run_in_ci false, and review gates that
+	// .gauntlet/ci.yml does not list under reviews (a review needs an AI CLI
+	// and its credentials: it runs in CI only when opted in); otherwise
+	// gates with run_locally false are dropped.
 	CI bool
 	// Gate, when set, keeps only gates of that exact name.
 	Gate string
+	// WorkingDir, when set, keeps only jobs whose working directory is
+	// that path (cleaned, relative to the root): one job of `ci list-jobs`.
+	WorkingDir string
+}
+
+// keep reports whether a gate passes the filter's name, environment and
+// working-directory tests.
+func (f Filter) keep(name, wd string, runInCI, runLocally bool) bool {
+	return (f.Gate == "" || name == f.Gate) && (f.CI && runInCI || !f.CI && runLocally) &&
+		(f.WorkingDir == "" || wd == Clean(f.WorkingDir))
 }
 
 // Jobs turns expanded entry points into jobs: per entry point its checks,
@@ -336,12 +348,12 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 					warnings = append(warnings, fmt.Sprintf("Warning: Check gate '%s' configured in entry point '%s' but not found in checks definitions.", name, ep.Source.Path))
 					continue
 				}
-				if (f.Gate != "" && name != f.Gate) || (f.CI && !c.RunInCI) || (!f.CI && !c.RunLocally) {
-					continue
-				}
 				wd := ep.Dir
 				if c.WorkingDirectory != "" {
 					wd = Clean(c.WorkingDirectory)
+				}
+				if !f.keep(name, wd, c.RunInCI, c.RunLocally) {
+					continue
 				}
 				add(gate.Job{ID: gate.CheckID(ep.Path, name), Kind: gate.KindCheck, Name: name,
 					EntryPoint: ep.Path, WorkingDir: wd, Parallel: c.Parallel, Check: c})
@@ -354,7 +366,7 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 					warnings = append(warnings, fmt.Sprintf("Warning: Review gate '%s' configured in entry point '%s' but not found in reviews definitions.", name, ep.Source.Path))
 					continue
 				}
-				if (f.Gate != "" && name != f.Gate) || (f.CI && !r.RunInCI) || (!f.CI && !r.RunLocally) {
+				if !f.keep(name, ep.Dir, r.RunInCI && cfg.CI.RunsReview(name), r.RunLocally) {
 					continue
 				}
 				add(gate.Job{ID: gate.ReviewID(ep.Path, name), Kind: gate.KindReview, Name: name,

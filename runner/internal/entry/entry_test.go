@@ -133,19 +133,28 @@ func TestJobs(t *testing.T) {
 	}
 	exp := []Expanded{{Path: ".", Dir: ".", Source: &eps[0]}, {Path: ".", Dir: ".", Source: &eps[1]}, {Path: "packages/a", Dir: "packages/a", Source: &eps[2]}}
 
+	// The same project whose ci.yml opts the review into CI runs.
+	optedIn := *cfg
+	optedIn.CI = &config.CI{Reviews: []config.CIGate{{Name: "quality"}}}
+
 	tests := []struct {
 		name string
+		cfg  *config.Config
 		f    Filter
 		want []string
 	}{
-		{"local all", Filter{Checks: true, Reviews: true}, []string{"check:.:lint", "check:.:local", "review:.:quality", "check:packages/a:lint"}},
-		{"ci", Filter{Checks: true, Reviews: true, CI: true}, []string{"check:.:lint", "review:.:quality", "check:packages/a:lint", "check:packages/a:e2e"}},
-		{"reviews only", Filter{Reviews: true}, []string{"review:.:quality"}},
-		{"gate filter", Filter{Checks: true, Reviews: true, Gate: "lint"}, []string{"check:.:lint", "check:packages/a:lint"}},
+		{"local all", cfg, Filter{Checks: true, Reviews: true}, []string{"check:.:lint", "check:.:local", "review:.:quality", "check:packages/a:lint"}},
+		{"ci without ci.yml runs no review", cfg, Filter{Checks: true, Reviews: true, CI: true}, []string{"check:.:lint", "check:packages/a:lint", "check:packages/a:e2e"}},
+		{"ci with the review opted in", &optedIn, Filter{Checks: true, Reviews: true, CI: true}, []string{"check:.:lint", "review:.:quality", "check:packages/a:lint", "check:packages/a:e2e"}},
+		{"reviews only", cfg, Filter{Reviews: true}, []string{"review:.:quality"}},
+		{"gate filter", cfg, Filter{Checks: true, Reviews: true, Gate: "lint"}, []string{"check:.:lint", "check:packages/a:lint"}},
+		{"working directory filter", cfg, Filter{Checks: true, Reviews: true, WorkingDir: "./packages/a/"}, []string{"check:packages/a:lint"}},
+		{"working directory of a check's own", cfg, Filter{Checks: true, Reviews: true, WorkingDir: "tools"}, []string{"check:.:local"}},
+		{"gate and working directory", cfg, Filter{Checks: true, Reviews: true, Gate: "lint", WorkingDir: "."}, []string{"check:.:lint"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			jobs, warns := Jobs(cfg, exp, tt.f)
+			jobs, warns := Jobs(tt.cfg, exp, tt.f)
 			var ids []string
 			for _, j := range jobs {
 				ids = append(ids, j.ID)
