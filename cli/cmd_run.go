@@ -14,6 +14,7 @@ type scopeFlags struct {
 type gateFlags struct {
 	scopeFlags `embed:""`
 	Gate       string `short:"g" name:"gate" placeholder:"NAME" help:"Run only the gate with this name."`
+	WorkingDir string `name:"working-directory" placeholder:"DIR" help:"Run only the gates whose working directory is DIR, relative to the project root (one job of ci list-jobs)."`
 }
 
 // RunCmd is `agent-gauntlet run`.
@@ -35,6 +36,7 @@ func runGauntlet(env *Env, scope runner.Scope, command string, f gateFlags) erro
 		Command:     command,
 		BaseBranch:  f.BaseBranch,
 		Gate:        f.Gate,
+		WorkingDir:  f.WorkingDir,
 		Commit:      f.Commit,
 		Uncommitted: f.Uncommitted,
 		Stdout:      env.Stdout,

@@ -44,6 +44,7 @@ type CLI struct {
 	Validate ValidateCmd `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
 	StopHook StopHookCmd `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
 	Hooks    HooksCmd    `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+	CI       CICmd       `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
 	Help     HelpCmd     `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
 }
 

@@ -38,9 +38,16 @@ type DetectOptions struct {
 	Getenv func(string) string
 }
 
+// The kinds of a DetectedJob.
+const (
+	KindCheck  = string(gate.KindCheck)
+	KindReview = string(gate.KindReview)
+)
+
 // DetectedJob is one job a run would execute.
 type DetectedJob struct {
-	ID         string
+	ID string
+	// Kind is KindCheck or KindReview.
 	Kind       string
 	Name       string
 	EntryPoint string

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/ciwork"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// CICmd is `agent-gauntlet ci`: the GitHub Actions fan-out.
+type CICmd struct {
+	ListJobs CIListJobsCmd `cmd:"" name:"list-jobs" help:"Print the CI jobs as one line of JSON: one per check gate (and review gate opted in by .gauntlet/ci.yml) and working directory, with ci.yml's services and runtimes."`
+	Init     CIInitCmd     `cmd:"" help:"Write a starter .gauntlet/ci.yml when there is none, and the GitHub Actions workflow .github/workflows/gauntlet.yml that runs each gate in its own job."`
+}
+
+// CIListJobsCmd is `agent-gauntlet ci list-jobs`.
+type CIListJobsCmd struct {
+	GitHubOutput string `name:"github-output" placeholder:"FILE" help:"Also append the matrix, reviews, runtimes and log_dir outputs to FILE in GitHub Actions' step-output format (the generated workflow passes \"$GITHUB_OUTPUT\")."`
+}
+
+// Run prints the jobs of the project's ci.yml on stdout (warnings on
+// stderr). Without ci.yml, or with an invalid configuration, it exits 2.
+func (c *CIListJobsCmd) Run(env *Env) error {
+	cfg, err := project.Load(env.Cwd)
+	if err != nil {
+		return configLoadError(env, err)
+	}
+	project.PrintWarnings(env.Stderr, cfg.Warnings)
+	if cfg.CI == nil {
+		return usageError(fmt.Errorf("CI configuration file not found at %s. Run 'agent-gauntlet ci init' to create it.",
+			filepath.Join(cfg.Root, config.Dir, config.CIFile)))
+	}
+	jobs := ciwork.List(cfg.Root, cfg)
+	line, err := ciwork.JSON(jobs)
+	if err != nil {
+		return err
+	}
+	if _, err := env.Stdout.Write(line); err != nil {
+		return fmt.Errorf("write jobs: %w", err)
+	}
+	if c.GitHubOutput != "" {
+		return ciwork.AppendGitHubOutput(c.GitHubOutput, jobs)
+	}
+	return nil
+}
+
+// CIInitCmd is `agent-gauntlet ci init`.
+type CIInitCmd struct {
+	Force  bool   `help:"Replace the workflow file even when agent-gauntlet did not write it, or it was edited since."`
+	Branch string `placeholder:"BRANCH" help:"Branch whose pushes and pull requests run the workflow. Default: base_branch from .gauntlet/config.yml without its remote (origin/main gives main)."`
+}
+
+// Run writes the starter ci.yml when there is none, then the workflow. The
+// configuration (ci.yml included) must be valid: its problems are printed
+// and nothing else is written (exit 2). A workflow file that ci init did
+// not write, or that was edited since, is left alone without --force
+// (exit 1).
+func (c *CIInitCmd) Run(env *Env) error {
+	root, ok := config.FindRoot(env.Cwd)
+	if !ok {
+		return usageError(fmt.Errorf("no %s found in %s or any parent directory up to the git top level: run agent-gauntlet init first",
+			filepath.Join(config.Dir, config.ProjectFile), env.Cwd))
+	}
+	cfg, err := config.Load(root)
+	if err != nil {
+		return configLoadError(env, err)
+	}
+	ciRel := filepath.Join(config.Dir, config.CIFile)
+	if cfg.CI == nil {
+		created, err := ciwork.WriteStarter(filepath.Join(root, ciRel), ciwork.Starter(cfg))
+		if err != nil {
+			return err
+		}
+		if created {
+			fmt.Fprintf(env.Stdout, "Created %s\n", shownPath(env.Cwd, filepath.Join(root, ciRel)))
+		}
+		if cfg, err = config.Load(root); err != nil {
+			return configLoadError(env, err)
+		}
+	} else {
+		fmt.Fprintf(env.Stdout, "Using %s\n", shownPath(env.Cwd, filepath.Join(root, ciRel)))
+	}
+	project.PrintWarnings(env.Stderr, cfg.Warnings)
+
+	top := ciwork.RepoTop(root)
+	dir, err := filepath.Rel(top, root)
+	if err != nil {
+		return fmt.Errorf("locate %s in the repository %s: %w", root, top, err)
+	}
+	dir = filepath.ToSlash(dir)
+	opts := ciwork.WorkflowOptions{WrittenBy: Version, Branch: c.Branch, ProjectDir: dir, CI: cfg.CI}
+	if opts.Branch == "" {
+		opts.Branch = ciwork.Branch(cfg.BaseBranch)
+	}
+	opts.Version, opts.Release = ciwork.InstallVersion(Version, moduleVersion())
+	content, err := ciwork.Workflow(opts)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(top, ".github", "workflows", ciwork.FileName(dir))
+	result, err := ciwork.InstallWorkflow(top, path, content, c.Force)
+	shown := shownPath(env.Cwd, path)
+	var notOurs *ciwork.NotOursError
+	if errors.As(err, &notOurs) {
+		notOurs.Path = shown
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s %s\n", resultVerb(result), shown)
+	if !opts.Release {
+		fmt.Fprintf(env.Stdout, "Note: agent-gauntlet %s is a development build: the workflow installs the latest release.\n", Version)
+	}
+	if secrets := ciSecrets(cfg.CI); len(secrets) > 0 {
+		fmt.Fprintf(env.Stdout, "Add these repository secrets for the review jobs: %s\n", strings.Join(secrets, ", "))
+	}
+	return nil
+}
+
+// resultVerb says what InstallWorkflow did.
+func resultVerb(r ciwork.Result) string {
+	switch r {
+	case ciwork.Updated:
+		return "Updated"
+	case ciwork.Unchanged:
+		return "Up to date:"
+	case ciwork.Replaced:
+		return "Replaced (--force)"
+	}
+	return "Created"
+}
+
+// ciSecrets lists the secrets of ci.yml's reviews, once each, in order.
+func ciSecrets(ci *config.CI) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range ci.Reviews {
+		for _, s := range r.Secrets {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// moduleVersion is the binary's module version from its build info: set by
+// `go install module@version`, "(devel)" or a pseudo-version otherwise.
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return ""
+}
