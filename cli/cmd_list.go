@@ -14,7 +14,8 @@ import (
 type ListCmd struct{}
 
 // Run prints the entry points with their gates, then the check gates (name
-// and command) and the review gates (name, CLI preference, num_reviews).
+// and command), the review gates (name, CLI preference, num_reviews) and,
+// when the project has one, what .gauntlet/ci.yml runs in CI.
 // Configuration problems are printed as by validate (exit 2).
 func (c *ListCmd) Run(env *Env) error {
 	cfg, err := project.Load(env.Cwd)
@@ -55,6 +56,57 @@ func writeList(w io.Writer, cfg *config.Config) {
 	for _, name := range reviews {
 		r := cfg.Reviews[name]
 		fmt.Fprintf(w, "  %s: %s (num_reviews: %d)\n", name, strings.Join(r.CLIPreference, ", "), r.NumReviews)
+	}
+	if cfg.CI != nil {
+		writeCIList(w, cfg.CI)
+	}
+}
+
+// writeCIList renders ci.yml for `list`: runtimes, services, setup steps,
+// and the gates that run in CI with what each requires.
+func writeCIList(w io.Writer, ci *config.CI) {
+	fmt.Fprintf(w, "CI (%s):\n", ci.File)
+	var runtimes, services, setup []string
+	for _, r := range ci.Runtimes {
+		runtimes = append(runtimes, r.Name+" "+r.Version)
+	}
+	for _, s := range ci.Services {
+		services = append(services, s.Name+" ("+s.Image+")")
+	}
+	for _, s := range ci.Setup {
+		setup = append(setup, s.Name)
+	}
+	fmt.Fprintf(w, "  runtimes: %s\n", listJoinOrNone(runtimes))
+	fmt.Fprintf(w, "  services: %s\n", listJoinOrNone(services))
+	fmt.Fprintf(w, "  setup: %s\n", listJoinOrNone(setup))
+	for _, group := range []struct {
+		title string
+		gates []config.CIGate
+	}{{"checks", ci.Checks}, {"reviews", ci.Reviews}} {
+		if len(group.gates) == 0 {
+			fmt.Fprintf(w, "  %s: (none)\n", group.title)
+			continue
+		}
+		fmt.Fprintf(w, "  %s:\n", group.title)
+		for _, g := range group.gates {
+			var notes []string
+			for _, n := range []struct {
+				what  string
+				items []string
+			}{{"runtimes", g.RequiresRuntimes}, {"services", g.RequiresServices}, {"secrets", g.Secrets}} {
+				if len(n.items) > 0 {
+					notes = append(notes, n.what+": "+strings.Join(n.items, ", "))
+				}
+			}
+			for _, s := range g.Setup {
+				notes = append(notes, "setup: "+s.Name)
+			}
+			if len(notes) == 0 {
+				fmt.Fprintf(w, "    %s\n", g.Name)
+				continue
+			}
+			fmt.Fprintf(w, "    %s (%s)\n", g.Name, strings.Join(notes, "; "))
+		}
 	}
 }
 
