@@ -21,6 +21,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"execstate": cmdExecState,
 	"hookjson":  cmdHookJSON,
 	"linkbin":   cmdLinkBin,
+	"wfstep":    cmdWorkflowStep,
 }
 
 // cmdLinkBin makes a directory of links to the named executables, for a
