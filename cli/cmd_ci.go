@@ -118,7 +118,7 @@ func (c *CIInitCmd) Run(env *Env) error {
 		fmt.Fprintf(env.Stdout, "Note: agent-gauntlet %s is a development build: the workflow installs the latest release.\n", Version)
 	}
 	if secrets := ciSecrets(cfg.CI); len(secrets) > 0 {
-		fmt.Fprintf(env.Stdout, "Add these repository secrets for the review jobs: %s\n", strings.Join(secrets, ", "))
+		fmt.Fprintf(env.Stdout, "Add these repository secrets (Settings > Secrets and variables > Actions): %s\n", strings.Join(secrets, ", "))
 	}
 	return nil
 }
@@ -136,11 +136,11 @@ func resultVerb(r ciwork.Result) string {
 	return "Created"
 }
 
-// ciSecrets lists the secrets of ci.yml's reviews, once each, in order.
+// ciSecrets lists the secrets of ci.yml's gates, once each, in order.
 func ciSecrets(ci *config.CI) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range ci.Reviews {
+	for _, r := range append(append([]config.CIGate{}, ci.Checks...), ci.Reviews...) {
 		for _, s := range r.Secrets {
 			if !seen[s] {
 				seen[s] = true

@@ -108,7 +108,8 @@ type CIGate struct {
 	RequiresServices []string
 	Setup            []CISetupStep
 	// Secrets are the repository secrets passed to the gate's CI job as
-	// environment variables of the same name (reviews only).
+	// environment variables of the same name (a review's AI CLI needs its
+	// API key; a check may need a token).
 	Secrets []string
 }
 
@@ -205,8 +206,8 @@ func parseCI(f *fileScope, data []byte, cfg *Config, known *gateNames) *CI {
 	ci.Runtimes = parseRuntimes(o)
 	ci.Services = parseServices(o)
 	ci.Setup = parseSetup(o, "setup")
-	ci.Checks = parseCIGates(o, "checks", false)
-	ci.Reviews = parseCIGates(o, "reviews", true)
+	ci.Checks = parseCIGates(o, "checks")
+	ci.Reviews = parseCIGates(o, "reviews")
 	checkCIGates(o, ci, cfg, known)
 	return ci
 }
@@ -441,9 +442,8 @@ func parseSetup(o *object, key string) []CISetupStep {
 // secretNameRE matches the names GitHub allows for repository secrets.
 var secretNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
-// parseCIGates decodes the `checks` or `reviews` list; secrets are allowed
-// in reviews only (checks run project commands and get no credentials).
-func parseCIGates(o *object, key string, reviews bool) []CIGate {
+// parseCIGates decodes the `checks` or `reviews` list.
+func parseCIGates(o *object, key string) []CIGate {
 	items, ok := o.list(key)
 	if !ok {
 		return nil
@@ -461,9 +461,7 @@ func parseCIGates(o *object, key string, reviews bool) []CIGate {
 		gate.RequiresRuntimes, _ = g.strings("requires_runtimes")
 		gate.RequiresServices, _ = g.strings("requires_services")
 		gate.Setup = parseSetup(g, "setup")
-		if reviews {
-			gate.Secrets = parseSecrets(g)
-		}
+		gate.Secrets = parseSecrets(g)
 		g.done()
 		out = append(out, gate)
 	}

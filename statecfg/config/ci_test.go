@@ -80,6 +80,7 @@ setup:
 checks:
   - name: lint
     requires_runtimes: [node]
+    secrets: [SONAR_TOKEN]
   - name: test
     requires_runtimes: [ruby, java]
     requires_services: [postgres]
@@ -118,7 +119,7 @@ reviews:
 		}},
 		Setup: []CISetupStep{{Name: "Install tools", Run: "make tools", WorkingDirectory: "tools", If: "test -f tools/Makefile"}},
 		Checks: []CIGate{
-			{Name: "lint", RequiresRuntimes: []string{"node"}},
+			{Name: "lint", RequiresRuntimes: []string{"node"}, Secrets: []string{"SONAR_TOKEN"}},
 			{Name: "test", RequiresRuntimes: []string{"ruby", "java"}, RequiresServices: []string{"postgres"},
 				Setup: []CISetupStep{{Name: "Database", Run: "make db"}}},
 		},

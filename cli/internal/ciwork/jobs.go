@@ -32,7 +32,7 @@ type Jobs struct {
 }
 
 // Job is one CI job: one gate in one working directory. Its first nine
-// fields are upstream's.
+// fields are upstream's (Command for checks only).
 type Job struct {
 	// ID is "<gate>-<entry point with / replaced by ->".
 	ID   string `json:"id"`
@@ -48,8 +48,8 @@ type Job struct {
 	// Setup and GlobalSetup are shell scripts (see FormatSetup).
 	Setup       string `json:"setup"`
 	GlobalSetup string `json:"global_setup"`
-	// Secrets the job gets as environment variables (reviews only).
-	Secrets []string `json:"secrets,omitempty"`
+	// Secrets the job gets as environment variables.
+	Secrets []string `json:"secrets"`
 	// Artifact names the artifact the job's logs are uploaded as: unique
 	// among the jobs, and free of the characters artifact names refuse.
 	Artifact string `json:"artifact"`
@@ -98,14 +98,13 @@ func List(root string, cfg *config.Config) Jobs {
 		j := Job{
 			ID: id, Name: dj.Name, EntryPoint: dj.EntryPoint, WorkingDirectory: dj.WorkingDir,
 			Runtimes: orEmpty(gate.RequiresRuntimes), Services: orEmpty(gate.RequiresServices),
-			Setup: FormatSetup(gate.Setup), GlobalSetup: global, Artifact: names.unique(id),
+			Setup: FormatSetup(gate.Setup), GlobalSetup: global, Secrets: orEmpty(gate.Secrets), Artifact: names.unique(id),
 		}
 		if dj.Kind == runner.KindCheck {
 			j.Command = cfg.Checks[dj.Name].Command
 			jobs.Matrix = append(jobs.Matrix, j)
 			continue
 		}
-		j.Secrets = orEmpty(gate.Secrets)
 		jobs.Reviews = append(jobs.Reviews, j)
 	}
 	return jobs

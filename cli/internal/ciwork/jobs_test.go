@@ -53,6 +53,7 @@ checks:
     setup: [{name: Database, run: make db}]
   - name: lint
     requires_runtimes: [node]
+    secrets: [SONAR_TOKEN]
   - name: local
 reviews:
   - name: quality
@@ -68,11 +69,11 @@ reviews:
 	global := "echo '::group::Tools'\nmake tools\necho '::endgroup::'"
 	lint := func(id, ep, wd, artifact string) Job {
 		return Job{ID: id, Name: "lint", EntryPoint: ep, WorkingDirectory: wd, Command: "make lint",
-			Runtimes: []string{"node"}, Services: []string{}, GlobalSetup: global, Artifact: artifact}
+			Runtimes: []string{"node"}, Services: []string{}, GlobalSetup: global, Secrets: []string{"SONAR_TOKEN"}, Artifact: artifact}
 	}
 	test := Job{ID: "test-packages-a", Name: "test", EntryPoint: "packages/a", WorkingDirectory: ".",
 		Command: "go test ./... -base ${BASE_BRANCH}", Runtimes: []string{}, Services: []string{"db"},
-		Setup: "echo '::group::Database'\nmake db\necho '::endgroup::'", GlobalSetup: global, Artifact: "gauntlet-logs-test-packages-a"}
+		Setup: "echo '::group::Database'\nmake db\necho '::endgroup::'", GlobalSetup: global, Secrets: []string{}, Artifact: "gauntlet-logs-test-packages-a"}
 	want := Jobs{
 		Matrix: []Job{
 			// ci.yml order within an entry point: test before lint; local has
@@ -229,13 +230,13 @@ func TestFormatSetupRuns(t *testing.T) {
 }
 
 func TestWriteGitHubOutput(t *testing.T) {
-	jobs := Jobs{Matrix: []Job{{ID: "a", Name: "a", Runtimes: []string{}, Services: []string{}, Setup: "x\ny"}},
+	jobs := Jobs{Matrix: []Job{{ID: "a", Name: "a", Runtimes: []string{}, Services: []string{}, Setup: "x\ny", Secrets: []string{}}},
 		Services: map[string]any{}, Runtimes: map[string]any{"node": map[string]any{"version": "22"}}, Reviews: []Job{}, LogDir: "gauntlet_logs"}
 	var b bytes.Buffer
 	if err := WriteGitHubOutput(&b, jobs); err != nil {
 		t.Fatal(err)
 	}
-	want := `matrix=[{"id":"a","name":"a","entry_point":"","working_directory":"","runtimes":[],"services":[],"setup":"x\ny","global_setup":"","artifact":""}]
+	want := `matrix=[{"id":"a","name":"a","entry_point":"","working_directory":"","runtimes":[],"services":[],"setup":"x\ny","global_setup":"","secrets":[],"artifact":""}]
 reviews=[]
 runtimes={"node":{"version":"22"}}
 log_dir=gauntlet_logs

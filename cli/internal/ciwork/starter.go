@@ -18,7 +18,7 @@ func Starter(cfg *config.Config) []byte {
 	var b strings.Builder
 	b.WriteString(`# CI configuration of agent-gauntlet. The GitHub Actions workflow that
 # agent-gauntlet ci init writes runs each gate listed below in its own job.
-# Run agent-gauntlet ci init again after changing services or reviews.
+# Run agent-gauntlet ci init again after changing services or secrets.
 
 # Runtimes, set up with their official actions: node, python, go, java
 # (distribution defaults to temurin), ruby (bundler_cache), bun.
@@ -50,7 +50,7 @@ checks:
 	for i, name := range checks {
 		fmt.Fprintf(&b, "  - name: %s\n", yamlScalar(name))
 		if i == 0 {
-			b.WriteString("    # requires_runtimes: [node]\n    # requires_services: [postgres]\n    # setup:\n    #   - name: Build\n    #     run: make build\n")
+			b.WriteString("    # requires_runtimes: [node]\n    # requires_services: [postgres]\n    # secrets: [SONAR_TOKEN]\n    # setup:\n    #   - name: Build\n    #     run: make build\n")
 		}
 	}
 	review := "code-quality"

@@ -24,8 +24,8 @@ type WorkflowOptions struct {
 	// ProjectDir is the project root relative to the repository's top
 	// level, slash-separated ("." for the top level).
 	ProjectDir string
-	// CI is the project's ci.yml, whose services and review secrets are
-	// written into the workflow (nil: none).
+	// CI is the project's ci.yml, whose services and secrets are written
+	// into the workflow (nil: none).
 	CI *config.CI
 }
 
@@ -60,13 +60,13 @@ func Workflow(opts WorkflowOptions) ([]byte, error) {
 		kv(jobDiscover, discoverJob(opts)),
 		kv(jobChecks, gateJob(opts, gateKind{
 			output: outputMatrix, command: "check",
-			title: "check gate", what: "check",
+			title: "check gate", what: "check", secrets: secretsOf(opts.CI, false),
 		})),
 	)
 	if opts.CI != nil && len(opts.CI.Reviews) > 0 {
 		jobs.Content = append(jobs.Content, mapping(kv(jobReviews, gateJob(opts, gateKind{
 			output: outputReviews, command: "review", title: "review gate", what: "review",
-			secrets: reviewSecrets(opts.CI),
+			secrets: secretsOf(opts.CI, true), skipForks: true,
 		}))).Content...)
 	}
 	name := "Gauntlet"
@@ -103,7 +103,7 @@ Each check gate, and each review gate that ci.yml opts in, runs in its own job a
 agent-gauntlet check (or review) -g <gate> in CI mode: the same logs, statuses and
 base-branch logic as on a laptop. The jobs, runtimes and setup steps are read from
 .gauntlet/ at run time (agent-gauntlet ci list-jobs); run agent-gauntlet ci init
-again after changing services, reviews or base_branch.`, opts.WrittenBy)
+again after changing services, secrets, reviews or base_branch.`, opts.WrittenBy)
 }
 
 // defaults runs every run step in the project root.
@@ -203,6 +203,9 @@ type gateKind struct {
 	title   string
 	what    string
 	secrets []string
+	// skipForks skips pull requests from forks, which get no secrets: a
+	// review's AI CLI cannot run without its key.
+	skipForks bool
 }
 
 // matrixField is an expression reading a field of the matrix job.
@@ -211,8 +214,7 @@ func matrixField(name string) string { return "matrix." + matrixJob + "." + name
 // gateJob is the matrix job running one gate per matrix entry.
 func gateJob(opts WorkflowOptions, k gateKind) *yaml.Node {
 	cond := fmt.Sprintf("needs.%s.outputs.%s != '[]'", jobDiscover, k.output)
-	if len(k.secrets) > 0 {
-		// Pull requests from forks get no secrets: their reviews could not run.
+	if k.skipForks {
 		cond += " && (github.event_name != 'pull_request' || github.event.pull_request.head.repo.full_name == github.repository)"
 	}
 	steps := []*yaml.Node{
@@ -268,7 +270,7 @@ func gateJob(opts WorkflowOptions, k gateKind) *yaml.Node {
 }
 
 // runStep runs the gauntlet for the matrix job's gate and working
-// directory, with the secrets of a review job.
+// directory, with the secrets ci.yml lists for its gate.
 func runStep(k gateKind) *yaml.Node {
 	script := fmt.Sprintf(`set -- %s -g "$GAUNTLET_GATE" --working-directory "$GAUNTLET_WORKING_DIRECTORY"
 # A pull request is compared with its base branch (GITHUB_BASE_REF); a push
@@ -286,7 +288,7 @@ agent-gauntlet "$@"
 	for i, s := range k.secrets {
 		f := kv(s, str(expr(fmt.Sprintf("contains(%s, '%s') && secrets.%s || ''", matrixField("secrets"), s, s))))
 		if i == 0 {
-			f.comment = "Each review job gets only the secrets ci.yml lists for it."
+			f.comment = "Each job gets only the secrets ci.yml lists for its gate."
 		}
 		env = append(env, f)
 	}
@@ -297,11 +299,19 @@ agent-gauntlet "$@"
 	)
 }
 
-// reviewSecrets lists every secret of ci.yml's reviews, sorted, once.
-func reviewSecrets(ci *config.CI) []string {
+// secretsOf lists every secret of ci.yml's checks (or reviews), sorted,
+// once.
+func secretsOf(ci *config.CI, reviews bool) []string {
+	if ci == nil {
+		return nil
+	}
+	gates := ci.Checks
+	if reviews {
+		gates = ci.Reviews
+	}
 	var out []string
-	for _, r := range ci.Reviews {
-		out = append(out, r.Secrets...)
+	for _, g := range gates {
+		out = append(out, g.Secrets...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -100,6 +100,7 @@ checks:
         if: test -d db
   - name: lint
     requires_runtimes: [node]
+    secrets: [SONAR_TOKEN]
 `})},
 		{name: "reviews", opts: release, files: with(map[string]string{".gauntlet/ci.yml": `runtimes:
   node: {version: "22"}
