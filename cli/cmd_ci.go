@@ -98,6 +98,9 @@ func (c *CIInitCmd) Run(env *Env) error {
 		opts.Branch = ciwork.Branch(cfg.BaseBranch)
 	}
 	opts.Version, opts.Release = ciwork.InstallVersion(Version, moduleVersion())
+	if opts.Release {
+		opts.WrittenBy = opts.Version
+	}
 	content, err := ciwork.Workflow(opts)
 	if err != nil {
 		return err
