@@ -120,7 +120,7 @@ func (c *CIInitCmd) Run(env *Env) error {
 	if !opts.Release {
 		fmt.Fprintf(env.Stdout, "Note: agent-gauntlet %s is a development build: the workflow installs the latest release.\n", Version)
 	}
-	if secrets := ciSecrets(cfg.CI); len(secrets) > 0 {
+	if secrets := ciwork.Secrets(cfg.CI); len(secrets) > 0 {
 		fmt.Fprintf(env.Stdout, "Add these repository secrets (Settings > Secrets and variables > Actions): %s\n", strings.Join(secrets, ", "))
 	}
 	return nil
@@ -137,21 +137,6 @@ func resultVerb(r ciwork.Result) string {
 		return "Replaced (--force)"
 	}
 	return "Created"
-}
-
-// ciSecrets lists the secrets of ci.yml's gates, once each, in order.
-func ciSecrets(ci *config.CI) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range append(append([]config.CIGate{}, ci.Checks...), ci.Reviews...) {
-		for _, s := range r.Secrets {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	return out
 }
 
 // moduleVersion is the binary's module version from its build info: set by

@@ -363,8 +363,13 @@ func scalarMap(o *object, key string) map[string]string {
 		return nil
 	}
 	out := map[string]string{}
-	for k, v := range m.m {
-		m.seen[k] = true
+	keys := make([]string, 0, len(m.m))
+	for k := range m.m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, _ := m.get(k)
 		s, ok := scalar(v)
 		if !ok {
 			m.errorf(oneLine(k), "must be a string, a number or true/false")

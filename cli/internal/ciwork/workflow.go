@@ -60,13 +60,13 @@ func Workflow(opts WorkflowOptions) ([]byte, error) {
 		kv(jobDiscover, discoverJob(opts)),
 		kv(jobChecks, gateJob(opts, gateKind{
 			output: outputMatrix, command: "check",
-			title: "check gate", what: "check", secrets: secretsOf(opts.CI, false),
+			title: "check gate", what: "check", secrets: secretsOf(ciGates(opts.CI, false)),
 		})),
 	)
 	if opts.CI != nil && len(opts.CI.Reviews) > 0 {
 		jobs.Content = append(jobs.Content, mapping(kv(jobReviews, gateJob(opts, gateKind{
 			output: outputReviews, command: "review", title: "review gate", what: "review",
-			secrets: secretsOf(opts.CI, true), skipForks: true,
+			secrets: secretsOf(ciGates(opts.CI, true)), skipForks: true,
 		}))).Content...)
 	}
 	name := "Gauntlet"
@@ -299,16 +299,24 @@ agent-gauntlet "$@"
 	)
 }
 
-// secretsOf lists every secret of ci.yml's checks (or reviews), sorted,
-// once.
-func secretsOf(ci *config.CI, reviews bool) []string {
-	if ci == nil {
+// Secrets lists every secret that ci.yml's gates need, sorted, once.
+func Secrets(ci *config.CI) []string {
+	return secretsOf(append(ciGates(ci, false), ciGates(ci, true)...))
+}
+
+// ciGates returns ci.yml's checks, or its reviews.
+func ciGates(ci *config.CI, reviews bool) []config.CIGate {
+	switch {
+	case ci == nil:
 		return nil
+	case reviews:
+		return ci.Reviews
 	}
-	gates := ci.Checks
-	if reviews {
-		gates = ci.Reviews
-	}
+	return ci.Checks
+}
+
+// secretsOf lists the secrets of gates, sorted, once.
+func secretsOf(gates []config.CIGate) []string {
 	var out []string
 	for _, g := range gates {
 		out = append(out, g.Secrets...)
@@ -321,37 +329,37 @@ func secretsOf(ci *config.CI, reviews bool) []string {
 type runtimeSetup struct {
 	title  string
 	action action
-	// with returns the action's inputs; r reads the runtime's entry of the
-	// runtimes output.
+	// with returns the action's inputs; r is the expression reading a
+	// field of the runtime's entry in the runtimes output.
 	with func(opts WorkflowOptions, r func(field string) string) []field
 }
 
 // runtimeSetups maps every runtime of config.CIRuntimes to its setup.
 var runtimeSetups = map[string]runtimeSetup{
 	config.RuntimeNode: {"Node.js", actionSetupNode, func(_ WorkflowOptions, r func(string) string) []field {
-		return []field{kv("node-version", str(r("version")))}
+		return []field{kv("node-version", str(expr(r("version"))))}
 	}},
 	config.RuntimePython: {"Python", actionSetupPython, func(_ WorkflowOptions, r func(string) string) []field {
-		return []field{kv("python-version", str(r("version")))}
+		return []field{kv("python-version", str(expr(r("version"))))}
 	}},
 	config.RuntimeGo: {"Go", actionSetupGo, func(_ WorkflowOptions, r func(string) string) []field {
-		return []field{kv("go-version", str(r("version")))}
+		return []field{kv("go-version", str(expr(r("version"))))}
 	}},
 	config.RuntimeJava: {"Java", actionSetupJava, func(_ WorkflowOptions, r func(string) string) []field {
 		return []field{
-			kv("distribution", str(strings.Replace(r("distribution"), " }}", " || 'temurin' }}", 1))),
-			kv("java-version", str(r("version"))),
+			kv("distribution", str(expr(r("distribution")+" || 'temurin'"))),
+			kv("java-version", str(expr(r("version")))),
 		}
 	}},
 	config.RuntimeRuby: {"Ruby", actionSetupRuby, func(opts WorkflowOptions, r func(string) string) []field {
 		return []field{
-			kv("ruby-version", str(r("version"))),
-			kv("bundler-cache", str(strings.Replace(r("bundler_cache"), " }}", " == true }}", 1))),
+			kv("ruby-version", str(expr(r("version")))),
+			kv("bundler-cache", str(expr(r("bundler_cache")+" == true"))),
 			kv("working-directory", str(inProject(opts, expr(matrixField("working_directory"))))),
 		}
 	}},
 	config.RuntimeBun: {"Bun", actionSetupBun, func(_ WorkflowOptions, r func(string) string) []field {
-		return []field{kv("bun-version", str(r("version")))}
+		return []field{kv("bun-version", str(expr(r("version"))))}
 	}},
 }
 
@@ -363,7 +371,7 @@ func runtimeSteps(opts WorkflowOptions) []*yaml.Node {
 	for _, name := range config.CIRuntimes() {
 		rs := runtimeSetups[name]
 		r := func(f string) string {
-			return expr(fmt.Sprintf("fromJson(needs.%s.outputs.%s).%s.%s", jobDiscover, outputRuntimes, name, f))
+			return fmt.Sprintf("fromJson(needs.%s.outputs.%s).%s.%s", jobDiscover, outputRuntimes, name, f)
 		}
 		steps = append(steps, mapping(
 			kv("name", str("Set up "+rs.title)),
