@@ -36,6 +36,7 @@ func (c *CIListJobsCmd) Run(env *Env) error {
 			filepath.Join(cfg.Root, config.Dir, config.CIFile)))
 	}
 	jobs := ciwork.List(cfg.Root, cfg)
+	project.PrintWarnings(env.Stderr, jobs.Warnings())
 	line, err := ciwork.JSON(jobs)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ package ciwork
 
 import (
 	"cmp"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -53,6 +54,25 @@ type Job struct {
 	// Artifact names the artifact the job's logs are uploaded as: unique
 	// among the jobs, and free of the characters artifact names refuse.
 	Artifact string `json:"artifact"`
+}
+
+// MaxMatrixJobs is the most jobs GitHub Actions runs from one matrix.
+const MaxMatrixJobs = 256
+
+// Warnings says what in jobs GitHub Actions would refuse: a matrix of more
+// than MaxMatrixJobs jobs.
+func (j Jobs) Warnings() []string {
+	var out []string
+	for _, m := range []struct {
+		what string
+		n    int
+	}{{"check", len(j.Matrix)}, {"review", len(j.Reviews)}} {
+		if m.n > MaxMatrixJobs {
+			out = append(out, fmt.Sprintf("%d %s jobs: GitHub Actions runs at most %d jobs per matrix (fewer entry points or gates in %s)",
+				m.n, m.what, MaxMatrixJobs, filepath.Join(config.Dir, config.CIFile)))
+		}
+	}
+	return out
 }
 
 // ArtifactPrefix starts the name of every log artifact.

@@ -140,6 +140,14 @@ func jsonValue(t *testing.T, v any) any {
 	return out
 }
 
+func TestJobsWarnings(t *testing.T) {
+	many := Jobs{Matrix: make([]Job, MaxMatrixJobs), Reviews: make([]Job, MaxMatrixJobs+1)}
+	want := []string{"257 review jobs: GitHub Actions runs at most 256 jobs per matrix (fewer entry points or gates in .gauntlet/ci.yml)"}
+	if got := many.Warnings(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Warnings = %q, want %q", got, want)
+	}
+}
+
 func TestArtifactNames(t *testing.T) {
 	names := artifactNames{}
 	for _, tc := range []struct{ id, want string }{
