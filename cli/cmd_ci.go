@@ -32,7 +32,7 @@ func (c *CIListJobsCmd) Run(env *Env) error {
 	}
 	project.PrintWarnings(env.Stderr, cfg.Warnings)
 	if cfg.CI == nil {
-		return usageError(fmt.Errorf("CI configuration file not found at %s. Run 'agent-gauntlet ci init' to create it.",
+		return usageError(fmt.Errorf("CI configuration file not found at %s: run agent-gauntlet ci init to create it",
 			filepath.Join(cfg.Root, config.Dir, config.CIFile)))
 	}
 	jobs := ciwork.List(cfg.Root, cfg)
