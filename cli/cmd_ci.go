@@ -71,27 +71,42 @@ func (c *CIInitCmd) Run(env *Env) error {
 	if err != nil {
 		return configLoadError(env, err)
 	}
-	ciRel := filepath.Join(config.Dir, config.CIFile)
-	if cfg.CI == nil {
-		created, err := ciwork.WriteStarter(filepath.Join(root, ciRel), ciwork.Starter(cfg))
-		if err != nil {
-			return err
-		}
-		if created {
-			fmt.Fprintf(env.Stdout, "Created %s\n", shownPath(env.Cwd, filepath.Join(root, ciRel)))
-		}
-		if cfg, err = config.Load(root); err != nil {
-			return configLoadError(env, err)
-		}
-	} else {
-		fmt.Fprintf(env.Stdout, "Using %s\n", shownPath(env.Cwd, filepath.Join(root, ciRel)))
+	if cfg, err = ensureCIFile(env, cfg); err != nil {
+		return err
 	}
 	project.PrintWarnings(env.Stderr, cfg.Warnings)
+	return c.writeWorkflow(env, cfg)
+}
 
-	top := ciwork.RepoTop(root)
-	dir, err := filepath.Rel(top, root)
+// ensureCIFile writes the starter ci.yml when the project has none (never
+// over an existing file) and returns the configuration with it.
+func ensureCIFile(env *Env, cfg *config.Config) (*config.Config, error) {
+	path := filepath.Join(cfg.Root, config.Dir, config.CIFile)
+	if cfg.CI != nil {
+		fmt.Fprintf(env.Stdout, "Using %s\n", shownPath(env.Cwd, path))
+		return cfg, nil
+	}
+	created, err := ciwork.WriteStarter(path, ciwork.Starter(cfg))
 	if err != nil {
-		return fmt.Errorf("locate %s in the repository %s: %w", root, top, err)
+		return nil, err
+	}
+	if created {
+		fmt.Fprintf(env.Stdout, "Created %s\n", shownPath(env.Cwd, path))
+	}
+	cfg, err = config.Load(cfg.Root)
+	if err != nil {
+		return nil, configLoadError(env, err)
+	}
+	return cfg, nil
+}
+
+// writeWorkflow generates the workflow of cfg and installs it at the top
+// level of the repository, then says what the user still has to do.
+func (c *CIInitCmd) writeWorkflow(env *Env, cfg *config.Config) error {
+	top := ciwork.RepoTop(cfg.Root)
+	dir, err := filepath.Rel(top, cfg.Root)
+	if err != nil {
+		return fmt.Errorf("locate %s in the repository %s: %w", cfg.Root, top, err)
 	}
 	dir = filepath.ToSlash(dir)
 	opts := ciwork.WorkflowOptions{WrittenBy: Version, Branch: c.Branch, ProjectDir: dir, CI: cfg.CI}
@@ -106,13 +121,12 @@ func (c *CIInitCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(top, ".github", "workflows", ciwork.FileName(dir))
-	result, err := ciwork.InstallWorkflow(top, path, content, c.Force)
+	path := filepath.Join(top, filepath.FromSlash(ciwork.WorkflowsDir), ciwork.FileName(dir))
 	shown := shownPath(env.Cwd, path)
+	result, err := ciwork.InstallWorkflow(top, path, content, c.Force)
 	var notOurs *ciwork.NotOursError
 	if errors.As(err, &notOurs) {
 		notOurs.Path = shown
-		return err
 	}
 	if err != nil {
 		return err

@@ -436,6 +436,10 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
+// WorkflowsDir is where GitHub reads workflows, relative to the
+// repository's top level.
+const WorkflowsDir = ".github/workflows"
+
 // FileName is the workflow's file name for a project at dir (relative to
 // the repository's top level): gauntlet.yml at the top level, else
 // gauntlet-<dir with / replaced by ->.yml, so that several projects of
