@@ -217,6 +217,24 @@ func gateJob(opts WorkflowOptions, k gateKind) *yaml.Node {
 	if k.skipForks {
 		cond += " && (github.event_name != 'pull_request' || github.event.pull_request.head.repo.full_name == github.repository)"
 	}
+	return mapping(
+		kv("name", str(expr(matrixField("name"))+" ("+expr(matrixField("entry_point"))+")")),
+		kv("needs", str(jobDiscover)),
+		kv("if", str(cond)),
+		kv("runs-on", str("ubuntu-latest")),
+		kv("defaults", defaults(opts)),
+		kv("strategy", mapping(
+			kv("fail-fast", boolean(false)),
+			kv("matrix", mapping(kv(matrixJob, str(expr(fmt.Sprintf("fromJson(needs.%s.outputs.%s)", jobDiscover, k.output)))))),
+		)),
+		kv("services", services(opts.CI)),
+		kv("steps", seq(gateSteps(opts, k)...)),
+	)
+}
+
+// gateSteps are a gate job's steps: check out, get agent-gauntlet, set up
+// the runtimes, run the setup steps and the gate, upload the logs.
+func gateSteps(opts WorkflowOptions, k gateKind) []*yaml.Node {
 	steps := []*yaml.Node{
 		checkout(true),
 		mapping(kv("name", str("Download agent-gauntlet")), kv("uses", uses(actionDownloadArtifact)), kv("with", mapping(
@@ -254,19 +272,7 @@ func gateJob(opts WorkflowOptions, k gateKind) *yaml.Node {
 			)),
 		),
 	)
-	return mapping(
-		kv("name", str(expr(matrixField("name"))+" ("+expr(matrixField("entry_point"))+")")),
-		kv("needs", str(jobDiscover)),
-		kv("if", str(cond)),
-		kv("runs-on", str("ubuntu-latest")),
-		kv("defaults", defaults(opts)),
-		kv("strategy", mapping(
-			kv("fail-fast", boolean(false)),
-			kv("matrix", mapping(kv(matrixJob, str(expr(fmt.Sprintf("fromJson(needs.%s.outputs.%s)", jobDiscover, k.output)))))),
-		)),
-		kv("services", services(opts.CI)),
-		kv("steps", seq(steps...)),
-	)
+	return steps
 }
 
 // runStep runs the gauntlet for the matrix job's gate and working
