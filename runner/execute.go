@@ -231,7 +231,7 @@ func (e *execution) commandLine() string {
 
 // IsCI reports CI mode: CI=true or GITHUB_ACTIONS=true.
 func IsCI(getenv func(string) string) bool {
-	return getenv("CI") == "true" || getenv("GITHUB_ACTIONS") == "true"
+	return getenv(config.EnvCI) == "true" || getenv(config.EnvGitHubActions) == "true"
 }
 
 // EffectiveBaseBranch is -b, else GITHUB_BASE_REF in CI mode, else the
@@ -241,7 +241,7 @@ func EffectiveBaseBranch(flag string, cfg *config.Config, getenv func(string) st
 		return flag
 	}
 	if IsCI(getenv) {
-		if ref := getenv("GITHUB_BASE_REF"); ref != "" {
+		if ref := getenv(config.EnvGitHubBaseRef); ref != "" {
 			return ref
 		}
 	}

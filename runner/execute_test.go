@@ -15,25 +15,14 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 // project creates a git repository with a gauntlet configuration whose one
 // check (src, "lint") runs command, plus an uncommitted change in src.
 func project(t *testing.T, command string, extraConfig string) string {
 	t.Helper()
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_AUTHOR_NAME", "T")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "T")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
-	t.Setenv("HOME", t.TempDir())
-	// ExecuteRun reads the real environment here: CI runs these tests with
-	// CI=true, which must not switch them to CI change detection.
-	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_BASE_REF", "GITHUB_SHA",
-		config.EnvStopHookEnabled, config.EnvStopHookIntervalMinutes, config.EnvStopHookActive} {
-		t.Setenv(k, "")
-	}
+	testenv.Setenv(t)
 	root := t.TempDir()
 	files := map[string]string{
 		".gauntlet/config.yml":      "base_branch: main\ncli:\n  default_preference: [claude]\nentry_points:\n  - path: src\n    checks: [lint]\n" + extraConfig,

@@ -44,7 +44,7 @@ func diffSpecFor(base, commit string, uncommitted, ci bool, getenv func(string) 
 	case uncommitted:
 		spec.Mode = gate.DiffUncommitted
 	case ci:
-		spec.Mode, spec.Head = gate.DiffCI, getenv("GITHUB_SHA")
+		spec.Mode, spec.Head = gate.DiffCI, getenv(config.EnvGitHubSHA)
 	default:
 		spec.Mode = gate.DiffLocal
 	}

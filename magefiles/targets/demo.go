@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -45,7 +46,10 @@ func Demo(ctx context.Context) error {
 	if err := writeDemoProject(repo); err != nil {
 		return err
 	}
-	env := demoEnv(tmp, bin)
+	env, err := demoEnv(tmp, bin)
+	if err != nil {
+		return err
+	}
 	setup := []string{
 		"git init -q -b main", "git add -A", "git commit -q -m 'initial project'",
 		"git checkout -q -b feature",
@@ -131,28 +135,15 @@ func writeDemoProject(dir string) error {
 	})
 }
 
-// demoEnv is a hermetic environment: its own HOME (no global config), git
-// identity, the built binary first on PATH, and no CI variables.
-func demoEnv(tmp, bin string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "HOME", "CI", "GITHUB_ACTIONS", "GITHUB_BASE_REF", "GITHUB_SHA", "GAUNTLET_STOP_HOOK_ENABLED",
-			"GAUNTLET_STOP_HOOK_INTERVAL_MINUTES", "GAUNTLET_STOP_HOOK_ACTIVE", "XDG_CONFIG_HOME":
-			continue
-		}
-		env = append(env, kv)
+// demoEnv is the caller's environment made hermetic (testenv: its own
+// HOME and git configuration, no CI or stop-hook variables) with the built
+// binary first on PATH.
+func demoEnv(tmp, bin string) ([]string, error) {
+	env, err := testenv.New(filepath.Join(tmp, "home"))
+	if err != nil {
+		return nil, err
 	}
-	home := filepath.Join(tmp, "home")
-	_ = os.MkdirAll(home, 0o755)
-	return append(env,
-		"HOME="+home,
-		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"),
-		"GIT_AUTHOR_NAME=Demo", "GIT_AUTHOR_EMAIL=demo@example.com",
-		"GIT_COMMITTER_NAME=Demo", "GIT_COMMITTER_EMAIL=demo@example.com",
-	)
+	return append(env.Inherit(os.Environ()), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH")), nil
 }
 
 // demoShell runs a setup or agent step with sh -c in the demo repository.

@@ -67,6 +67,16 @@ const (
 	EnvStopHookActive = "GAUNTLET_STOP_HOOK_ACTIVE"
 )
 
+// Environment variables of CI mode: CI=true or GITHUB_ACTIONS=true turns it
+// on; GITHUB_BASE_REF overrides the base branch and GITHUB_SHA is the head
+// of the change set.
+const (
+	EnvCI            = "CI"
+	EnvGitHubActions = "GITHUB_ACTIONS"
+	EnvGitHubBaseRef = "GITHUB_BASE_REF"
+	EnvGitHubSHA     = "GITHUB_SHA"
+)
+
 // Priority is a violation priority, ordered critical > high > medium > low.
 type Priority string
 

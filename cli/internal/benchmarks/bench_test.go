@@ -18,6 +18,7 @@ package benchmarks
 import (
 	"bytes"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,14 +58,15 @@ func binary(b *testing.B) string {
 	return binPath
 }
 
-// hermeticEnv is the environment of every measured process.
-func hermeticEnv(home string) []string {
-	return []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + home,
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
-		"GIT_AUTHOR_NAME=Bench", "GIT_AUTHOR_EMAIL=bench@example.com",
-		"GIT_COMMITTER_NAME=Bench", "GIT_COMMITTER_EMAIL=bench@example.com",
+// hermeticEnv is the environment of every measured process: testenv's,
+// with home as $HOME.
+func hermeticEnv(b *testing.B, home string) []string {
+	b.Helper()
+	env, err := testenv.New(home)
+	if err != nil {
+		b.Fatal(err)
 	}
+	return env.Environ(os.Getenv("PATH"))
 }
 
 // sh runs a setup script in dir and fails the benchmark on error.
@@ -97,7 +99,7 @@ func newProject(b *testing.B, withConfig bool, extraConfig string) project {
 			b.Fatal(err)
 		}
 	}
-	env := hermeticEnv(home)
+	env := hermeticEnv(b, home)
 	// No automatic gc: it would run detached, next to the measured
 	// processes, and still be writing .git when the benchmark cleans up.
 	sh(b, dir, env, "git init -q -b main && git config gc.auto 0 && echo hi > a.txt && git add -A && git commit -q -m init")

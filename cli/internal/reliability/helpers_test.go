@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -83,9 +84,6 @@ type sandbox struct {
 	env   []string
 }
 
-// gitConfig is the global git configuration of every sandbox.
-const gitConfig = "[init]\n\tdefaultBranch = main\n[user]\n\tname = Gauntlet Test\n\temail = test@example.com\n[commit]\n\tgpgsign = false\n"
-
 // newSandbox writes files (relative paths to contents) into a new
 // repository, commits them on main, and returns the sandbox. base is the
 // parent directory to use ("" for a fresh test directory).
@@ -104,23 +102,11 @@ func newSandbox(t *testing.T, base string, files map[string]string) *sandbox {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(s.home, ".gitconfig"), []byte(gitConfig), 0o644); err != nil {
+	env, err := testenv.New(s.home)
+	if err != nil {
 		t.Fatal(err)
 	}
-	s.env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + s.home,
-		"XDG_CONFIG_HOME=" + filepath.Join(s.home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(s.home, ".cache"),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(s.home, ".gitconfig"),
-		"GIT_AUTHOR_NAME=Gauntlet Test",
-		"GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Gauntlet Test",
-		"GIT_COMMITTER_EMAIL=test@example.com",
-		"LC_ALL=C",
-		"MARKS=" + s.marks,
-	}
+	s.env = env.Environ(os.Getenv("PATH"), "LC_ALL=C", "MARKS="+s.marks)
 	s.write(files)
 	s.git("init", "-q")
 	s.git("add", "-A")

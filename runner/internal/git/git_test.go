@@ -12,22 +12,8 @@ import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
-
-// hermetic isolates git from the user's configuration.
-func hermetic(t *testing.T) {
-	t.Helper()
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_AUTHOR_NAME", "T")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "T")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-}
 
 // repo is a throwaway git repository.
 type repo struct {
@@ -37,7 +23,7 @@ type repo struct {
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	hermetic(t)
+	testenv.Setenv(t)
 	r := &repo{t: t, root: t.TempDir()}
 	r.git("init", "-q", "-b", "main")
 	r.git("config", "commit.gpgsign", "false")

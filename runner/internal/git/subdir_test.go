@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 // TestProjectBelowTopLevel: a project root below the git top level (DESIGN
@@ -41,7 +42,7 @@ func TestProjectBelowTopLevel(t *testing.T) {
 	if p, err := showPrefix(ctx, root); err != nil || p != "proj/" {
 		t.Fatalf("Prefix via git = %q, %v; want proj/", p, err)
 	}
-	hermetic(t)
+	testenv.Setenv(t)
 
 	check := func(name string, spec gate.DiffSpec, want ...string) {
 		t.Helper()
