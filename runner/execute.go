@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -103,7 +101,7 @@ type RunResult struct {
 var runReview sched.RunFunc = review.Run
 
 // loadPrevious loads the violations pending from earlier runs, keyed by
-// sanitized job id then review slot index, and warnings about unreadable
+// job id then review slot index, and warnings about unreadable
 // files.
 var loadPrevious = review.LoadPreviousWithWarnings
 
@@ -693,7 +691,7 @@ func (r reporter) Result(res gate.Result) {
 // runGates opens the console log, runs the jobs and finishes the run.
 func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, verification bool) RunResult {
 	spec := ch.spec
-	consolePath := filepath.Join(e.logDir, logdir.ConsoleLogName(e.runNumber))
+	consolePath := logdir.ConsoleName(e.runNumber).Path(e.logDir)
 	if err := e.cons.Open(consolePath); err != nil {
 		return e.fail(StatusError, MsgError, err)
 	}
@@ -811,47 +809,28 @@ func (e *execution) mayClean(jobs []gate.Job) bool {
 	if e.opts.Scope == ScopeAll && e.opts.Gate == "" && e.opts.WorkingDir == "" {
 		return true
 	}
-	entries, err := os.ReadDir(e.logDir)
+	names, err := logdir.Scan(e.logDir)
 	if err != nil {
 		return false
 	}
-	for _, en := range entries {
-		name := en.Name()
-		if en.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, logdir.ConsolePrefix+".") ||
-			!(strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".json")) {
-			continue
-		}
-		if !ranLog(name, jobs) {
+	for _, n := range names {
+		if n.IsGate() && !ranLog(n, jobs) {
 			return false
 		}
 	}
 	return true
 }
 
-// ranLog reports whether the gate log name belongs to one of jobs: a check
-// writes <id>.<run>.log, a review slot <id>_<adapter>@<slot>.<run>.log and
-// .json (id sanitized).
-func ranLog(name string, jobs []gate.Job) bool {
+// ranLog reports whether the gate file name belongs to one of jobs: a
+// check's log, or a review's slot log or JSON.
+func ranLog(n logdir.Name, jobs []gate.Job) bool {
 	for _, j := range jobs {
-		stem := gate.SanitizeID(j.ID)
-		rest, ok := strings.CutPrefix(name, stem)
-		if !ok {
-			continue
-		}
-		if j.Kind == gate.KindCheck && checkLogRest().MatchString(rest) ||
-			j.Kind == gate.KindReview && reviewLogRest().MatchString(rest) {
+		if j.ID == n.Job && (j.Kind == gate.KindCheck) == (n.Kind == logdir.KindJobLog) {
 			return true
 		}
 	}
 	return false
 }
-
-// checkLogRest and reviewLogRest match what follows a job's sanitized id in
-// the names of its logs.
-var (
-	checkLogRest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.\d+\.log$`) })
-	reviewLogRest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^_[A-Za-z0-9-]+@\d+\.\d+\.(log|json)$`) })
-)
 
 // reviewRunner returns runReview, except that in verification mode a review
 // whose entry point did not change since the previous run gets the full

@@ -276,7 +276,7 @@ func TestFailedChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := failedChecks(previous)
-	if len(got) != 2 || !got["check_src_err"] || !got["check_src_lint"] {
+	if len(got) != 2 || !got["check:src:err"] || !got["check:src:lint"] {
 		t.Fatalf("got %v", got)
 	}
 }

@@ -1,7 +1,9 @@
 // Package logdir knows the layout of the log directory (default
-// gauntlet_logs/): run numbering of the .N.log and .N.json files, pending
-// failure logs (verification mode), the latest console log, and archiving
-// into previous/ (clean).
+// gauntlet_logs/): the names of its numbered files (Name: console logs,
+// check logs, review slot logs and JSON, with job ids encoded so that no
+// two jobs share a file), run numbering, pending failure logs
+// (verification mode), the latest console log, and archiving into
+// previous/ (clean).
 //
 // The execution state (state.File) and the run lock (lock.File) keep their
 // own packages; this one only leaves them where they are.
@@ -13,20 +15,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
-// Names inside the log directory (besides state.File and lock.File).
+// Names inside the log directory (besides state.File, lock.File and the
+// numbered files, see Name).
 const (
-	// ConsolePrefix starts the console log of each run: console.N.log.
-	ConsolePrefix = "console"
 	// PreviousDir is the archive that Clean moves the logs into.
 	PreviousDir = "previous"
 	// DebugLogFile is the debug log, kept across cleans.
@@ -37,18 +35,6 @@ const (
 	// Clean deletes it (and so does state.Write).
 	SessionRefFile = state.LegacySessionRefFile
 )
-
-var (
-	// runFileRE matches the run number of a log or review file: x.N.log, x.N.json.
-	runFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(\d+)\.(log|json)$`) })
-	// consoleRE matches a console log: console.N.log.
-	consoleRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^` + regexp.QuoteMeta(ConsolePrefix) + `\.(\d+)\.log$`)
-	})
-)
-
-// ConsoleLogName returns the console log name of run n: console.N.log.
-func ConsoleLogName(n int) string { return fmt.Sprintf("%s.%d.log", ConsolePrefix, n) }
 
 // readRoot lists the files (not directories) at the root of dir; a missing
 // dir has none.
@@ -69,36 +55,31 @@ func readRoot(dir string) ([]string, error) {
 	return names, nil
 }
 
-// NextRunNumber returns 1 + the highest N among the .N.log and .N.json files
-// at the root of dir (console logs included); 1 for an empty or missing dir.
+// NextRunNumber returns 1 + the highest run number N among the numbered
+// files at the root of dir (.N.log and .N.json, console logs and files in
+// no gauntlet format included); 1 for an empty or missing dir.
 func NextRunNumber(dir string) (int, error) {
-	names, err := readRoot(dir)
+	names, err := Scan(dir)
 	if err != nil {
 		return 0, err
 	}
 	highest := 0
-	for _, name := range names {
-		m := runFileRE().FindStringSubmatch(name)
-		if m == nil {
-			continue
-		}
-		if n, err := strconv.Atoi(m[1]); err == nil && n > highest {
-			highest = n
-		}
+	for _, n := range names {
+		highest = max(highest, n.Run)
 	}
 	return highest + 1, nil
 }
 
-// HasPendingLogs reports whether the root of dir holds a gate log or review
-// file (.log or .json, not a console log, not a dot file): the next run
-// then verifies those failures (verification mode).
+// HasPendingLogs reports whether the root of dir holds a file a gate wrote
+// (a check log, a review slot's log or JSON): the next run then verifies
+// those failures (verification mode).
 func HasPendingLogs(dir string) (bool, error) {
-	names, err := readRoot(dir)
+	names, err := Scan(dir)
 	if err != nil {
 		return false, err
 	}
-	for _, name := range names {
-		if isLogFile(name) && !strings.HasPrefix(name, ConsolePrefix+".") && !strings.HasPrefix(name, ".") {
+	for _, n := range names {
+		if n.IsGate() {
 			return true, nil
 		}
 	}
@@ -108,24 +89,20 @@ func HasPendingLogs(dir string) (bool, error) {
 // LatestConsoleLog returns the absolute path of the console.N.log with the
 // highest N at the root of dir, or "" when there is none.
 func LatestConsoleLog(dir string) (string, error) {
-	names, err := readRoot(dir)
+	names, err := Scan(dir)
 	if err != nil {
 		return "", err
 	}
-	best, bestN := "", -1
-	for _, name := range names {
-		m := consoleRE().FindStringSubmatch(name)
-		if m == nil {
-			continue
-		}
-		if n, err := strconv.Atoi(m[1]); err == nil && n > bestN {
-			best, bestN = name, n
+	var best *Name
+	for i, n := range names {
+		if n.Kind == KindConsole && (best == nil || n.Run > best.Run) {
+			best = &names[i]
 		}
 	}
-	if best == "" {
+	if best == nil {
 		return "", nil
 	}
-	abs, err := filepath.Abs(filepath.Join(dir, best))
+	abs, err := filepath.Abs(best.Path(dir))
 	if err != nil {
 		return "", fmt.Errorf("resolve %s: %w", best, err)
 	}

@@ -156,8 +156,8 @@ func TestLatestConsoleLogIsAbsolute(t *testing.T) {
 }
 
 func TestConsoleLogName(t *testing.T) {
-	if got := ConsoleLogName(12); got != "console.12.log" {
-		t.Errorf("ConsoleLogName(12) = %q", got)
+	if got := ConsoleName(12).String(); got != "console.12.log" {
+		t.Errorf("ConsoleName(12) = %q", got)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Shell runs every check command as `sh -c <command>`.
@@ -46,7 +47,7 @@ const (
 
 // LogPath is the absolute path of the log of job in run env.RunNumber.
 func LogPath(env gate.Env, job gate.Job) string {
-	return filepath.Join(env.LogDir, fmt.Sprintf("%s.%d.log", gate.SanitizeID(job.ID), env.RunNumber))
+	return logdir.JobLogName(job.ID, env.RunNumber).Path(env.LogDir)
 }
 
 // safeRef is a base branch that can be pasted into a shell command as is.

@@ -53,7 +53,7 @@ func (s *Summary) addViolations(jobID, slot string, fixed, skipped []gate.Violat
 	}
 }
 
-// Summarize counts results. previouslyFailing holds the sanitized ids of
+// Summarize counts results. previouslyFailing holds the ids of
 // check jobs whose latest earlier log failed; such a check passing now
 // counts as one fix.
 func Summarize(results []gate.Result, previouslyFailing map[string]bool) Summary {
@@ -62,7 +62,7 @@ func Summarize(results []gate.Result, previouslyFailing map[string]bool) Summary
 		if r.Status != gate.StatusPass {
 			s.GatesFailed++
 			s.Failed += max(r.ErrorCount, 1)
-		} else if previouslyFailing[gate.SanitizeID(r.JobID)] && strings.HasPrefix(r.JobID, string(gate.KindCheck)+":") {
+		} else if previouslyFailing[r.JobID] && strings.HasPrefix(r.JobID, string(gate.KindCheck)+":") {
 			s.Fixed++
 			s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - passes now", Text(r.JobID)))
 		}

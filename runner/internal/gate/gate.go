@@ -116,7 +116,7 @@ type Env struct {
 	// Config is the loaded project configuration.
 	Config *config.Config
 	// Previous holds the violations pending from the previous run, keyed by
-	// sanitized job id, then review slot index ("1", "2", ...).
+	// job id, then review slot index ("1", "2", ...).
 	Previous map[string]map[string][]Violation
 	// Scope holds what the gates of this run share; a fresh one per run.
 	// Nil means nothing is shared (each gate keeps its own).

@@ -2,22 +2,30 @@ package gate
 
 import "testing"
 
-func TestSanitizeID(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"check:src:lint", "check_src_lint"},
-		{"review:.:code-quality", "review_._code-quality"},
-		{"review:openspec/changes/*/tasks.md:task-review", "review_openspec_changes___tasks.md_task-review"},
-		{"check:a b/c:x", "check_a_b_c_x"},
-		{"check:ü:x", "check___x"},
-		{"", ""},
+func TestIDs(t *testing.T) {
+	tests := []struct {
+		id   string
+		kind Kind
+		gate string
+		of   bool
+	}{
+		{CheckID("src", "lint"), KindCheck, "lint", true},
+		{ReviewID(".", "code-quality"), KindReview, "code-quality", true},
+		{CheckID("src", "my-lint"), KindCheck, "lint", false},
+		{CheckID("src", "my_lint"), KindCheck, "lint", false},
+		{CheckID("a:b", "x"), KindCheck, "x", true},
+		{"lint", "", "lint", false},
+		{"check:lint", KindCheck, "lint", false},
 	}
 	for _, tt := range tests {
-		if got := SanitizeID(tt.in); got != tt.want {
-			t.Errorf("SanitizeID(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := KindOf(tt.id); got != tt.kind {
+			t.Errorf("KindOf(%q) = %q, want %q", tt.id, got, tt.kind)
+		}
+		if got := IsOfGate(tt.id, tt.gate); got != tt.of {
+			t.Errorf("IsOfGate(%q, %q) = %v, want %v", tt.id, tt.gate, got, tt.of)
 		}
 	}
 }
-
 func TestRunScope(t *testing.T) {
 	made := 0
 	mk := func() any { made++; return made }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,34 +15,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 )
-
-// Log file extensions of a review slot.
-const (
-	extLog  = ".log"
-	extJSON = ".json"
-)
-
-// slotFileRE parses a review slot file name:
-// <sanitized job id>_<adapter>@<index>.<run>.<log|json>.
-var slotFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)_([^@/]+)@(\d+)\.(\d+)\.(log|json)$`) })
-
-// gateFileRE parses any other numbered gate log: <stem>.<run>.<log|json>.
-var gateFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)\.(\d+)\.(log|json)$`) })
-
-// slotStem is "<sanitized job id>_<adapter>@<index>".
-func slotStem(jobID, adapter string, index int) string {
-	return fmt.Sprintf("%s_%s@%d", gate.SanitizeID(jobID), adapter, index)
-}
-
-// SlotLogPath is the path of a slot's log for run.
-func SlotLogPath(logDir, jobID, adapter string, index, run int) string {
-	return filepath.Join(logDir, fmt.Sprintf("%s.%d%s", slotStem(jobID, adapter, index), run, extLog))
-}
-
-// SlotJSONPath is the path of a slot's review JSON for run.
-func SlotJSONPath(logDir, jobID, adapter string, index, run int) string {
-	return filepath.Join(logDir, fmt.Sprintf("%s.%d%s", slotStem(jobID, adapter, index), run, extJSON))
-}
 
 // SlotFile is the review JSON file of one slot, in the format the
 // TypeScript agent-gauntlet writes (2-space indented), so existing logs and

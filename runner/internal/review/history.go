@@ -1,19 +1,17 @@
 package review
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // CheckKey is the key under which LoadPrevious files a failed check (which
@@ -25,54 +23,38 @@ const CheckKey = ""
 // without violations).
 const PlaceholderIssue = "Previous run failed; see its log"
 
-// slotName is a parsed review slot file name.
+// slotName is a review slot file found in the log directory.
 type slotName struct {
-	job     string // sanitized job id
-	adapter string
-	index   int
-	run     int
-	path    string
-	json    bool
-}
-
-// gateName is a parsed non-review gate log name.
-type gateName struct {
-	stem string
-	run  int
+	logdir.Name
 	path string
-	json bool
 }
 
-// scanDir lists the numbered gate files in the root of logDir (console logs
-// and hidden files excluded). A missing directory holds nothing.
+// job, index and json read the name's parts.
+func (n slotName) job() string { return n.Job }
+func (n slotName) index() int  { return n.Slot }
+func (n slotName) json() bool  { return n.Kind == logdir.KindSlotJSON }
+
+// gateName is a check log found in the log directory.
+type gateName struct {
+	logdir.Name
+	path string
+}
+
+// scanDir lists the review slot files and the check logs at the root of
+// logDir. A missing directory holds nothing.
 func scanDir(logDir string) ([]slotName, []gateName, error) {
-	entries, err := os.ReadDir(logDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
+	names, err := logdir.Scan(logDir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read log directory: %w", err)
 	}
 	var slots []slotName
 	var gates []gateName
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "console.") {
-			continue
-		}
-		path := logDir + string(os.PathSeparator) + name
-		if m := slotFileRE().FindStringSubmatch(name); m != nil {
-			index, err1 := strconv.Atoi(m[3])
-			run, err2 := strconv.Atoi(m[4])
-			if err1 == nil && err2 == nil && index > 0 {
-				slots = append(slots, slotName{job: m[1], adapter: m[2], index: index, run: run, path: path, json: m[5] == "json"})
-				continue
-			}
-		}
-		if m := gateFileRE().FindStringSubmatch(name); m != nil {
-			if run, err := strconv.Atoi(m[2]); err == nil {
-				gates = append(gates, gateName{stem: m[1], run: run, path: path, json: m[3] == "json"})
-			}
+	for _, n := range names {
+		switch n.Kind {
+		case logdir.KindSlotLog, logdir.KindSlotJSON:
+			slots = append(slots, slotName{Name: n, path: n.Path(logDir)})
+		case logdir.KindJobLog:
+			gates = append(gates, gateName{Name: n, path: n.Path(logDir)})
 		}
 	}
 	return slots, gates, nil
@@ -81,27 +63,27 @@ func scanDir(logDir string) ([]slotName, []gateName, error) {
 // newer reports whether a comes before b, newest first: a higher run, or
 // the same run and a is JSON while b is not.
 func newer(a, b slotName) bool {
-	if a.run != b.run {
-		return a.run > b.run
+	if a.Run != b.Run {
+		return a.Run > b.Run
 	}
-	return a.json && !b.json
+	return a.json() && !b.json()
 }
 
 // slotFiles groups the slot files of runs before before (0: any run) by
-// sanitized job id and slot index, each group newest first; keep, when not
+// job id and slot index, each group newest first; keep, when not
 // nil, selects the jobs.
 func slotFiles(slots []slotName, before int, keep func(job string) bool) map[string]map[int][]slotName {
 	groups := map[string]map[int][]slotName{}
 	for _, s := range slots {
-		if (before > 0 && s.run >= before) || (keep != nil && !keep(s.job)) {
+		if (before > 0 && s.Run >= before) || (keep != nil && !keep(s.job())) {
 			continue
 		}
-		byIndex := groups[s.job]
+		byIndex := groups[s.job()]
 		if byIndex == nil {
 			byIndex = map[int][]slotName{}
-			groups[s.job] = byIndex
+			groups[s.job()] = byIndex
 		}
-		byIndex[s.index] = append(byIndex[s.index], s)
+		byIndex[s.index()] = append(byIndex[s.index()], s)
 	}
 	for _, byIndex := range groups {
 		for _, files := range byIndex {
@@ -119,7 +101,7 @@ func slotFiles(slots []slotName, before int, keep func(job string) bool) map[str
 	return groups
 }
 
-// latestVerdicts returns, per sanitized job id and slot index, the record of
+// latestVerdicts returns, per job id and slot index, the record of
 // the newest run in which the slot reached a verdict (pass, fail or
 // skipped_prior_pass), reading the files of runs before before (0: any run)
 // newest first. A run in which the slot errored (a JSON with status error,
@@ -135,7 +117,7 @@ func latestVerdicts(slots []slotName, before int, keep func(job string) bool) (m
 		for index, files := range byIndex {
 			jsonRun := -1
 			for _, n := range files {
-				if !n.json && n.run == jsonRun {
+				if !n.json() && n.Run == jsonRun {
 					continue
 				}
 				r, err := readRecord(n)
@@ -143,8 +125,8 @@ func latestVerdicts(slots []slotName, before int, keep func(job string) bool) (m
 					warnings = append(warnings, fmt.Sprintf("ignoring unreadable review log: %v", err))
 					continue
 				}
-				if n.json {
-					jsonRun = n.run
+				if n.json() {
+					jsonRun = n.Run
 				}
 				if !r.verdict() {
 					continue
@@ -163,6 +145,8 @@ func latestVerdicts(slots []slotName, before int, keep func(job string) bool) (m
 // record is what one slot left in one run.
 type record struct {
 	slotName
+	// adapter is the adapter the JSON names, else the file name's.
+	adapter string
 	// status is pass, fail, error or skipped_prior_pass ("" when a legacy
 	// log does not say).
 	status gate.Status
@@ -189,8 +173,8 @@ func (r record) passed() bool {
 
 // readRecord reads a slot file: the JSON, or a log in the upstream format.
 func readRecord(n slotName) (record, error) {
-	r := record{slotName: n}
-	if n.json {
+	r := record{slotName: n, adapter: n.Adapter}
+	if n.json() {
 		f, err := readSlotFile(n.path)
 		if err != nil {
 			return r, err
@@ -319,7 +303,7 @@ func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 // violations, and a check whose latest log failed, contribute one
 // placeholder violation (checks under CheckKey). gateFilter, when not empty,
 // is a gate name: only jobs of that gate are read. The map is keyed by
-// sanitized job id, then slot index ("1", "2", ...); it is never nil.
+// job id, then slot index ("1", "2", ...); it is never nil.
 func LoadPrevious(logDir, gateFilter string) (map[string]map[string][]gate.Violation, error) {
 	prev, _, err := LoadPreviousWithWarnings(logDir, gateFilter)
 	return prev, err
@@ -353,16 +337,16 @@ func LoadPreviousWithWarnings(logDir, gateFilter string) (map[string]map[string]
 	}
 	latestGate := map[string]gateName{}
 	for _, g := range gates {
-		if cur, ok := latestGate[g.stem]; !ok || g.run > cur.run || (g.run == cur.run && !g.json) {
-			latestGate[g.stem] = g
+		if cur, ok := latestGate[g.Job]; !ok || g.Run > cur.Run {
+			latestGate[g.Job] = g
 		}
 	}
-	for stem, g := range latestGate {
-		if g.json || !matchesGate(stem, gateFilter) {
+	for job, g := range latestGate {
+		if !matchesGate(job, gateFilter) {
 			continue
 		}
 		if r := check.LastResult(g.path); r == string(gate.StatusFail) || r == string(gate.StatusError) {
-			add(stem, CheckKey, []gate.Violation{placeholder()})
+			add(job, CheckKey, []gate.Violation{placeholder()})
 		}
 	}
 	return prev, warnings, nil
@@ -402,8 +386,8 @@ func placeholder() gate.Violation {
 	return gate.Violation{File: "unknown", Line: "?", Issue: PlaceholderIssue, Status: gate.ViolationNew}
 }
 
-// matchesGate reports whether a sanitized job id belongs to gate name
-// (always true for an empty name): the id ends in "_<sanitized name>".
-func matchesGate(sanitizedJob, name string) bool {
-	return name == "" || strings.HasSuffix(sanitizedJob, "_"+gate.SanitizeID(name))
+// matchesGate reports whether job is a job of gate name (always true for
+// an empty name).
+func matchesGate(job, name string) bool {
+	return name == "" || gate.IsOfGate(job, name)
 }

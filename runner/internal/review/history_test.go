@@ -88,7 +88,7 @@ func TestLoadPrevious(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]map[string][]gate.Violation{
-		"review_._code-quality": {
+		"review:.:code-quality": {
 			"1": {
 				{File: "src/a.ts", Line: 10, Issue: "Unchecked error", Fix: "Check it", Priority: "high", Status: "fixed", Result: "Added a guard"},
 				{File: "src/c.ts", Line: 3, Issue: "Leak", Priority: "medium", Status: "new"},
@@ -99,8 +99,8 @@ func TestLoadPrevious(t *testing.T) {
 				{File: "src/y.ts", Line: "?", Issue: "Unclear naming", Status: "new"},
 			},
 		},
-		"review_src_security": {"1": {placeholder()}},
-		"check_._lint":        {CheckKey: {placeholder()}},
+		"review:src:security": {"1": {placeholder()}},
+		"check:.:lint":        {CheckKey: {placeholder()}},
 	}
 	if !reflect.DeepEqual(prev, want) {
 		t.Errorf("LoadPrevious =\n%#v\nwant\n%#v", prev, want)
@@ -113,7 +113,7 @@ func TestLoadPrevious(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(filtered) != 1 || filtered["review_src_security"] == nil {
+	if len(filtered) != 1 || filtered["review:src:security"] == nil {
 		t.Errorf("LoadPrevious(security) = %v", filtered)
 	}
 	if got, _ := LoadPrevious(dir, "quality"); len(got) != 0 {
@@ -246,7 +246,7 @@ func TestLoadPreviousPassesOverErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]map[string][]gate.Violation{
-		"review_._code-quality": {
+		"review:.:code-quality": {
 			"1": {{File: "src/new.txt", Line: 1, Issue: "bad line", Priority: "high", Status: "new"}},
 			"3": {
 				{File: "src/x.ts", Line: 12, Issue: "Missing null check", Fix: "Add a guard", Status: "new"},

@@ -22,6 +22,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Gate and slot messages.
@@ -195,7 +196,7 @@ func (g *gateRun) loadHistory() map[int]record {
 	if err != nil {
 		return out
 	}
-	id := gate.SanitizeID(g.job.ID)
+	id := g.job.ID
 	records, _ := latestVerdicts(slots, g.env.RunNumber, func(job string) bool { return job == id })
 	if records[id] != nil {
 		out = records[id]
@@ -233,7 +234,7 @@ func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
 			toRun = append(toRun, i)
 			continue
 		}
-		iter := r.run
+		iter := r.Run
 		if r.status == gate.StatusSkippedPriorPass && r.passIteration > 0 {
 			iter = r.passIteration
 		}
@@ -291,7 +292,7 @@ func (g *gateRun) nextHealthy(ctx context.Context, failed string, tried []string
 
 // openLog creates a slot log and writes the shared header.
 func (g *gateRun) openLog(adapterName string, index int) (*slotLog, error) {
-	lg, err := createSlotLog(SlotLogPath(g.env.LogDir, g.job.ID, adapterName, index, g.env.RunNumber), g.d.now)
+	lg, err := createSlotLog(logdir.SlotLogName(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.d.now)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +319,7 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	lg.Printf("Adapter: %s", s.adapter)
 	lg.Printf("Review index: @%d", s.index)
 	lg.Printf("%s", markStatusSkip)
-	jsonPath := SlotJSONPath(g.env.LogDir, g.job.ID, s.adapter, s.index, g.env.RunNumber)
+	jsonPath := logdir.SlotJSONName(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
 	err = writeSlotFile(jsonPath, SlotFile{
 		Adapter: s.adapter, Timestamp: g.d.now().UTC().Format(timestampFormat),
 		Status: gate.StatusSkippedPriorPass, PassIteration: s.passIteration,
@@ -344,7 +345,7 @@ func (g *gateRun) runSlot(ctx context.Context, index int, adapterName string) sl
 // healthy one takes the slot.
 func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string) slotRun {
 	key := indexKey(index)
-	previous := realViolations(g.env.Previous[gate.SanitizeID(g.job.ID)][key])
+	previous := realViolations(g.env.Previous[g.job.ID][key])
 	var skippedBefore []gate.Violation
 	var warnings []string
 	if r, ok := g.history[index]; ok {
@@ -459,7 +460,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		lg.Printf("%s", n)
 	}
 	if runErr == nil && ans.Failure() == "" {
-		jsonPath := SlotJSONPath(g.env.LogDir, g.job.ID, name, index, g.env.RunNumber)
+		jsonPath := logdir.SlotJSONName(g.job.ID, name, index, g.env.RunNumber).Path(g.env.LogDir)
 		err := writeSlotFile(jsonPath, SlotFile{
 			Adapter: name, Timestamp: g.d.now().UTC().Format(timestampFormat),
 			Status: ev.status, RawOutput: ans.Stdout, Violations: ev.stored,

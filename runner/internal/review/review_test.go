@@ -19,6 +19,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/internal/standin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // reply is one canned answer of a fake CLI.
@@ -199,7 +200,7 @@ func TestRunRoundRobin(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", s.LogPath, want, log)
 			}
 		}
-		if s.JSONPath != SlotJSONPath(env.LogDir, job.ID, s.Adapter, s.Index, 1) {
+		if s.JSONPath != logdir.SlotJSONName(job.ID, s.Adapter, s.Index, 1).Path(env.LogDir) {
 			t.Errorf("JSONPath = %q", s.JSONPath)
 		}
 	}
@@ -238,11 +239,11 @@ func TestRunUsageLimitFailover(t *testing.T) {
 	if n := f.callsOf("claude"); n != 1 {
 		t.Errorf("claude ran %d times, want 1", n)
 	}
-	claudeLog := readFile(t, SlotLogPath(env.LogDir, job.ID, "claude", 1, 1))
+	claudeLog := readFile(t, logdir.SlotLogName(job.ID, "claude", 1, 1).Path(env.LogDir))
 	if !strings.Contains(claudeLog, "Handing review @1 to codex") || !strings.Contains(claudeLog, "out of service for the rest of this run") {
 		t.Errorf("claude log:\n%s", claudeLog)
 	}
-	if _, err := os.Stat(SlotJSONPath(env.LogDir, job.ID, "claude", 1, 1)); !os.IsNotExist(err) {
+	if _, err := os.Stat(logdir.SlotJSONName(job.ID, "claude", 1, 1).Path(env.LogDir)); !os.IsNotExist(err) {
 		t.Errorf("the failed attempt left a JSON (err %v)", err)
 	}
 
@@ -502,7 +503,7 @@ func TestRunStandIns(t *testing.T) {
 		if time.Since(start) > 10*time.Second {
 			t.Errorf("the timeout did not stop the reviewer")
 		}
-		if _, err := os.Stat(SlotJSONPath(env.LogDir, job.ID, "codex", 1, 7)); !os.IsNotExist(err) {
+		if _, err := os.Stat(logdir.SlotJSONName(job.ID, "codex", 1, 7).Path(env.LogDir)); !os.IsNotExist(err) {
 			t.Errorf("a timed-out slot wrote a JSON (err %v)", err)
 		}
 	})
