@@ -100,10 +100,9 @@ type RunResult struct {
 // AI CLIs).
 var runReview sched.RunFunc = review.Run
 
-// loadPrevious loads the violations pending from earlier runs, keyed by
-// job id then review slot index, and warnings about unreadable
-// files.
-var loadPrevious = review.LoadPreviousWithWarnings
+// loadPrevious loads what earlier runs left to verify (a variable so tests
+// can make it fail).
+var loadPrevious = loadPending
 
 // ExecuteRun runs the gauntlet in-process and returns its result; it never
 // exits the process. Order: project root and configuration, git, debug
@@ -697,8 +696,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	}
 	res := RunResult{ConsoleLogPath: consolePath}
 
-	var previous map[string]map[string][]gate.Violation
-	var failingChecks map[string]bool
+	var previous *gate.Pending
 	if verification {
 		var err error
 		var warns []string
@@ -709,10 +707,9 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 		if err != nil {
 			e.cons.Printf(lineWarning, fmt.Sprintf("cannot load previous failures: %v", err))
 		}
-		if n, v := countPrevious(previous); n > 0 {
+		if n, v := previous.Count(); n > 0 {
 			e.cons.Printf(linePreviousFails, n, v)
 		}
-		failingChecks = failedChecks(previous)
 	}
 
 	needTree := e.debug != nil
@@ -753,7 +750,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	})
 	e.gatesDone.Store(true)
 
-	sum := console.Summarize(results, failingChecks)
+	sum := console.Summarize(results, previous)
 	res.GatesRun, res.GatesFailed, res.Fixed, res.Skipped = len(results), sum.GatesFailed, sum.Fixed, sum.Skipped
 	if ctx.Err() != nil {
 		e.cons.Printf(lineInterrupted)
@@ -883,21 +880,6 @@ func (e *execution) writeState(ctx context.Context) {
 	if err := state.Write(e.logDir, st); err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	}
-}
-
-// countPrevious counts gates and violations pending from earlier runs.
-func countPrevious(p map[string]map[string][]gate.Violation) (gates, violations int) {
-	for _, slots := range p {
-		n := 0
-		for _, vs := range slots {
-			n += len(vs)
-		}
-		if n > 0 {
-			gates++
-			violations += n
-		}
-	}
-	return gates, violations
 }
 
 // onlyInfrastructure reports whether every gate that did not pass failed for

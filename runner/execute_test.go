@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+	"reflect"
 )
 
 // project creates a git repository with a gauntlet configuration whose one
@@ -109,7 +109,7 @@ func TestExecuteRunRecoversPanic(t *testing.T) {
 	}
 	saved := loadPrevious
 	t.Cleanup(func() { loadPrevious = saved })
-	loadPrevious = func(string, string) (map[string]map[string][]gate.Violation, []string, error) { panic("boom") }
+	loadPrevious = func(string, string) (*gate.Pending, []string, error) { panic("boom") }
 	res := ExecuteRun(context.Background(), Options{Dir: root})
 	if res.Status != StatusError || !strings.Contains(res.ErrorMessage, "boom") {
 		t.Fatalf("result %+v", res)
@@ -257,7 +257,9 @@ func TestLogDirFiltering(t *testing.T) {
 	}
 }
 
-func TestFailedChecks(t *testing.T) {
+// Pending failures: checks whose latest log failed or erred, review slots
+// whose latest verdict failed, and only those of one gate with -g.
+func TestLoadPending(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -269,14 +271,25 @@ func TestFailedChecks(t *testing.T) {
 	write("check_src_test.1.log", "x\nResult: fail - Exited with code 1\n")
 	write("check_src_test.3.log", "x\nResult: pass - Command exited with code 0\n")
 	write("check_src_err.1.log", "Health check failed\nResult: error - Missing command: x\n")
-	write("review_src_q_claude@1.1.log", "Result: fail - x\n")
+	write("check_src_my%5Flint.1.log", "x\nResult: fail - Exited with code 1\n")
+	write("review_src_q_claude@1.1.json", `{"adapter":"claude","status":"fail","violations":[]}`)
 	write("console.1.log", "Result: fail - x\n")
-	previous, err := review.LoadPrevious(dir, "")
-	if err != nil {
-		t.Fatal(err)
+	p, warnings, err := loadPending(dir, "")
+	if err != nil || len(warnings) != 0 {
+		t.Fatal(err, warnings)
 	}
-	got := failedChecks(previous)
-	if len(got) != 2 || !got["check:src:err"] || !got["check:src:lint"] {
-		t.Fatalf("got %v", got)
+	want := &gate.Pending{
+		Checks: map[string]bool{"check:src:err": true, "check:src:lint": true, "check:src:my_lint": true},
+		Slots:  map[string]map[int][]gate.Violation{"review:src:q": {1: nil}},
+	}
+	if !reflect.DeepEqual(p, want) {
+		t.Fatalf("loadPending = %+v, want %+v", p, want)
+	}
+	if gates, failures := p.Count(); gates != 4 || failures != 4 {
+		t.Errorf("Count = %d, %d", gates, failures)
+	}
+	p, _, _ = loadPending(dir, "lint")
+	if want := map[string]bool{"check:src:lint": true}; !reflect.DeepEqual(p.Checks, want) || len(p.Slots) != 0 {
+		t.Errorf("loadPending(lint) = %+v", p)
 	}
 }

@@ -2,6 +2,8 @@ package check
 
 import (
 	"bytes"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"io"
 	"os"
 	"strings"
@@ -43,4 +45,25 @@ func LastResult(path string) string {
 	}
 	status, _, _ := strings.Cut(string(data[i+len(resultMarker):]), " ")
 	return strings.TrimSpace(status)
+}
+
+// Failing returns the ids of the check jobs among names (the files of
+// logDir) whose latest log failed or erred, for the jobs keep accepts.
+func Failing(logDir string, names []logdir.Name, keep func(job string) bool) map[string]bool {
+	latest := map[string]logdir.Name{}
+	for _, n := range names {
+		if n.Kind != logdir.KindJobLog || gate.KindOf(n.Job) != gate.KindCheck || !keep(n.Job) {
+			continue
+		}
+		if cur, ok := latest[n.Job]; !ok || n.Run > cur.Run {
+			latest[n.Job] = n
+		}
+	}
+	failing := map[string]bool{}
+	for job, n := range latest {
+		if r := LastResult(n.Path(logDir)); r == string(gate.StatusFail) || r == string(gate.StatusError) {
+			failing[job] = true
+		}
+	}
+	return failing
 }

@@ -1,8 +1,10 @@
 package check
 
 import (
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -32,5 +34,35 @@ func TestLastResult(t *testing.T) {
 	}
 	if got := LastResult(filepath.Join(t.TempDir(), "missing.log")); got != "" {
 		t.Fatalf("missing file: %q", got)
+	}
+}
+
+func TestFailing(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"check_._lint.1.log":        "Result: pass - Command exited with code 0\n",
+		"check_._lint.2.log":        "Executing command: make lint\n\nResult: fail - Exited with code 2\n",
+		"check_._test.2.log":        "Result: pass - Command exited with code 0\n",
+		"check_._err.1.log":         "x\nResult: error - Missing command: x\n",
+		"review_._q_claude@1.1.log": "Result: fail - x\n",
+		"review_._q.1.log":          "Result: fail - not a check\n",
+		"check_sub_lint.1.log":      "Result: fail - x\n",
+		"console.1.log":             "Result: fail - x\n",
+		"check_lint.1.log":          "x\nResult: fail - no job's name\n",
+		"check_._lint.3.json":       "{}",
+		"check_.._lint%2Fx.1.log":   "x\nResult: fail - x\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, err := logdir.Scan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Failing(dir, names, func(job string) bool { return job != "check:sub:lint" })
+	want := map[string]bool{"check:.:lint": true, "check:.:err": true, "check:..:lint/x": true}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Failing = %v, want %v", got, want)
 	}
 }

@@ -57,7 +57,7 @@ func TestSummarize(t *testing.T) {
 	tests := []struct {
 		name    string
 		results []gate.Result
-		prev    map[string]bool
+		prev    *gate.Pending
 		want    Summary
 	}{
 		{"all pass", []gate.Result{{JobID: "check:.:a", Status: gate.StatusPass}}, nil, Summary{}},
@@ -66,7 +66,7 @@ func TestSummarize(t *testing.T) {
 			{JobID: "review:.:q", Status: gate.StatusFail, ErrorCount: 3},
 			{JobID: "check:.:b", Status: gate.StatusError},
 		}, nil, Summary{Failed: 5, GatesFailed: 3}},
-		{"check fixed since last run", []gate.Result{{JobID: "check:src:lint", Status: gate.StatusPass}}, map[string]bool{"check:src:lint": true},
+		{"check fixed since last run", []gate.Result{{JobID: "check:src:lint", Status: gate.StatusPass}}, &gate.Pending{Checks: map[string]bool{"check:src:lint": true}},
 			Summary{Fixed: 1, Lines: []string{"  ✓ Fixed: check:src:lint - passes now"}}},
 		{"review fixes and skips per slot", []gate.Result{{JobID: "review:.:q", Status: gate.StatusPass, Slots: []gate.Slot{{Adapter: "claude", Index: 1, Fixed: fixed, Skipped: skipped}}}}, nil,
 			Summary{Fixed: 1, Skipped: 1, Lines: []string{"  ✓ Fixed: review:.:q (claude@1) - a.go:3 bug", "  ⊘ Skipped: review:.:q (claude@1) - b.go:? style", "    Reason: subjective"}}},

@@ -53,16 +53,15 @@ func (s *Summary) addViolations(jobID, slot string, fixed, skipped []gate.Violat
 	}
 }
 
-// Summarize counts results. previouslyFailing holds the ids of
-// check jobs whose latest earlier log failed; such a check passing now
-// counts as one fix.
-func Summarize(results []gate.Result, previouslyFailing map[string]bool) Summary {
+// Summarize counts results. A check that previous shows failing and passes
+// now counts as one fix.
+func Summarize(results []gate.Result, previous *gate.Pending) Summary {
 	var s Summary
 	for _, r := range results {
 		if r.Status != gate.StatusPass {
 			s.GatesFailed++
 			s.Failed += max(r.ErrorCount, 1)
-		} else if previouslyFailing[r.JobID] && strings.HasPrefix(r.JobID, string(gate.KindCheck)+":") {
+		} else if previous.CheckFailed(r.JobID) {
 			s.Fixed++
 			s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - passes now", Text(r.JobID)))
 		}

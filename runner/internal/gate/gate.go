@@ -115,9 +115,9 @@ type Env struct {
 	CI bool
 	// Config is the loaded project configuration.
 	Config *config.Config
-	// Previous holds the violations pending from the previous run, keyed by
-	// job id, then review slot index ("1", "2", ...).
-	Previous map[string]map[string][]Violation
+	// Previous is what earlier runs left to verify: nil on a first run,
+	// non-nil (maybe empty) in a verification run.
+	Previous *Pending
 	// Scope holds what the gates of this run share; a fresh one per run.
 	// Nil means nothing is shared (each gate keeps its own).
 	Scope *RunScope

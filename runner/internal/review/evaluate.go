@@ -73,7 +73,7 @@ func evaluate(in evalInput) evaluation {
 		ev.status, ev.message = gate.StatusError, fmt.Sprintf(msgInvalidJSON, err)
 		return ev
 	}
-	previous := realViolations(in.previous)
+	previous := in.previous
 	if rv.Status == parse.StatusPass {
 		ev.status, ev.message = gate.StatusPass, rv.Message
 		ev.fixed = previous
@@ -196,17 +196,4 @@ func (in evalInput) find(list []gate.Violation, v gate.Violation) int {
 		}
 	}
 	return -1
-}
-
-// realViolations drops placeholders (failures without details), which can
-// be neither verified nor reported as fixed.
-func realViolations(vs []gate.Violation) []gate.Violation {
-	var out []gate.Violation
-	for _, v := range vs {
-		if v.Issue == PlaceholderIssue && v.File == "unknown" {
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -141,6 +140,3 @@ func (l *slotLog) Close() error {
 	}
 	return l.err
 }
-
-// indexKey is the key of a review slot in the previous-violation map.
-func indexKey(index int) string { return strconv.Itoa(index) }

@@ -8,20 +8,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
-
-// CheckKey is the key under which LoadPrevious files a failed check (which
-// has no review slots).
-const CheckKey = ""
-
-// PlaceholderIssue is the issue of the placeholder violation that stands for
-// a failure without details (a check log, or a review that answered "fail"
-// without violations).
-const PlaceholderIssue = "Previous run failed; see its log"
 
 // slotName is a review slot file found in the log directory.
 type slotName struct {
@@ -29,35 +19,18 @@ type slotName struct {
 	path string
 }
 
-// job, index and json read the name's parts.
-func (n slotName) job() string { return n.Job }
-func (n slotName) index() int  { return n.Slot }
-func (n slotName) json() bool  { return n.Kind == logdir.KindSlotJSON }
+// json reports whether the file is the slot's JSON (else its log).
+func (n slotName) json() bool { return n.Kind == logdir.KindSlotJSON }
 
-// gateName is a check log found in the log directory.
-type gateName struct {
-	logdir.Name
-	path string
-}
-
-// scanDir lists the review slot files and the check logs at the root of
-// logDir. A missing directory holds nothing.
-func scanDir(logDir string) ([]slotName, []gateName, error) {
-	names, err := logdir.Scan(logDir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read log directory: %w", err)
-	}
+// slotNames are the review slot files among names, the files of logDir.
+func slotNames(logDir string, names []logdir.Name) []slotName {
 	var slots []slotName
-	var gates []gateName
 	for _, n := range names {
-		switch n.Kind {
-		case logdir.KindSlotLog, logdir.KindSlotJSON:
+		if n.Kind == logdir.KindSlotLog || n.Kind == logdir.KindSlotJSON {
 			slots = append(slots, slotName{Name: n, path: n.Path(logDir)})
-		case logdir.KindJobLog:
-			gates = append(gates, gateName{Name: n, path: n.Path(logDir)})
 		}
 	}
-	return slots, gates, nil
+	return slots
 }
 
 // newer reports whether a comes before b, newest first: a higher run, or
@@ -75,15 +48,15 @@ func newer(a, b slotName) bool {
 func slotFiles(slots []slotName, before int, keep func(job string) bool) map[string]map[int][]slotName {
 	groups := map[string]map[int][]slotName{}
 	for _, s := range slots {
-		if (before > 0 && s.Run >= before) || (keep != nil && !keep(s.job())) {
+		if (before > 0 && s.Run >= before) || (keep != nil && !keep(s.Job)) {
 			continue
 		}
-		byIndex := groups[s.job()]
+		byIndex := groups[s.Job]
 		if byIndex == nil {
 			byIndex = map[int][]slotName{}
-			groups[s.job()] = byIndex
+			groups[s.Job] = byIndex
 		}
-		byIndex[s.index()] = append(byIndex[s.index()], s)
+		byIndex[s.Slot] = append(byIndex[s.Slot], s)
 	}
 	for _, byIndex := range groups {
 		for _, files := range byIndex {
@@ -293,73 +266,45 @@ func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 	return status, vs
 }
 
-// LoadPrevious returns the review violations pending from earlier runs, per
-// §6.6 of the upstream sheet, except that runs in which a slot erred are
-// passed over: for every review slot the record of the newest run with a
-// verdict (see latestVerdicts; the JSON preferred over the log of the same
-// run) is read; slots that passed contribute nothing; violations the agent marked "skipped" are
-// dropped; a missing status reads as "new", an unknown one is treated as
-// "new" (see LoadPreviousWithWarnings). A slot that answered "fail" without
-// violations, and a check whose latest log failed, contribute one
-// placeholder violation (checks under CheckKey). gateFilter, when not empty,
-// is a gate name: only jobs of that gate are read. The map is keyed by
-// job id, then slot index ("1", "2", ...); it is never nil.
-func LoadPrevious(logDir, gateFilter string) (map[string]map[string][]gate.Violation, error) {
-	prev, _, err := LoadPreviousWithWarnings(logDir, gateFilter)
-	return prev, err
-}
-
-// LoadPreviousWithWarnings is LoadPrevious that also returns one warning per
-// unreadable file and per violation with an unknown status (one line each,
-// without a "Warning:" prefix).
-func LoadPreviousWithWarnings(logDir, gateFilter string) (map[string]map[string][]gate.Violation, []string, error) {
-	prev := map[string]map[string][]gate.Violation{}
-	slots, gates, err := scanDir(logDir)
-	if err != nil {
-		return prev, nil, err
-	}
-	add := func(job, key string, vs []gate.Violation) {
-		if len(vs) == 0 {
-			return
-		}
-		if prev[job] == nil {
-			prev[job] = map[string][]gate.Violation{}
-		}
-		prev[job][key] = append(prev[job][key], vs...)
-	}
-	records, warnings := latestVerdicts(slots, 0, func(job string) bool { return matchesGate(job, gateFilter) })
+// PendingSlots returns the review slots that earlier runs left failing,
+// per §6.6 of the upstream sheet, except that runs in which a slot erred
+// are passed over: for every review slot among names (the files of logDir)
+// whose job keep accepts, the record of the newest run with a verdict (see
+// latestVerdicts; the JSON preferred over the log of the same run) is
+// read; slots that passed contribute nothing; violations the agent marked
+// "skipped" are dropped; a missing status reads as "new", an unknown one is
+// treated as "new" with a warning. A slot that answered "fail" without
+// violations is pending with an empty list. It also returns one warning
+// per unreadable file (one line each, without a "Warning:" prefix). The
+// map is keyed by job id, then slot index; it is never nil.
+func PendingSlots(logDir string, names []logdir.Name, keep func(job string) bool) (map[string]map[int][]gate.Violation, []string) {
+	out := map[string]map[int][]gate.Violation{}
+	records, warnings := latestVerdicts(slotNames(logDir, names), 0, keep)
 	for job, byIndex := range records {
 		for index, r := range byIndex {
-			vs, ws := pending(r)
+			vs, failed, ws := pending(r)
 			warnings = append(warnings, ws...)
-			add(job, indexKey(index), vs)
+			if !failed {
+				continue
+			}
+			if out[job] == nil {
+				out[job] = map[int][]gate.Violation{}
+			}
+			out[job][index] = vs
 		}
 	}
-	latestGate := map[string]gateName{}
-	for _, g := range gates {
-		if cur, ok := latestGate[g.Job]; !ok || g.Run > cur.Run {
-			latestGate[g.Job] = g
-		}
-	}
-	for job, g := range latestGate {
-		if !matchesGate(job, gateFilter) {
-			continue
-		}
-		if r := check.LastResult(g.path); r == string(gate.StatusFail) || r == string(gate.StatusError) {
-			add(job, CheckKey, []gate.Violation{placeholder()})
-		}
-	}
-	return prev, warnings, nil
+	return out, warnings
 }
 
-// pending returns the violations of r still to be verified (new and fixed)
-// and a warning per unknown status.
-func pending(r record) ([]gate.Violation, []string) {
+// pending returns the violations of r still to be verified (new and
+// fixed), whether the slot has anything pending (a failure without
+// violations has), and a warning per unknown status.
+func pending(r record) ([]gate.Violation, bool, []string) {
 	if r.status != gate.StatusFail && r.status != "" {
-		return nil, nil
+		return nil, false, nil
 	}
 	if r.status == gate.StatusFail && len(r.violations) == 0 {
-		return []gate.Violation{placeholder()}, nil
+		return nil, true, nil
 	}
 	var out []gate.Violation
 	var warnings []string
@@ -378,16 +323,5 @@ func pending(r record) ([]gate.Violation, []string) {
 		}
 		out = append(out, v)
 	}
-	return out, warnings
-}
-
-// placeholder stands for a failure without violation details.
-func placeholder() gate.Violation {
-	return gate.Violation{File: "unknown", Line: "?", Issue: PlaceholderIssue, Status: gate.ViolationNew}
-}
-
-// matchesGate reports whether job is a job of gate name (always true for
-// an empty name).
-func matchesGate(job, name string) bool {
-	return name == "" || gate.IsOfGate(job, name)
+	return out, len(out) > 0, warnings
 }

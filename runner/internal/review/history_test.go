@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // tsJSON is a review JSON as the TypeScript tool writes it, after the agent
@@ -52,7 +53,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func TestLoadPrevious(t *testing.T) {
+func TestPendingSlots(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		// Slot 1 of code-quality: run 1 failed, run 2 (latest) is the edited TS JSON.
@@ -69,7 +70,7 @@ func TestLoadPrevious(t *testing.T) {
 		// Another gate: a fail without violations, and an error.
 		"review_src_security_claude@1.1.json": `{"adapter":"claude","status":"fail","violations":[]}`,
 		"review_src_security_claude@2.1.json": `{"adapter":"claude","status":"error","violations":[]}`,
-		// Checks: the latest lint log failed, the test log passed.
+		// Check logs: check.Failing reads them, not PendingSlots.
 		"check_._lint.1.log": "Result: pass - Command exited with code 0\n",
 		"check_._lint.2.log": "Executing command: make lint\n\nResult: fail - Exited with code 2\n",
 		"check_._test.2.log": "Result: pass - Command exited with code 0\n",
@@ -83,49 +84,59 @@ func TestLoadPrevious(t *testing.T) {
 	}
 	writeFiles(t, filepath.Join(dir, "previous"), map[string]string{"review_._code-quality_claude@9.9.json": `{"status":"fail"}`})
 
-	prev, warnings, err := LoadPreviousWithWarnings(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string][]gate.Violation{
+	prev, warnings := pendingSlots(t, dir, "")
+	want := map[string]map[int][]gate.Violation{
 		"review:.:code-quality": {
-			"1": {
+			1: {
 				{File: "src/a.ts", Line: 10, Issue: "Unchecked error", Fix: "Check it", Priority: "high", Status: "fixed", Result: "Added a guard"},
 				{File: "src/c.ts", Line: 3, Issue: "Leak", Priority: "medium", Status: "new"},
 				{File: "src/d.ts", Line: "7", Issue: "Race", Priority: "critical", Status: "new"},
 			},
-			"2": {
+			2: {
 				{File: "src/x.ts", Line: 12, Issue: "Missing null check", Fix: "Add a guard", Status: "new"},
 				{File: "src/y.ts", Line: "?", Issue: "Unclear naming", Status: "new"},
 			},
 		},
-		"review:src:security": {"1": {placeholder()}},
-		"check:.:lint":        {CheckKey: {placeholder()}},
+		"review:src:security": {1: nil},
 	}
 	if !reflect.DeepEqual(prev, want) {
-		t.Errorf("LoadPrevious =\n%#v\nwant\n%#v", prev, want)
+		t.Errorf("PendingSlots =\n%#v\nwant\n%#v", prev, want)
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], `unknown status "done"`) || !strings.Contains(warnings[0], "src/d.ts:7") {
 		t.Errorf("warnings = %q", warnings)
 	}
 
-	filtered, err := LoadPrevious(dir, "security")
-	if err != nil {
-		t.Fatal(err)
+	filtered, _ := pendingSlots(t, dir, "security")
+	if _, ok := filtered["review:src:security"][1]; len(filtered) != 1 || !ok {
+		t.Errorf("PendingSlots(security) = %v", filtered)
 	}
-	if len(filtered) != 1 || filtered["review:src:security"] == nil {
-		t.Errorf("LoadPrevious(security) = %v", filtered)
-	}
-	if got, _ := LoadPrevious(dir, "quality"); len(got) != 0 {
+	if got, _ := pendingSlots(t, dir, "quality"); len(got) != 0 {
 		t.Errorf("a partial gate name matched: %v", got)
 	}
 }
 
-func TestLoadPreviousMissingDir(t *testing.T) {
-	prev, err := LoadPrevious(filepath.Join(t.TempDir(), "nope"), "")
-	if err != nil || prev == nil || len(prev) != 0 {
-		t.Fatalf("LoadPrevious(missing) = %v, %v", prev, err)
+func TestPendingSlotsMissingDir(t *testing.T) {
+	if prev, _ := pendingSlots(t, filepath.Join(t.TempDir(), "nope"), ""); prev == nil || len(prev) != 0 {
+		t.Fatalf("PendingSlots(missing) = %v", prev)
 	}
+}
+
+// pendingSlots is PendingSlots over the files of dir, for the jobs of
+// gateName ("" for all).
+func pendingSlots(t *testing.T, dir, gateName string) (map[string]map[int][]gate.Violation, []string) {
+	t.Helper()
+	names, err := logdir.Scan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return PendingSlots(dir, names, func(job string) bool { return gateName == "" || gate.IsOfGate(job, gateName) })
+}
+
+// loadPending is what the runner passes a verification run's gates.
+func loadPending(t *testing.T, dir, gateName string) *gate.Pending {
+	t.Helper()
+	slots, _ := pendingSlots(t, dir, gateName)
+	return &gate.Pending{Slots: slots}
 }
 
 func TestParseLegacyLog(t *testing.T) {
@@ -214,11 +225,11 @@ const crashLog = `[2026-01-20T10:00:00.000Z] Starting review: code-quality
 [2026-01-20T10:00:02.000Z] Gate result: error - process exited with code 1
 `
 
-// TestLoadPreviousPassesOverErrors: per slot, the newest run that reached
+// TestPendingSlotsPassesOverErrors: per slot, the newest run that reached
 // a verdict counts; runs in which the slot errored (a log without a JSON,
 // a JSON with status error) are passed over, so they neither wipe pending
 // violations nor turn a crash's streamed output into a verdict.
-func TestLoadPreviousPassesOverErrors(t *testing.T) {
+func TestPendingSlotsPassesOverErrors(t *testing.T) {
 	dir := t.TempDir()
 	failRun1 := `{"adapter":"claude","status":"fail","violations":[` +
 		`{"file":"src/new.txt","line":1,"issue":"bad line","priority":"high","status":"new"},` +
@@ -241,21 +252,18 @@ func TestLoadPreviousPassesOverErrors(t *testing.T) {
 		// Slot 4: only errors: nothing pending.
 		"review_._code-quality_claude@4.1.log": strings.ReplaceAll(crashLog, "@1", "@4"),
 	})
-	prev, warnings, err := LoadPreviousWithWarnings(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string][]gate.Violation{
+	prev, warnings := pendingSlots(t, dir, "")
+	want := map[string]map[int][]gate.Violation{
 		"review:.:code-quality": {
-			"1": {{File: "src/new.txt", Line: 1, Issue: "bad line", Priority: "high", Status: "new"}},
-			"3": {
+			1: {{File: "src/new.txt", Line: 1, Issue: "bad line", Priority: "high", Status: "new"}},
+			3: {
 				{File: "src/x.ts", Line: 12, Issue: "Missing null check", Fix: "Add a guard", Status: "new"},
 				{File: "src/y.ts", Line: "?", Issue: "Unclear naming", Status: "new"},
 			},
 		},
 	}
 	if !reflect.DeepEqual(prev, want) {
-		t.Errorf("LoadPrevious =\n%#v\nwant\n%#v", prev, want)
+		t.Errorf("PendingSlots =\n%#v\nwant\n%#v", prev, want)
 	}
 	if len(warnings) != 0 {
 		t.Errorf("warnings = %q", warnings)

@@ -4,7 +4,7 @@
 // lines the diff adds, and written as slot logs and review JSON files that
 // the agent edits and the next run verifies.
 //
-// The runner calls Run per review job and LoadPrevious once per run; the
+// The runner calls Run per review job and PendingSlots once per run; the
 // health command calls Health (see runner.Health).
 package review
 
@@ -186,18 +186,18 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
 // loadHistory reads, per slot of this job, the record of the newest
 // earlier run in which the slot reached a verdict, passing over runs in
 // which it erred (verification mode only; unreadable files are ignored
-// here, LoadPrevious warns about them).
+// here, PendingSlots warns about them).
 func (g *gateRun) loadHistory() map[int]record {
 	out := map[int]record{}
 	if !g.verification {
 		return out
 	}
-	slots, _, err := scanDir(g.env.LogDir)
+	names, err := logdir.Scan(g.env.LogDir)
 	if err != nil {
 		return out
 	}
 	id := g.job.ID
-	records, _ := latestVerdicts(slots, g.env.RunNumber, func(job string) bool { return job == id })
+	records, _ := latestVerdicts(slotNames(g.env.LogDir, names), g.env.RunNumber, func(job string) bool { return job == id })
 	if records[id] != nil {
 		out = records[id]
 	}
@@ -344,12 +344,11 @@ func (g *gateRun) runSlot(ctx context.Context, index int, adapterName string) sl
 // limit, the adapter leaves service for the rest of the run and the next
 // healthy one takes the slot.
 func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string) slotRun {
-	key := indexKey(index)
-	previous := realViolations(g.env.Previous[g.job.ID][key])
+	previous := g.env.Previous.SlotViolations(g.job.ID, index)
 	var skippedBefore []gate.Violation
 	var warnings []string
 	if r, ok := g.history[index]; ok {
-		_, warnings = pending(r)
+		_, _, warnings = pending(r)
 		if r.status == gate.StatusFail {
 			for _, v := range r.violations {
 				if strings.EqualFold(strings.TrimSpace(v.Status), gate.ViolationSkipped) {

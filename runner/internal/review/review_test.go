@@ -122,11 +122,7 @@ func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.E
 // nextRun returns env for the following run in verification mode.
 func nextRun(t *testing.T, env gate.Env) gate.Env {
 	t.Helper()
-	prev, err := LoadPrevious(env.LogDir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.Previous = prev
+	env.Previous = loadPending(t, env.LogDir, "")
 	env.RunNumber++
 	env.Scope = &gate.RunScope{}
 	return env
@@ -429,7 +425,7 @@ func TestRunSkipPassedSlots(t *testing.T) {
 	// Slot 1's adapter changes (claude is missing now): the pass still counts.
 	f.missing = map[string]bool{"claude": true}
 	env = nextRun(t, env)
-	env.Previous = map[string]map[string][]gate.Violation{}
+	env.Previous = &gate.Pending{}
 	res = run(context.Background(), job, env, d)
 	if got, want := slotLabels(res), []string{"codex@1:pass", "codex@2:skipped_prior_pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("run 3 slots = %v, want %v", got, want)
