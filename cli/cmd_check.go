@@ -9,5 +9,5 @@ type CheckCmd struct {
 
 // Run executes the applicable check gates only.
 func (c *CheckCmd) Run(env *Env) error {
-	return runGauntlet(env, runner.ScopeChecks, "check", c.gateFlags)
+	return runGauntlet(env, runner.KindsChecks, "check", c.gateFlags)
 }

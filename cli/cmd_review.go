@@ -9,5 +9,5 @@ type ReviewCmd struct {
 
 // Run executes the applicable review gates only.
 func (c *ReviewCmd) Run(env *Env) error {
-	return runGauntlet(env, runner.ScopeReviews, "review", c.gateFlags)
+	return runGauntlet(env, runner.KindsReviews, "review", c.gateFlags)
 }

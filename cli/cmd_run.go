@@ -23,16 +23,16 @@ type RunCmd struct {
 }
 
 // Run executes every applicable check and review gate.
-func (c *RunCmd) Run(env *Env) error { return runGauntlet(env, runner.ScopeAll, "run", c.gateFlags) }
+func (c *RunCmd) Run(env *Env) error { return runGauntlet(env, runner.KindsAll, "run", c.gateFlags) }
 
-// runGauntlet runs ExecuteRun for one scope and turns its status into the
+// runGauntlet runs ExecuteRun for some gate kinds and turns its status into the
 // exit code: 0 for passed, passed_with_warnings, no_applicable_gates and
 // no_changes; 2 for configuration errors; 1 otherwise. ExecuteRun has
 // already printed everything worth saying, errors included.
-func runGauntlet(env *Env, scope runner.Scope, command string, f gateFlags) error {
+func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) error {
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
 		Dir:         env.Cwd,
-		Scope:       scope,
+		Kinds:       kinds,
 		Command:     command,
 		BaseBranch:  f.BaseBranch,
 		Gate:        f.Gate,

@@ -24,22 +24,22 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
-// Scope selects which gate kinds a run executes.
-type Scope string
+// Kinds selects which gate kinds a run executes.
+type Kinds string
 
-// The three scopes: `run`, `check` and `review`.
+// The gate kinds of `run`, `check` and `review`.
 const (
-	ScopeAll     Scope = "all"
-	ScopeChecks  Scope = "checks"
-	ScopeReviews Scope = "reviews"
+	KindsAll     Kinds = "all"
+	KindsChecks  Kinds = "checks"
+	KindsReviews Kinds = "reviews"
 )
 
 // Options configure one ExecuteRun.
 type Options struct {
 	// Dir is the project root or a directory below it; empty means the process cwd.
 	Dir string
-	// Scope selects checks, reviews or both; empty means ScopeAll.
-	Scope Scope
+	// Kinds selects checks, reviews or both; empty means KindsAll.
+	Kinds Kinds
 	// Command names the invoking command for the debug log ("run", "check",
 	// "review", "stop-hook").
 	Command string
@@ -96,10 +96,6 @@ type RunResult struct {
 	IntervalMinutes int
 }
 
-// runReview runs a review job (a variable so tests can stand in for the
-// AI CLIs).
-var runReview sched.RunFunc = review.Run
-
 // loadPrevious loads what earlier runs left to verify (a variable so tests
 // can make it fail).
 var loadPrevious = loadPending
@@ -151,8 +147,8 @@ type execution struct {
 	snap *future[runSnapshot]
 	// gatesDone is set when every gate has ended.
 	gatesDone atomic.Bool
-	// scoped lists the changes of the run's diff scope.
-	scoped *future[git.Changes]
+	// changed lists the changes of the run's change scope.
+	changed *future[git.Changes]
 	// since is where the change set verified by a chain of verification
 	// runs began, when known (see previousChanges): recorded in the
 	// snapshot, so the next run of the chain finds it again.
@@ -167,8 +163,8 @@ func newExecution(opts Options) *execution {
 	if e.now == nil {
 		e.now = time.Now
 	}
-	if e.opts.Scope == "" {
-		e.opts.Scope = ScopeAll
+	if e.opts.Kinds == "" {
+		e.opts.Kinds = KindsAll
 	}
 	var term io.Writer
 	if !opts.Silent {
@@ -181,7 +177,7 @@ func newExecution(opts Options) *execution {
 // cleanup waits for the git questions still running, closes the console
 // log and releases the lock.
 func (e *execution) cleanup() {
-	e.scoped.wait()
+	e.changed.wait()
 	e.refs.wait()
 	e.closeSnapshot()
 	if err := e.cons.Close(); err != nil {
@@ -287,7 +283,7 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
 	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
 	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
-		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.scopeNoun(), e.opts.Gate, config.Dir))
+		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.kindsNoun(), e.opts.Gate, config.Dir))
 		r.ConfigError = true
 		return &r
 	}
@@ -316,22 +312,22 @@ func (e *execution) checkWorkingDir() error {
 	return nil
 }
 
-// scopeNoun names the gates of the scope, for messages.
-func (e *execution) scopeNoun() string {
-	switch e.opts.Scope {
-	case ScopeChecks:
+// kindsNoun names the gates of the run's kinds, for messages.
+func (e *execution) kindsNoun() string {
+	switch e.opts.Kinds {
+	case KindsChecks:
 		return "check gate"
-	case ScopeReviews:
+	case KindsReviews:
 		return "review gate"
 	}
 	return "check or review gate"
 }
 
-// gateExists reports whether a gate of the run's scope is called name.
+// gateExists reports whether a gate of the run's kinds is called name.
 func (e *execution) gateExists(name string) bool {
 	_, isCheck := e.cfg.Checks[name]
 	_, isReview := e.cfg.Reviews[name]
-	return (isCheck && e.opts.Scope != ScopeReviews) || (isReview && e.opts.Scope != ScopeChecks)
+	return (isCheck && e.opts.Kinds != KindsReviews) || (isReview && e.opts.Kinds != KindsChecks)
 }
 
 func (e *execution) execute(ctx context.Context) RunResult {
@@ -358,10 +354,10 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		e.cons.Printf(lineWarning, fmt.Sprintf("ignoring unreadable execution state: %v", err))
 		prev = nil
 	}
-	// The changes of the run's scope do not depend on what follows: git
-	// lists them while the state is checked.
+	// The changes of the run's change scope do not depend on what follows:
+	// git lists them while the state is checked.
 	spec := e.diffSpec()
-	e.scoped = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
+	e.changed = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
 	snapshot := ""
 	if prev != nil {
 		snapshot = prev.WorkingTreeRef
@@ -398,7 +394,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		e.cons.Printf(lineVerification)
 	}
 
-	ch, err := e.detect(ctx, spec, e.scoped, verification, prev)
+	ch, err := e.detect(ctx, spec, e.changed, verification, prev)
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) {
 			return e.fail(StatusInfrastructureError, MsgGitMissing, err)
@@ -412,7 +408,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	e.cons.Printf(lineChangedFiles, len(ch.files))
 
 	jobs, warnings := entry.Jobs(e.cfg, entry.Expand(e.root, e.cfg.EntryPoints, ch.files), entry.Filter{
-		Checks: e.opts.Scope != ScopeReviews, Reviews: e.opts.Scope != ScopeChecks, CI: e.ci, Gate: e.opts.Gate, WorkingDir: e.opts.WorkingDir,
+		Checks: e.opts.Kinds != KindsReviews, Reviews: e.opts.Kinds != KindsChecks, CI: e.ci, Gate: e.opts.Gate, WorkingDir: e.opts.WorkingDir,
 	})
 	for _, w := range warnings {
 		e.cons.Printf("%s", w)
@@ -499,7 +495,7 @@ func isAncestor(ctx context.Context, root, commit, of string) (bool, error) {
 
 // changes is what detect found.
 type changes struct {
-	// spec is the run's diff scope: the changes since the previous run's
+	// spec is the run's change scope: the changes since the previous run's
 	// snapshot in verification mode (when there are any), else base.
 	spec gate.DiffSpec
 	// base is the scope of the mode chosen by the flags (local, CI, ...).
@@ -511,18 +507,18 @@ type changes struct {
 	since []string
 }
 
-// diffSpec is the diff scope the flags and the environment choose.
+// diffSpec is the change scope the flags and the environment choose.
 func (e *execution) diffSpec() gate.DiffSpec {
 	return diffSpecFor(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.getenv)
 }
 
-// detect returns the diff spec of the run and its changed files: scoped
-// lists the changes of spec. In verification mode the files changed since
+// detect returns the change scope of the run and its changed files:
+// changed lists the changes of spec. In verification mode the files changed since
 // the previous run's snapshot are added to the normal change set (so
 // committing a non-fix never hides a failure), and reviews see the changes
 // since that snapshot.
-func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, scoped *future[git.Changes], verification bool, prev *state.State) (changes, error) {
-	ch, err := scoped.get()
+func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, changed *future[git.Changes], verification bool, prev *state.State) (changes, error) {
+	ch, err := changed.get()
 	if err != nil {
 		return changes{}, err
 	}
@@ -738,7 +734,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	}
 
 	e.cons.Printf(lineRunning, len(jobs))
-	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci, Scope: &gate.RunScope{},
+	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
 		Config: e.cfg, Previous: previous, Console: e.cons}
 	results := sched.Run(ctx, jobs, env, sched.Options{
 		AllowParallel:   e.cfg.AllowParallel,
@@ -793,8 +789,8 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 }
 
 // mayClean reports whether a passing run may archive the logs. A run that
-// covered every gate (scope all, no -g, no --working-directory, no -c;
-// --uncommitted narrows the changes, not the gates) may. A run of one scope
+// covered every gate (all kinds, no -g, no --working-directory, no -c;
+// --uncommitted narrows the changes, not the gates) may. A run of one kind
 // (check, review), one gate (-g) or one working directory may only when every pending gate log belongs to a gate it just
 // ran, and passed: otherwise other gates' pending failures would be
 // archived unverified. A -c run checks a commit, not the work tree, and
@@ -803,7 +799,7 @@ func (e *execution) mayClean(jobs []gate.Job) bool {
 	if e.opts.Commit != "" {
 		return false
 	}
-	if e.opts.Scope == ScopeAll && e.opts.Gate == "" && e.opts.WorkingDir == "" {
+	if e.opts.Kinds == KindsAll && e.opts.Gate == "" && e.opts.WorkingDir == "" {
 		return true
 	}
 	names, err := logdir.Scan(e.logDir)
@@ -829,11 +825,13 @@ func ranLog(n logdir.Name, jobs []gate.Job) bool {
 	return false
 }
 
-// reviewRunner returns runReview, except that in verification mode a review
-// whose entry point did not change since the previous run gets the full
-// diff of the base scope instead of an empty one: its pending violations
-// are verified again rather than passing as "no changes".
+// reviewRunner runs the review gates of the run in one review.Session. In
+// verification mode a review whose entry point did not change since the
+// previous run gets the full diff of the base change set instead of an
+// empty one: its pending violations are verified again rather than passing
+// as "no changes".
 func (e *execution) reviewRunner(ch changes) sched.RunFunc {
+	runReview := review.NewSession().Run
 	if ch.spec.Mode != gate.DiffFixBase {
 		return runReview
 	}

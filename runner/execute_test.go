@@ -174,7 +174,7 @@ func TestExecuteRunNoConfig(t *testing.T) {
 
 func TestExecuteRunDebugLog(t *testing.T) {
 	root := project(t, "exit 1", "debug_log:\n  enabled: true\n")
-	res := ExecuteRun(context.Background(), Options{Dir: root, Command: "check", Scope: ScopeChecks, Gate: "lint"})
+	res := ExecuteRun(context.Background(), Options{Dir: root, Command: "check", Kinds: KindsChecks, Gate: "lint"})
 	if res.Status != StatusFailed {
 		t.Fatalf("result %+v", res)
 	}

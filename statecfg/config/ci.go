@@ -191,7 +191,7 @@ func readRegular(path string) ([]byte, error) {
 // name, run, version or image) are errors; what upstream quietly tolerated
 // (a gate that does not exist, an unknown key) is a warning, so a ci.yml
 // that worked there still loads.
-func parseCI(f *fileScope, data []byte, cfg *Config, known *gateNames) *CI {
+func parseCI(f *fileReport, data []byte, cfg *Config, known *gateNames) *CI {
 	ci := &CI{File: f.name}
 	v, err := parseYAML(data, 0)
 	if err != nil {

@@ -76,8 +76,8 @@ type collector struct {
 	warnings []Problem
 }
 
-// file returns a scope reporting problems against the named file.
-func (c *collector) file(name string) *fileScope { return &fileScope{c: c, name: name} }
+// file returns the report of problems found in the named file.
+func (c *collector) file(name string) *fileReport { return &fileReport{c: c, name: name} }
 
 // warningLines renders the warnings one line each.
 func (c *collector) warningLines() []string {
@@ -91,26 +91,26 @@ func (c *collector) warningLines() []string {
 	return lines
 }
 
-// fileScope reports problems of one file and counts its errors.
-type fileScope struct {
+// fileReport reports problems of one file and counts its errors.
+type fileReport struct {
 	c    *collector
 	name string
 	errs int
 }
 
-func (f *fileScope) errorf(field, format string, args ...any) {
+func (f *fileReport) errorf(field, format string, args ...any) {
 	f.errs++
 	f.c.problems = append(f.c.problems, Problem{File: f.name, Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
-func (f *fileScope) warnf(field, format string, args ...any) {
+func (f *fileReport) warnf(field, format string, args ...any) {
 	f.c.warnings = append(f.c.warnings, Problem{File: f.name, Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
 // top returns the top-level mapping of a parsed file. An empty document is
 // an empty mapping; anything else that is not a mapping is reported and
 // gives nil.
-func (f *fileScope) top(v any) *object {
+func (f *fileReport) top(v any) *object {
 	switch t := v.(type) {
 	case nil:
 		return &object{f: f, m: map[string]any{}, seen: map[string]bool{}}
@@ -125,7 +125,7 @@ func (f *fileScope) top(v any) *object {
 // known, reports a value of the wrong type against the field path, and
 // treats null like an absent key.
 type object struct {
-	f    *fileScope
+	f    *fileReport
 	path string
 	m    map[string]any
 	seen map[string]bool

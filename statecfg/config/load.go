@@ -168,7 +168,7 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 // parseProject decodes config.yml. known, when not nil, holds the gate files
 // that entry points must refer to. prefsOK tells whether
 // cli.default_preference was valid (so reviews can be checked against it).
-func parseProject(f *fileScope, data []byte, known *gateNames) (cfg *Config, prefsOK bool) {
+func parseProject(f *fileReport, data []byte, known *gateNames) (cfg *Config, prefsOK bool) {
 	cfg = &Config{
 		BaseBranch:             DefaultBaseBranch,
 		LogDir:                 DefaultLogDir,
@@ -389,7 +389,7 @@ func logDirProblem(p string) string {
 }
 
 // parseCheck decodes one check file; nil when it has problems.
-func parseCheck(f *fileScope, root string, g gateFile, data []byte) *Check {
+func parseCheck(f *fileReport, root string, g gateFile, data []byte) *Check {
 	chk := &Check{Name: g.name, File: g.rel, RunLocally: true, RunInCI: true}
 	v, err := parseYAML(data, 0)
 	if err != nil {
@@ -479,7 +479,7 @@ func readFixInstructions(o *object, root, p string) string {
 // parseReview decodes one review file; nil when it has problems. prefs is
 // cli.default_preference, used as the default and, when prefsOK, as the
 // allowed set.
-func parseReview(f *fileScope, g gateFile, data []byte, prefs []string, prefsOK bool) *Review {
+func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK bool) *Review {
 	rev := &Review{
 		Name:          g.name,
 		File:          g.rel,

@@ -328,7 +328,7 @@ func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
 			}
 		}()
 		done <- result{res: h.o.Execute(ctx, runner.Options{
-			Dir: root, Scope: runner.ScopeAll, Command: "stop-hook", Silent: true,
+			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
 			Getenv: h.o.Getenv, Now: h.o.Now,
 		})}
 	}()

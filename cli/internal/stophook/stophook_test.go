@@ -105,7 +105,7 @@ func TestEveryStatusEveryDialect(t *testing.T) {
 						ConsoleLogPath: filepath.Join(root, "gauntlet_logs", "console.4.log")}
 				}
 				out, line, _ := call(t, Options{Agent: agent, Execute: exec, Cwd: t.TempDir()}, input(root, false))
-				if got.Dir != root || !got.Silent || got.Scope != runner.ScopeAll || got.Command != "stop-hook" {
+				if got.Dir != root || !got.Silent || got.Kinds != runner.KindsAll || got.Command != "stop-hook" {
 					t.Errorf("ExecuteRun options = %+v", got)
 				}
 				if out.Status != status || out.Agent != agent {

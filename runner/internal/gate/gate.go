@@ -4,7 +4,6 @@ package gate
 
 import (
 	"io"
-	"sync"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -118,9 +117,6 @@ type Env struct {
 	// Previous is what earlier runs left to verify: nil on a first run,
 	// non-nil (maybe empty) in a verification run.
 	Previous *Pending
-	// Scope holds what the gates of this run share; a fresh one per run.
-	// Nil means nothing is shared (each gate keeps its own).
-	Scope *RunScope
 	// Console receives progress lines ([START], [PASS], ...) for the terminal
 	// and console.N.log; never nil.
 	Console io.Writer
@@ -170,31 +166,4 @@ type Slot struct {
 	// Infrastructure is true when the slot erred for reasons the agent
 	// cannot fix (see Result.Infrastructure).
 	Infrastructure bool
-}
-
-// RunScope holds values that the gates of one run share, such as which
-// review CLIs are out of service. The runner makes one per run, so nothing
-// leaks into the next run of the same process.
-type RunScope struct {
-	mu     sync.Mutex
-	values map[any]any
-}
-
-// Value returns the value stored under key, storing make() first if there is
-// none. On a nil scope it returns make() each time.
-func (s *RunScope) Value(key any, make func() any) any {
-	if s == nil {
-		return make()
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if v, ok := s.values[key]; ok {
-		return v
-	}
-	if s.values == nil {
-		s.values = map[any]any{}
-	}
-	v := make()
-	s.values[key] = v
-	return v
 }

@@ -26,18 +26,3 @@ func TestIDs(t *testing.T) {
 		}
 	}
 }
-func TestRunScope(t *testing.T) {
-	made := 0
-	mk := func() any { made++; return made }
-	s := &RunScope{}
-	if a, b := s.Value("k", mk), s.Value("k", mk); a != 1 || b != 1 || made != 1 {
-		t.Fatalf("one scope: %v %v, made %d", a, b, made)
-	}
-	if v := s.Value("other", mk); v != 2 {
-		t.Fatalf("another key: %v", v)
-	}
-	var none *RunScope
-	if a, b := none.Value("k", mk), none.Value("k", mk); a == b {
-		t.Fatalf("a nil scope shares nothing: %v %v", a, b)
-	}
-}

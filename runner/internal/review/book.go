@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 )
 
@@ -27,14 +26,9 @@ type bookItem struct {
 // checkFunc checks one adapter (adapter.Check outside tests).
 type checkFunc func(ctx context.Context, spec adapter.Spec, root string, probe bool) adapter.Health
 
-// bookKey is the key of the run's book in its gate.RunScope.
-type bookKey struct{}
-
-// bookFor returns the book of env's run, shared by all its review gates.
-func bookFor(env gate.Env, check checkFunc) *book {
-	return env.Scope.Value(bookKey{}, func() any {
-		return &book{check: check, items: map[string]*bookItem{}}
-	}).(*book)
+// newBook returns an empty book that checks adapters with check.
+func newBook(check checkFunc) *book {
+	return &book{check: check, items: map[string]*bookItem{}}
 }
 
 // item returns the entry of name.

@@ -23,9 +23,9 @@ const (
 type evalInput struct {
 	// text is the reviewer's answer (envelope already removed).
 	text string
-	// scope is the diff the reviewer saw; root resolves absolute paths.
-	scope parse.Scope
-	root  string
+	// changed is the diff the reviewer saw; root resolves absolute paths.
+	changed parse.Diff
+	root    string
 	// previous are the violations pending for this slot (new and fixed).
 	previous []gate.Violation
 	// skippedBefore are the violations the agent marked skipped in this
@@ -118,10 +118,10 @@ func evaluate(in evalInput) evaluation {
 			ev.stored = append(ev.stored, v)
 			continue
 		}
-		if !in.scope.Empty() {
-			file, ok := in.scope.Resolve(v.File, in.root)
+		if !in.changed.Empty() {
+			file, ok := in.changed.Resolve(v.File, in.root)
 			line, _ := parse.LineNumber(v.Line)
-			if !ok || !in.scope.Added(file, line) {
+			if !ok || !in.changed.Added(file, line) {
 				outOfScope++
 				continue
 			}
@@ -177,7 +177,7 @@ func (ev *evaluation) keep(v gate.Violation) {
 
 // key is the canonical form of a file path for matching.
 func (in evalInput) key(file string) string {
-	if f, ok := in.scope.Resolve(file, in.root); ok {
+	if f, ok := in.changed.Resolve(file, in.root); ok {
 		return f
 	}
 	return strings.TrimPrefix(strings.TrimSpace(file), "./")

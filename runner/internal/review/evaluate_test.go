@@ -41,7 +41,7 @@ func failAnswer(vs ...string) string {
 }
 
 func TestEvaluate(t *testing.T) {
-	scope := parse.ParseDiff(evalDiff)
+	changed := parse.ParseDiff(evalDiff)
 	prevFixed := gate.Violation{File: "src/a.go", Line: 2, Issue: "Bad x", Priority: "high", Status: "fixed", Result: "renamed"}
 	prevOpen := gate.Violation{File: "other.go", Line: 40, Issue: "Old problem", Priority: "low", Status: "new"}
 	skipped := gate.Violation{File: "src/a.go", Line: 3, Issue: "Style nit", Priority: "low", Status: "skipped", Result: "won't fix"}
@@ -152,7 +152,7 @@ func TestEvaluate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ev := evaluate(evalInput{text: tt.text, scope: scope, root: "/repo", previous: tt.previous, skippedBefore: tt.skipped, threshold: tt.threshold})
+			ev := evaluate(evalInput{text: tt.text, changed: changed, root: "/repo", previous: tt.previous, skippedBefore: tt.skipped, threshold: tt.threshold})
 			if ev.status != tt.wantStatus {
 				t.Fatalf("status = %q (%s), want %q", ev.status, ev.message, tt.wantStatus)
 			}
@@ -171,7 +171,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateCanonicalFile(t *testing.T) {
-	ev := evaluate(evalInput{text: failAnswer(viol("/repo/src/a.go", 2, "x", "high")), scope: parse.ParseDiff(evalDiff), root: "/repo"})
+	ev := evaluate(evalInput{text: failAnswer(viol("/repo/src/a.go", 2, "x", "high")), changed: parse.ParseDiff(evalDiff), root: "/repo"})
 	if len(ev.stored) != 1 || ev.stored[0].File != "src/a.go" {
 		t.Fatalf("stored = %+v", ev.stored)
 	}

@@ -4,8 +4,9 @@
 // lines the diff adds, and written as slot logs and review JSON files that
 // the agent edits and the next run verifies.
 //
-// The runner calls Run per review job and PendingSlots once per run; the
-// health command calls Health (see runner.Health).
+// The runner starts a Session per run, calls its Run per review job, and
+// PendingSlots once per run; the health command calls Health (see
+// runner.Health).
 package review
 
 import (
@@ -55,26 +56,41 @@ type deps struct {
 // defaultDeps are the real effects.
 var defaultDeps = deps{diff: git.Diff, invoke: adapter.Invoke, check: adapter.Check, now: time.Now}
 
+// Session runs the review gates of one run. They share what the session
+// learns about the review CLIs: each adapter is checked (and probed, with
+// cli.check_usage_limit) once, and one that hits a usage limit stays out of
+// service for every later slot and gate of the run, and no longer.
+type Session struct {
+	d    deps
+	book *book
+}
+
+// NewSession starts the review gates of a new run.
+func NewSession() *Session { return newSession(defaultDeps) }
+
+// newSession is NewSession with the effects of d.
+func newSession(d deps) *Session { return &Session{d: d, book: newBook(d.check)} }
+
 // Run runs one review job and returns its result, one Slot per review.
 // env.Previous tells the mode: nil on a first run, non-nil (maybe empty) in
 // verification mode, where the slot's pending violations go into the
 // prompt, slots that passed before are skipped (num_reviews > 1, with the
 // safety latch) and the agent's skips of the previous run are reported in
 // Result.Skipped. Run never writes to env.Console; the runner prints the
-// result lines from the returned Result.
-func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
-	return run(ctx, job, env, defaultDeps)
+// result lines from the returned Result. It is safe for concurrent use.
+func (s *Session) Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+	return run(ctx, job, env, s.d, s.book)
 }
 
 // gateRun is one review job in progress.
 type gateRun struct {
-	d     deps
-	job   gate.Job
-	env   gate.Env
-	rv    *config.Review
-	diff  string
-	scope parse.Scope
-	book  *book
+	d       deps
+	job     gate.Job
+	env     gate.Env
+	rv      *config.Review
+	diff    string
+	changed parse.Diff
+	book    *book
 	// verification is true when env.Previous is set.
 	verification bool
 	// history is, per slot index, the record of the newest earlier run in
@@ -94,7 +110,7 @@ type slotRun struct {
 	log  *slotLog
 }
 
-func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
+func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.Result {
 	start := d.now()
 	res := gate.Result{JobID: job.ID}
 	done := func(status gate.Status, msg string) gate.Result {
@@ -112,8 +128,8 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps) gate.Result {
 		return done(gate.StatusPass, MsgNoChanges)
 	}
 	g := &gateRun{
-		d: d, job: job, env: env, rv: job.Review, diff: diff, scope: parse.ParseDiff(diff),
-		book: bookFor(env, d.check), verification: env.Previous != nil,
+		d: d, job: job, env: env, rv: job.Review, diff: diff, changed: parse.ParseDiff(diff),
+		book: b, verification: env.Previous != nil,
 	}
 	g.prefs = job.Review.CLIPreference
 	if env.Config != nil {
@@ -402,7 +418,7 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		var ev evaluation
 		if runErr == nil && ans.Failure() == "" {
 			ev = evaluate(evalInput{
-				text: ans.Text, scope: g.scope, root: g.env.Root, previous: previous,
+				text: ans.Text, changed: g.changed, root: g.env.Root, previous: previous,
 				skippedBefore: skippedBefore, threshold: g.threshold(),
 			})
 		}

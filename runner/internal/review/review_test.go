@@ -115,7 +115,7 @@ func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.E
 		Review: &config.Review{Name: "quality", Prompt: "Review the change for bugs.", CLIPreference: prefs, NumReviews: n, Parallel: parallel},
 	}
 	env := gate.Env{Root: root, LogDir: logDir, RunNumber: 1, Config: cfg, Console: io.Discard,
-		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}, Scope: &gate.RunScope{}}
+		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}}
 	return job, env
 }
 
@@ -124,7 +124,6 @@ func nextRun(t *testing.T, env gate.Env) gate.Env {
 	t.Helper()
 	env.Previous = loadPending(t, env.LogDir, "")
 	env.RunNumber++
-	env.Scope = &gate.RunScope{}
 	return env
 }
 
@@ -148,7 +147,7 @@ func slotLabels(r gate.Result) []string {
 func TestRunEmptyDiff(t *testing.T) {
 	job, env := setup(t, []string{"claude"}, 1, false)
 	f := &fakeCLIs{}
-	res := run(context.Background(), job, env, f.deps(" \n"))
+	res := newSession(f.deps(" \n")).Run(context.Background(), job, env)
 	if res.Status != gate.StatusPass || res.Message != MsgNoChanges || len(f.calls) != 0 {
 		t.Fatalf("result = %+v, calls %d", res, len(f.calls))
 	}
@@ -163,7 +162,7 @@ func TestRunDiffError(t *testing.T) {
 	d.diff = func(context.Context, string, gate.DiffSpec, string) (string, error) {
 		return "", errors.New("review diff: base branch missing")
 	}
-	if res := run(context.Background(), job, env, d); res.Status != gate.StatusError || res.Message != "review diff: base branch missing" {
+	if res := newSession(d).Run(context.Background(), job, env); res.Status != gate.StatusError || res.Message != "review diff: base branch missing" {
 		t.Fatalf("result = %+v", res)
 	}
 }
@@ -171,7 +170,7 @@ func TestRunDiffError(t *testing.T) {
 func TestRunRoundRobin(t *testing.T) {
 	job, env := setup(t, []string{"claude", "gemini", "codex", "vim"}, 3, true)
 	f := &fakeCLIs{missing: map[string]bool{"gemini": true}}
-	res := run(context.Background(), job, env, f.deps(testDiff))
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
 	if res.Status != gate.StatusPass {
 		t.Fatalf("result = %+v", res)
 	}
@@ -213,7 +212,7 @@ func TestRunRoundRobin(t *testing.T) {
 func TestRunNoHealthy(t *testing.T) {
 	job, env := setup(t, []string{"claude", "codex"}, 1, false)
 	f := &fakeCLIs{missing: map[string]bool{"claude": true, "codex": true}}
-	res := run(context.Background(), job, env, f.deps(testDiff))
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
 	if res.Status != gate.StatusError || res.Message != "no healthy review CLI available (tried: claude, codex)" {
 		t.Fatalf("result = %+v", res)
 	}
@@ -224,8 +223,8 @@ func TestRunUsageLimitFailover(t *testing.T) {
 	f := &fakeCLIs{replies: map[string][]reply{
 		"claude": {{stderr: "Claude AI usage limit reached|1760000000\n", exit: 1}},
 	}}
-	d := f.deps(testDiff)
-	res := run(context.Background(), job, env, d)
+	sess := newSession(f.deps(testDiff))
+	res := sess.Run(context.Background(), job, env)
 	if res.Status != gate.StatusPass {
 		t.Fatalf("result = %+v", res)
 	}
@@ -246,7 +245,7 @@ func TestRunUsageLimitFailover(t *testing.T) {
 	// A later gate of the same run never asks claude again.
 	job2 := job
 	job2.ID, job2.Name = gate.ReviewID(".", "other"), "other"
-	res = run(context.Background(), job2, env, d)
+	res = sess.Run(context.Background(), job2, env)
 	if res.Status != gate.StatusPass || f.callsOf("claude") != 1 {
 		t.Fatalf("second gate: %+v, claude calls %d", res, f.callsOf("claude"))
 	}
@@ -261,7 +260,7 @@ func TestRunUsageLimitEverywhere(t *testing.T) {
 		"claude": {{stdout: "You are out of usage", exit: 0}},
 		"codex":  {{stderr: "Quota exceeded", exit: 1}},
 	}}
-	res := run(context.Background(), job, env, f.deps(testDiff))
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
 	want := "Error in 2 of 2 review(s): codex@1: no healthy review CLI available (tried: claude, codex)"
 	if res.Status != gate.StatusError || res.Message != want || res.ErrorCount != 2 {
 		t.Fatalf("result = %+v", res)
@@ -283,7 +282,7 @@ func TestRunLimitWordsInARealReview(t *testing.T) {
 	job, env := setup(t, []string{"claude", "codex"}, 1, false)
 	answer := `{"status":"fail","violations":[{"file":"src/a.go","line":2,"issue":"the usage limit is never enforced","priority":"high","status":"new"}]}`
 	f := &fakeCLIs{replies: map[string][]reply{"claude": {{stdout: answer}}}}
-	res := run(context.Background(), job, env, f.deps(testDiff))
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
 	if res.Status != gate.StatusFail || res.Slots[0].Adapter != "claude" || f.callsOf("codex") != 0 {
 		t.Fatalf("a review mentioning a usage limit caused a failover: %+v", res)
 	}
@@ -296,7 +295,7 @@ func TestRunFailureWritesJSON(t *testing.T) {
 		`{"file":"src/a.go","line":1,"issue":"context line","priority":"high","status":"new"},` +
 		`{"file":"src/a.go","issue":"no line","priority":"low"}]}` + "\n```\n"
 	f := &fakeCLIs{replies: map[string][]reply{"codex": {{stdout: answer}}}}
-	res := run(context.Background(), job, env, f.deps(testDiff))
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
 	if res.Status != gate.StatusFail || res.Message != "Found 1 violation(s)" || res.ErrorCount != 1 {
 		t.Fatalf("result = %+v", res)
 	}
@@ -331,7 +330,7 @@ func TestRunFailureWritesJSON(t *testing.T) {
 func TestRunMalformedAnswerIsAnError(t *testing.T) {
 	job, env := setup(t, []string{"gemini"}, 1, false)
 	f := &fakeCLIs{replies: map[string][]reply{"gemini": {{stdout: "I am not sure what you mean."}}}}
-	res := run(context.Background(), job, env, f.deps(testDiff))
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
 	if res.Status != gate.StatusError || res.Message != "no JSON object found in the reviewer output" || res.ErrorCount != 1 {
 		t.Fatalf("result = %+v", res)
 	}
@@ -357,7 +356,7 @@ func TestRunVerification(t *testing.T) {
 			job, env := setup(t, []string{"claude"}, 1, false)
 			f := &fakeCLIs{replies: map[string][]reply{"claude": {{stdout: failing}, {stdout: standin.PassAnswer}}}}
 			d := f.deps(testDiff)
-			first := run(context.Background(), job, env, d)
+			first := newSession(d).Run(context.Background(), job, env)
 			if first.Status != gate.StatusFail {
 				t.Fatalf("first run = %+v", first)
 			}
@@ -369,7 +368,7 @@ func TestRunVerification(t *testing.T) {
 				t.Fatal(err)
 			}
 			env2 := nextRun(t, env)
-			second := run(context.Background(), job, env2, d)
+			second := newSession(d).Run(context.Background(), job, env2)
 			if second.Status != gate.StatusPass || second.Message != tt.wantMessage {
 				t.Fatalf("second run = %+v", second)
 			}
@@ -397,13 +396,13 @@ func TestRunSkipPassedSlots(t *testing.T) {
 	// Run 1: @1 (claude) passes, @2 (codex) fails.
 	f := &fakeCLIs{replies: map[string][]reply{"codex": {{stdout: failing}, {stdout: standin.PassAnswer}}}}
 	d := f.deps(testDiff)
-	if res := run(context.Background(), job, env, d); res.Status != gate.StatusFail {
+	if res := newSession(d).Run(context.Background(), job, env); res.Status != gate.StatusFail {
 		t.Fatalf("run 1 = %+v", res)
 	}
 
 	// Run 2: @1 passed before and is skipped; @2 runs (and passes).
 	env = nextRun(t, env)
-	res := run(context.Background(), job, env, d)
+	res := newSession(d).Run(context.Background(), job, env)
 	if got, want := slotLabels(res), []string{"claude@1:skipped_prior_pass", "codex@2:pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("run 2 slots = %v, want %v", got, want)
 	}
@@ -426,7 +425,7 @@ func TestRunSkipPassedSlots(t *testing.T) {
 	f.missing = map[string]bool{"claude": true}
 	env = nextRun(t, env)
 	env.Previous = &gate.Pending{}
-	res = run(context.Background(), job, env, d)
+	res = newSession(d).Run(context.Background(), job, env)
 	if got, want := slotLabels(res), []string{"codex@1:pass", "codex@2:skipped_prior_pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("run 3 slots = %v, want %v", got, want)
 	}
@@ -440,7 +439,7 @@ func TestRunSkipPassedSlots(t *testing.T) {
 	// Run 4: @1 was run by the latch, @2 is a skip of a pass in run 2: the
 	// pass iteration does not drift to the skip's run.
 	env = nextRun(t, env)
-	res = run(context.Background(), job, env, d)
+	res = newSession(d).Run(context.Background(), job, env)
 	if got := slotLabels(res); !reflect.DeepEqual(got, []string{"codex@1:pass", "codex@2:skipped_prior_pass"}) || res.Slots[1].PassIteration != 2 {
 		t.Errorf("run 4 = %v, pass iteration %d", got, res.Slots[1].PassIteration)
 	}
@@ -450,9 +449,9 @@ func TestRunFirstRunNeverSkips(t *testing.T) {
 	job, env := setup(t, []string{"claude"}, 2, false)
 	f := &fakeCLIs{}
 	d := f.deps(testDiff)
-	run(context.Background(), job, env, d)
+	newSession(d).Run(context.Background(), job, env)
 	env.RunNumber = 2 // logs exist, but env.Previous is nil: not verification
-	res := run(context.Background(), job, env, d)
+	res := newSession(d).Run(context.Background(), job, env)
 	if got := slotLabels(res); !reflect.DeepEqual(got, []string{"claude@1:pass", "claude@2:pass"}) {
 		t.Errorf("slots = %v", got)
 	}
@@ -467,7 +466,7 @@ func TestRunStandIns(t *testing.T) {
 
 	t.Run("claude cost in the log", func(t *testing.T) {
 		standin.Set(t, dir, "claude", "answer", `{"type":"result","subtype":"success","is_error":false,"result":"{\"status\":\"pass\"}","total_cost_usd":0.0421,"num_turns":2,"usage":{"input_tokens":1200,"output_tokens":350}}`)
-		res := run(context.Background(), job, env, d)
+		res := newSession(d).Run(context.Background(), job, env)
 		if res.Status != gate.StatusPass {
 			t.Fatalf("result = %+v", res)
 		}
@@ -492,7 +491,7 @@ func TestRunStandIns(t *testing.T) {
 		env := env
 		env.RunNumber = 7
 		start := time.Now()
-		res := run(context.Background(), job, env, d)
+		res := newSession(d).Run(context.Background(), job, env)
 		if res.Status != gate.StatusError || res.Message != "codex timed out after 500ms" {
 			t.Fatalf("result = %+v", res)
 		}
@@ -519,7 +518,7 @@ func TestRunVerificationAfterASlotError(t *testing.T) {
 		{stdout: standin.PassAnswer},
 	}}}
 	d := f.deps(testDiff)
-	first := run(context.Background(), job, env, d)
+	first := newSession(d).Run(context.Background(), job, env)
 	if first.Status != gate.StatusFail {
 		t.Fatalf("run 1 = %+v", first)
 	}
@@ -531,12 +530,12 @@ func TestRunVerificationAfterASlotError(t *testing.T) {
 	}
 
 	env = nextRun(t, env)
-	if res := run(context.Background(), job, env, d); res.Status != gate.StatusError {
+	if res := newSession(d).Run(context.Background(), job, env); res.Status != gate.StatusError {
 		t.Fatalf("run 2 = %+v", res)
 	}
 
 	env = nextRun(t, env)
-	res := run(context.Background(), job, env, d)
+	res := newSession(d).Run(context.Background(), job, env)
 	stdin := f.calls[len(f.calls)-1].stdin
 	if !strings.Contains(stdin, OpenHeading) || !strings.Contains(stdin, "1. src/a.go:3 - y is odd") {
 		t.Errorf("run 3 does not verify the open violation of run 1:\n%s", stdin)
@@ -587,7 +586,7 @@ func TestRunInfrastructure(t *testing.T) {
 			if tt.diffErr != nil {
 				d.diff = func(context.Context, string, gate.DiffSpec, string) (string, error) { return "", tt.diffErr }
 			}
-			res := run(context.Background(), job, env, d)
+			res := newSession(d).Run(context.Background(), job, env)
 			if res.Status != tt.status || res.Infrastructure != tt.infra {
 				t.Errorf("status %s, infrastructure %v; want %s, %v (%+v)", res.Status, res.Infrastructure, tt.status, tt.infra, res)
 			}
@@ -597,19 +596,20 @@ func TestRunInfrastructure(t *testing.T) {
 
 // TestRunBookLastsOneRun: an adapter taken out of service in one run is
 // back in the next run of the same process, even when that run reuses the
-// log directory and run number (after a clean); every ExecuteRun loads its
-// own configuration, which identifies the run.
+// log directory and run number (after a clean): every ExecuteRun starts
+// its own Session.
 func TestRunBookLastsOneRun(t *testing.T) {
 	job, env := setup(t, []string{"claude", "codex"}, 1, false)
 	f := &fakeCLIs{replies: map[string][]reply{
 		"claude": {{stderr: "Claude AI usage limit reached|1760000000\n", exit: 1}, {stdout: standin.PassAnswer}},
 	}}
 	d := f.deps(testDiff)
-	if res := run(context.Background(), job, env, d); res.Status != gate.StatusPass || res.Slots[0].Adapter != "codex" {
+	sess := newSession(d)
+	if res := sess.Run(context.Background(), job, env); res.Status != gate.StatusPass || res.Slots[0].Adapter != "codex" {
 		t.Fatalf("run 1 = %+v", res)
 	}
 	// The same run: claude stays out of service.
-	if res := run(context.Background(), job, env, d); res.Slots[0].Adapter != "codex" || f.callsOf("claude") != 1 {
+	if res := sess.Run(context.Background(), job, env); res.Slots[0].Adapter != "codex" || f.callsOf("claude") != 1 {
 		t.Fatalf("same run: %+v, claude calls %d", res, f.callsOf("claude"))
 	}
 
@@ -620,8 +620,7 @@ func TestRunBookLastsOneRun(t *testing.T) {
 	if err := os.Mkdir(env.LogDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env.Scope = &gate.RunScope{} // what the runner makes for each run
-	res := run(context.Background(), job, env, d)
+	res := newSession(d).Run(context.Background(), job, env) // the runner starts a session per run
 	if res.Status != gate.StatusPass || res.Slots[0].Adapter != "claude" || f.callsOf("claude") != 2 {
 		t.Fatalf("next run: %+v, claude calls %d", res, f.callsOf("claude"))
 	}

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// Scope is what a unified diff changes: its files (new-side paths, in order
+// Diff is what a unified diff changes: its files (new-side paths, in order
 // of appearance) and, per file, the line numbers of the new version that the
 // diff adds ("+" lines). Deleted files are not part of it.
-type Scope struct {
+type Diff struct {
 	files []string
 	added map[string]map[int]bool
 }
@@ -18,8 +18,8 @@ type Scope struct {
 // quoted paths, renames, new files, `\ No newline at end of file`). Hunk
 // bodies are consumed by their header counts, so an added line whose text
 // starts with "++" or "--" is never mistaken for a file header.
-func ParseDiff(diff string) Scope {
-	s := Scope{added: map[string]map[int]bool{}}
+func ParseDiff(diff string) Diff {
+	s := Diff{added: map[string]map[int]bool{}}
 	cur := ""
 	inHunk := false
 	oldLeft, newLeft, newLine := 0, 0, 0
@@ -81,7 +81,7 @@ func ParseDiff(diff string) Scope {
 }
 
 // add registers file and returns it ("" for paths inside .git/).
-func (s *Scope) add(file string) string {
+func (s *Diff) add(file string) string {
 	file = clean(file)
 	if file == "" || file == ".git" || strings.HasPrefix(file, ".git/") {
 		return ""
@@ -94,7 +94,7 @@ func (s *Scope) add(file string) string {
 }
 
 // remove forgets file (a deletion).
-func (s *Scope) remove(file string) {
+func (s *Diff) remove(file string) {
 	if file == "" {
 		return
 	}
@@ -108,23 +108,23 @@ func (s *Scope) remove(file string) {
 }
 
 // Files returns the changed files in order of appearance.
-func (s Scope) Files() []string { return append([]string(nil), s.files...) }
+func (s Diff) Files() []string { return append([]string(nil), s.files...) }
 
 // Empty reports whether the diff names no file.
-func (s Scope) Empty() bool { return len(s.files) == 0 }
+func (s Diff) Empty() bool { return len(s.files) == 0 }
 
 // AddedLines returns the number of added lines of file.
-func (s Scope) AddedLines(file string) int { return len(s.added[file]) }
+func (s Diff) AddedLines(file string) int { return len(s.added[file]) }
 
 // Added reports whether line of file (a path as returned by Resolve) is an
 // added line.
-func (s Scope) Added(file string, line int) bool { return s.added[file][line] }
+func (s Diff) Added(file string, line int) bool { return s.added[file][line] }
 
 // Resolve maps a path as a reviewer wrote it to a file of the diff: exactly;
 // after dropping "./", an "a/" or "b/" prefix, or the absolute root; else by
 // a unique match on whole trailing path elements (the diff names files from
 // the repository top, a reviewer may name them from the project root).
-func (s Scope) Resolve(file, root string) (string, bool) {
+func (s Diff) Resolve(file, root string) (string, bool) {
 	if f := clean(file); f != "" {
 		if _, ok := s.added[f]; ok {
 			return f, true
