@@ -96,9 +96,14 @@ type RunResult struct {
 	IntervalMinutes int
 }
 
-// loadPrevious loads what earlier runs left to verify (a variable so tests
-// can make it fail).
-var loadPrevious = loadPending
+// deps are the effects of a run that tests replace.
+type deps struct {
+	// loadPending reads what earlier runs left to verify.
+	loadPending func(logDir, gateName string) (*gate.Pending, []string, error)
+}
+
+// realDeps are the real effects.
+func realDeps() deps { return deps{loadPending: loadPending} }
 
 // ExecuteRun runs the gauntlet in-process and returns its result; it never
 // exits the process. Order: project root and configuration, git, debug
@@ -106,8 +111,13 @@ var loadPrevious = loadPending
 // number and retry limit, change detection, jobs, console log, gates,
 // execution state, summary, clean after a pass. The lock is released on
 // every path; a panic becomes StatusError.
-func ExecuteRun(ctx context.Context, opts Options) (res RunResult) {
-	r := newExecution(opts)
+func ExecuteRun(ctx context.Context, opts Options) RunResult {
+	return executeRun(ctx, opts, realDeps())
+}
+
+// executeRun is ExecuteRun with the effects of d.
+func executeRun(ctx context.Context, opts Options, d deps) (res RunResult) {
+	r := newExecution(opts, d)
 	defer func() {
 		if p := recover(); p != nil {
 			res = RunResult{Status: StatusError, Message: MsgError, ErrorMessage: fmt.Sprintf("internal error: %v", p)}
@@ -124,6 +134,7 @@ func ExecuteRun(ctx context.Context, opts Options) (res RunResult) {
 // execution is the state of one ExecuteRun.
 type execution struct {
 	opts      Options
+	deps      deps
 	getenv    func(string) string
 	now       func() time.Time
 	cons      *console.Console
@@ -155,8 +166,8 @@ type execution struct {
 	since string
 }
 
-func newExecution(opts Options) *execution {
-	e := &execution{opts: opts, getenv: opts.Getenv, now: opts.Now}
+func newExecution(opts Options, d deps) *execution {
+	e := &execution{opts: opts, deps: d, getenv: opts.Getenv, now: opts.Now}
 	if e.getenv == nil {
 		e.getenv = os.Getenv
 	}
@@ -696,7 +707,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	if verification {
 		var err error
 		var warns []string
-		previous, warns, err = loadPrevious(e.logDir, e.opts.Gate)
+		previous, warns, err = e.deps.loadPending(e.logDir, e.opts.Gate)
 		for _, w := range warns {
 			e.cons.Printf(lineWarning, w)
 		}

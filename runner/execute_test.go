@@ -107,10 +107,9 @@ func TestExecuteRunRecoversPanic(t *testing.T) {
 	if res := ExecuteRun(context.Background(), Options{Dir: root}); res.Status != StatusFailed {
 		t.Fatalf("first run %+v", res)
 	}
-	saved := loadPrevious
-	t.Cleanup(func() { loadPrevious = saved })
-	loadPrevious = func(string, string) (*gate.Pending, []string, error) { panic("boom") }
-	res := ExecuteRun(context.Background(), Options{Dir: root})
+	d := realDeps()
+	d.loadPending = func(string, string) (*gate.Pending, []string, error) { panic("boom") }
+	res := executeRun(context.Background(), Options{Dir: root}, d)
 	if res.Status != StatusError || !strings.Contains(res.ErrorMessage, "boom") {
 		t.Fatalf("result %+v", res)
 	}

@@ -42,10 +42,10 @@ func BenchmarkFastPaths(b *testing.B) {
 				return runner.RunResult{}
 			}
 			for b.Loop() {
-				out := Run(context.Background(), Options{
+				out := run(context.Background(), Options{
 					Stdin: strings.NewReader(bc.input), Stdout: io.Discard, Stderr: io.Discard,
-					Getenv: getenv, Now: func() time.Time { return now }, Execute: exec,
-				})
+					Getenv: getenv, Now: func() time.Time { return now },
+				}, deps{execute: exec})
 				if out.Status != bc.want {
 					b.Fatalf("status %s, want %s", out.Status, bc.want)
 				}

@@ -87,9 +87,16 @@ type Options struct {
 	// (DeadlineFor(DefaultAgentTimeout)); a run still going then is
 	// cancelled and answered as infrastructure_error.
 	Deadline time.Duration
-	// Execute runs the gauntlet (runner.ExecuteRun when nil).
-	Execute func(context.Context, runner.Options) runner.RunResult
 }
+
+// deps are the effects of the hook that tests replace.
+type deps struct {
+	// execute runs the gauntlet.
+	execute func(context.Context, runner.Options) runner.RunResult
+}
+
+// realDeps are the real effects.
+func realDeps() deps { return deps{execute: runner.ExecuteRun} }
 
 func (o Options) withDefaults() Options {
 	if o.Stdin == nil {
@@ -112,9 +119,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Deadline <= 0 {
 		o.Deadline = DeadlineFor(DefaultAgentTimeout)
-	}
-	if o.Execute == nil {
-		o.Execute = runner.ExecuteRun
 	}
 	return o
 }
@@ -153,8 +157,13 @@ func (o Outcome) Response() hookproto.Response {
 // when enabled, and writes exactly one line to Stdout (write errors such as
 // a closed stdout are ignored). A panic anywhere becomes status error.
 func Run(ctx context.Context, opts Options) Outcome {
+	return run(ctx, opts, realDeps())
+}
+
+// run is Run with the effects of d.
+func run(ctx context.Context, opts Options, d deps) Outcome {
 	o := opts.withDefaults()
-	h := &hook{o: o, start: time.Now()}
+	h := &hook{o: o, d: d, start: time.Now()}
 	out := h.safeDecide(ctx)
 	if out.LogDir != "" {
 		runner.OpenDebugLog(out.LogDir, out.debug, o.Now).StopHook(decisionWord(out.Block()), string(out.Status))
@@ -174,6 +183,7 @@ func decisionWord(block bool) string {
 // hook is one invocation.
 type hook struct {
 	o Options
+	d deps
 	// start is when the hook began, on the real clock: the deadline is a
 	// real-time bound, whatever clock Options.Now injects for the interval.
 	start time.Time
@@ -327,7 +337,7 @@ func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
 				done <- result{panic: r, stack: debug.Stack()}
 			}
 		}()
-		done <- result{res: h.o.Execute(ctx, runner.Options{
+		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
 			Getenv: h.o.Getenv, Now: h.o.Now,
 		})}

@@ -56,8 +56,15 @@ func env(t testing.TB, vars map[string]string) func(string) string {
 }
 
 // call runs the hook on input and returns the outcome, the one stdout line
-// and stderr. execute, when nil, fails the test if called.
+// and stderr; the gauntlet must not run.
 func call(t testing.TB, o Options, input string) (Outcome, []byte, string) {
+	t.Helper()
+	return callExec(t, o, nil, input)
+}
+
+// callExec is call with execute standing in for the gauntlet; a nil
+// execute fails the test if called.
+func callExec(t testing.TB, o Options, execute func(context.Context, runner.Options) runner.RunResult, input string) (Outcome, []byte, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if o.Stdin == nil {
@@ -70,14 +77,14 @@ func call(t testing.TB, o Options, input string) (Outcome, []byte, string) {
 	if o.Now == nil {
 		o.Now = func() time.Time { return now }
 	}
-	if o.Execute == nil {
-		o.Execute = func(context.Context, runner.Options) runner.RunResult {
+	if execute == nil {
+		execute = func(context.Context, runner.Options) runner.RunResult {
 			t.Helper()
 			t.Errorf("ExecuteRun called")
 			return runner.RunResult{Status: runner.StatusPassed}
 		}
 	}
-	out := Run(context.Background(), o)
+	out := run(context.Background(), o, deps{execute: execute})
 	line := stdout.Bytes()
 	if bytes.Count(line, []byte("\n")) != 1 || !bytes.HasSuffix(line, []byte("\n")) || !json.Valid(line) {
 		t.Fatalf("stdout is not one JSON line: %q", line)
@@ -104,7 +111,7 @@ func TestEveryStatusEveryDialect(t *testing.T) {
 					return runner.RunResult{Status: status, Message: "m", ErrorMessage: "boom", GatesRun: 3, GatesFailed: 1,
 						ConsoleLogPath: filepath.Join(root, "gauntlet_logs", "console.4.log")}
 				}
-				out, line, _ := call(t, Options{Agent: agent, Execute: exec, Cwd: t.TempDir()}, input(root, false))
+				out, line, _ := callExec(t, Options{Agent: agent, Cwd: t.TempDir()}, exec, input(root, false))
 				if got.Dir != root || !got.Silent || got.Kinds != runner.KindsAll || got.Command != "stop-hook" {
 					t.Errorf("ExecuteRun options = %+v", got)
 				}
@@ -363,7 +370,7 @@ func TestRunsWhenDue(t *testing.T) {
 				}
 				return runner.RunResult{Status: runner.StatusPassed}
 			}
-			out, _, stderr := call(t, Options{Execute: exec, Cwd: root, Getenv: env(t, tc.env)}, in)
+			out, _, stderr := callExec(t, Options{Cwd: root, Getenv: env(t, tc.env)}, exec, in)
 			if !called || out.Status != runner.StatusPassed {
 				t.Errorf("called = %v, outcome %+v; stderr:\n%s", called, out, stderr)
 			}
@@ -408,7 +415,7 @@ func TestDeadline(t *testing.T) {
 		return runner.RunResult{Status: runner.StatusFailed}
 	}
 	start := time.Now()
-	out, _, _ := call(t, Options{Execute: exec, Deadline: 200 * time.Millisecond, Now: time.Now}, input(root, false))
+	out, _, _ := callExec(t, Options{Deadline: 200 * time.Millisecond, Now: time.Now}, exec, input(root, false))
 	if out.Status != runner.StatusInfrastructureError || !strings.Contains(out.Message, "200ms") {
 		t.Errorf("outcome = %+v", out)
 	}
@@ -421,7 +428,7 @@ func TestDeadline(t *testing.T) {
 	hang := make(chan struct{})
 	defer close(hang)
 	stuck := func(context.Context, runner.Options) runner.RunResult { <-hang; return runner.RunResult{} }
-	out, _, _ = call(t, Options{Execute: stuck, Deadline: 100 * time.Millisecond, Now: time.Now}, input(root, false))
+	out, _, _ = callExec(t, Options{Deadline: 100 * time.Millisecond, Now: time.Now}, stuck, input(root, false))
 	if out.Status != runner.StatusInfrastructureError {
 		t.Errorf("stuck run outcome = %+v", out)
 	}
@@ -444,7 +451,7 @@ func TestDefaultDeadline(t *testing.T) {
 		got = time.Until(dl)
 		return runner.RunResult{Status: runner.StatusPassed}
 	}
-	call(t, Options{Execute: exec, Now: time.Now}, input(root, false))
+	callExec(t, Options{Now: time.Now}, exec, input(root, false))
 	if got <= 260*time.Second || got > 270*time.Second {
 		t.Errorf("run deadline in %s, want 270s", got)
 	}
@@ -473,7 +480,7 @@ func TestStaleLock(t *testing.T) {
 	}
 	// above Linux's largest pid_max (1<<22): never a live process
 	mustWrite(t, path, lockJSON(1<<22+1))
-	if out, _, _ := call(t, Options{Execute: exec}, input(root, false)); out.Status != runner.StatusPassed || !ran {
+	if out, _, _ := callExec(t, Options{}, exec, input(root, false)); out.Status != runner.StatusPassed || !ran {
 		t.Errorf("stale lock: outcome %+v, ran %v", out, ran)
 	}
 	for name, content := range map[string]string{
@@ -492,7 +499,7 @@ func TestStaleLock(t *testing.T) {
 func TestPanicsBecomeError(t *testing.T) {
 	root := project(t, "debug_log:\n  enabled: true\n")
 	boom := func(context.Context, runner.Options) runner.RunResult { panic("boom") }
-	out, line, stderr := call(t, Options{Execute: boom}, input(root, false))
+	out, line, stderr := callExec(t, Options{}, boom, input(root, false))
 	if out.Status != runner.StatusError || !strings.Contains(out.Message, "boom") || !strings.Contains(stderr, "panic") {
 		t.Errorf("outcome = %+v", out)
 	}
@@ -515,7 +522,7 @@ func TestPanicsBecomeError(t *testing.T) {
 func TestUnknownRunStatusIsError(t *testing.T) {
 	root := project(t, "")
 	exec := func(context.Context, runner.Options) runner.RunResult { return runner.RunResult{} }
-	if out, _, _ := call(t, Options{Execute: exec}, input(root, false)); out.Status != runner.StatusError {
+	if out, _, _ := callExec(t, Options{}, exec, input(root, false)); out.Status != runner.StatusError {
 		t.Errorf("outcome = %+v", out)
 	}
 }
@@ -526,7 +533,7 @@ func TestDebugLog(t *testing.T) {
 	exec := func(context.Context, runner.Options) runner.RunResult {
 		return runner.RunResult{Status: runner.StatusFailed}
 	}
-	call(t, Options{Execute: exec}, input(root, false))
+	callExec(t, Options{}, exec, input(root, false))
 	call(t, Options{}, input(root, true))
 	data, err := os.ReadFile(filepath.Join(logDir, ".debug.log"))
 	if err != nil {
@@ -650,7 +657,7 @@ func FuzzHook(f *testing.F) {
 			exec := func(context.Context, runner.Options) runner.RunResult {
 				return runner.RunResult{Status: runner.StatusFailed}
 			}
-			out, line, _ := call(t, Options{Agent: agent, Cwd: root, Execute: exec, StdinTimeout: time.Second},
+			out, line, _ := callExec(t, Options{Agent: agent, Cwd: root, StdinTimeout: time.Second}, exec,
 				string(data))
 			if !slices.Contains(runner.AllStatuses, out.Status) || out.Message == "" {
 				t.Fatalf("outcome %+v", out)
@@ -683,7 +690,7 @@ func TestDeadlineIgnoresInjectedClock(t *testing.T) {
 		return runner.RunResult{Status: runner.StatusPassed}
 	}
 	for _, clock := range []time.Time{time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)} {
-		out, line, _ := call(t, Options{Now: func() time.Time { return clock }, Deadline: time.Minute, Execute: passed}, input(root, false))
+		out, line, _ := callExec(t, Options{Now: func() time.Time { return clock }, Deadline: time.Minute}, passed, input(root, false))
 		if out.Status != runner.StatusPassed {
 			t.Fatalf("clock %v: status %s, want passed (the deadline fired at once?): %s", clock, out.Status, line)
 		}

@@ -53,8 +53,10 @@ type deps struct {
 	now    func() time.Time
 }
 
-// defaultDeps are the real effects.
-var defaultDeps = deps{diff: git.Diff, invoke: adapter.Invoke, check: adapter.Check, now: time.Now}
+// realDeps are the real effects.
+func realDeps() deps {
+	return deps{diff: git.Diff, invoke: adapter.Invoke, check: adapter.Check, now: time.Now}
+}
 
 // Session runs the review gates of one run. They share what the session
 // learns about the review CLIs: each adapter is checked (and probed, with
@@ -66,7 +68,7 @@ type Session struct {
 }
 
 // NewSession starts the review gates of a new run.
-func NewSession() *Session { return newSession(defaultDeps) }
+func NewSession() *Session { return newSession(realDeps()) }
 
 // newSession is NewSession with the effects of d.
 func newSession(d deps) *Session { return &Session{d: d, book: newBook(d.check)} }

@@ -461,7 +461,7 @@ func TestRunFirstRunNeverSkips(t *testing.T) {
 func TestRunStandIns(t *testing.T) {
 	dir := standin.Install(t, "claude", "codex")
 	job, env := setup(t, []string{"claude"}, 1, false)
-	d := defaultDeps
+	d := realDeps()
 	d.diff = func(context.Context, string, gate.DiffSpec, string) (string, error) { return testDiff, nil }
 
 	t.Run("claude cost in the log", func(t *testing.T) {

@@ -244,9 +244,6 @@ func TestInvokeMissingBinary(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	spec, _ := Lookup(Claude)
-	old := probeTimeout
-	probeTimeout = 300 * time.Millisecond
-	defer func() { probeTimeout = old }()
 	tests := []struct {
 		name    string
 		install bool
@@ -271,7 +268,7 @@ func TestCheck(t *testing.T) {
 			} else {
 				t.Setenv("PATH", t.TempDir())
 			}
-			if got := Check(context.Background(), spec, t.TempDir(), tt.probe); got != tt.want {
+			if got := check(context.Background(), spec, t.TempDir(), tt.probe, 300*time.Millisecond); got != tt.want {
 				t.Errorf("Check = %+v, want %+v", got, tt.want)
 			}
 		})

@@ -12,9 +12,6 @@ import (
 // ProbeTimeout bounds a usage-limit probe.
 const ProbeTimeout = 30 * time.Second
 
-// probeTimeout is ProbeTimeout; tests shorten it.
-var probeTimeout = ProbeTimeout
-
 // ProbePrompt is the tiny prompt a usage-limit probe pipes to a CLI.
 const ProbePrompt = "This is a connectivity check. Reply with the single word OK and do nothing else."
 
@@ -50,22 +47,28 @@ type Health struct {
 func (h Health) OK() bool { return h.State == StateHealthy }
 
 // Check reports whether spec's binary is on PATH and, when probe is true,
-// whether it answers a tiny prompt without a usage-limit message.
+// whether it answers a tiny prompt without a usage-limit message within
+// ProbeTimeout.
 func Check(ctx context.Context, spec Spec, root string, probe bool) Health {
+	return check(ctx, spec, root, probe, ProbeTimeout)
+}
+
+// check is Check with a probe bounded by timeout.
+func check(ctx context.Context, spec Spec, root string, probe bool, timeout time.Duration) Health {
 	if _, err := exec.LookPath(spec.Binary); err != nil {
 		return Health{State: StateMissing, Message: MsgMissing}
 	}
 	if !probe {
 		return Health{State: StateHealthy, Message: MsgInstalled}
 	}
-	return Probe(ctx, spec, root)
+	return probeCLI(ctx, spec, root, timeout)
 }
 
-// Probe pipes ProbePrompt into spec (same read-only argv as a review) and
-// judges the answer: a usage-limit phrase, a timeout or a failure make the
-// adapter unhealthy.
-func Probe(ctx context.Context, spec Spec, root string) Health {
-	ans, err := Invoke(ctx, spec, Request{Root: root, Stdin: ProbePrompt, Timeout: probeTimeout})
+// probeCLI pipes ProbePrompt into spec (same read-only argv as a review)
+// and judges the answer: a usage-limit phrase, a timeout or a failure make
+// the adapter unhealthy.
+func probeCLI(ctx context.Context, spec Spec, root string, timeout time.Duration) Health {
+	ans, err := Invoke(ctx, spec, Request{Root: root, Stdin: ProbePrompt, Timeout: timeout})
 	if ans.LimitPhrase() != "" {
 		return Health{State: StateUnhealthy, Message: MsgUsageLimit}
 	}
