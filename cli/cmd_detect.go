@@ -39,7 +39,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 	fmt.Fprintf(w, "Base branch: %s\n", d.BaseBranch)
 	if !c.All {
 		if len(d.Files) == 0 {
-			fmt.Fprintln(w, runner.MsgNoChanges)
+			fmt.Fprintln(w, runner.LineNoChanges)
 			return nil
 		}
 		fmt.Fprintf(w, "Changed files (%d):\n", len(d.Files))
@@ -48,7 +48,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 		}
 	}
 	if len(d.Jobs) == 0 {
-		fmt.Fprintln(w, runner.MsgNoApplicableGates)
+		fmt.Fprintln(w, runner.LineNoApplicableGates)
 		return nil
 	}
 	fmt.Fprintf(w, "Entry points (%d):\n", len(d.EntryPoints))

@@ -70,7 +70,8 @@ type Options struct {
 
 // RunResult is the outcome of ExecuteRun.
 type RunResult struct {
-	Status  GauntletStatus
+	Status GauntletStatus
+	// Message is the status's one-line message with the result's Detail.
 	Message string
 	// ConsoleLogPath is the absolute path of this run's console.N.log; after
 	// a passing run, its archived path in previous/. Runs that execute no
@@ -92,8 +93,20 @@ type RunResult struct {
 	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
 	Skipped int
-	// IntervalMinutes is the stop-hook interval in force (stop hook only).
-	IntervalMinutes int
+}
+
+// Detail is what the result's message adds to its status's text: how many
+// gates failed, or what went wrong.
+func (r RunResult) Detail() string {
+	switch r.Status {
+	case StatusFailed:
+		if r.GatesRun > 0 {
+			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun)
+		}
+	case StatusError, StatusInfrastructureError:
+		return r.ErrorMessage
+	}
+	return ""
 }
 
 // deps are the effects of a run that tests replace.
@@ -120,12 +133,14 @@ func executeRun(ctx context.Context, opts Options, d deps) (res RunResult) {
 	r := newExecution(opts, d)
 	defer func() {
 		if p := recover(); p != nil {
-			res = RunResult{Status: StatusError, Message: MsgError, ErrorMessage: fmt.Sprintf("internal error: %v", p)}
-			r.cons.Printf("Error: %s", res.ErrorMessage)
+			res = RunResult{Status: StatusError, ErrorMessage: fmt.Sprintf("internal error: %v", p)}
+			res.Message = Message(res.Status, res.Detail())
+			r.cons.Printf(lineError, res.ErrorMessage)
 		}
 	}()
 	defer r.cleanup()
 	res = r.execute(ctx)
+	res.Message = Message(res.Status, res.Detail())
 	r.debug.Event(EventRunEnd, fmt.Sprintf("status=%s fixed=%d skipped=%d failed=%d iterations=%d",
 		res.Status, res.Fixed, res.Skipped, res.GatesFailed, r.runNumber))
 	return res
@@ -203,9 +218,9 @@ func (e *execution) cleanup() {
 }
 
 // fail prints and returns an error result.
-func (e *execution) fail(status GauntletStatus, msg string, err error) RunResult {
-	e.cons.Printf("Error: %v", err)
-	return RunResult{Status: status, Message: msg, ErrorMessage: err.Error()}
+func (e *execution) fail(status GauntletStatus, err error) RunResult {
+	e.cons.Printf(lineError, err)
+	return RunResult{Status: status, ErrorMessage: err.Error()}
 }
 
 // commandLine renders the COMMAND event: the command and its flags.
@@ -259,7 +274,7 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			r := e.fail(StatusError, MsgError, fmt.Errorf("get working directory: %w", err))
+			r := e.fail(StatusError, fmt.Errorf("get working directory: %w", err))
 			return &r
 		}
 		dir = wd
@@ -269,9 +284,9 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 		e.cons.Printf(lineWarning, w)
 	}
 	if err != nil {
-		r := e.fail(StatusError, MsgConfigInvalid, err)
+		r := e.fail(StatusError, err)
 		if !found {
-			r = e.fail(StatusNoConfig, MsgNoConfig, err)
+			r = e.fail(StatusNoConfig, err)
 		}
 		r.ConfigError = true
 		return &r
@@ -287,19 +302,19 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	e.debug.Event(EventCommand, e.commandLine())
 
 	if err := git.Available(); err != nil {
-		r := e.fail(StatusInfrastructureError, MsgGitMissing, err)
+		r := e.fail(StatusInfrastructureError, err)
 		return &r
 	}
 	e.ci = IsCI(e.getenv)
 	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
 	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
 	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
-		r := e.fail(StatusError, MsgConfigInvalid, fmt.Errorf("no %s named %q in %s", e.kindsNoun(), e.opts.Gate, config.Dir))
+		r := e.fail(StatusError, fmt.Errorf("no %s named %q in %s", e.kindsNoun(), e.opts.Gate, config.Dir))
 		r.ConfigError = true
 		return &r
 	}
 	if err := e.checkWorkingDir(); err != nil {
-		r := e.fail(StatusError, MsgConfigInvalid, err)
+		r := e.fail(StatusError, err)
 		r.ConfigError = true
 		return &r
 	}
@@ -350,10 +365,9 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	if err != nil {
 		var held *lock.HeldError
 		if errors.As(err, &held) {
-			e.cons.Printf("Error: %v", err)
-			return RunResult{Status: StatusLockExists, Message: fmt.Sprintf("%s Lock file: %s", MsgLockExists, held.Path), ErrorMessage: err.Error()}
+			return e.fail(StatusLockExists, err)
 		}
-		return e.fail(StatusError, MsgError, fmt.Errorf("acquire lock: %w", err))
+		return e.fail(StatusError, fmt.Errorf("acquire lock: %w", err))
 	}
 	e.lock = lk
 	if lk.Warning != "" {
@@ -378,7 +392,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		e.refs.start()
 		cleaned, err := e.autoClean(ctx, prev)
 		if err != nil {
-			return e.fail(StatusError, MsgError, err)
+			return e.fail(StatusError, err)
 		}
 		if cleaned {
 			prev = nil
@@ -387,19 +401,18 @@ func (e *execution) execute(ctx context.Context) RunResult {
 
 	pending, err := logdir.HasPendingLogs(e.logDir)
 	if err != nil {
-		return e.fail(StatusError, MsgError, err)
+		return e.fail(StatusError, err)
 	}
 	verification := pending && e.opts.Commit == ""
 	e.runNumber, err = logdir.NextRunNumber(e.logDir)
 	if err != nil {
-		return e.fail(StatusError, MsgError, err)
+		return e.fail(StatusError, err)
 	}
-	allowed := e.cfg.MaxRetries + 1
-	if e.runNumber > allowed {
-		msg := retryLimitMessage(e.runNumber, allowed, e.cfg.MaxRetries)
+	if retryLimitReached(e.runNumber, e.cfg.MaxRetries) {
+		msg := retryLimitMessage(e.runNumber, e.cfg.MaxRetries+1, e.cfg.MaxRetries)
 		e.cons.Printf("%s", msg)
 		latest, _ := logdir.LatestConsoleLog(e.logDir)
-		return RunResult{Status: StatusRetryLimitExceeded, Message: MsgRetryLimitExceeded, ErrorMessage: msg, ConsoleLogPath: latest}
+		return RunResult{Status: StatusRetryLimitExceeded, ErrorMessage: msg, ConsoleLogPath: latest}
 	}
 	if verification {
 		e.cons.Printf(lineVerification)
@@ -408,13 +421,13 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	ch, err := e.detect(ctx, spec, e.changed, verification, prev)
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) {
-			return e.fail(StatusInfrastructureError, MsgGitMissing, err)
+			return e.fail(StatusInfrastructureError, err)
 		}
-		return e.fail(StatusError, MsgError, err)
+		return e.fail(StatusError, err)
 	}
 	if len(ch.files) == 0 {
-		e.cons.Printf(MsgNoChanges)
-		return RunResult{Status: StatusNoChanges, Message: MsgNoChanges}
+		e.cons.Printf(LineNoChanges)
+		return RunResult{Status: StatusNoChanges}
 	}
 	e.cons.Printf(lineChangedFiles, len(ch.files))
 
@@ -425,8 +438,8 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		e.cons.Printf("%s", w)
 	}
 	if len(jobs) == 0 {
-		e.cons.Printf(MsgNoApplicableGates)
-		return RunResult{Status: StatusNoApplicableGates, Message: MsgNoApplicableGates}
+		e.cons.Printf(LineNoApplicableGates)
+		return RunResult{Status: StatusNoApplicableGates}
 	}
 	return e.runGates(ctx, ch, jobs, verification)
 }
@@ -699,7 +712,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	spec := ch.spec
 	consolePath := logdir.ConsoleName(e.runNumber).Path(e.logDir)
 	if err := e.cons.Open(consolePath); err != nil {
-		return e.fail(StatusError, MsgError, err)
+		return e.fail(StatusError, err)
 	}
 	res := RunResult{ConsoleLogPath: consolePath}
 
@@ -759,25 +772,19 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 
 	sum := console.Summarize(results, previous)
 	res.GatesRun, res.GatesFailed, res.Fixed, res.Skipped = len(results), sum.GatesFailed, sum.Fixed, sum.Skipped
-	if ctx.Err() != nil {
+	res.Status = decideStatus(outcome{
+		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
+		onlyInfrastructure: onlyInfrastructure(results), run: e.runNumber, maxRetries: e.cfg.MaxRetries,
+	})
+	switch res.Status {
+	case StatusError:
 		e.cons.Printf(lineInterrupted)
-		res.Status, res.Message, res.ErrorMessage = StatusError, MsgInterrupted, fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
+		res.ErrorMessage = fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
 		return res
-	}
-	switch {
-	case sum.GatesFailed > 0 && e.runNumber >= e.cfg.MaxRetries+1:
-		res.Status, res.Message = StatusRetryLimitExceeded, MsgRetryLimitExceeded
-	case sum.GatesFailed > 0 && onlyInfrastructure(results):
+	case StatusInfrastructureError:
 		// Nothing the agent can fix: do not block it (seeds: infrastructure
 		// problems approve). The errors are in the logs and the message.
-		res.Status, res.Message = StatusInfrastructureError, MsgReviewUnavailable
 		res.ErrorMessage = infrastructureDetail(results)
-	case sum.GatesFailed > 0:
-		res.Status, res.Message = StatusFailed, MsgFailed
-	case sum.Skipped > 0:
-		res.Status, res.Message = StatusPassedWithWarnings, MsgPassedWithWarnings
-	default:
-		res.Status, res.Message = StatusPassed, MsgPassed
 	}
 
 	e.writeState(ctx)

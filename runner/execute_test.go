@@ -57,7 +57,7 @@ func TestExecuteRunSilentFailure(t *testing.T) {
 	root := project(t, "echo broken; exit 3", "")
 	var stderr, stdout bytes.Buffer
 	res := ExecuteRun(context.Background(), Options{Dir: filepath.Join(root, "src"), Silent: true, Stderr: &stderr, Stdout: &stdout})
-	if res.Status != StatusFailed || res.Message != MsgFailed || res.GatesRun != 1 || res.GatesFailed != 1 {
+	if res.Status != StatusFailed || res.Message != Message(StatusFailed, "1 of 1 gates failed.") || res.GatesRun != 1 || res.GatesFailed != 1 {
 		t.Fatalf("result %+v", res)
 	}
 	if stderr.Len()+stdout.Len() != 0 {
@@ -84,7 +84,7 @@ func TestExecuteRunPassArchives(t *testing.T) {
 	root := project(t, `"true"`, "")
 	var stderr bytes.Buffer
 	res := ExecuteRun(context.Background(), Options{Dir: root, Stderr: &stderr})
-	if res.Status != StatusPassed || res.Message != MsgPassed {
+	if res.Status != StatusPassed || res.Message != Message(StatusPassed, "") {
 		t.Fatalf("result %+v\n%s", res, stderr.String())
 	}
 	if res.ConsoleLogPath != filepath.Join(logDir(root), "previous", "console.1.log") {
@@ -137,7 +137,7 @@ func TestExecuteRunCanceled(t *testing.T) {
 	}
 	cancel()
 	res := <-done
-	if res.Status != StatusError || res.Message != MsgInterrupted {
+	if res.Status != StatusError || !strings.HasPrefix(res.ErrorMessage, "run interrupted: ") || res.Message != Message(StatusError, res.ErrorMessage) {
 		t.Fatalf("result %+v", res)
 	}
 	if lock.Exists(logDir(root)) {
@@ -152,7 +152,7 @@ func TestExecuteRunGitMissing(t *testing.T) {
 	root := project(t, `"true"`, "")
 	t.Setenv("PATH", t.TempDir())
 	res := ExecuteRun(context.Background(), Options{Dir: root})
-	if res.Status != StatusInfrastructureError || res.Message != MsgGitMissing || !strings.Contains(res.ErrorMessage, "git") {
+	if res.Status != StatusInfrastructureError || !strings.Contains(res.ErrorMessage, "git") || !strings.Contains(res.Message, res.ErrorMessage) {
 		t.Fatalf("result %+v", res)
 	}
 	if lock.Exists(logDir(root)) {

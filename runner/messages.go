@@ -1,51 +1,93 @@
 package runner
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
 
-// Console status texts: the summary prints "Status: " + StatusText(s).
-// Passed, Passed with warnings and Retry limit exceeded are the stop hook's
-// termination conditions.
-var statusTexts = map[GauntletStatus]string{
-	StatusPassed:             "Passed",
-	StatusPassedWithWarnings: "Passed with warnings",
-	StatusFailed:             "Failed",
-	StatusRetryLimitExceeded: "Retry limit exceeded",
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+)
+
+// statusFacts is everything said about one status.
+type statusFacts struct {
+	// message is the one-line message of the status (RunResult.Message and
+	// the stop hook's answer); a detail, when there is one, follows it.
+	message string
+	// routine marks outcomes nobody needs to be told about (see
+	// hookproto.Response.Routine).
+	routine bool
+	// summary is the status text of the console summary, `Status: <text>`;
+	// "" for statuses that print no summary.
+	summary string
+}
+
+// statuses is the one table of what each status says.
+var statuses = map[GauntletStatus]statusFacts{
+	StatusPassed:             {"✓ Gauntlet passed — every gate passed.", true, "Passed"},
+	StatusPassedWithWarnings: {"✓ Gauntlet passed with warnings — some review issues were skipped.", false, "Passed with warnings"},
+	StatusNoApplicableGates:  {"✓ Gauntlet passed — no gate applies to the changed files.", true, ""},
+	StatusNoChanges:          {"✓ Gauntlet passed — no changes to verify.", true, ""},
+	StatusFailed:             {"✗ Gauntlet failed — the issues must be fixed before stopping.", false, "Failed"},
+	StatusRetryLimitExceeded: {"⚠ Gauntlet gave up — retry limit exceeded; a human should review the remaining issues.", false, "Retry limit exceeded"},
+	StatusLockExists:         {"⏭ Gauntlet skipped — another gauntlet run is in progress.", true, ""},
+	StatusIntervalNotElapsed: {"⏭ Gauntlet skipped — the run interval has not elapsed since the last run.", true, ""},
+	StatusNoConfig:           {"○ Not a gauntlet project — no .gauntlet/config.yml found.", true, ""},
+	StatusStopHookActive:     {"↺ Stop hook already active — allowing the stop to prevent an infinite loop.", true, ""},
+	StatusStopHookDisabled:   {"○ Stop hook disabled — the gauntlet was not run.", true, ""},
+	StatusInvalidInput:       {"⚠ Invalid hook input — it is not a JSON object; allowing the stop.", false, ""},
 	// A run whose only problems were reviewers that could not run: not a
 	// termination condition, but the stop hook approves it.
-	StatusInfrastructureError: "Error",
+	StatusInfrastructureError: {"⚠ Gauntlet could not run — allowing the stop.", false, "Error"},
+	StatusError:               {"⚠ Stop hook error — allowing the stop.", false, ""},
 }
+
+// maxDetail bounds the detail of a message, in runes.
+const maxDetail = 500
+
+// Message is the one-line message of status, followed by detail when given
+// (white space runs folded to one space, at most 500 runes).
+func Message(status GauntletStatus, detail string) string {
+	text := statuses[status].message
+	if text == "" {
+		text = fmt.Sprintf("Gauntlet status %s.", status)
+	}
+	detail = strings.Join(strings.Fields(detail), " ")
+	if r := []rune(detail); len(r) > maxDetail {
+		detail = string(r[:maxDetail-1]) + "…"
+	}
+	if detail != "" {
+		return text + " " + detail
+	}
+	return text
+}
+
+// IsRoutine reports whether status needs nobody's attention.
+func IsRoutine(status GauntletStatus) bool { return statuses[status].routine }
 
 // StatusText is the summary's status text for s ("Passed", "Passed with
 // warnings", "Failed", "Retry limit exceeded"); "" for statuses that print
 // no summary.
-func StatusText(s GauntletStatus) string { return statusTexts[s] }
+func StatusText(s GauntletStatus) string { return statuses[s].summary }
 
-// Messages of RunResult.Message, one per status ExecuteRun returns.
-const (
-	MsgPassed             = "All gates passed."
-	MsgPassedWithWarnings = "Passed with warnings — some issues were skipped."
-	MsgNoApplicableGates  = "No applicable gates for these changes."
-	MsgNoChanges          = "No changes detected."
-	MsgFailed             = "Gates failed — issues must be fixed."
-	MsgRetryLimitExceeded = "Retry limit exceeded — run `agent-gauntlet clean` to archive and continue."
-	MsgLockExists         = "Another gauntlet run is already in progress."
-	MsgNoConfig           = "No .gauntlet/config.yml found."
-	MsgConfigInvalid      = "The gauntlet configuration is invalid."
-	MsgGitMissing         = "git is not installed or not in PATH."
-	MsgInterrupted        = "The run was interrupted."
-	MsgReviewUnavailable  = "No review could run (no review CLI available, usage limits, or a reviewer that crashed or timed out); nothing the agent can fix."
-	MsgError              = "Unexpected error occurred."
-)
+// StatusLine is the console's last status line for s: `Status: <text>`.
+func StatusLine(s GauntletStatus) string { return console.StatusLinePrefix + StatusText(s) }
 
-// Console lines other than gate lines and the summary.
+// TerminationStatuses are the statuses whose console status line lets an
+// agent stop: the stop hook's termination conditions.
+var TerminationStatuses = []GauntletStatus{StatusPassed, StatusPassedWithWarnings, StatusRetryLimitExceeded}
+
+// Console lines other than gate lines and the summary. LineNoChanges and
+// LineNoApplicableGates are also what `detect` prints.
 const (
-	lineAutoClean     = "Auto-cleaning logs (%s)..."
-	lineVerification  = "Existing logs detected — running in verification mode..."
-	lineChangedFiles  = "Found %d changed file(s)."
-	lineRunning       = "Running %d gate(s)..."
-	linePreviousFails = "Found %d gate(s) with %d previous violation(s)."
-	lineInterrupted   = "Run interrupted; gates were stopped."
-	lineWarning       = "Warning: %s"
+	LineNoChanges         = "No changes detected."
+	LineNoApplicableGates = "No applicable gates for these changes."
+	lineAutoClean         = "Auto-cleaning logs (%s)..."
+	lineVerification      = "Existing logs detected — running in verification mode..."
+	lineChangedFiles      = "Found %d changed file(s)."
+	lineRunning           = "Running %d gate(s)..."
+	linePreviousFails     = "Found %d gate(s) with %d previous violation(s)."
+	lineInterrupted       = "Run interrupted; gates were stopped."
+	lineWarning           = "Warning: %s"
+	lineError             = "Error: %v"
 )
 
 // retryLimitMessage is printed (and returned) when run n may not start.

@@ -51,3 +51,41 @@ func ExitCode(s GauntletStatus) int {
 	}
 	return 1
 }
+
+// outcome is what the status of a run that ran its gates depends on.
+type outcome struct {
+	// interrupted is true when the run's context ended before its gates.
+	interrupted bool
+	// gatesFailed counts the gates that failed or erred; skipped the review
+	// violations the agent skipped.
+	gatesFailed, skipped int
+	// onlyInfrastructure is true when every gate that did not pass could not
+	// judge the change for reasons the agent cannot fix.
+	onlyInfrastructure bool
+	// run is the run number; maxRetries the configured limit.
+	run, maxRetries int
+}
+
+// decideStatus is the status of a run that ran its gates: interrupted is an
+// error; a failure in the last run allowed exceeds the retry limit; a
+// failure that is only infrastructure (no review CLI could run) does not
+// block; any other failure fails; skipped violations pass with warnings.
+func decideStatus(o outcome) GauntletStatus {
+	switch {
+	case o.interrupted:
+		return StatusError
+	case o.gatesFailed > 0 && o.run >= o.maxRetries+1:
+		return StatusRetryLimitExceeded
+	case o.gatesFailed > 0 && o.onlyInfrastructure:
+		return StatusInfrastructureError
+	case o.gatesFailed > 0:
+		return StatusFailed
+	case o.skipped > 0:
+		return StatusPassedWithWarnings
+	}
+	return StatusPassed
+}
+
+// retryLimitReached reports whether run may not start: max_retries
+// verification runs after the first have been used.
+func retryLimitReached(run, maxRetries int) bool { return run > maxRetries+1 }

@@ -134,7 +134,7 @@ type Outcome struct {
 	Agent hookproto.Agent
 	// Status is the gauntlet status, the one type shared with the runner.
 	Status runner.GauntletStatus
-	// Message is the human summary (Message(Status, detail)).
+	// Message is the human summary (runner.Message(Status, detail)).
 	Message string
 	// Instructions tell the agent what to do (blocks only).
 	Instructions string
@@ -150,7 +150,7 @@ func (o Outcome) Block() bool { return runner.IsBlocking(o.Status) }
 // Response is the outcome before encoding.
 func (o Outcome) Response() hookproto.Response {
 	return hookproto.Response{Block: o.Block(), Status: string(o.Status), Message: o.Message,
-		Instructions: o.Instructions, Routine: Routine(o.Status)}
+		Instructions: o.Instructions, Routine: runner.IsRoutine(o.Status)}
 }
 
 // Run answers one stop: it decides, appends the decision to the debug log
@@ -196,7 +196,7 @@ func (h *hook) warn(format string, args ...any) {
 
 // answer builds an outcome for status with an optional detail.
 func (h *hook) answer(status runner.GauntletStatus, detail string) Outcome {
-	return Outcome{Agent: h.agent, Status: status, Message: Message(status, detail)}
+	return Outcome{Agent: h.agent, Status: status, Message: runner.Message(status, detail)}
 }
 
 func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
@@ -375,19 +375,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	if !slices.Contains(runner.AllStatuses, status) {
 		return h.answer(runner.StatusError, fmt.Sprintf("The run returned an unknown status %q.", status))
 	}
-	detail := ""
-	switch status {
-	case runner.StatusFailed:
-		if res.GatesRun > 0 {
-			detail = fmt.Sprintf("%d of %d gates failed.", res.GatesFailed, res.GatesRun)
-		}
-	case runner.StatusError, runner.StatusInfrastructureError:
-		detail = res.ErrorMessage
-		if detail == "" {
-			detail = res.Message
-		}
-	}
-	out := h.answer(status, detail)
+	out := h.answer(status, res.Detail())
 	if out.Block() {
 		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
 	}
@@ -417,6 +405,6 @@ func Fail(w io.Writer, agent hookproto.Agent, err error) {
 	if agent == "" {
 		agent = hookproto.Claude
 	}
-	out := Outcome{Agent: agent, Status: runner.StatusError, Message: Message(runner.StatusError, err.Error())}
+	out := Outcome{Agent: agent, Status: runner.StatusError, Message: runner.Message(runner.StatusError, err.Error())}
 	_, _ = w.Write(hookproto.Encode(agent, out.Response()))
 }

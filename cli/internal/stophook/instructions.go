@@ -1,0 +1,41 @@
+package stophook
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+)
+
+// Instructions is what a block tells the agent. consoleLog is the absolute
+// path of the run's console.N.log, "" when there is none.
+func Instructions(consoleLog string) string {
+	var b strings.Builder
+	b.WriteString("**GAUNTLET FAILED — YOU MUST FIX ISSUES NOW.**\n\n")
+	b.WriteString("You cannot stop yet: the quality gates did not pass. Stopping stays blocked until the gates " +
+		"pass or one of the termination conditions below holds. Do not run the gauntlet yourself: when you try " +
+		"to stop again, this hook will automatically re-run it and verify your fixes.\n\n")
+	if consoleLog != "" {
+		fmt.Fprintf(&b, "**Console log:** `%s`\nRead it first: it holds the full output of this run, "+
+			"with the path of every failed gate's log.\n\n", consoleLog)
+	} else {
+		b.WriteString("**Console log:** none was written; the failed gates' logs are in the log directory.\n\n")
+	}
+	b.WriteString("**Review trust level: medium.** Fix every issue you reasonably agree with, and every real " +
+		"bug, security or correctness problem. Skip an issue only when it is purely stylistic or subjective, " +
+		"or when you are confident the reviewer is wrong, and say why.\n\n")
+	b.WriteString("Steps:\n" +
+		"1. Find the failed gates in the console log (`[FAIL]` and `[ERROR]` lines).\n" +
+		"2. A failed check: read the `.log` file named on its `Log:` line and fix the cause.\n" +
+		"3. A failed review: open the `.json` file named on its `Review:` line. For each violation, fix it and " +
+		"set `\"status\": \"fixed\"` with a `\"result\"` note saying what you changed, or decline it and set " +
+		"`\"status\": \"skipped\"` with a `\"result\"` note saying why.\n" +
+		"4. Try to stop again; the hook re-runs the gates.\n\n")
+	b.WriteString("Termination conditions — you may stop once the console log of a run ends with one of:\n")
+	for _, s := range runner.TerminationStatuses {
+		fmt.Fprintf(&b, "- `%s`\n", runner.StatusLine(s))
+	}
+	fmt.Fprintf(&b, "After `%s`, stop and tell the user which issues remain: a human has to decide what happens next.",
+		runner.StatusLine(runner.StatusRetryLimitExceeded))
+	return b.String()
+}
