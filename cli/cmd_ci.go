@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/ciwork"
-	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -26,17 +26,17 @@ type CIListJobsCmd struct {
 // Run prints the jobs of the project's ci.yml on stdout (warnings on
 // stderr). Without ci.yml, or with an invalid configuration, it exits 2.
 func (c *CIListJobsCmd) Run(env *Env) error {
-	cfg, err := project.Load(env.Cwd)
+	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
 	if err != nil {
-		return configLoadError(env, err)
+		return configError(env.Stderr, err)
 	}
-	project.PrintWarnings(env.Stderr, cfg.Warnings)
+	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	if cfg.CI == nil {
 		return usageError(fmt.Errorf("CI configuration file not found at %s: run agent-gauntlet ci init to create it",
 			filepath.Join(cfg.Root, config.Dir, config.CIFile)))
 	}
 	jobs := ciwork.List(cfg.Root, cfg)
-	project.PrintWarnings(env.Stderr, jobs.Warnings())
+	runner.WriteConfigWarnings(env.Stderr, jobs.Warnings())
 	line, err := ciwork.JSON(jobs)
 	if err != nil {
 		return err
@@ -62,19 +62,17 @@ type CIInitCmd struct {
 // not write, or that was edited since, is left alone without --force
 // (exit 1).
 func (c *CIInitCmd) Run(env *Env) error {
-	root, ok := config.FindRoot(env.Cwd)
-	if !ok {
-		return usageError(fmt.Errorf("no %s found in %s or any parent directory up to the git top level: run agent-gauntlet init first",
-			filepath.Join(config.Dir, config.ProjectFile), env.Cwd))
+	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	if errors.Is(err, config.ErrNotFound) {
+		err = fmt.Errorf("%w: run agent-gauntlet init first", err)
 	}
-	cfg, err := config.Load(root)
 	if err != nil {
-		return configLoadError(env, err)
+		return configError(env.Stderr, err)
 	}
 	if cfg, err = ensureCIFile(env, cfg); err != nil {
 		return err
 	}
-	project.PrintWarnings(env.Stderr, cfg.Warnings)
+	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	return c.writeWorkflow(env, cfg)
 }
 
@@ -93,9 +91,9 @@ func ensureCIFile(env *Env, cfg *config.Config) (*config.Config, error) {
 	if created {
 		fmt.Fprintf(env.Stdout, "Created %s\n", shownPath(env.Cwd, path))
 	}
-	cfg, err = config.Load(cfg.Root)
+	cfg, err = runner.LoadProject(cfg.Root, runner.LoadAll)
 	if err != nil {
-		return nil, configLoadError(env, err)
+		return nil, configError(env.Stderr, err)
 	}
 	return cfg, nil
 }

@@ -3,12 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 
-	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // CleanCmd is `agent-gauntlet clean`.
@@ -16,34 +13,25 @@ type CleanCmd struct{}
 
 // Run archives the logs and the execution state of the project found from
 // the working directory into <log_dir>/previous/ (gauntlet_logs in the
-// working directory when there is no project), under the run lock. A run in
-// progress (lock held) ends it with exit 1.
-func (c *CleanCmd) Run(env *Env) (err error) {
-	dir, err := project.LogDir(env.Cwd)
-	if err != nil {
-		return configLoadError(env, err)
+// working directory when there is no project), under the run lock
+// (runner.Clean). A configuration that does not load exits 2; a run in
+// progress (lock held) exits 1.
+func (c *CleanCmd) Run(env *Env) error {
+	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	if err != nil && !errors.Is(err, config.ErrNotFound) {
+		return configError(env.Stderr, err)
 	}
-	if _, statErr := os.Stat(dir); errors.Is(statErr, fs.ErrNotExist) {
-		fmt.Fprintln(env.Stdout, "Nothing to clean.")
-		return nil
+	if cfg != nil {
+		runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	}
-	l, err := lock.Acquire(dir)
+	res, err := runner.Clean(runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
+	}
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if rerr := l.Release(); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
-	if l.Warning != "" {
-		fmt.Fprintf(env.Stderr, "warning: %s\n", l.Warning)
-	}
-	cleaned, err := logdir.Clean(dir, true)
-	if err != nil {
-		return fmt.Errorf("clean %s: %w", dir, err)
-	}
-	if cleaned {
+	if res.Archived {
 		fmt.Fprintln(env.Stdout, "Logs archived successfully.")
 	} else {
 		fmt.Fprintln(env.Stdout, "Nothing to clean.")

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -19,18 +18,18 @@ type DetectCmd struct {
 // Run prints the changed files and the gates a run would execute, without
 // taking the lock, writing logs or running anything.
 func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
-	d, err := runner.Detect(ctx, runner.DetectOptions{
-		Dir: env.Cwd, BaseBranch: c.BaseBranch, Commit: c.Commit, Uncommitted: c.Uncommitted,
-		All: c.All, Getenv: env.Getenv,
+	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	if err != nil {
+		return configError(env.Stderr, err)
+	}
+	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	d, err := runner.Detect(ctx, cfg, runner.DetectOptions{
+		BaseBranch: c.BaseBranch, Commit: c.Commit, Uncommitted: c.Uncommitted, All: c.All, Getenv: env.Getenv,
 	})
 	for _, w := range d.Warnings {
 		fmt.Fprintln(env.Stderr, w)
 	}
 	if err != nil {
-		var ce *runner.ConfigError
-		if errors.As(err, &ce) {
-			return usageError(err)
-		}
 		return err
 	}
 	// One write for the whole listing, however many files changed.

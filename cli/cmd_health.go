@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
@@ -28,30 +27,26 @@ type HealthCmd struct{}
 // invalid.
 func (c *HealthCmd) Run(env *Env) error {
 	fmt.Fprintln(env.Stdout, healthConfigTitle)
-	cfg, err := project.Load(env.Cwd)
+	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
 	root := env.Cwd
 	var configErr error
 	var errs *config.Errors
 	switch {
 	case err == nil:
 		root = cfg.Root
-		project.PrintWarnings(env.Stdout, cfg.Warnings)
+		runner.WriteConfigWarnings(env.Stdout, cfg.Warnings)
 		fmt.Fprintln(env.Stdout, healthConfigValid)
 	case errors.As(err, &errs):
-		project.PrintProblems(env.Stdout, errs)
+		configErr = configError(env.Stdout, err)
 		fmt.Fprintln(env.Stdout, healthBadConfig)
-		configErr = silentExit(ExitUsage)
 	case errors.Is(err, config.ErrNotFound):
 		fmt.Fprintln(env.Stdout, healthNoConfig)
 	default:
-		return err
+		return configError(env.Stdout, err)
 	}
 	fmt.Fprintln(env.Stdout)
-	if err := runner.Health(env.Ctx, root, cfg, env.Stdout); err != nil {
-		if configErr != nil {
-			return configErr
-		}
-		return &ExitError{Code: ExitFailure, Err: err}
+	if err := runner.Health(env.Ctx, root, cfg, env.Stdout); err != nil && configErr == nil {
+		return err
 	}
 	return configErr
 }

@@ -373,7 +373,7 @@ func (c *InitCmd) installHooks(env *Env, root string, agents []hookproto.Agent) 
 		}
 	}
 	if failed {
-		return silentExit(ExitFailure)
+		return exitPrinted(ExitFailure)
 	}
 	return nil
 }

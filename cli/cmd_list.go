@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/project"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -18,11 +18,11 @@ type ListCmd struct{}
 // when the project has one, what .gauntlet/ci.yml runs in CI.
 // Configuration problems are printed as by validate (exit 2).
 func (c *ListCmd) Run(env *Env) error {
-	cfg, err := project.Load(env.Cwd)
+	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
 	if err != nil {
-		return configLoadError(env, err)
+		return configError(env.Stderr, err)
 	}
-	project.PrintWarnings(env.Stderr, cfg.Warnings)
+	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	writeList(env.Stdout, cfg)
 	return nil
 }

@@ -25,10 +25,11 @@ type RunCmd struct {
 // Run executes every applicable check and review gate.
 func (c *RunCmd) Run(env *Env) error { return runGauntlet(env, runner.KindsAll, "run", c.gateFlags) }
 
-// runGauntlet runs ExecuteRun for some gate kinds and turns its status into the
-// exit code: 0 for passed, passed_with_warnings, no_applicable_gates and
-// no_changes; 2 for configuration errors; 1 otherwise. ExecuteRun has
-// already printed everything worth saying, errors included.
+// runGauntlet runs ExecuteRun for some gate kinds and turns its status into
+// the exit code: 0 for passed, passed_with_warnings, no_applicable_gates
+// and no_changes; 2 for configuration and command-line errors, printed
+// here; 1 otherwise. ExecuteRun has printed everything else worth saying,
+// errors included.
 func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) error {
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
 		Dir:         env.Cwd,
@@ -43,11 +44,11 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		Stderr:      env.Stderr,
 		Getenv:      env.Getenv,
 	})
-	if res.ConfigError {
-		return silentExit(ExitUsage)
+	if res.ConfigErr != nil {
+		return configError(env.Stderr, res.ConfigErr)
 	}
 	if code := runner.ExitCode(res.Status); code != ExitOK {
-		return silentExit(code)
+		return exitPrinted(code)
 	}
 	return nil
 }

@@ -3,6 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // Exit codes of the CLI.
@@ -15,20 +20,16 @@ const (
 	ExitUsage = 2
 )
 
-// ExitError is an error that carries the process exit code. A nil Err means
-// the command already said everything it had to say.
+// ExitError is the one error that carries an exit code: a command returns
+// it to end with Code; any other error exits ExitFailure. Main prints Err
+// once, unless it is errPrinted.
 type ExitError struct {
 	Code int
 	Err  error
 }
 
 // Error returns the message of the wrapped error.
-func (e *ExitError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit status %d", e.Code)
-	}
-	return e.Err.Error()
-}
+func (e *ExitError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the wrapped error.
 func (e *ExitError) Unwrap() error { return e.Err }
@@ -36,20 +37,43 @@ func (e *ExitError) Unwrap() error { return e.Err }
 // ExitCode returns the process exit code.
 func (e *ExitError) ExitCode() int { return e.Code }
 
-// exitCode maps an error returned by a command to the process exit code.
-func exitCode(err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var coder interface{ ExitCode() int }
-	if errors.As(err, &coder) {
-		return coder.ExitCode()
-	}
-	return ExitFailure
-}
+// errPrinted marks an error whose messages the command has printed itself
+// (a run's console, the lines of an invalid configuration): Main adds
+// nothing.
+var errPrinted = errors.New("error already printed")
+
+// exitPrinted ends a command with code after it printed what it had to say.
+func exitPrinted(code int) error { return &ExitError{Code: code, Err: errPrinted} }
 
 // usageError marks err as a usage or configuration error (exit 2).
 func usageError(err error) error { return &ExitError{Code: ExitUsage, Err: err} }
 
-// silentExit ends a command with code and no further message.
-func silentExit(code int) error { return &ExitError{Code: code} }
+// report prints err once (unless already printed) and returns its exit
+// code: an *ExitError's code, else ExitFailure.
+func report(w io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	if !errors.Is(err, errPrinted) {
+		fmt.Fprintf(w, "agent-gauntlet: %s\n", strings.TrimRight(err.Error(), "\n"))
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitFailure
+}
+
+// configError ends a command whose configuration did not load (err as
+// runner.LoadProject returns it, or a command-line error of a run): an
+// invalid configuration is written to w as every command shows it (the
+// warnings, every problem, the count); any other error is left to Main.
+// Either way the command exits 2.
+func configError(w io.Writer, err error) error {
+	var errs *config.Errors
+	if errors.As(err, &errs) {
+		runner.WriteConfigProblems(w, errs)
+		return exitPrinted(ExitUsage)
+	}
+	return usageError(err)
+}

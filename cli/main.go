@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"reflect"
-	"strings"
 
 	"github.com/alecthomas/kong"
 )
@@ -68,8 +66,7 @@ type exitSignal struct{ code int }
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	cwd, err := os.Getwd()
 	if err != nil && (len(args) == 0 || args[0] != "stop-hook") {
-		fmt.Fprintf(stderr, "agent-gauntlet: %v\n", err)
-		return ExitFailure
+		return report(stderr, fmt.Errorf("get working directory: %w", err))
 	}
 	// The stop hook must answer even from a deleted directory: it finds the
 	// project from the input's cwd, and without one it has no project.
@@ -112,8 +109,7 @@ func run(env *Env, args []string) (code int) {
 		kong.BindTo(env.Ctx, (*context.Context)(nil)),
 	)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "agent-gauntlet: %v\n", err)
-		return ExitFailure
+		return report(env.Stderr, err)
 	}
 	if len(args) == 0 {
 		args = []string{"--help"}
@@ -124,15 +120,8 @@ func run(env *Env, args []string) (code int) {
 		return StopHookParseFailure(env, args, err)
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "agent-gauntlet: %v\n", err)
-		return ExitUsage
+		return report(env.Stderr, usageError(err))
 	}
-	if err := kctx.Run(); err != nil {
-		var ee *ExitError
-		if !errors.As(err, &ee) || ee.Err != nil {
-			fmt.Fprintf(env.Stderr, "agent-gauntlet: %s\n", strings.TrimRight(err.Error(), "\n"))
-		}
-		return exitCode(err)
-	}
-	return ExitOK
+	// Errors are printed once, here, unless the command printed them.
+	return report(env.Stderr, kctx.Run())
 }

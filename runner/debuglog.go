@@ -24,14 +24,6 @@ const (
 	EventStopHook   = "STOP_HOOK"
 )
 
-// CLEAN reasons.
-const (
-	CleanReasonAllPassed     = "all_passed"
-	CleanReasonBranchChanged = "branch changed"
-	CleanReasonCommitMerged  = "commit merged"
-	CleanReasonUserRequest   = "user_request"
-)
-
 // DebugLog appends one line per event to <log_dir>/.debug.log:
 // `[<RFC 3339 time>] <EVENT> <fields>`. Before each write a file of at
 // least max_size_mb is renamed to .debug.log.1 (replacing the old backup).

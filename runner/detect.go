@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
@@ -11,20 +10,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// ConfigError is an error caused by the configuration or the command line
-// (no or invalid .gauntlet/config.yml, an unknown gate): exit code 2.
-type ConfigError struct{ Err error }
-
-// Error returns the wrapped error's message.
-func (e *ConfigError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the wrapped error.
-func (e *ConfigError) Unwrap() error { return e.Err }
-
 // DetectOptions configure Detect.
 type DetectOptions struct {
-	// Dir is the project root or a directory below it; empty means the cwd.
-	Dir string
 	// BaseBranch overrides base_branch (-b).
 	BaseBranch string
 	// Commit detects the changes of one commit (-c).
@@ -69,35 +56,22 @@ type Detection struct {
 	EntryPoints []string
 	// Jobs are the jobs of a `run` (checks and reviews).
 	Jobs []DetectedJob
-	// Warnings are configuration and detection warnings.
+	// Warnings are change detection and entry point warnings (the
+	// configuration's are in Config.Warnings).
 	Warnings []string
 }
 
-// Detect lists the changed files and the jobs a run would execute for
-// them, without taking the lock, writing logs or running anything.
-// Configuration problems are returned as *ConfigError.
-func Detect(ctx context.Context, opts DetectOptions) (Detection, error) {
+// Detect lists the changed files of the project cfg (see LoadProject) and
+// the jobs a run would execute for them, without taking the lock, writing
+// logs or running anything.
+func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detection, error) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	dir := opts.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return Detection{}, fmt.Errorf("get working directory: %w", err)
-		}
-		dir = wd
-	}
-	root, cfg, _, _, err := loadProject(dir)
-	if err != nil {
-		return Detection{}, &ConfigError{Err: err}
-	}
+	root := cfg.Root
 	ci := IsCI(getenv)
 	d := Detection{Root: root, BaseBranch: EffectiveBaseBranch(opts.BaseBranch, cfg, getenv)}
-	for _, w := range cfg.Warnings {
-		d.Warnings = append(d.Warnings, fmt.Sprintf(lineWarning, w))
-	}
 
 	var expanded []entry.Expanded
 	if opts.All {
@@ -141,6 +115,7 @@ func AllJobs(root string, cfg *config.Config, ci bool) ([]DetectedJob, []string)
 	return detectedJobs(jobs), warnings
 }
 
+// detectedJobs describes jobs for Detect and AllJobs.
 func detectedJobs(jobs []gate.Job) []DetectedJob {
 	out := make([]DetectedJob, 0, len(jobs))
 	for _, j := range jobs {

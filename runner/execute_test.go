@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"errors"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
@@ -166,7 +167,7 @@ func TestExecuteRunNoConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := ExecuteRun(context.Background(), Options{Dir: dir})
-	if res.Status != StatusNoConfig || !res.ConfigError {
+	if res.Status != StatusNoConfig || !errors.Is(res.ConfigErr, config.ErrNotFound) {
 		t.Fatalf("result %+v", res)
 	}
 }

@@ -1,52 +1,60 @@
 package runner
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
-	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// loadProject finds the project root at or above dir and loads its
-// configuration. found is false when there is no .gauntlet/config.yml (err
-// then says where it looked); an invalid configuration is one error listing
-// every problem. warnings are the load's warnings, also on failure.
-func loadProject(dir string) (root string, cfg *config.Config, warnings []string, found bool, err error) {
+// Load selects how much of a project's configuration LoadProject reads.
+type Load int
+
+// What LoadProject reads.
+const (
+	// LoadAll reads config.yml and every check and review gate file.
+	LoadAll Load = iota
+	// LoadSettings reads config.yml only, without checking entry points
+	// against the gates: the stop hook's fast path.
+	LoadSettings
+)
+
+// LoadProject finds the project of dir, the nearest directory at or above
+// it holding .gauntlet/config.yml (the search stops at the git top level),
+// and loads its configuration; Config.Root is the project root and
+// Config.Warnings the load's warnings. Without a project the error is a
+// *config.NotFoundError naming dir; an invalid configuration is a
+// *config.Errors listing every problem, with the warnings. Every command,
+// the stop hook and ExecuteRun load a project this way. A directory that
+// cannot be resolved (a deleted working directory) has no project.
+func LoadProject(dir string, load Load) (*config.Config, error) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	root, ok := config.FindRoot(dir)
 	if !ok {
-		abs, _ := filepath.Abs(dir)
-		return "", nil, nil, false, fmt.Errorf("no %s found in %s or any parent directory up to the git top level",
-			filepath.Join(config.Dir, config.ProjectFile), abs)
+		return nil, &config.NotFoundError{Dir: dir}
 	}
-	cfg, err = config.Load(root)
-	if err != nil {
-		var errs *config.Errors
-		if errors.As(err, &errs) {
-			warnings = errs.Warnings
-			err = fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs.Lines(), "\n  "))
-		}
-		return root, nil, warnings, true, err
+	if load == LoadSettings {
+		return config.LoadProjectFile(root)
 	}
-	return root, cfg, cfg.Warnings, true, nil
+	return config.Load(root)
 }
 
-// diffSpecFor is the change scope a run or detect asks for: one commit
-// (-c), the uncommitted changes (-u), CI's range, or the local changes
-// against base.
-func diffSpecFor(base, commit string, uncommitted, ci bool, getenv func(string) string) gate.DiffSpec {
-	spec := gate.DiffSpec{BaseBranch: base}
-	switch {
-	case commit != "":
-		spec.Mode, spec.Commit = gate.DiffCommit, commit
-	case uncommitted:
-		spec.Mode = gate.DiffUncommitted
-	case ci:
-		spec.Mode, spec.Head = gate.DiffCI, getenv(config.EnvGitHubSHA)
-	default:
-		spec.Mode = gate.DiffLocal
+// IsCI reports CI mode: CI=true or GITHUB_ACTIONS=true.
+func IsCI(getenv func(string) string) bool {
+	return getenv(config.EnvCI) == "true" || getenv(config.EnvGitHubActions) == "true"
+}
+
+// EffectiveBaseBranch is -b, else GITHUB_BASE_REF in CI mode, else the
+// configured base_branch.
+func EffectiveBaseBranch(flag string, cfg *config.Config, getenv func(string) string) string {
+	if flag != "" {
+		return flag
 	}
-	return spec
+	if IsCI(getenv) {
+		if ref := getenv(config.EnvGitHubBaseRef); ref != "" {
+			return ref
+		}
+	}
+	return cfg.BaseBranch
 }

@@ -5,7 +5,32 @@ import (
 	"fmt"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
+
+// writeState records the branch, commit and a snapshot of the work tree:
+// the branch and HEAD are asked of git while the snapshot is taken, or
+// the snapshot taken before the gates (for verification or reviews) is
+// checked and retaken if the gates changed the work tree. from is where
+// the verified change set began (changes.from), recorded in the snapshot.
+func (e *execution) writeState(ctx context.Context, from string) {
+	e.snap.start()
+	hs, err := git.ReadHeadState(ctx, e.root, e.base)
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+		return
+	}
+	branch, head := hs.Branch, hs.Head
+	ref, err := e.finalSnapshot(ctx, hs, from)
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
+		ref = head
+	}
+	st := state.State{LastRunCompletedAt: e.now(), Branch: branch, Commit: head, WorkingTreeRef: ref}
+	if err := state.Write(e.logDir, st); err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+	}
+}
 
 // runSnapshot is the run's snapshot of the work tree (without the log
 // directory).
@@ -45,9 +70,9 @@ func (e *execution) snapshotTree(ctx context.Context) (string, error) {
 }
 
 // finalSnapshot returns the snapshot commit of the work tree as the gates
-// left it, on HEAD with the base recorded: the run's snapshot when nothing
-// moved since it was taken, else taken again.
-func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState) (string, error) {
+// left it, on HEAD with the base and from recorded: the run's snapshot
+// when nothing moved since it was taken, else taken again.
+func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState, from string) (string, error) {
 	rs, err := e.snap.get()
 	if err != nil {
 		return "", err
@@ -63,7 +88,7 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState) (string
 			}
 		}
 	}
-	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, recordedBase(hs), e.since, hs.Head)
+	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, recordedBase(hs), from, hs.Head)
 	if err != nil {
 		return "", fmt.Errorf("snapshot commit: %w", err)
 	}

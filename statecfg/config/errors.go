@@ -9,17 +9,18 @@ import (
 
 // ErrNotFound is matched (errors.Is) by the error Load and LoadProjectFile
 // return when the project has no .gauntlet/config.yml.
-var ErrNotFound = errors.New("configuration file not found")
+var ErrNotFound = errors.New("no " + Dir + "/" + ProjectFile + " found")
 
-// NotFoundError is returned when .gauntlet/config.yml does not exist.
+// NotFoundError is returned when no .gauntlet/config.yml is found: the one
+// wording of "no configuration" for every command.
 type NotFoundError struct {
-	// Path is the absolute path of the missing configuration file.
-	Path string
+	// Dir is the absolute directory where the search started.
+	Dir string
 }
 
-// Error names the missing file.
+// Error names where the search started and where it stopped.
 func (e *NotFoundError) Error() string {
-	return "configuration file not found at " + e.Path
+	return ErrNotFound.Error() + " in " + oneLine(e.Dir) + " or any parent directory up to the git top level"
 }
 
 // Is makes errors.Is(err, ErrNotFound) true.

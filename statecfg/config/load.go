@@ -102,7 +102,7 @@ func readProjectFile(root string) (abs string, data []byte, err error) {
 	path := filepath.Join(abs, projectFileRel())
 	data, err = os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, &NotFoundError{Path: path}
+		return "", nil, &NotFoundError{Dir: abs}
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("read %s: %w", path, err)

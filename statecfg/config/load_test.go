@@ -496,7 +496,7 @@ func TestLoadNotFound(t *testing.T) {
 		if !errors.Is(err, ErrNotFound) {
 			t.Fatalf("error %v is not ErrNotFound", err)
 		}
-		want := "configuration file not found at " + filepath.Join(root, ".gauntlet", "config.yml")
+		want := "no .gauntlet/config.yml found in " + root + " or any parent directory up to the git top level"
 		if err.Error() != want {
 			t.Errorf("error = %q, want %q", err.Error(), want)
 		}

@@ -252,22 +252,20 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(h.o.Cwd, dir)
 	}
-	root, found := config.FindRoot(dir)
-	if !found {
+	cfg, err := runner.LoadProject(dir, runner.LoadSettings)
+	if err != nil {
+		// An agent continuing after a block stands down either way.
 		if in.Continuing {
 			return h.answer(runner.StatusStopHookActive, "")
 		}
-		return h.answer(runner.StatusNoConfig, "")
+		if errors.Is(err, config.ErrNotFound) {
+			return h.answer(runner.StatusNoConfig, "")
+		}
+		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
 	}
+	root := cfg.Root
 
 	// 4. Settings: env > project > global > defaults.
-	cfg, err := config.LoadProjectFile(root)
-	if err != nil {
-		if in.Continuing {
-			return h.answer(runner.StatusStopHookActive, "")
-		}
-		return h.answer(runner.StatusError, fmt.Sprintf("Invalid configuration: %v", err))
-	}
 	global, err := config.LoadGlobal(config.GlobalPath(h.o.Getenv))
 	if err != nil {
 		h.warn("%v", err)
@@ -375,7 +373,11 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	if !slices.Contains(runner.AllStatuses, status) {
 		return h.answer(runner.StatusError, fmt.Sprintf("The run returned an unknown status %q.", status))
 	}
-	out := h.answer(status, res.Detail())
+	detail := res.Detail()
+	if res.ConfigErr != nil {
+		detail = runner.ConfigErrorText(res.ConfigErr)
+	}
+	out := h.answer(status, detail)
 	if out.Block() {
 		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
 	}

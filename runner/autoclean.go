@@ -1,0 +1,104 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// detachedHEAD is what git.Branch returns when HEAD is detached.
+const detachedHEAD = "HEAD"
+
+// autoClean archives the logs and the execution state before a run when
+// the previous run's context is gone: the state's branch is not the current
+// branch (CleanBranchChanged), or its commit has been merged into the base
+// branch (CleanCommitMerged). Without logs to archive nothing is asked of
+// git; the stale state then stays (it is harmless without logs) and nothing
+// is said.
+func (e *execution) autoClean(ctx context.Context, prev state.State) (bool, error) {
+	if prev.Branch == "" && prev.Commit == "" || !archivable(e.logDir) {
+		return false, nil
+	}
+	e.refs.start()
+	reason, err := e.staleReason(ctx, prev)
+	if err != nil || reason == "" {
+		return false, err
+	}
+	cleaned, err := archive(e.logDir, reason, e.debug)
+	if err != nil {
+		return false, fmt.Errorf("auto-clean %s: %w", e.logDir, err)
+	}
+	if cleaned {
+		e.cons.Printf(lineAutoClean, reason)
+	}
+	return cleaned, nil
+}
+
+// staleReason says why prev's context is gone, "" when it is not. A branch
+// that cannot be read is a warning and no reason.
+func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanReason, error) {
+	// The branch decides alone most of the time; the refs are on their way.
+	branch, err := git.Branch(ctx, e.root)
+	if err != nil {
+		if errors.Is(err, git.ErrGitMissing) {
+			return "", err
+		}
+		e.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))
+		return "", nil
+	}
+	// A detached HEAD (mid-rebase, a checked-out commit) is named "HEAD":
+	// that is no branch, so no branch change either way; the merged-commit
+	// rule alone decides.
+	switch {
+	case prev.Branch != "" && prev.Branch != detachedHEAD && branch != detachedHEAD && prev.Branch != branch:
+		return CleanBranchChanged, nil
+	case e.merged(ctx, prev):
+		return CleanCommitMerged, nil
+	}
+	return "", nil
+}
+
+// merged reports whether the state's commit is now reachable from the base
+// branch, as work that was not already in the base branch when it was
+// verified (the base recorded in the working-tree snapshot); without a
+// recorded base, a commit still checked out (HEAD) is not called merged, so
+// work sitting uncommitted on top of the base branch keeps its logs.
+func (e *execution) merged(ctx context.Context, prev state.State) bool {
+	if prev.Commit == "" {
+		return false
+	}
+	refs, err := e.refs.get()
+	if err != nil || refs.BaseErr != nil || refs.Base == "" {
+		return false
+	}
+	in, err := isAncestor(ctx, e.root, prev.Commit, refs.Base)
+	if err != nil || !in {
+		return false
+	}
+	if recorded := refs.SnapshotBase; recorded != "" {
+		already, err := isAncestor(ctx, e.root, prev.Commit, recorded)
+		return err == nil && !already
+	}
+	return refs.Head != prev.Commit
+}
+
+// isAncestor is git.IsAncestor without a git process for a commit and
+// itself.
+func isAncestor(ctx context.Context, root, commit, of string) (bool, error) {
+	if commit == of {
+		return true, nil
+	}
+	return git.IsAncestor(ctx, root, commit, of)
+}
+
+// archivable reports whether auto-clean could archive anything in dir, or
+// cannot tell: without logs there is nothing to do, and no git question
+// needs asking.
+func archivable(dir string) bool {
+	has, err := logdir.HasLogs(dir)
+	return has || err != nil
+}

@@ -1,0 +1,207 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// changes is what detect found.
+type changes struct {
+	// spec is the run's change scope: the changes since the previous run's
+	// snapshot in verification mode (when there are any), else base.
+	spec gate.DiffSpec
+	// base is the scope of the mode chosen by the flags (local, CI, ...).
+	base gate.DiffSpec
+	// files are the changed paths.
+	files []string
+	// since are the paths changed since the previous run's snapshot
+	// (verification mode only).
+	since []string
+	// from is where the change set verified by a chain of verification runs
+	// began, when known (see previousChanges): recorded in this run's
+	// snapshot, so that the next run of the chain finds it again.
+	from string
+}
+
+// diffSpec is the change scope the flags and the environment choose.
+func (e *execution) diffSpec() gate.DiffSpec {
+	return diffSpecFor(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.getenv)
+}
+
+// detect returns the change scope of the run and its changed files, those
+// of spec as e.changed lists them. In verification mode the files changed
+// since the previous run's snapshot are added to the normal change set (so
+// committing a non-fix never hides a failure), and reviews see the changes
+// since that snapshot.
+func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification bool, prev state.State) (changes, error) {
+	ch, err := e.changed.get()
+	if err != nil {
+		return changes{}, err
+	}
+	for _, w := range ch.Warnings {
+		e.cons.Printf("%s", w)
+	}
+	c := changes{spec: spec, base: spec, files: withoutDir(ch.Files, e.logRel)}
+	if !verification || prev.WorkingTreeRef == "" {
+		return c, nil
+	}
+	ok, err := git.ObjectExists(ctx, e.root, prev.WorkingTreeRef)
+	if err != nil {
+		return changes{}, err
+	}
+	if !ok {
+		e.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
+		return c, nil
+	}
+	tree, err := e.snapshotTree(ctx)
+	if err != nil {
+		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil {
+			return changes{}, err
+		}
+		e.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
+		return c, nil
+	}
+	if refs, err := e.refs.get(); err == nil {
+		c.from = refs.SnapshotSince
+	}
+	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
+	since, err := git.ChangedFiles(ctx, e.root, fix)
+	if err != nil {
+		return changes{}, err
+	}
+	c.since = withoutDir(since.Files, e.logRel)
+	c.files = unionFiles(c.files, c.since)
+	if c.base.Mode != gate.DiffCommit && c.base.Mode != gate.DiffCI {
+		c.base.WorkTree = tree
+	}
+	c.spec = c.base
+	if len(c.since) > 0 && !e.opts.Uncommitted {
+		c.spec = fix
+	}
+	if len(c.files) == 0 {
+		return e.previousChanges(ctx, c, prev, tree)
+	}
+	return c, nil
+}
+
+// previousChanges is the change set of a verification run that found none:
+// nothing changed since the previous run's snapshot, and the normal scope is
+// empty too. That happens when the failing work was committed onto the base
+// branch itself (HEAD is the base, so base...HEAD is empty): reporting
+// no_changes would approve while failure logs are pending. The previous
+// run's own change set is still in the work tree, though: it ran from the
+// merge base of the base branch it recorded in its snapshot and its HEAD
+// (its HEAD alone when it recorded none) to its snapshot, and as nothing
+// changed since that snapshot, the diff from that point to the work tree
+// now is that same change set. That point is recorded in this run's
+// snapshot (changes.from) and reused by the next runs of the chain, whose own
+// HEAD and base no longer tell it once the work is committed on the base.
+// Every changed path counts as touched, so reviews verify their pending
+// violations on that diff too. When even that is empty (nothing left of the
+// previous changes), the run has nothing to verify and reports no changes.
+func (e *execution) previousChanges(ctx context.Context, c changes, prev state.State, tree string) (changes, error) {
+	from := c.from
+	if from == "" && prev.Commit != "" {
+		from = prev.Commit
+		if refs, err := e.refs.get(); err == nil && refs.SnapshotBase != "" {
+			mb, err := git.MergeBase(ctx, e.root, refs.SnapshotBase, prev.Commit)
+			if err != nil {
+				return changes{}, err
+			}
+			if mb != "" {
+				from = mb
+			}
+		}
+	}
+	if from == "" {
+		return c, nil
+	}
+	if ok, err := git.ObjectExists(ctx, e.root, from); err != nil || !ok {
+		return c, err
+	}
+	c.from = from
+	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: from, WorkTree: tree}
+	ch, err := git.ChangedFiles(ctx, e.root, spec)
+	if err != nil {
+		return changes{}, err
+	}
+	files := withoutDir(ch.Files, e.logRel)
+	if len(files) == 0 {
+		return c, nil
+	}
+	c.files, c.since, c.spec = files, files, spec
+	return c, nil
+}
+
+// excludes are the directories left out of snapshots.
+func (e *execution) excludes() []string {
+	if e.logRel == "" {
+		return nil
+	}
+	return []string{e.logRel}
+}
+
+// insideRel returns dir relative to root (slash-separated) when dir lies
+// strictly inside root, else "".
+func insideRel(root, dir string) string {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// withoutDir drops the files at or below dir ("" keeps everything).
+func withoutDir(files []string, dir string) []string {
+	if dir == "" {
+		return files
+	}
+	kept := files[:0:0]
+	for _, f := range files {
+		if f != dir && !strings.HasPrefix(f, dir+"/") {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// unionFiles appends b's new entries to a.
+func unionFiles(a, b []string) []string {
+	seen := make(map[string]bool, len(a))
+	for _, f := range a {
+		seen[f] = true
+	}
+	for _, f := range b {
+		if !seen[f] {
+			seen[f] = true
+			a = append(a, f)
+		}
+	}
+	return a
+}
+
+// diffSpecFor is the change scope a run or detect asks for: one commit
+// (-c), the uncommitted changes (-u), CI's range, or the local changes
+// against base.
+func diffSpecFor(base, commit string, uncommitted, ci bool, getenv func(string) string) gate.DiffSpec {
+	spec := gate.DiffSpec{BaseBranch: base}
+	switch {
+	case commit != "":
+		spec.Mode, spec.Commit = gate.DiffCommit, commit
+	case uncommitted:
+		spec.Mode = gate.DiffUncommitted
+	case ci:
+		spec.Mode, spec.Head = gate.DiffCI, getenv(config.EnvGitHubSHA)
+	default:
+		spec.Mode = gate.DiffLocal
+	}
+	return spec
+}

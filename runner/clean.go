@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+)
+
+// CleanReason says why the logs are archived; it is the reason of the debug
+// log's CLEAN event.
+type CleanReason string
+
+// The reasons to archive the logs: after a passing run, before a run whose
+// previous context is gone (auto-clean), and on `agent-gauntlet clean`.
+const (
+	CleanAllPassed     CleanReason = "all_passed"
+	CleanBranchChanged CleanReason = "branch changed"
+	CleanCommitMerged  CleanReason = "commit merged"
+	CleanUserRequest   CleanReason = "user_request"
+)
+
+// kind is the CLEAN event's type: manual for the clean command, else auto.
+func (r CleanReason) kind() string {
+	if r == CleanUserRequest {
+		return "manual"
+	}
+	return "auto"
+}
+
+// archive is the one way logs are archived: it moves the logs of logDir
+// into previous/ for reason, the execution state too except after a pass
+// (CleanAllPassed keeps it), and records a CLEAN event when anything moved.
+// The caller holds the run lock.
+func archive(logDir string, reason CleanReason, debug *DebugLog) (bool, error) {
+	cleaned, err := logdir.Clean(logDir, reason != CleanAllPassed)
+	if cleaned {
+		debug.Clean(reason.kind(), string(reason))
+	}
+	return cleaned, err
+}
+
+// CleanOptions configure Clean.
+type CleanOptions struct {
+	// Config is the project (see LoadProject); nil when there is none.
+	Config *config.Config
+	// Dir holds the gauntlet_logs cleaned without a project; empty means
+	// the cwd.
+	Dir string
+	// Getenv reads the environment (the global configuration's path); nil
+	// means os.Getenv.
+	Getenv func(string) string
+	// Now is the debug log's clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// CleanResult is what Clean did.
+type CleanResult struct {
+	// LogDir is the log directory it cleaned.
+	LogDir string
+	// Archived is false when there was nothing to archive.
+	Archived bool
+	// Warnings are one line each (a stale lock taken over, an unreadable
+	// global configuration), without a prefix.
+	Warnings []string
+}
+
+// Clean is `agent-gauntlet clean`: under the run lock it archives the logs
+// and the execution state of the project opts.Config into
+// <log_dir>/previous/, or of gauntlet_logs in opts.Dir when there is no
+// project; the debug log records a manual CLEAN. A missing log directory
+// has nothing to archive (and is not created). A run in progress is a
+// *lock.HeldError.
+func Clean(opts CleanOptions) (CleanResult, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	res := CleanResult{}
+	debugSettings := config.DebugLog{}
+	if cfg := opts.Config; cfg != nil {
+		res.LogDir = cfg.LogDirPath()
+		global, err := config.LoadGlobal(config.GlobalPath(opts.Getenv))
+		if err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+		debugSettings = config.ResolveDebugLog(cfg.DebugLog, global)
+	} else {
+		dir, err := filepath.Abs(opts.Dir)
+		if err != nil {
+			return res, fmt.Errorf("resolve %s: %w", opts.Dir, err)
+		}
+		res.LogDir = filepath.Join(dir, config.DefaultLogDir)
+	}
+	if _, err := os.Stat(res.LogDir); errors.Is(err, fs.ErrNotExist) {
+		return res, nil
+	}
+	l, err := lock.Acquire(res.LogDir)
+	if err != nil {
+		return res, err
+	}
+	if l.Warning != "" {
+		res.Warnings = append(res.Warnings, l.Warning)
+	}
+	res.Archived, err = archive(res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
+	if err != nil {
+		err = fmt.Errorf("clean %s: %w", res.LogDir, err)
+	}
+	return res, errors.Join(err, l.Release())
+}

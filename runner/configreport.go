@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// The one rendering of configuration problems, used by every command
+// (validate, run, check, review, detect, clean, list, health) and the stop
+// hook:
+//
+//	warning: <file>: <field>: <message>
+//	<file>: <field>: <message>
+//	Validation failed: <n> problem(s) found.
+//
+// Warnings come first, one line each; an invalid configuration then lists
+// every problem and ends with the count.
+
+// warningPrefix starts every configuration warning line.
+const warningPrefix = "warning: "
+
+// WriteConfigWarnings writes each configuration warning on its own line.
+func WriteConfigWarnings(w io.Writer, warnings []string) {
+	for _, line := range warnings {
+		fmt.Fprintf(w, "%s%s\n", warningPrefix, line)
+	}
+}
+
+// WriteConfigProblems writes an invalid configuration: its warnings, every
+// problem on its own line, and the count.
+func WriteConfigProblems(w io.Writer, errs *config.Errors) {
+	WriteConfigWarnings(w, errs.Warnings)
+	for _, line := range errs.Lines() {
+		fmt.Fprintln(w, line)
+	}
+	noun := "problems"
+	if len(errs.Problems) == 1 {
+		noun = "problem"
+	}
+	fmt.Fprintf(w, "Validation failed: %d %s found.\n", len(errs.Problems), noun)
+}
+
+// ConfigErrorText is err, an error of LoadProject, as text: the rendering
+// of WriteConfigProblems for an invalid configuration, else err's message.
+func ConfigErrorText(err error) string {
+	var errs *config.Errors
+	if !errors.As(err, &errs) {
+		return err.Error()
+	}
+	var b strings.Builder
+	WriteConfigProblems(&b, errs)
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,90 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// finish ends a run whose gates ran: the status (decideStatus), the
+// execution state, the summary, and archiving after a pass. An
+// interrupted run writes no state and no summary.
+func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, results []gate.Result, previous *gate.Pending, consolePath string) RunResult {
+	sum := console.Summarize(results, previous)
+	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results), GatesFailed: sum.GatesFailed,
+		Fixed: sum.Fixed, Skipped: sum.Skipped, Gates: gateResults(jobs, results)}
+	res.Status = decideStatus(outcome{
+		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
+		onlyInfrastructure: onlyInfrastructure(results), run: e.runNumber, maxRetries: e.cfg.MaxRetries,
+	})
+	switch res.Status {
+	case StatusError:
+		e.cons.Printf(lineInterrupted)
+		res.ErrorMessage = fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
+		return res
+	case StatusInfrastructureError:
+		// Nothing the agent can fix: do not block it (seeds: infrastructure
+		// problems approve). The errors are in the logs and the message.
+		res.ErrorMessage = infrastructureDetail(results)
+	}
+	e.writeState(ctx, ch.from)
+	e.cons.PrintSummary(sum, e.runNumber, StatusText(res.Status))
+	if err := e.cons.Close(); err != nil {
+		e.cons.Printf(lineWarning, err)
+	}
+	if res.Status == StatusPassed {
+		res.ConsoleLogPath = e.archiveAfterPass(jobs, consolePath)
+	}
+	return res
+}
+
+// onlyInfrastructure reports whether every gate that did not pass failed for
+// reasons the agent cannot fix (gate.Result.Infrastructure).
+func onlyInfrastructure(results []gate.Result) bool {
+	found := false
+	for _, r := range results {
+		if r.Status == gate.StatusPass {
+			continue
+		}
+		if !r.Infrastructure {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// infrastructureDetail names each gate that could not run and why.
+func infrastructureDetail(results []gate.Result) string {
+	var parts []string
+	for _, r := range results {
+		if r.Infrastructure {
+			parts = append(parts, r.JobID+": "+r.Message)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// gateResults turns the scheduler's results into the run's gate list.
+func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
+	byID := make(map[string]gate.Job, len(jobs))
+	for _, j := range jobs {
+		byID[j.ID] = j
+	}
+	out := make([]GateResult, 0, len(results))
+	for _, r := range results {
+		j := byID[r.JobID]
+		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint,
+			Status: string(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
+			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped), Infrastructure: r.Infrastructure}
+		for _, s := range r.Slots {
+			g.Slots = append(g.Slots, SlotResult{Adapter: s.Adapter, Index: s.Index, Status: string(s.Status),
+				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration})
+		}
+		out = append(out, g)
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/sched"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+)
+
+// runGates opens the run's console log, runs the jobs and finishes the run
+// (finish).
+func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, verification bool) RunResult {
+	consolePath := logdir.ConsoleName(e.runNumber).Path(e.logDir)
+	if err := e.cons.Open(consolePath); err != nil {
+		return e.fail(StatusError, err)
+	}
+	previous := e.previousFailures(verification)
+	spec := e.gateSpec(ctx, ch.spec, jobs)
+	e.logRunStart(ctx, spec, len(jobs), verification)
+	e.cons.Printf(lineRunning, len(jobs))
+	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
+		Config: e.cfg, Previous: previous, Console: e.cons}
+	results := sched.Run(ctx, jobs, env, sched.Options{
+		AllowParallel:   e.cfg.AllowParallel,
+		Check:           check.Run,
+		Review:          e.reviewRunner(ch),
+		Preflight:       preflight,
+		PreflightResult: check.PreflightResult,
+		Report:          reporter{cons: e.cons, debug: e.debug},
+	})
+	e.gatesDone.Store(true)
+	return e.finish(ctx, ch, jobs, results, previous, consolePath)
+}
+
+// previousFailures loads what earlier runs left to verify, in a
+// verification run (nil otherwise), and says how much.
+func (e *execution) previousFailures(verification bool) *gate.Pending {
+	if !verification {
+		return nil
+	}
+	previous, warnings, err := e.deps.loadPending(e.logDir, e.opts.Gate)
+	for _, w := range warnings {
+		e.cons.Printf(lineWarning, w)
+	}
+	if err != nil {
+		e.cons.Printf(lineWarning, fmt.Sprintf("cannot load previous failures: %v", err))
+	}
+	if n, v := previous.Count(); n > 0 {
+		e.cons.Printf(linePreviousFails, n, v)
+	}
+	return previous
+}
+
+// gateSpec is the change scope the gates get: spec with the tree of the
+// run's snapshot of the work tree when reviews (or the debug log's diff
+// statistics) need one, so that every gate sees the same work tree.
+func (e *execution) gateSpec(ctx context.Context, spec gate.DiffSpec, jobs []gate.Job) gate.DiffSpec {
+	needTree := e.debug != nil
+	for _, j := range jobs {
+		needTree = needTree || j.Kind == gate.KindReview
+	}
+	if !needTree || spec.WorkTree != "" || spec.Mode == gate.DiffCommit || spec.Mode == gate.DiffCI {
+		return spec
+	}
+	tree, err := e.snapshotTree(ctx)
+	if err != nil {
+		e.cons.Printf(lineWarning, err)
+		return spec
+	}
+	spec.WorkTree = tree
+	return spec
+}
+
+// logRunStart writes the debug log's RUN_START event with the diff
+// statistics of spec.
+func (e *execution) logRunStart(ctx context.Context, spec gate.DiffSpec, gates int, verification bool) {
+	if e.debug == nil {
+		return
+	}
+	mode := "full"
+	if verification {
+		mode = "verification"
+	}
+	st, err := git.DiffStats(ctx, e.root, spec)
+	if err != nil {
+		st.BaseRef = spec.BaseBranch
+	}
+	e.debug.Event(EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
+		mode, st.BaseRef, st.Changed(), st.New, st.Modified, st.Deleted, st.LinesAdded, st.LinesRemoved, gates))
+}
+
+// reporter prints gate events and records them in the debug log.
+type reporter struct {
+	cons  *console.Console
+	debug *DebugLog
+}
+
+// Start prints the [START] line.
+func (r reporter) Start(id string) { r.cons.Start(id) }
+
+// Result prints the result lines and logs GATE_RESULT.
+func (r reporter) Result(res gate.Result) {
+	r.cons.Result(res)
+	fields := fmt.Sprintf("%s status=%s duration=%.2fs", res.JobID, res.Status, res.Duration.Seconds())
+	if len(res.Slots) > 0 {
+		fields += fmt.Sprintf(" violations=%d", res.ErrorCount)
+	}
+	r.debug.Event(EventGateResult, fields)
+}
+
+// reviewRunner runs the review gates of the run in one review.Session. In
+// verification mode a review whose entry point did not change since the
+// previous run gets the full diff of the base change set instead of an
+// empty one: its pending violations are verified again rather than passing
+// as "no changes".
+func (e *execution) reviewRunner(ch changes) sched.RunFunc {
+	runReview := review.NewSession().Run
+	if ch.spec.Mode != gate.DiffFixBase {
+		return runReview
+	}
+	touched := map[string]bool{}
+	for _, ep := range entry.Expand(e.root, e.cfg.EntryPoints, ch.since) {
+		touched[ep.Path] = true
+	}
+	base := ch.base
+	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+		if !touched[job.EntryPoint] {
+			env.Diff = base
+		}
+		return runReview(ctx, job, env)
+	}
+}
+
+// preflight checks the program of check jobs; review jobs check their
+// adapters themselves.
+func preflight(ctx context.Context, job gate.Job, env gate.Env) string {
+	if job.Kind != gate.KindCheck {
+		return ""
+	}
+	return check.Preflight(ctx, job, env)
+}

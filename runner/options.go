@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"io"
+	"time"
+)
+
+// Kinds selects which gate kinds a run executes.
+type Kinds string
+
+// The gate kinds of `run`, `check` and `review`.
+const (
+	KindsAll     Kinds = "all"
+	KindsChecks  Kinds = "checks"
+	KindsReviews Kinds = "reviews"
+)
+
+// Options configure one ExecuteRun.
+type Options struct {
+	// Dir is the project root or a directory below it; empty means the process cwd.
+	Dir string
+	// Kinds selects checks, reviews or both; empty means KindsAll.
+	Kinds Kinds
+	// Command names the invoking command for the debug log ("run", "check",
+	// "review", "stop-hook").
+	Command string
+	// BaseBranch overrides base_branch (-b).
+	BaseBranch string
+	// Gate restricts the run to one gate name (-g).
+	Gate string
+	// WorkingDir restricts the run to the gates whose working directory is
+	// this path relative to the project root (--working-directory): one job
+	// of `ci list-jobs`.
+	WorkingDir string
+	// Commit reviews one commit (-c).
+	Commit string
+	// Uncommitted restricts the changes to staged, unstaged and untracked (-u).
+	Uncommitted bool
+	// Silent sends nothing to Stdout/Stderr; logs are written as usual.
+	Silent bool
+	// Stdout and Stderr are the terminal; nil means discard. Every line a
+	// run prints (progress, gate lines, summary, errors) goes to Stderr;
+	// Stdout is left alone.
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}

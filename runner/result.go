@@ -1,0 +1,88 @@
+package runner
+
+import (
+	"fmt"
+	"time"
+)
+
+// RunResult is the outcome of ExecuteRun.
+type RunResult struct {
+	Status GauntletStatus
+	// Message is the status's one-line message with the result's Detail.
+	Message string
+	// ConsoleLogPath is the absolute path of this run's console.N.log; after
+	// a passing run, its archived path in previous/. Runs that execute no
+	// gate write no console log: for a refused run (retry limit) it is the
+	// latest existing console log, otherwise "".
+	ConsoleLogPath string
+	// ErrorMessage details an error status (and lock_exists, no_config,
+	// retry_limit_exceeded refusals).
+	ErrorMessage string
+	// ConfigErr is the configuration or command-line error that kept the
+	// run from starting, as LoadProject returns it (no or invalid
+	// .gauntlet/config.yml) or an unknown -g gate; nothing of it was
+	// printed. The CLI exits 2.
+	ConfigErr error
+	// GatesRun counts the gates that ran; GatesFailed those that failed or
+	// errored.
+	GatesRun    int
+	GatesFailed int
+	// Fixed and Skipped count review violations fixed and skipped in this
+	// run (Fixed also counts checks failing before that pass now).
+	Fixed   int
+	Skipped int
+	// Gates are the results of the gates that ran, in job order.
+	Gates []GateResult
+}
+
+// Detail is what the result's message adds to its status's text: how many
+// gates failed, or what went wrong.
+func (r RunResult) Detail() string {
+	switch r.Status {
+	case StatusFailed:
+		if r.GatesRun > 0 {
+			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun)
+		}
+	case StatusError, StatusInfrastructureError:
+		return r.ErrorMessage
+	}
+	return ""
+}
+
+// GateResult is the outcome of one gate of a run: what reports and a
+// result cache read.
+type GateResult struct {
+	// JobID is `<kind>:<entry point>:<gate>`.
+	JobID string
+	// Kind is "check" or "review"; Gate the gate's name; EntryPoint the
+	// expanded entry point it ran on.
+	Kind, Gate, EntryPoint string
+	// Status is "pass", "fail" or "error".
+	Status  string
+	Message string
+	// Duration is the gate's wall time.
+	Duration time.Duration
+	// LogPath is a check's log ("" for a review: see Slots).
+	LogPath string
+	// Slots are a review's slots, by index.
+	Slots []SlotResult
+	// Open counts open problems (new violations, or one for a failed
+	// check); Fixed and Skipped the violations fixed and skipped this run.
+	Open, Fixed, Skipped int
+	// Infrastructure is true when the gate could not judge the change for
+	// reasons the agent cannot fix.
+	Infrastructure bool
+}
+
+// SlotResult is the outcome of one review slot.
+type SlotResult struct {
+	Adapter string
+	Index   int
+	// Status is "pass", "fail", "error" or "skipped_prior_pass".
+	Status            string
+	Message           string
+	LogPath, JSONPath string
+	// Open counts the slot's open violations.
+	Open     int
+	Duration time.Duration
+}

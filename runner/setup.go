@@ -1,0 +1,138 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// setup loads the project, opens the debug log, checks that git is there
+// and the gate filters (checkFilters). It returns a non-nil result
+// when the run cannot go on; a configuration or command-line error is
+// returned in ConfigErr, unprinted.
+func (e *execution) setup(ctx context.Context) *RunResult {
+	dir := e.opts.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			r := e.fail(StatusError, fmt.Errorf("get working directory: %w", err))
+			return &r
+		}
+		dir = wd
+	}
+	cfg, err := LoadProject(dir, LoadAll)
+	if err != nil {
+		status := StatusError
+		if errors.Is(err, config.ErrNotFound) {
+			status = StatusNoConfig
+		}
+		return &RunResult{Status: status, ErrorMessage: err.Error(), ConfigErr: err}
+	}
+	WriteConfigWarnings(e.cons, cfg.Warnings)
+	e.root, e.cfg = cfg.Root, cfg
+	e.logDir = cfg.LogDirPath()
+	e.logRel = insideRel(e.root, e.logDir)
+	global, gerr := config.LoadGlobal(config.GlobalPath(e.getenv))
+	if gerr != nil {
+		e.cons.Printf(lineWarning, gerr)
+	}
+	e.debug = OpenDebugLog(e.logDir, config.ResolveDebugLog(cfg.DebugLog, global), e.now)
+	e.debug.Event(EventCommand, e.commandLine())
+
+	if err := git.Available(); err != nil {
+		r := e.fail(StatusInfrastructureError, err)
+		return &r
+	}
+	e.ci = IsCI(e.getenv)
+	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
+	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
+	if err := e.checkFilters(); err != nil {
+		return &RunResult{Status: StatusError, ErrorMessage: err.Error(), ConfigErr: err}
+	}
+	return nil
+}
+
+// checkFilters checks -g (a gate of the run's kinds) and
+// --working-directory (a directory inside the project, named relative to
+// its root).
+func (e *execution) checkFilters() error {
+	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
+		return fmt.Errorf("no %s named %q in %s", e.kindsNoun(), e.opts.Gate, config.Dir)
+	}
+	wd := e.opts.WorkingDir
+	if wd == "" {
+		return nil
+	}
+	clean := filepath.Clean(wd)
+	if filepath.IsAbs(wd) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("--working-directory %q: must be a directory relative to the project root %s", wd, e.root)
+	}
+	if fi, err := os.Stat(filepath.Join(e.root, clean)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--working-directory %q: no such directory in the project root %s", wd, e.root)
+	}
+	return nil
+}
+
+// commandLine renders the COMMAND event: the command and its flags.
+func (e *execution) commandLine() string {
+	cmd := e.opts.Command
+	if cmd == "" {
+		cmd = "run"
+	}
+	parts := []string{cmd}
+	if e.opts.BaseBranch != "" {
+		parts = append(parts, "-b", e.opts.BaseBranch)
+	}
+	if e.opts.Gate != "" {
+		parts = append(parts, "-g", e.opts.Gate)
+	}
+	if e.opts.WorkingDir != "" {
+		parts = append(parts, "--working-directory", e.opts.WorkingDir)
+	}
+	if e.opts.Commit != "" {
+		parts = append(parts, "-c", e.opts.Commit)
+	}
+	if e.opts.Uncommitted {
+		parts = append(parts, "-u")
+	}
+	return strings.Join(parts, " ")
+}
+
+// kindsNoun names the gates of the run's kinds, for messages.
+func (e *execution) kindsNoun() string {
+	switch e.opts.Kinds {
+	case KindsChecks:
+		return "check gate"
+	case KindsReviews:
+		return "review gate"
+	}
+	return "check or review gate"
+}
+
+// gateExists reports whether a gate of the run's kinds is called name.
+func (e *execution) gateExists(name string) bool {
+	_, isCheck := e.cfg.Checks[name]
+	_, isReview := e.cfg.Reviews[name]
+	return (isCheck && e.opts.Kinds != KindsReviews) || (isReview && e.opts.Kinds != KindsChecks)
+}
+
+// jobs are the jobs of the run's kinds (and -g gate) for the changed
+// files; the warnings of entry point expansion are printed.
+func (e *execution) jobs(files []string) []gate.Job {
+	jobs, warnings := entry.Jobs(e.cfg, entry.Expand(e.root, e.cfg.EntryPoints, files), entry.Filter{
+		Checks: e.opts.Kinds != KindsReviews, Reviews: e.opts.Kinds != KindsChecks, CI: e.ci,
+		Gate: e.opts.Gate, WorkingDir: e.opts.WorkingDir,
+	})
+	for _, w := range warnings {
+		e.cons.Printf("%s", w)
+	}
+	return jobs
+}
