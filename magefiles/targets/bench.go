@@ -158,9 +158,9 @@ func RenderBenchmarks(figs []Figure, raw string, when time.Time) string {
 	return b.String()
 }
 
-// Bench runs the Go benchmarks of every module and the whole-process
-// benchmarks, prints each figure with its baseline and ratio, and writes
-// BENCHMARKS.md at the repository root.
+// Bench runs the Go and whole-process benchmarks, prints each figure against
+// its baseline and writes BENCHMARKS.md. The Go benchmarks of every module
+// run first; BENCHMARKS.md is written at the repository root.
 func Bench(ctx context.Context) error {
 	root, mods, err := workspace(ctx)
 	if err != nil {

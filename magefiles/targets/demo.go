@@ -28,9 +28,10 @@ type demoStep struct {
 	stdin string
 }
 
-// Demo builds agent-gauntlet and shows its main job on the embedded example:
-// a throwaway git repository with a .gauntlet/ configuration, a failing run,
-// the stop hook blocking the agent, the fix, a passing run and the stop hook
+// Demo builds agent-gauntlet and shows a failing then passing run and the
+// stop hook's answers on an embedded example. The example is a throwaway
+// git repository with a .gauntlet/ configuration: a failing run, the stop
+// hook blocking the agent, the fix, a passing run and the stop hook
 // approving.
 func Demo(ctx context.Context) error {
 	tmp, err := os.MkdirTemp("", "gauntlet-demo-")

@@ -111,10 +111,10 @@ func InstallE2EClients(ctx context.Context, root string) (string, error) {
 	return prefix, nil
 }
 
-// RunE2E installs the agent CLIs (see InstallE2EClients) and runs the
+// runE2E installs the agent CLIs (see InstallE2EClients) and runs the
 // end-to-end scenarios of testdata/e2e against them; pattern selects
 // scenarios as `go test -run` does below TestE2E ("" runs all).
-func RunE2E(ctx context.Context, root, pattern string) error {
+func runE2E(ctx context.Context, root, pattern string) error {
 	prefix, err := InstallE2EClients(ctx, root)
 	if err != nil {
 		return err

@@ -11,8 +11,8 @@ import (
 // in agent-gauntlet needs cgo.
 var buildEnv = []string{"CGO_ENABLED=0"}
 
-// Install builds agent-gauntlet with its version stamped and installs it into
-// GOBIN, or GOPATH/bin when GOBIN is unset.
+// Install builds agent-gauntlet and installs it into GOBIN (or GOPATH/bin).
+// The binary has its version stamped.
 func Install(ctx context.Context) error {
 	root, err := RepoRoot()
 	if err != nil {

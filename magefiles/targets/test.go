@@ -11,8 +11,9 @@ import (
 // scriptTest is the test function that runs the testscript suite.
 const scriptTest = "TestScript"
 
-// Test runs every module's unit tests with the race detector, then the
-// testscript suite that drives the real binary.
+// Test runs every module's unit tests (with -race) and the testscript suite.
+// The unit tests run first, then the testscript suite that drives the real
+// binary.
 func Test(ctx context.Context) error {
 	root, mods, err := workspace(ctx)
 	if err != nil {
