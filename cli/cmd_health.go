@@ -12,7 +12,6 @@ import (
 const (
 	healthConfigTitle = "Config validation:"
 	healthConfigValid = "  All config files are valid."
-	healthNoConfig    = "  (Config not found, checking all supported agents)"
 	healthBadConfig   = "  (Config invalid, checking all supported agents)"
 )
 
@@ -40,7 +39,7 @@ func (c *HealthCmd) Run(env *Env) error {
 		configErr = configError(env.Stdout, err)
 		fmt.Fprintln(env.Stdout, healthBadConfig)
 	case errors.Is(err, config.ErrNotFound):
-		fmt.Fprintln(env.Stdout, healthNoConfig)
+		fmt.Fprintf(env.Stdout, "  (%v, checking all supported agents)\n", config.ErrNotFound)
 	default:
 		return configError(env.Stdout, err)
 	}

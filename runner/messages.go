@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // statusFacts is everything said about one status.
@@ -30,7 +31,7 @@ var statuses = map[GauntletStatus]statusFacts{
 	StatusRetryLimitExceeded: {"⚠ Gauntlet gave up — retry limit exceeded; a human should review the remaining issues.", false, "Retry limit exceeded"},
 	StatusLockExists:         {"⏭ Gauntlet skipped — another gauntlet run is in progress.", true, ""},
 	StatusIntervalNotElapsed: {"⏭ Gauntlet skipped — the run interval has not elapsed since the last run.", true, ""},
-	StatusNoConfig:           {"○ Not a gauntlet project — no .gauntlet/config.yml found.", true, ""},
+	StatusNoConfig:           {"○ Not a gauntlet project — " + config.ErrNotFound.Error() + ".", true, ""},
 	StatusStopHookActive:     {"↺ Stop hook already active — allowing the stop to prevent an infinite loop.", true, ""},
 	StatusStopHookDisabled:   {"○ Stop hook disabled — the gauntlet was not run.", true, ""},
 	StatusInvalidInput:       {"⚠ Invalid hook input — it is not a JSON object; allowing the stop.", false, ""},
