@@ -60,7 +60,7 @@ func TryCheck(ctx context.Context, o TrialOptions) Trial {
 	}
 	defer os.RemoveAll(tmp)
 	chk := &config.Check{Name: o.Name, Command: o.Command, WorkingDirectory: o.Dir, RunLocally: true, RunInCI: true, Timeout: o.Timeout}
-	job := gate.Job{ID: "check:" + o.Dir + ":" + o.Name, Kind: gate.KindCheck, Name: o.Name, EntryPoint: o.Dir, WorkingDir: o.Dir, Check: chk}
+	job := gate.Job{ID: gate.CheckID(o.Dir, o.Name), Kind: gate.KindCheck, Name: o.Name, EntryPoint: o.Dir, WorkingDir: o.Dir, Check: chk}
 	env := gate.Env{Root: o.Root, LogDir: tmp, RunNumber: 1, Diff: gate.DiffSpec{BaseBranch: o.BaseBranch}, Console: io.Discard}
 	// The run's preflight first: a check it refuses fails every run.
 	if msg := check.Preflight(ctx, job, env); msg != "" {
