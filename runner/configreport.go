@@ -34,6 +34,12 @@ func WriteConfigWarnings(w io.Writer, warnings []string) {
 // problem on its own line, and the count.
 func WriteConfigProblems(w io.Writer, errs *config.Errors) {
 	WriteConfigWarnings(w, errs.Warnings)
+	writeProblems(w, errs)
+}
+
+// writeProblems writes every problem of errs on its own line, then the
+// count.
+func writeProblems(w io.Writer, errs *config.Errors) {
 	for _, line := range errs.Lines() {
 		fmt.Fprintln(w, line)
 	}
@@ -44,14 +50,16 @@ func WriteConfigProblems(w io.Writer, errs *config.Errors) {
 	fmt.Fprintf(w, "Validation failed: %d %s found.\n", len(errs.Problems), noun)
 }
 
-// ConfigErrorText is err, an error of LoadProject, as text: the rendering
-// of WriteConfigProblems for an invalid configuration, else err's message.
+// ConfigErrorText is err, an error of LoadProject, as the detail of a
+// message (the stop hook's): the problems and the count of an invalid
+// configuration as WriteConfigProblems writes them (without the warnings),
+// else err's message.
 func ConfigErrorText(err error) string {
 	var errs *config.Errors
 	if !errors.As(err, &errs) {
 		return err.Error()
 	}
 	var b strings.Builder
-	WriteConfigProblems(&b, errs)
+	writeProblems(&b, errs)
 	return strings.TrimRight(b.String(), "\n")
 }
