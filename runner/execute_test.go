@@ -64,6 +64,14 @@ func TestExecuteRunSilentFailure(t *testing.T) {
 	if stderr.Len()+stdout.Len() != 0 {
 		t.Fatalf("silent run printed %q %q", stdout.String(), stderr.String())
 	}
+	if len(res.Gates) != 1 {
+		t.Fatalf("gates %+v", res.Gates)
+	}
+	g := res.Gates[0]
+	if g.JobID != "check:src:lint" || g.Kind != "check" || g.Gate != "lint" || g.EntryPoint != "src" || g.Status != "fail" ||
+		g.Open != 1 || g.LogPath != filepath.Join(logDir(root), "check_src_lint.1.log") {
+		t.Errorf("gate result %+v", g)
+	}
 	want := filepath.Join(logDir(root), "console.1.log")
 	if res.ConsoleLogPath != want || !filepath.IsAbs(res.ConsoleLogPath) {
 		t.Fatalf("ConsoleLogPath = %q, want %q", res.ConsoleLogPath, want)

@@ -3,6 +3,8 @@ package runner
 import (
 	"fmt"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
 // RunResult is the outcome of ExecuteRun.
@@ -85,4 +87,25 @@ type SlotResult struct {
 	// Open counts the slot's open violations.
 	Open     int
 	Duration time.Duration
+}
+
+// gateResults turns the scheduler's results into the run's gate list.
+func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
+	byID := make(map[string]gate.Job, len(jobs))
+	for _, j := range jobs {
+		byID[j.ID] = j
+	}
+	out := make([]GateResult, 0, len(results))
+	for _, r := range results {
+		j := byID[r.JobID]
+		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint,
+			Status: string(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
+			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped), Infrastructure: r.Infrastructure}
+		for _, s := range r.Slots {
+			g.Slots = append(g.Slots, SlotResult{Adapter: s.Adapter, Index: s.Index, Status: string(s.Status),
+				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration})
+		}
+		out = append(out, g)
+	}
+	return out
 }
