@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -85,13 +86,10 @@ func cmdExecState(ts *testscript.TestScript, neg bool, args []string) {
 	}))
 }
 
-// envList is the script's environment for a child process.
+// envList is the script's hermetic environment (see scripttest.Hermetic)
+// for a child process.
 func envList(ts *testscript.TestScript) []string {
-	var env []string
-	for _, k := range []string{"HOME", "PATH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL"} {
-		env = append(env, k+"="+ts.Getenv(k))
-	}
-	return env
+	return testenv.Env{Home: ts.Getenv("HOME")}.Environ(ts.Getenv("PATH"))
 }
 
 // cmdHookJSON checks that the last command's stdout is exactly one line
