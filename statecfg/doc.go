@@ -2,5 +2,6 @@
 // (project, global, environment overrides), execution state, the run lock and
 // the log directory. It knows nothing of gates; the runner module builds on it.
 //
-// The work is done by its subpackages: config, state, lock and logdir.
+// The work is done by its subpackages: config, state, lock and logdir, with
+// atomicfile (atomic writes) and fsread (reads that never block on a FIFO).
 package statecfg

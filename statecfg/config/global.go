@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // GlobalPath returns the global configuration file,
@@ -37,7 +39,7 @@ func LoadGlobal(path string) (Global, error) {
 	if path == "" {
 		return Global{}, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsread.File(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Global{}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"syscall"
 	"testing"
 )
 
@@ -82,7 +83,7 @@ func TestLoadGlobal(t *testing.T) {
 func TestLoadGlobalUnreadable(t *testing.T) {
 	dir := t.TempDir() // a directory cannot be read as a file
 	g, err := LoadGlobal(dir)
-	want := "ignoring global config " + dir + " (using defaults): is a directory"
+	want := "ignoring global config " + dir + " (using defaults): is a directory, not a regular file"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)
 	}
@@ -91,6 +92,20 @@ func TestLoadGlobalUnreadable(t *testing.T) {
 	}
 	if g, err := LoadGlobal(""); err != nil || !reflect.DeepEqual(g, Global{}) {
 		t.Errorf(`LoadGlobal("") = %#v, %v`, g, err)
+	}
+}
+
+// A FIFO in the global config's place is a warning, never a hang (the stop
+// hook reads it on every stop).
+func TestLoadGlobalFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.yml")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGlobal(p)
+	want := "ignoring global config " + p + " (using defaults): is a named pipe (FIFO), not a regular file"
+	if err == nil || err.Error() != want || !reflect.DeepEqual(g, Global{}) {
+		t.Errorf("LoadGlobal = %#v, %v; want defaults and %q", g, err, want)
 	}
 }
 

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // Load loads and validates the configuration of the project at root:
@@ -42,9 +43,9 @@ func Load(root string) (*Config, error) {
 	cfg.Root = abs
 	for _, g := range checkFiles {
 		f := c.file(g.rel)
-		content, err := os.ReadFile(filepath.Join(abs, g.rel))
+		content, err := fsread.File(filepath.Join(abs, g.rel), maxFileSize)
 		if err != nil {
-			f.errorf("", "cannot read: %v", pathless(err))
+			f.errorf("", "%s", readProblem(err))
 			continue
 		}
 		if chk := parseCheck(f, abs, g, content); chk != nil {
@@ -53,9 +54,9 @@ func Load(root string) (*Config, error) {
 	}
 	for _, g := range reviewFiles {
 		f := c.file(g.rel)
-		content, err := os.ReadFile(filepath.Join(abs, g.rel))
+		content, err := fsread.File(filepath.Join(abs, g.rel), maxFileSize)
 		if err != nil {
-			f.errorf("", "cannot read: %v", pathless(err))
+			f.errorf("", "%s", readProblem(err))
 			continue
 		}
 		if rev := parseReview(f, g, content, cfg.CLI.DefaultPreference, prefsOK); rev != nil {
@@ -93,30 +94,25 @@ func LoadProjectFile(root string) (*Config, error) {
 // projectFileRel is the project file's path relative to the root.
 func projectFileRel() string { return filepath.Join(Dir, ProjectFile) }
 
-// readProjectFile makes root absolute and reads its config.yml.
+// readProjectFile makes root absolute and reads its config.yml. A
+// config.yml that cannot be read (not a regular file, unreadable) is a
+// configuration problem (*Errors).
 func readProjectFile(root string) (abs string, data []byte, err error) {
 	abs, err = filepath.Abs(root)
 	if err != nil {
 		return "", nil, fmt.Errorf("resolve project root %s: %w", root, err)
 	}
 	path := filepath.Join(abs, projectFileRel())
-	data, err = os.ReadFile(path)
+	data, err = fsread.File(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, &NotFoundError{Dir: abs}
 	}
 	if err != nil {
-		return "", nil, fmt.Errorf("read %s: %w", path, err)
+		c := &collector{}
+		c.file(projectFileRel()).errorf("", "%s", readProblem(err))
+		return "", nil, &Errors{Problems: c.problems}
 	}
 	return abs, data, nil
-}
-
-// pathless drops the path of an *fs.PathError (the caller names the file).
-func pathless(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // gateFile is one check or review file.
@@ -135,20 +131,17 @@ type gateNames struct {
 // the same gate name are reported; the first one is kept.
 func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateFile {
 	dirRel := filepath.Join(Dir, sub)
-	entries, err := os.ReadDir(filepath.Join(root, dirRel))
+	entries, err := fsread.Dir(filepath.Join(root, dirRel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		c.file(dirRel).errorf("", "cannot read directory: %v", pathless(err))
+		c.file(dirRel).errorf("", "%s", readProblem(err))
 		return nil
 	}
 	var out []gateFile
 	seen := map[string]string{}
 	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
 		ext := filepath.Ext(e.Name())
 		if !slices.Contains(exts, ext) {
 			continue
@@ -464,12 +457,16 @@ func readFixInstructions(o *object, root, p string) string {
 		return ""
 	}
 	shown := oneLine(filepath.Join(Dir, rel))
-	data, err := os.ReadFile(filepath.Join(root, Dir, rel))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	data, err := fsread.File(filepath.Join(root, Dir, rel), maxFileSize)
+	if errors.Is(err, fs.ErrNotExist) {
 		o.errorf(key, "file %s does not exist", shown)
 		return ""
-	case err != nil:
+	}
+	if msg, ok := irregular(err); ok {
+		o.errorf(key, "%s %s", shown, msg)
+		return ""
+	}
+	if err != nil {
 		o.errorf(key, "cannot read %s: %v", shown, pathless(err))
 		return ""
 	}

@@ -369,7 +369,7 @@ func TestLoadCheckProblems(t *testing.T) {
 		}},
 		{"fix_instructions a directory", map[string]string{
 			lint: "command: x\nfix_instructions: fixes\n", ".gauntlet/fixes/": "",
-		}, []string{lint + ": fix_instructions: cannot read .gauntlet/fixes: is a directory"}},
+		}, []string{lint + ": fix_instructions: .gauntlet/fixes is a directory, not a regular file"}},
 		{"duplicate gate name", map[string]string{
 			lint: "command: a\n", ".gauntlet/checks/lint.yaml": "command: b\n",
 		}, []string{`.gauntlet/checks/lint.yml: duplicate check gate "lint" (already defined by .gauntlet/checks/lint.yaml)`}},
@@ -521,7 +521,7 @@ func TestLoadUnreadableGateDir(t *testing.T) {
 		".gauntlet/checks":     "not a directory",
 	})
 	_, err := Load(root)
-	want := ".gauntlet/checks: cannot read directory: not a directory"
+	want := ".gauntlet/checks: is a regular file, not a directory"
 	if err == nil || err.Error() != want {
 		t.Errorf("Load error = %v, want %q", err, want)
 	}
@@ -669,9 +669,10 @@ func TestAsInt(t *testing.T) {
 func TestLoadUnreadableProjectFile(t *testing.T) {
 	root := writeTree(t, map[string]string{".gauntlet/config.yml/": ""})
 	_, err := Load(root)
-	want := "read " + filepath.Join(root, ".gauntlet", "config.yml") + ": "
-	if err == nil || !strings.HasPrefix(err.Error(), want) || errors.Is(err, ErrNotFound) {
-		t.Errorf("Load error = %v, want a read error starting %q", err, want)
+	want := ".gauntlet/config.yml: is a directory, not a regular file"
+	var errs *Errors
+	if !errors.As(err, &errs) || err.Error() != want {
+		t.Errorf("Load error = %v, want the configuration problem %q", err, want)
 	}
 }
 

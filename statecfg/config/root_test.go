@@ -21,7 +21,7 @@ func TestFindRoot(t *testing.T) {
 		{"git file (worktree) is a top level", map[string]string{".gauntlet/config.yml": "", "wt/.git": "gitdir: ../x", "wt/src/": ""}, "wt/src", ""},
 		{"config at the git top level", map[string]string{"repo/.git/": "", "repo/.gauntlet/config.yml": "", "repo/src/": ""}, "repo/src", "repo"},
 		{"a .gauntlet without config.yml is skipped", map[string]string{".git/": "", ".gauntlet/config.yml": "", "sub/.gauntlet/checks/": ""}, "sub", "."},
-		{"config.yml that is a directory is skipped", map[string]string{".git/": "", "sub/.gauntlet/config.yml/": ""}, "sub", ""},
+		{"config.yml that is a directory marks the root (Load reports it)", map[string]string{".git/": "", "sub/.gauntlet/config.yml/": ""}, "sub", "sub"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // File is the lock's file name inside the log directory.
@@ -97,12 +99,15 @@ func Acquire(logDir string) (*Lock, error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		existing, err := os.ReadFile(path)
+		existing, err := readLock(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // released meanwhile: try again
 		}
+		if errors.Is(err, errForeign) {
+			return nil, &HeldError{Path: path}
+		}
 		if err != nil {
-			return nil, fmt.Errorf("read lock file %s: %w", path, err)
+			return nil, fmt.Errorf("read lock file %s: %w", path, pathless(err))
 		}
 		pid, stale := staleOwner(existing, host)
 		if !stale {
@@ -194,12 +199,12 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, fmt.Errorf("lock log directory %s: %w", dir, err)
 	}
 	defer func() { _ = flock(d, syscall.LOCK_UN) }()
-	cur, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	cur, err := readLock(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errForeign) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read lock file %s: %w", path, err)
+		return false, fmt.Errorf("read lock file %s: %w", path, pathless(err))
 	}
 	if !bytes.Equal(cur, stale) {
 		return false, nil
@@ -208,6 +213,28 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, fmt.Errorf("take over lock file %s: %w", path, err)
 	}
 	return true, nil
+}
+
+// errForeign is readLock's error for a lock file that cannot be ours: a
+// symbolic link, a FIFO, a socket or a device, or longer than any lock this
+// package writes. (A directory in its place is an error of its own: no run
+// could ever hold the lock.)
+var errForeign = errors.New("not a lock file written by agent-gauntlet")
+
+// readLock reads the lock file at path without blocking on a FIFO put in
+// its place. A missing file gives an error matching fs.ErrNotExist; one
+// that cannot be ours, errForeign (as Held respects it).
+func readLock(path string) ([]byte, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, errForeign
+	}
+	data, err := fsread.File(path, maxProbe)
+	var notRegular *fsread.NotRegularError
+	var tooLarge *fsread.TooLargeError
+	if (errors.As(err, &notRegular) && !notRegular.Mode.IsDir()) || errors.As(err, &tooLarge) || errors.Is(err, fsread.ErrDanglingLink) {
+		return nil, errForeign
+	}
+	return data, err
 }
 
 // pathless drops the path of an *fs.PathError whose path the caller's
@@ -243,13 +270,13 @@ func (l *Lock) Release() error {
 	if l.done {
 		return nil
 	}
-	cur, err := os.ReadFile(l.Path)
+	cur, err := readLock(l.Path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		l.done = true
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errForeign):
+		l.done = true // gone, or not ours any more: leave it
 		return nil
 	case err != nil:
-		return fmt.Errorf("read lock file %s: %w", l.Path, err)
+		return fmt.Errorf("read lock file %s: %w", l.Path, pathless(err))
 	case !bytes.Equal(cur, l.content):
 		l.done = true // not ours any more: leave it
 		return nil

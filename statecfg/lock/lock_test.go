@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -441,5 +442,27 @@ func TestConcurrentProcesses(t *testing.T) {
 			}
 			assertNoTempFiles(t, logDir)
 		})
+	}
+}
+
+// Release leaves alone a lock file replaced by a FIFO (not ours any more),
+// and never blocks on it.
+func TestReleaseReplacedByFIFO(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(l.Path); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(l.Path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(); err != nil {
+		t.Errorf("Release = %v", err)
+	}
+	if fi, err := os.Lstat(l.Path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO is gone or changed: %v, %v", fi, err)
 	}
 }

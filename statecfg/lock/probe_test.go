@@ -46,6 +46,20 @@ func TestHeldAgreesWithAcquire(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, false, true},
+		{"FIFO", func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false, true},
+		{"symbolic link to a stale lock", func(t *testing.T, path string) {
+			target := filepath.Join(filepath.Dir(path), "elsewhere")
+			if err := os.WriteFile(target, []byte(lockJSON(dead, host)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, path); err != nil {
+				t.Fatal(err)
+			}
+		}, false, true},
 		{"directory", func(t *testing.T, path string) {
 			if err := os.Mkdir(path, 0o755); err != nil {
 				t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // File is the execution state's file name inside the log directory.
@@ -48,6 +49,10 @@ type onDisk struct {
 	WorkingTreeRef     *string `json:"working_tree_ref"`
 }
 
+// maxSize bounds what Read reads: a state this package writes is a few
+// hundred bytes.
+const maxSize = 64 << 10
+
 // Path returns the execution state file of logDir.
 func Path(logDir string) string { return filepath.Join(logDir, File) }
 
@@ -57,12 +62,12 @@ func Path(logDir string) string { return filepath.Join(logDir, File) }
 // and naming the file.
 func Read(logDir string) (*State, error) {
 	path := Path(logDir)
-	data, err := os.ReadFile(path)
+	data, err := fsread.File(path, maxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // an *fs.PathError naming the file
 	}
 	corrupt := func(why string) error { return fmt.Errorf("read %s: %w: %s", path, ErrCorrupt, why) }
 	var d onDisk

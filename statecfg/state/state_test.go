@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -156,14 +157,24 @@ func TestReadAbsent(t *testing.T) {
 	}
 }
 
+// A state that is no regular file is an error naming the file once (not
+// "read X: read X: ..."); a FIFO is one too, never a hang (the stop hook
+// reads the state on every stop).
 func TestReadUnreadable(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, File), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Read(dir)
-	if err == nil || errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), File) {
-		t.Errorf("Read of a directory = %v, want a read error naming the file", err)
+	for kind, mk := range map[string]func(string) error{
+		"a directory, not a regular file":         func(p string) error { return os.Mkdir(p, 0o755) },
+		"a named pipe (FIFO), not a regular file": func(p string) error { return syscall.Mkfifo(p, 0o644) },
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, File)
+		if err := mk(path); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(dir)
+		want := "read " + path + ": is " + kind
+		if err == nil || errors.Is(err, ErrCorrupt) || err.Error() != want {
+			t.Errorf("Read = %v, want %q", err, want)
+		}
 	}
 }
 
