@@ -2,6 +2,7 @@ module github.com/agent-gauntlet/agent-gauntlet/statecfg
 
 go 1.25.0
 
-require sigs.k8s.io/yaml v1.6.0
-
-require go.yaml.in/yaml/v2 v2.4.2 // indirect
+require (
+	go.yaml.in/yaml/v2 v2.4.2
+	sigs.k8s.io/yaml v1.6.0
+)

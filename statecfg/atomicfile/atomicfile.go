@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // Write replaces path with data, atomically, with permission perm.
@@ -37,7 +39,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	}
 	if err := os.Rename(name, path); err != nil {
 		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
+		return fserr.Wrap("write", path, err)
 	}
 	return nil
 }

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // CIFile is the CI configuration inside Dir (optional): the runtimes,
@@ -152,39 +154,15 @@ func ciFileRel() string { return filepath.Join(Dir, CIFile) }
 func loadCI(c *collector, root string, cfg *Config, known *gateNames) *CI {
 	f := c.file(ciFileRel())
 	path := filepath.Join(root, ciFileRel())
-	data, err := readRegular(path)
+	data, err := fsread.File(path, maxFileSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if _, lerr := os.Lstat(path); lerr == nil {
-			f.errorf("", "is a symbolic link to a file that does not exist")
-		}
 		return nil
 	case err != nil:
-		f.errorf("", "%v", err)
+		f.errorf("", "%s", readProblem(err))
 		return nil
 	}
 	return parseCI(f, data, cfg, known)
-}
-
-// errNotRegular is the error of readRegular for anything but a file.
-var errNotRegular = errors.New("is not a regular file")
-
-// readRegular reads the regular file at path (following symlinks). Anything
-// else (a directory, a FIFO that would block a read forever, a device) is
-// errNotRegular. Errors carry no path: the caller names the file.
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, pathless(err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %w", pathless(err))
-	}
-	return data, nil
 }
 
 // parseCI decodes ci.yml. Upstream's schema errors (wrong types, a missing
@@ -333,7 +311,7 @@ func healthOptions(h *object) string {
 			opts = append(opts, fmt.Sprintf("--health-%s %s", strings.ReplaceAll(k, "_", "-"), s))
 		}
 	}
-	if n := h.integer("retries", 0); n != nil {
+	if n := h.integer("retries", 0, math.MaxInt); n != nil {
 		opts = append(opts, fmt.Sprintf("--health-retries %d", *n))
 	}
 	return strings.Join(opts, " ")

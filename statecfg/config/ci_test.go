@@ -259,10 +259,11 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		make func(path string) error
+		want string
 	}{
-		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }},
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
-		{"symlink to a directory", func(p string) error { return os.Symlink(".", p) }},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, "is a directory, not a regular file"},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "is a named pipe (FIFO), not a regular file"},
+		{"symlink to a directory", func(p string) error { return os.Symlink(".", p) }, "is a directory, not a regular file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := ciProject(t, "")
@@ -271,7 +272,7 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 			}
 			_, err := Load(root) // a FIFO read would block here forever
 			var errs *Errors
-			if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != ".gauntlet/ci.yml: is not a regular file" {
+			if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != ".gauntlet/ci.yml: "+tc.want {
 				t.Errorf("Load error = %v", err)
 			}
 		})
@@ -283,7 +284,7 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 		}
 		_, err := Load(root)
 		var errs *Errors
-		if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != ".gauntlet/ci.yml: is a symbolic link to a file that does not exist" {
+		if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != ".gauntlet/ci.yml: is a symbolic link to a missing file" {
 			t.Errorf("Load error = %v", err)
 		}
 	})

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"sigs.k8s.io/yaml"
+	goyaml "go.yaml.in/yaml/v2"
 )
 
 // Messages shared by every field of the same kind (one source of truth, so
@@ -31,21 +30,109 @@ const (
 )
 
 // parseYAML converts YAML into a generic value built of map[string]any,
-// []any, string, json.Number, bool and nil. Duplicate keys are errors.
-// lineOffset is added to the line numbers of parser messages (front matter
-// starts below the opening --- line).
+// []any, string, json.Number, bool, nil and nonFinite (for .inf, -.inf and
+// .nan, which JSON cannot hold: they reach the field that holds them and
+// get that field's error). Duplicate keys are errors. lineOffset is added
+// to the line numbers of parser messages (front matter starts below the
+// opening --- line).
+//
+// The parser is the YAML 1.1 one sigs.k8s.io/yaml uses (go.yaml.in/yaml/v2,
+// strict), and the conversion follows sigs.k8s.io/yaml's YAMLToJSON (map
+// keys become strings, numbers JSON numbers) without its JSON round trip,
+// which failed the whole file on one non-finite number.
 func parseYAML(data []byte, lineOffset int) (any, error) {
-	j, err := yaml.YAMLToJSONStrict(data)
-	if err != nil {
+	var raw any
+	if err := goyaml.UnmarshalStrict(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s", yamlMessage(err, lineOffset))
 	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decode converted YAML: %w", err)
+	return generic(raw)
+}
+
+// nonFinite is a YAML float that JSON cannot represent: +Inf, -Inf or NaN.
+type nonFinite float64
+
+// generic converts a value of the YAML parser to parseYAML's types.
+func generic(v any) (any, error) {
+	switch t := v.(type) {
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, val := range t {
+			key, err := mapKey(k)
+			if err != nil {
+				return nil, err
+			}
+			if m[key], err = generic(val); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	case []any:
+		out := make([]any, len(t))
+		for i, val := range t {
+			var err error
+			if out[i], err = generic(val); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case int:
+		return json.Number(strconv.Itoa(t)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(t, 10)), nil
+	case uint64:
+		return json.Number(strconv.FormatUint(t, 10)), nil
+	case float64:
+		if math.IsInf(t, 0) || math.IsNaN(t) {
+			return nonFinite(t), nil
+		}
+		return json.Number(jsonFloat(t)), nil
+	case nil, string, bool:
+		return t, nil
 	}
-	return v, nil
+	return nil, fmt.Errorf("unsupported value %v of type %T", v, v)
+}
+
+// mapKey renders a YAML map key as a string, as sigs.k8s.io/yaml does.
+func mapKey(k any) (string, error) {
+	switch t := k.(type) {
+	case string:
+		return t, nil
+	case int:
+		return strconv.Itoa(t), nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil
+	case float64:
+		switch s := strconv.FormatFloat(t, 'g', -1, 32); s {
+		case "+Inf":
+			return ".inf", nil
+		case "-Inf":
+			return "-.inf", nil
+		case "NaN":
+			return ".nan", nil
+		default:
+			return s, nil
+		}
+	case bool:
+		return strconv.FormatBool(t), nil
+	}
+	return "", fmt.Errorf("unsupported map key %v of type %T", k, k)
+}
+
+// jsonFloat formats f as encoding/json does.
+func jsonFloat(f float64) string {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(nil, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9, as encoding/json writes it.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return string(b)
 }
 
 var lineNumberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
@@ -54,7 +141,6 @@ var lineNumberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // prefixes, shifting line numbers by offset.
 func yamlMessage(err error, offset int) string {
 	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:")
 	msg = strings.Join(strings.Fields(msg), " ")
@@ -223,8 +309,8 @@ func (o *object) boolean(key string) *bool {
 	return &b
 }
 
-// integer returns an integer value no smaller than min, or nil.
-func (o *object) integer(key string, min int) *int {
+// integer returns an integer value in [min, max], or nil.
+func (o *object) integer(key string, min, max int) *int {
 	v, ok := o.get(key)
 	if !ok {
 		return nil
@@ -234,38 +320,52 @@ func (o *object) integer(key string, min int) *int {
 		o.errorf(key, msgInteger)
 		return nil
 	}
-	if n < min {
-		if min == 0 {
-			o.errorf(key, "must be a non-negative integer")
-		} else {
-			o.errorf(key, "must be an integer >= %d", min)
-		}
-		return nil
+	switch {
+	case n < min && min == 0:
+		o.errorf(key, "must be a non-negative integer")
+	case n < min:
+		o.errorf(key, "must be an integer >= %d", min)
+	case n > max:
+		o.errorf(key, "must be at most %d", max)
+	default:
+		return &n
 	}
-	return &n
+	return nil
 }
 
-// positive returns a number value greater than zero, or nil.
-func (o *object) positive(key string) *float64 {
+// positive returns a number value greater than zero and at most max
+// (described by maxText, as in "1024 MB"), or nil. .inf is a number above
+// any max; .nan is no number.
+func (o *object) positive(key string, max float64, maxText string) *float64 {
 	v, ok := o.get(key)
 	if !ok {
 		return nil
 	}
-	n, isNum := v.(json.Number)
-	if !isNum {
+	var f float64
+	switch n := v.(type) {
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			o.errorf(key, msgNumber)
+			return nil
+		}
+	case nonFinite:
+		f = float64(n)
+	default:
 		o.errorf(key, msgNumber)
 		return nil
 	}
-	f, err := n.Float64()
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+	switch {
+	case math.IsNaN(f):
 		o.errorf(key, msgNumber)
-		return nil
-	}
-	if f <= 0 {
+	case f <= 0:
 		o.errorf(key, msgPositive)
-		return nil
+	case f > max:
+		o.errorf(key, "must be at most %s", maxText)
+	default:
+		return &f
 	}
-	return &f
+	return nil
 }
 
 // strings returns a list of non-empty strings; ok is false when the key is

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
@@ -44,7 +45,7 @@ func LoadGlobal(path string) (Global, error) {
 		return Global{}, nil
 	}
 	if err != nil {
-		return Global{}, globalError(path, pathless(err).Error())
+		return Global{}, globalError(path, fserr.Pathless(err).Error())
 	}
 	c := &collector{}
 	f := c.file("")
@@ -116,7 +117,8 @@ func parseEnvBool(s string) (value, ok bool) {
 	return false, false
 }
 
-// parseEnvMinutes reads a trimmed non-negative decimal integer.
+// parseEnvMinutes reads a trimmed decimal integer from 0 to
+// MaxRunIntervalMinutes.
 func parseEnvMinutes(s string) (int, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -128,7 +130,7 @@ func parseEnvMinutes(s string) (int, bool) {
 		}
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil {
+	if err != nil || n > MaxRunIntervalMinutes {
 		return 0, false
 	}
 	return n, true

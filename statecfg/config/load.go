@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
@@ -191,7 +192,7 @@ func parseProject(f *fileReport, data []byte, known *gateNames) (cfg *Config, pr
 		}
 	}
 	o.setBool("allow_parallel", &cfg.AllowParallel)
-	if n := o.integer("max_retries", 0); n != nil {
+	if n := o.integer("max_retries", 0, MaxMaxRetries); n != nil {
 		cfg.MaxRetries = *n
 	}
 	if s, ok := o.enum("rerun_new_issue_threshold", string(PriorityCritical), string(PriorityHigh), string(PriorityMedium), string(PriorityLow)); ok {
@@ -307,14 +308,14 @@ func parseEntryPoint(parent *object, path string, item any, known *gateNames) (E
 func parseDebugLog(o *object) DebugLogSettings {
 	var d DebugLogSettings
 	d.Enabled = o.boolean("enabled")
-	d.MaxSizeMB = o.positive("max_size_mb")
+	d.MaxSizeMB = o.positive("max_size_mb", MaxDebugLogSizeMB, fmt.Sprintf("%d MB", MaxDebugLogSizeMB))
 	return d
 }
 
 func parseStopHook(o *object) StopHookSettings {
 	var s StopHookSettings
 	s.Enabled = o.boolean("enabled")
-	s.RunIntervalMinutes = o.integer("run_interval_minutes", 0)
+	s.RunIntervalMinutes = o.integer("run_interval_minutes", 0, MaxRunIntervalMinutes)
 	s.VerifyOnContinue = o.boolean("verify_on_continue")
 	return s
 }
@@ -431,12 +432,8 @@ const maxTimeoutSeconds = float64(math.MaxInt64 / int64(time.Second))
 
 // timeout decodes the timeout key (seconds, > 0); zero when unset.
 func timeout(o *object) time.Duration {
-	secs := o.positive("timeout")
+	secs := o.positive("timeout", maxTimeoutSeconds, fmt.Sprintf("%.0f seconds", maxTimeoutSeconds))
 	if secs == nil {
-		return 0
-	}
-	if *secs > maxTimeoutSeconds {
-		o.errorf("timeout", "must be at most %.0f seconds", maxTimeoutSeconds)
 		return 0
 	}
 	return time.Duration(*secs * float64(time.Second))
@@ -467,7 +464,7 @@ func readFixInstructions(o *object, root, p string) string {
 		return ""
 	}
 	if err != nil {
-		o.errorf(key, "cannot read %s: %v", shown, pathless(err))
+		o.errorf(key, "cannot read %s: %v", shown, fserr.Pathless(err))
 		return ""
 	}
 	return string(data)
@@ -525,7 +522,7 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 			rev.CLIPreference = list
 		}
 	}
-	if n := o.integer("num_reviews", 1); n != nil {
+	if n := o.integer("num_reviews", 1, MaxNumReviews); n != nil {
 		rev.NumReviews = *n
 	}
 	o.setBool("parallel", &rev.Parallel)

@@ -2,8 +2,8 @@ package config
 
 import (
 	"errors"
-	"io/fs"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
@@ -19,7 +19,7 @@ func readProblem(err error) string {
 	if msg, ok := irregular(err); ok {
 		return msg
 	}
-	return "cannot read: " + pathless(err).Error()
+	return "cannot read: " + fserr.Pathless(err).Error()
 }
 
 // irregular returns the message of an fsread error saying that the path is
@@ -29,16 +29,7 @@ func irregular(err error) (msg string, ok bool) {
 	var notRegular *fsread.NotRegularError
 	var tooLarge *fsread.TooLargeError
 	if errors.As(err, &notRegular) || errors.As(err, &tooLarge) || errors.Is(err, fsread.ErrDanglingLink) {
-		return pathless(err).Error(), true
+		return fserr.Pathless(err).Error(), true
 	}
 	return "", false
-}
-
-// pathless drops the path of an *fs.PathError (the caller names the file).
-func pathless(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

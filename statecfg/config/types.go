@@ -31,6 +31,23 @@ const (
 	DefaultStopHookEnabled = true
 )
 
+// Upper bounds of numeric settings (the README's configuration tables
+// state them). Each keeps its value meaningful and its arithmetic far from
+// overflow: max_retries+1 runs, minutes as a time.Duration, megabytes as
+// bytes.
+const (
+	// MaxMaxRetries bounds max_retries.
+	MaxMaxRetries = 100
+	// MaxNumReviews bounds a review's num_reviews: each slot is one AI CLI
+	// call on the same diff.
+	MaxNumReviews = 10
+	// MaxRunIntervalMinutes bounds stop_hook.run_interval_minutes (one day);
+	// the environment override above it is ignored.
+	MaxRunIntervalMinutes = 24 * 60
+	// MaxDebugLogSizeMB bounds debug_log.max_size_mb.
+	MaxDebugLogSizeMB = 1024
+)
+
 // The global (user-level) configuration lives at
 // $HOME/GlobalConfigDir/GlobalConfigFile.
 const (

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
@@ -82,7 +83,7 @@ func Acquire(logDir string) (*Lock, error) {
 		return nil, fmt.Errorf("resolve log directory %s: %w", logDir, err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create log directory %s: %w", dir, err)
+		return nil, fserr.Wrap("create log directory", dir, err)
 	}
 	path := Path(dir)
 	host, _ := os.Hostname()
@@ -107,7 +108,7 @@ func Acquire(logDir string) (*Lock, error) {
 			return nil, &HeldError{Path: path}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read lock file %s: %w", path, pathless(err))
+			return nil, fmt.Errorf("read lock file %s: %w", path, fserr.Pathless(err))
 		}
 		pid, stale := staleOwner(existing, host)
 		if !stale {
@@ -132,7 +133,7 @@ func createExclusive(path string, content []byte) error {
 		if errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		return fmt.Errorf("create lock file %s: %w", path, pathless(err))
+		return fmt.Errorf("create lock file %s: %w", path, fserr.Pathless(err))
 	}
 	_, werr := f.Write(content)
 	cerr := f.Close()
@@ -141,7 +142,7 @@ func createExclusive(path string, content []byte) error {
 	}
 	if werr != nil {
 		_ = os.Remove(path)
-		return fmt.Errorf("write lock file %s: %w", path, werr)
+		return fserr.Wrap("write lock file", path, werr)
 	}
 	return nil
 }
@@ -192,7 +193,7 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 
 	d, err := os.Open(dir)
 	if err != nil {
-		return false, fmt.Errorf("open log directory %s: %w", dir, err)
+		return false, fserr.Wrap("open log directory", dir, err)
 	}
 	defer d.Close()
 	if err := flock(d, syscall.LOCK_EX); err != nil {
@@ -204,13 +205,13 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read lock file %s: %w", path, pathless(err))
+		return false, fmt.Errorf("read lock file %s: %w", path, fserr.Pathless(err))
 	}
 	if !bytes.Equal(cur, stale) {
 		return false, nil
 	}
 	if err := os.Rename(tmpName, path); err != nil {
-		return false, fmt.Errorf("take over lock file %s: %w", path, err)
+		return false, fserr.Wrap("take over lock file", path, err)
 	}
 	return true, nil
 }
@@ -235,18 +236,6 @@ func readLock(path string) ([]byte, error) {
 		return nil, errForeign
 	}
 	return data, err
-}
-
-// pathless drops the path of an *fs.PathError whose path the caller's
-// message already names ("create lock file X: permission denied", not
-// "create lock file X: open X: permission denied"); errors.Is still sees
-// the cause.
-func pathless(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // flock applies how to f, retrying on EINTR.
@@ -276,13 +265,13 @@ func (l *Lock) Release() error {
 		l.done = true // gone, or not ours any more: leave it
 		return nil
 	case err != nil:
-		return fmt.Errorf("read lock file %s: %w", l.Path, pathless(err))
+		return fmt.Errorf("read lock file %s: %w", l.Path, fserr.Pathless(err))
 	case !bytes.Equal(cur, l.content):
 		l.done = true // not ours any more: leave it
 		return nil
 	}
 	if err := os.Remove(l.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove lock file %s: %w", l.Path, err)
+		return fserr.Wrap("remove lock file", l.Path, err)
 	}
 	l.done = true
 	return nil

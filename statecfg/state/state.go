@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
@@ -104,7 +105,7 @@ func Read(logDir string) (*State, error) {
 // successful write fail.
 func Write(logDir string, s State) error {
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
-		return fmt.Errorf("create log directory %s: %w", logDir, err)
+		return fserr.Wrap("create log directory", logDir, err)
 	}
 	s.LastRunCompletedAt = s.LastRunCompletedAt.UTC()
 	if err := atomicfile.WriteJSON(Path(logDir), s, 0o644); err != nil {

@@ -20,6 +20,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // claudeLocalSettings is Claude Code's per-user project settings file, where
@@ -171,7 +173,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	data, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Result{}, fmt.Errorf("read %s: %w", path, err)
+		return Result{}, fserr.Wrap("read", path, err)
 	}
 	if !exists || strings.TrimSpace(string(data)) == "" {
 		data = []byte("{}")
@@ -353,7 +355,7 @@ func checkFile(path string, spec Spec) Status {
 		return st
 	}
 	if err != nil {
-		st.Err = fmt.Errorf("read %s: %w", path, err)
+		st.Err = fserr.Wrap("read", path, err)
 		return st
 	}
 	if strings.TrimSpace(string(data)) == "" {

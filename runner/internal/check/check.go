@@ -19,6 +19,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
@@ -86,7 +87,7 @@ func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 		time.Now().Format(time.RFC3339Nano), job.Name, cmd, wd)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("write check log %s: %w", p, err)
+		return nil, fserr.Wrap("write check log", p, err)
 	}
 	return f, nil
 }

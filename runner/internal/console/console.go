@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // ansiRE matches the ANSI color sequences stripped from the console log.
@@ -51,7 +53,7 @@ func (c *Console) Write(p []byte) (int, error) {
 	switch {
 	case c.file != nil:
 		if _, err := c.file.Write(clean); err != nil && c.werr == nil {
-			c.werr = fmt.Errorf("write %s: %w", c.path, err)
+			c.werr = fserr.Wrap("write", c.path, err)
 		}
 	case c.pending.Len()+len(clean) <= maxPending:
 		c.pending.Write(clean)
@@ -79,7 +81,7 @@ func (c *Console) Open(path string) error {
 	}
 	if _, err := f.Write(c.pending.Bytes()); err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fserr.Wrap("write", path, err)
 	}
 	c.pending.Reset()
 	c.file, c.path = f, path
@@ -106,7 +108,7 @@ func (c *Console) Close() error {
 		return c.werr
 	}
 	if err != nil {
-		return fmt.Errorf("close %s: %w", c.path, err)
+		return fserr.Wrap("close", c.path, err)
 	}
 	return nil
 }

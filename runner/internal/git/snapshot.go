@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // snapshotMessage is the message of a working-tree snapshot commit.
@@ -176,7 +178,7 @@ func copyIndex(p, dst string) (bool, error) {
 	}
 	if _, err := io.Copy(out, src); err != nil {
 		out.Close()
-		return false, fmt.Errorf("copy index %s: %w", p, err)
+		return false, fserr.Wrap("copy index", p, err)
 	}
 	if err := out.Close(); err != nil {
 		return false, fmt.Errorf("copy index: %w", err)

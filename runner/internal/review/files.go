@@ -13,6 +13,8 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // SlotFile is the review JSON file of one slot, in the format the
@@ -46,7 +48,7 @@ func writeSlotFile(path string, f SlotFile) error {
 func readSlotFile(path string) (SlotFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return SlotFile{}, fmt.Errorf("read %s: %w", path, err)
+		return SlotFile{}, fserr.Wrap("read", path, err)
 	}
 	var f SlotFile
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -110,7 +112,7 @@ func (l *slotLog) Write(p []byte) (int, error) {
 		l.midLine = false
 	}
 	if _, err := l.f.Write(b.Bytes()); err != nil && l.err == nil {
-		l.err = fmt.Errorf("write %s: %w", l.path, err)
+		l.err = fserr.Wrap("write", l.path, err)
 	}
 	return n, nil
 }
@@ -136,7 +138,7 @@ func (l *slotLog) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.f.Close(); err != nil && l.err == nil {
-		l.err = fmt.Errorf("close %s: %w", l.path, err)
+		l.err = fserr.Wrap("close", l.path, err)
 	}
 	return l.err
 }
