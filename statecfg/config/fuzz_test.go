@@ -73,6 +73,11 @@ func FuzzLoad(f *testing.F) {
 			if msg := entryPathProblem(ep.Path); msg != "" {
 				t.Errorf("entry point %q accepted: %s", ep.Path, msg)
 			}
+			for _, p := range append([]string{ep.Path}, ep.Exclude...) {
+				if err := compileGlob(p); err != nil {
+					t.Errorf("malformed pattern accepted: %v", err)
+				}
+			}
 		}
 		if msg := logDirProblem(cfg.LogDir); msg != "" {
 			t.Errorf("log_dir %q accepted: %s", cfg.LogDir, msg)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
 )
 
 // Load loads and validates the configuration of the project at root:
@@ -278,12 +279,19 @@ func parseEntryPoint(parent *object, path string, item any, known *gateNames) (E
 		if s, ok := o.nonEmpty("path"); ok {
 			if msg := entryPathProblem(s); msg != "" {
 				o.errorf("path", "%s", msg)
+			} else if err := compileGlob(s); err != nil {
+				o.errorf("path", "%v", err)
 			} else {
 				ep.Path = s
 			}
 		}
 	}
 	ep.Exclude, _ = o.strings("exclude")
+	for i, s := range ep.Exclude {
+		if err := compileGlob(s); err != nil {
+			o.f.errorf(fmt.Sprintf("%s[%d]", o.field("exclude"), i), "%v", err)
+		}
+	}
 	ep.Checks, _ = o.strings("checks")
 	ep.Reviews, _ = o.strings("reviews")
 	if known != nil {
@@ -364,6 +372,17 @@ func entryPathProblem(p string) string {
 		}
 	}
 	return ""
+}
+
+// compileGlob checks a path or exclude pattern that is a glob, so that a
+// malformed one is refused when the configuration loads rather than when a
+// run matches it (nil for a plain path).
+func compileGlob(p string) error {
+	if !glob.IsGlob(p) {
+		return nil
+	}
+	_, err := glob.Compile(p)
+	return err
 }
 
 // logDirProblem says why log_dir is unusable ("" when it is fine): it must

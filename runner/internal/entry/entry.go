@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
 )
 
 // Root is the entry point path of the whole repository.
@@ -55,8 +56,8 @@ func under(file, p string) bool {
 // prefix (the path itself or a directory holding it).
 func Excluded(file string, patterns []string) bool {
 	for _, p := range patterns {
-		if IsGlob(p) {
-			if Match(Clean(p), file) {
+		if glob.IsGlob(p) {
+			if glob.Match(Clean(p), file) {
 				return true
 			}
 		} else if under(file, Clean(p)) {
@@ -73,7 +74,7 @@ func wildcardParent(p string) (string, bool) {
 		return "", true
 	}
 	parent, ok := strings.CutSuffix(p, "/*")
-	if !ok || parent == "" || IsGlob(parent) {
+	if !ok || parent == "" || glob.IsGlob(parent) {
 		return "", false
 	}
 	return parent, true
@@ -84,7 +85,7 @@ func globDir(g string) string {
 	dir := Root
 	parts := strings.Split(g, "/")
 	for i, seg := range parts[:len(parts)-1] {
-		if IsGlob(seg) {
+		if glob.IsGlob(seg) {
 			break
 		}
 		dir = strings.Join(parts[:i+1], "/")
@@ -150,14 +151,14 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 			}
 			continue
 		}
-		if IsGlob(p) {
+		if glob.IsGlob(p) {
 			dir := globDir(p)
 			prefix := dir + "/"
 			if dir == Root {
 				prefix = ""
 			}
 			for _, f := range idx.withPrefix(prefix) {
-				if Match(p, f.name) && !ex.excluded(f.name) {
+				if glob.Match(p, f.name) && !ex.excluded(f.name) {
 					out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
 					break
 				}
@@ -238,7 +239,7 @@ type excluder struct {
 func newExcluder(patterns []string) excluder {
 	var x excluder
 	for _, p := range patterns {
-		if IsGlob(p) {
+		if glob.IsGlob(p) {
 			x.globs = append(x.globs, Clean(p))
 		} else {
 			x.dirs = append(x.dirs, Clean(p))
@@ -255,7 +256,7 @@ func (x excluder) excluded(file string) bool {
 		}
 	}
 	for _, g := range x.globs {
-		if Match(g, file) {
+		if glob.Match(g, file) {
 			return true
 		}
 	}
@@ -288,7 +289,7 @@ func ExpandAll(root string, eps []config.EntryPoint) []Expanded {
 			continue
 		}
 		dir := p
-		if IsGlob(p) {
+		if glob.IsGlob(p) {
 			dir = globDir(p)
 		}
 		out = append(out, Expanded{Path: p, Dir: dir, Source: ep})

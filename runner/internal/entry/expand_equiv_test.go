@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
 )
 
 // expandReference is the straightforward Expand (every entry point against
@@ -55,9 +56,9 @@ func expandReference(root string, eps []config.EntryPoint, files []string) []Exp
 			}
 			continue
 		}
-		if IsGlob(p) {
+		if glob.IsGlob(p) {
 			for _, f := range kept {
-				if Match(p, f) {
+				if glob.Match(p, f) {
 					out = append(out, Expanded{Path: p, Dir: globDir(p), Source: ep})
 					break
 				}
