@@ -16,7 +16,9 @@ func (e *execution) archiveAfterPass(jobs []gate.Job, consolePath string) string
 	if !e.mayArchive(jobs) {
 		return consolePath
 	}
-	if _, err := archive(e.logDir, CleanAllPassed, e.debug); err != nil {
+	res, err := archive(e.logDir, CleanAllPassed, e.debug)
+	e.printKept(res)
+	if err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot archive the logs: %v", err))
 		return consolePath
 	}
@@ -25,6 +27,14 @@ func (e *execution) archiveAfterPass(jobs []gate.Job, consolePath string) string
 		return consolePath
 	}
 	return archived
+}
+
+// printKept warns about each entry an archive left in place (not the
+// gauntlet's own).
+func (e *execution) printKept(res logdir.Result) {
+	for _, w := range res.Warnings {
+		e.cons.Printf(lineWarning, w)
+	}
 }
 
 // mayArchive reports whether a passing run may archive the logs. A run that

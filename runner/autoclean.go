@@ -28,14 +28,15 @@ func (e *execution) autoClean(ctx context.Context, prev state.State) (bool, erro
 	if err != nil || reason == "" {
 		return false, err
 	}
-	cleaned, err := archive(e.logDir, reason, e.debug)
+	res, err := archive(e.logDir, reason, e.debug)
+	e.printKept(res)
 	if err != nil {
 		return false, fmt.Errorf("auto-clean %s: %w", e.logDir, err)
 	}
-	if cleaned {
+	if res.Archived {
 		e.cons.Printf(lineAutoClean, reason)
 	}
-	return cleaned, nil
+	return res.Archived, nil
 }
 
 // staleReason says why prev's context is gone, "" when it is not. A branch

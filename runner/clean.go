@@ -34,16 +34,17 @@ func (r CleanReason) kind() string {
 	return "auto"
 }
 
-// archive is the one way logs are archived: it moves the logs of logDir
-// into previous/ for reason, the execution state too except after a pass
-// (CleanAllPassed keeps it), and records a CLEAN event when anything moved.
-// The caller holds the run lock.
-func archive(logDir string, reason CleanReason, debug *DebugLog) (bool, error) {
-	cleaned, err := logdir.Clean(logDir, reason != CleanAllPassed)
-	if cleaned {
+// archive is the one way logs are archived: it moves the gauntlet's own
+// logs of logDir into previous/ for reason, the execution state too except
+// after a pass (CleanAllPassed keeps it), and records a CLEAN event when
+// anything moved. The Result's warnings name the entries left in place,
+// for the caller to print. The caller holds the run lock.
+func archive(logDir string, reason CleanReason, debug *DebugLog) (logdir.Result, error) {
+	res, err := logdir.Clean(logDir, reason != CleanAllPassed)
+	if res.Archived {
 		debug.Clean(reason.kind(), string(reason))
 	}
-	return cleaned, err
+	return res, err
 }
 
 // CleanOptions configure Clean.
@@ -67,7 +68,8 @@ type CleanResult struct {
 	// Archived is false when there was nothing to archive.
 	Archived bool
 	// Warnings are one line each (a stale lock taken over, an unreadable
-	// global configuration), without a prefix.
+	// global configuration, an entry of the log directory left in place),
+	// without a prefix.
 	Warnings []string
 }
 
@@ -107,7 +109,9 @@ func Clean(opts CleanOptions) (CleanResult, error) {
 	if l.Warning != "" {
 		res.Warnings = append(res.Warnings, l.Warning)
 	}
-	res.Archived, err = archive(res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
+	archived, err := archive(res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
+	res.Archived = archived.Archived
+	res.Warnings = append(res.Warnings, archived.Warnings...)
 	if err != nil {
 		err = fmt.Errorf("clean %s: %w", res.LogDir, err)
 	}

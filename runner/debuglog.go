@@ -68,7 +68,7 @@ func (d *DebugLog) Event(event, fields string) {
 	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 		return
 	}
-	f, err := os.OpenFile(d.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := logdir.OpenLog(d.path, false)
 	if err != nil {
 		return
 	}

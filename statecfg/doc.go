@@ -3,5 +3,6 @@
 // the log directory. It knows nothing of gates; the runner module builds on it.
 //
 // The work is done by its subpackages: config, state, lock and logdir, with
-// atomicfile (atomic writes) and fsread (reads that never block on a FIFO).
+// glob (entry point patterns), atomicfile (atomic writes), fsread (reads
+// that never block on a FIFO) and fserr (paths named once in messages).
 package statecfg

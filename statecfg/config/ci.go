@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // CIFile is the CI configuration inside Dir (optional): the runtimes,
@@ -203,7 +205,7 @@ func (o *object) each(key string, fn func(name string, entry *object)) {
 	sort.Strings(names)
 	for _, name := range names {
 		v, _ := m.get(name)
-		if e := m.sub(m.field(oneLine(name)), v); e != nil {
+		if e := m.sub(m.field(fserr.Quote(name)), v); e != nil {
 			fn(name, e)
 			e.done()
 		}
@@ -350,7 +352,7 @@ func scalarMap(o *object, key string) map[string]string {
 		v, _ := m.get(k)
 		s, ok := scalar(v)
 		if !ok {
-			m.errorf(oneLine(k), "must be a string, a number or true/false")
+			m.errorf(fserr.Quote(k), "must be a string, a number or true/false")
 			continue
 		}
 		out[k] = s

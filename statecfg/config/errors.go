@@ -2,9 +2,9 @@ package config
 
 import (
 	"errors"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // ErrNotFound is matched (errors.Is) by the error Load and LoadProjectFile
@@ -20,7 +20,7 @@ type NotFoundError struct {
 
 // Error names where the search started and where it stopped.
 func (e *NotFoundError) Error() string {
-	return ErrNotFound.Error() + " in " + oneLine(e.Dir) + " or any parent directory up to the git top level"
+	return ErrNotFound.Error() + " in " + fserr.Quote(e.Dir) + " or any parent directory up to the git top level"
 }
 
 // Is makes errors.Is(err, ErrNotFound) true.
@@ -42,7 +42,7 @@ type Problem struct {
 func (p Problem) String() string {
 	var b strings.Builder
 	if p.File != "" {
-		b.WriteString(oneLine(p.File))
+		b.WriteString(fserr.Quote(p.File))
 		b.WriteString(": ")
 	}
 	if p.Field != "" {
@@ -74,16 +74,4 @@ func (e *Errors) Lines() []string {
 		lines[i] = p.String()
 	}
 	return lines
-}
-
-// oneLine returns s unchanged when it is valid UTF-8 holding only printable
-// characters, else quoted as a Go string, so that a file name taken from the
-// disk or a path taken from a file can never break a problem across lines.
-func oneLine(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !strconv.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }

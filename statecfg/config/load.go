@@ -151,7 +151,7 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 		name := strings.TrimSuffix(e.Name(), ext)
 		rel := filepath.Join(dirRel, e.Name())
 		if prev, dup := seen[name]; dup {
-			c.file(rel).errorf("", "duplicate %s gate %q (already defined by %s)", kind, name, oneLine(prev))
+			c.file(rel).errorf("", "duplicate %s gate %q (already defined by %s)", kind, name, fserr.Quote(prev))
 			continue
 		}
 		seen[name] = rel
@@ -472,7 +472,7 @@ func readFixInstructions(o *object, root, p string) string {
 		o.errorf(key, "must name a file inside %s, not the directory itself", dirName)
 		return ""
 	}
-	shown := oneLine(filepath.Join(Dir, rel))
+	shown := fserr.Quote(filepath.Join(Dir, rel))
 	data, err := fsread.File(filepath.Join(root, Dir, rel), maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		o.errorf(key, "file %s does not exist", shown)

@@ -1,4 +1,5 @@
-// Package fserr words file-system errors so that each path is named once.
+// Package fserr words file-system errors and names so that each path is
+// named once, on one line.
 //
 // An *fs.PathError already reads "<op> <path>: <cause>"; wrapping it as
 // fmt.Errorf("read %s: %w", path, err) gives "read X: read X: is a
@@ -11,6 +12,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Wrap returns err worded as "<op> <path>: <cause>". When err is an
@@ -42,4 +45,17 @@ func Pathless(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// Quote returns a file name or path as it may appear in a one-line
+// message: unchanged when it is valid UTF-8 of printable characters, else
+// quoted as a Go string, so that no name taken from the disk can break a
+// message across lines or forge one.
+func Quote(name string) string {
+	for _, r := range name {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }

@@ -82,6 +82,25 @@ const (
 // anything but a regular file a *NotRegularError; a longer file a
 // *TooLargeError. Every error is an *fs.PathError naming path.
 func File(path string, limit int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Limit: limit}}
+	}
+	return data, nil
+}
+
+// Open opens the regular file at path for reading (symbolic links are
+// followed), for a caller that reads it its own way (a tail, a stream).
+// Errors are as for File.
+func Open(path string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, missing(path, err)
@@ -93,21 +112,14 @@ func File(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, missing(path, err)
 	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
 		return nil, notRegular(path, fi.Mode(), wantFile)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Limit: limit}}
-	}
-	return data, nil
+	return f, nil
 }
 
 // Dir lists the directory at path (symbolic links are followed), sorted by

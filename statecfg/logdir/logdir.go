@@ -1,9 +1,16 @@
 // Package logdir knows the layout of the log directory (default
 // gauntlet_logs/): the names of its numbered files (Name: console logs,
 // check logs, review slot logs and JSON, with job ids encoded so that no
-// two jobs share a file), run numbering, pending failure logs
-// (verification mode), the latest console log, and archiving into
-// previous/ (clean).
+// two jobs share a file), which names are the gauntlet's own (IsOwn), run
+// numbering, pending failure logs (verification mode), the latest console
+// log, archiving into previous/ (Clean), and opening a log for writing
+// (OpenLog).
+//
+// Only the gauntlet's own files are ever moved or deleted: an entry whose
+// name is not one of its formats, or which is not a regular file (a
+// symbolic link, a directory, a FIFO), stays where it is, and Clean says
+// so. Every operation below the log directory goes through an os.Root, so
+// no symbolic link can lead a move or a deletion out of the project.
 //
 // The execution state (state.File) and the run lock (lock.File) keep their
 // own packages; this one only leaves them where they are.
@@ -15,10 +22,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
+	"syscall"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
@@ -34,32 +41,53 @@ const (
 	// SessionRefFile is the TypeScript tool's legacy session reference;
 	// Clean deletes it (and so does state.Write).
 	SessionRefFile = state.LegacySessionRefFile
+	// StopHookMarkerFile is the TypeScript tool's stop-hook marker; Clean
+	// archives it, as that tool's clean did.
+	StopHookMarkerFile = ".stop-hook-active"
 )
 
-// readRoot lists the files (not directories) at the root of dir; a missing
-// dir has none.
+// readRoot lists the regular files at the root of dir; a missing dir has
+// none. Reading never blocks on a FIFO.
 func readRoot(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := fsread.Dir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read log directory %s: %w", dir, err)
+		return nil, fserr.Wrap("read log directory", dir, err)
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() {
+		if e.Type().IsRegular() {
 			names = append(names, e.Name())
 		}
 	}
 	return names, nil
 }
 
-// NextRunNumber returns 1 + the highest run number N among the numbered
-// files at the root of dir (.N.log and .N.json, console logs and files in
-// no gauntlet format included); 1 for an empty or missing dir.
-func NextRunNumber(dir string) (int, error) {
+// own lists the numbered files at the root of dir that are the gauntlet's
+// own (see Name.IsOwn).
+func own(dir string) ([]Name, error) {
 	names, err := Scan(dir)
+	if err != nil {
+		return nil, err
+	}
+	kept := names[:0]
+	for _, n := range names {
+		if n.IsOwn() {
+			kept = append(kept, n)
+		}
+	}
+	return kept, nil
+}
+
+// NextRunNumber returns 1 + the highest run number N among the gauntlet's
+// own numbered files at the root of dir (console, check and review logs,
+// review JSON); 1 for an empty or missing dir. A numbered file in no
+// gauntlet format does not count: Clean never moves it, so it must not use
+// up the retry budget for good.
+func NextRunNumber(dir string) (int, error) {
+	names, err := own(dir)
 	if err != nil {
 		return 0, err
 	}
@@ -74,7 +102,7 @@ func NextRunNumber(dir string) (int, error) {
 // (a check log, a review slot's log or JSON): the next run then verifies
 // those failures (verification mode).
 func HasPendingLogs(dir string) (bool, error) {
-	names, err := Scan(dir)
+	names, err := own(dir)
 	if err != nil {
 		return false, err
 	}
@@ -89,7 +117,7 @@ func HasPendingLogs(dir string) (bool, error) {
 // LatestConsoleLog returns the absolute path of the console.N.log with the
 // highest N at the root of dir, or "" when there is none.
 func LatestConsoleLog(dir string) (string, error) {
-	names, err := Scan(dir)
+	names, err := own(dir)
 	if err != nil {
 		return "", err
 	}
@@ -109,119 +137,66 @@ func LatestConsoleLog(dir string) (string, error) {
 	return abs, nil
 }
 
-func isLogFile(name string) bool {
-	return strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".json")
-}
-
-// persistent reports whether the root entry name stays in place on clean.
-func persistent(name string, includeState bool) bool {
-	switch name {
-	case PreviousDir, DebugLogFile, DebugLogBackupFile, lock.File, SessionRefFile:
-		return true
-	case state.File:
-		return !includeState
-	}
-	return false
-}
-
-// HasLogs reports whether Clean has logs to archive in dir: a .log or
-// .json file at its root other than the persistent ones. A missing dir has
-// none.
+// HasLogs reports whether Clean has logs to archive in dir: one of the
+// gauntlet's numbered files at its root. A missing dir has none.
 func HasLogs(dir string) (bool, error) {
-	names, err := readRoot(dir)
-	if err != nil {
-		return false, err
-	}
-	return hasLogs(names), nil
+	names, err := own(dir)
+	return len(names) > 0, err
 }
 
-// hasLogs is HasLogs over the root file names.
-func hasLogs(names []string) bool {
-	for _, name := range names {
-		if isLogFile(name) && !persistent(name, false) {
-			return true
-		}
+// OpenLog opens the log file at path for appending, creating it if needed
+// and emptying it first when truncate is set. It never writes through
+// anything put where a log goes: a symbolic link, a FIFO, a directory or
+// device, or a file with other hard links (emptying it would empty the
+// other name's content too) is an error naming what the path is, and is
+// left as it was. It never blocks on a FIFO.
+func OpenLog(path string, truncate bool) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
+	if err != nil {
+		return nil, openLogError(path, err)
 	}
-	return false
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: path, Err: &fsread.NotRegularError{Mode: fi.Mode(), Want: "a regular file"}}
+	}
+	if err == nil && hardLinks(fi) > 1 {
+		err = &fs.PathError{Op: "open", Path: path, Err: errHardLinked}
+	}
+	if err == nil && truncate {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
-// Clean archives the logs of dir into dir/previous/. It does nothing (false,
-// nil) when dir is missing or its root holds no .log or .json file other
-// than the debug log. Otherwise it empties previous/ (creating it if
-// needed), moves every root entry into it except previous/, the debug logs,
-// the lock file and, unless includeState, the execution state, and deletes
-// the legacy .session_ref. It goes on after a failure and returns every
-// failure joined; cleaned says whether anything was archived. The caller
-// holds the run lock.
-func Clean(dir string, includeState bool) (cleaned bool, err error) {
-	names, err := readRoot(dir)
-	if err != nil {
-		return false, err
-	}
-	prev := filepath.Join(dir, PreviousDir)
-	if !hasLogs(names) {
-		// No logs (a passed run archived them already): the state still
-		// moves, next to that archive, which stays as it is.
-		if !includeState || !slices.Contains(names, state.File) {
-			return false, nil
-		}
-		if err := os.MkdirAll(prev, 0o755); err != nil {
-			return false, fmt.Errorf("create %s: %w", prev, err)
-		}
-		if err := os.Rename(filepath.Join(dir, state.File), filepath.Join(prev, state.File)); err != nil {
-			return false, fmt.Errorf("archive %s: %w", state.File, err)
-		}
-		return true, nil
-	}
-	if err := emptyDir(prev); err != nil {
-		return false, err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false, fmt.Errorf("read log directory %s: %w", dir, err)
-	}
-	var errs []error
-	for _, e := range entries {
-		if persistent(e.Name(), includeState) {
-			continue
-		}
-		if err := os.Rename(filepath.Join(dir, e.Name()), filepath.Join(prev, e.Name())); err != nil {
-			errs = append(errs, fmt.Errorf("archive %s: %w", e.Name(), err))
-			continue
-		}
-		cleaned = true
-	}
-	if err := os.Remove(filepath.Join(dir, SessionRefFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, fmt.Errorf("remove %s: %w", SessionRefFile, err))
-	}
-	return cleaned, errors.Join(errs...)
-}
+// errHardLinked is OpenLog's error for a file with other hard links.
+var errHardLinked = errors.New("has other hard links, not a file agent-gauntlet writes")
 
-// emptyDir makes dir an empty directory.
-func emptyDir(dir string) error {
-	fi, err := os.Lstat(dir)
+// openLogError names what the path is when the open failed because of it:
+// a symbolic link (O_NOFOLLOW), a FIFO without a reader (O_NONBLOCK), a
+// directory.
+func openLogError(path string, err error) error {
+	var m fs.FileMode
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("inspect %s: %w", dir, err)
-	case !fi.IsDir():
-		if err := os.Remove(dir); err != nil {
-			return fmt.Errorf("replace %s with a directory: %w", dir, err)
-		}
+	case errors.Is(err, syscall.ELOOP):
+		m = fs.ModeSymlink
+	case errors.Is(err, syscall.ENXIO):
+		m = fs.ModeNamedPipe
+	case errors.Is(err, syscall.EISDIR):
+		m = fs.ModeDir
 	default:
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", dir, err)
-		}
-		for _, e := range entries {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				return fmt.Errorf("empty %s: %w", dir, err)
-			}
-		}
-		return nil
+		return err
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+	return &fs.PathError{Op: "open", Path: path, Err: &fsread.NotRegularError{Mode: m, Want: "a regular file"}}
+}
+
+// hardLinks is the link count of fi (1 when the platform does not say).
+func hardLinks(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
 	}
-	return nil
+	return 1
 }

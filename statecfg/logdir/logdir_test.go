@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -71,10 +72,13 @@ func TestNextRunNumber(t *testing.T) {
 		{"highest of check, review log and json", []string{
 			"console.3.log", "check_src_lint.2.log", "review_src_qa_claude@1.7.json", "review_src_qa_claude@1.6.log",
 		}, 8},
-		{"multi-digit", []string{"console.9.log", "x.10.log"}, 11},
+		{"multi-digit", []string{"console.9.log", "check_src_x.10.log"}, 11},
 		{"ignores other files and previous/", []string{
 			".execution_state", ".debug.log", ".debug.log.1", "notes.txt", "x.log", "x.3.txt", "previous/console.50.log",
 		}, 1},
+		// A file the gauntlet would never archive must not use up the
+		// retry budget (clean could not get rid of it).
+		{"ignores numbered names that are not its own", []string{"notes.10.log", "x.10.log", "console.5.json", "check_x.7.json"}, 1},
 		{"ignores a directory named like a log", []string{"odd.9.log/"}, 1},
 	}
 	for _, tc := range tests {
@@ -99,7 +103,7 @@ func TestHasPendingLogs(t *testing.T) {
 		{"empty", nil, false},
 		{"console logs only", []string{"console.1.log", "console.2.log"}, false},
 		{"persistent files only", []string{".execution_state", ".debug.log", ".debug.log.1", ".gauntlet-run.lock", ".session_ref"}, false},
-		{"archived logs only", []string{"previous/check_lint.1.log"}, false},
+		{"archived logs only", []string{"previous/check_src_lint.1.log"}, false},
 		{"check log", []string{"console.1.log", "check_src_lint.1.log"}, true},
 		{"review json", []string{"review_src_qa_claude@1.1.json"}, true},
 		{"other dot files", []string{".hidden.1.log"}, false},
@@ -124,7 +128,7 @@ func TestLatestConsoleLog(t *testing.T) {
 		files []string
 		want  string // "" for none
 	}{
-		{"none", []string{"check_lint.1.log"}, ""},
+		{"none", []string{"check_src_lint.1.log"}, ""},
 		{"numeric not lexical order", []string{"console.9.log", "console.10.log", "console.2.log"}, "console.10.log"},
 		{"ignores look-alikes", []string{"console.1.log", "console.5.json", "myconsole.7.log", "console.x.log", "previous/console.9.log"}, "console.1.log"},
 	}
@@ -166,76 +170,181 @@ func TestClean(t *testing.T) {
 		name         string
 		files        []string
 		includeState bool
-		cleaned      bool
+		archived     bool
 		want         []string
+		kept         []string // entries warned about, relative to the log dir
 	}{
 		{name: "nothing to clean", files: []string{".execution_state", ".debug.log", ".debug.log.1", "notes.txt"},
-			want: []string{".debug.log", ".debug.log.1", ".execution_state", "notes.txt"}},
-		{name: "only archived logs", files: []string{"previous/check_x.1.log"},
-			want: []string{"previous/", "previous/check_x.1.log"}},
-		{name: "logs are archived, persistent files stay, state stays",
+			want: []string{".debug.log", ".debug.log.1", ".execution_state", "notes.txt"}, kept: []string{"notes.txt"}},
+		{name: "only archived logs", files: []string{"previous/check_src_x.1.log"},
+			want: []string{"previous/", "previous/check_src_x.1.log"}},
+		{name: "logs are archived, persistent files stay, state stays, other files stay",
 			files: []string{
-				"console.1.log", "check_lint.1.log", "review_qa_claude@1.1.json", "notes.txt", "sub/x.log",
+				"console.1.log", "check_src_lint.1.log", "review_src_qa_claude@1.1.json", "notes.txt", "sub/x.log",
 				".execution_state", ".debug.log", ".debug.log.1", ".gauntlet-run.lock", ".session_ref", ".stop-hook-active",
+				".execution_state.123.tmp", ".review_src_qa_claude@1.1.json.456.tmp", ".gauntlet-run.lock.789.tmp",
 			},
-			cleaned: true,
+			archived: true,
 			want: []string{
-				".debug.log", ".debug.log.1", ".execution_state", ".gauntlet-run.lock", "previous/",
-				"previous/.stop-hook-active", "previous/check_lint.1.log", "previous/console.1.log", "previous/notes.txt",
-				"previous/review_qa_claude@1.1.json", "previous/sub/", "previous/sub/x.log",
-			}},
+				".debug.log", ".debug.log.1", ".execution_state", ".gauntlet-run.lock", "notes.txt", "previous/",
+				"previous/.execution_state.123.tmp", "previous/.gauntlet-run.lock.789.tmp", "previous/.review_src_qa_claude@1.1.json.456.tmp",
+				"previous/.stop-hook-active", "previous/check_src_lint.1.log", "previous/console.1.log",
+				"previous/review_src_qa_claude@1.1.json", "sub/", "sub/x.log",
+			},
+			kept: []string{"notes.txt", "sub"}},
 		{name: "state moves too with includeState",
 			files:        []string{"console.1.log", ".execution_state", ".gauntlet-run.lock"},
-			includeState: true, cleaned: true,
+			includeState: true, archived: true,
 			want: []string{".gauntlet-run.lock", "previous/", "previous/.execution_state", "previous/console.1.log"}},
 		{name: "state alone moves with includeState, next to the archive a passed run left",
-			files:        []string{"previous/check_x.1.log", ".execution_state", ".debug.log"},
-			includeState: true, cleaned: true,
-			want: []string{".debug.log", "previous/", "previous/.execution_state", "previous/check_x.1.log"}},
+			files:        []string{"previous/check_src_x.1.log", "previous/.execution_state", ".execution_state", ".debug.log"},
+			includeState: true, archived: true,
+			want: []string{".debug.log", "previous/", "previous/.execution_state", "previous/check_src_x.1.log"}},
 		{name: "state alone stays without includeState",
 			files: []string{".execution_state"},
 			want:  []string{".execution_state"}},
 		{name: "console log alone counts",
-			files: []string{"console.4.log"}, cleaned: true,
+			files: []string{"console.4.log"}, archived: true,
 			want: []string{"previous/", "previous/console.4.log"}},
-		{name: "an old previous/ is emptied first",
-			files:   []string{"previous/check_old.1.log", "previous/old/deep.json", "previous/.execution_state", "check_new.2.log"},
-			cleaned: true,
-			want:    []string{"previous/", "previous/check_new.2.log"}},
-		{name: "a file named previous is replaced",
-			files: []string{"previous", "check_a.1.log"}, cleaned: true,
-			want: []string{"previous/", "previous/check_a.1.log"}},
+		{name: "previous/ is emptied of the gauntlet's files only",
+			files: []string{
+				"previous/check_src_old.1.log", "previous/.execution_state", "previous/old/deep.json", "previous/keep.txt",
+				"previous/console.3.log/inside.txt", "check_src_new.2.log",
+			},
+			archived: true,
+			want: []string{
+				"previous/", "previous/check_src_new.2.log", "previous/console.3.log/", "previous/console.3.log/inside.txt",
+				"previous/keep.txt", "previous/old/", "previous/old/deep.json",
+			},
+			kept: []string{"previous/console.3.log", "previous/keep.txt", "previous/old"}},
+		{name: "an entry named like a log that is a directory stays",
+			files: []string{"console.1.log", "check_src_dir.2.log/", "check_src_dir.2.log/user.txt"}, archived: true,
+			want: []string{"check_src_dir.2.log/", "check_src_dir.2.log/user.txt", "previous/", "previous/console.1.log"},
+			kept: []string{"check_src_dir.2.log"}},
+		{name: "an archive target that is a directory is not replaced",
+			files: []string{"console.1.log", "check_src_a.1.log", "previous/check_src_a.1.log/", "previous/check_src_a.1.log/user.txt"}, archived: true,
+			want: []string{"check_src_a.1.log", "previous/", "previous/check_src_a.1.log/", "previous/check_src_a.1.log/user.txt", "previous/console.1.log"},
+			kept: []string{"previous/check_src_a.1.log", "check_src_a.1.log"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := makeDir(t, tc.files...)
-			cleaned, err := Clean(dir, tc.includeState)
-			if err != nil || cleaned != tc.cleaned {
-				t.Fatalf("Clean = %v, %v; want %v", cleaned, err, tc.cleaned)
+			res, err := Clean(dir, tc.includeState)
+			if err != nil || res.Archived != tc.archived {
+				t.Fatalf("Clean = %+v, %v; want archived %v", res, err, tc.archived)
 			}
 			if got := tree(t, dir); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("after Clean:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+			checkWarnings(t, dir, res.Warnings, tc.kept)
+		})
+	}
+}
+
+// checkWarnings wants one warning line per kept entry, naming it.
+func checkWarnings(t *testing.T, dir string, warnings, kept []string) {
+	t.Helper()
+	if len(warnings) != len(kept) {
+		t.Errorf("warnings:\n  %s\nwant one for each of %v", strings.Join(warnings, "\n  "), kept)
+		return
+	}
+	for _, k := range kept {
+		prefix := "left " + filepath.Join(dir, k) + " in place: "
+		found := false
+		for _, w := range warnings {
+			found = found || strings.HasPrefix(w, prefix)
+		}
+		if !found {
+			t.Errorf("no warning starting %q in %q", prefix, warnings)
+		}
+	}
+}
+
+// Symbolic links and other special files in the log directory: nothing
+// they point to is moved or deleted, and the links themselves stay.
+func TestCleanSpecialEntries(t *testing.T) {
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "check_src_x.1.log")
+	if err := os.WriteFile(victim, []byte("user data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := makeDir(t, "console.2.log", "previous/")
+	for link, target := range map[string]string{
+		"check_src_x.1.log":          victim,
+		"previous/check_src_x.1.log": victim,
+		"review_src_y_claude@1.1.json":        filepath.Join(outside, "missing"),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "check_src_fifo.1.log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Clean(dir, true)
+	if err != nil || !res.Archived {
+		t.Fatalf("Clean = %+v, %v", res, err)
+	}
+	want := []string{"check_src_fifo.1.log", "check_src_x.1.log", "previous/", "previous/check_src_x.1.log", "previous/console.2.log", "review_src_y_claude@1.1.json"}
+	if got := tree(t, dir); !reflect.DeepEqual(got, want) {
+		t.Errorf("after Clean: %v, want %v", got, want)
+	}
+	checkWarnings(t, dir, res.Warnings, []string{"check_src_fifo.1.log", "check_src_x.1.log", "previous/check_src_x.1.log", "review_src_y_claude@1.1.json"})
+	if data, err := os.ReadFile(victim); err != nil || string(data) != "user data" {
+		t.Errorf("the file a link pointed to changed: %q, %v", data, err)
+	}
+}
+
+// A previous/ that is a symbolic link (to a directory outside) or a file is
+// never replaced, emptied or written through: Clean fails and moves
+// nothing.
+func TestCleanPreviousNotADirectory(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "check_src_old.1.log"), []byte("user data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, mk := range map[string]func(p string) error{
+		"symbolic link": func(p string) error { return os.Symlink(outside, p) },
+		"regular file":  func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := makeDir(t, "check_src_a.1.log")
+			prev := filepath.Join(dir, PreviousDir)
+			if err := mk(prev); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Clean(dir, true)
+			want := prev + " is a " + name + ", not the archive directory"
+			if err == nil || !strings.HasPrefix(err.Error(), want) || res.Archived {
+				t.Errorf("Clean = %+v, %v; want an error starting %q", res, err, want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "check_src_a.1.log")); err != nil {
+				t.Errorf("the log moved: %v", err)
+			}
+			entries, _ := os.ReadDir(outside)
+			if len(entries) != 1 || entries[0].Name() != "check_src_old.1.log" {
+				t.Errorf("outside changed: %v", entries)
 			}
 		})
 	}
 }
 
 func TestCleanKeepsContent(t *testing.T) {
-	dir := makeDir(t, "check_a.1.log")
+	dir := makeDir(t, "check_src_a.1.log")
 	if _, err := Clean(dir, false); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, PreviousDir, "check_a.1.log"))
-	if err != nil || string(data) != "content of check_a.1.log" {
+	data, err := os.ReadFile(filepath.Join(dir, PreviousDir, "check_src_a.1.log"))
+	if err != nil || string(data) != "content of check_src_a.1.log" {
 		t.Errorf("archived file = %q, %v", data, err)
 	}
 }
 
 func TestCleanMissingDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "missing")
-	cleaned, err := Clean(dir, true)
-	if cleaned || err != nil {
-		t.Errorf("Clean(missing) = %v, %v", cleaned, err)
+	res, err := Clean(dir, true)
+	if res.Archived || len(res.Warnings) > 0 || err != nil {
+		t.Errorf("Clean(missing) = %+v, %v", res, err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("Clean created the missing directory")
@@ -267,9 +376,9 @@ func TestHasLogs(t *testing.T) {
 		want  bool
 	}{
 		{nil, false},
-		{[]string{".execution_state", ".debug.log", ".gauntlet-run.lock", "previous/check_a.1.log"}, false},
+		{[]string{".execution_state", ".debug.log", ".gauntlet-run.lock", "previous/check_src_a.1.log"}, false},
 		{[]string{"console.1.log"}, true},
-		{[]string{"review_x_claude@1.2.json"}, true},
+		{[]string{"review_src_x_claude@1.2.json"}, true},
 	} {
 		dir := makeDir(t, tc.files...)
 		if got, err := HasLogs(dir); err != nil || got != tc.want {

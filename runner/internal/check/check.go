@@ -75,7 +75,7 @@ func workDir(env gate.Env, job gate.Job) string {
 // openLog creates (truncating) the job log and writes its header.
 func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 	p := LogPath(env, job)
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := logdir.OpenLog(p, true)
 	if err != nil {
 		return nil, fmt.Errorf("create check log: %w", err)
 	}

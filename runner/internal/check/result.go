@@ -2,11 +2,12 @@ package check
 
 import (
 	"bytes"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // resultMarker starts the line a check log ends with: `Result: <status> - <message>`.
@@ -21,7 +22,7 @@ const resultTail = 64 << 10
 // the end of the check log at path, before any fix instructions ("" when
 // there is none or it cannot be read). It reads at most the last 64 KiB.
 func LastResult(path string) string {
-	f, err := os.Open(path)
+	f, err := fsread.Open(path)
 	if err != nil {
 		return ""
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // SlotFile is the review JSON file of one slot, in the format the
@@ -31,6 +33,10 @@ type SlotFile struct {
 	PassIteration int `json:"passIteration,omitempty"`
 }
 
+// maxLogRead bounds what is read of one review JSON or legacy review log
+// (it holds a reviewer's whole output).
+const maxLogRead = 64 << 20
+
 // timestampFormat is ISO 8601 in UTC with milliseconds, as JavaScript's
 // toISOString writes it.
 const timestampFormat = "2006-01-02T15:04:05.000Z"
@@ -46,9 +52,9 @@ func writeSlotFile(path string, f SlotFile) error {
 // readSlotFile reads a review JSON file; violation lines that are integral
 // numbers become ints.
 func readSlotFile(path string) (SlotFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsread.File(path, maxLogRead)
 	if err != nil {
-		return SlotFile{}, fserr.Wrap("read", path, err)
+		return SlotFile{}, err // an *fs.PathError naming the file
 	}
 	var f SlotFile
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -83,7 +89,7 @@ type slotLog struct {
 
 // createSlotLog creates (truncates) the log at path.
 func createSlotLog(path string, now func() time.Time) (*slotLog, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	f, err := logdir.OpenLog(path, true)
 	if err != nil {
 		return nil, fmt.Errorf("create review log: %w", err)
 	}

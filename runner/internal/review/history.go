@@ -2,7 +2,6 @@ package review
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
@@ -158,9 +158,9 @@ func readRecord(n slotName) (record, error) {
 		}
 		return r, nil
 	}
-	data, err := os.ReadFile(n.path)
+	data, err := fsread.File(n.path, maxLogRead)
 	if err != nil {
-		return r, fmt.Errorf("read %s: %w", n.path, err)
+		return r, err // an *fs.PathError naming the file
 	}
 	r.status, r.violations = parseLegacyLog(string(data))
 	if r.status == "" && len(r.violations) > 0 {

@@ -1,0 +1,219 @@
+package logdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+)
+
+// Result is what Clean did.
+type Result struct {
+	// Archived is true when something was moved into previous/.
+	Archived bool
+	// Warnings name each entry left in place (not the gauntlet's own, or
+	// not a regular file), one line each, for the caller to print.
+	Warnings []string
+}
+
+// Messages of Clean: one source of truth.
+const (
+	msgForeign   = "left %s in place: agent-gauntlet moves and deletes only the files it writes"
+	msgIrregular = "left %s in place: it is %s, not a file agent-gauntlet writes"
+	msgOccupied  = "left %s in place: %s already exists"
+	msgPrevious  = "%s is %s, not the archive directory: move it away so that the logs can be archived"
+)
+
+// Clean archives the logs of dir into dir/previous/. It does nothing when
+// dir is missing or its root holds no run log (console, check or review
+// log or review JSON); then, with includeState, the execution state alone
+// still moves into previous/, next to the archive a passed run left.
+// Otherwise it empties previous/ of the files it put there (creating it if
+// needed), moves every file of its own at the root into it except the debug
+// logs, the lock and, unless includeState, the execution state, and deletes
+// the legacy .session_ref.
+//
+// Only regular files whose names are the gauntlet's own (IsOwn) are moved
+// or deleted, at the root and in previous/; anything else stays, and each
+// such entry is a warning of the Result. A previous/ that is not a
+// directory (a symbolic link, a file) is an error: it is never replaced.
+// Clean goes on after a failure and returns every failure joined. The
+// caller holds the run lock.
+func Clean(dir string, includeState bool) (Result, error) {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Result{}, nil
+	}
+	if err != nil {
+		return Result{}, fserr.Wrap("inspect log directory", dir, err)
+	}
+	if !fi.IsDir() {
+		return Result{}, fmt.Errorf("log directory %s is %s, not a directory", fserr.Quote(dir), fsread.Kind(fi.Mode()))
+	}
+	// (Only a swap of the directory for a FIFO after the Stat could make
+	// this open wait.)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return Result{}, fserr.Wrap("open log directory", dir, err)
+	}
+	defer root.Close()
+	c := &cleaner{root: root, dir: dir}
+	return c.clean(includeState)
+}
+
+// cleaner is one Clean of the log directory dir, opened as root.
+type cleaner struct {
+	root *os.Root
+	dir  string
+	res  Result
+	errs []error
+}
+
+// warn records an entry (relative to the log directory) left in place.
+func (c *cleaner) warn(format, rel string, args ...any) {
+	shown := fserr.Quote(filepath.Join(c.dir, rel))
+	c.res.Warnings = append(c.res.Warnings, fmt.Sprintf(format, append([]any{shown}, args...)...))
+}
+
+// fail records a failed operation.
+func (c *cleaner) fail(op, rel string, err error) {
+	c.errs = append(c.errs, fserr.Wrap(op, fserr.Quote(filepath.Join(c.dir, rel)), fserr.Pathless(err)))
+}
+
+func (c *cleaner) clean(includeState bool) (Result, error) {
+	entries, err := c.list(".")
+	if err != nil {
+		return Result{}, fserr.Wrap("read log directory", c.dir, err)
+	}
+	var move, remove []string
+	logs := false
+	for _, e := range entries {
+		name := e.Name()
+		k := classify(name)
+		switch {
+		case k == previousDir || k == kept || (k == stateFile && !includeState):
+			continue
+		case k == foreign:
+			c.warn(msgForeign, name)
+			continue
+		case !e.Type().IsRegular():
+			c.warn(msgIrregular, name, fsread.Kind(e.Type()))
+			continue
+		}
+		switch k {
+		case legacyDeleted:
+			remove = append(remove, name)
+		case runLog:
+			logs = true
+			move = append(move, name)
+		default:
+			move = append(move, name)
+		}
+	}
+	if !logs {
+		// No logs (a passed run archived them already): only the state
+		// moves, next to that archive, which stays as it is.
+		move, remove = onlyState(move), nil
+	} else {
+		c.emptyPrevious()
+	}
+	if len(move) > 0 && c.ensurePrevious() {
+		for _, name := range move {
+			c.archive(name)
+		}
+	}
+	for _, name := range remove {
+		if err := c.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.fail("remove", name, err)
+		}
+	}
+	return c.res, errors.Join(c.errs...)
+}
+
+// onlyState keeps the execution state of names, if there.
+func onlyState(names []string) []string {
+	for _, name := range names {
+		if classify(name) == stateFile {
+			return []string{name}
+		}
+	}
+	return nil
+}
+
+// list reads the directory rel of the root, never blocking on a FIFO.
+func (c *cleaner) list(rel string) ([]fs.DirEntry, error) {
+	f, err := c.root.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// ensurePrevious makes sure previous/ is a directory, creating it if
+// needed; anything else in its place is an error (it is never replaced).
+func (c *cleaner) ensurePrevious() bool {
+	if err := c.root.Mkdir(PreviousDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		c.fail("create", PreviousDir, err)
+		return false
+	}
+	fi, err := c.root.Lstat(PreviousDir)
+	if err != nil {
+		c.fail("inspect", PreviousDir, err)
+		return false
+	}
+	if !fi.IsDir() {
+		c.errs = append(c.errs, fmt.Errorf(msgPrevious, fserr.Quote(filepath.Join(c.dir, PreviousDir)), fsread.Kind(fi.Mode())))
+		return false
+	}
+	return true
+}
+
+// emptyPrevious deletes the gauntlet's own files from previous/, warning
+// about anything else there. A previous/ that is missing or not a
+// directory is left to ensurePrevious.
+func (c *cleaner) emptyPrevious() {
+	fi, err := c.root.Lstat(PreviousDir)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	entries, err := c.list(PreviousDir)
+	if err != nil {
+		c.fail("read", PreviousDir, err)
+		return
+	}
+	for _, e := range entries {
+		rel := filepath.Join(PreviousDir, e.Name())
+		switch {
+		case !IsOwn(e.Name()):
+			c.warn(msgForeign, rel)
+		case !e.Type().IsRegular():
+			c.warn(msgIrregular, rel, fsread.Kind(e.Type()))
+		default:
+			if err := c.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				c.fail("remove", rel, err)
+			}
+		}
+	}
+}
+
+// archive moves the root entry name into previous/. A file of that name
+// already there is replaced when it is a regular file (one the gauntlet
+// archived before); anything else there stays, and so does the entry.
+func (c *cleaner) archive(name string) {
+	target := filepath.Join(PreviousDir, name)
+	if fi, err := c.root.Lstat(target); err == nil && !fi.Mode().IsRegular() {
+		c.warn(msgOccupied, name, fserr.Quote(filepath.Join(c.dir, target)))
+		return
+	}
+	if err := c.root.Rename(name, target); err != nil {
+		c.fail("archive", name, err)
+		return
+	}
+	c.res.Archived = true
+}

@@ -1,0 +1,97 @@
+package logdir
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// OwnJobKinds are the kinds of the job ids (`<kind>:<entry point>:<gate>`)
+// in the gauntlet's own log names: the runner's gate kinds. A numbered file
+// whose stem decodes to another kind (build_output_final.1.log reads as the
+// job build:output:final) is not the gauntlet's.
+var OwnJobKinds = []string{"check", "review"}
+
+// IsOwn reports whether the numbered file is in one of the gauntlet's
+// formats: a console log, or a check or review log or review JSON of a job
+// of one of OwnJobKinds.
+func (n Name) IsOwn() bool {
+	switch n.Kind {
+	case KindConsole:
+		return true
+	case KindJobLog, KindSlotLog, KindSlotJSON:
+		kind, _, _ := strings.Cut(n.Job, ":")
+		return slices.Contains(OwnJobKinds, kind)
+	}
+	return false
+}
+
+// kind is what an entry name of the log directory (or of previous/) is to
+// the gauntlet.
+type kind int
+
+const (
+	// foreign: not a name the gauntlet writes; never moved or deleted.
+	foreign kind = iota
+	// runLog: one of its numbered files (Name.IsOwn).
+	runLog
+	// stateFile: the execution state.
+	stateFile
+	// kept: the debug logs and the lock, which stay where they are.
+	kept
+	// previousDir: the archive directory.
+	previousDir
+	// legacyDeleted: the TypeScript tool's .session_ref, deleted on clean.
+	legacyDeleted
+	// archived: other files of ours that clean archives: the TypeScript
+	// tool's stop-hook marker, temporary files a crash left behind.
+	archived
+)
+
+// tempRE matches a temporary file of an atomic write or a lock takeover:
+// .<name>.<digits>.tmp; group 1 is the name without its leading dot.
+var tempRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.([^/]+)\.\d+\.tmp$`) })
+
+// classify tells what the entry name is to the gauntlet.
+func classify(name string) kind {
+	switch name {
+	case state.File:
+		return stateFile
+	case DebugLogFile, DebugLogBackupFile, lock.File:
+		return kept
+	case PreviousDir:
+		return previousDir
+	case SessionRefFile:
+		return legacyDeleted
+	case StopHookMarkerFile:
+		return archived
+	}
+	if isOwnNumbered(name) {
+		return runLog
+	}
+	if m := tempRE().FindStringSubmatch(name); m != nil {
+		if inner := m[1]; "."+inner == state.File || "."+inner == lock.File || isOwnNumbered(inner) {
+			return archived
+		}
+	}
+	return foreign
+}
+
+// isOwnNumbered reports whether name is one of the gauntlet's numbered
+// files.
+func isOwnNumbered(name string) bool {
+	n, ok := ParseName(name)
+	return ok && n.IsOwn()
+}
+
+// IsOwn reports whether name, an entry of the log directory or of its
+// previous/, is in one of the formats the gauntlet writes: its numbered
+// files (Name.IsOwn), .execution_state, .gauntlet-run.lock, .debug.log(.1),
+// previous/, the TypeScript tool's .session_ref and .stop-hook-active, and
+// the temporary files of its atomic writes. Clean moves and deletes nothing
+// else.
+func IsOwn(name string) bool { return classify(name) != foreign }
