@@ -26,7 +26,7 @@ type CIListJobsCmd struct {
 // Run prints the jobs of the project's ci.yml on stdout (warnings on
 // stderr). Without ci.yml, or with an invalid configuration, it exits 2.
 func (c *CIListJobsCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
@@ -62,7 +62,7 @@ type CIInitCmd struct {
 // not write, or that was edited since, is left alone without --force
 // (exit 1).
 func (c *CIInitCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if errors.Is(err, config.ErrNotFound) {
 		err = fmt.Errorf("%w: run agent-gauntlet init first", err)
 	}
@@ -91,7 +91,7 @@ func ensureCIFile(env *Env, cfg *config.Config) (*config.Config, error) {
 	if created {
 		fmt.Fprintf(env.Stdout, "Created %s\n", shownPath(env.Cwd, path))
 	}
-	cfg, err = runner.LoadProject(cfg.Root, runner.LoadAll)
+	cfg, err = runner.LoadProject(env.Ctx, cfg.Root, runner.LoadAll)
 	if err != nil {
 		return nil, configError(env.Stderr, err)
 	}

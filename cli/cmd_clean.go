@@ -17,16 +17,20 @@ type CleanCmd struct{}
 // (runner.Clean). A configuration that does not load exits 2; a run in
 // progress (lock held) exits 1.
 func (c *CleanCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if err != nil && !errors.Is(err, config.ErrNotFound) {
 		return configError(env.Stderr, err)
 	}
 	if cfg != nil {
 		runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	}
-	res, err := runner.Clean(runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
+	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
+	}
+	var problems *config.Errors
+	if errors.As(err, &problems) {
+		return configError(env.Stderr, err)
 	}
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ type DetectCmd struct {
 // Run prints the changed files and the gates a run would execute, without
 // taking the lock, writing logs or running anything.
 func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}

@@ -26,7 +26,7 @@ type HealthCmd struct{}
 // invalid.
 func (c *HealthCmd) Run(env *Env) error {
 	fmt.Fprintln(env.Stdout, healthConfigTitle)
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	root := env.Cwd
 	var configErr error
 	var errs *config.Errors

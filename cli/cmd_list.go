@@ -18,7 +18,7 @@ type ListCmd struct{}
 // when the project has one, what .gauntlet/ci.yml runs in CI.
 // Configuration problems are printed as by validate (exit 2).
 func (c *ListCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}

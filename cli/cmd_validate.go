@@ -13,7 +13,7 @@ type ValidateCmd struct{}
 // either `All config files are valid.` (exit 0) or every problem, one line
 // each, on stderr (exit 2).
 func (c *ValidateCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Cwd, runner.LoadAll)
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}

@@ -1,11 +1,11 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -76,10 +76,11 @@ type CleanResult struct {
 // Clean is `agent-gauntlet clean`: under the run lock it archives the logs
 // and the execution state of the project opts.Config into
 // <log_dir>/previous/, or of gauntlet_logs in opts.Dir when there is no
-// project; the debug log records a manual CLEAN. A missing log directory
-// has nothing to archive (and is not created). A run in progress is a
-// *lock.HeldError.
-func Clean(opts CleanOptions) (CleanResult, error) {
+// project (judged by the rules of log_dir, with opts.Dir for the project
+// root: a problem is a *config.Errors; ctx bounds its git question); the
+// debug log records a manual CLEAN. A missing log directory has nothing to
+// archive (and is not created). A run in progress is a *lock.HeldError.
+func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -93,11 +94,11 @@ func Clean(opts CleanOptions) (CleanResult, error) {
 		}
 		debugSettings = config.ResolveDebugLog(cfg.DebugLog, global)
 	} else {
-		dir, err := filepath.Abs(opts.Dir)
+		dir, err := config.NoProjectLogDir(ctx, opts.Dir)
 		if err != nil {
-			return res, fmt.Errorf("resolve %s: %w", opts.Dir, err)
+			return res, err
 		}
-		res.LogDir = filepath.Join(dir, config.DefaultLogDir)
+		res.LogDir = dir
 	}
 	if _, err := os.Stat(res.LogDir); errors.Is(err, fs.ErrNotExist) {
 		return res, nil

@@ -18,11 +18,11 @@ func TestClean(t *testing.T) {
 	if res := ExecuteRun(t.Context(), Options{Dir: root, Silent: true}); res.Status != StatusFailed {
 		t.Fatalf("run %+v", res)
 	}
-	cfg, err := LoadProject(filepath.Join(root, "src"), LoadAll)
+	cfg, err := LoadProject(t.Context(), filepath.Join(root, "src"), LoadAll)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Clean(CleanOptions{Config: cfg})
+	res, err := Clean(t.Context(), CleanOptions{Config: cfg})
 	if err != nil || !res.Archived || res.LogDir != logDir(root) {
 		t.Fatalf("Clean = %+v, %v", res, err)
 	}
@@ -35,7 +35,7 @@ func TestClean(t *testing.T) {
 	if !strings.Contains(string(debug), "] CLEAN type=manual reason=user_request\n") {
 		t.Errorf("debug log:\n%s", debug)
 	}
-	if res, err := Clean(CleanOptions{Config: cfg}); err != nil || res.Archived {
+	if res, err := Clean(t.Context(), CleanOptions{Config: cfg}); err != nil || res.Archived {
 		t.Errorf("second Clean = %+v, %v", res, err)
 	}
 
@@ -45,7 +45,7 @@ func TestClean(t *testing.T) {
 	}
 	defer l.Release()
 	var held *lock.HeldError
-	if _, err := Clean(CleanOptions{Config: cfg}); !errors.As(err, &held) {
+	if _, err := Clean(t.Context(), CleanOptions{Config: cfg}); !errors.As(err, &held) {
 		t.Errorf("Clean under a held lock: %v", err)
 	}
 }
@@ -54,10 +54,10 @@ func TestClean(t *testing.T) {
 // creates nothing when it does not exist.
 func TestCleanWithoutProject(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := LoadProject(dir, LoadAll); !errors.Is(err, config.ErrNotFound) {
+	if _, err := LoadProject(t.Context(), dir, LoadAll); !errors.Is(err, config.ErrNotFound) {
 		t.Fatalf("LoadProject = %v", err)
 	}
-	res, err := Clean(CleanOptions{Dir: dir})
+	res, err := Clean(t.Context(), CleanOptions{Dir: dir})
 	if err != nil || res.Archived || res.LogDir != filepath.Join(dir, "gauntlet_logs") {
 		t.Fatalf("Clean = %+v, %v", res, err)
 	}

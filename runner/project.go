@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"path/filepath"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -25,8 +26,10 @@ const (
 // *config.NotFoundError naming dir; an invalid configuration is a
 // *config.Errors listing every problem, with the warnings. Every command,
 // the stop hook and ExecuteRun load a project this way. A directory that
-// cannot be resolved (a deleted working directory) has no project.
-func LoadProject(dir string, load Load) (*config.Config, error) {
+// cannot be resolved (a deleted working directory) has no project. ctx
+// bounds the one git question of LoadAll (is anything in log_dir tracked);
+// LoadSettings runs no process.
+func LoadProject(ctx context.Context, dir string, load Load) (*config.Config, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
@@ -37,7 +40,7 @@ func LoadProject(dir string, load Load) (*config.Config, error) {
 	if load == LoadSettings {
 		return config.LoadProjectFile(root)
 	}
-	return config.Load(root)
+	return config.Load(ctx, root)
 }
 
 // IsCI reports CI mode: CI=true or GITHUB_ACTIONS=true.

@@ -28,7 +28,7 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 		}
 		dir = wd
 	}
-	cfg, err := LoadProject(dir, LoadAll)
+	cfg, err := LoadProject(ctx, dir, LoadAll)
 	if err != nil {
 		status := StatusError
 		if errors.Is(err, config.ErrNotFound) {

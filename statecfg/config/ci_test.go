@@ -35,7 +35,7 @@ entry_points:
 }
 
 func TestLoadCIAbsent(t *testing.T) {
-	cfg, err := Load(ciProject(t, ""))
+	cfg, err := Load(t.Context(), ciProject(t, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestLoadCIAbsent(t *testing.T) {
 }
 
 func TestLoadCIEveryField(t *testing.T) {
-	cfg, err := Load(ciProject(t, `runtimes:
+	cfg, err := Load(t.Context(), ciProject(t, `runtimes:
   node:
     version: "20"
   ruby:
@@ -147,7 +147,7 @@ reviews:
 
 func TestLoadCIEmptyAndNullSections(t *testing.T) {
 	// The starter file of upstream's `ci init`: every section present and null.
-	cfg, err := Load(ciProject(t, "runtimes:\nservices:\nsetup:\nchecks:\n"))
+	cfg, err := Load(t.Context(), ciProject(t, "runtimes:\nservices:\nsetup:\nchecks:\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestLoadCIProblems(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load(ciProject(t, tc.ciYML))
+			_, err := Load(t.Context(), ciProject(t, tc.ciYML))
 			var errs *Errors
 			if !errors.As(err, &errs) {
 				t.Fatalf("Load error = %v, want *Errors", err)
@@ -206,7 +206,7 @@ func TestLoadCIProblems(t *testing.T) {
 }
 
 func TestLoadCIWarnings(t *testing.T) {
-	cfg, err := Load(ciProject(t, `runtimes:
+	cfg, err := Load(t.Context(), ciProject(t, `runtimes:
   elixir: {version: "1.16"}
   node: {version: "20", cache: npm}
 checks:
@@ -245,7 +245,7 @@ func TestLoadCIReportedWithTheOtherFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".gauntlet/checks/test.yml"), []byte("command: [\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(root)
+	_, err := Load(t.Context(), root)
 	var errs *Errors
 	if !errors.As(err, &errs) || len(errs.Problems) != 2 {
 		t.Fatalf("Load error = %v, want two problems", err)
@@ -270,7 +270,7 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 			if err := tc.make(filepath.Join(root, ".gauntlet", "ci.yml")); err != nil {
 				t.Skip(err)
 			}
-			_, err := Load(root) // a FIFO read would block here forever
+			_, err := Load(t.Context(), root) // a FIFO read would block here forever
 			var errs *Errors
 			if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != ".gauntlet/ci.yml: "+tc.want {
 				t.Errorf("Load error = %v", err)
@@ -282,7 +282,7 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 		if err := os.Symlink("missing.yml", filepath.Join(root, ".gauntlet", "ci.yml")); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Load(root)
+		_, err := Load(t.Context(), root)
 		var errs *Errors
 		if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != ".gauntlet/ci.yml: is a symbolic link to a missing file" {
 			t.Errorf("Load error = %v", err)
@@ -296,7 +296,7 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 		if err := os.Symlink("../shared-ci.yml", filepath.Join(root, ".gauntlet", "ci.yml")); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := Load(root)
+		cfg, err := Load(t.Context(), root)
 		if err != nil || cfg.CI == nil || len(cfg.CI.Checks) != 1 {
 			t.Errorf("Load = %v, %v", cfg, err)
 		}
@@ -317,7 +317,7 @@ func FuzzLoadCI(f *testing.F) {
 			t.Fatal(err)
 		}
 		files := []string{ciFileRel()}
-		cfg, err := Load(root)
+		cfg, err := Load(t.Context(), root)
 		if err != nil {
 			var errs *Errors
 			if !errors.As(err, &errs) {

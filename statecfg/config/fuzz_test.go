@@ -40,7 +40,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		files := []string{fuzzConfigRel, fuzzCheckRel, fuzzReviewRel}
 
-		cfg, err := Load(root)
+		cfg, err := Load(t.Context(), root)
 		if err != nil {
 			if cfg != nil {
 				t.Errorf("Load returned a configuration with its error")

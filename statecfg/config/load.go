@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,11 +26,18 @@ import (
 // each naming its file and field, plus the warnings; the returned Config is
 // then nil. On success Config.Warnings holds the warnings (unknown keys and
 // the like) and Config.Root is the absolute root.
-func Load(root string) (*Config, error) {
+//
+// The paths log_dir, working_directory and fix_instructions are judged
+// after resolving symbolic links: inside the project root, not in .gauntlet/
+// (fix_instructions excepted), not in a git directory, log_dir not the root
+// itself, no git work tree, and holding no file git tracks (asked of git
+// under ctx; skipped when git cannot tell).
+func Load(ctx context.Context, root string) (*Config, error) {
 	abs, data, err := readProjectFile(root)
 	if err != nil {
 		return nil, err
 	}
+	proj := newProject(abs)
 	c := &collector{}
 	checkFiles := listGateFiles(c, abs, ChecksDir, "check", ".yml", ".yaml")
 	reviewFiles := listGateFiles(c, abs, ReviewsDir, "review", ".md")
@@ -41,8 +49,12 @@ func Load(root string) (*Config, error) {
 		known.reviews[g.name] = true
 	}
 
-	cfg, prefsOK := parseProject(c.file(projectFileRel()), data, known)
+	f := c.file(projectFileRel())
+	cfg, parsed := parseProject(f, data, known, proj)
 	cfg.Root = abs
+	if parsed.logDir != nil {
+		checkTracked(ctx, f, parsed.logDir, parsed.logDirDefault)
+	}
 	for _, g := range checkFiles {
 		f := c.file(g.rel)
 		content, err := fsread.File(filepath.Join(abs, g.rel), maxFileSize)
@@ -50,7 +62,7 @@ func Load(root string) (*Config, error) {
 			f.errorf("", "%s", readProblem(err))
 			continue
 		}
-		if chk := parseCheck(f, abs, g, content); chk != nil {
+		if chk := parseCheck(f, proj, g, content); chk != nil {
 			cfg.Checks[g.name] = chk
 		}
 	}
@@ -61,7 +73,7 @@ func Load(root string) (*Config, error) {
 			f.errorf("", "%s", readProblem(err))
 			continue
 		}
-		if rev := parseReview(f, g, content, cfg.CLI.DefaultPreference, prefsOK); rev != nil {
+		if rev := parseReview(f, g, content, cfg.CLI.DefaultPreference, parsed.prefsOK); rev != nil {
 			cfg.Reviews[g.name] = rev
 		}
 	}
@@ -77,20 +89,49 @@ func Load(root string) (*Config, error) {
 // with its own validation and defaults but without reading the check and
 // review gates (so entry points are not checked against them and
 // Config.Checks and Config.Reviews are empty). It is the cheap load of the
-// stop hook's fast path. Errors are as for Load.
+// stop hook's fast path: it runs no process, so log_dir is judged by every
+// rule of Load except the one about tracked files, which needs git (the
+// fast path only reads the log directory). Errors are as for Load.
 func LoadProjectFile(root string) (*Config, error) {
 	abs, data, err := readProjectFile(root)
 	if err != nil {
 		return nil, err
 	}
 	c := &collector{}
-	cfg, _ := parseProject(c.file(projectFileRel()), data, nil)
+	f := c.file(projectFileRel())
+	cfg, _ := parseProject(f, data, nil, newProject(abs))
 	cfg.Root = abs
 	if len(c.problems) > 0 {
 		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
 	}
 	cfg.Warnings = c.warningLines()
 	return cfg, nil
+}
+
+// NoProjectLogDir returns the absolute log directory of a command run in
+// dir without a project (clean): gauntlet_logs in dir, judged by every rule
+// of Load with dir standing for the project root (tracked files included,
+// asked of git under ctx); problems are an *Errors naming log_dir.
+func NoProjectLogDir(ctx context.Context, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	c := &collector{}
+	f := c.file("")
+	pl, msg := newProject(abs).checkLogDir(DefaultLogDir)
+	if msg == "" {
+		checkTracked(ctx, f, &pl, false)
+	} else {
+		f.errorf("log_dir", "%s", msg)
+	}
+	for i := range c.problems {
+		c.problems[i].Message = fmt.Sprintf(msgNoConfigLogDir, c.problems[i].Message, DefaultLogDir, projectFileRel())
+	}
+	if len(c.problems) > 0 {
+		return "", &Errors{Problems: c.problems}
+	}
+	return filepath.Join(abs, DefaultLogDir), nil
 }
 
 // projectFileRel is the project file's path relative to the root.
@@ -160,10 +201,20 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 	return out
 }
 
+// projectParse is what parseProject tells beyond the Config.
+type projectParse struct {
+	// prefsOK tells whether cli.default_preference was valid (so reviews
+	// can be checked against it).
+	prefsOK bool
+	// logDir is where log_dir (configured or the default) is, when it passed
+	// every rule that needs no git; logDirDefault says it is the default.
+	logDir        *place
+	logDirDefault bool
+}
+
 // parseProject decodes config.yml. known, when not nil, holds the gate files
-// that entry points must refer to. prefsOK tells whether
-// cli.default_preference was valid (so reviews can be checked against it).
-func parseProject(f *fileReport, data []byte, known *gateNames) (cfg *Config, prefsOK bool) {
+// that entry points must refer to; proj judges the configured paths.
+func parseProject(f *fileReport, data []byte, known *gateNames, proj *project) (cfg *Config, parsed projectParse) {
 	cfg = &Config{
 		BaseBranch:             DefaultBaseBranch,
 		LogDir:                 DefaultLogDir,
@@ -176,22 +227,16 @@ func parseProject(f *fileReport, data []byte, known *gateNames) (cfg *Config, pr
 	v, err := parseYAML(data, 0)
 	if err != nil {
 		f.errorf("", "invalid YAML: %v", err)
-		return cfg, false
+		return cfg, parsed
 	}
 	o := f.top(v)
 	if o == nil {
-		return cfg, false
+		return cfg, parsed
 	}
 	if s, ok := o.nonEmpty("base_branch"); ok {
 		cfg.BaseBranch = s
 	}
-	if s, ok := o.nonEmpty("log_dir"); ok {
-		if msg := logDirProblem(s); msg != "" {
-			o.errorf("log_dir", "%s", msg)
-		} else {
-			cfg.LogDir = s
-		}
-	}
+	parsed.logDir, parsed.logDirDefault = parseLogDir(o, proj, cfg)
 	o.setBool("allow_parallel", &cfg.AllowParallel)
 	if n := o.integer("max_retries", 0, MaxMaxRetries); n != nil {
 		cfg.MaxRetries = *n
@@ -201,7 +246,7 @@ func parseProject(f *fileReport, data []byte, known *gateNames) (cfg *Config, pr
 	}
 	if o.require("cli") {
 		if cli := o.child("cli"); cli != nil {
-			prefsOK = parseCLI(cli, &cfg.CLI)
+			parsed.prefsOK = parseCLI(cli, &cfg.CLI)
 			cli.done()
 		}
 	}
@@ -230,7 +275,54 @@ func parseProject(f *fileReport, data []byte, known *gateNames) (cfg *Config, pr
 		l.done()
 	}
 	o.done()
-	return cfg, prefsOK
+	return cfg, parsed
+}
+
+// parseLogDir decodes log_dir into cfg.LogDir and judges it, or the default
+// when it is not set, by every rule that needs no git. It returns where the
+// log directory is when it passed, and whether that is the default.
+func parseLogDir(o *object, proj *project, cfg *Config) (*place, bool) {
+	const key = "log_dir"
+	rel, set := o.nonEmpty(key)
+	switch {
+	case set:
+		if msg := logDirProblem(rel); msg != "" {
+			o.errorf(key, "%s", msg)
+			return nil, false
+		}
+	case o.m[key] != nil:
+		return nil, false // a value of the wrong type, reported
+	default:
+		rel = DefaultLogDir
+	}
+	pl, msg := proj.checkLogDir(rel)
+	if msg != "" {
+		if !set {
+			msg = fmt.Sprintf(msgDefaultLogDir, msg, DefaultLogDir)
+		}
+		o.errorf(key, "%s", msg)
+		return nil, !set
+	}
+	cfg.LogDir = rel
+	return &pl, !set
+}
+
+// checkTracked reports, against log_dir, a log directory holding a file git
+// tracks (clean would move it). A directory that does not exist yet holds
+// none; when git cannot tell, nothing is reported.
+func checkTracked(ctx context.Context, f *fileReport, pl *place, isDefault bool) {
+	if pl.tail != "" {
+		return
+	}
+	file, ok := trackedFile(ctx, pl.existing)
+	if !ok || file == "" {
+		return
+	}
+	msg := fmt.Sprintf(msgTracked, fserr.Quote(file))
+	if isDefault {
+		msg = fmt.Sprintf(msgDefaultLogDir, msg, DefaultLogDir)
+	}
+	f.errorf("log_dir", "%s", msg)
 }
 
 // parseCLI decodes the cli section; it reports whether default_preference
@@ -401,8 +493,9 @@ func logDirProblem(p string) string {
 	return ""
 }
 
-// parseCheck decodes one check file; nil when it has problems.
-func parseCheck(f *fileReport, root string, g gateFile, data []byte) *Check {
+// parseCheck decodes one check file; nil when it has problems. proj judges
+// its paths.
+func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
 	chk := &Check{Name: g.name, File: g.rel, RunLocally: true, RunInCI: true}
 	v, err := parseYAML(data, 0)
 	if err != nil {
@@ -422,6 +515,8 @@ func parseCheck(f *fileReport, root string, g gateFile, data []byte) *Check {
 	if s, ok := o.nonEmpty("working_directory"); ok {
 		if msg := relativeProblem(s, "the project root"); msg != "" {
 			o.errorf("working_directory", "%s", msg)
+		} else if _, msg := proj.checkDir(s, true); msg != "" {
+			o.errorf("working_directory", "%s", msg)
 		} else {
 			chk.WorkingDirectory = s
 		}
@@ -438,7 +533,7 @@ func parseCheck(f *fileReport, root string, g gateFile, data []byte) *Check {
 	}
 	if s, ok := o.nonEmpty("fix_instructions"); ok {
 		chk.FixInstructionsFile = s
-		chk.FixInstructions = readFixInstructions(o, root, s)
+		chk.FixInstructions = readFixInstructions(o, proj, s)
 	}
 	if f.errs > 0 {
 		return nil
@@ -459,8 +554,9 @@ func timeout(o *object) time.Duration {
 }
 
 // readFixInstructions checks the fix_instructions path (relative to
-// .gauntlet/, inside it, an existing file) and returns the file content.
-func readFixInstructions(o *object, root, p string) string {
+// .gauntlet/, inside it, an existing regular file; inside the project and
+// no git directory once links are resolved) and returns the file content.
+func readFixInstructions(o *object, proj *project, p string) string {
 	const key = "fix_instructions"
 	dirName := Dir + "/"
 	if msg := relativeProblem(p, dirName); msg != "" {
@@ -473,7 +569,12 @@ func readFixInstructions(o *object, root, p string) string {
 		return ""
 	}
 	shown := fserr.Quote(filepath.Join(Dir, rel))
-	data, err := fsread.File(filepath.Join(root, Dir, rel), maxFileSize)
+	abs := filepath.Join(proj.root, Dir, rel)
+	if msg := proj.checkFile(abs, filepath.Join(Dir, rel)); msg != "" {
+		o.errorf(key, "%s", msg)
+		return ""
+	}
+	data, err := fsread.File(abs, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		o.errorf(key, "file %s does not exist", shown)
 		return ""

@@ -48,7 +48,7 @@ func TestLoadDefaults(t *testing.T) {
 		".gauntlet/checks/lint.yml":    "command: make lint\n",
 		".gauntlet/reviews/quality.md": "Review the code.\n",
 	})
-	cfg, err := Load(root)
+	cfg, err := Load(t.Context(), root)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -129,7 +129,7 @@ model: opus
 Find bugs.
 `,
 	})
-	cfg, err := Load(root)
+	cfg, err := Load(t.Context(), root)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -177,7 +177,7 @@ func runProblemCases(t *testing.T, cases []problemCase) {
 				files[k] = v
 			}
 			root := writeTree(t, files)
-			cfg, err := Load(root)
+			cfg, err := Load(t.Context(), root)
 			if err == nil {
 				t.Fatalf("Load succeeded: %#v", cfg)
 			}
@@ -423,7 +423,7 @@ func TestLoadReportsEveryProblemTogether(t *testing.T) {
 		".gauntlet/reviews/qa.md":     "---\nnum_reviews: 0\nextra: 1\n---\n",
 		".gauntlet/reviews/notes.txt": "not a review",
 	})
-	_, err := Load(root)
+	_, err := Load(t.Context(), root)
 	var errs *Errors
 	if !errors.As(err, &errs) {
 		t.Fatalf("Load error = %v, want *Errors", err)
@@ -465,7 +465,7 @@ logging: {sink: x, console: {color: true}, file: {path: x}}
 		".gauntlet/checks/lint.yml":  "name: lint\ncommand: make lint\n",
 		".gauntlet/reviews/style.md": "---\npass_pattern: PASS\nb: 1\na: 2\n---\nbody",
 	})
-	cfg, err := Load(root)
+	cfg, err := Load(t.Context(), root)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -491,7 +491,8 @@ logging: {sink: x, console: {color: true}, file: {path: x}}
 
 func TestLoadNotFound(t *testing.T) {
 	root := t.TempDir()
-	for _, load := range []func(string) (*Config, error){Load, LoadProjectFile} {
+	load := func(root string) (*Config, error) { return Load(t.Context(), root) }
+	for _, load := range []func(string) (*Config, error){load, LoadProjectFile} {
 		_, err := load(root)
 		if !errors.Is(err, ErrNotFound) {
 			t.Fatalf("error %v is not ErrNotFound", err)
@@ -506,7 +507,7 @@ func TestLoadNotFound(t *testing.T) {
 func TestLoadRelativeRoot(t *testing.T) {
 	root := writeTree(t, map[string]string{".gauntlet/config.yml": minimalConfig})
 	t.Chdir(root)
-	cfg, err := Load(".")
+	cfg, err := Load(t.Context(), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +521,7 @@ func TestLoadUnreadableGateDir(t *testing.T) {
 		".gauntlet/config.yml": minimalConfig,
 		".gauntlet/checks":     "not a directory",
 	})
-	_, err := Load(root)
+	_, err := Load(t.Context(), root)
 	want := ".gauntlet/checks: is a regular file, not a directory"
 	if err == nil || err.Error() != want {
 		t.Errorf("Load error = %v, want %q", err, want)
@@ -545,7 +546,7 @@ func TestLoadReviewBodies(t *testing.T) {
 				".gauntlet/config.yml":    minimalConfig,
 				".gauntlet/reviews/qa.md": tc.content,
 			})
-			cfg, err := Load(root)
+			cfg, err := Load(t.Context(), root)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -565,7 +566,7 @@ func TestLoadDefaultPreferenceIsCopied(t *testing.T) {
 		".gauntlet/config.yml":   minimalConfig,
 		".gauntlet/reviews/a.md": "a",
 	})
-	cfg, err := Load(root)
+	cfg, err := Load(t.Context(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -668,7 +669,7 @@ func TestAsInt(t *testing.T) {
 
 func TestLoadUnreadableProjectFile(t *testing.T) {
 	root := writeTree(t, map[string]string{".gauntlet/config.yml/": ""})
-	_, err := Load(root)
+	_, err := Load(t.Context(), root)
 	want := ".gauntlet/config.yml: is a directory, not a regular file"
 	var errs *Errors
 	if !errors.As(err, &errs) || err.Error() != want {

@@ -57,7 +57,7 @@ func TestLoadNumberBoundsInclusive(t *testing.T) {
 		".gauntlet/checks/lint.yml": "command: x\ntimeout: 9223372036\n",
 		".gauntlet/reviews/qa.md":   "---\nnum_reviews: 10\n---\nReview.\n",
 	})
-	cfg, err := Load(root)
+	cfg, err := Load(t.Context(), root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestLoadMalformedGlobs(t *testing.T) {
 		}},
 	})
 	root := writeTree(t, project("  - path: \"src/[a-z]*/**/*.{go,md}\"\n    exclude: [\"**/[!.]*_test.go\", vendor]\n"))
-	if _, err := Load(root); err != nil {
+	if _, err := Load(t.Context(), root); err != nil {
 		t.Errorf("well-formed globs refused: %v", err)
 	}
 }

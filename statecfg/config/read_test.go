@@ -84,7 +84,7 @@ func TestLoadNonRegularFiles(t *testing.T) {
 					".gauntlet/reviews/quality.md": "Review.\n",
 				})
 				makeSpecial(t, filepath.Join(root, filepath.FromSlash(pl.path)), kind)
-				_, err := Load(root)
+				_, err := Load(t.Context(), root)
 				var errs *Errors
 				want := strings.Replace(pl.want, "%s", msg, 1)
 				if !errors.As(err, &errs) || len(errs.Problems) != 1 || errs.Problems[0].String() != want {
@@ -100,7 +100,7 @@ func TestLoadNonDirectoryGateDirs(t *testing.T) {
 	for _, sub := range []string{ChecksDir, ReviewsDir} {
 		root := writeTree(t, map[string]string{".gauntlet/config.yml": minimalConfig})
 		makeSpecial(t, filepath.Join(root, Dir, sub), "fifo")
-		_, err := Load(root)
+		_, err := Load(t.Context(), root)
 		want := ".gauntlet/" + sub + ": is a named pipe (FIFO), not a directory"
 		if err == nil || err.Error() != want {
 			t.Errorf("Load error = %v, want %q", err, want)

@@ -352,7 +352,7 @@ entry_points:
 	if err := os.WriteFile(filepath.Join(root, ".gauntlet", "ci.yml"), Starter(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(root)
+	cfg, err := config.Load(t.Context(), root)
 	if err != nil {
 		t.Fatal(err)
 	}

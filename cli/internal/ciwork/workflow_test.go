@@ -161,7 +161,7 @@ func loadFiles(t *testing.T, root string, files map[string]string) *config.Confi
 			t.Fatal(err)
 		}
 	}
-	cfg, err := config.Load(root)
+	cfg, err := config.Load(t.Context(), root)
 	if err != nil {
 		t.Fatalf("load %s: %v", root, err)
 	}

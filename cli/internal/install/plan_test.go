@@ -35,7 +35,7 @@ func load(t *testing.T, p *Plan) (*config.Config, map[string]string) {
 	if _, err := WriteFiles(root, p.Files()); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(root)
+	cfg, err := config.Load(t.Context(), root)
 	if err != nil {
 		t.Fatalf("the written configuration does not load: %v\n%s", err, files[".gauntlet/config.yml"])
 	}
@@ -169,7 +169,7 @@ func TestBaselineSwitchMatchesLoader(t *testing.T) {
 	}
 	write(".gauntlet/config.yml", "cli:\n  default_preference: [claude]\nentry_points:\n  - path: .\n    checks: [c]\n")
 	write(".gauntlet/checks/c.yml", "command: true\nbaseline: true\n")
-	cfg, err := config.Load(root)
+	cfg, err := config.Load(t.Context(), root)
 	known := err == nil
 	if cfg != nil {
 		for _, w := range cfg.Warnings {

@@ -252,7 +252,7 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(h.o.Cwd, dir)
 	}
-	cfg, err := runner.LoadProject(dir, runner.LoadSettings)
+	cfg, err := runner.LoadProject(ctx, dir, runner.LoadSettings)
 	if err != nil {
 		// An agent continuing after a block stands down either way.
 		if in.Continuing {
