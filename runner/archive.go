@@ -16,7 +16,7 @@ func (e *execution) archiveAfterPass(jobs []gate.Job, consolePath string) string
 	if !e.mayArchive(jobs) {
 		return consolePath
 	}
-	res, err := archive(e.logDir, CleanAllPassed, e.debug)
+	res, err := archive(e.root, e.logDir, CleanAllPassed, e.debug)
 	e.printKept(res)
 	if err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot archive the logs: %v", err))

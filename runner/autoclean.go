@@ -28,7 +28,7 @@ func (e *execution) autoClean(ctx context.Context, prev state.State) (bool, erro
 	if err != nil || reason == "" {
 		return false, err
 	}
-	res, err := archive(e.logDir, reason, e.debug)
+	res, err := archive(e.root, e.logDir, reason, e.debug)
 	e.printKept(res)
 	if err != nil {
 		return false, fmt.Errorf("auto-clean %s: %w", e.logDir, err)

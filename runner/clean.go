@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -37,10 +38,12 @@ func (r CleanReason) kind() string {
 // archive is the one way logs are archived: it moves the gauntlet's own
 // logs of logDir into previous/ for reason, the execution state too except
 // after a pass (CleanAllPassed keeps it), and records a CLEAN event when
-// anything moved. The Result's warnings name the entries left in place,
-// for the caller to print. The caller holds the run lock.
-func archive(logDir string, reason CleanReason, debug *DebugLog) (logdir.Result, error) {
-	res, err := logdir.Clean(logDir, reason != CleanAllPassed)
+// anything moved. root is the project root logDir was judged against (no
+// link may lead the archive out of it). The Result's warnings name the
+// entries left in place, for the caller to print. The caller holds the run
+// lock.
+func archive(root, logDir string, reason CleanReason, debug *DebugLog) (logdir.Result, error) {
+	res, err := logdir.Clean(root, logDir, reason != CleanAllPassed)
 	if res.Archived {
 		debug.Clean(reason.kind(), string(reason))
 	}
@@ -86,7 +89,9 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	}
 	res := CleanResult{}
 	debugSettings := config.DebugLog{}
+	var root string
 	if cfg := opts.Config; cfg != nil {
+		root = cfg.Root
 		res.LogDir = cfg.LogDirPath()
 		global, err := config.LoadGlobal(config.GlobalPath(opts.Getenv))
 		if err != nil {
@@ -98,7 +103,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 		if err != nil {
 			return res, err
 		}
-		res.LogDir = dir
+		root, res.LogDir = filepath.Dir(dir), dir
 	}
 	if _, err := os.Stat(res.LogDir); errors.Is(err, fs.ErrNotExist) {
 		return res, nil
@@ -110,7 +115,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if l.Warning != "" {
 		res.Warnings = append(res.Warnings, l.Warning)
 	}
-	archived, err := archive(res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
+	archived, err := archive(root, res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived
 	res.Warnings = append(res.Warnings, archived.Warnings...)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
@@ -29,14 +30,20 @@ const (
 	msgPrevious  = "%s is %s, not the archive directory: move it away so that the logs can be archived"
 )
 
-// Clean archives the logs of dir into dir/previous/. It does nothing when
-// dir is missing or its root holds no run log (console, check or review
-// log or review JSON); then, with includeState, the execution state alone
-// still moves into previous/, next to the archive a passed run left.
-// Otherwise it empties previous/ of the files it put there (creating it if
-// needed), moves every file of its own at the root into it except the debug
-// logs, the lock and, unless includeState, the execution state, and deletes
-// the legacy .session_ref.
+// Clean archives the logs of the log directory dir into dir/previous/.
+// root is the project root (the directory the configuration judged dir
+// against): dir must lie inside it, and every operation goes through an
+// os.Root of root, so a log directory (or anything in it) turned into a
+// symbolic link leading out of the project after the configuration was
+// checked is refused, never followed.
+//
+// Clean does nothing when dir is missing or its root holds no run log
+// (console, check or review log or review JSON); then, with includeState,
+// the execution state alone still moves into previous/, next to the
+// archive a passed run left. Otherwise it empties previous/ of the files it
+// put there (creating it if needed), moves every file of its own at the
+// root into it except the debug logs, the lock and, unless includeState,
+// the execution state, and deletes the legacy .session_ref.
 //
 // Only regular files whose names are the gauntlet's own (IsOwn) are moved
 // or deleted, at the root and in previous/; anything else stays, and each
@@ -44,7 +51,11 @@ const (
 // directory (a symbolic link, a file) is an error: it is never replaced.
 // Clean goes on after a failure and returns every failure joined. The
 // caller holds the run lock.
-func Clean(dir string, includeState bool) (Result, error) {
+func Clean(root, dir string, includeState bool) (Result, error) {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return Result{}, fmt.Errorf("log directory %s is not inside %s", fserr.Quote(dir), fserr.Quote(root))
+	}
 	fi, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Result{}, nil
@@ -55,14 +66,19 @@ func Clean(dir string, includeState bool) (Result, error) {
 	if !fi.IsDir() {
 		return Result{}, fmt.Errorf("log directory %s is %s, not a directory", fserr.Quote(dir), fsread.Kind(fi.Mode()))
 	}
-	// (Only a swap of the directory for a FIFO after the Stat could make
-	// this open wait.)
-	root, err := os.OpenRoot(dir)
+	// (Only a swap of a directory for a FIFO after the Stat could make
+	// these opens wait.)
+	project, err := os.OpenRoot(root)
 	if err != nil {
-		return Result{}, fserr.Wrap("open log directory", dir, err)
+		return Result{}, fserr.Wrap("open project root", root, err)
 	}
-	defer root.Close()
-	c := &cleaner{root: root, dir: dir}
+	defer project.Close()
+	logs, err := project.OpenRoot(rel)
+	if err != nil {
+		return Result{}, fserr.Wrap("open log directory", dir, fserr.Pathless(err))
+	}
+	defer logs.Close()
+	c := &cleaner{root: logs, dir: dir}
 	return c.clean(includeState)
 }
 

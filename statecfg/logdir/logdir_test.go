@@ -229,7 +229,7 @@ func TestClean(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := makeDir(t, tc.files...)
-			res, err := Clean(dir, tc.includeState)
+			res, err := Clean(filepath.Dir(dir), dir, tc.includeState)
 			if err != nil || res.Archived != tc.archived {
 				t.Fatalf("Clean = %+v, %v; want archived %v", res, err, tc.archived)
 			}
@@ -281,7 +281,7 @@ func TestCleanSpecialEntries(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "check_src_fifo.1.log"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Clean(dir, true)
+	res, err := Clean(filepath.Dir(dir), dir, true)
 	if err != nil || !res.Archived {
 		t.Fatalf("Clean = %+v, %v", res, err)
 	}
@@ -313,7 +313,7 @@ func TestCleanPreviousNotADirectory(t *testing.T) {
 			if err := mk(prev); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Clean(dir, true)
+			res, err := Clean(filepath.Dir(dir), dir, true)
 			want := prev + " is a " + name + ", not the archive directory"
 			if err == nil || !strings.HasPrefix(err.Error(), want) || res.Archived {
 				t.Errorf("Clean = %+v, %v; want an error starting %q", res, err, want)
@@ -331,7 +331,7 @@ func TestCleanPreviousNotADirectory(t *testing.T) {
 
 func TestCleanKeepsContent(t *testing.T) {
 	dir := makeDir(t, "check_src_a.1.log")
-	if _, err := Clean(dir, false); err != nil {
+	if _, err := Clean(filepath.Dir(dir), dir, false); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, PreviousDir, "check_src_a.1.log"))
@@ -342,7 +342,7 @@ func TestCleanKeepsContent(t *testing.T) {
 
 func TestCleanMissingDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "missing")
-	res, err := Clean(dir, true)
+	res, err := Clean(filepath.Dir(dir), dir, true)
 	if res.Archived || len(res.Warnings) > 0 || err != nil {
 		t.Errorf("Clean(missing) = %+v, %v", res, err)
 	}
@@ -365,7 +365,7 @@ func TestReadErrors(t *testing.T) {
 	if _, err := LatestConsoleLog(file); err == nil {
 		t.Error("LatestConsoleLog on a file: no error")
 	}
-	if _, err := Clean(file, false); err == nil {
+	if _, err := Clean(filepath.Dir(file), file, false); err == nil {
 		t.Error("Clean on a file: no error")
 	}
 }
@@ -387,5 +387,46 @@ func TestHasLogs(t *testing.T) {
 	}
 	if got, err := HasLogs(filepath.Join(t.TempDir(), "missing")); err != nil || got {
 		t.Errorf("missing dir: %v, %v", got, err)
+	}
+}
+
+// A log directory that has become a symbolic link leading out of the
+// project (after the configuration was checked) is refused: nothing out
+// there is moved or deleted.
+func TestCleanLogDirLinkedOutside(t *testing.T) {
+	outside := makeDir(t, "console.1.log", "previous/check_src_x.1.log")
+	root := t.TempDir()
+	dir := filepath.Join(root, "gauntlet_logs")
+	if err := os.Symlink(outside, dir); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		res, err := Clean(root, dir, true)
+		if err == nil || res.Archived {
+			t.Fatalf("Clean = %+v, %v; want an error", res, err)
+		}
+	}
+	if got, want := tree(t, outside), []string{"console.1.log", "previous/", "previous/check_src_x.1.log"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("outside: %v, want %v", got, want)
+	}
+	// Linked inside the project, it is followed.
+	inside := filepath.Join(root, "build")
+	if err := os.Mkdir(inside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(inside, "console.1.log"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("build", dir); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Clean(root, dir, true); err != nil || !res.Archived {
+		t.Errorf("Clean through a link inside = %+v, %v", res, err)
+	}
+	if _, err := Clean(root, filepath.Join(t.TempDir(), "elsewhere"), true); err == nil {
+		t.Error("Clean of a directory outside root: no error")
 	}
 }
