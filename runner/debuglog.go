@@ -59,9 +59,11 @@ func (d *DebugLog) Event(event, fields string) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if st, err := os.Stat(d.path); err == nil && st.Size() >= d.maxBytes {
+	if st, err := os.Lstat(d.path); err == nil && st.Mode().IsRegular() && st.Size() >= d.maxBytes {
+		// The rename replaces the old backup, when it is a regular file: a
+		// directory or a link in its place is not the gauntlet's to delete.
 		backup := filepath.Join(filepath.Dir(d.path), logdir.DebugLogBackupFile)
-		if err := os.Remove(backup); err == nil || errors.Is(err, fs.ErrNotExist) {
+		if bi, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) || (err == nil && bi.Mode().IsRegular()) {
 			_ = os.Rename(d.path, backup)
 		}
 	}

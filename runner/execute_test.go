@@ -222,6 +222,36 @@ func TestDebugLogRotation(t *testing.T) {
 	}
 }
 
+// The debug log never deletes what is not its own: a directory named like
+// its backup stays, and a symbolic link named like it is not written
+// through.
+func TestDebugLogKeepsOthersFiles(t *testing.T) {
+	dir := t.TempDir()
+	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	if err := os.Mkdir(filepath.Join(dir, ".debug.log.1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := OpenDebugLog(dir, config.DebugLog{Enabled: true, MaxSizeMB: 100.0 / (1 << 20)}, now)
+	for i := 0; i < 5; i++ {
+		d.StopHook("block", "failed")
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, ".debug.log.1")); err != nil || !fi.IsDir() {
+		t.Errorf("the directory named like the backup is gone: %v", err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("user data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := t.TempDir()
+	if err := os.Symlink(victim, filepath.Join(linked, ".debug.log")); err != nil {
+		t.Fatal(err)
+	}
+	OpenDebugLog(linked, config.DebugLog{Enabled: true}, now).StopHook("allow", "passed")
+	if data, _ := os.ReadFile(victim); string(data) != "user data" {
+		t.Errorf("written through the link: %q", data)
+	}
+}
+
 func TestEffectiveBaseBranch(t *testing.T) {
 	cfg := &config.Config{BaseBranch: "origin/main"}
 	tests := []struct {

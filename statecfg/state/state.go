@@ -111,6 +111,11 @@ func Write(logDir string, s State) error {
 	if err := atomicfile.WriteJSON(Path(logDir), s, 0o644); err != nil {
 		return err
 	}
-	_ = os.Remove(filepath.Join(logDir, LegacySessionRefFile))
+	// Only a regular file: anything else of that name is not the
+	// TypeScript tool's, so not the gauntlet's to delete.
+	legacy := filepath.Join(logDir, LegacySessionRefFile)
+	if fi, err := os.Lstat(legacy); err == nil && fi.Mode().IsRegular() {
+		_ = os.Remove(legacy)
+	}
 	return nil
 }

@@ -92,6 +92,27 @@ func TestWriteRemovesLegacySessionRef(t *testing.T) {
 	}
 }
 
+// Only a regular .session_ref is the TypeScript tool's: an empty
+// directory or a symbolic link of that name stays.
+func TestWriteKeepsOtherSessionRefs(t *testing.T) {
+	for name, mk := range map[string]func(string) error{
+		"empty directory": func(p string) error { return os.Mkdir(p, 0o755) },
+		"symbolic link":   func(p string) error { return os.Symlink("elsewhere", p) },
+	} {
+		dir := t.TempDir()
+		ref := filepath.Join(dir, LegacySessionRefFile)
+		if err := mk(ref); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(dir, State{Branch: "main"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Lstat(ref); err != nil {
+			t.Errorf("%s: deleted by Write", name)
+		}
+	}
+}
+
 func TestRead(t *testing.T) {
 	tests := []struct {
 		name    string
