@@ -191,7 +191,7 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, fmt.Errorf("take over lock file %s: %w", path, err)
 	}
 
-	d, err := os.Open(dir)
+	d, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false, fserr.Wrap("open log directory", dir, err)
 	}

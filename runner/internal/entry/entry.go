@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
 )
 
@@ -272,7 +273,7 @@ func ExpandAll(root string, eps []config.EntryPoint) []Expanded {
 		ep := &eps[i]
 		p := Clean(ep.Path)
 		if parent, ok := wildcardParent(p); ok {
-			entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(parent)))
+			entries, err := fsread.Dir(filepath.Join(root, filepath.FromSlash(parent)))
 			if err != nil {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -137,5 +138,17 @@ func TestJobs(t *testing.T) {
 	jobs, _ := Jobs(cfg, exp, Filter{Checks: true})
 	if jobs[1].WorkingDir != "tools" || jobs[0].WorkingDir != "." || jobs[0].Kind != gate.KindCheck {
 		t.Fatalf("jobs = %+v", jobs)
+	}
+}
+
+// A FIFO where a wildcard's parent directory goes expands to nothing; it
+// used to hang detect (os.ReadDir opened it and waited for a writer).
+func TestExpandAllFIFOParent(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "pkgs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := ExpandAll(root, []config.EntryPoint{{Path: "pkgs/*", Checks: []string{"lint"}}}); len(got) != 0 {
+		t.Errorf("ExpandAll = %v, want nothing", got)
 	}
 }
