@@ -69,10 +69,24 @@ func TestUnwritableLogDir(t *testing.T) {
 		checkUnwritable(t, s, attr, logDir, "permission denied")
 	})
 
+	// A log_dir below a regular file can never be created: since issue 12
+	// it is a configuration error (exit 2) naming the field and the file in
+	// the way, reported before anything runs.
 	t.Run("log_dir below a file", func(t *testing.T) {
 		s := newSandbox(t, "", unwritableFiles("blocker/logs"))
 		s.write(map[string]string{"src/new.txt": "a change\n"})
-		checkUnwritable(t, s, nil, filepath.Join(s.repo, "blocker"), "not a directory")
+		const problem = ".gauntlet/config.yml: log_dir: must be a path of directories (blocker is a regular file)"
+		r := s.start("", nil, nil, "run").wait()
+		noGoDump(t, "run", r.stdout+r.stderr)
+		if r.waitErr != nil || r.code != 2 || !strings.Contains(r.stderr, problem) {
+			t.Errorf("run: want exit 2 and %q:\n%v", problem, r)
+		}
+		r = s.start(`{"hook_event_name":"Stop","stop_hook_active":false}`+"\n", nil, nil, "stop-hook").wait()
+		noGoDump(t, "stop-hook", r.stdout+r.stderr)
+		a, err := parseHookAnswer(r.stdout)
+		if err != nil || r.code != 0 || a.Decision != "approve" || a.Status != "error" || !strings.Contains(a.Message, problem) {
+			t.Errorf("stop-hook: want approve, error, %q: %v\n%v", problem, err, r)
+		}
 	})
 }
 
