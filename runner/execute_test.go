@@ -3,20 +3,20 @@ package runner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"errors"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
-	"reflect"
 )
 
 // project creates a git repository with a gauntlet configuration whose one

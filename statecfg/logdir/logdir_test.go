@@ -270,9 +270,9 @@ func TestCleanSpecialEntries(t *testing.T) {
 	}
 	dir := makeDir(t, "console.2.log", "previous/")
 	for link, target := range map[string]string{
-		"check_src_x.1.log":          victim,
-		"previous/check_src_x.1.log": victim,
-		"review_src_y_claude@1.1.json":        filepath.Join(outside, "missing"),
+		"check_src_x.1.log":            victim,
+		"previous/check_src_x.1.log":   victim,
+		"review_src_y_claude@1.1.json": filepath.Join(outside, "missing"),
 	} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // JSON renders jobs as list-jobs prints them: one compact JSON object on
@@ -62,10 +64,10 @@ func AppendGitHubOutput(path string, jobs Jobs) error {
 	}
 	if err := WriteGitHubOutput(f, jobs); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fserr.Wrap("write", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fserr.Wrap("write", path, err)
 	}
 	return nil
 }
@@ -93,16 +95,16 @@ func WriteStarter(path string, content []byte) (created bool, err error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("create %s: %w", path, err)
+		return false, fserr.Wrap("create", path, err)
 	}
 	if _, err := f.Write(content); err != nil {
 		_ = f.Close()
 		_ = os.Remove(path)
-		return false, fmt.Errorf("write %s: %w", path, err)
+		return false, fserr.Wrap("write", path, err)
 	}
 	if err := f.Close(); err != nil {
 		_ = os.Remove(path)
-		return false, fmt.Errorf("write %s: %w", path, err)
+		return false, fserr.Wrap("write", path, err)
 	}
 	return true, nil
 }
@@ -150,13 +152,13 @@ func InstallWorkflow(top, path string, content []byte, force bool) (Result, erro
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return "", fmt.Errorf("inspect %s: %w", path, err)
+		return "", fserr.Wrap("inspect", path, err)
 	case !fi.Mode().IsRegular():
 		return "", fmt.Errorf("%s is not a regular file (a symbolic link, a directory, ...): it is left unchanged", path)
 	default:
-		old, err := os.ReadFile(path)
+		old, err := fsread.File(path, maxWorkflowFile)
 		if err != nil {
-			return "", fmt.Errorf("read %s: %w", path, err)
+			return "", fserr.Wrap("read", path, err)
 		}
 		switch owner := Owner(old); {
 		case owner == Generated && bytes.Equal(old, content):
@@ -170,13 +172,16 @@ func InstallWorkflow(top, path string, content []byte, force bool) (Result, erro
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+		return "", fserr.Wrap("create", filepath.Dir(path), err)
 	}
 	if err := atomicfile.Write(path, content, 0o644); err != nil {
 		return "", err
 	}
 	return result, nil
 }
+
+// maxWorkflowFile bounds what is read of an existing workflow file.
+const maxWorkflowFile = 16 << 20
 
 // checkDirs refuses the directories between top and dir when one is a
 // symbolic link or not a directory, so the workflow lands in the
@@ -194,7 +199,7 @@ func checkDirs(top, dir string) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("inspect %s: %w", p, err)
+			return fserr.Wrap("inspect", p, err)
 		}
 		if !fi.IsDir() {
 			return fmt.Errorf("%s is not a directory (a symbolic link or a file): the workflow is not written through it", p)

@@ -2,11 +2,13 @@ package install
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // GitignoreFile is the ignore file init adds the log directory to.
@@ -30,9 +32,9 @@ func sameIgnore(a, b string) bool {
 // same. added reports whether it wrote.
 func AddToGitignore(root, entry string) (added bool, err error) {
 	path := filepath.Join(root, GitignoreFile)
-	data, err := os.ReadFile(path)
+	data, err := fsread.File(path, maxSettingsFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, fserr.Wrap("read", path, err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		if sameIgnore(line, entry) {
@@ -45,14 +47,14 @@ func AddToGitignore(root, entry string) (added bool, err error) {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return false, fmt.Errorf("open %s: %w", path, err)
+		return false, fserr.Wrap("open", path, err)
 	}
 	_, werr := f.WriteString(add)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
-		return false, fmt.Errorf("write %s: %w", path, werr)
+		return false, fserr.Wrap("write", path, werr)
 	}
 	return true, nil
 }

@@ -17,11 +17,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
-
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
-
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 )
 
 // claudeLocalSettings is Claude Code's per-user project settings file, where
@@ -170,7 +169,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 		}
 	}
 	path := resolve(root, spec.Path, opts.Path)
-	data, err := os.ReadFile(path)
+	data, err := fsread.File(path, maxSettingsFile)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Result{}, fserr.Wrap("read", path, err)
@@ -348,9 +347,12 @@ func Check(root string, agent hookproto.Agent, path string) Status {
 	return first
 }
 
+// maxSettingsFile bounds what is read of a settings file or .gitignore.
+const maxSettingsFile = 16 << 20
+
 func checkFile(path string, spec Spec) Status {
 	st := Status{Path: path}
-	data, err := os.ReadFile(path)
+	data, err := fsread.File(path, maxSettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
 // BaselineSupported tells whether check files take `baseline: true` (a
@@ -287,24 +288,24 @@ func WriteFiles(root string, files []File) ([]string, error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return nil, fmt.Errorf("%s already exists", dir)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("inspect %s: %w", dir, err)
+		return nil, fserr.Wrap("inspect", dir, err)
 	}
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(root, f.Rel)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return written, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+			return written, fserr.Wrap("create", filepath.Dir(path), err)
 		}
 		fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			return written, fmt.Errorf("create %s: %w", path, err)
+			return written, fserr.Wrap("create", path, err)
 		}
 		_, werr := fh.WriteString(f.Content)
 		if cerr := fh.Close(); werr == nil {
 			werr = cerr
 		}
 		if werr != nil {
-			return written, fmt.Errorf("write %s: %w", path, werr)
+			return written, fserr.Wrap("write", path, werr)
 		}
 		written = append(written, f.Rel)
 	}

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
