@@ -1,6 +1,11 @@
 package gate
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+)
 
 func TestIDs(t *testing.T) {
 	tests := []struct {
@@ -23,6 +28,21 @@ func TestIDs(t *testing.T) {
 		}
 		if got := IsOfGate(tt.id, tt.gate); got != tt.of {
 			t.Errorf("IsOfGate(%q, %q) = %v, want %v", tt.id, tt.gate, got, tt.of)
+		}
+	}
+}
+
+// The log directory's clean moves only the log files of job kinds it knows
+// as its own (logdir.OwnJobKinds): every gate kind must be one, or its logs
+// would pile up in the log directory for good.
+func TestKindsAreOwnJobKinds(t *testing.T) {
+	for _, k := range []Kind{KindCheck, KindReview} {
+		if !slices.Contains(logdir.OwnJobKinds, string(k)) {
+			t.Errorf("gate kind %q is not in logdir.OwnJobKinds %v", k, logdir.OwnJobKinds)
+		}
+		name := logdir.JobLogName(string(k)+":src:lint", 1)
+		if !logdir.IsOwn(name.String()) {
+			t.Errorf("%s is not one of the log directory's own names", name)
 		}
 	}
 }
