@@ -22,7 +22,6 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.3 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 require (

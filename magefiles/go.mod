@@ -11,7 +11,6 @@ require (
 	golang.org/x/sync v0.19.0 // indirect
 	golang.org/x/tools v0.40.1-0.20260108161641-ca281cf95054 // indirect
 	honnef.co/go/tools v0.7.0 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 tool (

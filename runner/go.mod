@@ -4,9 +4,6 @@ go 1.25.0
 
 require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
 
-require (
-	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
-)
+require go.yaml.in/yaml/v2 v2.4.2 // indirect
 
 replace github.com/agent-gauntlet/agent-gauntlet/statecfg => ../statecfg
