@@ -34,7 +34,7 @@ var statuses = map[GauntletStatus]statusFacts{
 	StatusNoConfig:           {"○ Not a gauntlet project — " + config.ErrNotFound.Error() + ".", true, ""},
 	StatusStopHookActive:     {"↺ Stop hook already active — allowing the stop to prevent an infinite loop.", true, ""},
 	StatusStopHookDisabled:   {"○ Stop hook disabled — the gauntlet was not run.", true, ""},
-	StatusInvalidInput:       {"⚠ Invalid hook input — it is not a JSON object; allowing the stop.", false, ""},
+	StatusInvalidInput:       {"⚠ Invalid hook input — allowing the stop.", false, ""},
 	// A run whose only problems were reviewers that could not run: not a
 	// termination condition, but the stop hook approves it.
 	StatusInfrastructureError: {"⚠ Gauntlet could not run — allowing the stop.", false, "Error"},

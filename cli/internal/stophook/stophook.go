@@ -231,7 +231,7 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 		if h.o.Agent == "" {
 			h.agent = hookproto.Detect(data)
 		}
-		return h.answer(runner.StatusInvalidInput, "")
+		return h.answer(runner.StatusInvalidInput, decodeProblem(err))
 	}
 	h.agent = in.Agent
 
@@ -295,6 +295,19 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 
 	// 7. The run.
 	return h.run(ctx, root, logDir)
+}
+
+// decodeProblem words a hookproto.Decode error for the invalid_input
+// message: an empty input and one that is not a JSON object each get their
+// own sentence.
+func decodeProblem(err error) string {
+	switch {
+	case errors.Is(err, hookproto.ErrEmpty):
+		return "The input is empty: the agent sent nothing on stdin."
+	case errors.Is(err, hookproto.ErrNotObject):
+		return "The input is not a JSON object."
+	}
+	return err.Error()
 }
 
 // intervalRemaining is the time left before the interval allows a run, 0

@@ -535,7 +535,7 @@ func TestStdinNeverCloses(t *testing.T) {
 	// Nothing arrives: the bound ends the wait, the empty input is invalid.
 	start := time.Now()
 	out, _, _ := call(t, Options{Stdin: neverCloses(t, ""), StdinTimeout: 100 * time.Millisecond}, "")
-	if out.Status != runner.StatusInvalidInput {
+	if out.Status != runner.StatusInvalidInput || !strings.Contains(out.Message, "No input arrived on stdin within 100ms.") {
 		t.Errorf("outcome = %+v", out)
 	}
 	if d := time.Since(start); d > 3*time.Second {
