@@ -142,9 +142,10 @@ type Result struct {
 	Skipped []Violation
 	// Infrastructure is true when the gate could not judge the change for
 	// reasons the agent cannot fix: no review CLI available, every CLI over
-	// its usage limit, a reviewer timed out or crashed. Only an erroring
-	// gate sets it, and only when every error is of that kind and no slot
-	// failed (a reviewer's invalid answer is not infrastructure).
+	// its usage limit, a reviewer timed out, crashed, or answered without a
+	// verdict (no JSON object, no review in it, "fail" without a usable
+	// violation). Only an erroring gate sets it, and only when every error
+	// is of that kind and no slot failed.
 	Infrastructure bool
 }
 

@@ -470,13 +470,19 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		lg.Printf("--- Review Output (%s) ---", name)
 		lg.Printf("%s", ans.Text)
 	}
+	if ev.unusable {
+		// An answer without a verdict: the reviewer failed, as a crash.
+		slot.Infrastructure = true
+	}
 	if ans.Usage != nil {
 		lg.Printf("Usage: %s", ans.Usage.String())
 	}
 	for _, n := range ev.notes {
 		lg.Printf("%s", n)
 	}
-	if runErr == nil && ans.Failure() == "" {
+	if runErr == nil && ans.Failure() == "" && ev.found {
+		// As a crash, an answer without a JSON object leaves no review JSON:
+		// there is nothing in it for the agent to mark.
 		jsonPath := logdir.SlotJSONName(g.job.ID, name, index, g.env.RunNumber).Path(g.env.LogDir)
 		err := writeSlotFile(jsonPath, SlotFile{
 			Adapter: name, Timestamp: g.d.now().UTC().Format(timestampFormat),
@@ -579,7 +585,8 @@ func (g *gateRun) verdict(runs []slotRun, n int) (gate.Status, string) {
 
 // infrastructureOnly reports whether every slot error in runs is of the
 // infrastructure kind (see gate.Result.Infrastructure) and no slot failed:
-// a violation or an unusable answer is for the agent to act on.
+// a violation is for the agent to act on; a reviewer that crashed, timed
+// out or answered without a verdict is not.
 func infrastructureOnly(runs []slotRun) bool {
 	found := false
 	for _, r := range runs {
