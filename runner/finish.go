@@ -14,8 +14,9 @@ import (
 // interrupted run writes no state and no summary.
 func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, results []gate.Result, previous *gate.Pending, consolePath string) RunResult {
 	sum := console.Summarize(results, previous)
-	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results), GatesFailed: sum.GatesFailed,
-		Fixed: sum.Fixed, Skipped: sum.Skipped, Gates: gateResults(jobs, results)}
+	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results) - sum.NotRun,
+		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, Fixed: sum.Fixed, Skipped: sum.Skipped,
+		Gates: gateResults(jobs, results)}
 	res.Status = decideStatus(outcome{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: e.runNumber, maxRetries: e.cfg.MaxRetries,
@@ -46,7 +47,7 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 func onlyInfrastructure(results []gate.Result) bool {
 	found := false
 	for _, r := range results {
-		if r.Status == gate.StatusPass {
+		if r.Status == gate.StatusPass || r.Status == gate.StatusNotRun {
 			continue
 		}
 		if !r.Infrastructure {

@@ -26,14 +26,17 @@ type RunResult struct {
 	// printed. The CLI exits 2.
 	ConfigErr error
 	// GatesRun counts the gates that ran; GatesFailed those that failed or
-	// errored.
+	// errored; GatesNotRun those the run never started (a fail_fast check
+	// did not pass before them), listed in Gates with status "not_run".
 	GatesRun    int
 	GatesFailed int
+	GatesNotRun int
 	// Fixed and Skipped count review violations fixed and skipped in this
 	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
 	Skipped int
-	// Gates are the results of the gates that ran, in job order.
+	// Gates are the results of the run's gates, in job order, those never
+	// started included.
 	Gates []GateResult
 }
 
@@ -42,6 +45,9 @@ type RunResult struct {
 func (r RunResult) Detail() string {
 	switch r.Status {
 	case StatusFailed:
+		if r.GatesRun > 0 && r.GatesNotRun > 0 {
+			return fmt.Sprintf("%d of %d gates failed; %d not run.", r.GatesFailed, r.GatesRun, r.GatesNotRun)
+		}
 		if r.GatesRun > 0 {
 			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun)
 		}
@@ -59,7 +65,8 @@ type GateResult struct {
 	// Kind is "check" or "review"; Gate the gate's name; EntryPoint the
 	// expanded entry point it ran on.
 	Kind, Gate, EntryPoint string
-	// Status is "pass", "fail" or "error".
+	// Status is "pass", "fail", "error" or "not_run" (never started: a
+	// fail_fast check did not pass before it).
 	Status  string
 	Message string
 	// Duration is the gate's wall time.

@@ -28,6 +28,10 @@ const (
 	StatusError Status = "error"
 	// StatusSkippedPriorPass marks a review slot skipped because it passed before.
 	StatusSkippedPriorPass Status = "skipped_prior_pass"
+	// StatusNotRun marks a job the run never started: a fail_fast check
+	// failed before it, or the run was interrupted. It neither passes nor
+	// fails and writes no log.
+	StatusNotRun Status = "not_run"
 )
 
 // Job is one gate applied to one expanded entry point.
