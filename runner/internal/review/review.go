@@ -42,6 +42,10 @@ const (
 	suffixSkipped   = " (%d violation(s) skipped by the agent)"
 )
 
+// MaxParallelSlots bounds the slots of one parallel review gate that run
+// at the same time; the others wait for a free place, in slot order.
+const MaxParallelSlots = 4
+
 // DiffFunc returns the unified diff of spec limited to pathspec.
 type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error)
 
@@ -169,11 +173,16 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.
 	}
 	results := make([]slotRun, len(toRun))
 	if job.Review.Parallel && len(toRun) > 1 {
+		// At most MaxParallelSlots reviewers at a time: each is a process
+		// of its own (a Node.js CLI holds hundreds of MB) calling a rate
+		// limited model API.
+		sem := make(chan struct{}, MaxParallelSlots)
 		var wg sync.WaitGroup
 		for k, i := range toRun {
 			wg.Add(1)
+			sem <- struct{}{}
 			go func() {
-				defer wg.Done()
+				defer func() { <-sem; wg.Done() }()
 				results[k] = g.runSlot(ctx, i, assigned[i])
 			}()
 		}

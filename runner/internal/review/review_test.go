@@ -628,3 +628,42 @@ func TestRunBookLastsOneRun(t *testing.T) {
 		t.Fatalf("next run: %+v, claude calls %d", res, f.callsOf("claude"))
 	}
 }
+
+// TestParallelSlotsBounded: the slots of a parallel review run at most
+// MaxParallelSlots at a time, and every slot runs.
+func TestParallelSlotsBounded(t *testing.T) {
+	const n = 3*MaxParallelSlots + 1
+	job, env := setup(t, []string{"claude"}, n, true)
+	f := &fakeCLIs{}
+	d := f.deps(testDiff)
+	var mu sync.Mutex
+	running, most := 0, 0
+	release := make(chan struct{})
+	var once sync.Once
+	invoke := d.invoke
+	d.invoke = func(ctx context.Context, spec adapter.Spec, req adapter.Request) (adapter.Answer, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		full := running == MaxParallelSlots
+		mu.Unlock()
+		if full {
+			once.Do(func() { close(release) }) // the bound is reached: let everyone go
+		}
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return invoke(ctx, spec, req)
+	}
+	res := newSession(d).Run(context.Background(), job, env)
+	if res.Status != gate.StatusPass || len(res.Slots) != n || f.callsOf("claude") != n {
+		t.Fatalf("status %s, %d slots, %d calls: %+v", res.Status, len(res.Slots), f.callsOf("claude"), res)
+	}
+	if most != MaxParallelSlots {
+		t.Errorf("at most %d slots ran at once, want %d", most, MaxParallelSlots)
+	}
+}
