@@ -46,18 +46,22 @@ func (e *execution) mayArchive(jobs []gate.Job) bool {
 		return false
 	}
 	for _, n := range names {
-		if n.IsGate() && !ranLog(n, jobs) {
+		if n.IsGate() && !ranLog(n, e.names, jobs) {
 			return false
 		}
 	}
 	return true
 }
 
-// ranLog reports whether the gate file name belongs to one of jobs: a
-// check's log, or a review's slot log or JSON.
-func ranLog(n logdir.Name, jobs []gate.Job) bool {
+// ranLog reports whether the gate file name, named by jn, belongs to one of
+// jobs: a check's log, or a review's slot log or JSON.
+func ranLog(n logdir.Name, jn *logdir.JobNames, jobs []gate.Job) bool {
+	job, ok := jn.JobOf(n)
+	if !ok {
+		return false
+	}
 	for _, j := range jobs {
-		if j.ID == n.Job && (j.Kind == gate.KindCheck) == (n.Kind == logdir.KindJobLog) {
+		if j.ID == job && (j.Kind == gate.KindCheck) == (n.Kind == logdir.KindJobLog) {
 			return true
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // deps are the effects of a run that tests replace.
 type deps struct {
 	// loadPending reads what earlier runs left to verify.
-	loadPending func(logDir, gateName string) (*gate.Pending, []string, error)
+	loadPending func(logDir string, jn *logdir.JobNames, gateName string) (*gate.Pending, []string, error)
 }
 
 // realDeps are the real effects.
@@ -74,6 +74,8 @@ type execution struct {
 	lock *lock.Lock
 	// runNumber is N of the run's log files (startRun).
 	runNumber int
+	// names names the gate files (JobNames), once the jobs are known.
+	names *logdir.JobNames
 	// Git questions asked early and answered late, so that independent git
 	// processes overlap: changed lists the changes of the run's change scope
 	// and refs resolves HEAD, the base branch and the previous snapshot's
@@ -149,6 +151,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	e.cons.Printf(lineChangedFiles, len(ch.files))
 
 	jobs := e.jobs(ch.files)
+	e.names = JobNames(e.cfg, jobIDs(jobs)...)
 	if len(jobs) == 0 {
 		e.cons.Printf(LineNoApplicableGates)
 		return RunResult{Status: StatusNoApplicableGates}

@@ -25,7 +25,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	spec := e.gateSpec(ctx, ch.spec, jobs)
 	e.logRunStart(ctx, spec, len(jobs), verification)
 	e.cons.Printf(lineRunning, len(jobs))
-	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
+	env := gate.Env{Root: e.root, LogDir: e.logDir, Names: e.names, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
 		Config: e.cfg, Previous: previous, Console: e.cons}
 	results := sched.Run(ctx, jobs, env, sched.Options{
 		AllowParallel:   e.cfg.AllowParallel,
@@ -45,7 +45,7 @@ func (e *execution) previousFailures(verification bool) *gate.Pending {
 	if !verification {
 		return nil
 	}
-	previous, warnings, err := e.deps.loadPending(e.logDir, e.opts.Gate)
+	previous, warnings, err := e.deps.loadPending(e.logDir, e.names, e.opts.Gate)
 	for _, w := range warnings {
 		e.cons.Printf(lineWarning, w)
 	}

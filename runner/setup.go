@@ -124,6 +124,15 @@ func (e *execution) gateExists(name string) bool {
 	return (isCheck && e.opts.Kinds != KindsReviews) || (isReview && e.opts.Kinds != KindsChecks)
 }
 
+// jobIDs are the ids of jobs.
+func jobIDs(jobs []gate.Job) []string {
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
+	}
+	return ids
+}
+
 // jobs are the jobs of the run's kinds (and -g gate) for the changed
 // files; the warnings of entry point expansion are printed.
 func (e *execution) jobs(files []string) []gate.Job {

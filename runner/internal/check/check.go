@@ -19,7 +19,6 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Shell runs every check command as `sh -c <command>`.
@@ -47,7 +46,7 @@ const (
 
 // LogPath is the absolute path of the log of job in run env.RunNumber.
 func LogPath(env gate.Env, job gate.Job) string {
-	return logdir.JobLogName(job.ID, env.RunNumber).Path(env.LogDir)
+	return env.Names.JobLog(job.ID, env.RunNumber).Path(env.LogDir)
 }
 
 // safeRef is a base branch that can be pasted into a shell command as is.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Kind is a gate kind.
@@ -110,6 +111,10 @@ type Env struct {
 	Root string
 	// LogDir is the absolute log directory.
 	LogDir string
+	// Names names the jobs' log files (see logdir.JobNames): every job the
+	// configuration can give, so that a job's files keep one name across
+	// runs that execute different jobs.
+	Names *logdir.JobNames
 	// RunNumber is N of this run's log files.
 	RunNumber int
 	// Diff is this run's change scope.

@@ -224,7 +224,7 @@ func (g *gateRun) loadHistory() map[int]record {
 		return out
 	}
 	id := g.job.ID
-	records, _ := latestVerdicts(slotNames(g.env.LogDir, names), g.env.RunNumber, func(job string) bool { return job == id })
+	records, _ := latestVerdicts(slotNames(g.env.LogDir, names, g.env.Names), g.env.RunNumber, func(job string) bool { return job == id })
 	if records[id] != nil {
 		out = records[id]
 	}
@@ -319,7 +319,7 @@ func (g *gateRun) nextHealthy(ctx context.Context, failed string, tried []string
 
 // openLog creates a slot log and writes the shared header.
 func (g *gateRun) openLog(adapterName string, index int) (*slotLog, error) {
-	lg, err := createSlotLog(logdir.SlotLogName(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.d.now)
+	lg, err := createSlotLog(g.env.Names.SlotLog(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.d.now)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	lg.Printf("Adapter: %s", s.adapter)
 	lg.Printf("Review index: @%d", s.index)
 	lg.Printf("%s", markStatusSkip)
-	jsonPath := logdir.SlotJSONName(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
+	jsonPath := g.env.Names.SlotJSON(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
 	err = writeSlotFile(jsonPath, SlotFile{
 		Adapter: s.adapter, Timestamp: g.d.now().UTC().Format(timestampFormat),
 		Status: gate.StatusSkippedPriorPass, PassIteration: s.passIteration,
@@ -492,7 +492,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 	if runErr == nil && ans.Failure() == "" && ev.found {
 		// As a crash, an answer without a JSON object leaves no review JSON:
 		// there is nothing in it for the agent to mark.
-		jsonPath := logdir.SlotJSONName(g.job.ID, name, index, g.env.RunNumber).Path(g.env.LogDir)
+		jsonPath := g.env.Names.SlotJSON(g.job.ID, name, index, g.env.RunNumber).Path(g.env.LogDir)
 		err := writeSlotFile(jsonPath, SlotFile{
 			Adapter: name, Timestamp: g.d.now().UTC().Format(timestampFormat),
 			Status: ev.status, RawOutput: ans.Stdout, Violations: ev.stored,

@@ -19,7 +19,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/internal/standin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // reply is one canned answer of a fake CLI.
@@ -114,7 +113,7 @@ func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.E
 		ID: gate.ReviewID(".", "quality"), Kind: gate.KindReview, Name: "quality", EntryPoint: ".", Parallel: parallel,
 		Review: &config.Review{Name: "quality", Prompt: "Review the change for bugs.", CLIPreference: prefs, NumReviews: n, Parallel: parallel},
 	}
-	env := gate.Env{Root: root, LogDir: logDir, RunNumber: 1, Config: cfg, Console: io.Discard,
+	env := gate.Env{Root: root, LogDir: logDir, Names: testJobs, RunNumber: 1, Config: cfg, Console: io.Discard,
 		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}}
 	return job, env
 }
@@ -195,7 +194,7 @@ func TestRunRoundRobin(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", s.LogPath, want, log)
 			}
 		}
-		if s.JSONPath != logdir.SlotJSONName(job.ID, s.Adapter, s.Index, 1).Path(env.LogDir) {
+		if s.JSONPath != testJobs.SlotJSON(job.ID, s.Adapter, s.Index, 1).Path(env.LogDir) {
 			t.Errorf("JSONPath = %q", s.JSONPath)
 		}
 	}
@@ -234,11 +233,11 @@ func TestRunUsageLimitFailover(t *testing.T) {
 	if n := f.callsOf("claude"); n != 1 {
 		t.Errorf("claude ran %d times, want 1", n)
 	}
-	claudeLog := readFile(t, logdir.SlotLogName(job.ID, "claude", 1, 1).Path(env.LogDir))
+	claudeLog := readFile(t, testJobs.SlotLog(job.ID, "claude", 1, 1).Path(env.LogDir))
 	if !strings.Contains(claudeLog, "Handing review @1 to codex") || !strings.Contains(claudeLog, "out of service for the rest of this run") {
 		t.Errorf("claude log:\n%s", claudeLog)
 	}
-	if _, err := os.Stat(logdir.SlotJSONName(job.ID, "claude", 1, 1).Path(env.LogDir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(testJobs.SlotJSON(job.ID, "claude", 1, 1).Path(env.LogDir)); !os.IsNotExist(err) {
 		t.Errorf("the failed attempt left a JSON (err %v)", err)
 	}
 
@@ -498,7 +497,7 @@ func TestRunStandIns(t *testing.T) {
 		if time.Since(start) > 10*time.Second {
 			t.Errorf("the timeout did not stop the reviewer")
 		}
-		if _, err := os.Stat(logdir.SlotJSONName(job.ID, "codex", 1, 7).Path(env.LogDir)); !os.IsNotExist(err) {
+		if _, err := os.Stat(testJobs.SlotJSON(job.ID, "codex", 1, 7).Path(env.LogDir)); !os.IsNotExist(err) {
 			t.Errorf("a timed-out slot wrote a JSON (err %v)", err)
 		}
 	})
