@@ -89,7 +89,9 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		}
 		d.Files = withoutDir(ch.Files, insideRel(root, cfg.LogDirPath()))
 		d.Warnings = append(d.Warnings, ch.Warnings...)
-		expanded = entry.Expand(root, cfg.EntryPoints, d.Files)
+		var notes []string
+		expanded, notes = entry.Expand(root, cfg.EntryPoints, d.Files)
+		d.Warnings = append(d.Warnings, notes...)
 	}
 	seen := map[string]bool{}
 	for _, ep := range expanded {
@@ -99,6 +101,11 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		}
 	}
 	jobs, warnings := entry.Jobs(cfg, expanded, entry.Filter{Checks: true, Reviews: true, CI: ci})
+	if !opts.All {
+		var missing []string
+		jobs, missing = entry.Present(root, jobs)
+		d.Warnings = append(d.Warnings, missing...)
+	}
 	d.Warnings = append(d.Warnings, warnings...)
 	d.Jobs = detectedJobs(jobs)
 	return d, nil

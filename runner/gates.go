@@ -126,7 +126,8 @@ func (e *execution) reviewRunner(ch changes) sched.RunFunc {
 		return runReview
 	}
 	touched := map[string]bool{}
-	for _, ep := range entry.Expand(e.root, e.cfg.EntryPoints, ch.since) {
+	expanded, _ := entry.Expand(e.root, e.cfg.EntryPoints, ch.since)
+	for _, ep := range expanded {
 		touched[ep.Path] = true
 	}
 	base := ch.base

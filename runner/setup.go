@@ -134,13 +134,16 @@ func jobIDs(jobs []gate.Job) []string {
 }
 
 // jobs are the jobs of the run's kinds (and -g gate) for the changed
-// files; the warnings of entry point expansion are printed.
+// files, without those whose directory is gone; the notes and warnings of
+// entry point expansion are printed.
 func (e *execution) jobs(files []string) []gate.Job {
-	jobs, warnings := entry.Jobs(e.cfg, entry.Expand(e.root, e.cfg.EntryPoints, files), entry.Filter{
+	expanded, notes := entry.Expand(e.root, e.cfg.EntryPoints, files)
+	jobs, warnings := entry.Jobs(e.cfg, expanded, entry.Filter{
 		Checks: e.opts.Kinds != KindsReviews, Reviews: e.opts.Kinds != KindsChecks, CI: e.ci,
 		Gate: e.opts.Gate, WorkingDir: e.opts.WorkingDir,
 	})
-	for _, w := range warnings {
+	jobs, missing := entry.Present(e.root, jobs)
+	for _, w := range append(append(notes, missing...), warnings...) {
 		e.cons.Printf("%s", w)
 	}
 	return jobs
