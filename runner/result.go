@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
@@ -116,3 +117,11 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 	}
 	return out
 }
+
+// Text makes a value from outside (a path, a job id built from a directory
+// name, a command) safe inside one line of output: Go-quoted when it holds
+// a line break or another character a terminal does not print as itself,
+// so that it can never forge a line such as `Status: Passed`. Every
+// command prints user-controlled names through it, as the run's console
+// does.
+func Text(s string) string { return console.Text(s) }

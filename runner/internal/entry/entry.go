@@ -409,7 +409,8 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 			for _, name := range ep.Source.Checks {
 				c, ok := cfg.Checks[name]
 				if !ok {
-					warnings = append(warnings, fmt.Sprintf("Warning: Check gate '%s' configured in entry point '%s' but not found in checks definitions.", name, ep.Source.Path))
+					warnings = append(warnings, fmt.Sprintf("Warning: Check gate '%s' configured in entry point '%s' but not found in checks definitions.",
+						console.Text(name), console.Text(ep.Source.Path)))
 					continue
 				}
 				wd := ep.Dir
@@ -427,7 +428,8 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 			for _, name := range ep.Source.Reviews {
 				r, ok := cfg.Reviews[name]
 				if !ok {
-					warnings = append(warnings, fmt.Sprintf("Warning: Review gate '%s' configured in entry point '%s' but not found in reviews definitions.", name, ep.Source.Path))
+					warnings = append(warnings, fmt.Sprintf("Warning: Review gate '%s' configured in entry point '%s' but not found in reviews definitions.",
+						console.Text(name), console.Text(ep.Source.Path)))
 					continue
 				}
 				if !f.keep(name, ep.Dir, r.RunInCI && cfg.CI.RunsReview(name), r.RunLocally) {
