@@ -29,6 +29,9 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 	for _, w := range d.Warnings {
 		fmt.Fprintln(env.Stderr, w)
 	}
+	if runner.IsUsageError(err) {
+		return usageError(err)
+	}
 	if err != nil {
 		return err
 	}

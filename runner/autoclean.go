@@ -44,7 +44,7 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 	// The branch decides alone most of the time; the refs are on their way.
 	branch, err := git.Branch(ctx, e.root)
 	if err != nil {
-		if errors.Is(err, git.ErrGitMissing) {
+		if errors.Is(err, git.ErrGitMissing) || errors.Is(err, git.ErrRepository) {
 			return "", err
 		}
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))

@@ -81,6 +81,9 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		if err := git.Available(); err != nil {
 			return d, err
 		}
+		if err := checkRefFlags(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
+			return d, err
+		}
 		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, getenv)
 		d.Mode = string(spec.Mode)
 		ch, err := git.ChangedFiles(ctx, root, spec)

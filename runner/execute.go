@@ -126,6 +126,9 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	e.changed = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
 	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, prev.WorkingTreeRef) })
 	cleaned, err := e.autoClean(ctx, prev)
+	if r := usageResult(err); r != nil {
+		return *r
+	}
 	if err != nil {
 		return e.fail(StatusError, err)
 	}
@@ -140,6 +143,9 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	ch, err := e.detect(ctx, spec, verification, prev)
 	if errors.Is(err, git.ErrGitMissing) {
 		return e.fail(StatusInfrastructureError, err)
+	}
+	if r := usageResult(err); r != nil {
+		return *r
 	}
 	if err != nil {
 		return e.fail(StatusError, err)

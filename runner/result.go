@@ -23,7 +23,9 @@ type RunResult struct {
 	ErrorMessage string
 	// ConfigErr is the configuration or command-line error that kept the
 	// run from starting, as LoadProject returns it (no or invalid
-	// .gauntlet/config.yml) or an unknown -g gate; nothing of it was
+	// .gauntlet/config.yml), an unknown -g gate, or a usage error (see
+	// IsUsageError: a -c or -b that names nothing, a configured base branch
+	// that does not exist, a repository git refuses); nothing of it was
 	// printed. The CLI exits 2.
 	ConfigErr error
 	// GatesRun counts the gates that ran; GatesFailed those that failed or

@@ -57,6 +57,15 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	if err := e.checkFilters(); err != nil {
 		return &RunResult{Status: StatusError, ErrorMessage: err.Error(), ConfigErr: err}
 	}
+	// -c and -b name revisions: one that names nothing is a usage error,
+	// found before anything is locked, archived or written.
+	if err := checkRefFlags(ctx, e.root, e.opts.Commit, e.opts.BaseBranch); err != nil {
+		if r := usageResult(err); r != nil {
+			return r
+		}
+		r := e.fail(StatusError, err)
+		return &r
+	}
 	return nil
 }
 

@@ -492,3 +492,32 @@ func TestSnapshotExcludeAndBase(t *testing.T) {
 		t.Fatal("temporary index left in .git")
 	}
 }
+
+// TestErrorsOneLine: git's failures read as one line; a repository git
+// refuses names the problem and the fix, never git's command line.
+func TestErrorsOneLine(t *testing.T) {
+	ce := &CommandError{Args: []string{"-c", "x=y", "status", "--porcelain=v2"}, Code: 128, Stderr: "fatal: one\nhint: two\n\n"}
+	if got, want := ce.Error(), "git status failed (exit code 128): fatal: one hint: two"; got != want {
+		t.Errorf("CommandError = %q, want %q", got, want)
+	}
+	dubious := "fatal: detected dubious ownership in repository at '/srv/app'\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory /srv/app\n"
+	for _, tc := range []struct {
+		stderr, want string
+	}{
+		{dubious, `git refuses the repository at /srv/app: it belongs to another user ("dubious ownership"); if you trust it, run: git config --global --add safe.directory /srv/app`},
+		{"fatal: not a git repository (or any of the parent directories): .git\n", "/work/p is not in a git repository: agent-gauntlet needs git to find the changes; run it inside a repository (git init creates one)"},
+		{"fatal: bad revision 'x'\n", ""},
+	} {
+		re := repoProblem("/work/p", tc.stderr)
+		got := ""
+		if re != nil {
+			got = re.Error()
+			if !errors.Is(re, ErrRepository) {
+				t.Errorf("%q does not match ErrRepository", got)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("repoProblem(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}
