@@ -12,10 +12,7 @@ import (
 // archiveAfterPass archives the logs after a passing run that may
 // (mayArchive), keeping the execution state, and returns the console log's
 // path: in previous/ once archived.
-func (e *execution) archiveAfterPass(jobs []gate.Job, consolePath string) string {
-	if !e.mayArchive(jobs) {
-		return consolePath
-	}
+func (e *execution) archiveAfterPass(consolePath string) string {
 	if _, err := archive(e.logDir, CleanAllPassed, e.debug); err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot archive the logs: %v", err))
 		return consolePath
@@ -27,18 +24,18 @@ func (e *execution) archiveAfterPass(jobs []gate.Job, consolePath string) string
 	return archived
 }
 
-// mayArchive reports whether a passing run may archive the logs. A run that
-// covered every gate (all kinds, no -g, no --working-directory, no -c;
-// --uncommitted narrows the changes, not the gates) may. A run of one kind
-// (check, review), one gate (-g) or one working directory may only when
-// every pending gate log belongs to a gate it just ran, and passed:
-// otherwise other gates' pending failures would be archived unverified. A -c run checks a commit, not the work tree, and
-// never archives.
+// mayArchive reports whether a passing run may archive the logs. A full
+// run (fullRun: every gate that applies to the work tree) may. A partial
+// run (check, review, -g, --working-directory, and -u or -b, which narrow
+// the changes and so the gates) may only when every pending gate log
+// belongs to a gate it just ran, and passed: otherwise other gates'
+// pending failures would be archived unverified. A -c run checks a past
+// commit, not the work tree, and never archives.
 func (e *execution) mayArchive(jobs []gate.Job) bool {
-	if e.opts.Commit != "" {
+	if e.pastCommit() {
 		return false
 	}
-	if e.opts.Kinds == KindsAll && e.opts.Gate == "" && e.opts.WorkingDir == "" {
+	if e.fullRun() {
 		return true
 	}
 	names, err := logdir.Scan(e.logDir)

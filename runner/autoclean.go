@@ -52,11 +52,14 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 	}
 	// A detached HEAD (mid-rebase, a checked-out commit) is named "HEAD":
 	// that is no branch, so no branch change either way; the merged-commit
-	// rule alone decides.
+	// rule alone decides. That rule judges against the configured base
+	// branch only: a run with -b names another base for its own changes,
+	// and must not archive the work tree's pending failures because the
+	// last run's commit is in that one (-b HEAD would archive them all).
 	switch {
 	case prev.Branch != "" && prev.Branch != detachedHEAD && branch != detachedHEAD && prev.Branch != branch:
 		return CleanBranchChanged, nil
-	case e.merged(ctx, prev):
+	case e.opts.BaseBranch == "" && e.merged(ctx, prev):
 		return CleanCommitMerged, nil
 	}
 	return "", nil

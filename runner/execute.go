@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -72,8 +73,16 @@ type execution struct {
 	ci     bool
 	// lock is held from takeLock to cleanup.
 	lock *lock.Lock
+	// prev is the execution state the run found (zero after auto-clean).
+	prev state.State
+	// runDir holds the run's numbered files: the log directory, or its
+	// CommitDir space for a look at a past commit (-c).
+	runDir string
 	// runNumber is N of the run's log files (startRun).
 	runNumber int
+	// episodeStart is the run number the retry budget of the episode counts
+	// from, attempt this run's place in it (1 for its first run).
+	episodeStart, attempt int
 	// names names the gate files (JobNames), once the jobs are known.
 	names *logdir.JobNames
 	// Git questions asked early and answered late, so that independent git
@@ -125,16 +134,20 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	spec := e.diffSpec()
 	e.changed = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
 	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, prev.WorkingTreeRef) })
-	cleaned, err := e.autoClean(ctx, prev)
-	if r := usageResult(err); r != nil {
-		return *r
+	// A look at a past commit leaves the work tree's logs as they are.
+	if !e.pastCommit() {
+		cleaned, err := e.autoClean(ctx, prev)
+		if r := usageResult(err); r != nil {
+			return *r
+		}
+		if err != nil {
+			return e.fail(StatusError, err)
+		}
+		if cleaned {
+			prev = state.State{}
+		}
 	}
-	if err != nil {
-		return e.fail(StatusError, err)
-	}
-	if cleaned {
-		prev = state.State{}
-	}
+	e.prev = prev
 	verification, r := e.startRun()
 	if r != nil {
 		return *r
@@ -199,10 +212,36 @@ func (e *execution) readState() state.State {
 	return *prev
 }
 
-// startRun decides the run number and whether this is a verification run
-// (failure logs pending, and not a look at a past commit); a non-nil result
-// refuses the run at the retry limit.
+// pastCommit reports a look at a past commit (-c): it lives outside the
+// work tree's lifecycle.
+func (e *execution) pastCommit() bool { return e.opts.Commit != "" }
+
+// fullRun reports whether the run covers every gate that applies to the
+// work tree: every kind, no -g, --working-directory, -c, -u or -b. Only a
+// full run that passes starts the stop hook's interval, and only a full
+// run may archive other gates' pending failures.
+func (e *execution) fullRun() bool {
+	o := e.opts
+	return o.Kinds == KindsAll && o.Gate == "" && o.WorkingDir == "" && o.Commit == "" && !o.Uncommitted && o.BaseBranch == ""
+}
+
+// startRun decides the run number, the run's place in the retry budget of
+// its episode and whether this is a verification run (failure logs
+// pending); a non-nil result refuses the run at the retry limit. A look at
+// a past commit numbers its files in its own space (CommitDir), is never a
+// verification run and has no budget.
 func (e *execution) startRun() (verification bool, refused *RunResult) {
+	if e.pastCommit() {
+		e.runDir = filepath.Join(e.logDir, logdir.CommitDir)
+		n, err := logdir.NextRunNumber(e.runDir)
+		if err != nil {
+			r := e.fail(StatusError, err)
+			return false, &r
+		}
+		e.runNumber, e.episodeStart, e.attempt = n, n, 1
+		return false, nil
+	}
+	e.runDir = e.logDir
 	pending, err := logdir.HasPendingLogs(e.logDir)
 	if err == nil {
 		e.runNumber, err = logdir.NextRunNumber(e.logDir)
@@ -211,17 +250,49 @@ func (e *execution) startRun() (verification bool, refused *RunResult) {
 		r := e.fail(StatusError, err)
 		return false, &r
 	}
-	if retryLimitReached(e.runNumber, e.cfg.MaxRetries) {
-		msg := retryLimitMessage(e.runNumber, e.cfg.MaxRetries+1, e.cfg.MaxRetries)
-		e.cons.Printf("%s", msg)
-		latest, _ := logdir.LatestConsoleLog(e.logDir)
-		return false, &RunResult{Status: StatusRetryLimitExceeded, ErrorMessage: msg, ConsoleLogPath: latest}
+	e.episodeStart = episodeStart(e.prev.EpisodeStartRun, e.runNumber)
+	if attempt := e.runNumber - e.episodeStart + 1; retryLimitReached(attempt, e.cfg.MaxRetries) {
+		why := e.freshBudget()
+		if why == "" {
+			msg := retryLimitMessage(attempt, e.cfg.MaxRetries+1, e.cfg.MaxRetries)
+			e.cons.Printf("%s", msg)
+			latest, _ := logdir.LatestConsoleLog(e.logDir)
+			return false, &RunResult{Status: StatusRetryLimitExceeded, ErrorMessage: msg, ConsoleLogPath: latest}
+		}
+		e.cons.Printf(lineFreshBudget, why, e.cfg.MaxRetries+1)
+		e.episodeStart = e.runNumber
 	}
-	verification = pending && e.opts.Commit == ""
-	if verification {
+	e.attempt = e.runNumber - e.episodeStart + 1
+	if pending {
 		e.cons.Printf(lineVerification)
 	}
-	return verification, nil
+	return pending, nil
+}
+
+// episodeStart is the run the budget counts from: the recorded one, or 1
+// when none is recorded or the recorded one lies beyond the next run (the
+// logs were archived since).
+func episodeStart(recorded, next int) int {
+	if recorded < 1 || recorded > next {
+		return 1
+	}
+	return recorded
+}
+
+// freshBudget says why an episode whose retry limit was reached ends, ""
+// when it does not: the stop hook runs for another agent session than the
+// run that reached it, or HEAD moved since (a new commit). The failures
+// still pending are verified in the new episode, so gates that fail now
+// still block.
+func (e *execution) freshBudget() string {
+	if s := e.opts.SessionID; s != "" && e.prev.SessionID != "" && s != e.prev.SessionID {
+		return reasonNewSession
+	}
+	refs, err := e.refs.get()
+	if err == nil && refs.Head != e.prev.Commit {
+		return reasonNewCommit
+	}
+	return ""
 }
 
 // cleanup waits for the git questions still running, closes the console

@@ -27,6 +27,12 @@ import (
 const (
 	// PreviousDir is the archive that Clean moves the logs into.
 	PreviousDir = "previous"
+	// CommitDir holds the logs of looks at past commits (run -c), numbered
+	// in their own space: they stay outside the work tree's lifecycle (its
+	// run numbers, retry budget and verification). A passing run's
+	// archiving leaves it alone; it moves into previous/ with the execution
+	// state (clean, auto-clean).
+	CommitDir = "commit"
 	// DebugLogFile is the debug log, kept across cleans.
 	DebugLogFile = ".debug.log"
 	// DebugLogBackupFile is the rotated debug log, kept across cleans.
@@ -118,7 +124,7 @@ func persistent(name string, includeState bool) bool {
 	switch name {
 	case PreviousDir, DebugLogFile, DebugLogBackupFile, lock.File, SessionRefFile:
 		return true
-	case state.File:
+	case state.File, CommitDir:
 		return !includeState
 	}
 	return false
@@ -160,16 +166,30 @@ func Clean(dir string, includeState bool) (cleaned bool, err error) {
 	}
 	prev := filepath.Join(dir, PreviousDir)
 	if !hasLogs(names) {
-		// No logs (a passed run archived them already): the state still
-		// moves, next to that archive, which stays as it is.
-		if !includeState || !slices.Contains(names, state.File) {
+		// No logs (a passed run archived them already): the state and the
+		// logs of past commits still move, next to that archive, which
+		// stays as it is.
+		if !includeState {
+			return false, nil
+		}
+		var moved []string
+		if slices.Contains(names, state.File) {
+			moved = append(moved, state.File)
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, CommitDir)); err == nil && fi.IsDir() {
+			moved = append(moved, CommitDir)
+		}
+		if len(moved) == 0 {
 			return false, nil
 		}
 		if err := os.MkdirAll(prev, 0o755); err != nil {
 			return false, fmt.Errorf("create %s: %w", prev, err)
 		}
-		if err := os.Rename(filepath.Join(dir, state.File), filepath.Join(prev, state.File)); err != nil {
-			return false, fmt.Errorf("archive %s: %w", state.File, err)
+		for _, name := range moved {
+			_ = os.RemoveAll(filepath.Join(prev, name))
+			if err := os.Rename(filepath.Join(dir, name), filepath.Join(prev, name)); err != nil {
+				return false, fmt.Errorf("archive %s: %w", name, err)
+			}
 		}
 		return true, nil
 	}

@@ -294,7 +294,7 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	}
 
 	// 7. The run.
-	return h.run(ctx, root, logDir)
+	return h.run(ctx, root, logDir, in.SessionID)
 }
 
 // decodeProblem words a hookproto.Decode error for the invalid_input
@@ -311,19 +311,21 @@ func decodeProblem(err error) string {
 }
 
 // intervalRemaining is the time left before the interval allows a run, 0
-// when a run is due: interval 0, no or unreadable execution state, a last
-// run in the future (a skewed clock never silences the hook), or pending
-// failure logs.
+// when a run is due: interval 0, no or unreadable execution state, no full
+// pass recorded (the interval counts from the last run that covered every
+// applicable gate and passed, with no failure since: a partial run, -c or
+// a failure never starts it), a pass in the future (a skewed clock never
+// silences the hook), or pending failure logs.
 func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
 	if minutes <= 0 {
 		return 0
 	}
 	st, err := state.Read(logDir)
-	if err != nil || st == nil || st.LastRunCompletedAt.IsZero() {
+	if err != nil || st == nil || st.LastFullPassAt.IsZero() {
 		return 0
 	}
 	interval := time.Duration(minutes) * time.Minute
-	elapsed := h.o.Now().Sub(st.LastRunCompletedAt)
+	elapsed := h.o.Now().Sub(st.LastFullPassAt)
 	if elapsed < 0 || elapsed >= interval {
 		return 0
 	}
@@ -333,9 +335,10 @@ func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
 	return (interval - elapsed + time.Second - 1).Truncate(time.Second)
 }
 
-// run executes the gauntlet under the hook's deadline. A run that outlives
-// the deadline gets Grace to stop, then the hook answers without it.
-func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
+// run executes the gauntlet for the agent session session under the
+// hook's deadline. A run that outlives the deadline gets Grace to stop,
+// then the hook answers without it.
+func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 	type result struct {
 		res   runner.RunResult
 		panic any
@@ -350,7 +353,7 @@ func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
-			Getenv: h.o.Getenv, Now: h.o.Now,
+			Getenv: h.o.Getenv, Now: h.o.Now, SessionID: session,
 		})}
 	}()
 	var r result

@@ -287,9 +287,11 @@ func TestFastPaths(t *testing.T) {
 	}
 }
 
+// writeState records a full run that passed at at: the interval counts
+// from it.
 func writeState(t testing.TB, logDir string, at time.Time) {
 	t.Helper()
-	if err := state.Write(logDir, state.State{LastRunCompletedAt: at, Branch: "main", Commit: "abc"}); err != nil {
+	if err := state.Write(logDir, state.State{LastRunCompletedAt: at, LastFullPassAt: at, Branch: "main", Commit: "abc"}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Remove(state.Path(logDir)) })
@@ -315,6 +317,11 @@ func TestRunsWhenDue(t *testing.T) {
 			mustWrite(t, filepath.Join(d, "check_._lint.1.log"), "Result: fail\n")
 		}, nil},
 		{"last run in the future", "", nil, func(t *testing.T, d string) { writeState(t, d, now.Add(time.Hour)) }, nil},
+		{"a recent partial run, no full pass", "", nil, func(t *testing.T, d string) {
+			if err := state.Write(d, state.State{LastRunCompletedAt: now.Add(-time.Minute), Branch: "main", Commit: "abc"}); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
 		{"corrupt state", "", nil, func(t *testing.T, d string) { mustWrite(t, state.Path(d), "{not json") }, nil},
 		{"verify_on_continue", "stop_hook:\n  verify_on_continue: true\n", nil, nil,
 			func(root string) string { return input(root, true) }},
@@ -337,6 +344,9 @@ func TestRunsWhenDue(t *testing.T) {
 				called = true
 				if o.Dir != root {
 					t.Errorf("Dir = %q, want %q", o.Dir, root)
+				}
+				if want := "s"; tc.in == nil && o.SessionID != want {
+					t.Errorf("SessionID = %q, want the input's %q", o.SessionID, want)
 				}
 				return runner.RunResult{Status: runner.StatusPassed}
 			}
