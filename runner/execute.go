@@ -125,7 +125,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	if r := e.setup(ctx); r != nil {
 		return *r
 	}
-	if r := e.takeLock(); r != nil {
+	if r := e.takeLock(ctx); r != nil {
 		return *r
 	}
 	prev := e.readState()
@@ -178,9 +178,10 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	return e.runGates(ctx, ch, jobs, verification)
 }
 
-// takeLock takes the run lock; a non-nil result ends the run.
-func (e *execution) takeLock() *RunResult {
-	lk, err := lock.Acquire(e.logDir)
+// takeLock takes the run lock, taking over one no live run can hold (see
+// lockBounds); a non-nil result ends the run.
+func (e *execution) takeLock(ctx context.Context) *RunResult {
+	lk, err := lock.AcquireWithin(e.logDir, e.lockBounds(ctx))
 	if err != nil {
 		status := StatusError
 		var held *lock.HeldError

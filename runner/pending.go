@@ -30,13 +30,23 @@ func loadPending(logDir string, jn *logdir.JobNames, gateName string) (*gate.Pen
 // (those of a run, which may name a directory that is gone). Every place
 // that writes gate files or matches them to jobs uses it.
 func JobNames(cfg *config.Config, extra ...string) *logdir.JobNames {
-	eps := entry.ExpandAll(cfg.Root, cfg.EntryPoints)
 	ids := append([]string(nil), extra...)
-	for _, ci := range []bool{false, true} {
-		jobs, _ := entry.Jobs(cfg, eps, entry.Filter{Checks: true, Reviews: true, CI: ci})
-		for _, j := range jobs {
-			ids = append(ids, j.ID)
-		}
+	for _, j := range configuredJobs(cfg) {
+		ids = append(ids, j.ID)
 	}
 	return logdir.NewJobNames(ids...)
+}
+
+// configuredJobs are every job the configuration cfg can give for the tree
+// as it is, locally or in CI (`dir/*` wildcards expanded to the existing
+// sub-directories), whatever a run's flags select; a job of both places is
+// listed twice.
+func configuredJobs(cfg *config.Config) []gate.Job {
+	eps := entry.ExpandAll(cfg.Root, cfg.EntryPoints)
+	var all []gate.Job
+	for _, ci := range []bool{false, true} {
+		jobs, _ := entry.Jobs(cfg, eps, entry.Filter{Checks: true, Reviews: true, CI: ci})
+		all = append(all, jobs...)
+	}
+	return all
 }

@@ -54,7 +54,7 @@ func (r RunResult) Detail() string {
 		if r.GatesRun > 0 {
 			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun)
 		}
-	case StatusError, StatusInfrastructureError:
+	case StatusError, StatusInfrastructureError, StatusLockExists:
 		return r.ErrorMessage
 	}
 	return ""

@@ -280,11 +280,15 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 		return h.answer(runner.StatusStopHookDisabled, "Enabled: false in the environment or configuration.")
 	}
 
-	// 5. Another run in progress. A stale lock (ours, this host, its
-	// process gone, as a run killed by SIGKILL leaves it) is not: the run
-	// takes it over, with a warning in its console log.
-	if lock.Held(logDir) {
-		return h.answer(runner.StatusLockExists, "")
+	// 5. Another run in progress. A lock no live run can hold is not: ours
+	// whose process is gone (a run killed by SIGKILL leaves it) or whose
+	// run's deadline passed, or any lock older than the longest run of the
+	// configuration; the run takes it over, with a warning in its console
+	// log.
+	if lock.Exists(logDir) {
+		if info := lock.Inspect(logDir, h.lockMaxAge(root)); info.Held {
+			return h.answer(runner.StatusLockExists, info.Message())
+		}
 	}
 
 	// 6. The run interval, unless failures are pending verification.
@@ -295,6 +299,17 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 
 	// 7. The run.
 	return h.run(ctx, root, logDir, in.SessionID)
+}
+
+// lockMaxAge is the age past which a lock of the project at root is stale
+// (runner.LockMaxAge of its whole configuration), 0 when runs are
+// unbounded or the configuration does not load (the run will say why).
+func (h *hook) lockMaxAge(root string) time.Duration {
+	cfg, err := runner.LoadProject(root, runner.LoadAll)
+	if err != nil {
+		return 0
+	}
+	return runner.LockMaxAge(cfg)
 }
 
 // decodeProblem words a hookproto.Decode error for the invalid_input

@@ -450,8 +450,11 @@ func TestStaleLock(t *testing.T) {
 	}
 	root := project(t, "")
 	path := lock.Path(filepath.Join(root, "gauntlet_logs"))
+	// Locks taken now: the age rule (this project has no gate, so a run
+	// lasts at most the overhead) does not free them.
+	started := time.Now().UTC().Format(time.RFC3339)
 	lockJSON := func(pid int) string {
-		return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":"2026-01-27T10:00:00Z"}`+"\n", pid, host)
+		return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":%q}`+"\n", pid, host, started)
 	}
 	ran := false
 	exec := func(context.Context, runner.Options) runner.RunResult {
@@ -470,8 +473,22 @@ func TestStaleLock(t *testing.T) {
 		"empty lock file": "",
 	} {
 		mustWrite(t, path, content)
-		if out, _, _ := call(t, Options{}, input(root, false)); out.Status != runner.StatusLockExists {
-			t.Errorf("%s: outcome %+v, want lock_exists", name, out)
+		if out, _, _ := call(t, Options{}, input(root, false)); out.Status != runner.StatusLockExists ||
+			!strings.Contains(out.Message, "lock file: "+path+", taken ") {
+			t.Errorf("%s: outcome %+v, want lock_exists naming the lock and its age", name, out)
+		}
+	}
+	// The same locks, taken long ago: no run of this project lasts that
+	// long, so the run takes them over.
+	old := strings.Replace(lockJSON(os.Getpid()), started, "2020-01-01T00:00:00Z", 1)
+	for name, content := range map[string]string{"live pid, old": old, "TypeScript pid, old": "4242\n"} {
+		mustWrite(t, path, content)
+		if err := os.Chtimes(path, time.Unix(1577836800, 0), time.Unix(1577836800, 0)); err != nil {
+			t.Fatal(err)
+		}
+		ran = false
+		if out, _, _ := callExec(t, Options{}, exec, input(root, false)); out.Status != runner.StatusPassed || !ran {
+			t.Errorf("%s: outcome %+v, ran %v", name, out, ran)
 		}
 	}
 }
