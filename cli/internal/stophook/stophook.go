@@ -140,6 +140,9 @@ type Outcome struct {
 	Instructions string
 	// LogDir is the project's log directory ("" before it is known).
 	LogDir string
+	// configErr is the configuration error that kept the run from
+	// starting, for decide to judge (see configProblem).
+	configErr error
 	// debug holds the resolved debug-log settings once known.
 	debug config.DebugLog
 }
@@ -261,6 +264,9 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 		if errors.Is(err, config.ErrNotFound) {
 			return h.answer(runner.StatusNoConfig, "")
 		}
+		if root, ok := config.FindRoot(absDir(dir)); ok {
+			return h.configProblem(ctx, root, err)
+		}
 		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
 	}
 	root := cfg.Root
@@ -298,7 +304,43 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	}
 
 	// 7. The run.
-	return h.run(ctx, root, logDir, in.SessionID)
+	out := h.run(ctx, root, logDir, in.SessionID)
+	if out.configErr != nil {
+		// A configuration broken by the change blocks once per turn: it has
+		// no retry budget to end a loop.
+		if in.Continuing {
+			return h.answer(runner.StatusStopHookActive, "")
+		}
+		return h.configProblem(ctx, root, out.configErr)
+	}
+	return out
+}
+
+// configProblem answers for a configuration of the project at root that
+// does not load (err, as runner.LoadProject returns it): when the change
+// broke it (HEAD's loads, runner.BrokenByChange) the agent is blocked with
+// the problems as instructions, it can fix them; otherwise (broken at HEAD
+// too, or never committed) the stop is allowed with status error.
+func (h *hook) configProblem(ctx context.Context, root string, err error) Outcome {
+	var errs *config.Errors
+	if !errors.As(err, &errs) || !runner.BrokenByChange(ctx, root) {
+		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
+	}
+	out := h.answer(runner.StatusFailed, brokenConfigDetail)
+	out.Instructions = ConfigInstructions(runner.ConfigErrorText(err))
+	return out
+}
+
+// brokenConfigDetail is the message's detail of a configuration the change
+// broke.
+const brokenConfigDetail = "The .gauntlet/ configuration in the work tree no longer loads; the committed one does."
+
+// absDir is dir made absolute, as it is when that fails.
+func absDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 // lockMaxAge is the age past which a lock of the project at root is stale
@@ -409,6 +451,10 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		detail = runner.ConfigErrorText(res.ConfigErr)
 	}
 	out := h.answer(status, detail)
+	var errs *config.Errors
+	if errors.As(res.ConfigErr, &errs) {
+		out.configErr = res.ConfigErr
+	}
 	if out.Block() {
 		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
 	}

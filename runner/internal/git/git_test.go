@@ -521,3 +521,37 @@ func TestErrorsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// ExtractDir writes a directory as a commit holds it, leaving the work tree
+// alone; a commit without it, or no commit at all, finds nothing.
+func TestExtractDir(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	if found, err := ExtractDir(ctx, r.root, "HEAD", ".gauntlet", t.TempDir()); found || err != nil {
+		t.Fatalf("no commit: %v, %v", found, err)
+	}
+	r.write("sub/.gauntlet/config.yml", "committed\n")
+	r.write("sub/.gauntlet/checks/lint.yml", "command: x\n")
+	r.write("other.txt", "o\n")
+	r.commitAll("c")
+	r.write("sub/.gauntlet/config.yml", "changed in the work tree\n")
+	dest := t.TempDir()
+	found, err := ExtractDir(ctx, filepath.Join(r.root, "sub"), "HEAD", ".gauntlet", dest)
+	if !found || err != nil {
+		t.Fatalf("ExtractDir: %v, %v", found, err)
+	}
+	for p, want := range map[string]string{".gauntlet/config.yml": "committed\n", ".gauntlet/checks/lint.yml": "command: x\n"} {
+		if got, err := os.ReadFile(filepath.Join(dest, p)); err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v", p, got, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dest, "other.txt")); err == nil {
+		t.Error("a file outside the directory was extracted")
+	}
+	if got, _ := os.ReadFile(filepath.Join(r.root, "sub/.gauntlet/config.yml")); string(got) != "changed in the work tree\n" {
+		t.Errorf("the work tree changed: %q", got)
+	}
+	if found, err := ExtractDir(ctx, r.root, "HEAD", "missing", t.TempDir()); found || err != nil {
+		t.Errorf("a missing directory: %v, %v", found, err)
+	}
+}
