@@ -410,7 +410,7 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
-			Getenv: h.o.Getenv, Now: h.o.Now, SessionID: session,
+			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session,
 		})}
 	}()
 	var r result
@@ -431,6 +431,24 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
 	}
 	return h.fromRun(r.res, root, logDir)
+}
+
+// ciVars are the environment variables that put a run in CI mode (see
+// runner.IsCI), or steer its changes in that mode.
+var ciVars = []string{config.EnvCI, config.EnvGitHubActions, config.EnvGitHubBaseRef, config.EnvGitHubSHA}
+
+// workTreeEnv is getenv without the CI variables: the stop hook judges the
+// work tree an agent leaves (its uncommitted and untracked changes, the
+// gates that run locally), even when the agent works where CI=true or
+// GITHUB_ACTIONS=true, where a run would compare commits only and approve
+// a failing change not committed yet.
+func workTreeEnv(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if slices.Contains(ciVars, k) {
+			return ""
+		}
+		return getenv(k)
+	}
 }
 
 func (h *hook) deadlineDetail(ctx context.Context) string {
