@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
@@ -37,34 +36,6 @@ func (e *execution) writeState(ctx context.Context, from string, status Gauntlet
 	if err := state.Write(e.logDir, st); err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	}
-}
-
-// lastFullPass is the start of the stop hook's interval after a run that
-// ended with status at now: now after a full run that passed (or passed
-// with warnings); none after a run that failed (a failure since the last
-// full pass ends the interval); else unchanged.
-func (e *execution) lastFullPass(status GauntletStatus, now time.Time) time.Time {
-	switch {
-	case e.fullRun() && (status == StatusPassed || status == StatusPassedWithWarnings):
-		return now
-	case status == StatusFailed || status == StatusRetryLimitExceeded:
-		return time.Time{}
-	}
-	return e.prev.LastFullPassAt
-}
-
-// nextEpisode is the run the retry budget counts from after a run that
-// ended with status: the next episode's first run after a full run that
-// passed with warnings (it ends the episode like a pass, its logs kept);
-// none (run 1) once the logs are archived; else this episode's start.
-func (e *execution) nextEpisode(status GauntletStatus, archived bool) int {
-	switch {
-	case archived:
-		return 0
-	case e.fullRun() && status == StatusPassedWithWarnings:
-		return e.runNumber + 1
-	}
-	return e.episodeStart
 }
 
 // runSnapshot is the run's snapshot of the work tree (without the log
