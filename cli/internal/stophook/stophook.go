@@ -224,50 +224,16 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.o.Deadline))
 	defer cancel()
 
-	// 1. The input.
-	data, err := readInput(ctx, h.o.Stdin, MaxInput, h.o.StdinTimeout)
-	if err != nil {
-		return h.answer(runner.StatusInvalidInput, err.Error())
-	}
-	in, err := hookproto.Decode(data, h.o.Agent)
-	if err != nil {
-		if h.o.Agent == "" {
-			h.agent = hookproto.Detect(data)
-		}
-		return h.answer(runner.StatusInvalidInput, decodeProblem(err))
-	}
-	h.agent = in.Agent
-
-	// 2. The loop guard. The gauntlet's own review CLIs always stand down.
-	if h.o.Getenv(EnvActive) != "" {
-		return h.answer(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
-	}
-	if !in.Completed() {
-		return h.answer(runner.StatusStopHookDisabled,
-			fmt.Sprintf("%s reports the turn ended with status %q; only completed turns are verified.",
-				in.Agent.DisplayName(), in.AgentStatus))
+	// 1 and 2. The input, and the loop guard.
+	in, stop := h.input(ctx)
+	if stop != nil {
+		return *stop
 	}
 
 	// 3. The project root, from the input's directory.
-	dir := in.Dir
-	if dir == "" {
-		dir = h.o.Cwd
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(h.o.Cwd, dir)
-	}
-	cfg, err := runner.LoadProject(dir, runner.LoadSettings)
-	if err != nil {
-		// An agent continuing after a block stands down either way.
-		if in.Continuing {
-			return h.answer(runner.StatusStopHookActive, "")
-		}
-		if errors.Is(err, config.ErrNotFound) {
-			return h.answer(runner.StatusNoConfig, "")
-		}
-		if root, ok := config.FindRoot(absDir(dir)); ok {
-			return h.configProblem(ctx, root, err)
-		}
-		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
+	cfg, stop := h.project(ctx, in)
+	if stop != nil {
+		return *stop
 	}
 	root := cfg.Root
 
@@ -314,6 +280,66 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 		return h.configProblem(ctx, root, out.configErr)
 	}
 	return out
+}
+
+// input reads and decodes the hook input (step 1) and applies the loop
+// guard's first rules (step 2): the gauntlet's own review CLIs always stand
+// down, and only a completed turn is verified. A non-nil outcome answers.
+func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
+	stop := func(status runner.GauntletStatus, detail string) (hookproto.Input, *Outcome) {
+		out := h.answer(status, detail)
+		return hookproto.Input{}, &out
+	}
+	data, err := readInput(ctx, h.o.Stdin, MaxInput, h.o.StdinTimeout)
+	if err != nil {
+		return stop(runner.StatusInvalidInput, err.Error())
+	}
+	in, err := hookproto.Decode(data, h.o.Agent)
+	if err != nil {
+		if h.o.Agent == "" {
+			h.agent = hookproto.Detect(data)
+		}
+		return stop(runner.StatusInvalidInput, decodeProblem(err))
+	}
+	h.agent = in.Agent
+	if h.o.Getenv(EnvActive) != "" {
+		return stop(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
+	}
+	if !in.Completed() {
+		return stop(runner.StatusStopHookDisabled,
+			fmt.Sprintf("%s reports the turn ended with status %q; only completed turns are verified.",
+				in.Agent.DisplayName(), in.AgentStatus))
+	}
+	return in, nil
+}
+
+// project loads the settings of the project the input's directory (else
+// the process cwd) lies in (step 3). A non-nil outcome answers: an agent
+// continuing after a block stands down, no project approves no_config,
+// and a configuration that does not load is judged by configProblem.
+func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Config, *Outcome) {
+	dir := in.Dir
+	if dir == "" {
+		dir = h.o.Cwd
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(h.o.Cwd, dir)
+	}
+	cfg, err := runner.LoadProject(dir, runner.LoadSettings)
+	if err == nil {
+		return cfg, nil
+	}
+	var out Outcome
+	switch root, ok := config.FindRoot(absDir(dir)); {
+	case in.Continuing:
+		out = h.answer(runner.StatusStopHookActive, "")
+	case errors.Is(err, config.ErrNotFound):
+		out = h.answer(runner.StatusNoConfig, "")
+	case ok:
+		out = h.configProblem(ctx, root, err)
+	default:
+		out = h.answer(runner.StatusError, runner.ConfigErrorText(err))
+	}
+	return nil, &out
 }
 
 // configProblem answers for a configuration of the project at root that
