@@ -29,13 +29,17 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 	for _, w := range d.Warnings {
 		fmt.Fprintln(env.Stderr, w)
 	}
+	if runner.IsUsageError(err) {
+		return usageError(err)
+	}
 	if err != nil {
 		return err
 	}
 	// One write for the whole listing, however many files changed.
 	w := bufio.NewWriterSize(env.Stdout, 64<<10)
 	defer w.Flush()
-	fmt.Fprintf(w, "Base branch: %s\n", d.BaseBranch)
+	q := runner.Text
+	fmt.Fprintf(w, "Base branch: %s\n", q(d.BaseBranch))
 	if !c.All {
 		if len(d.Files) == 0 {
 			fmt.Fprintln(w, runner.LineNoChanges)
@@ -43,7 +47,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 		}
 		fmt.Fprintf(w, "Changed files (%d):\n", len(d.Files))
 		for _, f := range d.Files {
-			fmt.Fprintf(w, "  %s\n", f)
+			fmt.Fprintf(w, "  %s\n", q(f))
 		}
 	}
 	if len(d.Jobs) == 0 {
@@ -52,21 +56,21 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 	}
 	fmt.Fprintf(w, "Entry points (%d):\n", len(d.EntryPoints))
 	for _, ep := range d.EntryPoints {
-		fmt.Fprintf(w, "  %s\n", ep)
+		fmt.Fprintf(w, "  %s\n", q(ep))
 	}
 	fmt.Fprintf(w, "Gates (%d):\n", len(d.Jobs))
 	for _, j := range d.Jobs {
 		var notes []string
 		if j.WorkingDir != j.EntryPoint {
-			notes = append(notes, "working directory: "+j.WorkingDir)
+			notes = append(notes, "working directory: "+q(j.WorkingDir))
 		}
 		if j.Parallel {
 			notes = append(notes, "parallel")
 		}
 		if len(notes) > 0 {
-			fmt.Fprintf(w, "  %s (%s)\n", j.ID, strings.Join(notes, ", "))
+			fmt.Fprintf(w, "  %s (%s)\n", q(j.ID), strings.Join(notes, ", "))
 		} else {
-			fmt.Fprintf(w, "  %s\n", j.ID)
+			fmt.Fprintf(w, "  %s\n", q(j.ID))
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -23,7 +24,7 @@ func (c *HooksCmd) Run(env *Env) error {
 	if !ok {
 		root = env.Cwd
 	}
-	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", root)
+	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(root))
 	for _, a := range hookproto.Agents {
 		override := ""
 		if a == hookproto.Claude && c.SettingsFile != "" {
@@ -36,11 +37,11 @@ func (c *HooksCmd) Run(env *Env) error {
 		state, where := "not installed", shownPath(root, st.Path)
 		switch {
 		case st.Err != nil:
-			state, where = "unreadable", strings.TrimPrefix(st.Err.Error(), st.Path+": ")
+			state, where = "unreadable", runner.Text(strings.TrimPrefix(st.Err.Error(), st.Path+": "))
 			where = shownPath(root, st.Path) + ": " + where
 		case st.Installed:
 			state = "installed"
-			where += "  (" + st.Command + ")"
+			where += "  (" + runner.Text(st.Command) + ")"
 		}
 		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
 		if st.Installed {
@@ -63,10 +64,11 @@ func noTimeoutNote(command string) string {
 		int(stophook.DefaultAgentTimeout.Seconds()), int(stophook.DeadlineFor(0).Seconds()))
 }
 
-// shownPath shows p relative to root when it lies inside it.
+// shownPath shows p relative to root when it lies inside it, through
+// runner.Text.
 func shownPath(root, p string) string {
 	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
+		return runner.Text(rel)
 	}
-	return p
+	return runner.Text(p)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/repo"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -60,10 +61,10 @@ func (c *InitCmd) Run(env *Env) error {
 	root := env.Cwd
 	if above, ok := config.FindRoot(root); ok && !sameDir(above, root) {
 		return usageError(fmt.Errorf("init: %s is inside the project at %s (it has %s): run init there, or use that project",
-			root, above, filepath.Join(config.Dir, config.ProjectFile)))
+			runner.Text(root), runner.Text(above), filepath.Join(config.Dir, config.ProjectFile)))
 	}
 	if _, err := os.Lstat(filepath.Join(root, config.Dir)); err == nil {
-		fmt.Fprintf(env.Stdout, "%s/ already exists in %s: the configuration is left unchanged.\n", config.Dir, root)
+		fmt.Fprintf(env.Stdout, "%s/ already exists in %s: the configuration is left unchanged.\n", config.Dir, runner.Text(root))
 		if !agentsGiven {
 			return nil
 		}

@@ -27,13 +27,15 @@ func (c *ListCmd) Run(env *Env) error {
 	return nil
 }
 
-// writeList renders the configuration for `list`.
+// writeList renders the configuration for `list`; every name and command
+// from the configuration goes through runner.Text.
 func writeList(w io.Writer, cfg *config.Config) {
+	q := runner.Text
 	fmt.Fprintln(w, "Entry points:")
 	for _, ep := range cfg.EntryPoints {
-		fmt.Fprintf(w, "  %s\n", ep.Path)
+		fmt.Fprintf(w, "  %s\n", q(ep.Path))
 		if len(ep.Exclude) > 0 {
-			fmt.Fprintf(w, "    exclude: %s\n", strings.Join(ep.Exclude, ", "))
+			fmt.Fprintf(w, "    exclude: %s\n", quotedJoin(ep.Exclude, ", "))
 		}
 		fmt.Fprintf(w, "    checks: %s\n", listJoinOrNone(ep.Checks))
 		fmt.Fprintf(w, "    reviews: %s\n", listJoinOrNone(ep.Reviews))
@@ -45,7 +47,7 @@ func writeList(w io.Writer, cfg *config.Config) {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, name := range checks {
-		fmt.Fprintf(w, "  %s: %s\n", name, cfg.Checks[name].Command)
+		fmt.Fprintf(w, "  %s: %s\n", q(name), q(cfg.Checks[name].Command))
 	}
 
 	fmt.Fprintln(w, "Review gates:")
@@ -55,7 +57,7 @@ func writeList(w io.Writer, cfg *config.Config) {
 	}
 	for _, name := range reviews {
 		r := cfg.Reviews[name]
-		fmt.Fprintf(w, "  %s: %s (num_reviews: %d)\n", name, strings.Join(r.CLIPreference, ", "), r.NumReviews)
+		fmt.Fprintf(w, "  %s: %s (num_reviews: %d)\n", q(name), quotedJoin(r.CLIPreference, ", "), r.NumReviews)
 	}
 	if cfg.CI != nil {
 		writeCIList(w, cfg.CI)
@@ -65,16 +67,17 @@ func writeList(w io.Writer, cfg *config.Config) {
 // writeCIList renders ci.yml for `list`: runtimes, services, setup steps,
 // and the gates that run in CI with what each requires.
 func writeCIList(w io.Writer, ci *config.CI) {
-	fmt.Fprintf(w, "CI (%s):\n", ci.File)
+	q := runner.Text
+	fmt.Fprintf(w, "CI (%s):\n", q(ci.File))
 	var runtimes, services, setup []string
 	for _, r := range ci.Runtimes {
-		runtimes = append(runtimes, r.Name+" "+r.Version)
+		runtimes = append(runtimes, q(r.Name)+" "+q(r.Version))
 	}
 	for _, s := range ci.Services {
-		services = append(services, s.Name+" ("+s.Image+")")
+		services = append(services, q(s.Name)+" ("+q(s.Image)+")")
 	}
 	for _, s := range ci.Setup {
-		setup = append(setup, s.Name)
+		setup = append(setup, q(s.Name))
 	}
 	fmt.Fprintf(w, "  runtimes: %s\n", listJoinOrNone(runtimes))
 	fmt.Fprintf(w, "  services: %s\n", listJoinOrNone(services))
@@ -95,26 +98,36 @@ func writeCIList(w io.Writer, ci *config.CI) {
 				items []string
 			}{{"runtimes", g.RequiresRuntimes}, {"services", g.RequiresServices}, {"secrets", g.Secrets}} {
 				if len(n.items) > 0 {
-					notes = append(notes, n.what+": "+strings.Join(n.items, ", "))
+					notes = append(notes, n.what+": "+quotedJoin(n.items, ", "))
 				}
 			}
 			for _, s := range g.Setup {
-				notes = append(notes, "setup: "+s.Name)
+				notes = append(notes, "setup: "+q(s.Name))
 			}
 			if len(notes) == 0 {
-				fmt.Fprintf(w, "    %s\n", g.Name)
+				fmt.Fprintf(w, "    %s\n", q(g.Name))
 				continue
 			}
-			fmt.Fprintf(w, "    %s (%s)\n", g.Name, strings.Join(notes, "; "))
+			fmt.Fprintf(w, "    %s (%s)\n", q(g.Name), strings.Join(notes, "; "))
 		}
 	}
 }
 
+// listJoinOrNone joins items, each through runner.Text, or says "(none)".
 func listJoinOrNone(items []string) string {
 	if len(items) == 0 {
 		return "(none)"
 	}
-	return strings.Join(items, ", ")
+	return quotedJoin(items, ", ")
+}
+
+// quotedJoin joins items, each through runner.Text.
+func quotedJoin(items []string, sep string) string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = runner.Text(s)
+	}
+	return strings.Join(out, sep)
 }
 
 func listSortedNames[V any](m map[string]V) []string {

@@ -1,6 +1,11 @@
 package cli
 
-import "github.com/agent-gauntlet/agent-gauntlet/runner"
+import (
+	"context"
+	"errors"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+)
 
 // scopeFlags are the change-scope flags shared by run, check, review and
 // detect.
@@ -26,10 +31,12 @@ type RunCmd struct {
 func (c *RunCmd) Run(env *Env) error { return runGauntlet(env, runner.KindsAll, "run", c.gateFlags) }
 
 // runGauntlet runs ExecuteRun for some gate kinds and turns its status into
-// the exit code: 0 for passed, passed_with_warnings, no_applicable_gates
-// and no_changes; 2 for configuration and command-line errors, printed
-// here; 1 otherwise. ExecuteRun has printed everything else worth saying,
-// errors included.
+// the exit code: 128+n when signal n ended the run (SIGINT, SIGTERM,
+// SIGHUP, SIGQUIT alike: its gates' process groups killed, the lock
+// released); 0 for passed, passed_with_warnings, no_applicable_gates and
+// no_changes; 2 for configuration and command-line errors, printed here; 1
+// otherwise. ExecuteRun has printed everything else worth saying, errors
+// included.
 func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) error {
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
 		Dir:         env.Cwd,
@@ -44,6 +51,10 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		Stderr:      env.Stderr,
 		Getenv:      env.Getenv,
 	})
+	var sig *SignalError
+	if errors.As(context.Cause(env.Ctx), &sig) {
+		return exitPrinted(sig.ExitCode())
+	}
 	if res.ConfigErr != nil {
 		return configError(env.Stderr, res.ConfigErr)
 	}

@@ -60,14 +60,21 @@ func cmdLinkBin(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdExecState writes a real .execution_state:
 //
-//	execstate <log-dir> <age> [branch]
+//	execstate [-partial] <log-dir> <age> [branch]
 //
-// last_run_completed_at is now minus age (a Go duration: 5m is five minutes
-// ago, -1h one hour ahead); branch defaults to main; commit is the HEAD of
-// the git repository in the current directory (empty when there is none).
+// last_run_completed_at and last_full_pass_completed_at (the start of the
+// stop hook's interval) are now minus age (a Go duration: 5m is five
+// minutes ago, -1h one hour ahead): a full run passed then; with -partial
+// only last_run_completed_at is set, as a partial run (or the TypeScript
+// tool) leaves it. branch defaults to main; commit is the HEAD of the git
+// repository in the current directory (empty when there is none).
 func cmdExecState(ts *testscript.TestScript, neg bool, args []string) {
+	partial := len(args) > 0 && args[0] == "-partial"
+	if partial {
+		args = args[1:]
+	}
 	if neg || len(args) < 2 || len(args) > 3 {
-		ts.Fatalf("usage: execstate <log-dir> <age> [branch]")
+		ts.Fatalf("usage: execstate [-partial] <log-dir> <age> [branch]")
 	}
 	age, err := time.ParseDuration(args[1])
 	ts.Check(err)
@@ -79,11 +86,15 @@ func cmdExecState(ts *testscript.TestScript, neg bool, args []string) {
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = envList(ts)
 	commit, _ := cmd.Output()
-	ts.Check(state.Write(ts.MkAbs(args[0]), state.State{
+	st := state.State{
 		LastRunCompletedAt: time.Now().Add(-age),
 		Branch:             branch,
 		Commit:             strings.TrimSpace(string(commit)),
-	}))
+	}
+	if !partial {
+		st.LastFullPassAt = st.LastRunCompletedAt
+	}
+	ts.Check(state.Write(ts.MkAbs(args[0]), st))
 }
 
 // envList is the script's hermetic environment (see scripttest.Hermetic)

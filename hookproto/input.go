@@ -50,12 +50,13 @@ type ClaudeInput struct {
 	Cwd            string `json:"cwd"`
 	PermissionMode string `json:"permission_mode"`
 	HookEventName  string `json:"hook_event_name"`
-	StopHookActive bool   `json:"stop_hook_active"`
+	// StopHookActive is the loop signal (true, "true", 1 and "1" all count).
+	StopHookActive Flag `json:"stop_hook_active"`
 }
 
 // Input normalizes the Claude Code input.
 func (c ClaudeInput) Input() Input {
-	return Input{Agent: Claude, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: c.StopHookActive}
+	return Input{Agent: Claude, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: bool(c.StopHookActive)}
 }
 
 // CodexInput is Codex's Stop input: Claude Code's plus turn_id and model.
@@ -98,8 +99,9 @@ type CursorInput struct {
 	Cwd string `json:"cwd"`
 	// Status is "completed", "aborted" or "error".
 	Status string `json:"status"`
-	// LoopCount counts the follow-ups this hook already caused.
-	LoopCount int `json:"loop_count"`
+	// LoopCount counts the follow-ups this hook already caused (1, "1" and
+	// true all count as one).
+	LoopCount Count `json:"loop_count"`
 }
 
 // Input normalizes the Cursor input: the project directory is the first
@@ -123,13 +125,13 @@ type CopilotInput struct {
 	// HookEventName is sent by some Copilot surfaces only.
 	HookEventName string `json:"hookEventName"`
 	// StopHookActive is not documented for Copilot CLI; it is honoured when
-	// sent.
-	StopHookActive bool `json:"stop_hook_active"`
+	// sent, in any of the forms Flag reads.
+	StopHookActive Flag `json:"stop_hook_active"`
 }
 
 // Input normalizes the Copilot CLI input.
 func (c CopilotInput) Input() Input {
-	return Input{Agent: Copilot, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: c.StopHookActive}
+	return Input{Agent: Copilot, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: bool(c.StopHookActive)}
 }
 
 // decoders holds one decoder per agent.

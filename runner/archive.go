@@ -12,10 +12,7 @@ import (
 // archiveAfterPass archives the logs after a passing run that may
 // (mayArchive), keeping the execution state, and returns the console log's
 // path: in previous/ once archived.
-func (e *execution) archiveAfterPass(jobs []gate.Job, consolePath string) string {
-	if !e.mayArchive(jobs) {
-		return consolePath
-	}
+func (e *execution) archiveAfterPass(consolePath string) string {
 	res, err := archive(e.root, e.logDir, CleanAllPassed, e.debug)
 	e.printKept(res)
 	if err != nil {
@@ -37,18 +34,18 @@ func (e *execution) printKept(res logdir.Result) {
 	}
 }
 
-// mayArchive reports whether a passing run may archive the logs. A run that
-// covered every gate (all kinds, no -g, no --working-directory, no -c;
-// --uncommitted narrows the changes, not the gates) may. A run of one kind
-// (check, review), one gate (-g) or one working directory may only when
-// every pending gate log belongs to a gate it just ran, and passed:
-// otherwise other gates' pending failures would be archived unverified. A -c run checks a commit, not the work tree, and
-// never archives.
+// mayArchive reports whether a passing run may archive the logs. A full
+// run (fullRun: every gate that applies to the work tree) may. A partial
+// run (check, review, -g, --working-directory, and -u or -b, which narrow
+// the changes and so the gates) may only when every pending gate log
+// belongs to a gate it just ran, and passed: otherwise other gates'
+// pending failures would be archived unverified. A -c run checks a past
+// commit, not the work tree, and never archives.
 func (e *execution) mayArchive(jobs []gate.Job) bool {
-	if e.opts.Commit != "" {
+	if e.pastCommit() {
 		return false
 	}
-	if e.opts.Kinds == KindsAll && e.opts.Gate == "" && e.opts.WorkingDir == "" {
+	if e.fullRun() {
 		return true
 	}
 	names, err := logdir.Scan(e.logDir)
@@ -56,18 +53,22 @@ func (e *execution) mayArchive(jobs []gate.Job) bool {
 		return false
 	}
 	for _, n := range names {
-		if n.IsGate() && !ranLog(n, jobs) {
+		if n.IsGate() && !ranLog(n, e.names, jobs) {
 			return false
 		}
 	}
 	return true
 }
 
-// ranLog reports whether the gate file name belongs to one of jobs: a
-// check's log, or a review's slot log or JSON.
-func ranLog(n logdir.Name, jobs []gate.Job) bool {
+// ranLog reports whether the gate file name, named by jn, belongs to one of
+// jobs: a check's log, or a review's slot log or JSON.
+func ranLog(n logdir.Name, jn *logdir.JobNames, jobs []gate.Job) bool {
+	job, ok := jn.JobOf(n)
+	if !ok {
+		return false
+	}
 	for _, j := range jobs {
-		if j.ID == n.Job && (j.Kind == gate.KindCheck) == (n.Kind == logdir.KindJobLog) {
+		if j.ID == job && (j.Kind == gate.KindCheck) == (n.Kind == logdir.KindJobLog) {
 			return true
 		}
 	}

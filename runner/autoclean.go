@@ -45,7 +45,7 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 	// The branch decides alone most of the time; the refs are on their way.
 	branch, err := git.Branch(ctx, e.root)
 	if err != nil {
-		if errors.Is(err, git.ErrGitMissing) {
+		if errors.Is(err, git.ErrGitMissing) || errors.Is(err, git.ErrRepository) {
 			return "", err
 		}
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))
@@ -53,11 +53,14 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 	}
 	// A detached HEAD (mid-rebase, a checked-out commit) is named "HEAD":
 	// that is no branch, so no branch change either way; the merged-commit
-	// rule alone decides.
+	// rule alone decides. That rule judges against the configured base
+	// branch only: a run with -b names another base for its own changes,
+	// and must not archive the work tree's pending failures because the
+	// last run's commit is in that one (-b HEAD would archive them all).
 	switch {
 	case prev.Branch != "" && prev.Branch != detachedHEAD && branch != detachedHEAD && prev.Branch != branch:
 		return CleanBranchChanged, nil
-	case e.merged(ctx, prev):
+	case e.opts.BaseBranch == "" && e.merged(ctx, prev):
 		return CleanCommitMerged, nil
 	}
 	return "", nil

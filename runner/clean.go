@@ -108,7 +108,11 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if _, err := os.Stat(res.LogDir); errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
-	l, err := lock.Acquire(res.LogDir)
+	var bounds lock.Bounds
+	if opts.Config != nil {
+		bounds.MaxAge = LockMaxAge(opts.Config)
+	}
+	l, err := lock.AcquireWithin(res.LogDir, bounds)
 	if err != nil {
 		return res, err
 	}

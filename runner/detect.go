@@ -81,6 +81,9 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		if err := git.Available(); err != nil {
 			return d, err
 		}
+		if err := checkRefFlags(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
+			return d, err
+		}
 		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, getenv)
 		d.Mode = string(spec.Mode)
 		ch, err := git.ChangedFiles(ctx, root, spec)
@@ -89,7 +92,9 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		}
 		d.Files = withoutDir(ch.Files, insideRel(root, cfg.LogDirPath()))
 		d.Warnings = append(d.Warnings, ch.Warnings...)
-		expanded = entry.Expand(root, cfg.EntryPoints, d.Files)
+		var notes []string
+		expanded, notes = entry.Expand(root, cfg.EntryPoints, d.Files)
+		d.Warnings = append(d.Warnings, notes...)
 	}
 	seen := map[string]bool{}
 	for _, ep := range expanded {
@@ -99,6 +104,11 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		}
 	}
 	jobs, warnings := entry.Jobs(cfg, expanded, entry.Filter{Checks: true, Reviews: true, CI: ci})
+	if !opts.All {
+		var missing []string
+		jobs, missing = entry.Present(root, jobs)
+		d.Warnings = append(d.Warnings, missing...)
+	}
 	d.Warnings = append(d.Warnings, warnings...)
 	d.Jobs = detectedJobs(jobs)
 	return d, nil

@@ -21,7 +21,7 @@ import (
 // deps are the effects of a run that tests replace.
 type deps struct {
 	// loadPending reads what earlier runs left to verify.
-	loadPending func(logDir, gateName string) (*gate.Pending, []string, error)
+	loadPending func(logDir string, jn *logdir.JobNames, gateName string) (*gate.Pending, []string, error)
 }
 
 // realDeps are the real effects.
@@ -72,8 +72,18 @@ type execution struct {
 	ci     bool
 	// lock is held from takeLock to cleanup.
 	lock *lock.Lock
+	// prev is the execution state the run found (zero after auto-clean).
+	prev state.State
+	// runDir holds the run's numbered files: the log directory, or its
+	// CommitDir space for a look at a past commit (-c).
+	runDir string
 	// runNumber is N of the run's log files (startRun).
 	runNumber int
+	// episodeStart is the run number the retry budget of the episode counts
+	// from, attempt this run's place in it (1 for its first run).
+	episodeStart, attempt int
+	// names names the gate files (JobNames), once the jobs are known.
+	names *logdir.JobNames
 	// Git questions asked early and answered late, so that independent git
 	// processes overlap: changed lists the changes of the run's change scope
 	// and refs resolves HEAD, the base branch and the previous snapshot's
@@ -114,7 +124,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	if r := e.setup(ctx); r != nil {
 		return *r
 	}
-	if r := e.takeLock(); r != nil {
+	if r := e.takeLock(ctx); r != nil {
 		return *r
 	}
 	prev := e.readState()
@@ -123,13 +133,20 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	spec := e.diffSpec()
 	e.changed = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
 	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, prev.WorkingTreeRef) })
-	cleaned, err := e.autoClean(ctx, prev)
-	if err != nil {
-		return e.fail(StatusError, err)
+	// A look at a past commit leaves the work tree's logs as they are.
+	if !e.pastCommit() {
+		cleaned, err := e.autoClean(ctx, prev)
+		if r := usageResult(err); r != nil {
+			return *r
+		}
+		if err != nil {
+			return e.fail(StatusError, err)
+		}
+		if cleaned {
+			prev = state.State{}
+		}
 	}
-	if cleaned {
-		prev = state.State{}
-	}
+	e.prev = prev
 	verification, r := e.startRun()
 	if r != nil {
 		return *r
@@ -138,6 +155,9 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	ch, err := e.detect(ctx, spec, verification, prev)
 	if errors.Is(err, git.ErrGitMissing) {
 		return e.fail(StatusInfrastructureError, err)
+	}
+	if r := usageResult(err); r != nil {
+		return *r
 	}
 	if err != nil {
 		return e.fail(StatusError, err)
@@ -149,6 +169,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	e.cons.Printf(lineChangedFiles, len(ch.files))
 
 	jobs := e.jobs(ch.files)
+	e.names = JobNames(e.cfg, jobIDs(jobs)...)
 	if len(jobs) == 0 {
 		e.cons.Printf(LineNoApplicableGates)
 		return RunResult{Status: StatusNoApplicableGates}
@@ -156,9 +177,10 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	return e.runGates(ctx, ch, jobs, verification)
 }
 
-// takeLock takes the run lock; a non-nil result ends the run.
-func (e *execution) takeLock() *RunResult {
-	lk, err := lock.Acquire(e.logDir)
+// takeLock takes the run lock, taking over one no live run can hold (see
+// lockBounds); a non-nil result ends the run.
+func (e *execution) takeLock(ctx context.Context) *RunResult {
+	lk, err := lock.AcquireWithin(e.logDir, e.lockBounds(ctx))
 	if err != nil {
 		status := StatusError
 		var held *lock.HeldError
@@ -188,31 +210,6 @@ func (e *execution) readState() state.State {
 		return state.State{}
 	}
 	return *prev
-}
-
-// startRun decides the run number and whether this is a verification run
-// (failure logs pending, and not a look at a past commit); a non-nil result
-// refuses the run at the retry limit.
-func (e *execution) startRun() (verification bool, refused *RunResult) {
-	pending, err := logdir.HasPendingLogs(e.logDir)
-	if err == nil {
-		e.runNumber, err = logdir.NextRunNumber(e.logDir)
-	}
-	if err != nil {
-		r := e.fail(StatusError, err)
-		return false, &r
-	}
-	if retryLimitReached(e.runNumber, e.cfg.MaxRetries) {
-		msg := retryLimitMessage(e.runNumber, e.cfg.MaxRetries+1, e.cfg.MaxRetries)
-		e.cons.Printf("%s", msg)
-		latest, _ := logdir.LatestConsoleLog(e.logDir)
-		return false, &RunResult{Status: StatusRetryLimitExceeded, ErrorMessage: msg, ConsoleLogPath: latest}
-	}
-	verification = pending && e.opts.Commit == ""
-	if verification {
-		e.cons.Printf(lineVerification)
-	}
-	return verification, nil
 }
 
 // cleanup waits for the git questions still running, closes the console

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
@@ -117,7 +118,7 @@ func TestExecuteRunRecoversPanic(t *testing.T) {
 		t.Fatalf("first run %+v", res)
 	}
 	d := realDeps()
-	d.loadPending = func(string, string) (*gate.Pending, []string, error) { panic("boom") }
+	d.loadPending = func(string, *logdir.JobNames, string) (*gate.Pending, []string, error) { panic("boom") }
 	res := executeRun(context.Background(), Options{Dir: root}, d)
 	if res.Status != StatusError || !strings.Contains(res.ErrorMessage, "boom") {
 		t.Fatalf("result %+v", res)
@@ -312,7 +313,8 @@ func TestLoadPending(t *testing.T) {
 	write("check_src_my%5Flint.1.log", "x\nResult: fail - Exited with code 1\n")
 	write("review_src_q_claude@1.1.json", `{"adapter":"claude","status":"fail","violations":[]}`)
 	write("console.1.log", "Result: fail - x\n")
-	p, warnings, err := loadPending(dir, "")
+	jn := logdir.NewJobNames("check:src:lint", "check:src:test", "check:src:err", "check:src:my_lint", "review:src:q")
+	p, warnings, err := loadPending(dir, jn, "")
 	if err != nil || len(warnings) != 0 {
 		t.Fatal(err, warnings)
 	}
@@ -326,7 +328,7 @@ func TestLoadPending(t *testing.T) {
 	if gates, failures := p.Count(); gates != 4 || failures != 4 {
 		t.Errorf("Count = %d, %d", gates, failures)
 	}
-	p, _, _ = loadPending(dir, "lint")
+	p, _, _ = loadPending(dir, jn, "lint")
 	if want := map[string]bool{"check:src:lint": true}; !reflect.DeepEqual(p.Checks, want) || len(p.Slots) != 0 {
 		t.Errorf("loadPending(lint) = %+v", p)
 	}

@@ -11,14 +11,17 @@ import (
 
 // finish ends a run whose gates ran: the status (decideStatus), the
 // execution state, the summary, and archiving after a pass. An
-// interrupted run writes no state and no summary.
+// interrupted run writes no state and no summary; a look at a past commit
+// writes no state and archives nothing.
 func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, results []gate.Result, previous *gate.Pending, consolePath string) RunResult {
 	sum := console.Summarize(results, previous)
-	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results), GatesFailed: sum.GatesFailed,
-		Fixed: sum.Fixed, Skipped: sum.Skipped, Gates: gateResults(jobs, results)}
+	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results) - sum.NotRun,
+		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, Fixed: sum.Fixed, Skipped: sum.Skipped,
+		Gates: gateResults(jobs, results)}
 	res.Status = decideStatus(outcome{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
-		onlyInfrastructure: onlyInfrastructure(results), run: e.runNumber, maxRetries: e.cfg.MaxRetries,
+		onlyInfrastructure: onlyInfrastructure(results), run: e.attempt, maxRetries: e.cfg.MaxRetries,
+		noBudget: e.pastCommit(),
 	})
 	switch res.Status {
 	case StatusError:
@@ -30,13 +33,16 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 		// problems approve). The errors are in the logs and the message.
 		res.ErrorMessage = infrastructureDetail(results)
 	}
-	e.writeState(ctx, ch.from)
-	e.cons.PrintSummary(sum, e.runNumber, StatusText(res.Status))
+	archiving := res.Status == StatusPassed && e.mayArchive(jobs)
+	if !e.pastCommit() {
+		e.writeState(ctx, ch.from, res.Status, archiving)
+	}
+	e.cons.PrintSummary(sum, e.attempt, StatusText(res.Status))
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}
-	if res.Status == StatusPassed {
-		res.ConsoleLogPath = e.archiveAfterPass(jobs, consolePath)
+	if archiving {
+		res.ConsoleLogPath = e.archiveAfterPass(consolePath)
 	}
 	return res
 }
@@ -46,7 +52,7 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 func onlyInfrastructure(results []gate.Result) bool {
 	found := false
 	for _, r := range results {
-		if r.Status == gate.StatusPass {
+		if r.Status == gate.StatusPass || r.Status == gate.StatusNotRun {
 			continue
 		}
 		if !r.Infrastructure {

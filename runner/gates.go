@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
@@ -17,7 +18,10 @@ import (
 // runGates opens the run's console log, runs the jobs and finishes the run
 // (finish).
 func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, verification bool) RunResult {
-	consolePath := logdir.ConsoleName(e.runNumber).Path(e.logDir)
+	consolePath := logdir.ConsoleName(e.runNumber).Path(e.runDir)
+	if err := os.MkdirAll(e.runDir, 0o755); err != nil {
+		return e.fail(StatusError, fmt.Errorf("create log directory %s: %w", e.runDir, err))
+	}
 	if err := e.cons.Open(consolePath); err != nil {
 		return e.fail(StatusError, err)
 	}
@@ -25,7 +29,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	spec := e.gateSpec(ctx, ch.spec, jobs)
 	e.logRunStart(ctx, spec, len(jobs), verification)
 	e.cons.Printf(lineRunning, len(jobs))
-	env := gate.Env{Root: e.root, LogDir: e.logDir, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
+	env := gate.Env{Root: e.root, LogDir: e.runDir, Names: e.names, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
 		Config: e.cfg, Previous: previous, Console: e.cons}
 	results := sched.Run(ctx, jobs, env, sched.Options{
 		AllowParallel:   e.cfg.AllowParallel,
@@ -45,7 +49,7 @@ func (e *execution) previousFailures(verification bool) *gate.Pending {
 	if !verification {
 		return nil
 	}
-	previous, warnings, err := e.deps.loadPending(e.logDir, e.opts.Gate)
+	previous, warnings, err := e.deps.loadPending(e.logDir, e.names, e.opts.Gate)
 	for _, w := range warnings {
 		e.cons.Printf(lineWarning, w)
 	}
@@ -126,7 +130,8 @@ func (e *execution) reviewRunner(ch changes) sched.RunFunc {
 		return runReview
 	}
 	touched := map[string]bool{}
-	for _, ep := range entry.Expand(e.root, e.cfg.EntryPoints, ch.since) {
+	expanded, _ := entry.Expand(e.root, e.cfg.EntryPoints, ch.since)
+	for _, ep := range expanded {
 		touched[ep.Path] = true
 	}
 	base := ch.base

@@ -34,7 +34,7 @@ var statuses = map[GauntletStatus]statusFacts{
 	StatusNoConfig:           {"○ Not a gauntlet project — " + config.ErrNotFound.Error() + ".", true, ""},
 	StatusStopHookActive:     {"↺ Stop hook already active — allowing the stop to prevent an infinite loop.", true, ""},
 	StatusStopHookDisabled:   {"○ Stop hook disabled — the gauntlet was not run.", true, ""},
-	StatusInvalidInput:       {"⚠ Invalid hook input — it is not a JSON object; allowing the stop.", false, ""},
+	StatusInvalidInput:       {"⚠ Invalid hook input — allowing the stop.", false, ""},
 	// A run whose only problems were reviewers that could not run: not a
 	// termination condition, but the stop hook approves it.
 	StatusInfrastructureError: {"⚠ Gauntlet could not run — allowing the stop.", false, "Error"},
@@ -83,17 +83,28 @@ const (
 	LineNoApplicableGates = "No applicable gates for these changes."
 	lineAutoClean         = "Auto-cleaning logs (%s)..."
 	lineVerification      = "Existing logs detected — running in verification mode..."
-	lineChangedFiles      = "Found %d changed file(s)."
-	lineRunning           = "Running %d gate(s)..."
-	linePreviousFails     = "Found %d gate(s) with %d previous violation(s)."
-	lineInterrupted       = "Run interrupted; gates were stopped."
-	lineWarning           = "Warning: %s"
-	lineError             = "Error: %v"
+	// lineFreshBudget: why the retry limit of the previous episode no
+	// longer applies, and the runs the new budget allows.
+	lineFreshBudget   = "Retry limit reached in the previous episode, but %s starts a fresh retry budget of %d run(s)."
+	lineChangedFiles  = "Found %d changed file(s)."
+	lineRunning       = "Running %d gate(s)..."
+	linePreviousFails = "Found %d gate(s) with %d previous violation(s)."
+	lineInterrupted   = "Run interrupted; gates were stopped."
+	lineWarning       = "Warning: %s"
+	lineError         = "Error: %v"
 )
 
-// retryLimitMessage is printed (and returned) when run n may not start.
+// Why an episode ends at its retry limit (lineFreshBudget).
+const (
+	reasonNewSession = "a new agent session"
+	reasonNewCommit  = "a new commit (HEAD moved)"
+)
+
+// retryLimitMessage is printed (and returned) when run n of the episode
+// may not start.
 func retryLimitMessage(n, allowed, maxRetries int) string {
 	return fmt.Sprintf("Retry limit exceeded: run %d exceeds max allowed %d (max_retries: %d). "+
-		"Human input required on what to do next; run `agent-gauntlet clean` to archive the logs and start over.",
+		"Human input required on what to do next; a new agent session or a new commit starts a fresh budget, "+
+		"and `agent-gauntlet clean` archives the logs and starts over.",
 		n, allowed, maxRetries)
 }

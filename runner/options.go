@@ -32,10 +32,16 @@ type Options struct {
 	// this path relative to the project root (--working-directory): one job
 	// of `ci list-jobs`.
 	WorkingDir string
-	// Commit reviews one commit (-c).
+	// Commit looks at one past commit (-c): its changes, outside the work
+	// tree's lifecycle (own log space, no retry budget, no verification,
+	// no archiving, no execution state).
 	Commit string
 	// Uncommitted restricts the changes to staged, unstaged and untracked (-u).
 	Uncommitted bool
+	// SessionID is the agent session the stop hook runs for (its input's
+	// session_id), "" from the command line. After the retry limit, a run
+	// of another session starts a fresh budget.
+	SessionID string
 	// Silent sends nothing to Stdout/Stderr; logs are written as usual.
 	Silent bool
 	// Stdout and Stderr are the terminal; nil means discard. Every line a

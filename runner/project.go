@@ -17,6 +17,10 @@ const (
 	// LoadSettings reads config.yml only, without checking entry points
 	// against the gates: the stop hook's fast path.
 	LoadSettings
+	// LoadGates reads config.yml and every gate like LoadAll but runs no
+	// process (config.LoadWithoutGit): for reading the gates' settings on
+	// the stop hook's fast paths, never for running them.
+	LoadGates
 )
 
 // LoadProject finds the project of dir, the nearest directory at or above
@@ -28,7 +32,7 @@ const (
 // the stop hook and ExecuteRun load a project this way. A directory that
 // cannot be resolved (a deleted working directory) has no project. ctx
 // bounds the one git question of LoadAll (is anything in log_dir tracked);
-// LoadSettings runs no process.
+// LoadSettings and LoadGates run no process.
 func LoadProject(ctx context.Context, dir string, load Load) (*config.Config, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -37,8 +41,11 @@ func LoadProject(ctx context.Context, dir string, load Load) (*config.Config, er
 	if !ok {
 		return nil, &config.NotFoundError{Dir: dir}
 	}
-	if load == LoadSettings {
+	switch load {
+	case LoadSettings:
 		return config.LoadProjectFile(root)
+	case LoadGates:
+		return config.LoadWithoutGit(root)
 	}
 	return config.Load(ctx, root)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
@@ -22,18 +23,23 @@ type RunResult struct {
 	ErrorMessage string
 	// ConfigErr is the configuration or command-line error that kept the
 	// run from starting, as LoadProject returns it (no or invalid
-	// .gauntlet/config.yml) or an unknown -g gate; nothing of it was
+	// .gauntlet/config.yml), an unknown -g gate, or a usage error (see
+	// IsUsageError: a -c or -b that names nothing, a configured base branch
+	// that does not exist, a repository git refuses); nothing of it was
 	// printed. The CLI exits 2.
 	ConfigErr error
 	// GatesRun counts the gates that ran; GatesFailed those that failed or
-	// errored.
+	// errored; GatesNotRun those the run never started (a fail_fast check
+	// did not pass before them), listed in Gates with status "not_run".
 	GatesRun    int
 	GatesFailed int
+	GatesNotRun int
 	// Fixed and Skipped count review violations fixed and skipped in this
 	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
 	Skipped int
-	// Gates are the results of the gates that ran, in job order.
+	// Gates are the results of the run's gates, in job order, those never
+	// started included.
 	Gates []GateResult
 }
 
@@ -42,10 +48,13 @@ type RunResult struct {
 func (r RunResult) Detail() string {
 	switch r.Status {
 	case StatusFailed:
+		if r.GatesRun > 0 && r.GatesNotRun > 0 {
+			return fmt.Sprintf("%d of %d gates failed; %d not run.", r.GatesFailed, r.GatesRun, r.GatesNotRun)
+		}
 		if r.GatesRun > 0 {
 			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun)
 		}
-	case StatusError, StatusInfrastructureError:
+	case StatusError, StatusInfrastructureError, StatusLockExists:
 		return r.ErrorMessage
 	}
 	return ""
@@ -59,7 +68,8 @@ type GateResult struct {
 	// Kind is "check" or "review"; Gate the gate's name; EntryPoint the
 	// expanded entry point it ran on.
 	Kind, Gate, EntryPoint string
-	// Status is "pass", "fail" or "error".
+	// Status is "pass", "fail", "error" or "not_run" (never started: a
+	// fail_fast check did not pass before it).
 	Status  string
 	Message string
 	// Duration is the gate's wall time.
@@ -109,3 +119,11 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 	}
 	return out
 }
+
+// Text makes a value from outside (a path, a job id built from a directory
+// name, a command) safe inside one line of output: Go-quoted when it holds
+// a line break or another character a terminal does not print as itself,
+// so that it can never forge a line such as `Status: Passed`. Every
+// command prints user-controlled names through it, as the run's console
+// does.
+func Text(s string) string { return console.Text(s) }

@@ -57,6 +57,15 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	if err := e.checkFilters(); err != nil {
 		return &RunResult{Status: StatusError, ErrorMessage: err.Error(), ConfigErr: err}
 	}
+	// -c and -b name revisions: one that names nothing is a usage error,
+	// found before anything is locked, archived or written.
+	if err := checkRefFlags(ctx, e.root, e.opts.Commit, e.opts.BaseBranch); err != nil {
+		if r := usageResult(err); r != nil {
+			return r
+		}
+		r := e.fail(StatusError, err)
+		return &r
+	}
 	return nil
 }
 
@@ -124,14 +133,26 @@ func (e *execution) gateExists(name string) bool {
 	return (isCheck && e.opts.Kinds != KindsReviews) || (isReview && e.opts.Kinds != KindsChecks)
 }
 
+// jobIDs are the ids of jobs.
+func jobIDs(jobs []gate.Job) []string {
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
+	}
+	return ids
+}
+
 // jobs are the jobs of the run's kinds (and -g gate) for the changed
-// files; the warnings of entry point expansion are printed.
+// files, without those whose directory is gone; the notes and warnings of
+// entry point expansion are printed.
 func (e *execution) jobs(files []string) []gate.Job {
-	jobs, warnings := entry.Jobs(e.cfg, entry.Expand(e.root, e.cfg.EntryPoints, files), entry.Filter{
+	expanded, notes := entry.Expand(e.root, e.cfg.EntryPoints, files)
+	jobs, warnings := entry.Jobs(e.cfg, expanded, entry.Filter{
 		Checks: e.opts.Kinds != KindsReviews, Reviews: e.opts.Kinds != KindsChecks, CI: e.ci,
 		Gate: e.opts.Gate, WorkingDir: e.opts.WorkingDir,
 	})
-	for _, w := range warnings {
+	jobs, missing := entry.Present(e.root, jobs)
+	for _, w := range append(append(notes, missing...), warnings...) {
 		e.cons.Printf("%s", w)
 	}
 	return jobs

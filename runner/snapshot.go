@@ -13,7 +13,10 @@ import (
 // the snapshot taken before the gates (for verification or reviews) is
 // checked and retaken if the gates changed the work tree. from is where
 // the verified change set began (changes.from), recorded in the snapshot.
-func (e *execution) writeState(ctx context.Context, from string) {
+// With them go the episode (nextEpisode) and the start of the stop hook's
+// interval (lastFullPass) after a run that ended with status and, when
+// archived, archives the logs.
+func (e *execution) writeState(ctx context.Context, from string, status GauntletStatus, archived bool) {
 	e.snap.start()
 	hs, err := git.ReadHeadState(ctx, e.root, e.base)
 	if err != nil {
@@ -26,7 +29,10 @@ func (e *execution) writeState(ctx context.Context, from string) {
 		e.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
 		ref = head
 	}
-	st := state.State{LastRunCompletedAt: e.now(), Branch: branch, Commit: head, WorkingTreeRef: ref}
+	now := e.now()
+	st := state.State{LastRunCompletedAt: now, Branch: branch, Commit: head, WorkingTreeRef: ref,
+		LastFullPassAt: e.lastFullPass(status, now), EpisodeStartRun: e.nextEpisode(status, archived),
+		SessionID: e.opts.SessionID}
 	if err := state.Write(e.logDir, st); err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	}

@@ -62,8 +62,12 @@ type outcome struct {
 	// onlyInfrastructure is true when every gate that did not pass could not
 	// judge the change for reasons the agent cannot fix.
 	onlyInfrastructure bool
-	// run is the run number; maxRetries the configured limit.
+	// run is the run's place in the retry budget of its episode (1 for its
+	// first run); maxRetries the configured limit.
 	run, maxRetries int
+	// noBudget is true for a run outside the retry budget (a look at a past
+	// commit): it never exceeds the limit.
+	noBudget bool
 }
 
 // decideStatus is the status of a run that ran its gates: interrupted is an
@@ -74,7 +78,7 @@ func decideStatus(o outcome) GauntletStatus {
 	switch {
 	case o.interrupted:
 		return StatusError
-	case o.gatesFailed > 0 && o.run >= o.maxRetries+1:
+	case o.gatesFailed > 0 && !o.noBudget && o.run >= o.maxRetries+1:
 		return StatusRetryLimitExceeded
 	case o.gatesFailed > 0 && o.onlyInfrastructure:
 		return StatusInfrastructureError
@@ -86,6 +90,7 @@ func decideStatus(o outcome) GauntletStatus {
 	return StatusPassed
 }
 
-// retryLimitReached reports whether run may not start: max_retries
-// verification runs after the first have been used.
+// retryLimitReached reports whether run (its place in the episode's
+// budget) may not start: max_retries verification runs after the first
+// have been used.
 func retryLimitReached(run, maxRetries int) bool { return run > maxRetries+1 }

@@ -66,6 +66,7 @@ func TestDecideStatus(t *testing.T) {
 		{"only reviewers that could not run", outcome{gatesFailed: 1, onlyInfrastructure: true, run: 1, maxRetries: 3}, StatusInfrastructureError},
 		{"the retry limit before infrastructure", outcome{gatesFailed: 1, onlyInfrastructure: true, run: 4, maxRetries: 3}, StatusRetryLimitExceeded},
 		{"interrupted, whatever ran", outcome{interrupted: true, gatesFailed: 1, run: 4, maxRetries: 3}, StatusError},
+		{"a look at a past commit has no budget", outcome{gatesFailed: 1, run: 1, maxRetries: 0, noBudget: true}, StatusFailed},
 	}
 	for _, tt := range tests {
 		if got := decideStatus(tt.o); got != tt.want {
@@ -118,5 +119,17 @@ func TestStatusMessages(t *testing.T) {
 	}
 	if n := len([]rune(got)) - len([]rune(statuses[StatusError].message)); n > maxDetail+1 {
 		t.Errorf("detail of %d runes", n)
+	}
+}
+
+// episodeStart clamps the recorded start of the budget: none, or one beyond
+// the next run (the logs were archived since), counts from run 1.
+func TestEpisodeStart(t *testing.T) {
+	for _, tt := range []struct{ recorded, next, want int }{
+		{0, 1, 1}, {0, 7, 1}, {3, 7, 3}, {7, 7, 7}, {5, 1, 1}, {-2, 4, 1},
+	} {
+		if got := episodeStart(tt.recorded, tt.next); got != tt.want {
+			t.Errorf("episodeStart(%d, %d) = %d, want %d", tt.recorded, tt.next, got, tt.want)
+		}
 	}
 }

@@ -33,6 +33,18 @@ import (
 // itself, no git work tree, and holding no file git tracks (asked of git
 // under ctx; skipped when git cannot tell).
 func Load(ctx context.Context, root string) (*Config, error) {
+	return load(ctx, root, true)
+}
+
+// LoadWithoutGit is Load without its one git question (does log_dir hold
+// tracked files): it runs no process. For readers that only need the gates'
+// settings (the stop hook's bound on a lock's age), never to run gates.
+func LoadWithoutGit(root string) (*Config, error) {
+	return load(context.Background(), root, false)
+}
+
+// load is Load, asking git about log_dir when askGit is set.
+func load(ctx context.Context, root string, askGit bool) (*Config, error) {
 	abs, data, err := readProjectFile(root)
 	if err != nil {
 		return nil, err
@@ -52,7 +64,7 @@ func Load(ctx context.Context, root string) (*Config, error) {
 	f := c.file(projectFileRel())
 	cfg, parsed := parseProject(f, data, known, proj)
 	cfg.Root = abs
-	if parsed.logDir != nil {
+	if parsed.logDir != nil && askGit {
 		checkTracked(ctx, f, parsed.logDir, parsed.logDirDefault)
 	}
 	for _, g := range checkFiles {

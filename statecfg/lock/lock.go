@@ -2,10 +2,13 @@
 // directory that keeps two gauntlet runs of one project apart.
 //
 // The lock is created with O_EXCL and holds JSON naming its owner (pid,
-// host, start time). A lock that is ours (our JSON, our host) but whose
-// process is gone is stale and is taken over, with a warning; any other
-// existing lock file, including an empty one or the TypeScript tool's plain
-// pid, is respected.
+// host, start time, and the deadline of its run when the run has one). A
+// lock that no live run can hold is stale and is taken over, with a
+// warning: ours (our JSON, our host) whose process is gone; ours whose
+// run's deadline has passed; and any lock, of any host or tool, older than
+// the longest a run may last (Bounds.MaxAge, which the caller derives from
+// the configured timeouts). Any other existing lock file, including an
+// empty one or the TypeScript tool's plain pid, is respected.
 package lock
 
 import (
@@ -35,6 +38,22 @@ type owner struct {
 	PID       int       `json:"pid"`
 	Host      string    `json:"host"`
 	StartedAt time.Time `json:"started_at"`
+	// Deadline is when the holder's run is certain to have ended (its
+	// context's deadline, or its start plus the longest run of its
+	// configuration), when it has one.
+	Deadline *time.Time `json:"deadline,omitempty"`
+}
+
+// Bounds say how long runs last, for Acquire's staleness rules and the
+// lock it writes. The zero value knows no bound.
+type Bounds struct {
+	// MaxAge is the longest any run of the project can hold the lock (0:
+	// unbounded, as when a gate has no timeout): an older lock, whoever
+	// wrote it, is stale.
+	MaxAge time.Duration
+	// Deadline, when set, is when the run taking the lock is certain to
+	// have ended; it is written into the lock, which is stale after it.
+	Deadline time.Time
 }
 
 // Lock is a held run lock.
@@ -55,11 +74,24 @@ type Lock struct {
 type HeldError struct {
 	// Path is the absolute path of the lock file.
 	Path string
+	// TakenAt is when the lock was taken (its start time, else its file's
+	// modification time); zero when unknown.
+	TakenAt time.Time
 }
 
-// Error says a run is in progress and how to clear a leftover lock.
+// Error says a run is in progress, since when, and how to clear a leftover
+// lock.
 func (e *HeldError) Error() string {
-	return fmt.Sprintf("a gauntlet run is already in progress (lock file: %s); if no run is in progress, remove that file", e.Path)
+	return fmt.Sprintf("a gauntlet run is already in progress (lock file: %s%s); if no run is in progress, remove that file",
+		e.Path, ageText(e.TakenAt))
+}
+
+// ageText is ", taken <age> ago" for a known time, "" otherwise.
+func ageText(at time.Time) string {
+	if at.IsZero() {
+		return ""
+	}
+	return ", taken " + max(time.Since(at), 0).Round(time.Second).String() + " ago"
 }
 
 // Path returns the lock file of logDir.
@@ -72,12 +104,17 @@ func Exists(logDir string) bool {
 	return err == nil
 }
 
-// Acquire takes the run lock of logDir, creating logDir if needed. When the
-// lock file exists and is stale (written by this package on this host for
-// a process that no longer exists) it is taken over and Lock.Warning says
-// so; two processes taking over the same stale lock cannot both win. Any
-// other existing lock file gives a *HeldError.
-func Acquire(logDir string) (*Lock, error) {
+// Acquire is AcquireWithin without bounds: only a lock of ours on this host
+// whose process is gone, or whose deadline passed, is stale.
+func Acquire(logDir string) (*Lock, error) { return AcquireWithin(logDir, Bounds{}) }
+
+// AcquireWithin takes the run lock of logDir, creating logDir if needed.
+// When the lock file exists and is stale (see the package doc; b.MaxAge
+// is the age bound) it is taken over and Lock.Warning says so; two
+// processes taking over the same stale lock cannot both win. Any other
+// existing lock file gives a *HeldError. The lock written carries
+// b.Deadline.
+func AcquireWithin(logDir string, b Bounds) (*Lock, error) {
 	dir, err := filepath.Abs(logDir)
 	if err != nil {
 		return nil, fmt.Errorf("resolve log directory %s: %w", logDir, err)
@@ -87,7 +124,12 @@ func Acquire(logDir string) (*Lock, error) {
 	}
 	path := Path(dir)
 	host, _ := os.Hostname()
-	content, err := json.Marshal(owner{PID: os.Getpid(), Host: host, StartedAt: time.Now().UTC()})
+	me := owner{PID: os.Getpid(), Host: host, StartedAt: time.Now().UTC()}
+	if !b.Deadline.IsZero() {
+		d := b.Deadline.UTC()
+		me.Deadline = &d
+	}
+	content, err := json.Marshal(me)
 	if err != nil {
 		return nil, fmt.Errorf("encode lock: %w", err)
 	}
@@ -110,17 +152,16 @@ func Acquire(logDir string) (*Lock, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read lock file %s: %w", path, fserr.Pathless(err))
 		}
-		pid, stale := staleOwner(existing, host)
-		if !stale {
-			return nil, &HeldError{Path: path}
+		v := judge(existing, modTime(path), time.Now(), host, b.MaxAge)
+		if !v.stale {
+			return nil, &HeldError{Path: path, TakenAt: v.takenAt}
 		}
 		took, err := takeOver(dir, path, existing, content)
 		if err != nil {
 			return nil, err
 		}
 		if took {
-			warning := fmt.Sprintf("took over the stale lock file %s of process %d, which is no longer running", path, pid)
-			return &Lock{Path: path, Warning: warning, content: content}, nil
+			return &Lock{Path: path, Warning: v.warning(path), content: content}, nil
 		}
 	}
 	return nil, &HeldError{Path: path}
@@ -147,19 +188,88 @@ func createExclusive(path string, content []byte) error {
 	return nil
 }
 
-// staleOwner reports whether content is a lock we wrote on host for a
-// process that no longer exists, and that process id.
-func staleOwner(content []byte, host string) (pid int, stale bool) {
+// verdict is what judge found out about an existing lock.
+type verdict struct {
+	stale bool
+	// why is the rule that made it stale: staleDead, staleDeadline or
+	// staleAge.
+	why int
+	// pid and host are the owner's, when the lock is ours.
+	pid  int
+	host string
+	// takenAt is when the lock was taken (zero: unknown); maxAge the bound
+	// its age exceeded (staleAge).
+	takenAt time.Time
+	maxAge  time.Duration
+}
+
+// The rules that make a lock stale.
+const (
+	staleDead = iota + 1
+	staleDeadline
+	staleAge
+)
+
+// warning says which stale lock at path was taken over, and why.
+func (v verdict) warning(path string) string {
+	switch v.why {
+	case staleDead:
+		return fmt.Sprintf("took over the stale lock file %s of process %d, which is no longer running", path, v.pid)
+	case staleDeadline:
+		return fmt.Sprintf("took over the stale lock file %s of process %d on %s%s: the deadline of its run has passed",
+			path, v.pid, v.host, ageText(v.takenAt))
+	}
+	return fmt.Sprintf("took over the stale lock file %s%s: no run lasts longer than %s (the longest possible run of this configuration)",
+		path, ageText(v.takenAt), v.maxAge.Round(time.Second))
+}
+
+// judge tells whether the lock content, its file last modified at mod,
+// can still be held by a live run, now, on host, with runs lasting at most
+// maxAge (0: unbounded). A lock of ours is stale when its process is gone
+// (same host), its deadline has passed, or it is older than maxAge; any
+// other lock (the TypeScript tool's pid, an empty file, unknown content)
+// only when its file is older than maxAge.
+func judge(content []byte, mod, now time.Time, host string, maxAge time.Duration) verdict {
+	v := verdict{takenAt: mod}
+	o, ours := parseOwner(content)
+	if ours {
+		v.pid, v.host, v.takenAt = o.PID, o.Host, o.StartedAt
+		switch {
+		case o.Host == host && processGone(o.PID):
+			v.stale, v.why = true, staleDead
+			return v
+		case o.Deadline != nil && now.After(*o.Deadline):
+			v.stale, v.why = true, staleDeadline
+			return v
+		}
+	}
+	if maxAge > 0 && !v.takenAt.IsZero() && now.Sub(v.takenAt) > maxAge {
+		v.stale, v.why, v.maxAge = true, staleAge, maxAge
+	}
+	return v
+}
+
+// parseOwner reads a lock of ours; false for anything else.
+func parseOwner(content []byte) (owner, bool) {
 	dec := json.NewDecoder(bytes.NewReader(content))
 	dec.DisallowUnknownFields()
 	var o owner
 	if err := dec.Decode(&o); err != nil || dec.More() {
-		return 0, false
+		return owner{}, false
 	}
-	if o.PID <= 0 || o.Host == "" || o.Host != host || o.StartedAt.IsZero() {
-		return 0, false
+	if o.PID <= 0 || o.Host == "" || o.StartedAt.IsZero() {
+		return owner{}, false
 	}
-	return o.PID, processGone(o.PID)
+	return o, true
+}
+
+// modTime is when the file at path was last modified, zero when unknown.
+func modTime(path string) time.Time {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
 }
 
 // processGone reports whether no process pid exists. A process of another

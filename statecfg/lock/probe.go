@@ -5,23 +5,55 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // maxProbe bounds what Held reads. A lock file this package writes is about
 // a hundred bytes; a longer one is not ours, so it is respected.
 const maxProbe = 4 << 10
 
-// Held reports whether logDir holds a lock file that a run must respect,
-// with the same rule as Acquire: false when there is no lock file, or when
-// it is stale (written by this package on this host for a process that no
-// longer exists), which Acquire takes over with a warning; true for any
-// other lock file, an unreadable or oversized one included.
+// Held is Inspect(logDir, 0).Held.
+func Held(logDir string) bool { return Inspect(logDir, 0).Held }
+
+// Info is what Inspect found.
+type Info struct {
+	// Exists reports a lock file; Held one that a run must respect.
+	Exists, Held bool
+	// Path is the lock file.
+	Path string
+	// TakenAt is when the lock was taken, zero when unknown.
+	TakenAt time.Time
+}
+
+// Message says which lock holds, and since when: the detail of the stop
+// hook's lock_exists answer.
+func (i Info) Message() string {
+	return (&HeldError{Path: i.Path, TakenAt: i.TakenAt}).Error()
+}
+
+// Inspect tells whether logDir holds a lock file that a run must respect,
+// with the same rules as AcquireWithin for runs lasting at most maxAge (0:
+// unbounded): not held when there is no lock file, or when it is stale,
+// which AcquireWithin takes over with a warning; held for any other lock
+// file, an unreadable or oversized one included.
 //
 // It is for the stop hook's fast path: one open and read of the lock file
 // and, for a lock of ours on this host, one kill(pid, 0). The answer may be
 // outdated at once; Acquire has the last word.
-func Held(logDir string) bool {
+func Inspect(logDir string, maxAge time.Duration) Info {
+	info := Info{Path: Path(logDir)}
+	if abs, err := filepath.Abs(info.Path); err == nil {
+		info.Path = abs
+	}
+	info.Exists, info.Held = probe(logDir, maxAge, &info.TakenAt)
+	return info
+}
+
+// probe is Inspect's answer: whether a lock file exists, whether it is
+// held, and when it was taken when known.
+func probe(logDir string, maxAge time.Duration, takenAt *time.Time) (exists, held bool) {
 	// O_NONBLOCK: a FIFO in the lock's place must not hang the hook (it
 	// reads as empty, so it is respected); regular files ignore the flag.
 	// O_NOFOLLOW: a symbolic link, dangling ones included, is respected, as
@@ -30,17 +62,23 @@ func Held(logDir string) bool {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No lock, or no directory that could hold one (the run will then
 		// report why the log directory is unusable).
-		return false
+		return false, false
 	}
 	if err != nil {
-		return true
+		return true, true
 	}
 	defer f.Close()
+	var mod time.Time
+	if fi, err := f.Stat(); err == nil {
+		mod = fi.ModTime()
+		*takenAt = mod
+	}
 	content, err := io.ReadAll(io.LimitReader(f, maxProbe+1))
 	if err != nil || len(content) > maxProbe {
-		return true
+		return true, true
 	}
-	host, _ := os.Hostname() // as Acquire: no host name, nothing is stale
-	_, stale := staleOwner(content, host)
-	return !stale
+	host, _ := os.Hostname() // as Acquire: no host name, nothing of ours is stale
+	v := judge(content, mod, time.Now(), host, maxAge)
+	*takenAt = v.takenAt
+	return true, !v.stale
 }

@@ -112,10 +112,13 @@ func (c *cleaner) clean(includeState bool) (Result, error) {
 		name := e.Name()
 		k := classify(name)
 		switch {
-		case k == previousDir || k == kept || (k == stateFile && !includeState):
+		case k == previousDir || k == kept || ((k == stateFile || k == commitDir) && !includeState):
 			continue
 		case k == foreign:
 			c.warn(msgForeign, name)
+			continue
+		case k == commitDir && e.IsDir():
+			move = append(move, name)
 			continue
 		case !e.Type().IsRegular():
 			c.warn(msgIrregular, name, fsread.Kind(e.Type()))
@@ -133,7 +136,7 @@ func (c *cleaner) clean(includeState bool) (Result, error) {
 	}
 	if !logs {
 		// No logs (a passed run archived them already): only the state
-		// moves, next to that archive, which stays as it is.
+		// and commit/ move, next to that archive, which stays as it is.
 		move, remove = onlyState(move), nil
 	} else {
 		c.emptyPrevious()
@@ -151,14 +154,15 @@ func (c *cleaner) clean(includeState bool) (Result, error) {
 	return c.res, errors.Join(c.errs...)
 }
 
-// onlyState keeps the execution state of names, if there.
+// onlyState keeps the execution state and commit/ of names, if there.
 func onlyState(names []string) []string {
+	var kept []string
 	for _, name := range names {
-		if classify(name) == stateFile {
-			return []string{name}
+		if k := classify(name); k == stateFile || k == commitDir {
+			kept = append(kept, name)
 		}
 	}
-	return nil
+	return kept
 }
 
 // list reads the directory rel of the root, never blocking on a FIFO.
@@ -206,6 +210,8 @@ func (c *cleaner) emptyPrevious() {
 	for _, e := range entries {
 		rel := filepath.Join(PreviousDir, e.Name())
 		switch {
+		case classify(e.Name()) == commitDir && e.IsDir():
+			c.emptyOwnDir(rel)
 		case !IsOwn(e.Name()):
 			c.warn(msgForeign, rel)
 		case !e.Type().IsRegular():
@@ -218,11 +224,41 @@ func (c *cleaner) emptyPrevious() {
 	}
 }
 
+// emptyOwnDir deletes the gauntlet's own regular files from the directory
+// rel (an archived commit/), warning about anything else there, and then
+// the directory itself when that left it empty.
+func (c *cleaner) emptyOwnDir(rel string) {
+	entries, err := c.list(rel)
+	if err != nil {
+		c.fail("read", rel, err)
+		return
+	}
+	for _, e := range entries {
+		sub := filepath.Join(rel, e.Name())
+		switch {
+		case !IsOwn(e.Name()) || classify(e.Name()) == commitDir:
+			c.warn(msgForeign, sub)
+		case !e.Type().IsRegular():
+			c.warn(msgIrregular, sub, fsread.Kind(e.Type()))
+		default:
+			if err := c.root.Remove(sub); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				c.fail("remove", sub, err)
+			}
+		}
+	}
+	// Fails, leaving it, when something not ours is still there.
+	_ = c.root.Remove(rel)
+}
+
 // archive moves the root entry name into previous/. A file of that name
 // already there is replaced when it is a regular file (one the gauntlet
-// archived before); anything else there stays, and so does the entry.
+// archived before); an archived commit/ is emptied of the gauntlet's own
+// files first; anything else there stays, and so does the entry.
 func (c *cleaner) archive(name string) {
 	target := filepath.Join(PreviousDir, name)
+	if fi, err := c.root.Lstat(target); err == nil && fi.IsDir() && classify(name) == commitDir {
+		c.emptyOwnDir(target)
+	}
 	if fi, err := c.root.Lstat(target); err == nil && !fi.Mode().IsRegular() {
 		c.warn(msgOccupied, name, fserr.Quote(filepath.Join(c.dir, target)))
 		return

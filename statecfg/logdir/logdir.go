@@ -34,6 +34,12 @@ import (
 const (
 	// PreviousDir is the archive that Clean moves the logs into.
 	PreviousDir = "previous"
+	// CommitDir holds the logs of looks at past commits (run -c), numbered
+	// in their own space: they stay outside the work tree's lifecycle (its
+	// run numbers, retry budget and verification). A passing run's
+	// archiving leaves it alone; it moves into previous/ with the execution
+	// state (clean, auto-clean).
+	CommitDir = "commit"
 	// DebugLogFile is the debug log, kept across cleans.
 	DebugLogFile = ".debug.log"
 	// DebugLogBackupFile is the rotated debug log, kept across cleans.

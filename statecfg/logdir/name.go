@@ -2,8 +2,10 @@ package logdir
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind tells which of the log directory's numbered files a Name is.
@@ -35,14 +37,15 @@ const (
 // consoleStem starts every console log name.
 const consoleStem = "console"
 
-// Name is the one format of every numbered file in the log directory. Job
-// ids (`<kind>:<entry point>:<gate>`) appear in it encoded by JobStem, which
-// is injective (two jobs never share a file) and gives the names the
-// TypeScript tool wrote for simple ids.
+// Name is the one format of every numbered file in the log directory. The
+// job's part of a gate file's name is its stem, which JobNames gives a job
+// id and reads back; ParseName and String go from file names to Names and
+// back without knowing the jobs.
 type Name struct {
 	Kind Kind
-	// Job is the job id (KindJobLog, KindSlotLog, KindSlotJSON).
-	Job string
+	// Stem is the job's part of the name (KindJobLog, KindSlotLog,
+	// KindSlotJSON), as JobNames writes it.
+	Stem string
 	// Adapter and Slot name a review slot (KindSlotLog, KindSlotJSON):
 	// adapter@slot, slot counting from 1.
 	Adapter string
@@ -56,19 +59,6 @@ type Name struct {
 // ConsoleName is run's console log: console.<run>.log.
 func ConsoleName(run int) Name { return Name{Kind: KindConsole, Run: run} }
 
-// JobLogName is the log of check job in run.
-func JobLogName(job string, run int) Name { return Name{Kind: KindJobLog, Job: job, Run: run} }
-
-// SlotLogName is the log of review job's slot on adapter in run.
-func SlotLogName(job, adapter string, slot, run int) Name {
-	return Name{Kind: KindSlotLog, Job: job, Adapter: adapter, Slot: slot, Run: run}
-}
-
-// SlotJSONName is the violations file of review job's slot on adapter in run.
-func SlotJSONName(job, adapter string, slot, run int) Name {
-	return Name{Kind: KindSlotJSON, Job: job, Adapter: adapter, Slot: slot, Run: run}
-}
-
 // String is the file name.
 func (n Name) String() string {
 	suffix := "." + strconv.Itoa(n.Run) + extLog
@@ -76,13 +66,13 @@ func (n Name) String() string {
 	case KindConsole:
 		return consoleStem + suffix
 	case KindJobLog:
-		return JobStem(n.Job) + suffix
+		return n.Stem + suffix
 	case KindSlotLog, KindSlotJSON:
 		ext := extLog
 		if n.Kind == KindSlotJSON {
 			ext = extJSON
 		}
-		return JobStem(n.Job) + "_" + n.Adapter + "@" + strconv.Itoa(n.Slot) + "." + strconv.Itoa(n.Run) + ext
+		return n.Stem + "_" + n.Adapter + "@" + strconv.Itoa(n.Slot) + "." + strconv.Itoa(n.Run) + ext
 	}
 	return n.other
 }
@@ -136,11 +126,10 @@ func ParseName(file string) (Name, bool) {
 	if at := strings.LastIndexByte(stem, '@'); at >= 0 {
 		return parseSlot(stem[:at], stem[at+1:], ext, run, other), true
 	}
-	job, ok := ParseJobStem(stem)
-	if !ok || ext != extLog {
+	if !validStem(stem) || ext != extLog {
 		return other, true
 	}
-	return JobLogName(job, run), true
+	return Name{Kind: KindJobLog, Stem: stem, Run: run}, true
 }
 
 // parseSlot reads the <job>_<adapter> and <slot> parts of a slot file name.
@@ -153,15 +142,15 @@ func parseSlot(jobAdapter, slotDigits, ext string, run int, other Name) Name {
 	if us < 0 {
 		return other
 	}
-	adapter := jobAdapter[us+1:]
-	job, ok := ParseJobStem(jobAdapter[:us])
-	if !ok || !ValidAdapterName(adapter) {
+	stem, adapter := jobAdapter[:us], jobAdapter[us+1:]
+	if !validStem(stem) || !ValidAdapterName(adapter) {
 		return other
 	}
+	kind := KindSlotLog
 	if ext == extJSON {
-		return SlotJSONName(job, adapter, slot, run)
+		kind = KindSlotJSON
 	}
-	return SlotLogName(job, adapter, slot, run)
+	return Name{Kind: kind, Stem: stem, Adapter: adapter, Slot: slot, Run: run}
 }
 
 // number reads a run or slot number: ASCII digits only.
@@ -187,17 +176,147 @@ func ValidAdapterName(name string) bool {
 	return true
 }
 
-// JobStem encodes a job id `<kind>:<entry point>:<gate>` for file names:
-// the two ':' separators (the first and the last ':') become '_', a '/' of
-// the entry point becomes '_', letters, digits, '.' and '-' stay, and every
-// other byte (a literal '_' or ':', a space, '%', non-ASCII) becomes %XX
-// (upper-case hex). Simple ids keep the name the TypeScript tool gave them
-// (check:src:lint → check_src_lint, check:packages/api:lint →
-// check_packages_api_lint); check:pkg_a:lint is check_pkg%5Fa_lint, so it
-// no longer shares a file with check:pkg/a:lint. The encoding is injective:
-// ParseJobStem reverses it. An id without two ':' has every ':' escaped; a
-// leading '.' is escaped too (no hidden files).
-func JobStem(job string) string {
+// JobNames gives the jobs of a project their stems, the job's part of its
+// log file names, and reads them back. A job's stem is the name the
+// TypeScript tool wrote, its id with every byte but letters, digits, '.',
+// '_' and '-' written as '_' (check:src:type_check → check_src_type_check,
+// review:.:code-quality → review_._code-quality), unless another job of
+// the set has that same name: those jobs, and only those, are named by the
+// escaped form instead, in which the two ':' separators and the '/' of the
+// entry point are '_', letters, digits, '.' and '-' stay, and every other
+// byte is %XX (check:pkg/a:lint → check_pkg_a_lint, check:pkg_a:lint →
+// check_pkg%5Fa_lint). No two jobs of the set share a stem: an escaped
+// stem without '%' is the job's TypeScript name, which another job of the
+// set shares, so it is never the stem of a job named the TypeScript way;
+// and the escaped form is injective.
+//
+// Every place that writes a gate's files or matches files to jobs goes
+// through one JobNames built from every job the configuration can give
+// (see runner), so that a job's files are found under one stem whatever
+// subset of the jobs a run executes. The zero value and nil hold no job.
+type JobNames struct {
+	stems map[string]string // job id → stem
+	jobs  map[string]string // stem → job id
+}
+
+// NewJobNames names the jobs ids (duplicates are harmless).
+func NewJobNames(ids ...string) *JobNames {
+	byTS := make(map[string][]string, len(ids))
+	for _, id := range ids {
+		ts := tsStem(id)
+		if !slices.Contains(byTS[ts], id) {
+			byTS[ts] = append(byTS[ts], id)
+		}
+	}
+	n := &JobNames{stems: make(map[string]string, len(ids)), jobs: make(map[string]string, len(ids))}
+	for ts, same := range byTS {
+		for _, id := range same {
+			stem := ts
+			if len(same) > 1 {
+				stem = escapedStem(id)
+			}
+			n.stems[id], n.jobs[stem] = stem, id
+		}
+	}
+	return n
+}
+
+// Stem is job's stem. A job the set does not hold gets its TypeScript name
+// unless a job of the set has that name, then its escaped form.
+func (n *JobNames) Stem(job string) string {
+	if n != nil {
+		if s, ok := n.stems[job]; ok {
+			return s
+		}
+		if _, taken := n.jobs[tsStem(job)]; taken {
+			return escapedStem(job)
+		}
+	}
+	return tsStem(job)
+}
+
+// Job is the job whose stem is stem: a job of the set, or, for an escaped
+// stem (one with a '%'), the job it encodes. False for any other stem: the
+// TypeScript name of a job the configuration no longer has, which cannot
+// be read back.
+func (n *JobNames) Job(stem string) (string, bool) {
+	if n != nil {
+		if id, ok := n.jobs[stem]; ok {
+			return id, true
+		}
+	}
+	if strings.Contains(stem, "%") {
+		return parseEscapedStem(stem)
+	}
+	return "", false
+}
+
+// JobOf is the job of a gate file name (see Job); false for other names.
+func (n *JobNames) JobOf(name Name) (string, bool) {
+	if !name.IsGate() {
+		return "", false
+	}
+	return n.Job(name.Stem)
+}
+
+// JobLog is the log of check job in run.
+func (n *JobNames) JobLog(job string, run int) Name {
+	return Name{Kind: KindJobLog, Stem: n.Stem(job), Run: run}
+}
+
+// SlotLog is the log of review job's slot on adapter in run.
+func (n *JobNames) SlotLog(job, adapter string, slot, run int) Name {
+	return Name{Kind: KindSlotLog, Stem: n.Stem(job), Adapter: adapter, Slot: slot, Run: run}
+}
+
+// SlotJSON is the violations file of review job's slot on adapter in run.
+func (n *JobNames) SlotJSON(job, adapter string, slot, run int) Name {
+	return Name{Kind: KindSlotJSON, Stem: n.Stem(job), Adapter: adapter, Slot: slot, Run: run}
+}
+
+// tsStem is the TypeScript tool's name of a job: every character outside
+// [A-Za-z0-9._-] replaced by '_'. That tool counted UTF-16 code units, so
+// a character beyond the Basic Multilingual Plane becomes "__"; a byte
+// that is not UTF-8 becomes one '_'.
+func tsStem(job string) string {
+	var b strings.Builder
+	b.Grow(len(job))
+	for _, r := range job {
+		switch {
+		case r < utf8.RuneSelf && (isAlnum(byte(r)) || r == '.' || r == '_' || r == '-'):
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("__")
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// validStem reports whether stem can be a job's stem: a check or review
+// job's name in either form, file-name safe.
+func validStem(stem string) bool {
+	// <kind>_<entry point>_<gate>: two separators at least.
+	if !slices.ContainsFunc(OwnJobKinds, func(k string) bool { return strings.HasPrefix(stem, k+"_") }) || strings.Count(stem, "_") < 2 {
+		return false
+	}
+	for i := 0; i < len(stem); i++ {
+		if c := stem[i]; !isAlnum(c) && !strings.ContainsRune("._%-", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapedStem encodes a job id `<kind>:<entry point>:<gate>` injectively:
+// the two ':' separators (the first and the last ':') become '_', a '/'
+// of the entry point becomes '_', letters, digits, '.' and '-' stay, and
+// every other byte (a literal '_' or ':', a space, '%', non-ASCII) becomes
+// %XX (upper-case hex). An id without two ':' has every ':' escaped; a
+// leading '.' is escaped too (no hidden files). parseEscapedStem reverses
+// it.
+func escapedStem(job string) string {
 	var stem string
 	first, last := strings.IndexByte(job, ':'), strings.LastIndexByte(job, ':')
 	if first < 0 || first == last {
@@ -211,9 +330,9 @@ func JobStem(job string) string {
 	return stem
 }
 
-// ParseJobStem is the job id a JobStem encodes; false for a stem JobStem
-// never writes.
-func ParseJobStem(stem string) (string, bool) {
+// parseEscapedStem is the job id an escapedStem encodes; false for a stem
+// escapedStem never writes.
+func parseEscapedStem(stem string) (string, bool) {
 	first, last := strings.IndexByte(stem, '_'), strings.LastIndexByte(stem, '_')
 	if first < 0 || first == last {
 		return "", false
@@ -225,7 +344,7 @@ func ParseJobStem(stem string) (string, bool) {
 		return "", false
 	}
 	job := kind + ":" + entry + ":" + gate
-	if JobStem(job) != stem {
+	if escapedStem(job) != stem {
 		return "", false // not in the canonical form (lower-case hex, needless escapes)
 	}
 	return job, true

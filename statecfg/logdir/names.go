@@ -2,8 +2,6 @@ package logdir
 
 import (
 	"regexp"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
@@ -12,20 +10,20 @@ import (
 
 // OwnJobKinds are the kinds of the job ids (`<kind>:<entry point>:<gate>`)
 // in the gauntlet's own log names: the runner's gate kinds. A numbered file
-// whose stem decodes to another kind (build_output_final.1.log reads as the
-// job build:output:final) is not the gauntlet's.
+// whose stem starts with another kind (build_output_final.1.log) is not the
+// gauntlet's.
 var OwnJobKinds = []string{"check", "review"}
 
 // IsOwn reports whether the numbered file is in one of the gauntlet's
-// formats: a console log, or a check or review log or review JSON of a job
-// of one of OwnJobKinds.
+// formats: a console log, or a check or review log or review JSON whose
+// stem is one JobNames writes (a check or review job's; build_output.1.log
+// is not the gauntlet's).
 func (n Name) IsOwn() bool {
 	switch n.Kind {
 	case KindConsole:
 		return true
 	case KindJobLog, KindSlotLog, KindSlotJSON:
-		kind, _, _ := strings.Cut(n.Job, ":")
-		return slices.Contains(OwnJobKinds, kind)
+		return validStem(n.Stem)
 	}
 	return false
 }
@@ -50,6 +48,9 @@ const (
 	// archived: other files of ours that clean archives: the TypeScript
 	// tool's stop-hook marker, temporary files a crash left behind.
 	archived
+	// commitDir: the directory of the logs of looks at past commits
+	// (CommitDir); it moves with the execution state.
+	commitDir
 )
 
 // tempRE matches a temporary file of an atomic write or a lock takeover:
@@ -69,6 +70,8 @@ func classify(name string) kind {
 		return legacyDeleted
 	case StopHookMarkerFile:
 		return archived
+	case CommitDir:
+		return commitDir
 	}
 	if isOwnNumbered(name) {
 		return runLog
@@ -91,7 +94,7 @@ func isOwnNumbered(name string) bool {
 // IsOwn reports whether name, an entry of the log directory or of its
 // previous/, is in one of the formats the gauntlet writes: its numbered
 // files (Name.IsOwn), .execution_state, .gauntlet-run.lock, .debug.log(.1),
-// previous/, the TypeScript tool's .session_ref and .stop-hook-active, and
+// previous/, commit/, the TypeScript tool's .session_ref and .stop-hook-active, and
 // the temporary files of its atomic writes. Clean moves and deletes nothing
 // else.
 func IsOwn(name string) bool { return classify(name) != foreign }

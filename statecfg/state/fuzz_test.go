@@ -51,7 +51,9 @@ func FuzzStateRead(f *testing.F) {
 			t.Fatalf("Read after Write = %v, %v", again, err)
 		}
 		if !again.LastRunCompletedAt.Equal(got.LastRunCompletedAt) || again.Branch != got.Branch ||
-			again.Commit != got.Commit || again.WorkingTreeRef != got.WorkingTreeRef {
+			again.Commit != got.Commit || again.WorkingTreeRef != got.WorkingTreeRef ||
+			!again.LastFullPassAt.Equal(got.LastFullPassAt) || again.EpisodeStartRun != got.EpisodeStartRun ||
+			again.SessionID != got.SessionID {
 			t.Errorf("round trip changed the state: %+v became %+v", got, again)
 		}
 	})

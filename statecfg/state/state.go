@@ -1,6 +1,13 @@
 // Package state reads and writes the execution state, the
 // .execution_state JSON file in the log directory that records when the
-// last run completed and on which branch, commit and work tree.
+// last run completed and on which branch, commit and work tree, and what
+// the stop hook's interval and the retry budget of the current episode
+// start from.
+//
+// The fields of the TypeScript tool (last_run_completed_at, branch,
+// commit, working_tree_ref) keep their meaning, so that it can still read
+// the file; what it does not know is in fields of its own, which it
+// ignores: last_full_pass_completed_at, episode_start_run, session_id.
 package state
 
 import (
@@ -40,14 +47,35 @@ type State struct {
 	// WorkingTreeRef is a commit capturing the work tree of that run (tracked
 	// and untracked files), the base of the next verification's diffs.
 	WorkingTreeRef string `json:"working_tree_ref,omitempty"`
+	// LastFullPassAt is when the last run that covered every applicable
+	// gate of the work tree (no -g, -c, -u, -b, --working-directory; run
+	// or the stop hook, not check or review) ended passed or passed with
+	// warnings, with no work-tree run failing since: the stop hook's
+	// interval counts from it. Zero when there is none (then the hook
+	// runs). A partial run never sets it.
+	LastFullPassAt time.Time `json:"last_full_pass_completed_at,omitzero"`
+	// EpisodeStartRun is the run number the retry budget of the current
+	// episode counts from: max_retries+1 runs from it are allowed. 0 (and
+	// any number above the next run's, after the logs were archived) means
+	// the lowest, 1.
+	EpisodeStartRun int `json:"episode_start_run,omitempty"`
+	// SessionID is the agent session of that run (the stop hook's input
+	// session_id), "" for a run from the command line. After the retry
+	// limit, a stop from another session starts a fresh budget.
+	SessionID string `json:"session_id,omitempty"`
 }
 
-// onDisk is the file layout, with pointers to tell missing fields.
+// onDisk is the file layout, with pointers to tell missing fields. The
+// fields the TypeScript tool does not write are read leniently: a value of
+// the wrong type reads as missing.
 type onDisk struct {
-	LastRunCompletedAt *string `json:"last_run_completed_at"`
-	Branch             *string `json:"branch"`
-	Commit             *string `json:"commit"`
-	WorkingTreeRef     *string `json:"working_tree_ref"`
+	LastRunCompletedAt *string         `json:"last_run_completed_at"`
+	Branch             *string         `json:"branch"`
+	Commit             *string         `json:"commit"`
+	WorkingTreeRef     *string         `json:"working_tree_ref"`
+	LastFullPassAt     json.RawMessage `json:"last_full_pass_completed_at"`
+	EpisodeStartRun    json.RawMessage `json:"episode_start_run"`
+	SessionID          json.RawMessage `json:"session_id"`
 }
 
 // maxSize bounds what Read reads: a state this package writes is a few
@@ -91,7 +119,28 @@ func Read(logDir string) (*State, error) {
 	if d.WorkingTreeRef != nil {
 		s.WorkingTreeRef = *d.WorkingTreeRef
 	}
+	s.readOwn(d)
 	return s, nil
+}
+
+// readOwn reads the fields of this tool's own, leniently: a value of the
+// wrong type or out of range is left zero (which only ever makes the hook
+// run, or the budget count from run 1).
+func (s *State) readOwn(d onDisk) {
+	var at string
+	if json.Unmarshal(d.LastFullPassAt, &at) == nil {
+		if t, err := time.Parse(time.RFC3339Nano, at); err == nil && t.Year() <= 9999 && t.Year() >= 0 {
+			s.LastFullPassAt = t
+		}
+	}
+	var start int
+	if json.Unmarshal(d.EpisodeStartRun, &start) == nil && start > 0 {
+		s.EpisodeStartRun = start
+	}
+	var session string
+	if json.Unmarshal(d.SessionID, &session) == nil {
+		s.SessionID = session
+	}
 }
 
 // Write writes s as the execution state of logDir, creating logDir if
@@ -108,6 +157,9 @@ func Write(logDir string, s State) error {
 		return fserr.Wrap("create log directory", logDir, err)
 	}
 	s.LastRunCompletedAt = s.LastRunCompletedAt.UTC()
+	if !s.LastFullPassAt.IsZero() {
+		s.LastFullPassAt = s.LastFullPassAt.UTC()
+	}
 	if err := atomicfile.WriteJSON(Path(logDir), s, 0o644); err != nil {
 		return err
 	}

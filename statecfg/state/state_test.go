@@ -53,6 +53,43 @@ func TestWriteRead(t *testing.T) {
 	}
 }
 
+// The fields of this tool's own round-trip; a file the TypeScript tool wrote
+// reads with them zero; a wrong value of one of them reads as zero without
+// making the state unreadable.
+func TestOwnFields(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 1, 27, 10, 0, 0, 0, time.UTC)
+	in := State{LastRunCompletedAt: at, Branch: "main", Commit: "c", LastFullPassAt: at.Add(-time.Minute),
+		EpisodeStartRun: 4, SessionID: "0d46d0c0-7415"}
+	if err := Write(dir, in); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, File))
+	for _, want := range []string{`"last_full_pass_completed_at": "2026-01-27T09:59:00Z"`, `"episode_start_run": 4`, `"session_id": "0d46d0c0-7415"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("file lacks %s:\n%s", want, data)
+		}
+	}
+	got, err := Read(dir)
+	if err != nil || !got.LastFullPassAt.Equal(in.LastFullPassAt) || got.EpisodeStartRun != 4 || got.SessionID != in.SessionID {
+		t.Fatalf("Read = %+v, %v", got, err)
+	}
+	for _, content := range []string{
+		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","working_tree_ref":"d"}`,
+		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","last_full_pass_completed_at":3,"episode_start_run":"2","session_id":false}`,
+		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","last_full_pass_completed_at":"soon","episode_start_run":-3}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, File), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(dir)
+		if err != nil || !got.LastRunCompletedAt.Equal(at) || got.Commit != "c" ||
+			!got.LastFullPassAt.IsZero() || got.EpisodeStartRun != 0 || got.SessionID != "" {
+			t.Errorf("Read(%s) = %+v, %v", content, got, err)
+		}
+	}
+}
+
 func TestWriteOmitsEmptyWorkingTreeRef(t *testing.T) {
 	dir := t.TempDir()
 	if err := Write(dir, State{LastRunCompletedAt: time.Unix(0, 0), Branch: "main", Commit: "c"}); err != nil {

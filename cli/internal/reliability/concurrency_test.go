@@ -133,7 +133,7 @@ func TestConcurrentStarts(t *testing.T) {
 		switch {
 		case r.code == 0 && strings.Contains(r.stderr, "Status: Passed"):
 			winners++
-		case r.code == 1 && strings.Contains(r.stderr, "lock file: "+s.lockPath()+")"):
+		case r.code == 1 && strings.Contains(r.stderr, "lock file: "+s.lockPath()+", taken "):
 		default:
 			t.Errorf("run %d: want exit 1 with the lock error naming %s (or a pass for the one that ran)\n%s", i, s.lockPath(), r)
 		}

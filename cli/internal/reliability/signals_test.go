@@ -27,72 +27,80 @@ while [ ! -f "$MARKS/release" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); d
 	"src/main.txt": "hello\n",
 }
 
-// TestSIGTERMMidGate sends SIGTERM to a runner (run, and the stop hook)
-// while its gate runs. The process ends on its own, releases the lock, and
-// kills the gate's whole process group: the gate's background grandchild is
-// gone too. The run exits 1 saying it was interrupted; the hook still
-// answers one JSON line that lets the agent stop.
-func TestSIGTERMMidGate(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		args  []string
-		stdin string
-	}{
-		{"run", []string{"run"}, ""},
-		{"stop-hook", []string{"stop-hook"}, `{"hook_event_name":"Stop","stop_hook_active":false}` + "\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t, "", grandchildGateFiles)
-			s.write(map[string]string{"src/new.txt": "a change\n"})
-			p := s.start(tc.stdin, nil, nil, tc.args...)
-			defer func() {
-				_ = os.WriteFile(s.mark("release"), nil, 0o644)
-				p.wait()
-			}()
-			if !waitFor(60*time.Second, func() bool { return exists(s.mark("started")) || p.exited() }) || p.exited() {
-				t.Fatalf("the gate did not start:\n%v", p.wait())
-			}
-			data, err := os.ReadFile(s.mark("grandchild"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			grandchild, err := strconv.Atoi(strings.TrimSpace(string(data)))
-			if err != nil {
-				t.Fatalf("grandchild pid %q: %v", data, err)
-			}
-			defer func() { _ = syscall.Kill(grandchild, syscall.SIGKILL) }()
-			if !exists(s.lockPath()) {
-				t.Errorf("no lock %s while the gate runs", s.lockPath())
-			}
+// TestSignalsMidGate sends each ending signal (SIGINT, SIGTERM, SIGHUP,
+// SIGQUIT) to a runner (run, and the stop hook) while its gate runs. The
+// process ends on its own, releases the lock, and kills the gate's whole
+// process group: the gate's background grandchild is gone too. The run
+// exits 128+n saying it was interrupted, the same way for every signal; the
+// hook still answers one JSON line that lets the agent stop (exit 0).
+func TestSignalsMidGate(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
+		for _, tc := range []struct {
+			name  string
+			args  []string
+			stdin string
+		}{
+			{"run", []string{"run"}, ""},
+			{"stop-hook", []string{"stop-hook"}, `{"hook_event_name":"Stop","stop_hook_active":false}` + "\n"},
+		} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, sig), func(t *testing.T) {
+				signalMidGate(t, sig, tc.args, tc.stdin)
+			})
+		}
+	}
+}
 
-			if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
-			r := p.wait()
-			if r.waitErr != nil || r.signal != 0 {
-				t.Fatalf("the process did not end on its own after SIGTERM:\n%v", r)
-			}
-			noGoDump(t, "output", r.stdout+r.stderr)
-			if exists(s.lockPath()) {
-				t.Errorf("lock %s left behind after SIGTERM", s.lockPath())
-			}
-			if !waitFor(10*time.Second, func() bool { return processGone(grandchild) }) {
-				t.Errorf("the gate's background grandchild %d outlived the run", grandchild)
-			}
-			if tc.name == "run" {
-				if r.code != 1 || !strings.Contains(strings.ToLower(r.stderr), "interrupted") {
-					t.Errorf("want exit 1 saying the run was interrupted:\n%v", r)
-				}
-				return
-			}
-			a, err := parseHookAnswer(r.stdout)
-			if err != nil || r.code != 0 || a.Decision != "approve" {
-				t.Errorf("want one approve line and exit 0: %v\n%v", err, r)
-			}
-			if a.Status != "infrastructure_error" && a.Status != "error" {
-				t.Errorf("hook status %q, want infrastructure_error or error\n%v", a.Status, r)
-			}
-		})
+// signalMidGate is one case of TestSignalsMidGate.
+func signalMidGate(t *testing.T, sig syscall.Signal, args []string, stdin string) {
+	s := newSandbox(t, "", grandchildGateFiles)
+	s.write(map[string]string{"src/new.txt": "a change\n"})
+	p := s.start(stdin, nil, nil, args...)
+	defer func() {
+		_ = os.WriteFile(s.mark("release"), nil, 0o644)
+		p.wait()
+	}()
+	if !waitFor(60*time.Second, func() bool { return exists(s.mark("started")) || p.exited() }) || p.exited() {
+		t.Fatalf("the gate did not start:\n%v", p.wait())
+	}
+	data, err := os.ReadFile(s.mark("grandchild"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grandchild, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("grandchild pid %q: %v", data, err)
+	}
+	defer func() { _ = syscall.Kill(grandchild, syscall.SIGKILL) }()
+	if !exists(s.lockPath()) {
+		t.Errorf("no lock %s while the gate runs", s.lockPath())
+	}
+
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	r := p.wait()
+	if r.waitErr != nil || r.signal != 0 {
+		t.Fatalf("the process did not end on its own after %v:\n%v", sig, r)
+	}
+	noGoDump(t, "output", r.stdout+r.stderr)
+	if exists(s.lockPath()) {
+		t.Errorf("lock %s left behind after %v", s.lockPath(), sig)
+	}
+	if !waitFor(10*time.Second, func() bool { return processGone(grandchild) }) {
+		t.Errorf("the gate's background grandchild %d outlived the run", grandchild)
+	}
+	if args[0] == "run" {
+		if r.code != 128+int(sig) || !strings.Contains(strings.ToLower(r.stderr), "interrupted") {
+			t.Errorf("want exit %d saying the run was interrupted:\n%v", 128+int(sig), r)
+		}
+		return
+	}
+	a, err := parseHookAnswer(r.stdout)
+	if err != nil || r.code != 0 || a.Decision != "approve" {
+		t.Errorf("want one approve line and exit 0: %v\n%v", err, r)
+	}
+	if a.Status != "infrastructure_error" && a.Status != "error" {
+		t.Errorf("hook status %q, want infrastructure_error or error\n%v", a.Status, r)
 	}
 }
 

@@ -18,19 +18,47 @@ type inputReader struct {
 	done chan error // receives the end of reading: nil (EOF or complete object) or an error
 }
 
+// TooLargeError is readInput's error for an input over its limit.
+type TooLargeError struct{ Limit int64 }
+
+// Error says how large an input may be.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("The input is larger than %s (%d bytes); it was not read.", sizeText(e.Limit), e.Limit)
+}
+
+// NoInputError is readInput's error when nothing arrived before the
+// timeout, the writer keeping stdin open.
+type NoInputError struct{ Timeout time.Duration }
+
+// Error says how long the hook waited.
+func (e *NoInputError) Error() string {
+	return fmt.Sprintf("No input arrived on stdin within %s.", e.Timeout)
+}
+
+// sizeText is n bytes in MiB when it is a whole number of them.
+func sizeText(n int64) string {
+	if n > 0 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // readInput reads r to EOF, at most limit bytes and for at most timeout
 // (also ending with ctx). A JSON object followed by a newline ends the read
 // early, so a writer that never closes stdin costs nothing. On timeout what
-// arrived so far is returned: the decoder judges it.
+// arrived so far is returned: the decoder judges it; nothing at all is a
+// *NoInputError. An input over limit is a *TooLargeError.
 func readInput(ctx context.Context, r io.Reader, limit int64, timeout time.Duration) ([]byte, error) {
 	ir := &inputReader{done: make(chan error, 1)}
 	go ir.run(r, limit)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var err error
+	timedOut := false
 	select {
 	case err = <-ir.done:
 	case <-timer.C:
+		timedOut = true
 	case <-ctx.Done():
 	}
 	ir.mu.Lock()
@@ -40,7 +68,10 @@ func readInput(ctx context.Context, r io.Reader, limit int64, timeout time.Durat
 		return data, err
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("hook input is larger than %d bytes", limit)
+		return nil, &TooLargeError{Limit: limit}
+	}
+	if timedOut && len(data) == 0 {
+		return nil, &NoInputError{Timeout: timeout}
 	}
 	return data, nil
 }

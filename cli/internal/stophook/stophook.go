@@ -140,6 +140,9 @@ type Outcome struct {
 	Instructions string
 	// LogDir is the project's log directory ("" before it is known).
 	LogDir string
+	// configErr is the configuration error that kept the run from
+	// starting, for decide to judge (see configProblem).
+	configErr error
 	// debug holds the resolved debug-log settings once known.
 	debug config.DebugLog
 }
@@ -221,47 +224,16 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.o.Deadline))
 	defer cancel()
 
-	// 1. The input.
-	data, err := readInput(ctx, h.o.Stdin, MaxInput, h.o.StdinTimeout)
-	if err != nil {
-		return h.answer(runner.StatusInvalidInput, err.Error())
-	}
-	in, err := hookproto.Decode(data, h.o.Agent)
-	if err != nil {
-		if h.o.Agent == "" {
-			h.agent = hookproto.Detect(data)
-		}
-		return h.answer(runner.StatusInvalidInput, "")
-	}
-	h.agent = in.Agent
-
-	// 2. The loop guard. The gauntlet's own review CLIs always stand down.
-	if h.o.Getenv(EnvActive) != "" {
-		return h.answer(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
-	}
-	if !in.Completed() {
-		return h.answer(runner.StatusStopHookDisabled,
-			fmt.Sprintf("%s reports the turn ended with status %q; only completed turns are verified.",
-				in.Agent.DisplayName(), in.AgentStatus))
+	// 1 and 2. The input, and the loop guard.
+	in, stop := h.input(ctx)
+	if stop != nil {
+		return *stop
 	}
 
 	// 3. The project root, from the input's directory.
-	dir := in.Dir
-	if dir == "" {
-		dir = h.o.Cwd
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(h.o.Cwd, dir)
-	}
-	cfg, err := runner.LoadProject(ctx, dir, runner.LoadSettings)
-	if err != nil {
-		// An agent continuing after a block stands down either way.
-		if in.Continuing {
-			return h.answer(runner.StatusStopHookActive, "")
-		}
-		if errors.Is(err, config.ErrNotFound) {
-			return h.answer(runner.StatusNoConfig, "")
-		}
-		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
+	cfg, stop := h.project(ctx, in)
+	if stop != nil {
+		return *stop
 	}
 	root := cfg.Root
 
@@ -280,11 +252,15 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 		return h.answer(runner.StatusStopHookDisabled, "Enabled: false in the environment or configuration.")
 	}
 
-	// 5. Another run in progress. A stale lock (ours, this host, its
-	// process gone, as a run killed by SIGKILL leaves it) is not: the run
-	// takes it over, with a warning in its console log.
-	if lock.Held(logDir) {
-		return h.answer(runner.StatusLockExists, "")
+	// 5. Another run in progress. A lock no live run can hold is not: ours
+	// whose process is gone (a run killed by SIGKILL leaves it) or whose
+	// run's deadline passed, or any lock older than the longest run of the
+	// configuration; the run takes it over, with a warning in its console
+	// log.
+	if lock.Exists(logDir) {
+		if info := lock.Inspect(logDir, h.lockMaxAge(ctx, root)); info.Held {
+			return h.answer(runner.StatusLockExists, info.Message())
+		}
 	}
 
 	// 6. The run interval, unless failures are pending verification.
@@ -294,23 +270,145 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	}
 
 	// 7. The run.
-	return h.run(ctx, root, logDir)
+	out := h.run(ctx, root, logDir, in.SessionID)
+	if out.configErr != nil {
+		// A configuration broken by the change blocks once per turn: it has
+		// no retry budget to end a loop.
+		if in.Continuing {
+			return h.answer(runner.StatusStopHookActive, "")
+		}
+		return h.configProblem(ctx, root, out.configErr)
+	}
+	return out
+}
+
+// input reads and decodes the hook input (step 1) and applies the loop
+// guard's first rules (step 2): the gauntlet's own review CLIs always stand
+// down, and only a completed turn is verified. A non-nil outcome answers.
+func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
+	stop := func(status runner.GauntletStatus, detail string) (hookproto.Input, *Outcome) {
+		out := h.answer(status, detail)
+		return hookproto.Input{}, &out
+	}
+	data, err := readInput(ctx, h.o.Stdin, MaxInput, h.o.StdinTimeout)
+	if err != nil {
+		return stop(runner.StatusInvalidInput, err.Error())
+	}
+	in, err := hookproto.Decode(data, h.o.Agent)
+	if err != nil {
+		if h.o.Agent == "" {
+			h.agent = hookproto.Detect(data)
+		}
+		return stop(runner.StatusInvalidInput, decodeProblem(err))
+	}
+	h.agent = in.Agent
+	if h.o.Getenv(EnvActive) != "" {
+		return stop(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
+	}
+	if !in.Completed() {
+		return stop(runner.StatusStopHookDisabled,
+			fmt.Sprintf("%s reports the turn ended with status %q; only completed turns are verified.",
+				in.Agent.DisplayName(), in.AgentStatus))
+	}
+	return in, nil
+}
+
+// project loads the settings of the project the input's directory (else
+// the process cwd) lies in (step 3). A non-nil outcome answers: an agent
+// continuing after a block stands down, no project approves no_config,
+// and a configuration that does not load is judged by configProblem.
+func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Config, *Outcome) {
+	dir := in.Dir
+	if dir == "" {
+		dir = h.o.Cwd
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(h.o.Cwd, dir)
+	}
+	cfg, err := runner.LoadProject(ctx, dir, runner.LoadSettings)
+	if err == nil {
+		return cfg, nil
+	}
+	var out Outcome
+	switch root, ok := config.FindRoot(absDir(dir)); {
+	case in.Continuing:
+		out = h.answer(runner.StatusStopHookActive, "")
+	case errors.Is(err, config.ErrNotFound):
+		out = h.answer(runner.StatusNoConfig, "")
+	case ok:
+		out = h.configProblem(ctx, root, err)
+	default:
+		out = h.answer(runner.StatusError, runner.ConfigErrorText(err))
+	}
+	return nil, &out
+}
+
+// configProblem answers for a configuration of the project at root that
+// does not load (err, as runner.LoadProject returns it): when the change
+// broke it (HEAD's loads, runner.BrokenByChange) the agent is blocked with
+// the problems as instructions, it can fix them; otherwise (broken at HEAD
+// too, or never committed) the stop is allowed with status error.
+func (h *hook) configProblem(ctx context.Context, root string, err error) Outcome {
+	var errs *config.Errors
+	if !errors.As(err, &errs) || !runner.BrokenByChange(ctx, root) {
+		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
+	}
+	out := h.answer(runner.StatusFailed, brokenConfigDetail)
+	out.Instructions = ConfigInstructions(runner.ConfigErrorText(err))
+	return out
+}
+
+// brokenConfigDetail is the message's detail of a configuration the change
+// broke.
+const brokenConfigDetail = "The .gauntlet/ configuration in the work tree no longer loads; the committed one does."
+
+// absDir is dir made absolute, as it is when that fails.
+func absDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// lockMaxAge is the age past which a lock of the project at root is stale
+// (runner.LockMaxAge of its whole configuration), 0 when runs are
+// unbounded or the configuration does not load (the run will say why).
+func (h *hook) lockMaxAge(ctx context.Context, root string) time.Duration {
+	cfg, err := runner.LoadProject(ctx, root, runner.LoadGates)
+	if err != nil {
+		return 0
+	}
+	return runner.LockMaxAge(cfg)
+}
+
+// decodeProblem words a hookproto.Decode error for the invalid_input
+// message: an empty input and one that is not a JSON object each get their
+// own sentence.
+func decodeProblem(err error) string {
+	switch {
+	case errors.Is(err, hookproto.ErrEmpty):
+		return "The input is empty: the agent sent nothing on stdin."
+	case errors.Is(err, hookproto.ErrNotObject):
+		return "The input is not a JSON object."
+	}
+	return err.Error()
 }
 
 // intervalRemaining is the time left before the interval allows a run, 0
-// when a run is due: interval 0, no or unreadable execution state, a last
-// run in the future (a skewed clock never silences the hook), or pending
-// failure logs.
+// when a run is due: interval 0, no or unreadable execution state, no full
+// pass recorded (the interval counts from the last run that covered every
+// applicable gate and passed, with no failure since: a partial run, -c or
+// a failure never starts it), a pass in the future (a skewed clock never
+// silences the hook), or pending failure logs.
 func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
 	if minutes <= 0 {
 		return 0
 	}
 	st, err := state.Read(logDir)
-	if err != nil || st == nil || st.LastRunCompletedAt.IsZero() {
+	if err != nil || st == nil || st.LastFullPassAt.IsZero() {
 		return 0
 	}
 	interval := time.Duration(minutes) * time.Minute
-	elapsed := h.o.Now().Sub(st.LastRunCompletedAt)
+	elapsed := h.o.Now().Sub(st.LastFullPassAt)
 	if elapsed < 0 || elapsed >= interval {
 		return 0
 	}
@@ -320,9 +418,10 @@ func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
 	return (interval - elapsed + time.Second - 1).Truncate(time.Second)
 }
 
-// run executes the gauntlet under the hook's deadline. A run that outlives
-// the deadline gets Grace to stop, then the hook answers without it.
-func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
+// run executes the gauntlet for the agent session session under the
+// hook's deadline. A run that outlives the deadline gets Grace to stop,
+// then the hook answers without it.
+func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 	type result struct {
 		res   runner.RunResult
 		panic any
@@ -337,7 +436,7 @@ func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
-			Getenv: h.o.Getenv, Now: h.o.Now,
+			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session,
 		})}
 	}()
 	var r result
@@ -360,6 +459,24 @@ func (h *hook) run(ctx context.Context, root, logDir string) Outcome {
 	return h.fromRun(r.res, root, logDir)
 }
 
+// ciVars are the environment variables that put a run in CI mode (see
+// runner.IsCI), or steer its changes in that mode.
+var ciVars = []string{config.EnvCI, config.EnvGitHubActions, config.EnvGitHubBaseRef, config.EnvGitHubSHA}
+
+// workTreeEnv is getenv without the CI variables: the stop hook judges the
+// work tree an agent leaves (its uncommitted and untracked changes, the
+// gates that run locally), even when the agent works where CI=true or
+// GITHUB_ACTIONS=true, where a run would compare commits only and approve
+// a failing change not committed yet.
+func workTreeEnv(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if slices.Contains(ciVars, k) {
+			return ""
+		}
+		return getenv(k)
+	}
+}
+
 func (h *hook) deadlineDetail(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Sprintf("The gates did not finish within the stop hook's deadline of %s.", h.o.Deadline)
@@ -378,6 +495,10 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		detail = runner.ConfigErrorText(res.ConfigErr)
 	}
 	out := h.answer(status, detail)
+	var errs *config.Errors
+	if errors.As(res.ConfigErr, &errs) {
+		out.configErr = res.ConfigErr
+	}
 	if out.Block() {
 		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
 	}

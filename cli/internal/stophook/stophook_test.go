@@ -287,9 +287,11 @@ func TestFastPaths(t *testing.T) {
 	}
 }
 
+// writeState records a full run that passed at at: the interval counts
+// from it.
 func writeState(t testing.TB, logDir string, at time.Time) {
 	t.Helper()
-	if err := state.Write(logDir, state.State{LastRunCompletedAt: at, Branch: "main", Commit: "abc"}); err != nil {
+	if err := state.Write(logDir, state.State{LastRunCompletedAt: at, LastFullPassAt: at, Branch: "main", Commit: "abc"}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Remove(state.Path(logDir)) })
@@ -315,6 +317,11 @@ func TestRunsWhenDue(t *testing.T) {
 			mustWrite(t, filepath.Join(d, "check_._lint.1.log"), "Result: fail\n")
 		}, nil},
 		{"last run in the future", "", nil, func(t *testing.T, d string) { writeState(t, d, now.Add(time.Hour)) }, nil},
+		{"a recent partial run, no full pass", "", nil, func(t *testing.T, d string) {
+			if err := state.Write(d, state.State{LastRunCompletedAt: now.Add(-time.Minute), Branch: "main", Commit: "abc"}); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
 		{"corrupt state", "", nil, func(t *testing.T, d string) { mustWrite(t, state.Path(d), "{not json") }, nil},
 		{"verify_on_continue", "stop_hook:\n  verify_on_continue: true\n", nil, nil,
 			func(root string) string { return input(root, true) }},
@@ -337,6 +344,9 @@ func TestRunsWhenDue(t *testing.T) {
 				called = true
 				if o.Dir != root {
 					t.Errorf("Dir = %q, want %q", o.Dir, root)
+				}
+				if want := "s"; tc.in == nil && o.SessionID != want {
+					t.Errorf("SessionID = %q, want the input's %q", o.SessionID, want)
 				}
 				return runner.RunResult{Status: runner.StatusPassed}
 			}
@@ -440,8 +450,11 @@ func TestStaleLock(t *testing.T) {
 	}
 	root := project(t, "")
 	path := lock.Path(filepath.Join(root, "gauntlet_logs"))
+	// Locks taken now: the age rule (this project has no gate, so a run
+	// lasts at most the overhead) does not free them.
+	started := time.Now().UTC().Format(time.RFC3339)
 	lockJSON := func(pid int) string {
-		return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":"2026-01-27T10:00:00Z"}`+"\n", pid, host)
+		return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":%q}`+"\n", pid, host, started)
 	}
 	ran := false
 	exec := func(context.Context, runner.Options) runner.RunResult {
@@ -460,8 +473,22 @@ func TestStaleLock(t *testing.T) {
 		"empty lock file": "",
 	} {
 		mustWrite(t, path, content)
-		if out, _, _ := call(t, Options{}, input(root, false)); out.Status != runner.StatusLockExists {
-			t.Errorf("%s: outcome %+v, want lock_exists", name, out)
+		if out, _, _ := call(t, Options{}, input(root, false)); out.Status != runner.StatusLockExists ||
+			!strings.Contains(out.Message, "lock file: "+path+", taken ") {
+			t.Errorf("%s: outcome %+v, want lock_exists naming the lock and its age", name, out)
+		}
+	}
+	// The same locks, taken long ago: no run of this project lasts that
+	// long, so the run takes them over.
+	old := strings.Replace(lockJSON(os.Getpid()), started, "2020-01-01T00:00:00Z", 1)
+	for name, content := range map[string]string{"live pid, old": old, "TypeScript pid, old": "4242\n"} {
+		mustWrite(t, path, content)
+		if err := os.Chtimes(path, time.Unix(1577836800, 0), time.Unix(1577836800, 0)); err != nil {
+			t.Fatal(err)
+		}
+		ran = false
+		if out, _, _ := callExec(t, Options{}, exec, input(root, false)); out.Status != runner.StatusPassed || !ran {
+			t.Errorf("%s: outcome %+v, ran %v", name, out, ran)
 		}
 	}
 }
@@ -535,7 +562,7 @@ func TestStdinNeverCloses(t *testing.T) {
 	// Nothing arrives: the bound ends the wait, the empty input is invalid.
 	start := time.Now()
 	out, _, _ := call(t, Options{Stdin: neverCloses(t, ""), StdinTimeout: 100 * time.Millisecond}, "")
-	if out.Status != runner.StatusInvalidInput {
+	if out.Status != runner.StatusInvalidInput || !strings.Contains(out.Message, "No input arrived on stdin within 100ms.") {
 		t.Errorf("outcome = %+v", out)
 	}
 	if d := time.Since(start); d > 3*time.Second {

@@ -48,7 +48,7 @@ const (
 
 // LogPath is the absolute path of the log of job in run env.RunNumber.
 func LogPath(env gate.Env, job gate.Job) string {
-	return logdir.JobLogName(job.ID, env.RunNumber).Path(env.LogDir)
+	return env.Names.JobLog(job.ID, env.RunNumber).Path(env.LogDir)
 }
 
 // safeRef is a base branch that can be pasted into a shell command as is.
@@ -312,9 +312,14 @@ func Preflight(ctx context.Context, job gate.Job, env gate.Env) string {
 }
 
 // PreflightResult writes the log of a job that failed its preflight and
-// returns its error result.
+// returns its error result. A program looked up on PATH that is not
+// installed is an infrastructure error (gate.Result.Infrastructure):
+// nothing the agent can fix in the work tree; a missing script of the
+// project (a path) is the change's to fix.
 func PreflightResult(job gate.Job, env gate.Env, msg string) gate.Result {
 	res := gate.Result{JobID: job.ID, Status: gate.StatusError, Message: msg, ErrorCount: 1, LogPath: LogPath(env, job)}
+	prog := Program(Command(job, env.Diff.BaseBranch))
+	res.Infrastructure = msg == fmt.Sprintf(msgMissing, prog) && !strings.Contains(prog, "/") && !strings.HasPrefix(prog, ".")
 	f, err := openLog(env, job, Command(job, env.Diff.BaseBranch))
 	if err != nil {
 		res.Message = msg + "; " + err.Error()

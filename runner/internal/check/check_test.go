@@ -163,6 +163,14 @@ func TestPreflight(t *testing.T) {
 		!strings.Contains(string(data), "Result: error - Missing command: nope-xyz") {
 		t.Fatalf("result %+v log:\n%s", res, data)
 	}
+	// A program not installed is nothing the agent can fix; a script of the
+	// project it deleted, or a command that does not parse, is.
+	for cmd, infra := range map[string]bool{"nope-xyz --all": true, "./missing.sh": false, "bin/lint": false, "   ": false} {
+		msg := Preflight(context.Background(), job(cmd, nil), e)
+		if res := PreflightResult(job(cmd, nil), e, msg); res.Infrastructure != infra {
+			t.Errorf("PreflightResult(%q, %q).Infrastructure = %v, want %v", cmd, msg, res.Infrastructure, infra)
+		}
+	}
 }
 
 func TestShellScript(t *testing.T) {

@@ -49,15 +49,20 @@ func LastResult(path string) string {
 }
 
 // Failing returns the ids of the check jobs among names (the files of
-// logDir) whose latest log failed or erred, for the jobs keep accepts.
-func Failing(logDir string, names []logdir.Name, keep func(job string) bool) map[string]bool {
+// logDir, named by jn) whose latest log failed or erred, for the jobs keep
+// accepts.
+func Failing(logDir string, names []logdir.Name, jn *logdir.JobNames, keep func(job string) bool) map[string]bool {
 	latest := map[string]logdir.Name{}
 	for _, n := range names {
-		if n.Kind != logdir.KindJobLog || gate.KindOf(n.Job) != gate.KindCheck || !keep(n.Job) {
+		if n.Kind != logdir.KindJobLog {
 			continue
 		}
-		if cur, ok := latest[n.Job]; !ok || n.Run > cur.Run {
-			latest[n.Job] = n
+		job, ok := jn.JobOf(n)
+		if !ok || gate.KindOf(job) != gate.KindCheck || !keep(job) {
+			continue
+		}
+		if cur, ok := latest[job]; !ok || n.Run > cur.Run {
+			latest[job] = n
 		}
 	}
 	failing := map[string]bool{}

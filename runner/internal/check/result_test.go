@@ -60,7 +60,8 @@ func TestFailing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Failing(dir, names, func(job string) bool { return job != "check:sub:lint" })
+	jn := logdir.NewJobNames("check:.:lint", "check:.:test", "check:.:err", "check:sub:lint", "review:.:q")
+	got := Failing(dir, names, jn, func(job string) bool { return job != "check:sub:lint" })
 	want := map[string]bool{"check:.:lint": true, "check:.:err": true, "check:..:lint/x": true}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Failing = %v, want %v", got, want)

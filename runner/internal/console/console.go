@@ -118,6 +118,8 @@ const (
 	LabelPass  = "[PASS] "
 	LabelFail  = "[FAIL] "
 	LabelError = "[ERROR]"
+	// LabelNotRun marks a gate the run never started (gate.StatusNotRun).
+	LabelNotRun = "[SKIP] "
 )
 
 // indent starts the Log:/Review: line under a gate line.
@@ -129,6 +131,8 @@ func label(s gate.Status) string {
 		return LabelPass
 	case gate.StatusFail:
 		return LabelFail
+	case gate.StatusNotRun:
+		return LabelNotRun
 	}
 	return LabelError
 }
@@ -141,15 +145,19 @@ func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, Text(jobID
 
 // Result prints the outcome of one job: `[PASS]  <id> (<sec>s)`, or
 // `[FAIL]  <id> (<sec>s) - <message>` / `[ERROR] ...` followed by
-// `      Log: <path>`; a review prints one such line per slot, labelled
+// `      Log: <path>`, or `[SKIP]  <id> - not run: <why>`; a review prints one such line per slot, labelled
 // `(<adapter>@<index>)`, with `      Review: <json>` for a failing slot.
 func (c *Console) Result(r gate.Result) {
 	var b strings.Builder
 	id := Text(r.JobID)
 	if len(r.Slots) == 0 {
-		if r.Status == gate.StatusPass {
+		switch r.Status {
+		case gate.StatusNotRun:
+			// Never started: no time, no log.
+			fmt.Fprintf(&b, "%s %s - %s\n", label(r.Status), id, Text(r.Message))
+		case gate.StatusPass:
 			fmt.Fprintf(&b, "%s %s (%s)\n", label(r.Status), id, secs(r.Duration))
-		} else {
+		default:
 			fmt.Fprintf(&b, "%s %s (%s) - %s\n", label(r.Status), id, secs(r.Duration), Text(r.Message))
 			if r.LogPath != "" {
 				fmt.Fprintf(&b, "%sLog: %s\n", indent, Text(r.LogPath))

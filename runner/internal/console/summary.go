@@ -25,6 +25,8 @@ type Summary struct {
 	Failed int
 	// GatesFailed counts the gates that failed or errored.
 	GatesFailed int
+	// NotRun counts the gates the run never started (gate.StatusNotRun).
+	NotRun int
 	// Lines are the "✓ Fixed" and "⊘ Skipped" lines of this iteration.
 	Lines []string
 }
@@ -58,6 +60,10 @@ func (s *Summary) addViolations(jobID, slot string, fixed, skipped []gate.Violat
 func Summarize(results []gate.Result, previous *gate.Pending) Summary {
 	var s Summary
 	for _, r := range results {
+		if r.Status == gate.StatusNotRun {
+			s.NotRun++
+			continue
+		}
 		if r.Status != gate.StatusPass {
 			s.GatesFailed++
 			s.Failed += max(r.ErrorCount, 1)
@@ -83,8 +89,8 @@ func Summarize(results []gate.Result, previous *gate.Pending) Summary {
 const StatusLinePrefix = "Status: "
 
 // PrintSummary prints the summary block: rules, title, this iteration's
-// fixes and skips, `Total: <F> fixed, <S> skipped, <X> failed[ after <n>
-// iterations]` and `Status: <statusText>`.
+// fixes and skips, `Total: <F> fixed, <S> skipped, <X> failed[, <Y> not
+// run][ after <n> iterations]` and `Status: <statusText>`.
 func (c *Console) PrintSummary(s Summary, iteration int, statusText string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n%s\n%s\n", Rule, SummaryTitle, Rule)
@@ -96,6 +102,9 @@ func (c *Console) PrintSummary(s Summary, iteration int, statusText string) {
 		b.WriteString(Rule + "\n")
 	}
 	fmt.Fprintf(&b, "Total: %d fixed, %d skipped, %d failed", s.Fixed, s.Skipped, s.Failed)
+	if s.NotRun > 0 {
+		fmt.Fprintf(&b, ", %d not run", s.NotRun)
+	}
 	if iteration > 1 {
 		fmt.Fprintf(&b, " after %d iterations", iteration)
 	}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
@@ -98,15 +99,28 @@ func globDir(g string) string {
 // entry point first drops the files its exclude patterns match, then:
 //   - "." applies when any file is left (every "." entry counts);
 //   - `parent/*` yields `parent/<dir>` for each directory under parent that
-//     holds a changed file (first-seen order) and still exists under root;
-//   - a glob applies, verbatim, when a file matches it;
-//   - a fixed path applies when a file is it or lies below it.
+//     holds a changed file (first-seen order);
+//   - a glob applies, verbatim, when a file matches it; its checks work in
+//     its fixed prefix;
+//   - a fixed path applies when a file is it or lies below it. A file entry
+//     point (the path is a changed file, not a directory) has its checks
+//     work in the file's directory.
 //
+// An entry point whose directory no longer exists under root (the change
+// deleted it) has nothing left to check: it is skipped, and a note says so.
 // An empty file list yields no entry point. root may be "" to skip the
-// existence check of wildcard directories.
-func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
+// existence checks.
+func Expand(root string, eps []config.EntryPoint, files []string) ([]Expanded, []string) {
 	if len(files) == 0 {
-		return nil
+		return nil, nil
+	}
+	var notes []string
+	gone := func(dir string, ep *config.EntryPoint) bool {
+		if root == "" || isDirectory(filepath.Join(root, filepath.FromSlash(dir))) {
+			return false
+		}
+		notes = append(notes, goneNote(dir, ep))
+		return true
 	}
 	// Each entry point only looks at the files its fixed prefix selects, a
 	// range of the sorted list: the work grows with the files that concern
@@ -145,7 +159,7 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 			sort.SliceStable(segs, func(a, b int) bool { return first[segs[a]] < first[segs[b]] })
 			for _, seg := range segs {
 				dir := prefix + seg
-				if root != "" && !isDirectory(filepath.Join(root, filepath.FromSlash(dir))) {
+				if gone(dir, ep) {
 					continue // the whole directory was deleted
 				}
 				out = append(out, Expanded{Path: dir, Dir: dir, Source: ep})
@@ -160,7 +174,9 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 			}
 			for _, f := range idx.withPrefix(prefix) {
 				if glob.Match(p, f.name) && !ex.excluded(f.name) {
-					out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
+					if !gone(dir, ep) {
+						out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
+					}
 					break
 				}
 			}
@@ -175,7 +191,8 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 			}
 			continue
 		}
-		found := idx.has(p) && !ex.excluded(p)
+		file := idx.has(p) && !ex.excluded(p)
+		found := file
 		if !found {
 			for _, f := range idx.withPrefix(p + "/") {
 				if !ex.excluded(f.name) {
@@ -184,11 +201,56 @@ func Expand(root string, eps []config.EntryPoint, files []string) []Expanded {
 				}
 			}
 		}
-		if found {
-			out = append(out, Expanded{Path: p, Dir: p, Source: ep})
+		if !found {
+			continue
 		}
+		dir := p
+		if file && (root == "" || !isDirectory(filepath.Join(root, filepath.FromSlash(p)))) {
+			// A file (git lists files only): its checks work beside it.
+			dir = parentDir(p)
+		}
+		if gone(dir, ep) {
+			continue
+		}
+		out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
 	}
-	return out
+	return out, notes
+}
+
+// goneNote says that the entry point at dir (from ep) is skipped because
+// its directory no longer exists.
+func goneNote(dir string, ep *config.EntryPoint) string {
+	from := ""
+	if p := Clean(ep.Path); p != dir {
+		from = " (" + console.Text(p) + ")"
+	}
+	return fmt.Sprintf("Note: entry point %s%s skipped: its directory no longer exists.", console.Text(dir), from)
+}
+
+// parentDir is the directory of a slash-separated path, Root for a path at
+// the top.
+func parentDir(p string) string {
+	if d := path.Dir(p); d != "." && d != "/" {
+		return d
+	}
+	return Root
+}
+
+// Present keeps the jobs whose working directory exists under root; each
+// job left out (its configured working_directory is gone) gets a note: a
+// check that cannot start in its directory has nothing to judge.
+func Present(root string, jobs []gate.Job) ([]gate.Job, []string) {
+	var kept []gate.Job
+	var notes []string
+	for _, j := range jobs {
+		if j.WorkingDir == "" || j.WorkingDir == Root || isDirectory(filepath.Join(root, filepath.FromSlash(j.WorkingDir))) {
+			kept = append(kept, j)
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("Note: %s skipped: its working directory %s no longer exists.",
+			console.Text(j.ID), console.Text(j.WorkingDir)))
+	}
+	return kept, notes
 }
 
 // indexed is a file and its position in the original list.
@@ -292,6 +354,8 @@ func ExpandAll(root string, eps []config.EntryPoint) []Expanded {
 		dir := p
 		if glob.IsGlob(p) {
 			dir = globDir(p)
+		} else if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+			dir = parentDir(p) // a file entry point
 		}
 		out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
 	}
@@ -347,7 +411,8 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 			for _, name := range ep.Source.Checks {
 				c, ok := cfg.Checks[name]
 				if !ok {
-					warnings = append(warnings, fmt.Sprintf("Warning: Check gate '%s' configured in entry point '%s' but not found in checks definitions.", name, ep.Source.Path))
+					warnings = append(warnings, fmt.Sprintf("Warning: Check gate '%s' configured in entry point '%s' but not found in checks definitions.",
+						console.Text(name), console.Text(ep.Source.Path)))
 					continue
 				}
 				wd := ep.Dir
@@ -365,7 +430,8 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 			for _, name := range ep.Source.Reviews {
 				r, ok := cfg.Reviews[name]
 				if !ok {
-					warnings = append(warnings, fmt.Sprintf("Warning: Review gate '%s' configured in entry point '%s' but not found in reviews definitions.", name, ep.Source.Path))
+					warnings = append(warnings, fmt.Sprintf("Warning: Review gate '%s' configured in entry point '%s' but not found in reviews definitions.",
+						console.Text(name), console.Text(ep.Source.Path)))
 					continue
 				}
 				if !f.keep(name, ep.Dir, r.RunInCI && cfg.CI.RunsReview(name), r.RunLocally) {

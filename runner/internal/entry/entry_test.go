@@ -21,7 +21,7 @@ func paths(exp []Expanded) []string {
 
 func TestExpand(t *testing.T) {
 	root := t.TempDir()
-	for _, d := range []string{"packages/a", "packages/b", "apps/web"} {
+	for _, d := range []string{"packages/a", "packages/b", "apps/web", "src"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,11 @@ func TestExpand(t *testing.T) {
 		{"every dot entry counts", []config.EntryPoint{{Path: ".", Checks: []string{"lint"}}, {Path: "./", Reviews: []string{"q"}}}, []string{"x"}, []string{".", "."}, nil},
 		{"root excluded entirely", []config.EntryPoint{{Path: ".", Exclude: []string{"docs"}}}, []string{"docs/a.md"}, nil, nil},
 		{"fixed dir", []config.EntryPoint{{Path: "src"}, {Path: "lib/"}}, []string{"src/a.go", "srcx/b.go"}, []string{"src"}, []string{"src"}},
-		{"fixed file", []config.EntryPoint{{Path: "package.json"}}, []string{"package.json"}, []string{"package.json"}, nil},
+		{"fixed file", []config.EntryPoint{{Path: "package.json"}}, []string{"package.json"}, []string{"package.json"}, []string{"."}},
+		{"fixed file in a directory", []config.EntryPoint{{Path: "apps/web/README.md"}}, []string{"apps/web/README.md"}, []string{"apps/web/README.md"}, []string{"apps/web"}},
+		{"deleted file keeps its directory", []config.EntryPoint{{Path: "apps/gone.json"}}, []string{"apps/gone.json"}, []string{"apps/gone.json"}, []string{"apps"}},
+		{"fixed dir deleted", []config.EntryPoint{{Path: "gone"}, {Path: "src"}}, []string{"gone/a.go", "src/x"}, []string{"src"}, nil},
+		{"glob in a deleted dir", []config.EntryPoint{{Path: "old/**/*.ts"}}, []string{"old/a.ts"}, nil, nil},
 		{"wildcard", []config.EntryPoint{{Path: "packages/*"}}, []string{"packages/b/x", "packages/a/y", "packages/b/z", "packages/README.md", "other/q"}, []string{"packages/b", "packages/a"}, []string{"packages/b", "packages/a"}},
 		{"wildcard skips deleted dir", []config.EntryPoint{{Path: "packages/*"}}, []string{"packages/gone/x", "packages/a/y"}, []string{"packages/a"}, nil},
 		{"bare star", []config.EntryPoint{{Path: "*"}}, []string{"apps/web/x", "top.txt"}, []string{"apps"}, nil},
@@ -51,7 +55,7 @@ func TestExpand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Expand(root, tt.eps, tt.files)
+			got, _ := Expand(root, tt.eps, tt.files)
 			if !slices.Equal(paths(got), tt.want) {
 				t.Fatalf("paths = %q, want %q", paths(got), tt.want)
 			}
@@ -68,6 +72,54 @@ func TestExpand(t *testing.T) {
 	}
 }
 
+// An entry point whose directory the change deleted is skipped with a
+// note; without a root nothing is judged gone.
+func TestExpandNotes(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "packages", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	eps := []config.EntryPoint{{Path: "gone"}, {Path: "packages/*"}, {Path: "old/**/*.ts"}}
+	files := []string{"gone/a.go", "packages/x/y", "packages/a/z", "old/q.ts"}
+	got, notes := Expand(root, eps, files)
+	if want := []string{"packages/a"}; !slices.Equal(paths(got), want) {
+		t.Errorf("paths = %q, want %q", paths(got), want)
+	}
+	want := []string{
+		"Note: entry point gone skipped: its directory no longer exists.",
+		"Note: entry point packages/x (packages/*) skipped: its directory no longer exists.",
+		"Note: entry point old (old/**/*.ts) skipped: its directory no longer exists.",
+	}
+	if !slices.Equal(notes, want) {
+		t.Errorf("notes =\n%q\nwant\n%q", notes, want)
+	}
+	if got, notes := Expand("", eps[:1], files); len(got) != 1 || got[0].Dir != "gone" || len(notes) != 0 {
+		t.Errorf("without a root: %+v, %q", got, notes)
+	}
+}
+
+// Present leaves out the jobs whose working directory is gone, with a note
+// that quotes odd names.
+func TestPresent(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jobs := []gate.Job{{ID: "check:src:a", WorkingDir: "src"}, {ID: "check:.:b", WorkingDir: "."},
+		{ID: "check:src:c", WorkingDir: "build"}, {ID: "check:x\ny:d", WorkingDir: "x\ny"}}
+	kept, notes := Present(root, jobs)
+	if len(kept) != 2 || kept[0].ID != "check:src:a" || kept[1].ID != "check:.:b" {
+		t.Errorf("kept %+v", kept)
+	}
+	want := []string{
+		"Note: check:src:c skipped: its working directory build no longer exists.",
+		`Note: "check:x\ny:d" skipped: its working directory "x\ny" no longer exists.`,
+	}
+	if !slices.Equal(notes, want) {
+		t.Errorf("notes =\n%q\nwant\n%q", notes, want)
+	}
+}
+
 func TestExpandAll(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"packages/b", "packages/a"} {
@@ -76,10 +128,13 @@ func TestExpandAll(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(root, "packages", "file.txt"), nil, 0o644)
-	got := ExpandAll(root, []config.EntryPoint{{Path: "."}, {Path: "packages/*"}, {Path: "missing/*"}, {Path: "**/*.md"}, {Path: "src"}})
-	want := []string{".", "packages/a", "packages/b", "**/*.md", "src"}
+	got := ExpandAll(root, []config.EntryPoint{{Path: "."}, {Path: "packages/*"}, {Path: "missing/*"}, {Path: "**/*.md"}, {Path: "src"}, {Path: "packages/file.txt"}})
+	want := []string{".", "packages/a", "packages/b", "**/*.md", "src", "packages/file.txt"}
 	if !slices.Equal(paths(got), want) {
 		t.Fatalf("got %q, want %q", paths(got), want)
+	}
+	if dir := got[len(got)-1].Dir; dir != "packages" {
+		t.Errorf("a file entry point works in %q, want its directory", dir)
 	}
 }
 

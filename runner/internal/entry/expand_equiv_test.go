@@ -19,6 +19,7 @@ func expandReference(root string, eps []config.EntryPoint, files []string) []Exp
 	if len(files) == 0 {
 		return nil
 	}
+	exists := func(dir string) bool { return isDirectory(filepath.Join(root, filepath.FromSlash(dir))) }
 	var out []Expanded
 	for i := range eps {
 		ep := &eps[i]
@@ -59,17 +60,25 @@ func expandReference(root string, eps []config.EntryPoint, files []string) []Exp
 		if glob.IsGlob(p) {
 			for _, f := range kept {
 				if glob.Match(p, f) {
-					out = append(out, Expanded{Path: p, Dir: globDir(p), Source: ep})
+					if exists(globDir(p)) {
+						out = append(out, Expanded{Path: p, Dir: globDir(p), Source: ep})
+					}
 					break
 				}
 			}
 			continue
 		}
+		found, file := false, false
 		for _, f := range kept {
-			if under(f, p) {
-				out = append(out, Expanded{Path: p, Dir: p, Source: ep})
-				break
-			}
+			found = found || under(f, p)
+			file = file || f == p
+		}
+		dir := p
+		if file && !isDirectory(filepath.Join(root, p)) {
+			dir = parentDir(p)
+		}
+		if found && exists(dir) {
+			out = append(out, Expanded{Path: p, Dir: dir, Source: ep})
 		}
 	}
 	return out
@@ -108,7 +117,8 @@ func TestExpandMatchesReference(t *testing.T) {
 			}
 			eps = append(eps, ep)
 		}
-		got, want := Expand(root, eps, files), expandReference(root, eps, files)
+		got, _ := Expand(root, eps, files)
+		want := expandReference(root, eps, files)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("files %q, entry points %+v:\n got %+v\nwant %+v", files, eps, got, want)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Kind is a gate kind.
@@ -28,6 +29,10 @@ const (
 	StatusError Status = "error"
 	// StatusSkippedPriorPass marks a review slot skipped because it passed before.
 	StatusSkippedPriorPass Status = "skipped_prior_pass"
+	// StatusNotRun marks a job the run never started: a fail_fast check
+	// failed before it, or the run was interrupted. It neither passes nor
+	// fails and writes no log.
+	StatusNotRun Status = "not_run"
 )
 
 // Job is one gate applied to one expanded entry point.
@@ -106,6 +111,10 @@ type Env struct {
 	Root string
 	// LogDir is the absolute log directory.
 	LogDir string
+	// Names names the jobs' log files (see logdir.JobNames): every job the
+	// configuration can give, so that a job's files keep one name across
+	// runs that execute different jobs.
+	Names *logdir.JobNames
 	// RunNumber is N of this run's log files.
 	RunNumber int
 	// Diff is this run's change scope.
@@ -142,9 +151,10 @@ type Result struct {
 	Skipped []Violation
 	// Infrastructure is true when the gate could not judge the change for
 	// reasons the agent cannot fix: no review CLI available, every CLI over
-	// its usage limit, a reviewer timed out or crashed. Only an erroring
-	// gate sets it, and only when every error is of that kind and no slot
-	// failed (a reviewer's invalid answer is not infrastructure).
+	// its usage limit, a reviewer timed out, crashed, or answered without a
+	// verdict (no JSON object, no review in it, "fail" without a usable
+	// violation). Only an erroring gate sets it, and only when every error
+	// is of that kind and no slot failed.
 	Infrastructure bool
 }
 

@@ -40,7 +40,7 @@ func TestKindsAreOwnJobKinds(t *testing.T) {
 		if !slices.Contains(logdir.OwnJobKinds, string(k)) {
 			t.Errorf("gate kind %q is not in logdir.OwnJobKinds %v", k, logdir.OwnJobKinds)
 		}
-		name := logdir.JobLogName(string(k)+":src:lint", 1)
+		name := logdir.NewJobNames().JobLog(string(k)+":src:lint", 1)
 		if !logdir.IsOwn(name.String()) {
 			t.Errorf("%s is not one of the log directory's own names", name)
 		}

@@ -12,7 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
 )
@@ -39,13 +41,75 @@ type CommandError struct {
 	Stderr string
 }
 
-// Error names the command, its exit code and the first lines of its stderr.
+// maxErrorText bounds the part of git's stderr an error message shows.
+const maxErrorText = 300
+
+// Error names the git subcommand, its exit code and what git said, on one
+// line (git's lines joined, at most maxErrorText bytes of them).
 func (e *CommandError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
-	if msg == "" {
-		return fmt.Sprintf("git %s: exit code %d", strings.Join(e.Args, " "), e.Code)
+	sub := "command"
+	for _, a := range e.Args {
+		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+			sub = a
+			break
+		}
 	}
-	return fmt.Sprintf("git %s: exit code %d: %s", strings.Join(e.Args, " "), e.Code, msg)
+	msg := strings.Join(strings.Fields(e.Stderr), " ")
+	if len(msg) > maxErrorText {
+		msg = msg[:maxErrorText] + "..."
+	}
+	if msg == "" {
+		return fmt.Sprintf("git %s failed (exit code %d)", sub, e.Code)
+	}
+	return fmt.Sprintf("git %s failed (exit code %d): %s", sub, e.Code, msg)
+}
+
+// ErrRepository is wrapped by every *RepoError.
+var ErrRepository = errors.New("unusable git repository")
+
+// RepoError is a repository git refuses to work in, whatever the command:
+// the project is in no repository, or the repository belongs to another
+// user and is not listed in safe.directory ("dubious ownership", common
+// with Docker volumes). Its message is one line that names the problem
+// and the fix.
+type RepoError struct {
+	// Dir is the repository (dubious ownership) or the directory git ran in.
+	Dir string
+	// Dubious is true for dubious ownership, false for no repository.
+	Dubious bool
+}
+
+// Error names the problem and the fix.
+func (e *RepoError) Error() string {
+	if e.Dubious {
+		return fmt.Sprintf("git refuses the repository at %s: it belongs to another user (\"dubious ownership\"); "+
+			"if you trust it, run: git config --global --add safe.directory %s", e.Dir, e.Dir)
+	}
+	return fmt.Sprintf("%s is not in a git repository: agent-gauntlet needs git to find the changes; "+
+		"run it inside a repository (git init creates one)", e.Dir)
+}
+
+// Unwrap returns ErrRepository.
+func (e *RepoError) Unwrap() error { return ErrRepository }
+
+// dubiousRE finds the repository in git's dubious-ownership message.
+var dubiousRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`detected dubious ownership in repository at '([^'\n]*)'`)
+})
+
+// repoProblem reads git's stderr for a repository it refuses to work in;
+// nil when it says something else.
+func repoProblem(dir, stderr string) *RepoError {
+	if m := dubiousRE().FindStringSubmatch(stderr); m != nil {
+		return &RepoError{Dir: m[1], Dubious: true}
+	}
+	if strings.Contains(stderr, "dubious ownership") {
+		return &RepoError{Dir: dir, Dubious: true}
+	}
+	if strings.Contains(stderr, "not a git repository") {
+		return &RepoError{Dir: dir}
+	}
+	return nil
 }
 
 // call is one git invocation.
@@ -118,6 +182,11 @@ func runInto(ctx context.Context, c call) (*limitedBuffer, int, error) {
 		return out, -1, fmt.Errorf("git %s: %w", strings.Join(c.args, " "), err)
 	}
 	if res.ExitCode != 0 {
+		// Whatever the command expects to fail with, a repository git
+		// refuses is never an answer.
+		if re := repoProblem(c.root, errBuf.buf.String()); re != nil {
+			return out, res.ExitCode, re
+		}
 		for _, ok := range c.okCodes {
 			if res.ExitCode == ok {
 				return out, res.ExitCode, nil

@@ -492,3 +492,66 @@ func TestSnapshotExcludeAndBase(t *testing.T) {
 		t.Fatal("temporary index left in .git")
 	}
 }
+
+// TestErrorsOneLine: git's failures read as one line; a repository git
+// refuses names the problem and the fix, never git's command line.
+func TestErrorsOneLine(t *testing.T) {
+	ce := &CommandError{Args: []string{"-c", "x=y", "status", "--porcelain=v2"}, Code: 128, Stderr: "fatal: one\nhint: two\n\n"}
+	if got, want := ce.Error(), "git status failed (exit code 128): fatal: one hint: two"; got != want {
+		t.Errorf("CommandError = %q, want %q", got, want)
+	}
+	dubious := "fatal: detected dubious ownership in repository at '/srv/app'\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory /srv/app\n"
+	for _, tc := range []struct {
+		stderr, want string
+	}{
+		{dubious, `git refuses the repository at /srv/app: it belongs to another user ("dubious ownership"); if you trust it, run: git config --global --add safe.directory /srv/app`},
+		{"fatal: not a git repository (or any of the parent directories): .git\n", "/work/p is not in a git repository: agent-gauntlet needs git to find the changes; run it inside a repository (git init creates one)"},
+		{"fatal: bad revision 'x'\n", ""},
+	} {
+		re := repoProblem("/work/p", tc.stderr)
+		got := ""
+		if re != nil {
+			got = re.Error()
+			if !errors.Is(re, ErrRepository) {
+				t.Errorf("%q does not match ErrRepository", got)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("repoProblem(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}
+
+// ExtractDir writes a directory as a commit holds it, leaving the work tree
+// alone; a commit without it, or no commit at all, finds nothing.
+func TestExtractDir(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	if found, err := ExtractDir(ctx, r.root, "HEAD", ".gauntlet", t.TempDir()); found || err != nil {
+		t.Fatalf("no commit: %v, %v", found, err)
+	}
+	r.write("sub/.gauntlet/config.yml", "committed\n")
+	r.write("sub/.gauntlet/checks/lint.yml", "command: x\n")
+	r.write("other.txt", "o\n")
+	r.commitAll("c")
+	r.write("sub/.gauntlet/config.yml", "changed in the work tree\n")
+	dest := t.TempDir()
+	found, err := ExtractDir(ctx, filepath.Join(r.root, "sub"), "HEAD", ".gauntlet", dest)
+	if !found || err != nil {
+		t.Fatalf("ExtractDir: %v, %v", found, err)
+	}
+	for p, want := range map[string]string{".gauntlet/config.yml": "committed\n", ".gauntlet/checks/lint.yml": "command: x\n"} {
+		if got, err := os.ReadFile(filepath.Join(dest, p)); err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v", p, got, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dest, "other.txt")); err == nil {
+		t.Error("a file outside the directory was extracted")
+	}
+	if got, _ := os.ReadFile(filepath.Join(r.root, "sub/.gauntlet/config.yml")); string(got) != "changed in the work tree\n" {
+		t.Errorf("the work tree changed: %q", got)
+	}
+	if found, err := ExtractDir(ctx, r.root, "HEAD", "missing", t.TempDir()); found || err != nil {
+		t.Errorf("a missing directory: %v, %v", found, err)
+	}
+}

@@ -39,6 +39,11 @@ type evalInput struct {
 type evaluation struct {
 	status  gate.Status
 	message string
+	// unusable is true when the answer gives no verdict to act on (no JSON
+	// object, an object that is no review, "fail" without a usable
+	// violation): the reviewer failed, as if it had crashed, and the agent
+	// has nothing to fix.
+	unusable bool
 	// found is true when a JSON object was extracted (the slot JSON is
 	// written then).
 	found bool
@@ -64,14 +69,12 @@ func evaluate(in evalInput) evaluation {
 	var ev evaluation
 	ex, err := parse.Extract(in.text)
 	if err != nil {
-		ev.status, ev.message = gate.StatusError, err.Error()
-		return ev
+		return ev.reviewerFailed(err.Error())
 	}
 	ev.found = true
 	rv, err := parse.Decode(ex.Object)
 	if err != nil {
-		ev.status, ev.message = gate.StatusError, fmt.Sprintf(msgInvalidJSON, err)
-		return ev
+		return ev.reviewerFailed(fmt.Sprintf(msgInvalidJSON, err))
 	}
 	previous := in.previous
 	if rv.Status == parse.StatusPass {
@@ -81,8 +84,7 @@ func evaluate(in evalInput) evaluation {
 		return ev
 	}
 	if !rv.ViolationsArray || len(rv.Violations) == 0 {
-		ev.status, ev.message = gate.StatusError, msgFailNoViolations
-		return ev
+		return ev.reviewerFailed(msgFailNoViolations)
 	}
 	checked := parse.CheckViolations(rv.Violations)
 	for _, d := range checked.Dropped {
@@ -92,8 +94,7 @@ func evaluate(in evalInput) evaluation {
 		ev.notes = append(ev.notes, "Note: "+n)
 	}
 	if len(checked.Kept) == 0 {
-		ev.status, ev.message = gate.StatusError, msgAllDropped
-		return ev
+		return ev.reviewerFailed(msgAllDropped)
 	}
 	threshold := in.threshold
 	if threshold == "" {
@@ -157,6 +158,13 @@ func evaluate(in evalInput) evaluation {
 		return ev
 	}
 	ev.status, ev.message = gate.StatusFail, fmt.Sprintf(msgFound, len(ev.open))
+	return ev
+}
+
+// reviewerFailed ends the evaluation of an answer that gives no verdict:
+// an error of the reviewer, not of the change (see evaluation.unusable).
+func (ev evaluation) reviewerFailed(msg string) evaluation {
+	ev.status, ev.message, ev.unusable = gate.StatusError, msg, true
 	return ev
 }
 

@@ -16,18 +16,24 @@ import (
 // slotName is a review slot file found in the log directory.
 type slotName struct {
 	logdir.Name
+	// job is the review job the file belongs to.
+	job  string
 	path string
 }
 
 // json reports whether the file is the slot's JSON (else its log).
 func (n slotName) json() bool { return n.Kind == logdir.KindSlotJSON }
 
-// slotNames are the review slot files among names, the files of logDir.
-func slotNames(logDir string, names []logdir.Name) []slotName {
+// slotNames are the review slot files among names, the files of logDir,
+// of the jobs jn can tell.
+func slotNames(logDir string, names []logdir.Name, jn *logdir.JobNames) []slotName {
 	var slots []slotName
 	for _, n := range names {
-		if n.Kind == logdir.KindSlotLog || n.Kind == logdir.KindSlotJSON {
-			slots = append(slots, slotName{Name: n, path: n.Path(logDir)})
+		if n.Kind != logdir.KindSlotLog && n.Kind != logdir.KindSlotJSON {
+			continue
+		}
+		if job, ok := jn.JobOf(n); ok {
+			slots = append(slots, slotName{Name: n, job: job, path: n.Path(logDir)})
 		}
 	}
 	return slots
@@ -48,13 +54,13 @@ func newer(a, b slotName) bool {
 func slotFiles(slots []slotName, before int, keep func(job string) bool) map[string]map[int][]slotName {
 	groups := map[string]map[int][]slotName{}
 	for _, s := range slots {
-		if (before > 0 && s.Run >= before) || (keep != nil && !keep(s.Job)) {
+		if (before > 0 && s.Run >= before) || (keep != nil && !keep(s.job)) {
 			continue
 		}
-		byIndex := groups[s.Job]
+		byIndex := groups[s.job]
 		if byIndex == nil {
 			byIndex = map[int][]slotName{}
-			groups[s.Job] = byIndex
+			groups[s.job] = byIndex
 		}
 		byIndex[s.Slot] = append(byIndex[s.Slot], s)
 	}
@@ -276,10 +282,11 @@ func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 // treated as "new" with a warning. A slot that answered "fail" without
 // violations is pending with an empty list. It also returns one warning
 // per unreadable file (one line each, without a "Warning:" prefix). The
-// map is keyed by job id, then slot index; it is never nil.
-func PendingSlots(logDir string, names []logdir.Name, keep func(job string) bool) (map[string]map[int][]gate.Violation, []string) {
+// map is keyed by job id (the files named by jn), then slot index; it is
+// never nil.
+func PendingSlots(logDir string, names []logdir.Name, jn *logdir.JobNames, keep func(job string) bool) (map[string]map[int][]gate.Violation, []string) {
 	out := map[string]map[int][]gate.Violation{}
-	records, warnings := latestVerdicts(slotNames(logDir, names), 0, keep)
+	records, warnings := latestVerdicts(slotNames(logDir, names, jn), 0, keep)
 	for job, byIndex := range records {
 		for index, r := range byIndex {
 			vs, failed, ws := pending(r)

@@ -121,6 +121,11 @@ func TestPendingSlotsMissingDir(t *testing.T) {
 	}
 }
 
+// testJobs are the jobs of the tests' configurations, named for their
+// files.
+var testJobs = logdir.NewJobNames("review:.:code-quality", "review:src:security", "review:.:quality",
+	"check:.:lint", "check:.:test")
+
 // pendingSlots is PendingSlots over the files of dir, for the jobs of
 // gateName ("" for all).
 func pendingSlots(t *testing.T, dir, gateName string) (map[string]map[int][]gate.Violation, []string) {
@@ -129,7 +134,7 @@ func pendingSlots(t *testing.T, dir, gateName string) (map[string]map[int][]gate
 	if err != nil {
 		t.Fatal(err)
 	}
-	return PendingSlots(dir, names, func(job string) bool { return gateName == "" || gate.IsOfGate(job, gateName) })
+	return PendingSlots(dir, names, testJobs, func(job string) bool { return gateName == "" || gate.IsOfGate(job, gateName) })
 }
 
 // loadPending is what the runner passes a verification run's gates.

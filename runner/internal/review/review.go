@@ -42,6 +42,10 @@ const (
 	suffixSkipped   = " (%d violation(s) skipped by the agent)"
 )
 
+// MaxParallelSlots bounds the slots of one parallel review gate that run
+// at the same time; the others wait for a free place, in slot order.
+const MaxParallelSlots = 4
+
 // DiffFunc returns the unified diff of spec limited to pathspec.
 type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error)
 
@@ -169,11 +173,16 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.
 	}
 	results := make([]slotRun, len(toRun))
 	if job.Review.Parallel && len(toRun) > 1 {
+		// At most MaxParallelSlots reviewers at a time: each is a process
+		// of its own (a Node.js CLI holds hundreds of MB) calling a rate
+		// limited model API.
+		sem := make(chan struct{}, MaxParallelSlots)
 		var wg sync.WaitGroup
 		for k, i := range toRun {
 			wg.Add(1)
+			sem <- struct{}{}
 			go func() {
-				defer wg.Done()
+				defer func() { <-sem; wg.Done() }()
 				results[k] = g.runSlot(ctx, i, assigned[i])
 			}()
 		}
@@ -215,7 +224,7 @@ func (g *gateRun) loadHistory() map[int]record {
 		return out
 	}
 	id := g.job.ID
-	records, _ := latestVerdicts(slotNames(g.env.LogDir, names), g.env.RunNumber, func(job string) bool { return job == id })
+	records, _ := latestVerdicts(slotNames(g.env.LogDir, names, g.env.Names), g.env.RunNumber, func(job string) bool { return job == id })
 	if records[id] != nil {
 		out = records[id]
 	}
@@ -310,7 +319,7 @@ func (g *gateRun) nextHealthy(ctx context.Context, failed string, tried []string
 
 // openLog creates a slot log and writes the shared header.
 func (g *gateRun) openLog(adapterName string, index int) (*slotLog, error) {
-	lg, err := createSlotLog(logdir.SlotLogName(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.d.now)
+	lg, err := createSlotLog(g.env.Names.SlotLog(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.d.now)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +346,7 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	lg.Printf("Adapter: %s", s.adapter)
 	lg.Printf("Review index: @%d", s.index)
 	lg.Printf("%s", markStatusSkip)
-	jsonPath := logdir.SlotJSONName(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
+	jsonPath := g.env.Names.SlotJSON(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
 	err = writeSlotFile(jsonPath, SlotFile{
 		Adapter: s.adapter, Timestamp: g.d.now().UTC().Format(timestampFormat),
 		Status: gate.StatusSkippedPriorPass, PassIteration: s.passIteration,
@@ -470,14 +479,20 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		lg.Printf("--- Review Output (%s) ---", name)
 		lg.Printf("%s", ans.Text)
 	}
+	if ev.unusable {
+		// An answer without a verdict: the reviewer failed, as a crash.
+		slot.Infrastructure = true
+	}
 	if ans.Usage != nil {
 		lg.Printf("Usage: %s", ans.Usage.String())
 	}
 	for _, n := range ev.notes {
 		lg.Printf("%s", n)
 	}
-	if runErr == nil && ans.Failure() == "" {
-		jsonPath := logdir.SlotJSONName(g.job.ID, name, index, g.env.RunNumber).Path(g.env.LogDir)
+	if runErr == nil && ans.Failure() == "" && ev.found {
+		// As a crash, an answer without a JSON object leaves no review JSON:
+		// there is nothing in it for the agent to mark.
+		jsonPath := g.env.Names.SlotJSON(g.job.ID, name, index, g.env.RunNumber).Path(g.env.LogDir)
 		err := writeSlotFile(jsonPath, SlotFile{
 			Adapter: name, Timestamp: g.d.now().UTC().Format(timestampFormat),
 			Status: ev.status, RawOutput: ans.Stdout, Violations: ev.stored,
@@ -579,7 +594,8 @@ func (g *gateRun) verdict(runs []slotRun, n int) (gate.Status, string) {
 
 // infrastructureOnly reports whether every slot error in runs is of the
 // infrastructure kind (see gate.Result.Infrastructure) and no slot failed:
-// a violation or an unusable answer is for the agent to act on.
+// a violation is for the agent to act on; a reviewer that crashed, timed
+// out or answered without a verdict is not.
 func infrastructureOnly(runs []slotRun) bool {
 	found := false
 	for _, r := range runs {

@@ -19,7 +19,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/internal/standin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // reply is one canned answer of a fake CLI.
@@ -114,7 +113,7 @@ func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.E
 		ID: gate.ReviewID(".", "quality"), Kind: gate.KindReview, Name: "quality", EntryPoint: ".", Parallel: parallel,
 		Review: &config.Review{Name: "quality", Prompt: "Review the change for bugs.", CLIPreference: prefs, NumReviews: n, Parallel: parallel},
 	}
-	env := gate.Env{Root: root, LogDir: logDir, RunNumber: 1, Config: cfg, Console: io.Discard,
+	env := gate.Env{Root: root, LogDir: logDir, Names: testJobs, RunNumber: 1, Config: cfg, Console: io.Discard,
 		Diff: gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}}
 	return job, env
 }
@@ -195,7 +194,7 @@ func TestRunRoundRobin(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", s.LogPath, want, log)
 			}
 		}
-		if s.JSONPath != logdir.SlotJSONName(job.ID, s.Adapter, s.Index, 1).Path(env.LogDir) {
+		if s.JSONPath != testJobs.SlotJSON(job.ID, s.Adapter, s.Index, 1).Path(env.LogDir) {
 			t.Errorf("JSONPath = %q", s.JSONPath)
 		}
 	}
@@ -234,11 +233,11 @@ func TestRunUsageLimitFailover(t *testing.T) {
 	if n := f.callsOf("claude"); n != 1 {
 		t.Errorf("claude ran %d times, want 1", n)
 	}
-	claudeLog := readFile(t, logdir.SlotLogName(job.ID, "claude", 1, 1).Path(env.LogDir))
+	claudeLog := readFile(t, testJobs.SlotLog(job.ID, "claude", 1, 1).Path(env.LogDir))
 	if !strings.Contains(claudeLog, "Handing review @1 to codex") || !strings.Contains(claudeLog, "out of service for the rest of this run") {
 		t.Errorf("claude log:\n%s", claudeLog)
 	}
-	if _, err := os.Stat(logdir.SlotJSONName(job.ID, "claude", 1, 1).Path(env.LogDir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(testJobs.SlotJSON(job.ID, "claude", 1, 1).Path(env.LogDir)); !os.IsNotExist(err) {
 		t.Errorf("the failed attempt left a JSON (err %v)", err)
 	}
 
@@ -498,7 +497,7 @@ func TestRunStandIns(t *testing.T) {
 		if time.Since(start) > 10*time.Second {
 			t.Errorf("the timeout did not stop the reviewer")
 		}
-		if _, err := os.Stat(logdir.SlotJSONName(job.ID, "codex", 1, 7).Path(env.LogDir)); !os.IsNotExist(err) {
+		if _, err := os.Stat(testJobs.SlotJSON(job.ID, "codex", 1, 7).Path(env.LogDir)); !os.IsNotExist(err) {
 			t.Errorf("a timed-out slot wrote a JSON (err %v)", err)
 		}
 	})
@@ -571,10 +570,13 @@ func TestRunInfrastructure(t *testing.T) {
 		{name: "crash", n: 1, replies: map[string][]reply{"claude": {{stderr: "segfault", exit: 139}}}, status: gate.StatusError, infra: true},
 		{name: "failed to start", n: 1, replies: map[string][]reply{"claude": {{err: errors.New("run claude: fork/exec: permission denied"), exit: -1}}}, status: gate.StatusError, infra: true},
 		{name: "every slot crashed", n: 2, replies: map[string][]reply{"claude": {{exit: 1}}, "codex": {{exit: 2}}}, status: gate.StatusError, infra: true},
-		{name: "invalid JSON", n: 1, replies: map[string][]reply{"claude": {{stdout: "I am not sure what you mean."}}}, status: gate.StatusError},
-		{name: "fail without violations", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"status":"fail","violations":[]}`}}}, status: gate.StatusError},
-		{name: "invalid JSON in one slot, crash in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: "{"}}, "codex": {{exit: 1}}}, status: gate.StatusError},
+		{name: "invalid JSON", n: 1, replies: map[string][]reply{"claude": {{stdout: "I am not sure what you mean."}}}, status: gate.StatusError, infra: true},
+		{name: "fail without violations", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"status":"fail","violations":[]}`}}}, status: gate.StatusError, infra: true},
+		{name: "invalid JSON in one slot, crash in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: "{"}}, "codex": {{exit: 1}}}, status: gate.StatusError, infra: true},
 		{name: "violations in one slot, crash in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: failing}}, "codex": {{exit: 1}}}, status: gate.StatusError},
+		{name: "an object that is no review", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"verdict":"ok"}`}}}, status: gate.StatusError, infra: true},
+		{name: "every violation lacks a required field", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"status":"fail","violations":[{"issue":"x"}]}`}}}, status: gate.StatusError, infra: true},
+		{name: "no JSON in one slot, violations in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: "no idea"}}, "codex": {{stdout: failing}}}, status: gate.StatusError},
 		{name: "diff error", n: 1, diffErr: errors.New("review diff: base branch missing"), status: gate.StatusError},
 		{name: "fail", n: 1, replies: map[string][]reply{"claude": {{stdout: failing}}}, status: gate.StatusFail},
 		{name: "pass", n: 2, status: gate.StatusPass},
@@ -623,5 +625,44 @@ func TestRunBookLastsOneRun(t *testing.T) {
 	res := newSession(d).Run(context.Background(), job, env) // the runner starts a session per run
 	if res.Status != gate.StatusPass || res.Slots[0].Adapter != "claude" || f.callsOf("claude") != 2 {
 		t.Fatalf("next run: %+v, claude calls %d", res, f.callsOf("claude"))
+	}
+}
+
+// TestParallelSlotsBounded: the slots of a parallel review run at most
+// MaxParallelSlots at a time, and every slot runs.
+func TestParallelSlotsBounded(t *testing.T) {
+	const n = 3*MaxParallelSlots + 1
+	job, env := setup(t, []string{"claude"}, n, true)
+	f := &fakeCLIs{}
+	d := f.deps(testDiff)
+	var mu sync.Mutex
+	running, most := 0, 0
+	release := make(chan struct{})
+	var once sync.Once
+	invoke := d.invoke
+	d.invoke = func(ctx context.Context, spec adapter.Spec, req adapter.Request) (adapter.Answer, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		full := running == MaxParallelSlots
+		mu.Unlock()
+		if full {
+			once.Do(func() { close(release) }) // the bound is reached: let everyone go
+		}
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return invoke(ctx, spec, req)
+	}
+	res := newSession(d).Run(context.Background(), job, env)
+	if res.Status != gate.StatusPass || len(res.Slots) != n || f.callsOf("claude") != n {
+		t.Fatalf("status %s, %d slots, %d calls: %+v", res.Status, len(res.Slots), f.callsOf("claude"), res)
+	}
+	if most != MaxParallelSlots {
+		t.Errorf("at most %d slots ran at once, want %d", most, MaxParallelSlots)
 	}
 }

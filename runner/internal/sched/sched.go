@@ -53,15 +53,25 @@ func safeRun(ctx context.Context, run RunFunc, job gate.Job, env gate.Env) (r ga
 	return run(ctx, job, env)
 }
 
-// Run runs jobs and returns the results of those that ran, in job order.
-// Jobs not started (fail_fast, cancellation) have no result.
+// Messages of jobs that were not started.
+const (
+	msgNotRunFailFast    = "not run: fail_fast gate %s did not pass"
+	msgNotRunInterrupted = "not run: the run was interrupted"
+)
+
+// Run runs jobs and returns one result per job, in job order. Jobs never
+// started (after a fail_fast check that did not pass, or once ctx ended)
+// get a gate.StatusNotRun result saying why, reported like the others.
 func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.Result {
 	results := make([]*gate.Result, len(jobs))
 	var mu sync.Mutex
 	stopped := false
-	stop := func() {
+	stoppedBy := ""
+	stop := func(id string) {
 		mu.Lock()
-		stopped = true
+		if !stopped {
+			stopped, stoppedBy = true, id
+		}
 		mu.Unlock()
 	}
 	isStopped := func() bool {
@@ -84,7 +94,7 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 					o.Report.Result(r)
 				}
 				if failFast(job) {
-					stop()
+					stop(job.ID)
 				}
 				continue
 			}
@@ -112,7 +122,7 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 			o.Report.Result(r)
 		}
 		if r.Status != gate.StatusPass && failFast(job) {
-			stop()
+			stop(job.ID)
 		}
 	}
 
@@ -143,10 +153,19 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 	}
 	wg.Wait()
 
-	var out []gate.Result
-	for _, r := range results {
+	out := make([]gate.Result, len(jobs))
+	for i, r := range results {
 		if r != nil {
-			out = append(out, *r)
+			out[i] = *r
+			continue
+		}
+		msg := msgNotRunInterrupted
+		if stoppedBy != "" {
+			msg = fmt.Sprintf(msgNotRunFailFast, stoppedBy)
+		}
+		out[i] = gate.Result{JobID: jobs[i].ID, Status: gate.StatusNotRun, Message: msg}
+		if o.Report != nil {
+			o.Report.Result(out[i])
 		}
 	}
 	return out

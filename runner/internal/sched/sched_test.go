@@ -38,9 +38,12 @@ func TestSequentialOrderAndFailFast(t *testing.T) {
 	}
 	jobs := []gate.Job{check("a", true, false), check("b", false, true), check("c", false, false)}
 	res := Run(context.Background(), jobs, gate.Env{}, Options{AllowParallel: false, Check: run, Report: rec})
-	want := []string{"start a", "pass a", "start b", "fail b"}
-	if !slices.Equal(rec.events, want) || len(res) != 2 {
+	want := []string{"start a", "pass a", "start b", "fail b", "not_run c"}
+	if !slices.Equal(rec.events, want) || len(res) != 3 {
 		t.Fatalf("events %q results %d", rec.events, len(res))
+	}
+	if res[2].Status != gate.StatusNotRun || res[2].Message != "not run: fail_fast gate b did not pass" {
+		t.Errorf("result of c = %+v", res[2])
 	}
 }
 
@@ -89,7 +92,8 @@ func TestPreflightFailFastStopsEverything(t *testing.T) {
 			return gate.Result{JobID: j.ID, Status: gate.StatusError, Message: msg}
 		},
 	})
-	if ran || len(res) != 1 || res[0].Message != "Missing command: x" {
+	if ran || len(res) != 2 || res[0].Message != "Missing command: x" ||
+		res[1].Status != gate.StatusNotRun || res[1].Message != "not run: fail_fast gate a did not pass" {
 		t.Fatalf("ran=%v results=%+v", ran, res)
 	}
 }
@@ -99,9 +103,14 @@ func TestCanceledContextStartsNothing(t *testing.T) {
 	cancel()
 	n := 0
 	run := func(context.Context, gate.Job, gate.Env) gate.Result { n++; return gate.Result{} }
-	Run(ctx, []gate.Job{check("a", false, false), check("b", true, false)}, gate.Env{}, Options{AllowParallel: true, Check: run})
+	res := Run(ctx, []gate.Job{check("a", false, false), check("b", true, false)}, gate.Env{}, Options{AllowParallel: true, Check: run})
 	if n != 0 {
 		t.Fatalf("%d jobs ran", n)
+	}
+	for _, r := range res {
+		if r.Status != gate.StatusNotRun || r.Message != "not run: the run was interrupted" {
+			t.Errorf("result %+v", r)
+		}
 	}
 }
 

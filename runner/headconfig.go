@@ -1,0 +1,71 @@
+package runner
+
+import (
+	"context"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// BrokenByChange reports whether the configuration of the project at root,
+// which does not load from the work tree, was broken by the change: the
+// .gauntlet/ directory HEAD holds loads. It reads HEAD's files from git's
+// objects into a temporary directory, never touching the work tree, the
+// index or a ref. False when HEAD holds no configuration (a new one, not
+// committed yet), when HEAD's does not load either (the user's own
+// problem, not the change's), when the work tree's .gauntlet/ holds exactly
+// HEAD's files (what fails is a path around it, not the change to it), or
+// when git cannot tell.
+func BrokenByChange(ctx context.Context, root string) bool {
+	tmp, err := os.MkdirTemp("", "agent-gauntlet-head-config-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(tmp)
+	found, err := git.ExtractDir(ctx, root, "HEAD", config.Dir, tmp)
+	if err != nil || !found {
+		return false
+	}
+	if fi, err := os.Stat(filepath.Join(tmp, config.Dir, config.ProjectFile)); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if sameFiles(filepath.Join(tmp, config.Dir), filepath.Join(root, config.Dir)) {
+		// The change left .gauntlet/ as committed: what fails is around
+		// it (a path the configuration names), not something it broke.
+		return false
+	}
+	_, err = LoadProject(ctx, tmp, LoadAll)
+	return err == nil
+}
+
+// sameFiles reports whether the directories a and b hold the same regular
+// files (names and contents), ignoring everything else; false when either
+// cannot be read.
+func sameFiles(a, b string) bool {
+	fa, okA := regularFiles(a)
+	fb, okB := regularFiles(b)
+	return okA && okB && maps.Equal(fa, fb)
+}
+
+// regularFiles maps the slash path of every regular file below dir to its
+// content; false when dir cannot be read whole.
+func regularFiles(dir string) (map[string]string, bool) {
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	return files, err == nil
+}
