@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/builtin"
 )
 
 // Load loads and validates the configuration of the project at root:
@@ -495,6 +497,7 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 		return nil
 	}
 	rev.Prompt = fm.Body
+	rev.OwnText = strings.TrimSpace(fm.Body) != ""
 	if !fm.Present {
 		return rev
 	}
@@ -538,8 +541,16 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 	if s, ok := o.str("model"); ok {
 		rev.Model = s
 	}
+	if s, ok := o.str("builtin"); ok {
+		if builtin.Known(s) {
+			rev.Builtin = s
+		} else {
+			o.errorf("builtin", "unknown built-in review %q (want one of %s)", s, builtin.List())
+		}
+	}
 	if f.errs > 0 {
 		return nil
 	}
+	rev.Prompt = builtin.Compose(rev.Builtin, fm.Body)
 	return rev
 }
