@@ -24,7 +24,7 @@ func (c *CleanCmd) Run(env *Env) error {
 	if cfg != nil {
 		runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	}
-	res, err := runner.Clean(runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
+	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}

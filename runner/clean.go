@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,9 +9,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // CleanReason says why the logs are archived; it is the reason of the debug
@@ -74,16 +77,19 @@ type CleanResult struct {
 // Clean is `agent-gauntlet clean`: under the run lock it archives the logs
 // and the execution state of the project opts.Config into
 // <log_dir>/previous/, or of gauntlet_logs in opts.Dir when there is no
-// project; the debug log records a manual CLEAN. A missing log directory
-// has nothing to archive (and is not created). A run in progress is a
-// *lock.HeldError.
-func Clean(opts CleanOptions) (CleanResult, error) {
+// project; the debug log records a manual CLEAN. The violations the agent
+// skipped in the review records are kept as decisions of their branch
+// first (see decisions.go). A missing log directory has nothing to archive
+// (and is not created). A run in progress is a *lock.HeldError.
+func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
 	res := CleanResult{}
 	debugSettings := config.DebugLog{}
+	root := opts.Dir
 	if cfg := opts.Config; cfg != nil {
+		root = cfg.Root
 		res.LogDir = cfg.LogDirPath()
 		global, err := config.LoadGlobal(config.GlobalPath(opts.Getenv))
 		if err != nil {
@@ -107,6 +113,15 @@ func Clean(opts CleanOptions) (CleanResult, error) {
 	if l.Warning != "" {
 		res.Warnings = append(res.Warnings, l.Warning)
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	branch := ""
+	if st, err := state.Read(res.LogDir); err == nil && st != nil {
+		branch = st.Branch
+	}
+	res.Warnings = append(res.Warnings, harvestSkips(ctx, root, res.LogDir, branch,
+		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
 	res.Archived, err = archive(res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
 	if err != nil {
 		err = fmt.Errorf("clean %s: %w", res.LogDir, err)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ func TestClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Clean(CleanOptions{Config: cfg})
+	res, err := Clean(context.Background(), CleanOptions{Config: cfg})
 	if err != nil || !res.Archived || res.LogDir != logDir(root) {
 		t.Fatalf("Clean = %+v, %v", res, err)
 	}
@@ -35,7 +36,7 @@ func TestClean(t *testing.T) {
 	if !strings.Contains(string(debug), "] CLEAN type=manual reason=user_request\n") {
 		t.Errorf("debug log:\n%s", debug)
 	}
-	if res, err := Clean(CleanOptions{Config: cfg}); err != nil || res.Archived {
+	if res, err := Clean(context.Background(), CleanOptions{Config: cfg}); err != nil || res.Archived {
 		t.Errorf("second Clean = %+v, %v", res, err)
 	}
 
@@ -45,7 +46,7 @@ func TestClean(t *testing.T) {
 	}
 	defer l.Release()
 	var held *lock.HeldError
-	if _, err := Clean(CleanOptions{Config: cfg}); !errors.As(err, &held) {
+	if _, err := Clean(context.Background(), CleanOptions{Config: cfg}); !errors.As(err, &held) {
 		t.Errorf("Clean under a held lock: %v", err)
 	}
 }
@@ -57,7 +58,7 @@ func TestCleanWithoutProject(t *testing.T) {
 	if _, err := LoadProject(dir, LoadAll); !errors.Is(err, config.ErrNotFound) {
 		t.Fatalf("LoadProject = %v", err)
 	}
-	res, err := Clean(CleanOptions{Dir: dir})
+	res, err := Clean(context.Background(), CleanOptions{Dir: dir})
 	if err != nil || res.Archived || res.LogDir != filepath.Join(dir, "gauntlet_logs") {
 		t.Fatalf("Clean = %+v, %v", res, err)
 	}

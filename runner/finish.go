@@ -35,11 +35,16 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}
-	if res.Status == StatusPassed {
+	if endsEpisode(res.Status) {
 		res.ConsoleLogPath = e.archiveAfterPass(jobs, consolePath)
 	}
 	return res
 }
+
+// endsEpisode reports whether a run with status s ends the episode and
+// archives the logs: passed, and passed_with_warnings (the skips it reports
+// are decisions kept apart from the logs, see decisions.go).
+func endsEpisode(s GauntletStatus) bool { return s == StatusPassed || s == StatusPassedWithWarnings }
 
 // onlyInfrastructure reports whether every gate that did not pass failed for
 // reasons the agent cannot fix (gate.Result.Infrastructure).
