@@ -31,19 +31,20 @@ type Env struct {
 type CLI struct {
 	Version kong.VersionFlag `short:"V" help:"Print the version and exit."`
 
-	Run      RunCmd      `cmd:"" help:"Run every applicable gate (checks and reviews) for the current changes."`
-	Check    CheckCmd    `cmd:"" help:"Run only the check gates for the current changes."`
-	Review   ReviewCmd   `cmd:"" help:"Run only the review gates for the current changes."`
-	Clean    CleanCmd    `cmd:"" help:"Archive the logs and the execution state into previous/."`
-	Detect   DetectCmd   `cmd:"" help:"Show the changed files and the gates they would run, without running anything."`
-	List     ListCmd     `cmd:"" help:"List the configured entry points, checks and reviews."`
-	Health   HealthCmd   `cmd:"" help:"Validate the configuration and report the state of every review CLI."`
-	Init     InitCmd     `cmd:"" help:"Create a .gauntlet/ configuration and install the agent stop hooks."`
-	Validate ValidateCmd `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
-	StopHook StopHookCmd `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
-	Hooks    HooksCmd    `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
-	CI       CICmd       `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
-	Help     HelpCmd     `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
+	Run          RunCmd          `cmd:"" help:"Run every applicable gate (checks and reviews) for the current changes."`
+	Check        CheckCmd        `cmd:"" help:"Run only the check gates for the current changes."`
+	Review       ReviewCmd       `cmd:"" help:"Run only the review gates for the current changes."`
+	Clean        CleanCmd        `cmd:"" help:"Archive the logs and the execution state into previous/."`
+	Detect       DetectCmd       `cmd:"" help:"Show the changed files and the gates they would run, without running anything."`
+	List         ListCmd         `cmd:"" help:"List the configured entry points, checks and reviews."`
+	Health       HealthCmd       `cmd:"" help:"Validate the configuration and report the state of every review CLI."`
+	Init         InitCmd         `cmd:"" help:"Create a .gauntlet/ configuration and install the agent stop hooks."`
+	Validate     ValidateCmd     `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
+	StopHook     StopHookCmd     `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
+	Hooks        HooksCmd        `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+	UpdateReview UpdateReviewCmd `cmd:"" name:"update-review" help:"List the failed reviews' violations, mark one fixed or skipped."`
+	CI           CICmd           `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
+	Help         HelpCmd         `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
 }
 
 // HelpCmd is `agent-gauntlet help [command...]`.
