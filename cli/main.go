@@ -43,6 +43,7 @@ type CLI struct {
 	StopHook     StopHookCmd     `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
 	Hooks        HooksCmd        `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
 	UpdateReview UpdateReviewCmd `cmd:"" name:"update-review" help:"List the failed reviews' violations, mark one fixed or skipped."`
+	Status       StatusCmd       `cmd:"" help:"Show pending failures, review violations, the retry budget, the last run, the stop hook's interval and the lock."`
 	CI           CICmd           `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
 	Help         HelpCmd         `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
 }

@@ -25,7 +25,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // EnvActive, when non-empty, marks a process started by the gauntlet itself
@@ -298,26 +297,10 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 }
 
 // intervalRemaining is the time left before the interval allows a run, 0
-// when a run is due: interval 0, no or unreadable execution state, a last
-// run in the future (a skewed clock never silences the hook), or pending
-// failure logs.
+// when a run is due (see runner.IntervalRemaining).
 func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
-	if minutes <= 0 {
-		return 0
-	}
-	st, err := state.Read(logDir)
-	if err != nil || st == nil || st.LastRunCompletedAt.IsZero() {
-		return 0
-	}
-	interval := time.Duration(minutes) * time.Minute
-	elapsed := h.o.Now().Sub(st.LastRunCompletedAt)
-	if elapsed < 0 || elapsed >= interval {
-		return 0
-	}
-	if pending, err := logdir.HasPendingLogs(logDir); err != nil || pending {
-		return 0
-	}
-	return (interval - elapsed + time.Second - 1).Truncate(time.Second)
+	remaining, _ := runner.IntervalRemaining(logDir, minutes, h.o.Now())
+	return remaining
 }
 
 // run executes the gauntlet under the hook's deadline. A run that outlives
