@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
@@ -76,7 +77,18 @@ type GateResult struct {
 	// Infrastructure is true when the gate could not judge the change for
 	// reasons the agent cannot fix.
 	Infrastructure bool
+	// Output is the end of a failed check's output (at most
+	// OutputTailLines lines, as printed); OutputCut reports that earlier
+	// output was left out (it is in LogPath).
+	Output    []string
+	OutputCut bool
+	// FixInstructions reports that a failed check's log ends with its
+	// fix_instructions.
+	FixInstructions bool
 }
+
+// OutputTailLines bounds GateResult.Output.
+const OutputTailLines = 40
 
 // SlotResult is the outcome of one review slot.
 type SlotResult struct {
@@ -119,6 +131,10 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint,
 			Status: string(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
 			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped), Infrastructure: r.Infrastructure}
+		if j.Kind == gate.KindCheck && r.Status != gate.StatusPass && r.LogPath != "" {
+			g.Output, g.OutputCut = check.OutputTail(r.LogPath, OutputTailLines)
+			g.FixInstructions = j.Check != nil && j.Check.FixInstructions != ""
+		}
 		for _, s := range r.Slots {
 			sr := SlotResult{Adapter: s.Adapter, Index: s.Index, Status: string(s.Status),
 				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration}

@@ -362,7 +362,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	}
 	out := h.answer(status, detail)
 	if out.Block() {
-		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
+		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}
 	return out
 }
