@@ -299,12 +299,17 @@ func (c *InitCmd) dryRun(env *Env, root string, plan *install.Plan, a initAnswer
 		if ag == hookproto.Claude {
 			path = c.SettingsFile
 		}
-		st := install.Check(root, ag, path)
-		if st.Installed {
-			fmt.Fprintf(env.Stdout, "%s stop hook already installed in %s\n", ag.DisplayName(), shownPath(root, st.Path))
-			continue
+		for _, hook := range []install.Hook{install.StopHook, install.StartHook} {
+			if _, ok := install.SpecForHook(ag, hook); !ok {
+				continue
+			}
+			st := install.CheckHook(root, ag, path, hook)
+			if st.Installed {
+				fmt.Fprintf(env.Stdout, "%s %s already installed in %s\n", ag.DisplayName(), hookNames[hook], shownPath(root, st.Path))
+				continue
+			}
+			fmt.Fprintf(env.Stdout, "Would install the %s %s in %s\n", ag.DisplayName(), hookNames[hook], shownPath(root, st.Path))
 		}
-		fmt.Fprintf(env.Stdout, "Would install the %s stop hook in %s\n", ag.DisplayName(), shownPath(root, st.Path))
 	}
 	fmt.Fprintln(env.Stdout, "Dry run: nothing was written.")
 	return nil
@@ -369,38 +374,58 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && ra == rb
 }
 
-// installHooks installs every agent's hook, reporting each; a failure does
-// not stop the others but fails the command.
+// installHooks installs every agent's stop hook, and its session-start
+// hook where the agent has one, reporting each; a failure does not stop
+// the others but fails the command.
 func (c *InitCmd) installHooks(env *Env, root string, agents []hookproto.Agent) error {
 	failed := false
 	for _, a := range agents {
-		opts := install.Options{TimeoutSeconds: c.HookTimeout}
-		if a == hookproto.Claude {
-			opts.Path = c.SettingsFile
-		}
-		res, err := install.Install(root, a, opts)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "agent-gauntlet: %s stop hook: %v\n", a.DisplayName(), err)
-			failed = true
-			continue
-		}
-		where := shownPath(root, res.Path)
-		if !res.Added {
-			fmt.Fprintf(env.Stdout, "%s stop hook already installed in %s\n", a.DisplayName(), where)
-			if note := noTimeoutNote(res.Command); note != "" {
-				fmt.Fprintf(env.Stdout, "  Note: %s\n", note)
+		for _, hook := range []install.Hook{install.StopHook, install.StartHook} {
+			if _, ok := install.SpecForHook(a, hook); !ok {
+				continue
 			}
-			continue
-		}
-		fmt.Fprintf(env.Stdout, "Installed the %s stop hook in %s\n", a.DisplayName(), where)
-		if spec, _ := install.SpecFor(a); spec.Note != "" {
-			fmt.Fprintf(env.Stdout, "  Note: %s\n", spec.Note)
+			if !c.installHook(env, root, a, hook) {
+				failed = true
+			}
 		}
 	}
 	if failed {
 		return exitPrinted(ExitFailure)
 	}
 	return nil
+}
+
+// hookNames name the hooks in messages.
+var hookNames = map[install.Hook]string{install.StopHook: "stop hook", install.StartHook: "session-start hook"}
+
+// installHook installs one hook of agent and reports it; false when it
+// failed (the error is printed).
+func (c *InitCmd) installHook(env *Env, root string, a hookproto.Agent, hook install.Hook) bool {
+	opts := install.Options{TimeoutSeconds: c.HookTimeout, Hook: hook}
+	if a == hookproto.Claude {
+		opts.Path = c.SettingsFile
+	}
+	name := hookNames[hook]
+	res, err := install.Install(root, a, opts)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agent-gauntlet: %s %s: %v\n", a.DisplayName(), name, err)
+		return false
+	}
+	where := shownPath(root, res.Path)
+	if !res.Added {
+		fmt.Fprintf(env.Stdout, "%s %s already installed in %s\n", a.DisplayName(), name, where)
+		if hook == install.StopHook {
+			if note := noTimeoutNote(res.Command); note != "" {
+				fmt.Fprintf(env.Stdout, "  Note: %s\n", note)
+			}
+		}
+		return true
+	}
+	fmt.Fprintf(env.Stdout, "Installed the %s %s in %s\n", a.DisplayName(), name, where)
+	if spec, _ := install.SpecFor(a); spec.Note != "" && hook == install.StopHook {
+		fmt.Fprintf(env.Stdout, "  Note: %s\n", spec.Note)
+	}
+	return true
 }
 
 // parseAgentFlag reads --agent values; "none" installs nothing. given
