@@ -412,6 +412,10 @@ func (c *InitCmd) installHook(env *Env, root string, a hookproto.Agent, hook ins
 		return false
 	}
 	where := shownPath(root, res.Path)
+	if res.Skipped != "" {
+		fmt.Fprintf(env.Stdout, "%s %s not installed: %s\n", a.DisplayName(), name, res.Skipped)
+		return true
+	}
 	if !res.Added {
 		fmt.Fprintf(env.Stdout, "%s %s already installed in %s\n", a.DisplayName(), name, where)
 		if hook == install.StopHook {

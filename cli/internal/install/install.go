@@ -195,6 +195,8 @@ type Result struct {
 	Added bool
 	// Command is the hook command, as written or as found.
 	Command string
+	// Skipped, when set, says why the hook was not installed.
+	Skipped string
 }
 
 // Install adds agent's stop hook to its settings file under root, creating
@@ -217,6 +219,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	case timeout <= 0:
 		timeout = DefaultTimeoutSeconds
 	}
+	path := resolve(root, spec.Path, opts.Path)
 	if agent == hookproto.Claude && opts.Path == "" {
 		// A hook in the local settings (where the TypeScript tool put it)
 		// would run too: never add a second one.
@@ -224,8 +227,16 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 		if st := checkFile(local, spec, hook); st.Installed {
 			return Result{Path: local, Command: st.Command}, nil
 		}
+		// A stop hook in the local settings is the TypeScript tool's: that
+		// file is left as it wrote it, and the session-start hook is not
+		// put elsewhere without its stop hook.
+		stop, _ := SpecFor(agent)
+		if hook == StartHook && checkFile(local, stop, StopHook).Installed {
+			return Result{Path: local, Skipped: "the stop hook is in " + claudeLocalSettings +
+				", which init leaves as the earlier tool wrote it; add a SessionStart entry running `" +
+				CommandFor(StartHook, agent, 0) + "` there to have it"}, nil
+		}
 	}
-	path := resolve(root, spec.Path, opts.Path)
 	data, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

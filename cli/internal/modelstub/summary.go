@@ -58,6 +58,17 @@ func Summarize(entries []Entry, w io.Writer) error {
 // LastUserText returns the text of the last user message of a model request
 // body, for api "anthropic", "openai" or "gemini" ("" when there is none).
 func LastUserText(api string, body json.RawMessage) string {
+	texts := UserTexts(api, body)
+	if len(texts) == 0 {
+		return ""
+	}
+	return texts[0]
+}
+
+// UserTexts returns the texts of the user messages of a model request body,
+// newest first, for api "anthropic", "openai" or "gemini".
+func UserTexts(api string, body json.RawMessage) []string {
+	var out []string
 	switch api {
 	case "anthropic":
 		var req struct {
@@ -67,11 +78,11 @@ func LastUserText(api string, body json.RawMessage) string {
 			} `json:"messages"`
 		}
 		if json.Unmarshal(body, &req) != nil {
-			return ""
+			return nil
 		}
 		for i := len(req.Messages) - 1; i >= 0; i-- {
 			if req.Messages[i].Role == "user" {
-				return contentText(req.Messages[i].Content)
+				out = append(out, contentText(req.Messages[i].Content))
 			}
 		}
 	case "openai":
@@ -79,11 +90,11 @@ func LastUserText(api string, body json.RawMessage) string {
 			Input json.RawMessage `json:"input"`
 		}
 		if json.Unmarshal(body, &req) != nil {
-			return ""
+			return nil
 		}
 		var s string
 		if json.Unmarshal(req.Input, &s) == nil {
-			return s
+			return []string{s}
 		}
 		var items []struct {
 			Type    string          `json:"type"`
@@ -91,11 +102,11 @@ func LastUserText(api string, body json.RawMessage) string {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(req.Input, &items) != nil {
-			return ""
+			return nil
 		}
 		for i := len(items) - 1; i >= 0; i-- {
 			if items[i].Role == "user" {
-				return contentText(items[i].Content)
+				out = append(out, contentText(items[i].Content))
 			}
 		}
 	case "gemini":
@@ -108,7 +119,7 @@ func LastUserText(api string, body json.RawMessage) string {
 			} `json:"contents"`
 		}
 		if json.Unmarshal(body, &req) != nil {
-			return ""
+			return nil
 		}
 		for i := len(req.Contents) - 1; i >= 0; i-- {
 			if req.Contents[i].Role == "user" {
@@ -118,11 +129,11 @@ func LastUserText(api string, body json.RawMessage) string {
 						parts = append(parts, p.Text)
 					}
 				}
-				return strings.Join(parts, "\n")
+				out = append(out, strings.Join(parts, "\n"))
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 // contentText flattens a message content that is either a string or a list
