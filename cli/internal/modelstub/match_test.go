@@ -41,3 +41,15 @@ func TestAnthropicWithMatch(t *testing.T) {
 		t.Errorf("log: %s", log.String())
 	}
 }
+
+func TestSummarizeSystemMessages(t *testing.T) {
+	var b strings.Builder
+	body := `{"messages":[{"role":"user","content":"hi"},{"role":"system","content":[{"type":"text","text":"SessionStart hook additional context: x"}]}]}`
+	if err := Summarize([]Entry{{N: 1, API: "anthropic", Method: "POST", Path: "/v1/messages", Turn: true, Reply: "ok", Body: []byte(body)}}, &b); err != nil {
+		t.Fatal(err)
+	}
+	want := `turn 1 anthropic POST /v1/messages user="hi" reply="ok" system="SessionStart hook additional context: x"` + "\n"
+	if b.String() != want {
+		t.Errorf("Summarize = %q, want %q", b.String(), want)
+	}
+}

@@ -35,16 +35,22 @@ func ReadLog(r io.Reader) ([]Entry, error) {
 
 // Summarize writes one line per recorded request, for testscript assertions:
 //
-//	turn 2 anthropic POST /v1/messages user="...last user text, Go-quoted..."
+//	turn 2 anthropic POST /v1/messages user="...last user text, Go-quoted..." reply="..."
 //	call 3 anthropic POST /v1/messages/count_tokens
 //
 // The user text is the last user message of a turn, as the model saw it.
+// A turn whose messages include system-role messages (how Claude Code
+// passes a hook's additional context) ends with system="...", their texts.
 func Summarize(entries []Entry, w io.Writer) error {
 	for _, e := range entries {
 		var err error
 		if e.Turn {
-			_, err = fmt.Fprintf(w, "turn %d %s %s %s user=%s reply=%s\n", e.N, e.API, e.Method, e.Path,
-				strconv.Quote(LastUserText(e.API, e.Body)), strconv.Quote(e.Reply))
+			system := ""
+			if texts := SystemTexts(e.API, e.Body); len(texts) > 0 {
+				system = " system=" + strconv.Quote(strings.Join(texts, "\n"))
+			}
+			_, err = fmt.Fprintf(w, "turn %d %s %s %s user=%s reply=%s%s\n", e.N, e.API, e.Method, e.Path,
+				strconv.Quote(LastUserText(e.API, e.Body)), strconv.Quote(e.Reply), system)
 		} else {
 			_, err = fmt.Fprintf(w, "call %d %s %s %s\n", e.N, e.API, e.Method, e.Path)
 		}
@@ -156,4 +162,29 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// SystemTexts returns the texts of the system-role messages inside the
+// messages of an Anthropic request body (not its top-level system prompt),
+// in order; none for other APIs.
+func SystemTexts(api string, body json.RawMessage) []string {
+	if api != "anthropic" {
+		return nil
+	}
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range req.Messages {
+		if m.Role == "system" {
+			out = append(out, contentText(m.Content))
+		}
+	}
+	return out
 }
