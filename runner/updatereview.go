@@ -170,7 +170,11 @@ func Decide(ctx context.Context, cfg *config.Config, id, status, note string, no
 		}
 	}
 	if !open {
-		return res, fmt.Errorf("%w: %s is marked %s (%s)", ErrResolved, matches[0].ID, matches[0].Status, matches[0].Note)
+		msg := fmt.Sprintf("%s is marked %s", matches[0].ID, matches[0].Status)
+		if matches[0].Note != "" {
+			msg += fmt.Sprintf(" (%s)", SafeText(oneLineText(matches[0].Note)))
+		}
+		return res, fmt.Errorf("%w: %s", ErrResolved, msg)
 	}
 	for _, p := range sortedKeys(files) {
 		n, err := review.Mark(p, ids, status, note)
@@ -242,3 +246,6 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// oneLineText folds white space to single spaces.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
