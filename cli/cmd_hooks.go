@@ -13,7 +13,8 @@ import (
 )
 
 // HooksCmd is `agent-gauntlet hooks`: per agent, whether the gauntlet's stop
-// hook is installed in the project and in which file.
+// hook, and its session-start hook where the agent has one, is installed in
+// the project and in which file.
 type HooksCmd struct {
 	SettingsFile string `name:"settings-file" help:"Claude Code settings file to check instead of .claude/settings.json (and settings.local.json)." placeholder:"FILE"`
 }
@@ -24,16 +25,31 @@ func (c *HooksCmd) Run(env *Env) error {
 	if !ok {
 		root = env.Cwd
 	}
-	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(root))
-	for _, a := range hookproto.Agents {
-		override := ""
-		if a == hookproto.Claude && c.SettingsFile != "" {
-			override = c.SettingsFile
-			if !filepath.IsAbs(override) {
-				override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
-			}
+	override := ""
+	if c.SettingsFile != "" {
+		override = c.SettingsFile
+		if !filepath.IsAbs(override) {
+			override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
 		}
-		st := install.Check(root, a, override)
+	}
+	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(root))
+	c.report(env, root, override, install.StopHook)
+	fmt.Fprintln(env.Stdout, "Session-start hooks (they tell a new session about pending failures):")
+	c.report(env, root, override, install.StartHook)
+	return nil
+}
+
+// report writes one line per agent that has hook: installed or not, where.
+func (c *HooksCmd) report(env *Env, root, claudeOverride string, hook install.Hook) {
+	for _, a := range hookproto.Agents {
+		if _, ok := install.SpecForHook(a, hook); !ok {
+			continue
+		}
+		override := ""
+		if a == hookproto.Claude {
+			override = claudeOverride
+		}
+		st := install.CheckHook(root, a, override, hook)
 		state, where := "not installed", shownPath(root, st.Path)
 		switch {
 		case st.Err != nil:
@@ -44,13 +60,12 @@ func (c *HooksCmd) Run(env *Env) error {
 			where += "  (" + runner.Text(st.Command) + ")"
 		}
 		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
-		if st.Installed {
+		if st.Installed && hook == install.StopHook {
 			if note := noTimeoutNote(st.Command); note != "" {
 				fmt.Fprintf(env.Stdout, "  %-12s %-14s Note: %s\n", "", "", note)
 			}
 		}
 	}
-	return nil
 }
 
 // noTimeoutNote explains what a found hook command without --timeout (as

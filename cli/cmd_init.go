@@ -34,6 +34,7 @@ type InitCmd struct {
 	Agent        []string `help:"Agents to install the stop hook for (claude, codex, gemini, cursor, copilot, all or none), repeatable or comma-separated. Default: the agents of the review CLIs, else claude." placeholder:"NAME"`
 	SettingsFile string   `name:"settings-file" help:"Claude Code settings file to install the hook into, instead of .claude/settings.json." placeholder:"FILE"`
 	HookTimeout  int      `name:"hook-timeout" default:"600" help:"Seconds the agents give the stop hook before killing it (written into each hook); the hook stops the gates well before." placeholder:"SECONDS"`
+	Review       []string `help:"Built-in reviews to write (code-quality, security, error-handling, test-integrity, or none), repeatable or comma-separated. Default: code-quality." placeholder:"NAME"`
 }
 
 // initAnswers are what init asked, or took by default.
@@ -43,6 +44,8 @@ type initAnswers struct {
 	clisGiven      bool
 	agents         []hookproto.Agent
 	gitignore      bool
+	// reviews are the built-in reviews to write.
+	reviews []string
 }
 
 // Run executes the command.
@@ -57,6 +60,10 @@ func (c *InitCmd) Run(env *Env) error {
 	agents, agentsGiven, err := parseAgentFlag(c.Agent)
 	if err != nil {
 		return usageError(err)
+	}
+	reviews, err := install.ParseReviews(c.Review)
+	if err != nil {
+		return usageError(fmt.Errorf("--review: %w", err))
 	}
 	root := env.Cwd
 	if above, ok := config.FindRoot(root); ok && !sameDir(above, root) {
@@ -77,15 +84,25 @@ func (c *InitCmd) Run(env *Env) error {
 	if err := c.ask(env.Ctx, p, root, agentsGiven, &a); err != nil {
 		return initError(env.Ctx, err)
 	}
-	items, err := c.propose(env, p, root, a.base, reviewNote(a) == "")
+	items, err := c.propose(env, p, root, a.base)
 	if err != nil {
 		return initError(env.Ctx, err)
 	}
-	plan := install.BuildPlan(install.PlanOptions{BaseBranch: a.base, BaseNote: a.baseNote, CLIs: a.clis,
-		ReviewNote: reviewNote(a)}, items)
 	if a.gitignore, err = askGitignore(env.Ctx, p, root); err != nil {
 		return initError(env.Ctx, err)
 	}
+	a.reviews = reviews
+	if len(c.Review) == 0 {
+		if a.reviews, _, err = askList(p, "Built-in reviews to add (code-quality, security, error-handling, test-integrity, none)",
+			install.DefaultReviews(), func(v string) ([]string, error) { return install.ParseReviews([]string{v}) }); err != nil {
+			return initError(env.Ctx, err)
+		}
+	}
+	if items, err = c.ensureGate(env, root, a.base, items, reviewNote(a) == "" && len(a.reviews) > 0); err != nil {
+		return initError(env.Ctx, err)
+	}
+	plan := install.BuildPlan(install.PlanOptions{BaseBranch: a.base, BaseNote: a.baseNote, CLIs: a.clis,
+		ReviewNote: reviewNote(a), Reviews: a.reviews}, items)
 	if env.Ctx.Err() != nil {
 		return initError(env.Ctx, env.Ctx.Err())
 	}
@@ -152,10 +169,8 @@ func reviewNote(a initAnswers) string {
 }
 
 // propose detects the projects, tries their checks and asks about each;
-// the whitespace sample is tried too when nothing else passed, and added
-// when nothing else would run (without a listed review, the configuration
-// needs one gate).
-func (c *InitCmd) propose(env *Env, p *prompter, root, base string, reviewListed bool) ([]install.Item, error) {
+// the whitespace sample is tried too when nothing else passed.
+func (c *InitCmd) propose(env *Env, p *prompter, root, base string) ([]install.Item, error) {
 	files, err := repo.Files(env.Ctx, root)
 	if err != nil {
 		if files, err = stack.Walk(root); err != nil {
@@ -170,11 +185,9 @@ func (c *InitCmd) propose(env *Env, p *prompter, root, base string, reviewListed
 		fmt.Fprintf(env.Stderr, "Found %s in %s\n", pr.Label, showDir(pr.Dir))
 	}
 	items := tryProposals(env.Ctx, env.Stderr, root, base, projects)
-	sample := stack.Project{Dir: ".", Proposals: []stack.Proposal{{Name: install.SampleCheck, Command: install.SampleCheckCommand,
-		Parallel: true, Timeout: stack.FormatTimeout}}}
 	if !anyPassed(items) && env.Ctx.Err() == nil {
 		fmt.Fprintln(env.Stderr, "No proposed check passed: trying the whitespace check of uncommitted changes instead.")
-		items = append(items, tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sample})...)
+		items = append(items, tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sampleProject()})...)
 	}
 	if err := env.Ctx.Err(); err != nil {
 		return nil, err
@@ -184,15 +197,27 @@ func (c *InitCmd) propose(env *Env, p *prompter, root, base string, reviewListed
 			return nil, err
 		}
 	}
-	if !reviewListed && !anyRuns(items) {
-		fmt.Fprintln(env.Stderr, "Nothing else would run: adding the whitespace check of uncommitted changes.")
-		extra := tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sample})
-		for i := range extra {
-			extra[i].Choice = install.Add // the configuration needs one gate
-		}
-		items = append(items, extra...)
-	}
 	return items, env.Ctx.Err()
+}
+
+// sampleProject is the whitespace check, init's gate of last resort.
+func sampleProject() stack.Project {
+	return stack.Project{Dir: ".", Proposals: []stack.Proposal{{Name: install.SampleCheck, Command: install.SampleCheckCommand,
+		Parallel: true, Timeout: stack.FormatTimeout}}}
+}
+
+// ensureGate adds the whitespace check when nothing else would run: without
+// a listed review, the configuration needs one gate.
+func (c *InitCmd) ensureGate(env *Env, root, base string, items []install.Item, reviewListed bool) ([]install.Item, error) {
+	if reviewListed || anyRuns(items) {
+		return items, nil
+	}
+	fmt.Fprintln(env.Stderr, "Nothing else would run: adding the whitespace check of uncommitted changes.")
+	extra := tryProposals(env.Ctx, env.Stderr, root, base, []stack.Project{sampleProject()})
+	for i := range extra {
+		extra[i].Choice = install.Add // the configuration needs one gate
+	}
+	return append(items, extra...), env.Ctx.Err()
 }
 
 // anyRuns reports whether a chosen item will be a check that runs.
@@ -275,12 +300,17 @@ func (c *InitCmd) dryRun(env *Env, root string, plan *install.Plan, a initAnswer
 		if ag == hookproto.Claude {
 			path = c.SettingsFile
 		}
-		st := install.Check(root, ag, path)
-		if st.Installed {
-			fmt.Fprintf(env.Stdout, "%s stop hook already installed in %s\n", ag.DisplayName(), shownPath(root, st.Path))
-			continue
+		for _, hook := range []install.Hook{install.StopHook, install.StartHook} {
+			if _, ok := install.SpecForHook(ag, hook); !ok {
+				continue
+			}
+			st := install.CheckHook(root, ag, path, hook)
+			if st.Installed {
+				fmt.Fprintf(env.Stdout, "%s %s already installed in %s\n", ag.DisplayName(), hookNames[hook], shownPath(root, st.Path))
+				continue
+			}
+			fmt.Fprintf(env.Stdout, "Would install the %s %s in %s\n", ag.DisplayName(), hookNames[hook], shownPath(root, st.Path))
 		}
-		fmt.Fprintf(env.Stdout, "Would install the %s stop hook in %s\n", ag.DisplayName(), shownPath(root, st.Path))
 	}
 	fmt.Fprintln(env.Stdout, "Dry run: nothing was written.")
 	return nil
@@ -305,9 +335,9 @@ func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers
 			fmt.Fprintf(env.Stdout, "Added %s to %s\n", entry, install.GitignoreFile)
 		}
 	}
-	if reviewNote(a) != "" {
+	if reviewNote(a) != "" && len(plan.Reviews()) > 0 {
 		fmt.Fprintf(env.Stdout, "No review CLI is installed: the %s review is written but left out of %s; install one (claude, codex, gemini, copilot, cursor-agent) and uncomment it there.\n",
-			install.SampleReview, filepath.Join(config.Dir, config.ProjectFile))
+			strings.Join(plan.Reviews(), ", "), filepath.Join(config.Dir, config.ProjectFile))
 	}
 	if err := c.installHooks(env, root, a.agents); err != nil {
 		return err
@@ -345,38 +375,62 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && ra == rb
 }
 
-// installHooks installs every agent's hook, reporting each; a failure does
-// not stop the others but fails the command.
+// installHooks installs every agent's stop hook, and its session-start
+// hook where the agent has one, reporting each; a failure does not stop
+// the others but fails the command.
 func (c *InitCmd) installHooks(env *Env, root string, agents []hookproto.Agent) error {
 	failed := false
 	for _, a := range agents {
-		opts := install.Options{TimeoutSeconds: c.HookTimeout}
-		if a == hookproto.Claude {
-			opts.Path = c.SettingsFile
-		}
-		res, err := install.Install(root, a, opts)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "agent-gauntlet: %s stop hook: %v\n", a.DisplayName(), err)
-			failed = true
-			continue
-		}
-		where := shownPath(root, res.Path)
-		if !res.Added {
-			fmt.Fprintf(env.Stdout, "%s stop hook already installed in %s\n", a.DisplayName(), where)
-			if note := noTimeoutNote(res.Command); note != "" {
-				fmt.Fprintf(env.Stdout, "  Note: %s\n", note)
+		for _, hook := range []install.Hook{install.StopHook, install.StartHook} {
+			if _, ok := install.SpecForHook(a, hook); !ok {
+				continue
 			}
-			continue
-		}
-		fmt.Fprintf(env.Stdout, "Installed the %s stop hook in %s\n", a.DisplayName(), where)
-		if spec, _ := install.SpecFor(a); spec.Note != "" {
-			fmt.Fprintf(env.Stdout, "  Note: %s\n", spec.Note)
+			if !c.installHook(env, root, a, hook) {
+				failed = true
+			}
 		}
 	}
 	if failed {
 		return exitPrinted(ExitFailure)
 	}
 	return nil
+}
+
+// hookNames name the hooks in messages.
+var hookNames = map[install.Hook]string{install.StopHook: "stop hook", install.StartHook: "session-start hook"}
+
+// installHook installs one hook of agent and reports it; false when it
+// failed (the error is printed).
+func (c *InitCmd) installHook(env *Env, root string, a hookproto.Agent, hook install.Hook) bool {
+	opts := install.Options{TimeoutSeconds: c.HookTimeout, Hook: hook}
+	if a == hookproto.Claude {
+		opts.Path = c.SettingsFile
+	}
+	name := hookNames[hook]
+	res, err := install.Install(root, a, opts)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agent-gauntlet: %s %s: %v\n", a.DisplayName(), name, err)
+		return false
+	}
+	where := shownPath(root, res.Path)
+	if res.Skipped != "" {
+		fmt.Fprintf(env.Stdout, "%s %s not installed: %s\n", a.DisplayName(), name, res.Skipped)
+		return true
+	}
+	if !res.Added {
+		fmt.Fprintf(env.Stdout, "%s %s already installed in %s\n", a.DisplayName(), name, where)
+		if hook == install.StopHook {
+			if note := noTimeoutNote(res.Command); note != "" {
+				fmt.Fprintf(env.Stdout, "  Note: %s\n", note)
+			}
+		}
+		return true
+	}
+	fmt.Fprintf(env.Stdout, "Installed the %s %s in %s\n", a.DisplayName(), name, where)
+	if spec, _ := install.SpecFor(a); spec.Note != "" && hook == install.StopHook {
+		fmt.Fprintf(env.Stdout, "  Note: %s\n", spec.Note)
+	}
+	return true
 }
 
 // parseAgentFlag reads --agent values; "none" installs nothing. given

@@ -57,7 +57,11 @@ func writeList(w io.Writer, cfg *config.Config) {
 	}
 	for _, name := range reviews {
 		r := cfg.Reviews[name]
-		fmt.Fprintf(w, "  %s: %s (num_reviews: %d)\n", q(name), quotedJoin(r.CLIPreference, ", "), r.NumReviews)
+		line := fmt.Sprintf("  %s: %s (num_reviews: %d)", q(name), quotedJoin(r.CLIPreference, ", "), r.NumReviews)
+		if r.Builtin != "" {
+			line += " " + promptSource(r)
+		}
+		fmt.Fprintln(w, line)
 	}
 	if cfg.CI != nil {
 		writeCIList(w, cfg.CI)
@@ -137,4 +141,16 @@ func listSortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// promptSource says where a review's prompt comes from: a built-in review
+// (plus the file's own text when it has some) or the file's own text.
+func promptSource(r *config.Review) string {
+	switch {
+	case r.Builtin != "" && r.OwnText:
+		return "built-in " + r.Builtin + ", plus the file's own text"
+	case r.Builtin != "":
+		return "built-in " + r.Builtin
+	}
+	return "its own prompt (" + r.File + ")"
 }

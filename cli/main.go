@@ -31,19 +31,22 @@ type Env struct {
 type CLI struct {
 	Version kong.VersionFlag `short:"V" help:"Print the version and exit."`
 
-	Run      RunCmd      `cmd:"" help:"Run every applicable gate (checks and reviews) for the current changes."`
-	Check    CheckCmd    `cmd:"" help:"Run only the check gates for the current changes."`
-	Review   ReviewCmd   `cmd:"" help:"Run only the review gates for the current changes."`
-	Clean    CleanCmd    `cmd:"" help:"Archive the logs and the execution state into previous/."`
-	Detect   DetectCmd   `cmd:"" help:"Show the changed files and the gates they would run, without running anything."`
-	List     ListCmd     `cmd:"" help:"List the configured entry points, checks and reviews."`
-	Health   HealthCmd   `cmd:"" help:"Validate the configuration and report the state of every review CLI."`
-	Init     InitCmd     `cmd:"" help:"Create a .gauntlet/ configuration and install the agent stop hooks."`
-	Validate ValidateCmd `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
-	StopHook StopHookCmd `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
-	Hooks    HooksCmd    `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
-	CI       CICmd       `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
-	Help     HelpCmd     `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
+	Run          RunCmd          `cmd:"" help:"Run every applicable gate (checks and reviews) for the current changes."`
+	Check        CheckCmd        `cmd:"" help:"Run only the check gates for the current changes."`
+	Review       ReviewCmd       `cmd:"" help:"Run only the review gates for the current changes."`
+	Clean        CleanCmd        `cmd:"" help:"Archive the logs and the execution state into previous/."`
+	Detect       DetectCmd       `cmd:"" help:"Show the changed files and the gates they would run, without running anything."`
+	List         ListCmd         `cmd:"" help:"List the configured entry points, checks and reviews."`
+	Health       HealthCmd       `cmd:"" help:"Validate the configuration and report the state of every review CLI."`
+	Init         InitCmd         `cmd:"" help:"Create a .gauntlet/ configuration and install the agent stop hooks."`
+	Validate     ValidateCmd     `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
+	StopHook     StopHookCmd     `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
+	StartHook    StartHookCmd    `cmd:"" name:"start-hook" help:"Answer an agent's session-start hook: tell the new session about failures pending from an earlier one."`
+	Hooks        HooksCmd        `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+	UpdateReview UpdateReviewCmd `cmd:"" name:"update-review" help:"List the failed reviews' violations, mark one fixed or skipped."`
+	Status       StatusCmd       `cmd:"" help:"Show pending failures, review violations, the retry budget, the last run, the stop hook's interval and the lock."`
+	CI           CICmd           `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
+	Help         HelpCmd         `cmd:"" help:"Show help for agent-gauntlet or one of its commands."`
 }
 
 // HelpCmd is `agent-gauntlet help [command...]`.
@@ -65,7 +68,7 @@ type exitSignal struct{ code int }
 // Main runs the command line with args and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	cwd, err := os.Getwd()
-	if err != nil && (len(args) == 0 || args[0] != "stop-hook") {
+	if err != nil && (len(args) == 0 || hookFields[args[0]] == "") {
 		return report(stderr, fmt.Errorf("get working directory: %w", err))
 	}
 	// The stop hook must answer even from a deleted directory: it finds the
@@ -74,16 +77,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	return run(env, args)
 }
 
-// grammar returns what Kong parses args with: the whole CLI, or, for
-// `stop-hook` (a hot path measured in milliseconds), a grammar of that one
-// command. Kong builds its model by reflection over every command and flag
-// at each start; the one-command grammar is made from the same field of CLI,
-// so the hook's flags, help and env stay defined in one place.
+// hookFields are the hook commands, hot paths measured in milliseconds, by
+// command name: the field of CLI that defines each.
+var hookFields = map[string]string{"stop-hook": "StopHook", "start-hook": "StartHook"}
+
+// grammar returns what Kong parses args with: the whole CLI, or, for a
+// hook command, a grammar of that one command. Kong builds its model by
+// reflection over every command and flag at each start; the one-command
+// grammar is made from the same field of CLI, so the hook's flags, help
+// and env stay defined in one place.
 func grammar(args []string) any {
-	if len(args) == 0 || args[0] != "stop-hook" {
+	if len(args) == 0 || hookFields[args[0]] == "" {
 		return &CLI{}
 	}
-	field, _ := reflect.TypeOf(CLI{}).FieldByName("StopHook")
+	field, _ := reflect.TypeOf(CLI{}).FieldByName(hookFields[args[0]])
 	field.Index, field.Offset = nil, 0
 	return reflect.New(reflect.StructOf([]reflect.StructField{field})).Interface()
 }
@@ -118,6 +125,9 @@ func run(env *Env, args []string) (code int) {
 	if err != nil && args[0] == "stop-hook" {
 		// Exit 2 tells Claude Code to block; a mistyped hook flag must allow.
 		return StopHookParseFailure(env, args, err)
+	}
+	if err != nil && args[0] == "start-hook" {
+		return StartHookParseFailure(env, err)
 	}
 	if err != nil {
 		return report(env.Stderr, usageError(err))

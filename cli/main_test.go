@@ -73,3 +73,13 @@ func TestStopHookFromDeletedDir(t *testing.T) {
 		t.Fatalf("list from a deleted directory exited 0")
 	}
 }
+
+// TestHookGrammars pins that every hook command's one-command grammar is
+// made of a field of CLI (a renamed field would otherwise panic at start).
+func TestHookGrammars(t *testing.T) {
+	for name := range hookFields {
+		if _, err := kong.New(grammar([]string{name}), kong.Vars{"version": "x"}, kong.Writers(io.Discard, io.Discard)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -106,10 +106,11 @@ func envList(ts *testscript.TestScript) []string {
 // cmdHookJSON checks that the last command's stdout is exactly one line
 // holding one JSON object, then checks its keys:
 //
-//	hookjson [key=value | key~regexp | key==other | key | !key]...
+//	hookjson [key=value | key~regexp | key!~regexp | key==other | key | !key]...
 //
 // key=value wants a string equal to value (other JSON values compare by
 // their JSON text, as in version=1); key~regexp a string matching regexp;
+// key!~regexp one that does not;
 // key==other two keys with equal values; key the key present; !key the key
 // absent. With no argument it checks the
 // line only. "hookjson -empty" wants the object {}.
@@ -134,6 +135,13 @@ func cmdHookJSON(ts *testscript.TestScript, neg bool, args []string) {
 		case strings.HasPrefix(a, "!"):
 			if _, ok := m[a[1:]]; ok {
 				ts.Fatalf("key %q present, want absent: %s", a[1:], m[a[1:]])
+			}
+		case strings.Contains(a, "!~"):
+			k, re, _ := strings.Cut(a, "!~")
+			rx, err := regexp.Compile(re)
+			ts.Check(err)
+			if got := value(ts, m, k); rx.MatchString(got) {
+				ts.Fatalf("%s = %q, matches %q", k, got, re)
 			}
 		case strings.Contains(a, "=="):
 			k, other, _ := strings.Cut(a, "==")

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // CleanReason says why the logs are archived; it is the reason of the debug
@@ -81,8 +83,10 @@ type CleanResult struct {
 // <log_dir>/previous/, or of gauntlet_logs in opts.Dir when there is no
 // project (judged by the rules of log_dir, with opts.Dir for the project
 // root: a problem is a *config.Errors; ctx bounds its git question); the
-// debug log records a manual CLEAN. A missing log directory has nothing to
-// archive (and is not created). A run in progress is a *lock.HeldError.
+// debug log records a manual CLEAN. The violations the agent skipped in the
+// review records are kept as decisions of their branch first (see
+// decisions.go). A missing log directory has nothing to archive (and is
+// not created). A run in progress is a *lock.HeldError.
 func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
@@ -119,6 +123,15 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if l.Warning != "" {
 		res.Warnings = append(res.Warnings, l.Warning)
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	branch := ""
+	if st, err := state.Read(res.LogDir); err == nil && st != nil {
+		branch = st.Branch
+	}
+	res.Warnings = append(res.Warnings, harvestSkips(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
+		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
 	archived, err := archive(root, res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived
 	res.Warnings = append(res.Warnings, archived.Warnings...)
@@ -126,4 +139,13 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 		err = fmt.Errorf("clean %s: %w", res.LogDir, err)
 	}
 	return res, errors.Join(err, l.Release())
+}
+
+// cleanJobNames names the log files of the project cfg; nil (escaped names
+// only) without a project.
+func cleanJobNames(cfg *config.Config) *logdir.JobNames {
+	if cfg == nil {
+		return nil
+	}
+	return JobNames(cfg)
 }

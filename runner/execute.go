@@ -94,6 +94,9 @@ type execution struct {
 	refs      *future[git.Refs]
 	snap      *future[runSnapshot]
 	gatesDone atomic.Bool
+	// loc is where the project sits in its repository (the key of the
+	// agent's skip decisions), asked only when decisions are read or kept.
+	loc *future[git.Location]
 }
 
 func newExecution(opts Options, d deps) *execution {
@@ -128,6 +131,11 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		return *r
 	}
 	prev := e.readState()
+	// Skips the agent marked since the last run become decisions of the
+	// branch the logs were written on, before auto-clean archives them.
+	for _, w := range harvestSkips(ctx, e.root, e.logDir, JobNames(e.cfg), prev.Branch, e.locate, e.now()) {
+		e.cons.Printf(lineWarning, w)
+	}
 	// The run's changes do not depend on what follows: git lists them while
 	// the state is checked.
 	spec := e.diffSpec()
@@ -217,6 +225,7 @@ func (e *execution) readState() state.State {
 func (e *execution) cleanup() {
 	e.changed.wait()
 	e.refs.wait()
+	e.loc.wait()
 	e.closeSnapshot()
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
@@ -227,6 +236,31 @@ func (e *execution) cleanup() {
 		}
 		e.lock = nil
 	}
+}
+
+// locate answers where the project sits in its repository, once per run.
+func (e *execution) locate(context.Context) (git.Location, error) { return e.loc.get() }
+
+// skips are the agent's skip decisions on the current branch, for the
+// review gates among jobs (none without a review job: no git question).
+func (e *execution) skips(jobs []gate.Job) []gate.Skip {
+	hasReview := false
+	for _, j := range jobs {
+		hasReview = hasReview || j.Kind == gate.KindReview
+	}
+	if !hasReview {
+		return nil
+	}
+	loc, err := e.loc.get()
+	if err != nil {
+		e.cons.Printf(lineWarning, skipsWarning(err))
+		return nil
+	}
+	skips, err := loadSkips(loc)
+	if err != nil {
+		e.cons.Printf(lineWarning, skipsWarning(err))
+	}
+	return skips
 }
 
 // fail prints and returns an error result.

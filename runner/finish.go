@@ -33,7 +33,7 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 		// problems approve). The errors are in the logs and the message.
 		res.ErrorMessage = infrastructureDetail(results)
 	}
-	archiving := res.Status == StatusPassed && e.mayArchive(jobs)
+	archiving := endsEpisode(res.Status) && e.mayArchive(jobs)
 	if !e.pastCommit() {
 		e.writeState(ctx, ch.from, res.Status, archiving)
 	}
@@ -46,6 +46,11 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 	}
 	return res
 }
+
+// endsEpisode reports whether a run with status s ends the episode and
+// archives the logs: passed, and passed_with_warnings (the skips it reports
+// are decisions kept apart from the logs, see decisions.go).
+func endsEpisode(s GauntletStatus) bool { return s == StatusPassed || s == StatusPassedWithWarnings }
 
 // onlyInfrastructure reports whether every gate that did not pass failed for
 // reasons the agent cannot fix (gate.Result.Infrastructure).

@@ -30,7 +30,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	e.logRunStart(ctx, spec, len(jobs), verification)
 	e.cons.Printf(lineRunning, len(jobs))
 	env := gate.Env{Root: e.root, LogDir: e.runDir, Names: e.names, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
-		Config: e.cfg, Previous: previous, Console: e.cons}
+		Config: e.cfg, Previous: previous, Console: e.cons, Skips: e.skips(jobs)}
 	results := sched.Run(ctx, jobs, env, sched.Options{
 		AllowParallel:   e.cfg.AllowParallel,
 		Check:           check.Run,

@@ -108,3 +108,9 @@ func retryLimitMessage(n, allowed, maxRetries int) string {
 		"and `agent-gauntlet clean` archives the logs and starts over.",
 		n, allowed, maxRetries)
 }
+
+// SafeText makes a value from outside (a path, a job id, a reviewer's or an
+// agent's words) safe to put inside one line of output: shown Go-quoted
+// when it holds a line break or another character a terminal does not
+// print as itself, so that it can never start a line of its own.
+func SafeText(s string) string { return console.Text(s) }

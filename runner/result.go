@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 )
 
 // RunResult is the outcome of ExecuteRun.
@@ -84,7 +87,18 @@ type GateResult struct {
 	// Infrastructure is true when the gate could not judge the change for
 	// reasons the agent cannot fix.
 	Infrastructure bool
+	// Output is the end of a failed check's output (at most
+	// OutputTailLines lines, as printed); OutputCut reports that earlier
+	// output was left out (it is in LogPath).
+	Output    []string
+	OutputCut bool
+	// FixInstructions reports that a failed check's log ends with its
+	// fix_instructions.
+	FixInstructions bool
 }
+
+// OutputTailLines bounds GateResult.Output.
+const OutputTailLines = 40
 
 // SlotResult is the outcome of one review slot.
 type SlotResult struct {
@@ -97,6 +111,22 @@ type SlotResult struct {
 	// Open counts the slot's open violations.
 	Open     int
 	Duration time.Duration
+	// Violations are the slot's open violations (status new), in the
+	// reviewer's order.
+	Violations []Violation
+}
+
+// Violation is one open review violation, as the agent acts on it.
+type Violation struct {
+	// ID is the short stable id `agent-gauntlet update-review` takes.
+	ID string
+	// File is the path from the project root; Line the line number, or
+	// "?" when the reviewer gave none.
+	File, Line string
+	// Priority is critical, high, medium or low.
+	Priority string
+	// Issue says what is wrong; Fix, when given, how to fix it.
+	Issue, Fix string
 }
 
 // gateResults turns the scheduler's results into the run's gate list.
@@ -111,9 +141,18 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint,
 			Status: string(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
 			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped), Infrastructure: r.Infrastructure}
+		if j.Kind == gate.KindCheck && r.Status != gate.StatusPass && r.LogPath != "" {
+			g.Output, g.OutputCut = check.OutputTail(r.LogPath, OutputTailLines)
+			g.FixInstructions = j.Check != nil && j.Check.FixInstructions != ""
+		}
 		for _, s := range r.Slots {
-			g.Slots = append(g.Slots, SlotResult{Adapter: s.Adapter, Index: s.Index, Status: string(s.Status),
-				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration})
+			sr := SlotResult{Adapter: s.Adapter, Index: s.Index, Status: string(s.Status),
+				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration}
+			for _, v := range s.Open {
+				sr.Violations = append(sr.Violations, Violation{ID: review.ID(v), File: v.File, Line: parse.LineText(v.Line),
+					Priority: v.Priority, Issue: v.Issue, Fix: v.Fix})
+			}
+			g.Slots = append(g.Slots, sr)
 		}
 		out = append(out, g)
 	}

@@ -54,6 +54,7 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	e.ci = IsCI(e.getenv)
 	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
 	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
+	e.loc = lazy(func() (git.Location, error) { return git.Locate(ctx, e.root) })
 	if err := e.checkFilters(); err != nil {
 		return &RunResult{Status: StatusError, ErrorMessage: err.Error(), ConfigErr: err}
 	}

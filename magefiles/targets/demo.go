@@ -31,8 +31,8 @@ type demoStep struct {
 // Demo builds agent-gauntlet and shows a failing then passing run and the
 // stop hook's answers on an embedded example. The example is a throwaway
 // git repository with a .gauntlet/ configuration: a failing run, the stop
-// hook blocking the agent, the fix, a passing run and the stop hook
-// approving.
+// hook blocking the agent with what failed inline, the fix, a review
+// violation declined with update-review, and the stop hook approving.
 func Demo(ctx context.Context) error {
 	tmp, err := os.MkdirTemp("", "gauntlet-demo-")
 	if err != nil {
@@ -51,6 +51,9 @@ func Demo(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(bin), "claude"), []byte(demoReviewer), 0o755); err != nil {
+		return fmt.Errorf("write the demo reviewer: %w", err)
+	}
 	setup := []string{
 		"git init -q -b main", "git add -A", "git commit -q -m 'initial project'",
 		"git checkout -q -b feature",
@@ -63,10 +66,13 @@ func Demo(ctx context.Context) error {
 	hookInput := `{"session_id":"demo","hook_event_name":"Stop","stop_hook_active":false,"cwd":"` + repo + `"}`
 	steps := []demoStep{
 		{title: "The agent adds a feature but leaves a TODO behind", shell: `printf '#!/bin/sh\n# TODO: handle an empty name\necho "bye, $1"\n' > src/bye.sh && git status --short`},
-		{title: "agent-gauntlet run: the no-todo check fails", args: []string{"run"}},
-		{title: "The agent tries to stop: the stop hook blocks it (one JSON line)", args: []string{"stop-hook"}, stdin: hookInput},
+		{title: "agent-gauntlet run: the no-todo check fails, and the reviewer (a stand-in for claude) reports a violation", args: []string{"run"}},
+		{title: "The agent tries to stop: the stop hook blocks it, saying what failed (one JSON line)", args: []string{"stop-hook"}, stdin: hookInput},
 		{title: "The agent fixes the TODO", shell: `printf '#!/bin/sh\necho "bye, ${1:-stranger}"\n' > src/bye.sh`},
-		{title: "The agent tries to stop again: the hook verifies the fix and approves", args: []string{"stop-hook"}, stdin: hookInput},
+		{title: "The agent lists the review violations", args: []string{"update-review", "list"}},
+		{title: "The agent declines the violation, saying why, by its id", shell: `id=$(agent-gauntlet update-review list --json | sed -n 's/^\[{"id":"\([a-z2-7]*\)".*/\1/p') && agent-gauntlet update-review skip "$id" "The demo project is English-only."`},
+		{title: "agent-gauntlet status: what is pending now", args: []string{"status"}},
+		{title: "The agent tries to stop again: the hook verifies, the reviewer reports the violation again, the skip holds", args: []string{"stop-hook"}, stdin: hookInput},
 		{title: "A stop right after: nothing to do, answered without running gates", args: []string{"stop-hook"}, stdin: hookInput},
 	}
 	for i, s := range steps {
@@ -100,6 +106,14 @@ func Demo(ctx context.Context) error {
 	}
 	return nil
 }
+
+// demoReviewer stands in for the claude review CLI: it reads the prompt and
+// diff on stdin and reports one violation on the greeting line of
+// src/bye.sh, every time (the violation the agent declines).
+const demoReviewer = `#!/bin/sh
+cat > /dev/null
+echo '{"status":"fail","violations":[{"file":"src/bye.sh","line":3,"issue":"The greeting is hard-coded in English","fix":"Read it from a message catalogue","priority":"low","status":"new"}]}'
+`
 
 // showHookAnswer prints a stop hook's stderr, its one JSON line, and the
 // block instructions (the JSON "reason") as the agent reads them.

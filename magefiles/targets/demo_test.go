@@ -8,8 +8,9 @@ import (
 )
 
 // TestDemo runs the README's first command end to end: the demo must show a
-// failing run, a blocking hook answer, a passing verification and the fast
-// interval answer, in that order.
+// failing run, a blocking hook answer with what failed inline, the review
+// violation listed and skipped with update-review, a verification passing
+// with warnings and the fast interval answer, in that order.
 func TestDemo(t *testing.T) {
 	var out, errOut bytes.Buffer
 	oldOut, oldErr := Out, Err
@@ -24,7 +25,15 @@ func TestDemo(t *testing.T) {
 		"Status: Failed",
 		`stdout: {"decision":"block","status":"failed"`,
 		"The agent is sent back to work",
-		`stdout: {"decision":"approve","status":"passed"`,
+		"## What failed",
+		"### Check `check:src:no-todo`: exited with code 1",
+		"│ ./bye.sh:2:# TODO: handle an empty name",
+		"│ issue: The greeting is hard-coded in English",
+		"$ agent-gauntlet update-review list",
+		"src/bye.sh:3  The greeting is hard-coded in English",
+		"Marked ",
+		"Review violations: 0 new, 0 fixed, 1 skipped",
+		`stdout: {"decision":"approve","status":"passed_with_warnings"`,
 		`stdout: {"decision":"approve","status":"interval_not_elapsed"`,
 	} {
 		i := strings.Index(s[last:], want)

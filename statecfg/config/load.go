@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/builtin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
@@ -621,6 +622,7 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 		return nil
 	}
 	rev.Prompt = fm.Body
+	rev.OwnText = strings.TrimSpace(fm.Body) != ""
 	if !fm.Present {
 		return rev
 	}
@@ -664,8 +666,16 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 	if s, ok := o.str("model"); ok {
 		rev.Model = s
 	}
+	if s, ok := o.str("builtin"); ok {
+		if builtin.Known(s) {
+			rev.Builtin = s
+		} else {
+			o.errorf("builtin", "unknown built-in review %q (want one of %s)", s, builtin.List())
+		}
+	}
 	if f.errs > 0 {
 		return nil
 	}
+	rev.Prompt = builtin.Compose(rev.Builtin, fm.Body)
 	return rev
 }

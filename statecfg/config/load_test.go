@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/builtin"
 )
 
 // minimalConfig is the smallest valid config.yml.
@@ -66,7 +68,7 @@ func TestLoadDefaults(t *testing.T) {
 			RunLocally: true, RunInCI: true,
 		}},
 		Reviews: map[string]*Review{"quality": {
-			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Review the code.\n",
+			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Review the code.\n", OwnText: true,
 			CLIPreference: []string{"claude", "codex"}, NumReviews: 1,
 			Parallel: true, RunInCI: true, RunLocally: true,
 		}},
@@ -151,7 +153,7 @@ Find bugs.
 			FixInstructionsFile: "fixes/lint.md", FixInstructions: "Run make fmt.\n",
 		}},
 		Reviews: map[string]*Review{"quality": {
-			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Find bugs.\n",
+			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Find bugs.\n", OwnText: true,
 			CLIPreference: []string{"gemini", "codex"}, NumReviews: 2,
 			Timeout: 300 * time.Second, Model: "opus",
 		}},
@@ -412,6 +414,10 @@ func TestLoadReviewProblems(t *testing.T) {
 			qa + ": invalid YAML: line 3: mapping values are not allowed in this context",
 		}},
 		{"front matter not a mapping", review("---\n- a\n---\nx"), []string{qa + ": must be a YAML mapping of keys to values"}},
+		{"builtin unknown", review("---\nbuiltin: style\n---\n"), []string{
+			qa + `: builtin: unknown built-in review "style" (want one of code-quality, security, error-handling, test-integrity)`,
+		}},
+		{"builtin type", review("---\nbuiltin: [security]\n---\n"), []string{qa + ": builtin: must be a string"}},
 	})
 }
 
@@ -525,6 +531,40 @@ func TestLoadUnreadableGateDir(t *testing.T) {
 	want := ".gauntlet/checks: is a regular file, not a directory"
 	if err == nil || err.Error() != want {
 		t.Errorf("Load error = %v, want %q", err, want)
+	}
+}
+
+// TestLoadBuiltinReviews pins `builtin:`: the shipped prompt is the
+// review's prompt, the file's own body (optional) follows it, and a file
+// without the key keeps its body as the whole prompt.
+func TestLoadBuiltinReviews(t *testing.T) {
+	security, _ := builtin.Prompt(builtin.Security)
+	tests := []struct {
+		name, content, builtinName string
+		own                        bool
+		prompt                     func(string) bool
+	}{
+		{"builtin without body", "---\nbuiltin: security\n---\n", builtin.Security, false,
+			func(p string) bool { return p == security }},
+		{"builtin with body", "---\nbuiltin: security\nnum_reviews: 2\n---\nCheck db/ too.\n", builtin.Security, true,
+			func(p string) bool {
+				return strings.HasPrefix(p, security[:40]) && strings.HasSuffix(p, "Check db/ too.\n")
+			}},
+		{"TypeScript-era file", "---\nnum_reviews: 1\n---\nReview for bugs.\n", "", true,
+			func(p string) bool { return p == "Review for bugs.\n" }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{".gauntlet/config.yml": minimalConfig, ".gauntlet/reviews/qa.md": tc.content})
+			cfg, err := Load(t.Context(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := cfg.Reviews["qa"]
+			if r.Builtin != tc.builtinName || r.OwnText != tc.own || !tc.prompt(r.Prompt) {
+				t.Errorf("Builtin %q OwnText %v Prompt %q", r.Builtin, r.OwnText, r.Prompt)
+			}
+		})
 	}
 }
 

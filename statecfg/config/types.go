@@ -201,8 +201,14 @@ type Review struct {
 	Name string
 	// File is the path of the review file relative to Root.
 	File string
-	// Prompt is the body after the front matter.
+	// Prompt is what the reviewer is asked: the body after the front matter,
+	// preceded by the built-in prompt when Builtin is set.
 	Prompt string
+	// Builtin is the built-in review the file selects (`builtin:`), "" for
+	// a review whose prompt is its own body.
+	Builtin string
+	// OwnText reports that the file has a body of its own (not blank).
+	OwnText bool
 	// CLIPreference is the adapter order (defaults to cli.default_preference).
 	CLIPreference []string
 	NumReviews    int

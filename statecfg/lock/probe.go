@@ -23,8 +23,13 @@ type Info struct {
 	Exists, Held bool
 	// Path is the lock file.
 	Path string
-	// TakenAt is when the lock was taken, zero when unknown.
+	// TakenAt is when the lock was taken, zero when unknown: the holder's
+	// start for a lock of ours, else the file's modification time.
 	TakenAt time.Time
+	// PID and Host name the holder when the lock is ours (zero otherwise:
+	// an empty file, the TypeScript tool's plain pid).
+	PID  int
+	Host string
 }
 
 // Message says which lock holds, and since when: the detail of the stop
@@ -47,13 +52,13 @@ func Inspect(logDir string, maxAge time.Duration) Info {
 	if abs, err := filepath.Abs(info.Path); err == nil {
 		info.Path = abs
 	}
-	info.Exists, info.Held = probe(logDir, maxAge, &info.TakenAt)
+	info.Exists, info.Held = probe(logDir, maxAge, &info)
 	return info
 }
 
 // probe is Inspect's answer: whether a lock file exists, whether it is
-// held, and when it was taken when known.
-func probe(logDir string, maxAge time.Duration, takenAt *time.Time) (exists, held bool) {
+// held, and (into info) when it was taken and by whom, when known.
+func probe(logDir string, maxAge time.Duration, info *Info) (exists, held bool) {
 	// O_NONBLOCK: a FIFO in the lock's place must not hang the hook (it
 	// reads as empty, so it is respected); regular files ignore the flag.
 	// O_NOFOLLOW: a symbolic link, dangling ones included, is respected, as
@@ -71,7 +76,7 @@ func probe(logDir string, maxAge time.Duration, takenAt *time.Time) (exists, hel
 	var mod time.Time
 	if fi, err := f.Stat(); err == nil {
 		mod = fi.ModTime()
-		*takenAt = mod
+		info.TakenAt = mod
 	}
 	content, err := io.ReadAll(io.LimitReader(f, maxProbe+1))
 	if err != nil || len(content) > maxProbe {
@@ -79,6 +84,6 @@ func probe(logDir string, maxAge time.Duration, takenAt *time.Time) (exists, hel
 	}
 	host, _ := os.Hostname() // as Acquire: no host name, nothing of ours is stale
 	v := judge(content, mod, time.Now(), host, maxAge)
-	*takenAt = v.takenAt
+	info.TakenAt, info.PID, info.Host = v.takenAt, v.pid, v.host
 	return true, !v.stale
 }

@@ -30,9 +30,24 @@ var claudeLocalSettings = filepath.Join(".claude", "settings.local.json")
 // Program is the command the hooks run.
 const Program = "agent-gauntlet"
 
-// hookCommand is what every installed hook command starts with; any entry
-// holding it is the gauntlet's (whatever its flags).
-const hookCommand = Program + " stop-hook"
+// Hook is the gauntlet command an installed hook runs.
+type Hook string
+
+// The gauntlet's hooks.
+const (
+	// StopHook answers an agent that wants to stop.
+	StopHook Hook = "stop-hook"
+	// StartHook tells a new agent session what is pending.
+	StartHook Hook = "start-hook"
+)
+
+// hookCommand is what every installed stop-hook command starts with; any
+// entry holding it is the gauntlet's (whatever its flags).
+const hookCommand = Program + " " + string(StopHook)
+
+// StartTimeoutSeconds is the timeout written for the session-start hook,
+// which answers in milliseconds (it runs no git command and no gate).
+const StartTimeoutSeconds = 30
 
 // DefaultTimeoutSeconds is the hook timeout written for every agent: Claude
 // Code's own default (600 s). The stop hook keeps its own deadline below it
@@ -113,9 +128,33 @@ func nestedEntry(unit int) func(string, int) any {
 	}
 }
 
-// SpecFor returns agent's spec.
-func SpecFor(agent hookproto.Agent) (Spec, bool) {
-	for _, s := range Specs() {
+// StartSpecs returns where the agents that have a session-start event
+// (Claude Code's SessionStart, Cursor's sessionStart) configure it: the same
+// files as their stop hooks.
+func StartSpecs() []Spec {
+	return []Spec{
+		{Agent: hookproto.Claude, Path: filepath.Join(".claude", "settings.json"), Event: "SessionStart", entry: nestedEntry(1)},
+		{Agent: hookproto.Cursor, Path: filepath.Join(".cursor", "hooks.json"), Event: "sessionStart", Versioned: true,
+			entry: func(command string, timeout int) any {
+				return struct {
+					Command string `json:"command"`
+					Timeout int    `json:"timeout"`
+				}{command, timeout}
+			}},
+	}
+}
+
+// SpecFor returns agent's stop-hook spec.
+func SpecFor(agent hookproto.Agent) (Spec, bool) { return SpecForHook(agent, StopHook) }
+
+// SpecForHook returns agent's spec for hook; false when the agent has no
+// such event.
+func SpecForHook(agent hookproto.Agent, hook Hook) (Spec, bool) {
+	specs := Specs()
+	if hook == StartHook {
+		specs = StartSpecs()
+	}
+	for _, s := range specs {
 		if s.Agent == agent {
 			return s, true
 		}
@@ -123,9 +162,18 @@ func SpecFor(agent hookproto.Agent) (Spec, bool) {
 	return Spec{}, false
 }
 
-// Command is the hook command written for agent with the given timeout.
+// Command is the stop-hook command written for agent with the given
+// timeout.
 func Command(agent hookproto.Agent, timeoutSeconds int) string {
 	return fmt.Sprintf("%s --agent %s --timeout %d", hookCommand, agent, timeoutSeconds)
+}
+
+// CommandFor is the command of hook written for agent.
+func CommandFor(hook Hook, agent hookproto.Agent, timeoutSeconds int) string {
+	if hook == StartHook {
+		return fmt.Sprintf("%s %s --agent %s", Program, StartHook, agent)
+	}
+	return Command(agent, timeoutSeconds)
 }
 
 // Options tune Install.
@@ -133,8 +181,11 @@ type Options struct {
 	// Path overrides the spec's settings file (relative to the root or
 	// absolute), "" for the spec's.
 	Path string
-	// TimeoutSeconds is the hook timeout; 0 means DefaultTimeoutSeconds.
+	// TimeoutSeconds is the hook timeout; 0 means DefaultTimeoutSeconds
+	// (StartTimeoutSeconds for the start hook).
 	TimeoutSeconds int
+	// Hook is the hook to install ("" means StopHook).
+	Hook Hook
 }
 
 // Result says what Install did.
@@ -145,6 +196,8 @@ type Result struct {
 	Added bool
 	// Command is the hook command, as written or as found.
 	Command string
+	// Skipped, when set, says why the hook was not installed.
+	Skipped string
 }
 
 // Install adds agent's stop hook to its settings file under root, creating
@@ -152,23 +205,39 @@ type Result struct {
 // Nothing is written when the hook is already there (for Claude Code, also
 // when .claude/settings.local.json has it).
 func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
-	spec, ok := SpecFor(agent)
+	hook := opts.Hook
+	if hook == "" {
+		hook = StopHook
+	}
+	spec, ok := SpecForHook(agent, hook)
 	if !ok {
-		return Result{}, fmt.Errorf("install hook: unknown agent %q", agent)
+		return Result{}, fmt.Errorf("install %s: no such hook for agent %q", hook, agent)
 	}
 	timeout := opts.TimeoutSeconds
-	if timeout <= 0 {
+	switch {
+	case hook == StartHook:
+		timeout = StartTimeoutSeconds
+	case timeout <= 0:
 		timeout = DefaultTimeoutSeconds
 	}
+	path := resolve(root, spec.Path, opts.Path)
 	if agent == hookproto.Claude && opts.Path == "" {
 		// A hook in the local settings (where the TypeScript tool put it)
 		// would run too: never add a second one.
 		local := filepath.Join(root, claudeLocalSettings)
-		if st := checkFile(local, spec); st.Installed {
+		if st := checkFile(local, spec, hook); st.Installed {
 			return Result{Path: local, Command: st.Command}, nil
 		}
+		// A stop hook in the local settings is the TypeScript tool's: that
+		// file is left as it wrote it, and the session-start hook is not
+		// put elsewhere without its stop hook.
+		stop, _ := SpecFor(agent)
+		if hook == StartHook && checkFile(local, stop, StopHook).Installed {
+			return Result{Path: local, Skipped: "the stop hook is in " + claudeLocalSettings +
+				", which init leaves as the earlier tool wrote it; add a SessionStart entry running `" +
+				CommandFor(StartHook, agent, 0) + "` there to have it"}, nil
+		}
 	}
-	path := resolve(root, spec.Path, opts.Path)
 	data, err := fsread.File(path, maxSettingsFile)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -181,10 +250,10 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("refusing to modify %s: %v; fix or move the file, then retry", path, err)
 	}
-	if found := findCommand(list); found != "" {
+	if found := findCommand(list, hook); found != "" {
 		return Result{Path: path, Command: found}, nil
 	}
-	command := Command(agent, timeout)
+	command := CommandFor(hook, agent, timeout)
 	entry, err := marshal(spec.entry(command, timeout))
 	if err != nil {
 		return Result{}, fmt.Errorf("encode hook for %s: %w", path, err)
@@ -238,15 +307,15 @@ func setAll(doc, hooks *object, spec Spec, list []json.RawMessage) error {
 	return nil
 }
 
-// findCommand returns the first gauntlet stop-hook command found anywhere
-// in the entries, "" when none is.
-func findCommand(list []json.RawMessage) string {
+// findCommand returns the first gauntlet command of hook found anywhere in
+// the entries, "" when none is.
+func findCommand(list []json.RawMessage, hook Hook) string {
 	for _, raw := range list {
 		var v any
 		if json.Unmarshal(raw, &v) != nil {
 			continue
 		}
-		if c := findIn(v); c != "" {
+		if c := findIn(v, hook); c != "" {
 			return c
 		}
 	}
@@ -260,22 +329,22 @@ var commandKeys = []string{"command", "bash", "powershell"}
 // findIn looks for a gauntlet command in the command fields of hook objects
 // at any depth. A bare string elsewhere does not count: the outdated shape
 // `"hooks": ["agent-gauntlet stop-hook"]` is one that no client runs.
-func findIn(v any) string {
+func findIn(v any, hook Hook) string {
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			if c := findIn(e); c != "" {
+			if c := findIn(e, hook); c != "" {
 				return c
 			}
 		}
 	case map[string]any:
 		for _, k := range commandKeys {
-			if c, ok := x[k].(string); ok && isGauntletCommand(c) {
+			if c, ok := x[k].(string); ok && isGauntletCommand(c, hook) {
 				return c
 			}
 		}
 		for _, e := range x {
-			if c := findIn(e); c != "" {
+			if c := findIn(e, hook); c != "" {
 				return c
 			}
 		}
@@ -283,12 +352,13 @@ func findIn(v any) string {
 	return ""
 }
 
-// isGauntletCommand reports whether a hook command runs the gauntlet's stop
-// hook: "agent-gauntlet stop-hook", possibly by path and with flags.
-func isGauntletCommand(s string) bool {
+// isGauntletCommand reports whether a hook command runs the gauntlet's
+// hook: "agent-gauntlet stop-hook" (or start-hook), possibly by path and
+// with flags.
+func isGauntletCommand(s string, hook Hook) bool {
 	fields := strings.Fields(s)
 	for i := 0; i+1 < len(fields); i++ {
-		if filepath.Base(strings.Trim(fields[i], `"'`)) == Program && fields[i+1] == "stop-hook" {
+		if filepath.Base(strings.Trim(fields[i], `"'`)) == Program && fields[i+1] == string(hook) {
 			return true
 		}
 	}
@@ -325,9 +395,15 @@ type Status struct {
 // .claude/settings.local.json (where earlier versions installed it); path
 // overrides the spec's file as for Install.
 func Check(root string, agent hookproto.Agent, path string) Status {
-	spec, ok := SpecFor(agent)
+	return CheckHook(root, agent, path, StopHook)
+}
+
+// CheckHook is Check for hook; an agent without such an event has an empty
+// Status (Path "").
+func CheckHook(root string, agent hookproto.Agent, path string, hook Hook) Status {
+	spec, ok := SpecForHook(agent, hook)
 	if !ok {
-		return Status{Agent: agent, Err: fmt.Errorf("unknown agent %q", agent)}
+		return Status{Agent: agent}
 	}
 	paths := []string{resolve(root, spec.Path, path)}
 	if agent == hookproto.Claude && path == "" {
@@ -335,7 +411,7 @@ func Check(root string, agent hookproto.Agent, path string) Status {
 	}
 	var first Status
 	for i, p := range paths {
-		st := checkFile(p, spec)
+		st := checkFile(p, spec, hook)
 		st.Agent = agent
 		if st.Installed {
 			return st
@@ -350,7 +426,7 @@ func Check(root string, agent hookproto.Agent, path string) Status {
 // maxSettingsFile bounds what is read of a settings file or .gitignore.
 const maxSettingsFile = 16 << 20
 
-func checkFile(path string, spec Spec) Status {
+func checkFile(path string, spec Spec, hook Hook) Status {
 	st := Status{Path: path}
 	data, err := fsread.File(path, maxSettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -368,7 +444,7 @@ func checkFile(path string, spec Spec) Status {
 		st.Err = fmt.Errorf("%s: %v", path, err)
 		return st
 	}
-	st.Command = findCommand(list)
+	st.Command = findCommand(list, hook)
 	st.Installed = st.Command != ""
 	return st
 }

@@ -246,7 +246,7 @@ func TestInstallRecognisesExistingCommands(t *testing.T) {
 			t.Errorf("%s: file changed", cmd)
 		}
 	}
-	if isGauntletCommand("agent-gauntlet run") || isGauntletCommand("echo agent-gauntlet") {
+	if isGauntletCommand("agent-gauntlet run", StopHook) || isGauntletCommand("echo agent-gauntlet", StopHook) || isGauntletCommand("agent-gauntlet stop-hook", StartHook) {
 		t.Error("isGauntletCommand matches other commands")
 	}
 }
@@ -388,5 +388,44 @@ func TestInstallFollowsSymlinkedSettings(t *testing.T) {
 	data, _ := os.ReadFile(shared)
 	if !strings.Contains(string(data), `"model": "opus"`) || !strings.Contains(string(data), "agent-gauntlet stop-hook") {
 		t.Fatalf("shared file not updated in place:\n%s", data)
+	}
+}
+
+// TestInstallStartHook pins the session-start hook: Claude Code's
+// SessionStart and Cursor's sessionStart, in the files of their stop
+// hooks, beside them, never twice; other agents have none.
+func TestInstallStartHook(t *testing.T) {
+	root := t.TempDir()
+	for _, a := range []hookproto.Agent{hookproto.Claude, hookproto.Cursor} {
+		if _, err := Install(root, a, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Install(root, a, Options{Hook: StartHook})
+		if err != nil || !res.Added || res.Command != "agent-gauntlet start-hook --agent "+string(a) {
+			t.Fatalf("%s: %+v %v", a, res, err)
+		}
+		if again, _ := Install(root, a, Options{Hook: StartHook}); again.Added {
+			t.Errorf("%s: installed twice", a)
+		}
+		if st := CheckHook(root, a, "", StartHook); !st.Installed {
+			t.Errorf("%s: start hook not found: %+v", a, st)
+		}
+		if st := Check(root, a, ""); !st.Installed || strings.Contains(st.Command, "start-hook") {
+			t.Errorf("%s: stop hook: %+v", a, st)
+		}
+	}
+	claude, _ := os.ReadFile(filepath.Join(root, ".claude", "settings.json"))
+	if !strings.Contains(string(claude), `"SessionStart": [`) || !strings.Contains(string(claude), `"timeout": 30`) {
+		t.Errorf("claude settings:\n%s", claude)
+	}
+	cursor, _ := os.ReadFile(filepath.Join(root, ".cursor", "hooks.json"))
+	if !strings.Contains(string(cursor), `"sessionStart": [`) {
+		t.Errorf("cursor hooks:\n%s", cursor)
+	}
+	if _, err := Install(root, hookproto.Codex, Options{Hook: StartHook}); err == nil {
+		t.Errorf("codex start hook installed")
+	}
+	if st := CheckHook(root, hookproto.Codex, "", StartHook); st.Installed || st.Path != "" {
+		t.Errorf("codex: %+v", st)
 	}
 }

@@ -79,10 +79,13 @@ type PlanOptions struct {
 	BaseBranch, BaseNote string
 	// CLIs is cli.default_preference.
 	CLIs []string
-	// ReviewNote, when not empty, keeps the review out of entry_points
+	// ReviewNote, when not empty, keeps the reviews out of entry_points
 	// (commented out, with this note): no review CLI is installed, and a
 	// review that cannot run ends every run with an error.
 	ReviewNote string
+	// Reviews are the built-in reviews written, one file each named after
+	// it (see builtin.Names); nil means DefaultReviews, an empty list none.
+	Reviews []string
 }
 
 // File is one file init writes, relative to the project root.
@@ -105,8 +108,10 @@ type entry struct {
 	exclude []string
 	checks  []entryCheck
 	notes   []string
-	// reviews lists the review; reviewOff writes it commented out instead.
+	// reviews lists the reviews; reviewOff writes them commented out instead.
 	reviews, reviewOff bool
+	// reviewNames are the reviews listed (or commented out).
+	reviewNames []string
 }
 
 // entryCheck is a check listed under an entry point.
@@ -147,6 +152,9 @@ func BuildPlan(opts PlanOptions, items []Item) *Plan {
 
 // buildPlan is BuildPlan with the failing-check policy given.
 func buildPlan(opts PlanOptions, items []Item, baselines bool) *Plan {
+	if opts.Reviews == nil {
+		opts.Reviews = DefaultReviews()
+	}
 	p := &Plan{opts: opts}
 	byDir := map[string]*entry{}
 	byName := map[string]*checkDef{}
@@ -244,28 +252,38 @@ func (p *Plan) placeExcludes() {
 	}
 }
 
-// placeReview puts the review on the root entry point when it sees every
-// change, else on an entry point of its own.
+// placeReview puts the reviews on the root entry point when it sees every
+// change, else on an entry point of its own; without reviews, nowhere.
 func (p *Plan) placeReview() {
+	if len(p.opts.Reviews) == 0 {
+		return
+	}
 	on, off := p.opts.ReviewNote == "", p.opts.ReviewNote != ""
 	for _, e := range p.entries {
 		if e.path == "." && len(e.exclude) == 0 && e.active() {
-			e.reviews, e.reviewOff = on, off
+			e.reviews, e.reviewOff, e.reviewNames = on, off, p.opts.Reviews
 			return
 		}
 	}
-	p.entries = append(p.entries, &entry{path: ".", title: "The review of every change", reviews: on, reviewOff: off})
+	p.entries = append(p.entries, &entry{path: ".", title: "The review of every change", reviews: on, reviewOff: off,
+		reviewNames: p.opts.Reviews})
 }
 
-// Files returns the files of the plan: config.yml, the check files and the
-// review.
+// Files returns the files of the plan: config.yml, the check files and one
+// file per review.
 func (p *Plan) Files() []File {
 	files := []File{{filepath.Join(config.Dir, config.ProjectFile), p.configYAML()}}
 	for _, c := range p.checks {
 		files = append(files, File{filepath.Join(config.Dir, config.ChecksDir, c.name+".yml"), c.yaml()})
 	}
-	return append(files, File{filepath.Join(config.Dir, config.ReviewsDir, SampleReview+".md"), sampleReview})
+	for _, r := range p.opts.Reviews {
+		files = append(files, File{filepath.Join(config.Dir, config.ReviewsDir, r+".md"), ReviewFile(r)})
+	}
+	return files
 }
+
+// Reviews are the reviews the plan writes.
+func (p *Plan) Reviews() []string { return p.opts.Reviews }
 
 // Active reports whether any entry point has a check that runs (the review
 // aside).
@@ -375,10 +393,16 @@ func (e *entry) render(b *strings.Builder) {
 	}
 	switch {
 	case e.reviews:
-		fmt.Fprintf(b, "  %s  reviews:\n  %s    - %s\n", c, c, SampleReview)
+		fmt.Fprintf(b, "  %s  reviews:\n", c)
+		for _, r := range e.reviewNames {
+			fmt.Fprintf(b, "  %s    - %s\n", c, r)
+		}
 	case e.reviewOff:
 		fmt.Fprintf(b, "    # %s\n", comment(reviewOffNote))
-		fmt.Fprintf(b, "    # reviews:\n    #   - %s\n", SampleReview)
+		b.WriteString("    # reviews:\n")
+		for _, r := range e.reviewNames {
+			fmt.Fprintf(b, "    #   - %s\n", r)
+		}
 	}
 }
 

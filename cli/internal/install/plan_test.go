@@ -209,3 +209,45 @@ func TestAddToGitignore(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildPlanBuiltinReviews pins the review files init writes: one per
+// chosen built-in review, each selecting its prompt with builtin: and
+// loading as that review; none chosen writes no review at all.
+func TestBuildPlanBuiltinReviews(t *testing.T) {
+	items := []Item{item(".", "go-test", "go test ./...", Passed, Add)}
+	cfg, files := load(t, BuildPlan(PlanOptions{BaseBranch: "main", Reviews: []string{"code-quality", "security"}}, items))
+	if got := strings.Join(cfg.EntryPoints[0].Reviews, ","); got != "code-quality,security" {
+		t.Errorf("reviews listed: %q", got)
+	}
+	for _, name := range []string{"code-quality", "security"} {
+		r := cfg.Reviews[name]
+		if r == nil || r.Builtin != name || r.OwnText {
+			t.Fatalf("review %s: %+v", name, r)
+		}
+		if !strings.Contains(files[".gauntlet/reviews/"+name+".md"], "\nbuiltin: "+name+"\n") {
+			t.Errorf("%s.md:\n%s", name, files[".gauntlet/reviews/"+name+".md"])
+		}
+	}
+	cfg, files = load(t, BuildPlan(PlanOptions{BaseBranch: "main", Reviews: []string{}}, items))
+	if len(cfg.Reviews) != 0 || len(cfg.EntryPoints[0].Reviews) != 0 || strings.Contains(files[".gauntlet/config.yml"], "reviews") {
+		t.Errorf("no review wanted: %+v\n%s", cfg.EntryPoints, files[".gauntlet/config.yml"])
+	}
+}
+
+func TestParseReviews(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+		err  bool
+	}{
+		{[]string{"security,code-quality", " Security "}, "code-quality,security", false},
+		{[]string{"none"}, "", false},
+		{nil, "", false},
+		{[]string{"style"}, "", true},
+	} {
+		got, err := ParseReviews(tc.in)
+		if (err != nil) != tc.err || strings.Join(got, ",") != tc.want || (err == nil && got == nil) {
+			t.Errorf("ParseReviews(%q) = %q, %v", tc.in, got, err)
+		}
+	}
+}

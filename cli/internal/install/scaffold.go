@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/builtin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -19,8 +20,9 @@ const (
 	SampleCheck = "whitespace"
 	// SampleCheckCommand is SampleCheck's command.
 	SampleCheckCommand = "git diff --check"
-	// SampleReview is the review gate's name.
-	SampleReview = "code-quality"
+	// SampleReview is the review init writes by default: the built-in
+	// code-quality review.
+	SampleReview = builtin.CodeQuality
 )
 
 // adapterBinaries maps each review adapter to the executables that reveal
@@ -106,26 +108,51 @@ func ParseCLIs(values []string) ([]string, error) {
 	return out, nil
 }
 
-const sampleReview = `---
+// DefaultReviews are the built-in reviews init writes unless told
+// otherwise.
+func DefaultReviews() []string { return []string{SampleReview} }
+
+// ParseReviews turns --review values (built-in review names, comma lists,
+// "none") into a list in builtin.Names order without duplicates; none
+// alone gives an empty list.
+func ParseReviews(values []string) ([]string, error) {
+	want := map[string]bool{}
+	for _, v := range values {
+		for _, name := range strings.Split(v, ",") {
+			name = strings.ToLower(strings.TrimSpace(name))
+			switch {
+			case name == "" || name == "none":
+			case !builtin.Known(name):
+				return nil, fmt.Errorf("unknown built-in review %q (want one of %s, or none)", name, builtin.List())
+			default:
+				want[name] = true
+			}
+		}
+	}
+	out := []string{}
+	for _, n := range builtin.Names() {
+		if want[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// ReviewFile is the review file init writes for the built-in review name:
+// front matter selecting it, and no text of its own.
+func ReviewFile(name string) string {
+	return fmt.Sprintf(`---
+# %s
+# The prompt ships with agent-gauntlet (builtin: %s). Text written below
+# the closing --- line is added to it, for this project's own rules.
+builtin: %s
 num_reviews: 1
 # cli_preference:
 #   - claude
 # timeout: 300
 ---
-You are reviewing a change made by an AI coding agent. Report only problems
-that matter, each with the file and the added line it is on:
-
-- Bugs: wrong logic, off-by-one errors, unhandled errors or edge cases, race
-  conditions, resources that are never released.
-- Security: injection, secrets in code, unsafe handling of untrusted input,
-  missing authorization checks.
-- Maintainability: code duplicated instead of reused, needless complexity,
-  misleading names or comments, dead code.
-- Tests: changed behaviour that no test covers, tests that cannot fail.
-
-Do not report formatting or personal style. Prefer one precise violation over
-several vague ones, and say how to fix each one.
-`
+`, comment(builtin.Summary(name)), name, name)
+}
 
 // yamlString quotes s as a YAML double-quoted scalar (a JSON string is one).
 func yamlString(s string) string {

@@ -26,7 +26,7 @@ func Anthropic(rec *Recorder, replies *Replies) http.Handler {
 				Stream bool   `json:"stream"`
 			}
 			_ = json.Unmarshal(raw, &req)
-			text := replies.Next()
+			text := resolveMatch(replies.Next(), UserTexts("anthropic", raw))
 			record(rec, "anthropic", r, raw, true, text)
 			if req.Model == "" {
 				req.Model = "claude-stub"

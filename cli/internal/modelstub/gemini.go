@@ -21,7 +21,7 @@ func Gemini(rec *Recorder, replies *Replies) http.Handler {
 		model, method := geminiRoute(r.URL.Path)
 		switch {
 		case r.Method == http.MethodPost && method == "streamGenerateContent":
-			text := replies.Next()
+			text := resolveMatch(replies.Next(), UserTexts("gemini", raw))
 			record(rec, "gemini", r, raw, true, text)
 			if r.URL.Query().Get("alt") == "sse" {
 				s := newSSE(w)
@@ -38,7 +38,7 @@ func Gemini(rec *Recorder, replies *Replies) http.Handler {
 				writeJSON(w, http.StatusOK, geminiResponse(model, text))
 				return
 			}
-			text := replies.Next()
+			text := resolveMatch(replies.Next(), UserTexts("gemini", raw))
 			record(rec, "gemini", r, raw, true, text)
 			writeJSON(w, http.StatusOK, geminiResponse(model, text))
 		case r.Method == http.MethodPost && method == "countTokens":

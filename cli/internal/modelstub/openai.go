@@ -26,7 +26,7 @@ func OpenAI(rec *Recorder, replies *Replies) http.Handler {
 				Stream bool   `json:"stream"`
 			}
 			_ = json.Unmarshal(raw, &req)
-			text := replies.Next()
+			text := resolveMatch(replies.Next(), UserTexts("openai", raw))
 			record(rec, "openai", r, raw, true, text)
 			if req.Model == "" {
 				req.Model = "gpt-stub"

@@ -35,16 +35,22 @@ func ReadLog(r io.Reader) ([]Entry, error) {
 
 // Summarize writes one line per recorded request, for testscript assertions:
 //
-//	turn 2 anthropic POST /v1/messages user="...last user text, Go-quoted..."
+//	turn 2 anthropic POST /v1/messages user="...last user text, Go-quoted..." reply="..."
 //	call 3 anthropic POST /v1/messages/count_tokens
 //
 // The user text is the last user message of a turn, as the model saw it.
+// A turn whose messages include system-role messages (how Claude Code
+// passes a hook's additional context) ends with system="...", their texts.
 func Summarize(entries []Entry, w io.Writer) error {
 	for _, e := range entries {
 		var err error
 		if e.Turn {
-			_, err = fmt.Fprintf(w, "turn %d %s %s %s user=%s reply=%s\n", e.N, e.API, e.Method, e.Path,
-				strconv.Quote(LastUserText(e.API, e.Body)), strconv.Quote(e.Reply))
+			system := ""
+			if texts := SystemTexts(e.API, e.Body); len(texts) > 0 {
+				system = " system=" + strconv.Quote(strings.Join(texts, "\n"))
+			}
+			_, err = fmt.Fprintf(w, "turn %d %s %s %s user=%s reply=%s%s\n", e.N, e.API, e.Method, e.Path,
+				strconv.Quote(LastUserText(e.API, e.Body)), strconv.Quote(e.Reply), system)
 		} else {
 			_, err = fmt.Fprintf(w, "call %d %s %s %s\n", e.N, e.API, e.Method, e.Path)
 		}
@@ -58,6 +64,17 @@ func Summarize(entries []Entry, w io.Writer) error {
 // LastUserText returns the text of the last user message of a model request
 // body, for api "anthropic", "openai" or "gemini" ("" when there is none).
 func LastUserText(api string, body json.RawMessage) string {
+	texts := UserTexts(api, body)
+	if len(texts) == 0 {
+		return ""
+	}
+	return texts[0]
+}
+
+// UserTexts returns the texts of the user messages of a model request body,
+// newest first, for api "anthropic", "openai" or "gemini".
+func UserTexts(api string, body json.RawMessage) []string {
+	var out []string
 	switch api {
 	case "anthropic":
 		var req struct {
@@ -67,11 +84,11 @@ func LastUserText(api string, body json.RawMessage) string {
 			} `json:"messages"`
 		}
 		if json.Unmarshal(body, &req) != nil {
-			return ""
+			return nil
 		}
 		for i := len(req.Messages) - 1; i >= 0; i-- {
 			if req.Messages[i].Role == "user" {
-				return contentText(req.Messages[i].Content)
+				out = append(out, contentText(req.Messages[i].Content))
 			}
 		}
 	case "openai":
@@ -79,11 +96,11 @@ func LastUserText(api string, body json.RawMessage) string {
 			Input json.RawMessage `json:"input"`
 		}
 		if json.Unmarshal(body, &req) != nil {
-			return ""
+			return nil
 		}
 		var s string
 		if json.Unmarshal(req.Input, &s) == nil {
-			return s
+			return []string{s}
 		}
 		var items []struct {
 			Type    string          `json:"type"`
@@ -91,11 +108,11 @@ func LastUserText(api string, body json.RawMessage) string {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(req.Input, &items) != nil {
-			return ""
+			return nil
 		}
 		for i := len(items) - 1; i >= 0; i-- {
 			if items[i].Role == "user" {
-				return contentText(items[i].Content)
+				out = append(out, contentText(items[i].Content))
 			}
 		}
 	case "gemini":
@@ -108,7 +125,7 @@ func LastUserText(api string, body json.RawMessage) string {
 			} `json:"contents"`
 		}
 		if json.Unmarshal(body, &req) != nil {
-			return ""
+			return nil
 		}
 		for i := len(req.Contents) - 1; i >= 0; i-- {
 			if req.Contents[i].Role == "user" {
@@ -118,11 +135,11 @@ func LastUserText(api string, body json.RawMessage) string {
 						parts = append(parts, p.Text)
 					}
 				}
-				return strings.Join(parts, "\n")
+				out = append(out, strings.Join(parts, "\n"))
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 // contentText flattens a message content that is either a string or a list
@@ -145,4 +162,29 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// SystemTexts returns the texts of the system-role messages inside the
+// messages of an Anthropic request body (not its top-level system prompt),
+// in order; none for other APIs.
+func SystemTexts(api string, body json.RawMessage) []string {
+	if api != "anthropic" {
+		return nil
+	}
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range req.Messages {
+		if m.Role == "system" {
+			out = append(out, contentText(m.Content))
+		}
+	}
+	return out
 }

@@ -105,3 +105,10 @@ func endsObjectLine(data []byte) bool {
 	t := bytes.TrimSpace(data)
 	return len(t) > 0 && t[0] == '{' && t[len(t)-1] == '}' && json.Valid(t)
 }
+
+// ReadInput reads a hook's input as the stop hook does: to EOF or the end
+// of one JSON object line, at most limit bytes, for at most timeout. The
+// session-start hook reads its input this way too.
+func ReadInput(ctx context.Context, r io.Reader, limit int64, timeout time.Duration) ([]byte, error) {
+	return readInput(ctx, r, limit, timeout)
+}

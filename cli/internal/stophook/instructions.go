@@ -22,8 +22,25 @@ func ConfigInstructions(problems string) string {
 	return b.String()
 }
 
-// Instructions is what a block tells the agent. consoleLog is the absolute
-// path of the run's console.N.log, "" when there is none.
+// The commands a block names for the agent's side of a failed review.
+const (
+	UpdateListCommand = `agent-gauntlet update-review list`
+	UpdateFixCommand  = `agent-gauntlet update-review fix <id> "<what you changed>"`
+	UpdateSkipCommand = `agent-gauntlet update-review skip <id> "<why>"`
+)
+
+// BlockReason is what a block tells the agent: the Instructions, then what
+// failed (Excerpt of the run's gate results), the same in every dialect.
+func BlockReason(consoleLog string, gates []runner.GateResult) string {
+	reason := Instructions(consoleLog)
+	if ex := Excerpt(gates); ex != "" {
+		reason += "\n\n" + ex
+	}
+	return reason
+}
+
+// Instructions is what every block tells the agent (DESIGN §4). consoleLog
+// is the absolute path of the run's console.N.log, "" when there is none.
 func Instructions(consoleLog string) string {
 	var b strings.Builder
 	b.WriteString("**GAUNTLET FAILED — YOU MUST FIX ISSUES NOW.**\n\n")
@@ -40,11 +57,14 @@ func Instructions(consoleLog string) string {
 		"bug, security or correctness problem. Skip an issue only when it is purely stylistic or subjective, " +
 		"or when you are confident the reviewer is wrong, and say why.\n\n")
 	b.WriteString("Steps:\n" +
-		"1. Find the failed gates in the console log (`[FAIL]` and `[ERROR]` lines).\n" +
-		"2. A failed check: read the `.log` file named on its `Log:` line and fix the cause.\n" +
-		"3. A failed review: open the `.json` file named on its `Review:` line. For each violation, fix it and " +
-		"set `\"status\": \"fixed\"` with a `\"result\"` note saying what you changed, or decline it and set " +
-		"`\"status\": \"skipped\"` with a `\"result\"` note saying why.\n" +
+		"1. Read what failed, below (`agent-gauntlet status` shows it too); the console log has the whole run, " +
+		"with every failed gate on a `[FAIL]` or `[ERROR]` line.\n" +
+		"2. A failed check: fix the cause. Its full log is the `.log` file named below and on its `Log:` line.\n" +
+		"3. A failed review: for each violation, fix it and run `" + UpdateFixCommand + "`, or decline it and run `" +
+		UpdateSkipCommand + "` (`" + UpdateListCommand + "` lists them with their ids). " +
+		"If those commands are unavailable, edit the `.json` file named on its `Review:` line instead: set " +
+		"`\"status\": \"fixed\"` with a `\"result\"` note saying what you changed, or `\"status\": \"skipped\"` " +
+		"with a `\"result\"` note saying why.\n" +
 		"4. Try to stop again; the hook re-runs the gates.\n\n")
 	b.WriteString("Termination conditions — you may stop once the console log of a run ends with one of:\n")
 	for _, s := range runner.TerminationStatuses {

@@ -25,7 +25,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // EnvActive, when non-empty, marks a process started by the gauntlet itself
@@ -394,28 +393,10 @@ func decodeProblem(err error) string {
 }
 
 // intervalRemaining is the time left before the interval allows a run, 0
-// when a run is due: interval 0, no or unreadable execution state, no full
-// pass recorded (the interval counts from the last run that covered every
-// applicable gate and passed, with no failure since: a partial run, -c or
-// a failure never starts it), a pass in the future (a skewed clock never
-// silences the hook), or pending failure logs.
+// when a run is due (see runner.IntervalRemaining).
 func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
-	if minutes <= 0 {
-		return 0
-	}
-	st, err := state.Read(logDir)
-	if err != nil || st == nil || st.LastFullPassAt.IsZero() {
-		return 0
-	}
-	interval := time.Duration(minutes) * time.Minute
-	elapsed := h.o.Now().Sub(st.LastFullPassAt)
-	if elapsed < 0 || elapsed >= interval {
-		return 0
-	}
-	if pending, err := logdir.HasPendingLogs(logDir); err != nil || pending {
-		return 0
-	}
-	return (interval - elapsed + time.Second - 1).Truncate(time.Second)
+	remaining, _ := runner.IntervalRemaining(logDir, minutes, h.o.Now())
+	return remaining
 }
 
 // run executes the gauntlet for the agent session session under the
@@ -500,7 +481,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		out.configErr = res.ConfigErr
 	}
 	if out.Block() {
-		out.Instructions = Instructions(consoleLogPath(res.ConsoleLogPath, root, logDir))
+		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}
 	return out
 }

@@ -87,7 +87,10 @@ type DiffSpec struct {
 }
 
 // Violation is one review finding, as stored in a review JSON file.
-// Line is a number or a string such as "?".
+// Line is a number or a string such as "?". ID and Anchor are this tool's
+// additions (the TypeScript tool ignores them; a file without them still
+// works): the violation's short stable id and the hash of the text of its
+// line when it was reported (see the fingerprint package).
 type Violation struct {
 	File     string `json:"file"`
 	Line     any    `json:"line"`
@@ -96,6 +99,23 @@ type Violation struct {
 	Priority string `json:"priority,omitempty"`
 	Status   string `json:"status,omitempty"`
 	Result   any    `json:"result,omitempty"`
+	ID       string `json:"id,omitempty"`
+	Anchor   string `json:"anchor,omitempty"`
+}
+
+// Skip is a standing decision of the agent to skip a violation on the
+// run's branch: a later report of the same violation (see the fingerprint
+// package) is skipped again, with the same note.
+type Skip struct {
+	// ID is the violation's id when it was skipped.
+	ID string
+	// File, Line, Anchor and Issue identify the violation.
+	File   string
+	Line   int
+	Anchor string
+	Issue  string
+	// Note is the agent's reason.
+	Note string
 }
 
 // Violation statuses set by the reviewer (new) and by the agent (fixed, skipped).
@@ -129,6 +149,9 @@ type Env struct {
 	// Console receives progress lines ([START], [PASS], ...) for the terminal
 	// and console.N.log; never nil.
 	Console io.Writer
+	// Skips are the agent's skip decisions standing on the run's branch,
+	// applied to every review (none when nil).
+	Skips []Skip
 }
 
 // Result is the outcome of one job.
@@ -169,8 +192,10 @@ type Slot struct {
 	// PassIteration is the run in which a skipped slot passed.
 	PassIteration int
 	ErrorCount    int
-	Fixed         []Violation
-	Skipped       []Violation
+	// Open are the violations the slot leaves open (status new).
+	Open    []Violation
+	Fixed   []Violation
+	Skipped []Violation
 	// Duration is the wall time of the slot's reviewer runs (0 when skipped).
 	Duration time.Duration
 	// Infrastructure is true when the slot erred for reasons the agent

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -16,6 +17,8 @@ const (
 	msgAllDropped       = "every violation the reviewer reported lacked a required field (file, line, issue, priority)"
 	msgFound            = "Found %d violation(s)"
 	noteOutOfScope      = "%d out-of-scope violation(s) filtered"
+	noteDuplicate       = "violation %s:%s reported twice (id %s); kept once"
+	noteDecided         = "violation %s:%s (id %s) was skipped before on this branch; it stays skipped"
 	noteBelowThreshold  = "%d new violation(s) below the rerun threshold (%s) filtered"
 )
 
@@ -33,6 +36,11 @@ type evalInput struct {
 	skippedBefore []gate.Violation
 	// threshold filters new violations in verification runs.
 	threshold config.Priority
+	// skips are the agent's standing skip decisions on the run's branch.
+	skips []gate.Skip
+	// source reads the flagged lines (fingerprint anchors); nil reads
+	// below root.
+	source *fingerprint.Source
 }
 
 // evaluation is the verdict on one reviewer answer.
@@ -62,9 +70,12 @@ type evaluation struct {
 // evaluate parses, validates and filters one answer. Beyond the upstream
 // rules: violations lacking a required field are dropped (with a warning);
 // a violation re-reporting a previous one (same file, and same line or same
-// issue) is exempt from the added-lines filter and from the rerun threshold
-// (it is not a new issue); one re-reporting a violation the agent skipped
-// keeps the skip.
+// issue, or the same fingerprint) is exempt from the added-lines filter and
+// from the rerun threshold (it is not a new issue) and keeps its id; one
+// re-reporting a violation the agent skipped keeps the skip, as does one
+// matching a standing skip decision of the branch (in.skips). Every stored
+// violation carries its id and anchor (see the fingerprint package); a
+// violation reported twice in one answer is kept once.
 func evaluate(in evalInput) evaluation {
 	var ev evaluation
 	ex, err := parse.Extract(in.text)
@@ -100,14 +111,18 @@ func evaluate(in evalInput) evaluation {
 	if threshold == "" {
 		threshold = config.DefaultRerunNewIssueThreshold
 	}
+	if in.source == nil {
+		in.source = fingerprint.NewSource(in.root)
+	}
 	rerun := len(previous) > 0
 	matched := make([]bool, len(previous))
 	outOfScope, belowThreshold := 0, 0
+	seen := map[string]bool{}
 	for _, v := range checked.Kept {
 		if i := in.find(previous, v); i >= 0 {
 			matched[i] = true
-			v.File = in.key(v.File)
-			ev.keep(v)
+			in.identify(&v, previous[i])
+			ev.keepOnce(seen, v)
 			continue
 		}
 		if i := in.find(in.skippedBefore, v); i >= 0 {
@@ -115,8 +130,11 @@ func evaluate(in evalInput) evaluation {
 			if v.Result == nil {
 				v.Result = in.skippedBefore[i].Result
 			}
-			v.File = in.key(v.File)
-			ev.stored = append(ev.stored, v)
+			in.identify(&v, in.skippedBefore[i])
+			if !seen[v.ID] {
+				seen[v.ID] = true
+				ev.stored = append(ev.stored, v)
+			}
 			continue
 		}
 		if !in.changed.Empty() {
@@ -128,11 +146,25 @@ func evaluate(in evalInput) evaluation {
 			}
 			v.File = file
 		}
+		in.identify(&v, gate.Violation{})
+		if seen[v.ID] {
+			ev.notes = append(ev.notes, "Note: "+fmt.Sprintf(noteDuplicate, v.File, parse.LineText(v.Line), v.ID))
+			continue
+		}
+		if sk, ok := in.decided(v); ok {
+			v.Status = gate.ViolationSkipped
+			if v.Result == nil && sk.Note != "" {
+				v.Result = sk.Note
+			}
+			ev.notes = append(ev.notes, "Note: "+fmt.Sprintf(noteDecided, v.File, parse.LineText(v.Line), v.ID))
+			ev.keepOnce(seen, v)
+			continue
+		}
 		if rerun && v.Status == gate.ViolationNew && parse.Rank(v.Priority) < parse.Rank(string(threshold)) {
 			belowThreshold++
 			continue
 		}
-		ev.keep(v)
+		ev.keepOnce(seen, v)
 	}
 	for i, v := range previous {
 		if !matched[i] {
@@ -168,6 +200,15 @@ func (ev evaluation) reviewerFailed(msg string) evaluation {
 	return ev
 }
 
+// keepOnce keeps v unless a violation with its id was kept already.
+func (ev *evaluation) keepOnce(seen map[string]bool, v gate.Violation) {
+	if seen[v.ID] {
+		return
+	}
+	seen[v.ID] = true
+	ev.keep(v)
+}
+
 // keep files a fresh violation by its status: fixed (a reviewer's
 // confirmation), skipped, or open (new and anything unknown).
 func (ev *evaluation) keep(v gate.Violation) {
@@ -192,9 +233,12 @@ func (in evalInput) key(file string) string {
 }
 
 // find returns the index of the violation in list that v re-reports (same
-// file, and the same line or the same issue text), or -1.
+// file, and the same line or the same issue text; or the same fingerprint),
+// or -1.
 func (in evalInput) find(list []gate.Violation, v gate.Violation) int {
 	file, line, issue := in.key(v.File), parse.LineText(v.Line), oneLine(strings.ToLower(v.Issue))
+	n, _ := parse.LineNumber(v.Line)
+	var near []string
 	for i, p := range list {
 		if in.key(p.File) != file {
 			continue
@@ -202,6 +246,63 @@ func (in evalInput) find(list []gate.Violation, v gate.Violation) int {
 		if parse.LineText(p.Line) == line || oneLine(strings.ToLower(p.Issue)) == issue {
 			return i
 		}
+		if near == nil {
+			near = in.source.Near(file, n)
+		}
+		if fingerprint.Same(Fields(p), fingerprint.Fields{File: file, Line: n, Issue: v.Issue}, near) {
+			return i
+		}
 	}
 	return -1
+}
+
+// identify sets v's file to its canonical form, its anchor to the text of
+// its line now, and its id: earlier's when v re-reports it (earlier has a
+// file), else v's own.
+func (in evalInput) identify(v *gate.Violation, earlier gate.Violation) {
+	v.File = in.key(v.File)
+	n, _ := parse.LineNumber(v.Line)
+	v.Anchor = in.source.Anchor(v.File, n)
+	v.ID = ""
+	if earlier.File != "" {
+		v.ID = ID(earlier)
+	}
+	if v.ID == "" {
+		v.ID = ID(*v)
+	}
+}
+
+// decided returns the standing skip decision v falls under, if any.
+func (in evalInput) decided(v gate.Violation) (gate.Skip, bool) {
+	if len(in.skips) == 0 {
+		return gate.Skip{}, false
+	}
+	n, _ := parse.LineNumber(v.Line)
+	near := in.source.Near(v.File, n)
+	for _, sk := range in.skips {
+		if sk.ID != "" && sk.ID == v.ID {
+			return sk, true
+		}
+		if fingerprint.Same(fingerprint.Fields{File: sk.File, Line: sk.Line, Anchor: sk.Anchor, Issue: sk.Issue},
+			fingerprint.Fields{File: v.File, Line: n, Issue: v.Issue}, near) {
+			return sk, true
+		}
+	}
+	return gate.Skip{}, false
+}
+
+// Fields are the fingerprint fields of a stored violation.
+func Fields(v gate.Violation) fingerprint.Fields {
+	n, _ := parse.LineNumber(v.Line)
+	return fingerprint.Fields{File: v.File, Line: n, Anchor: v.Anchor, Issue: v.Issue}
+}
+
+// ID is a stored violation's id: the one it carries, else the one its
+// fingerprint gives (a file written by the TypeScript tool, or edited by
+// hand).
+func ID(v gate.Violation) string {
+	if id := strings.ToLower(strings.TrimSpace(v.ID)); id != "" {
+		return id
+	}
+	return fingerprint.ID(Fields(v))
 }

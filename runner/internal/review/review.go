@@ -430,7 +430,7 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		if runErr == nil && ans.Failure() == "" {
 			ev = evaluate(evalInput{
 				text: ans.Text, changed: g.changed, root: g.env.Root, previous: previous,
-				skippedBefore: skippedBefore, threshold: g.threshold(),
+				skippedBefore: skippedBefore, threshold: g.threshold(), skips: g.env.Skips,
 			})
 		}
 		if phrase := ans.LimitPhrase(); phrase != "" && (runErr != nil || ans.Failure() != "" || ev.status == gate.StatusError) {
@@ -509,6 +509,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 	switch ev.status {
 	case gate.StatusFail:
 		slot.ErrorCount = len(ev.open)
+		slot.Open = ev.open
 		lg.Printf("%s", markStatusFail)
 		if slot.JSONPath != "" {
 			lg.Printf("Review: %s", slot.JSONPath)

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+)
+
+// StatusCmd is `agent-gauntlet status`: where the gauntlet stands between
+// runs, without running anything (and without a git command).
+type StatusCmd struct {
+	JSON bool `name:"json" help:"Print the status as one JSON object."`
+}
+
+// Run prints the status.
+func (c *StatusCmd) Run(env *Env) error {
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	if err != nil {
+		return configError(env.Stderr, err)
+	}
+	st := runner.Status(cfg, env.Getenv, time.Now())
+	for _, w := range st.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
+	}
+	if c.JSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(st)
+	}
+	writeStatus(env.Stdout, st, time.Now())
+	return nil
+}
+
+// writeStatus renders the status for people and agents.
+func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
+	logDir := st.LogDir
+	if rel, err := filepath.Rel(st.Root, st.LogDir); err == nil && !strings.HasPrefix(rel, "..") {
+		logDir = rel
+	}
+	fmt.Fprintf(w, "Project: %s (logs in %s)\n", runner.SafeText(st.Root), runner.SafeText(logDir))
+	if !st.Pending() {
+		fmt.Fprintln(w, "Pending failures: none")
+	} else {
+		fmt.Fprintf(w, "Pending failures: %d check(s), %d review(s)\n", len(st.FailedChecks), len(st.FailedReviews))
+		for _, j := range st.FailedChecks {
+			fmt.Fprintf(w, "  %s\n", runner.SafeText(j))
+		}
+		for _, j := range st.FailedReviews {
+			fmt.Fprintf(w, "  %s\n", runner.SafeText(j))
+		}
+	}
+	v := st.Violations
+	fmt.Fprintf(w, "Review violations: %d new, %d fixed, %d skipped", v.New, v.Fixed, v.Skipped)
+	if v.New+v.Fixed+v.Skipped > 0 {
+		fmt.Fprint(w, " (agent-gauntlet update-review list)")
+	}
+	fmt.Fprintln(w)
+	r := st.Run
+	kind := "a first run"
+	if r.Verification {
+		kind = "a verification run"
+	}
+	fmt.Fprintf(w, "Next run: %d, %s; retry budget: %d of %d run(s) left (max_retries: %d)\n", r.Next, kind, r.Left, r.Allowed, r.MaxRetries)
+	if st.LastRun == nil {
+		fmt.Fprintln(w, "Last run: none recorded")
+	} else {
+		fmt.Fprintf(w, "Last run: %s (%s ago) on branch %s\n", st.LastRun.CompletedAt.Local().Format(time.RFC3339),
+			max(now.Sub(st.LastRun.CompletedAt), 0).Round(time.Second), runner.SafeText(st.LastRun.Branch))
+	}
+	state := "enabled"
+	if !st.StopHook.Enabled {
+		state = "disabled"
+	}
+	fmt.Fprintf(w, "Stop hook: %s, interval %d min; %s\n", state, st.StopHook.IntervalMinutes, st.StopHook.Reason)
+	switch l := st.Lock; {
+	case l == nil:
+		fmt.Fprintln(w, "Lock: none")
+	case l.PID == 0:
+		fmt.Fprintf(w, "Lock: %s, held for %s by a process it does not name (remove it if no run is in progress)\n",
+			runner.SafeText(l.Path), l.Age.Round(time.Second))
+	case l.Stale:
+		fmt.Fprintf(w, "Lock: %s, left by process %d on %s, which is gone (%s ago); the next run takes it over\n",
+			runner.SafeText(l.Path), l.PID, runner.SafeText(l.Host), l.Age.Round(time.Second))
+	default:
+		fmt.Fprintf(w, "Lock: %s, held by process %d on %s for %s\n", runner.SafeText(l.Path), l.PID, runner.SafeText(l.Host),
+			l.Age.Round(time.Second))
+	}
+}

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// UpdateReviewCmd is `agent-gauntlet update-review`: the agent's side of a
+// failed review, by command instead of by editing the review JSON.
+type UpdateReviewCmd struct {
+	List UpdateReviewListCmd `cmd:"" help:"List the violations of the failed reviews, with their ids."`
+	Fix  UpdateReviewFixCmd  `cmd:"" help:"Mark a violation fixed, saying what changed; the next run asks the reviewer to verify it."`
+	Skip UpdateReviewSkipCmd `cmd:"" help:"Mark a violation skipped, saying why; it stops failing the review, and stays skipped on this branch."`
+}
+
+// UpdateReviewListCmd is `agent-gauntlet update-review list`.
+type UpdateReviewListCmd struct {
+	JSON bool `name:"json" help:"Print the violations as one JSON array."`
+}
+
+// Run prints the violations of the newest failing review of each slot.
+func (c *UpdateReviewListCmd) Run(env *Env) error {
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	if err != nil {
+		return configError(env.Stderr, err)
+	}
+	vs, warnings, err := runner.ReviewViolations(cfg)
+	for _, w := range warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
+	}
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		if vs == nil {
+			vs = []runner.ReviewViolation{}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(vs)
+	}
+	writeViolations(env.Stdout, cfg, vs)
+	return nil
+}
+
+// writeViolations renders the list for people and agents: one line per
+// violation, then the counts and how to act on them.
+func writeViolations(w io.Writer, cfg *config.Config, vs []runner.ReviewViolation) {
+	if len(vs) == 0 {
+		fmt.Fprintln(w, "No pending review violations.")
+		return
+	}
+	fmt.Fprintf(w, "Review violations in %s:\n", runner.SafeText(cfg.LogDirPath()))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  ID\tSTATUS\tPRIORITY\tWHERE\tISSUE")
+	counts := map[string]int{}
+	for _, v := range vs {
+		counts[v.Status]++
+		issue := oneLine(v.Issue)
+		if v.Note != "" {
+			issue += " (note: " + oneLine(v.Note) + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s:%s\t%s\n", v.ID, v.Status, runner.SafeText(v.Priority),
+			runner.SafeText(v.File), runner.SafeText(v.Line), runner.SafeText(issue))
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "%d new, %d fixed, %d skipped.\n", counts[runner.StatusNew], counts[runner.DecisionFixed], counts[runner.DecisionSkipped])
+	if counts[runner.StatusNew] > 0 {
+		fmt.Fprintln(w, `Mark each new one: agent-gauntlet update-review fix <id> "<what you changed>", or skip <id> "<why not>".`)
+	}
+}
+
+// oneLine folds white space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// UpdateReviewFixCmd is `agent-gauntlet update-review fix <id> "<note>"`.
+type UpdateReviewFixCmd struct {
+	ID   string `arg:"" help:"The violation's id (see update-review list); a unique prefix of 4 or more characters will do."`
+	Note string `arg:"" optional:"" help:"What you changed to fix it."`
+}
+
+// Run marks the violation fixed.
+func (c *UpdateReviewFixCmd) Run(env *Env) error {
+	return decide(env, c.ID, runner.DecisionFixed, c.Note)
+}
+
+// UpdateReviewSkipCmd is `agent-gauntlet update-review skip <id> "<note>"`.
+type UpdateReviewSkipCmd struct {
+	ID   string `arg:"" help:"The violation's id (see update-review list); a unique prefix of 4 or more characters will do."`
+	Note string `arg:"" optional:"" help:"Why you do not fix it."`
+}
+
+// Run marks the violation skipped.
+func (c *UpdateReviewSkipCmd) Run(env *Env) error {
+	return decide(env, c.ID, runner.DecisionSkipped, c.Note)
+}
+
+// decide records a decision and reports it in one line (plus warnings).
+// The caller's mistakes (unknown id, empty note, already resolved) exit 2.
+func decide(env *Env, id, status, note string) error {
+	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	if err != nil {
+		return configError(env.Stderr, err)
+	}
+	res, err := runner.Decide(env.Ctx, cfg, id, status, note, time.Now())
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
+	}
+	if err != nil {
+		err = fmt.Errorf("update-review %s: %w", status, err)
+		for _, usage := range []error{runner.ErrUnknownViolation, runner.ErrAmbiguousID, runner.ErrEmptyNote, runner.ErrResolved} {
+			if errors.Is(err, usage) {
+				if errors.Is(err, runner.ErrUnknownViolation) {
+					err = fmt.Errorf("%w (see agent-gauntlet update-review list)", err)
+				}
+				return usageError(err)
+			}
+		}
+		return err
+	}
+	v := res.Violation
+	fmt.Fprintf(env.Stdout, "Marked %s %s: %s:%s %s\n", v.ID, status, runner.SafeText(v.File), runner.SafeText(v.Line),
+		runner.SafeText(oneLine(v.Issue)))
+	switch {
+	case status == runner.DecisionFixed:
+		fmt.Fprintln(env.Stdout, "The next run asks the reviewer to verify the fix.")
+	case res.Branch != "":
+		fmt.Fprintf(env.Stdout, "It no longer fails the review, and stays skipped when a later review on branch %s reports it again.\n",
+			runner.SafeText(res.Branch))
+	default:
+		fmt.Fprintln(env.Stdout, "It no longer fails the review.")
+	}
+	return nil
+}

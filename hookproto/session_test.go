@@ -1,0 +1,47 @@
+package hookproto
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestDecodeSessionStart(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want SessionStart
+	}{
+		{`{"session_id":"s","transcript_path":"/t","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`,
+			SessionStart{Agent: Claude, Dir: "/p", SessionID: "s", Source: "startup"}},
+		{`{"conversation_id":"c","workspace_roots":["/w"],"hook_event_name":"sessionStart"}`,
+			SessionStart{Agent: Cursor, Dir: "/w", SessionID: "c"}},
+		{`{"cwd":42,"source":["x"]}`, SessionStart{Agent: Claude}},
+	} {
+		got, err := DecodeSessionStart([]byte(tc.in), "")
+		if err != nil || got != tc.want {
+			t.Errorf("DecodeSessionStart(%s) = %+v, %v", tc.in, got, err)
+		}
+	}
+	if _, err := DecodeSessionStart([]byte("nope"), ""); !errors.Is(err, ErrNotObject) {
+		t.Errorf("invalid input: %v", err)
+	}
+}
+
+func TestEncodeSessionStart(t *testing.T) {
+	for _, tc := range []struct {
+		agent   Agent
+		context string
+		want    string
+	}{
+		{Claude, "Pending <failures> & more\n", `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Pending <failures> & more\n"}}` + "\n"},
+		{Codex, "x", `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"x"}}` + "\n"},
+		{Cursor, "x", `{"additional_context":"x"}` + "\n"},
+		{Claude, "", "{}\n"},
+		{Cursor, "", "{}\n"},
+	} {
+		got := EncodeSessionStart(tc.agent, tc.context)
+		assertOneLine(t, got)
+		if string(got) != tc.want {
+			t.Errorf("EncodeSessionStart(%s, %q) = %s, want %s", tc.agent, tc.context, got, tc.want)
+		}
+	}
+}

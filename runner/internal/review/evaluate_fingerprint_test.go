@@ -1,0 +1,86 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+)
+
+// evalRoot is a work tree holding the files of evalDiff.
+func evalRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range map[string]string{
+		"src/a.go": "package a\nvar x = 1\nvar y = 2\nvar z = 3\n",
+		"b.go":     "package b\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestEvaluateIDs pins that every stored violation carries its id and the
+// anchor of its line, that a violation reported twice is kept once, and
+// that a re-report keeps the id of the violation it verifies even when the
+// reviewer words it differently and points at another line.
+func TestEvaluateIDs(t *testing.T) {
+	root := evalRoot(t)
+	changed := parse.ParseDiff(evalDiff)
+	ev := evaluate(evalInput{text: failAnswer(viol("src/a.go", 2, "x is never used", "high"), viol("src/a.go", 2, "x is never used", "high"),
+		viol("b.go", 1, "package name", "low")), changed: changed, root: root})
+	if ev.status != gate.StatusFail || len(ev.stored) != 2 || len(ev.open) != 2 {
+		t.Fatalf("status %s stored %d open %d notes %q", ev.status, len(ev.stored), len(ev.open), ev.notes)
+	}
+	first := ev.stored[0]
+	want := fingerprint.ID(fingerprint.Fields{File: "src/a.go", Line: 2, Anchor: fingerprint.Anchor("var x = 1"), Issue: "x is never used"})
+	if first.ID != want || first.Anchor != fingerprint.Anchor("var x = 1") {
+		t.Errorf("stored %+v, want id %s", first, want)
+	}
+	if !strings.Contains(strings.Join(ev.notes, "\n"), "reported twice (id "+want+")") {
+		t.Errorf("notes %q", ev.notes)
+	}
+
+	// The next review rewords it and points one line lower: same violation.
+	prev := first
+	prev.Status = gate.ViolationFixed
+	ev = evaluate(evalInput{text: failAnswer(viol("src/a.go", 3, "The variable x is never used", "high")), changed: changed,
+		root: root, previous: []gate.Violation{prev}})
+	if len(ev.open) != 1 || ev.open[0].ID != want {
+		t.Errorf("re-report: open %+v, want id %s", ev.open, want)
+	}
+}
+
+// TestEvaluateStandingSkips pins issue 12 §3: a violation matching a skip
+// decision of the branch is stored as skipped with the decision's note and
+// does not fail the slot, even in a first run (no earlier slot JSON); a
+// different problem on the same line still fails.
+func TestEvaluateStandingSkips(t *testing.T) {
+	root := evalRoot(t)
+	changed := parse.ParseDiff(evalDiff)
+	skip := gate.Skip{ID: "zzzzzzz", File: "src/a.go", Line: 7, Anchor: fingerprint.Anchor("var x = 1"),
+		Issue: "x is never used", Note: "kept for the next change"}
+	ev := evaluate(evalInput{text: failAnswer(viol("src/a.go", 2, "Variable x is never used anywhere", "high")), changed: changed,
+		root: root, skips: []gate.Skip{skip}})
+	if ev.status != gate.StatusPass || len(ev.skipped) != 1 || len(ev.stored) != 1 {
+		t.Fatalf("status %s skipped %d stored %d", ev.status, len(ev.skipped), len(ev.stored))
+	}
+	if v := ev.stored[0]; v.Status != gate.ViolationSkipped || v.Result != "kept for the next change" {
+		t.Errorf("stored %+v", v)
+	}
+	ev = evaluate(evalInput{text: failAnswer(viol("src/a.go", 2, "Integer overflow on 32-bit platforms", "high")), changed: changed,
+		root: root, skips: []gate.Skip{skip}})
+	if ev.status != gate.StatusFail || len(ev.open) != 1 {
+		t.Errorf("another problem on the line: status %s open %d", ev.status, len(ev.open))
+	}
+}

@@ -1,0 +1,144 @@
+// Package store keeps small JSON records that must outlive the log
+// directory: the agent's decisions on review violations today, cached
+// review answers later. It lives under the repository's git common
+// directory (`git rev-parse --git-common-dir`), in agent-gauntlet/<kind>/,
+// so that clean, archiving and auto-clean never touch it, every worktree of
+// the repository shares it, and nothing shows up in `git status`.
+//
+// A record is one JSON file named by its key's parts (each escaped, so any
+// branch name is one safe file name). Writes are atomic (a temporary file
+// renamed over the record) and serialised per record with an advisory lock;
+// a record that does not parse is treated as absent (and replaced by the
+// next write), never as an error that stops a run.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+)
+
+// Dir is the store's directory inside the git common directory.
+const Dir = "agent-gauntlet"
+
+// maxRecord bounds the size of a record read.
+const maxRecord = 8 << 20
+
+// ErrCorrupt is wrapped by Read's error for a record that exists but does
+// not parse; the record reads as absent.
+var ErrCorrupt = errors.New("corrupt record (ignored)")
+
+// Store is one kind of record (a subdirectory of Dir).
+type Store struct {
+	dir string
+}
+
+// Open returns the records of kind (a plain name such as "decisions") in
+// the repository whose git common directory is gitCommonDir. Nothing is
+// created until the first write.
+func Open(gitCommonDir, kind string) Store {
+	return Store{dir: filepath.Join(gitCommonDir, Dir, escape(kind))}
+}
+
+// Path is the file of the record with key (one or more parts).
+func (s Store) Path(key ...string) string {
+	parts := make([]string, len(key))
+	for i, k := range key {
+		parts[i] = escape(k)
+	}
+	return filepath.Join(s.dir, filepath.Join(parts...)+".json")
+}
+
+// Read decodes the record key into v. It returns false when the record does
+// not exist, and false with an error wrapping ErrCorrupt when it exists but
+// cannot be decoded (v is then left as it was: callers treat it as empty).
+func (s Store) Read(v any, key ...string) (bool, error) {
+	p := s.Path(key...)
+	data, err := readBounded(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", p, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return false, fmt.Errorf("%s: %w: %v", p, ErrCorrupt, err)
+	}
+	return true, nil
+}
+
+// readBounded reads a regular file of at most maxRecord bytes.
+func readBounded(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxRecord {
+		return nil, fmt.Errorf("not a regular file of at most %d bytes", maxRecord)
+	}
+	return os.ReadFile(p)
+}
+
+// Update reads the record key into v (left as it is when the record is
+// missing or corrupt), calls change, and writes v back atomically when
+// change returns true, all under an exclusive lock on the record, so that
+// concurrent updates of one record never lose each other's changes.
+func (s Store) Update(v any, change func() (bool, error), key ...string) error {
+	p := s.Path(key...)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	lf, err := os.OpenFile(p+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", p, err)
+	}
+	defer lf.Close()
+	if err := flock(lf, syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("lock %s: %w", p, err)
+	}
+	defer func() { _ = flock(lf, syscall.LOCK_UN) }() // closing would release it too
+	if _, err := s.Read(v, key...); err != nil && !errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	write, err := change()
+	if err != nil || !write {
+		return err
+	}
+	return atomicfile.WriteJSON(p, v, 0o644)
+}
+
+// flock applies how to f, retrying on EINTR.
+func flock(f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+// escape makes s one file name: letters, digits, '-' and '_' stay, every
+// other byte (a '/' of a branch name, '.', '%', a space) becomes %XX, and
+// the empty string is "%00" (no two strings share a name, none is hidden).
+func escape(s string) string {
+	if s == "" {
+		return "%00"
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
