@@ -68,7 +68,7 @@ func TestExecuteRunSilentFailure(t *testing.T) {
 		t.Fatalf("gates %+v", res.Gates)
 	}
 	g := res.Gates[0]
-	if g.JobID != "check:src:lint" || g.Kind != "check" || g.Gate != "lint" || g.EntryPoint != "src" || g.WorkingDir != "src" ||
+	if g.JobID != "check:src:lint" || g.Kind != "check" || g.Gate != "lint" || g.EntryPoint != "src" || g.WorkingDir != "src" || g.File != ".gauntlet/checks/lint.yml" ||
 		g.Status != GateFail || g.Open != 1 || g.LogPath != filepath.Join(logDir(root), "check_src_lint.1.log") ||
 		!g.Exited || g.ExitCode != 3 || g.TimedOut {
 		t.Errorf("gate result %+v", g)

@@ -89,6 +89,12 @@ var (
 	SlotStatuses = []GateStatus{GatePass, GateFail, GateError, SlotSkippedPriorPass}
 )
 
+// The kinds of gates (GateResult.Kind).
+const (
+	GateKindCheck  = string(gate.KindCheck)
+	GateKindReview = string(gate.KindReview)
+)
+
 // GateResult is the outcome of one gate of a run: what reports and a
 // result cache read.
 type GateResult struct {
@@ -96,8 +102,9 @@ type GateResult struct {
 	JobID string
 	// Kind is "check" or "review"; Gate the gate's name; EntryPoint the
 	// expanded entry point it ran on; WorkingDir the directory it ran in,
-	// relative to the project root.
-	Kind, Gate, EntryPoint, WorkingDir string
+	// and File the gate's definition (.gauntlet/checks/<gate>.yml,
+	// .gauntlet/reviews/<gate>.md), both relative to the project root.
+	Kind, Gate, EntryPoint, WorkingDir, File string
 	// Status is one of GateStatuses.
 	Status  GateStatus
 	Message string
@@ -181,7 +188,7 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 	out := make([]GateResult, 0, len(results))
 	for _, r := range results {
 		j := byID[r.JobID]
-		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint, WorkingDir: workingDir(j),
+		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint, WorkingDir: workingDir(j), File: gateFile(j),
 			Status: GateStatus(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
 			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped),
 			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: timeout(j),
@@ -202,6 +209,18 @@ func workingDir(j gate.Job) string {
 		return "."
 	}
 	return j.WorkingDir
+}
+
+// gateFile is the file job's gate is defined in, relative to the project
+// root.
+func gateFile(j gate.Job) string {
+	switch {
+	case j.Check != nil:
+		return j.Check.File
+	case j.Review != nil:
+		return j.Review.File
+	}
+	return ""
 }
 
 // timeout is job's configured timeout.
