@@ -24,15 +24,24 @@ func (e *execution) checkReports() error {
 		real := resolvePath(p)
 		for _, d := range dirs {
 			if within(real, resolvePath(d.path)) {
-				return fmt.Errorf("report file %s: it is in %s %s, which holds only the gauntlet's own files: write it elsewhere", p, d.what, d.path)
+				return &ReportPathError{Path: p, Reason: fmt.Sprintf("it is in %s %s, which holds only the gauntlet's own files: write it elsewhere", d.what, d.path)}
 			}
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return fmt.Errorf("report file %s: it is a directory", p)
+			return &ReportPathError{Path: p, Reason: "it is a directory"}
 		}
 	}
 	return nil
 }
+
+// ReportPathError refuses a report file of Options.Reports (a ConfigErr):
+// the caller writes no report then.
+type ReportPathError struct {
+	Path, Reason string
+}
+
+// Error names the file and why it is refused.
+func (e *ReportPathError) Error() string { return fmt.Sprintf("report file %s: %s", e.Path, e.Reason) }
 
 // resolvePath is the absolute path p with the symbolic links of its
 // longest existing prefix resolved.
