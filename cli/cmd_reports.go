@@ -122,7 +122,7 @@ func writeReports(env *Env, paths reportPaths, r *runreport.Run) error {
 			errs = append(errs, fmt.Errorf("write the %s report: %w", what, err))
 		}
 	}
-	if paths.sarif != "" && r.Result.Root != "" {
+	if r.Result.Root != "" {
 		if top, err := repo.TopLevel(env.Ctx, r.Result.Root); err == nil {
 			if rel, err := filepath.Rel(top, r.Result.Root); err == nil {
 				r.TopLevel, r.ProjectDir = top, filepath.ToSlash(rel)

@@ -111,7 +111,7 @@ func JUnit(r Run, now time.Time) ([]byte, error) {
 	var total time.Duration
 	for _, g := range res.Gates {
 		total += g.Duration
-		suite.Cases = append(suite.Cases, gateCase(g))
+		suite.Cases = append(suite.Cases, r.gateCase(g))
 	}
 	for _, c := range suite.Cases {
 		suite.count(c)
@@ -149,9 +149,10 @@ func (s *junitSuite) count(c junitCase) {
 	}
 }
 
-// gateCase is the test case of one gate.
-func gateCase(g runner.GateResult) junitCase {
-	c := junitCase{Name: g.JobID, Classname: ToolName + "." + g.Kind, Time: seconds(g.Duration), File: g.File}
+// gateCase is the test case of one gate; its file is relative to the
+// repository's top level.
+func (r Run) gateCase(g runner.GateResult) junitCase {
+	c := junitCase{Name: g.JobID, Classname: ToolName + "." + g.Kind, Time: seconds(g.Duration), File: r.repoPath(g.File)}
 	detail := xmlText(gateDetail(g))
 	msg := &junitMessage{Message: g.Message, Type: g.Kind + " " + string(g.Status), Text: detail}
 	switch junitOutcomes[g.Status] {

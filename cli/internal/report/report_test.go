@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
@@ -275,6 +277,18 @@ func TestSARIFResults(t *testing.T) {
 	again, _, _ := reporttest.SARIFResults(data)
 	if again[0].PartialFingerprints[fingerprintKey] != open.PartialFingerprints[fingerprintKey] {
 		t.Errorf("fingerprint changed with the line")
+	}
+}
+
+// A suppression's GUID has the form the SARIF schema wants, whatever the
+// fingerprint.
+func TestGUID(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-5][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$`)
+	for i := range 64 {
+		fp := fingerprint(strconv.Itoa(i))
+		if g := guid(fp); !re.MatchString(g) {
+			t.Errorf("guid(%s) = %s", fp, g)
+		}
 	}
 }
 

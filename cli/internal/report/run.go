@@ -1,6 +1,9 @@
 package report
 
 import (
+	"path"
+	"path/filepath"
+
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 )
@@ -26,6 +29,16 @@ type Run struct {
 	// the top level): SARIF locates files from the top level. TopLevel ""
 	// means unknown (the project root stands in for it).
 	TopLevel, ProjectDir string
+}
+
+// repoPath is file, relative to the project root, relative to the
+// repository's top level instead, slash-separated.
+func (r Run) repoPath(file string) string {
+	p := filepath.ToSlash(file)
+	if r.ProjectDir != "" && r.ProjectDir != "." {
+		p = path.Join(r.ProjectDir, p)
+	}
+	return p
 }
 
 // failed reports whether the command failed (a non-zero exit).

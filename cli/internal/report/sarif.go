@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -227,10 +226,7 @@ func (b sarifBuilder) violationResult(g runner.GateResult, s runner.SlotResult, 
 // location is file (relative to the project root) at line (none when 0),
 // relative to the repository's top level.
 func (b sarifBuilder) location(file string, line int) *sarif.Location {
-	p := filepath.ToSlash(file)
-	if dir := b.r.ProjectDir; dir != "" && dir != "." {
-		p = path.Join(dir, p)
-	}
+	p := b.r.repoPath(file)
 	pl := sarif.NewPhysicalLocation().WithArtifactLocation(
 		sarif.NewSimpleArtifactLocation((&url.URL{Path: p}).String()).WithUriBaseId(SrcRoot))
 	if line > 0 {
@@ -254,7 +250,9 @@ func fingerprint(parts ...string) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// guid formats a 32-digit hex fingerprint as a GUID.
+// guid formats a 32-digit hex fingerprint as an RFC 4122 GUID, version 5
+// (name-based) and variant 10xx, as SARIF's schema requires.
 func guid(fp string) string {
-	return fp[0:8] + "-" + fp[8:12] + "-" + fp[12:16] + "-" + fp[16:20] + "-" + fp[20:32]
+	variant := "89ab"[strings.IndexByte("0123456789abcdef", fp[16])&3]
+	return fp[0:8] + "-" + fp[8:12] + "-5" + fp[13:16] + "-" + string(variant) + fp[17:20] + "-" + fp[20:32]
 }
