@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
@@ -17,9 +16,10 @@ type scopeFlags struct {
 
 // gateFlags are the flags of run, check and review.
 type gateFlags struct {
-	scopeFlags `embed:""`
-	Gate       string `short:"g" name:"gate" placeholder:"NAME" help:"Run only the gate with this name."`
-	WorkingDir string `name:"working-directory" placeholder:"DIR" help:"Run only the gates whose working directory is DIR, relative to the project root (one job of ci list-jobs)."`
+	scopeFlags  `embed:""`
+	reportFlags `embed:""`
+	Gate        string `short:"g" name:"gate" placeholder:"NAME" help:"Run only the gate with this name."`
+	WorkingDir  string `name:"working-directory" placeholder:"DIR" help:"Run only the gates whose working directory is DIR, relative to the project root (one job of ci list-jobs)."`
 }
 
 // RunCmd is `agent-gauntlet run`.
@@ -30,14 +30,21 @@ type RunCmd struct {
 // Run executes every applicable check and review gate.
 func (c *RunCmd) Run(env *Env) error { return runGauntlet(env, runner.KindsAll, "run", c.gateFlags) }
 
-// runGauntlet runs ExecuteRun for some gate kinds and turns its status into
-// the exit code: 128+n when signal n ended the run (SIGINT, SIGTERM,
-// SIGHUP, SIGQUIT alike: its gates' process groups killed, the lock
-// released); 0 for passed, passed_with_warnings, no_applicable_gates and
-// no_changes; 2 for configuration and command-line errors, printed here; 1
-// otherwise. ExecuteRun has printed everything else worth saying, errors
-// included.
+// runGauntlet runs ExecuteRun for some gate kinds, writes the reports the
+// flags ask for, and turns the status into the exit code: 128+n when
+// signal n ended the run (SIGINT, SIGTERM, SIGHUP, SIGQUIT alike: its
+// gates' process groups killed, the lock released); 0 for passed,
+// passed_with_warnings, no_applicable_gates and no_changes; 2 for
+// configuration and command-line errors, printed here; 1 otherwise.
+// ExecuteRun has printed everything else worth saying, errors included,
+// unless --format json silenced it (see finishReports).
 func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) error {
+	paths, err := f.reportPaths(env.Cwd)
+	if err != nil {
+		res := runner.RunResult{Status: runner.StatusError, ErrorMessage: err.Error(), ConfigErr: err}
+		res.Message = runner.Message(res.Status, res.Detail())
+		return finishReports(env, command, f.reportFlags, nil, res)
+	}
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
 		Dir:         env.Cwd,
 		Kinds:       kinds,
@@ -47,19 +54,15 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		WorkingDir:  f.WorkingDir,
 		Commit:      f.Commit,
 		Uncommitted: f.Uncommitted,
+		Reports:     paths.list(),
+		Silent:      f.json(),
 		Stdout:      env.Stdout,
 		Stderr:      env.Stderr,
 		Getenv:      env.Getenv,
 	})
-	var sig *SignalError
-	if errors.As(context.Cause(env.Ctx), &sig) {
-		return exitPrinted(sig.ExitCode())
+	var refused *runner.ReportPathError
+	if errors.As(res.ConfigErr, &refused) {
+		return finishReports(env, command, f.reportFlags, nil, res)
 	}
-	if res.ConfigErr != nil {
-		return configError(env.Stderr, res.ConfigErr)
-	}
-	if code := runner.ExitCode(res.Status); code != ExitOK {
-		return exitPrinted(code)
-	}
-	return nil
+	return finishReports(env, command, f.reportFlags, &paths, res)
 }

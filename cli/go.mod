@@ -4,8 +4,10 @@ go 1.25.0
 
 require (
 	github.com/alecthomas/kong v1.17.0
+	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/rhysd/actionlint v1.7.12
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.40.0
 )
@@ -22,6 +24,7 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.3 // indirect
 	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )
 
 require (

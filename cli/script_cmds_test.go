@@ -19,10 +19,12 @@ import (
 // scriptCmds are the custom testscript commands, wired through
 // ScriptParams.Cmds.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"execstate": cmdExecState,
-	"hookjson":  cmdHookJSON,
-	"linkbin":   cmdLinkBin,
-	"wfstep":    cmdWorkflowStep,
+	"execstate":   cmdExecState,
+	"hookjson":    cmdHookJSON,
+	"jsonq":       cmdJSONQ,
+	"linkbin":     cmdLinkBin,
+	"validreport": cmdValidReport,
+	"wfstep":      cmdWorkflowStep,
 }
 
 // cmdLinkBin makes a directory of links to the named executables, for a

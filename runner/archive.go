@@ -10,20 +10,29 @@ import (
 )
 
 // archiveAfterPass archives the logs after a passing run that may
-// (mayArchive), keeping the execution state, and returns the console log's
-// path: in previous/ once archived.
-func (e *execution) archiveAfterPass(consolePath string) string {
+// (mayArchive, decided by the caller), keeping the execution state, and
+// reports whether it did.
+func (e *execution) archiveAfterPass() bool {
 	res, err := archive(e.root, e.logDir, CleanAllPassed, e.debug)
 	e.printKept(res)
 	if err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("cannot archive the logs: %v", err))
-		return consolePath
+		return false
 	}
-	archived := filepath.Join(e.logDir, logdir.PreviousDir, filepath.Base(consolePath))
-	if _, err := os.Stat(archived); err != nil {
-		return consolePath
+	return true
+}
+
+// archived is where the log file at path is after archiving: in previous/
+// when it was moved there, else path ("" stays "").
+func (e *execution) archived(path string) string {
+	if path == "" || filepath.Dir(path) != e.logDir {
+		return path
 	}
-	return archived
+	moved := filepath.Join(e.logDir, logdir.PreviousDir, filepath.Base(path))
+	if _, err := os.Stat(moved); err != nil {
+		return path
+	}
+	return moved
 }
 
 // printKept warns about each entry an archive left in place (not the

@@ -46,6 +46,7 @@ func executeRun(ctx context.Context, opts Options, d deps) (res RunResult) {
 	}()
 	defer e.cleanup()
 	res = e.execute(ctx)
+	e.describe(&res)
 	res.Message = Message(res.Status, res.Detail())
 	e.debug.Event(EventRunEnd, fmt.Sprintf("status=%s fixed=%d skipped=%d failed=%d iterations=%d",
 		res.Status, res.Fixed, res.Skipped, res.GatesFailed, e.runNumber))
@@ -84,6 +85,13 @@ type execution struct {
 	episodeStart, attempt int
 	// names names the gate files (JobNames), once the jobs are known.
 	names *logdir.JobNames
+	// Set as the run goes: whether this is a verification run, how many
+	// files changed (listed: whether they were listed), whether the run
+	// wrote logs (numbered runNumber).
+	verification bool
+	listed       bool
+	changedFiles int
+	logged       bool
 	// Git questions asked early and answered late, so that independent git
 	// processes overlap: changed lists the changes of the run's change scope
 	// and refs resolves HEAD, the base branch and the previous snapshot's
@@ -159,6 +167,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	if r != nil {
 		return *r
 	}
+	e.verification = verification
 
 	ch, err := e.detect(ctx, spec, verification, prev)
 	if errors.Is(err, git.ErrGitMissing) {
@@ -170,6 +179,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	if err != nil {
 		return e.fail(StatusError, err)
 	}
+	e.listed, e.changedFiles = true, len(ch.files)
 	if len(ch.files) == 0 {
 		e.cons.Printf(LineNoChanges)
 		return RunResult{Status: StatusNoChanges}
@@ -183,6 +193,16 @@ func (e *execution) execute(ctx context.Context) RunResult {
 		return RunResult{Status: StatusNoApplicableGates}
 	}
 	return e.runGates(ctx, ch, jobs, verification)
+}
+
+// describe fills in what res says about the run around its gates: the
+// project, the base branch, the run number, the changes.
+func (e *execution) describe(res *RunResult) {
+	res.Root, res.Base, res.Verification = e.root, e.base, e.verification
+	res.ChangesListed, res.ChangedFiles = e.listed, e.changedFiles
+	if e.logged {
+		res.RunNumber = e.runNumber
+	}
 }
 
 // takeLock takes the run lock, taking over one no live run can hold (see

@@ -69,9 +69,13 @@ func TestExecuteRunSilentFailure(t *testing.T) {
 		t.Fatalf("gates %+v", res.Gates)
 	}
 	g := res.Gates[0]
-	if g.JobID != "check:src:lint" || g.Kind != "check" || g.Gate != "lint" || g.EntryPoint != "src" || g.Status != "fail" ||
-		g.Open != 1 || g.LogPath != filepath.Join(logDir(root), "check_src_lint.1.log") {
+	if g.JobID != "check:src:lint" || g.Kind != "check" || g.Gate != "lint" || g.EntryPoint != "src" || g.WorkingDir != "src" || g.File != ".gauntlet/checks/lint.yml" ||
+		g.Status != GateFail || g.Open != 1 || g.LogPath != filepath.Join(logDir(root), "check_src_lint.1.log") ||
+		!g.Exited || g.ExitCode != 3 || g.TimedOut {
 		t.Errorf("gate result %+v", g)
+	}
+	if res.Root != root || res.Base != "main" || res.RunNumber != 1 || !res.ChangesListed || res.ChangedFiles != 1 || res.Verification {
+		t.Errorf("run description %+v", res)
 	}
 	want := filepath.Join(logDir(root), "console.1.log")
 	if res.ConsoleLogPath != want || !filepath.IsAbs(res.ConsoleLogPath) {
@@ -101,6 +105,13 @@ func TestExecuteRunPassArchives(t *testing.T) {
 		t.Fatalf("ConsoleLogPath = %s", res.ConsoleLogPath)
 	}
 	if _, err := os.Stat(res.ConsoleLogPath); err != nil {
+		t.Fatal(err)
+	}
+	// The gate's log moved with the console log: its path follows it.
+	if len(res.Gates) != 1 || res.Gates[0].LogPath != filepath.Join(logDir(root), "previous", "check_src_lint.1.log") {
+		t.Fatalf("gates %+v", res.Gates)
+	}
+	if _, err := os.Stat(res.Gates[0].LogPath); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stderr.String(), "\nStatus: Passed\n") {

@@ -41,8 +41,15 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}
-	if archiving {
-		res.ConsoleLogPath = e.archiveAfterPass(consolePath)
+	if archiving && e.archiveAfterPass() {
+		res.ConsoleLogPath = e.archived(res.ConsoleLogPath)
+		for i := range res.Gates {
+			g := &res.Gates[i]
+			g.LogPath = e.archived(g.LogPath)
+			for j := range g.Slots {
+				g.Slots[j].LogPath, g.Slots[j].JSONPath = e.archived(g.Slots[j].LogPath), e.archived(g.Slots[j].JSONPath)
+			}
+		}
 	}
 	return res
 }

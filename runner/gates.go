@@ -25,6 +25,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	if err := e.cons.Open(consolePath); err != nil {
 		return e.fail(StatusError, err)
 	}
+	e.logged = true
 	previous := e.previousFailures(verification)
 	spec := e.gateSpec(ctx, ch.spec, jobs)
 	e.logRunStart(ctx, spec, len(jobs), verification)

@@ -42,6 +42,11 @@ type Options struct {
 	// session_id), "" from the command line. After the retry limit, a run
 	// of another session starts a fresh budget.
 	SessionID string
+	// Reports are the absolute paths of the files the caller writes from
+	// the result (--junit, --sarif): the run refuses to start, with a
+	// ConfigErr, when one lies in the log directory or in .gauntlet/
+	// (checkReports).
+	Reports []string
 	// Silent sends nothing to Stdout/Stderr; logs are written as usual.
 	Silent bool
 	// Stdout and Stderr are the terminal; nil means discard. Every line a

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -44,6 +45,21 @@ type RunResult struct {
 	// Gates are the results of the run's gates, in job order, those never
 	// started included.
 	Gates []GateResult
+	// Root is the absolute project root ("" when no project was found).
+	Root string
+	// Base is the effective base branch ("" before the configuration was
+	// read).
+	Base string
+	// RunNumber is N of the run's log files; 0 when the run wrote none
+	// (no gate ran).
+	RunNumber int
+	// ChangesListed is true when the run got as far as listing the changed
+	// files; ChangedFiles counts them.
+	ChangesListed bool
+	ChangedFiles  int
+	// Verification is true for a verification run (failure logs of an
+	// earlier run were pending).
+	Verification bool
 }
 
 // Detail is what the result's message adds to its status's text: how many
@@ -63,17 +79,48 @@ func (r RunResult) Detail() string {
 	return ""
 }
 
+// GateStatus is the outcome of one gate (GateResult.Status) or one review
+// slot (SlotResult.Status).
+type GateStatus string
+
+// Gate and slot outcomes: the values of the runner's gate.Status.
+const (
+	GatePass  = GateStatus(gate.StatusPass)
+	GateFail  = GateStatus(gate.StatusFail)
+	GateError = GateStatus(gate.StatusError)
+	// GateNotRun is a gate the run never started: a fail_fast check did not
+	// pass before it.
+	GateNotRun = GateStatus(gate.StatusNotRun)
+	// SlotSkippedPriorPass is a review slot not run again because it
+	// passed in an earlier run (num_reviews > 1).
+	SlotSkippedPriorPass = GateStatus(gate.StatusSkippedPriorPass)
+)
+
+// GateStatuses lists every status a gate can end with, and SlotStatuses
+// every status of a review slot: what reports and their schemas enumerate.
+var (
+	GateStatuses = []GateStatus{GatePass, GateFail, GateError, GateNotRun}
+	SlotStatuses = []GateStatus{GatePass, GateFail, GateError, SlotSkippedPriorPass}
+)
+
+// The kinds of gates (GateResult.Kind).
+const (
+	GateKindCheck  = string(gate.KindCheck)
+	GateKindReview = string(gate.KindReview)
+)
+
 // GateResult is the outcome of one gate of a run: what reports and a
 // result cache read.
 type GateResult struct {
 	// JobID is `<kind>:<entry point>:<gate>`.
 	JobID string
 	// Kind is "check" or "review"; Gate the gate's name; EntryPoint the
-	// expanded entry point it ran on.
-	Kind, Gate, EntryPoint string
-	// Status is "pass", "fail", "error" or "not_run" (never started: a
-	// fail_fast check did not pass before it).
-	Status  string
+	// expanded entry point it ran on; WorkingDir the directory it ran in,
+	// and File the gate's definition (.gauntlet/checks/<gate>.yml,
+	// .gauntlet/reviews/<gate>.md), both relative to the project root.
+	Kind, Gate, EntryPoint, WorkingDir, File string
+	// Status is one of GateStatuses.
+	Status  GateStatus
 	Message string
 	// Duration is the gate's wall time.
 	Duration time.Duration
@@ -84,6 +131,15 @@ type GateResult struct {
 	// Open counts open problems (new violations, or one for a failed
 	// check); Fixed and Skipped the violations fixed and skipped this run.
 	Open, Fixed, Skipped int
+	// Exited is true when a check's command exited on its own, ExitCode
+	// being its exit code.
+	Exited   bool
+	ExitCode int
+	// TimedOut is true when the gate's timeout ended it (a check's command
+	// or one of a review's reviewers); Timeout is the gate's configured
+	// timeout (0: none).
+	TimedOut bool
+	Timeout  time.Duration
 	// Infrastructure is true when the gate could not judge the change for
 	// reasons the agent cannot fix.
 	Infrastructure bool
@@ -104,29 +160,50 @@ const OutputTailLines = 40
 type SlotResult struct {
 	Adapter string
 	Index   int
-	// Status is "pass", "fail", "error" or "skipped_prior_pass".
-	Status            string
+	// Status is one of SlotStatuses.
+	Status            GateStatus
 	Message           string
 	LogPath, JSONPath string
 	// Open counts the slot's open violations.
 	Open     int
 	Duration time.Duration
-	// Violations are the slot's open violations (status new), in the
-	// reviewer's order.
+	// TimedOut is true when the reviewer hit the review's timeout.
+	TimedOut bool
+	// Violations are the slot's violations after this run: the open ones
+	// (ViolationNew), then those fixed (ViolationFixed) and skipped
+	// (ViolationSkipped) in this run.
 	Violations []Violation
 }
 
-// Violation is one open review violation, as the agent acts on it.
+// ViolationStatus is where a review violation stands after a run.
+type ViolationStatus string
+
+// Violation statuses: reported and still open, confirmed fixed by the
+// reviewer, or skipped by the agent.
+const (
+	ViolationNew     = ViolationStatus(gate.ViolationNew)
+	ViolationFixed   = ViolationStatus(gate.ViolationFixed)
+	ViolationSkipped = ViolationStatus(gate.ViolationSkipped)
+)
+
+// ViolationStatuses lists every ViolationStatus.
+var ViolationStatuses = []ViolationStatus{ViolationNew, ViolationFixed, ViolationSkipped}
+
+// Violation is one review finding.
 type Violation struct {
 	// ID is the short stable id `agent-gauntlet update-review` takes.
 	ID string
-	// File is the path from the project root; Line the line number, or
-	// "?" when the reviewer gave none.
-	File, Line string
+	// File is relative to the project root; Line is 1-based, 0 when the
+	// reviewer gave no usable line.
+	File string
+	Line int
+	// Issue is what is wrong; Fix how to fix it ("" when not given).
+	Issue, Fix string
 	// Priority is critical, high, medium or low.
 	Priority string
-	// Issue says what is wrong; Fix, when given, how to fix it.
-	Issue, Fix string
+	Status   ViolationStatus
+	// Result is the agent's note on a fixed or skipped violation.
+	Result string
 }
 
 // gateResults turns the scheduler's results into the run's gate list.
@@ -138,21 +215,19 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 	out := make([]GateResult, 0, len(results))
 	for _, r := range results {
 		j := byID[r.JobID]
-		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint,
-			Status: string(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
-			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped), Infrastructure: r.Infrastructure}
+		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint, WorkingDir: workingDir(j), File: gateFile(j),
+			Status: GateStatus(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
+			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped),
+			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: timeout(j),
+			Infrastructure: r.Infrastructure}
 		if j.Kind == gate.KindCheck && r.Status != gate.StatusPass && r.LogPath != "" {
 			g.Output, g.OutputCut = check.OutputTail(r.LogPath, OutputTailLines)
 			g.FixInstructions = j.Check != nil && j.Check.FixInstructions != ""
 		}
 		for _, s := range r.Slots {
-			sr := SlotResult{Adapter: s.Adapter, Index: s.Index, Status: string(s.Status),
-				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration}
-			for _, v := range s.Open {
-				sr.Violations = append(sr.Violations, Violation{ID: review.ID(v), File: v.File, Line: parse.LineText(v.Line),
-					Priority: v.Priority, Issue: v.Issue, Fix: v.Fix})
-			}
-			g.Slots = append(g.Slots, sr)
+			g.Slots = append(g.Slots, SlotResult{Adapter: s.Adapter, Index: s.Index, Status: GateStatus(s.Status),
+				Message: s.Message, LogPath: s.LogPath, JSONPath: s.JSONPath, Open: s.ErrorCount, Duration: s.Duration,
+				TimedOut: s.TimedOut, Violations: slotViolations(s)})
 		}
 		out = append(out, g)
 	}
@@ -166,3 +241,67 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 // command prints user-controlled names through it, as the run's console
 // does.
 func Text(s string) string { return console.Text(s) }
+
+// workingDir is the directory job runs in, relative to the project root.
+func workingDir(j gate.Job) string {
+	if j.WorkingDir == "" {
+		return "."
+	}
+	return j.WorkingDir
+}
+
+// gateFile is the file job's gate is defined in, relative to the project
+// root.
+func gateFile(j gate.Job) string {
+	switch {
+	case j.Check != nil:
+		return j.Check.File
+	case j.Review != nil:
+		return j.Review.File
+	}
+	return ""
+}
+
+// timeout is job's configured timeout.
+func timeout(j gate.Job) time.Duration {
+	switch {
+	case j.Check != nil:
+		return j.Check.Timeout
+	case j.Review != nil:
+		return j.Review.Timeout
+	}
+	return 0
+}
+
+// slotViolations lists a slot's open, fixed and skipped violations, each
+// with the status of its list.
+func slotViolations(s gate.Slot) []Violation {
+	var out []Violation
+	for _, l := range []struct {
+		vs     []gate.Violation
+		status ViolationStatus
+	}{{s.Open, ViolationNew}, {s.Fixed, ViolationFixed}, {s.Skipped, ViolationSkipped}} {
+		for _, v := range l.vs {
+			out = append(out, publicViolation(v, l.status))
+		}
+	}
+	return out
+}
+
+// publicViolation is v with status, its line as a number and its priority
+// normalized.
+func publicViolation(v gate.Violation, status ViolationStatus) Violation {
+	line, _ := parse.LineNumber(v.Line)
+	prio, _ := parse.NormalizePriority(v.Priority)
+	out := Violation{ID: review.ID(v), File: v.File, Line: max(line, 0), Issue: v.Issue, Fix: v.Fix, Priority: string(prio), Status: status}
+	switch r := v.Result.(type) {
+	case nil:
+	case string:
+		out.Result = r
+	default:
+		if b, err := json.Marshal(r); err == nil {
+			out.Result = string(b)
+		}
+	}
+	return out
+}

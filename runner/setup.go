@@ -70,10 +70,13 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	return nil
 }
 
-// checkFilters checks -g (a gate of the run's kinds) and
+// checkFilters checks -g (a gate of the run's kinds),
 // --working-directory (a directory inside the project, named relative to
-// its root).
+// its root) and the report files (checkReports).
 func (e *execution) checkFilters() error {
+	if err := e.checkReports(); err != nil {
+		return err
+	}
 	if e.opts.Gate != "" && !e.gateExists(e.opts.Gate) {
 		return fmt.Errorf("no %s named %q in %s", e.kindsNoun(), e.opts.Gate, config.Dir)
 	}

@@ -105,6 +105,9 @@ const (
 	PriorityLow      Priority = "low"
 )
 
+// Priorities lists the priorities from the most to the least severe.
+var Priorities = []Priority{PriorityCritical, PriorityHigh, PriorityMedium, PriorityLow}
+
 // Config is a fully loaded and validated project configuration with every
 // default applied.
 type Config struct {

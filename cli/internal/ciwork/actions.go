@@ -32,6 +32,7 @@ var (
 	actionSetupPython      = action{"actions/setup-python", "a309ff8b426b58ec0e2a45f0f869d46889d02405", "v6.2.0"}
 	actionSetupJava        = action{"actions/setup-java", "be666c2fcd27ec809703dec50e508c2fdc7f6654", "v5.2.0"}
 	actionSetupBun         = action{"oven-sh/setup-bun", "735343b667d3e6f658f44d0eca948eb6282f2b76", "v2.0.2"}
+	actionUploadSARIF      = action{"github/codeql-action/upload-sarif", "95e58e9a2cdfd71adc6e0353d5c52f41a045d225", "v4.35.2"}
 	// actionSetupRuby keeps its major tag: ruby/setup-ruby's maintainers
 	// ask for @v1, since a pinned commit knows only the Ruby versions
 	// released before it.
@@ -41,5 +42,5 @@ var (
 // pinnedActions lists every action of the table, for tests.
 func pinnedActions() []action {
 	return []action{actionCheckout, actionSetupGo, actionUploadArtifact, actionDownloadArtifact,
-		actionSetupNode, actionSetupPython, actionSetupJava, actionSetupBun, actionSetupRuby}
+		actionSetupNode, actionSetupPython, actionSetupJava, actionSetupBun, actionSetupRuby, actionUploadSARIF}
 }

@@ -41,6 +41,15 @@ const (
 	outputRuntimes = "runtimes"
 	outputLogDir   = "log_dir"
 	binaryArtifact = "agent-gauntlet-binary"
+	// stepGauntlet is the id of the step running the gauntlet.
+	stepGauntlet = "gauntlet"
+	// reportsDir is where a gate job writes its reports: outside the
+	// checkout, so that they are never changes, and outside the log
+	// directory, which holds only the gauntlet's own files.
+	reportsDir = "gauntlet-reports"
+	// junitFile and sarifFile are the report files in reportsDir.
+	junitFile = "junit.xml"
+	sarifFile = "gauntlet.sarif"
 	// matrixJob is the matrix variable holding one Job.
 	matrixJob = "job"
 	// zeroSHA is github.event.before on the push that creates a branch.
@@ -227,9 +236,54 @@ func gateJob(opts WorkflowOptions, k gateKind) *yaml.Node {
 			kv("fail-fast", boolean(false)),
 			kv("matrix", mapping(kv(matrixJob, str(expr(fmt.Sprintf("fromJson(needs.%s.outputs.%s)", jobDiscover, k.output)))))),
 		)),
+		field{key: "permissions", comment: "security-events: write uploads the SARIF report to code scanning; actions: read lets\nit do so in a private repository.", value: mapping(
+			kv("contents", str("read")),
+			kv("actions", str("read")),
+			kv("security-events", str("write")),
+		)},
 		kv("services", services(opts.CI)),
 		kv("steps", seq(gateSteps(opts, k)...)),
 	)
+}
+
+// reportsPath is the expression of the reports directory, or of one file
+// in it.
+func reportsPath(file string) string {
+	p := expr("runner.temp") + "/" + reportsDir
+	if file != "" {
+		p += "/" + file
+	}
+	return p
+}
+
+// reportSteps upload a gate job's reports: both as an artifact (the JUnit
+// file for test reporters), and the SARIF file to code scanning under a
+// category of the job's own, except on pull requests from forks, whose
+// token cannot write security events, and when the gauntlet never ran.
+func reportSteps(k gateKind) []*yaml.Node {
+	fromRepo := "(github.event_name != 'pull_request' || github.event.pull_request.head.repo.full_name == github.repository)"
+	return []*yaml.Node{
+		mapping(
+			kv("name", str("Upload the gauntlet reports")),
+			kv("if", str("always()")),
+			kv("uses", uses(actionUploadArtifact)),
+			kv("with", mapping(
+				kv("name", str(expr(matrixField("artifact"))+"-reports")),
+				kv("path", str(reportsPath(""))),
+				kv("if-no-files-found", str("ignore")),
+			)),
+		),
+		mapping(
+			kv("name", str("Upload the SARIF report to code scanning")),
+			field{key: "if", value: str(fmt.Sprintf("!cancelled() && steps.%s.outcome != 'skipped' && %s", stepGauntlet, fromRepo)),
+				comment: "Failed checks and review violations appear on the pull request. Each job has its\nown category; a fork's pull request has no token to upload with."},
+			kv("uses", uses(actionUploadSARIF)),
+			kv("with", mapping(
+				kv("sarif_file", str(reportsPath(sarifFile))),
+				kv("category", str("agent-gauntlet/"+expr(matrixField("artifact")))),
+			)),
+		),
+	}
 }
 
 // gateSteps are a gate job's steps: check out, get agent-gauntlet, set up
@@ -272,24 +326,26 @@ func gateSteps(opts WorkflowOptions, k gateKind) []*yaml.Node {
 			)),
 		),
 	)
-	return steps
+	return append(steps, reportSteps(k)...)
 }
 
 // runStep runs the gauntlet for the matrix job's gate and working
 // directory, with the secrets ci.yml lists for its gate.
 func runStep(k gateKind) *yaml.Node {
-	script := fmt.Sprintf(`set -- %s -g "$GAUNTLET_GATE" --working-directory "$GAUNTLET_WORKING_DIRECTORY"
+	script := fmt.Sprintf(`set -- %s -g "$GAUNTLET_GATE" --working-directory "$GAUNTLET_WORKING_DIRECTORY" \
+  --junit "$GAUNTLET_REPORTS/%s" --sarif "$GAUNTLET_REPORTS/%s"
 # A pull request is compared with its base branch (GITHUB_BASE_REF); a push
 # with the commit before it, unless it created the branch.
 if [ "$GITHUB_EVENT_NAME" = push ] && [ -n "$GAUNTLET_PUSH_BEFORE" ] && [ "$GAUNTLET_PUSH_BEFORE" != %s ]; then
   set -- "$@" --base-branch "$GAUNTLET_PUSH_BEFORE"
 fi
 agent-gauntlet "$@"
-`, k.command, zeroSHA)
+`, k.command, junitFile, sarifFile, zeroSHA)
 	env := []field{
 		kv("GAUNTLET_GATE", str(expr(matrixField("name")))),
 		kv("GAUNTLET_WORKING_DIRECTORY", str(expr(matrixField("working_directory")))),
 		kv("GAUNTLET_PUSH_BEFORE", str(expr("github.event.before"))),
+		kv("GAUNTLET_REPORTS", str(reportsPath(""))),
 	}
 	for i, s := range k.secrets {
 		f := kv(s, str(expr(fmt.Sprintf("contains(%s, '%s') && secrets.%s || ''", matrixField("secrets"), s, s))))
@@ -300,6 +356,7 @@ agent-gauntlet "$@"
 	}
 	return mapping(
 		kv("name", str("Run the "+k.title)),
+		kv("id", str(stepGauntlet)),
 		kv("env", mapping(env...)),
 		kv("run", str(script)),
 	)

@@ -264,6 +264,56 @@ func majorTags(t *testing.T, content []byte) []byte {
 	return []byte(out)
 }
 
+// uploadSARIFInputs are the inputs of github/codeql-action/upload-sarif
+// v4 (its action.yml), which actionlint does not know.
+var uploadSARIFInputs = []string{"sarif_file", "checkout_path", "ref", "sha", "token", "matrix", "category", "wait-for-processing"}
+
+// TestUploadSARIFInputs checks the upload-sarif step's inputs, and that it
+// reads the file the run step writes.
+func TestUploadSARIFInputs(t *testing.T) {
+	for _, s := range shapes() {
+		_, cfg := s.load(t)
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct {
+					Uses string            `yaml:"uses"`
+					With map[string]string `yaml:"with"`
+					Run  string            `yaml:"run"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(s.workflow(t, cfg), &wf); err != nil {
+			t.Fatal(err)
+		}
+		for name, job := range wf.Jobs {
+			if name == jobDiscover {
+				continue
+			}
+			uploads, runs := 0, 0
+			for _, st := range job.Steps {
+				if strings.Contains(st.Run, `--sarif "$GAUNTLET_REPORTS/`+sarifFile+`"`) {
+					runs++
+				}
+				if st.Uses != actionUploadSARIF.Uses() {
+					continue
+				}
+				uploads++
+				for k := range st.With {
+					if !slices.Contains(uploadSARIFInputs, k) {
+						t.Errorf("%s/%s: upload-sarif has no input %q", s.name, name, k)
+					}
+				}
+				if st.With["sarif_file"] != reportsPath(sarifFile) {
+					t.Errorf("%s/%s: sarif_file %q", s.name, name, st.With["sarif_file"])
+				}
+			}
+			if uploads != 1 || runs != 1 {
+				t.Errorf("%s/%s: %d upload-sarif steps, %d runs writing the SARIF file", s.name, name, uploads, runs)
+			}
+		}
+	}
+}
+
 func TestPinnedActions(t *testing.T) {
 	sha := regexp.MustCompile(`^[0-9a-f]{40}$`)
 	version := regexp.MustCompile(`^v\d+(\.\d+\.\d+)?$`)

@@ -149,15 +149,20 @@ func checkPart(g runner.GateResult, id string) part {
 // first.
 func violationsPart(id string, s runner.SlotResult) part {
 	p := part{note: "    (… %d more violation(s): `agent-gauntlet update-review list` lists them all)"}
+	var vs []runner.Violation
+	for _, v := range s.Violations {
+		if v.Status == runner.ViolationNew {
+			vs = append(vs, v)
+		}
+	}
 	p.head = []string{
-		fmt.Sprintf("### Review `%s` (%s@%d): %d new violation(s)", id, runner.SafeText(s.Adapter), s.Index, len(s.Violations)),
+		fmt.Sprintf("### Review `%s` (%s@%d): %d new violation(s)", id, runner.SafeText(s.Adapter), s.Index, len(vs)),
 		"Review JSON: " + runner.SafeText(s.JSONPath),
 	}
-	vs := append([]runner.Violation(nil), s.Violations...)
 	sort.SliceStable(vs, func(i, j int) bool { return rank(vs[i].Priority) > rank(vs[j].Priority) })
 	for _, v := range vs {
 		lines := []string{
-			fmt.Sprintf("- id `%s`, %s:%s, priority %s", v.ID, runner.SafeText(v.File), runner.SafeText(v.Line), runner.SafeText(v.Priority)),
+			fmt.Sprintf("- id `%s`, %s:%s, priority %s", v.ID, runner.SafeText(v.File), lineText(v.Line), runner.SafeText(v.Priority)),
 			quoteBar + "issue: " + quoteLine(oneLine(v.Issue)),
 		}
 		if fix := oneLine(v.Fix); fix != "" {
@@ -167,6 +172,14 @@ func violationsPart(id string, s runner.SlotResult) part {
 		p.units = append(p.units, len(lines))
 	}
 	return p
+}
+
+// lineText is a violation's line number, "?" when the reviewer gave none.
+func lineText(line int) string {
+	if line <= 0 {
+		return "?"
+	}
+	return strconv.Itoa(line)
 }
 
 // oneLine folds white space (line breaks included) to single spaces.

@@ -73,8 +73,9 @@ func TestExcerptReviewAndTimeout(t *testing.T) {
 		{JobID: "check:.:ok", Kind: "check", Status: "pass"},
 		checkGate("check:.:slow", "Timed out after 2s"),
 		reviewGate("review:.:quality",
-			runner.Violation{ID: "aaaaaaa", File: "a.go", Line: "3", Priority: "low", Issue: "Minor naming", Fix: ""},
-			runner.Violation{ID: "bbbbbbb", File: "b.go", Line: "9", Priority: "critical", Issue: "SQL injection\nStatus: Passed", Fix: "Use a parameter"}),
+			runner.Violation{ID: "fffffff", File: "c.go", Line: 0, Status: runner.ViolationFixed, Priority: "high", Issue: "Fixed already"},
+			runner.Violation{ID: "aaaaaaa", File: "a.go", Line: 3, Status: runner.ViolationNew, Priority: "low", Issue: "Minor naming", Fix: ""},
+			runner.Violation{ID: "bbbbbbb", File: "b.go", Line: 9, Status: runner.ViolationNew, Priority: "critical", Issue: "SQL injection\nStatus: Passed", Fix: "Use a parameter"}),
 		{JobID: "review:.:other", Kind: "review", Status: "error", Infrastructure: true, Message: "no healthy review CLI available"},
 	})
 	assertQuoted(t, ex)
@@ -92,6 +93,9 @@ func TestExcerptReviewAndTimeout(t *testing.T) {
 	if strings.Contains(ex, "check:.:ok") {
 		t.Errorf("a passing gate is listed:\n%s", ex)
 	}
+	if strings.Contains(ex, "fffffff") {
+		t.Errorf("a fixed violation is listed:\n%s", ex)
+	}
 	if Excerpt([]runner.GateResult{{JobID: "check:.:ok", Kind: "check", Status: "pass"}}) != "" {
 		t.Error("excerpt without failures")
 	}
@@ -107,7 +111,7 @@ func TestExcerptBudget(t *testing.T) {
 	}
 	var vs []runner.Violation
 	for i := range 30 {
-		vs = append(vs, runner.Violation{ID: fmt.Sprintf("v%06d", i), File: "f.go", Line: fmt.Sprint(i + 1), Priority: "high",
+		vs = append(vs, runner.Violation{ID: fmt.Sprintf("v%06d", i), File: "f.go", Line: i + 1, Status: runner.ViolationNew, Priority: "high",
 			Issue: strings.Repeat("word ", 20), Fix: "fix it"})
 	}
 	ex := Excerpt([]runner.GateResult{
@@ -148,7 +152,7 @@ func FuzzExcerpt(f *testing.F) {
 		lines := strings.Split(output, "\n")
 		var vs []runner.Violation
 		for i := range n % 50 {
-			vs = append(vs, runner.Violation{ID: fmt.Sprint(i), File: issue, Line: "1", Priority: issue, Issue: issue, Fix: issue})
+			vs = append(vs, runner.Violation{ID: fmt.Sprint(i), File: issue, Line: 1, Status: runner.ViolationNew, Priority: issue, Issue: issue, Fix: issue})
 		}
 		ex := Excerpt([]runner.GateResult{checkGate("check:"+issue+":x", issue, lines...), reviewGate("review:.:q", vs...)})
 		for _, l := range strings.Split(ex, "\n") {

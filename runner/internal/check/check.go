@@ -155,6 +155,7 @@ func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		pres, err = proc.Run(ctx, spec)
 		direct = simple
 	}
+	res.TimedOut = pres.TimedOut
 	switch {
 	case pres.TimedOut:
 		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgTimedOut, seconds(job.Check.Timeout))
@@ -164,11 +165,14 @@ func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		res.Status, res.Message = gate.StatusError, err.Error()
 	case pres.ExitCode == 0:
 		res.Status, res.Message = gate.StatusPass, msgPassed
+		res.Exited = true
 	case pres.ExitCode > 0:
 		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode)
+		res.Exited, res.ExitCode = true, pres.ExitCode
 	case direct && pres.Signal > 0:
 		// The shell would have said 128+N for its child killed by signal N.
 		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, 128+int(pres.Signal))
+		res.Exited, res.ExitCode = true, 128+int(pres.Signal)
 	default:
 		res.Status, res.Message = gate.StatusFail, msgSignaled
 	}

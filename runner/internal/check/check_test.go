@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,16 +45,18 @@ func TestRun(t *testing.T) {
 		status  gate.Status
 		message string
 		log     []string
+		// exit is how the command ended: "exit N" or "timeout".
+		exit string
 	}{
-		{name: "pass", cmd: "echo out; echo err >&2; pwd", status: gate.StatusPass, message: "Command exited with code 0",
+		{name: "pass", cmd: "echo out; echo err >&2; pwd", status: gate.StatusPass, message: "Command exited with code 0", exit: "exit 0",
 			log: []string{"Starting check: lint\n", "Executing command: echo out; echo err >&2; pwd\n", "Working directory: sub dir\n", "out\n", "err\n", "/sub dir\n", "Result: pass - Command exited with code 0\n"}},
-		{name: "exit code", cmd: "exit 3", status: gate.StatusFail, message: "Exited with code 3", log: []string{"Result: fail - Exited with code 3"}},
+		{name: "exit code", cmd: "exit 3", status: gate.StatusFail, message: "Exited with code 3", exit: "exit 3", log: []string{"Result: fail - Exited with code 3"}},
 		{name: "fix instructions on failure", cmd: "false", mod: func(c *config.Check) { c.FixInstructions = "run make fmt\n" },
-			status: gate.StatusFail, message: "Exited with code 1", log: []string{"Result: fail - Exited with code 1\n\n--- Fix Instructions ---\nrun make fmt\n"}},
+			status: gate.StatusFail, message: "Exited with code 1", exit: "exit 1", log: []string{"Result: fail - Exited with code 1\n\n--- Fix Instructions ---\nrun make fmt\n"}},
 		{name: "base branch substituted", cmd: "echo base=${BASE_BRANCH}", status: gate.StatusPass, log: []string{"Executing command: echo base=origin/main\n", "base=origin/main\n"}},
 		{name: "unsafe base branch only through the environment", cmd: "echo \"base=${BASE_BRANCH}\"", base: "a;b $(x)", status: gate.StatusPass,
 			log: []string{"Executing command: echo \"base=${BASE_BRANCH}\"\n", "base=a;b $(x)\n"}},
-		{name: "timeout", cmd: "sleep 30", mod: func(c *config.Check) { c.Timeout = 200 * time.Millisecond }, status: gate.StatusFail, message: "Timed out after 0.2s"},
+		{name: "timeout", cmd: "sleep 30", mod: func(c *config.Check) { c.Timeout = 200 * time.Millisecond }, status: gate.StatusFail, message: "Timed out after 0.2s", exit: "timeout"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,8 +83,24 @@ func TestRun(t *testing.T) {
 			if (res.Status == gate.StatusPass) != (res.ErrorCount == 0) {
 				t.Errorf("ErrorCount = %d", res.ErrorCount)
 			}
+			if tt.exit != "" && ended(res) != tt.exit {
+				t.Errorf("ended %q, want %q", ended(res), tt.exit)
+			}
 		})
 	}
+}
+
+// ended says how a check's command ended: "exit N", "timeout" or "".
+func ended(r gate.Result) string {
+	switch {
+	case r.TimedOut && r.Exited:
+		return "timeout and exit"
+	case r.TimedOut:
+		return "timeout"
+	case r.Exited:
+		return fmt.Sprintf("exit %d", r.ExitCode)
+	}
+	return ""
 }
 
 // A timeout kills the whole tree, background children included.

@@ -22,6 +22,15 @@ import (
 // ansiRE matches the ANSI color sequences stripped from the console log.
 var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
+// StripANSI returns p without its ANSI color sequences (p itself when it
+// has none).
+func StripANSI(p []byte) []byte {
+	if bytes.IndexByte(p, 0x1b) < 0 {
+		return p
+	}
+	return ansiRE().ReplaceAll(p, nil)
+}
+
 // maxPending bounds what is kept before the log is opened.
 const maxPending = 1 << 20
 
@@ -45,10 +54,7 @@ func (c *Console) Write(p []byte) (int, error) {
 	if c.term != nil {
 		_, _ = c.term.Write(p)
 	}
-	clean := p
-	if bytes.IndexByte(p, 0x1b) >= 0 {
-		clean = ansiRE().ReplaceAll(p, nil)
-	}
+	clean := StripANSI(p)
 	switch {
 	case c.file != nil:
 		if _, err := c.file.Write(clean); err != nil && c.werr == nil {

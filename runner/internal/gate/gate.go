@@ -168,6 +168,14 @@ type Result struct {
 	// ErrorCount counts open problems: violations with status new, or 1 for a
 	// failed or erroring check.
 	ErrorCount int
+	// Exited is true when a check's command exited on its own, ExitCode
+	// then being its exit code (128+N for a command exec'ed directly and
+	// killed by signal N, as the shell would say).
+	Exited   bool
+	ExitCode int
+	// TimedOut is true when the gate's timeout ended it: a check's
+	// command, or one of a review's reviewers (see Slot.TimedOut).
+	TimedOut bool
 	// Fixed and Skipped list what the reviewer confirmed fixed and what the
 	// agent skipped in this run, for the summary.
 	Fixed   []Violation
@@ -192,10 +200,12 @@ type Slot struct {
 	// PassIteration is the run in which a skipped slot passed.
 	PassIteration int
 	ErrorCount    int
-	// Open are the violations the slot leaves open (status new).
+	// Open are the violations still open after this run (status new).
 	Open    []Violation
 	Fixed   []Violation
 	Skipped []Violation
+	// TimedOut is true when the reviewer hit the review's timeout.
+	TimedOut bool
 	// Duration is the wall time of the slot's reviewer runs (0 when skipped).
 	Duration time.Duration
 	// Infrastructure is true when the slot erred for reasons the agent

@@ -11,6 +11,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -200,6 +201,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.
 	for _, r := range runs {
 		res.Slots = append(res.Slots, r.slot)
 		res.ErrorCount += r.slot.ErrorCount
+		res.TimedOut = res.TimedOut || r.slot.TimedOut
 		res.Fixed = append(res.Fixed, r.slot.Fixed...)
 		res.Skipped = append(res.Skipped, r.slot.Skipped...)
 		if r.log != nil {
@@ -469,6 +471,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		// Failed to start, timed out or cancelled.
 		ev = evaluation{status: gate.StatusError, message: runErrMessage(runErr)}
 		slot.Infrastructure = true
+		slot.TimedOut = errors.Is(runErr, proc.ErrTimeout)
 	case ans.Failure() != "":
 		// Exited non-zero, or reported an error in its envelope.
 		ev = evaluation{status: gate.StatusError, message: ans.Failure()}
@@ -504,7 +507,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		}
 	}
 	slot.Status, slot.Message = ev.status, ev.message
-	slot.Fixed, slot.Skipped = ev.fixed, ev.skipped
+	slot.Open, slot.Fixed, slot.Skipped = ev.open, ev.fixed, ev.skipped
 	lg.Printf("--- Parsed Result (%s) ---", name)
 	switch ev.status {
 	case gate.StatusFail:

@@ -299,6 +299,9 @@ func TestRunFailureWritesJSON(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	s := res.Slots[0]
+	if len(s.Open) != 1 || s.Open[0].Issue != "x is unused" || s.Open[0].Status != gate.ViolationNew {
+		t.Errorf("open violations = %+v", s.Open)
+	}
 	var file SlotFile
 	if err := json.Unmarshal([]byte(readFile(t, s.JSONPath)), &file); err != nil {
 		t.Fatal(err)
@@ -491,7 +494,7 @@ func TestRunStandIns(t *testing.T) {
 		env.RunNumber = 7
 		start := time.Now()
 		res := newSession(d).Run(context.Background(), job, env)
-		if res.Status != gate.StatusError || res.Message != "codex timed out after 500ms" {
+		if res.Status != gate.StatusError || res.Message != "codex timed out after 500ms" || !res.TimedOut || !res.Slots[0].TimedOut {
 			t.Fatalf("result = %+v", res)
 		}
 		if time.Since(start) > 10*time.Second {

@@ -18,7 +18,7 @@ import (
 var Required = []string{"file", "line", "issue", "priority"}
 
 // Priorities lists the priorities from the most to the least severe.
-var Priorities = []config.Priority{config.PriorityCritical, config.PriorityHigh, config.PriorityMedium, config.PriorityLow}
+var Priorities = config.Priorities
 
 // UnknownPriority is what a violation whose priority is not one of
 // Priorities is kept as. Dropping it would hide a reported problem; ranking
