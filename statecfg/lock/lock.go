@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -156,12 +155,6 @@ func staleOwner(content []byte, host string) (pid int, stale bool) {
 	return o.PID, processGone(o.PID)
 }
 
-// processGone reports whether no process pid exists. A process of another
-// user (EPERM) exists.
-func processGone(pid int) bool {
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
-}
-
 // takeOver replaces the lock file at path, if it still holds stale, with
 // content. The new content is written to a temporary file first and renamed
 // over the stale one, so the lock file never disappears and no plain
@@ -185,15 +178,11 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, fmt.Errorf("take over lock file %s: %w", path, err)
 	}
 
-	d, err := os.Open(dir)
+	unlock, err := lockDir(dir)
 	if err != nil {
-		return false, fmt.Errorf("open log directory %s: %w", dir, err)
+		return false, err
 	}
-	defer d.Close()
-	if err := flock(d, syscall.LOCK_EX); err != nil {
-		return false, fmt.Errorf("lock log directory %s: %w", dir, err)
-	}
-	defer func() { _ = flock(d, syscall.LOCK_UN) }()
+	defer unlock()
 	cur, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -220,16 +209,6 @@ func pathless(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// flock applies how to f, retrying on EINTR.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // Release removes the lock file if it is still the one Acquire wrote. It is

@@ -22,11 +22,8 @@ const maxProbe = 4 << 10
 // and, for a lock of ours on this host, one kill(pid, 0). The answer may be
 // outdated at once; Acquire has the last word.
 func Held(logDir string) bool {
-	// O_NONBLOCK: a FIFO in the lock's place must not hang the hook (it
-	// reads as empty, so it is respected); regular files ignore the flag.
-	// O_NOFOLLOW: a symbolic link, dangling ones included, is respected, as
-	// Acquire respects a dangling one.
-	f, err := os.OpenFile(Path(logDir), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	// probeFlags: no FIFO hangs the hook, no symbolic link is followed.
+	f, err := os.OpenFile(Path(logDir), os.O_RDONLY|probeFlags, 0)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No lock, or no directory that could hold one (the run will then
 		// report why the log directory is unusable).
