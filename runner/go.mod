@@ -8,5 +8,3 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
-
-replace github.com/agent-gauntlet/agent-gauntlet/statecfg => ../statecfg
