@@ -28,7 +28,7 @@ func Lint(ctx context.Context) error {
 		return err
 	}
 	var problems []string
-	unformatted, err := output(ctx, root, "gofmt", append([]string{"-l"}, mods...)...)
+	unformatted, err := output(ctx, root, "gofmt", append(append([]string{"-l"}, mods...), toolsModule)...)
 	if err != nil {
 		return err
 	}
