@@ -34,9 +34,3 @@ require (
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 )
-
-replace github.com/agent-gauntlet/agent-gauntlet/statecfg => ../statecfg
-
-replace github.com/agent-gauntlet/agent-gauntlet/runner => ../runner
-
-replace github.com/agent-gauntlet/agent-gauntlet/hookproto => ../hookproto

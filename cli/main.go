@@ -12,7 +12,21 @@ import (
 
 // Version is the program version, set at build time with
 // -ldflags "-X github.com/agent-gauntlet/agent-gauntlet/cli.Version=...".
+// Without it, --version prints the module version the go command recorded
+// (`go install ...@v1.2.3` gives v1.2.3), or "dev".
 var Version = "dev"
+
+// version returns the version --version prints: Version when the build set
+// it, else the main module's version from the build information.
+func version() string {
+	if Version != "dev" {
+		return Version
+	}
+	if v := moduleVersion(); v != "" && v != "(devel)" {
+		return v
+	}
+	return Version
+}
 
 // Env is what every command gets from Main: the context and the standard
 // streams, so that no command touches os.Std* or os.Exit.
@@ -111,7 +125,7 @@ func run(env *Env, args []string) (code int) {
 		kong.UsageOnError(),
 		kong.Writers(env.Stdout, env.Stderr),
 		kong.Exit(func(c int) { panic(exitSignal{c}) }),
-		kong.Vars{"version": Version},
+		kong.Vars{"version": version()},
 		kong.Bind(env),
 		kong.BindTo(env.Ctx, (*context.Context)(nil)),
 	)

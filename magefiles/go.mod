@@ -7,7 +7,6 @@ require (
 	github.com/magefile/mage v1.17.2 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
-	golang.org/x/mod v0.31.0 // indirect
 	golang.org/x/sync v0.19.0 // indirect
 	golang.org/x/tools v0.40.1-0.20260108161641-ca281cf95054 // indirect
 	honnef.co/go/tools v0.7.0 // indirect
@@ -18,6 +17,7 @@ tool (
 	honnef.co/go/tools/cmd/staticcheck
 )
 
-require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
-
-replace github.com/agent-gauntlet/agent-gauntlet/statecfg => ../statecfg
+require (
+	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
+	golang.org/x/mod v0.31.0
+)

@@ -10,9 +10,11 @@
 //
 // Custom script commands: waitaddr FILE VAR (wait for a stand-in's address
 // file, set VAR to its URL), modelreqs LOG (one line per recorded request,
-// for stdout assertions) and modcopy MODULE DIR (a writable copy of a
-// module from the Go module cache, a real project to run init on). Programs: agent-gauntlet and
-// `modelstub serve` (run it in the background with &).
+// for stdout assertions), modcopy MODULE DIR (a writable copy of a module
+// from the Go module cache, a real project to run init on) and unpath NAME
+// (drop from PATH every directory holding NAME). Programs: agent-gauntlet
+// and `modelstub serve` (run it in the background with &). $REPO is the
+// repository root (its Claude Code plugin marketplace).
 package e2e
 
 import (
@@ -66,6 +68,10 @@ func TestE2E(t *testing.T) {
 	if err != nil {
 		t.Fatalf("end-to-end tests need the real agent CLIs (run `go tool mage e2e`): %v", err)
 	}
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "e2e"),
 		RequireExplicitExec: true,
@@ -76,6 +82,7 @@ func TestE2E(t *testing.T) {
 				return err
 			}
 			e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+bin)
+			e.Setenv("REPO", repo)
 			e.Setenv("NO_PROXY", "127.0.0.1,localhost")
 			e.Setenv("no_proxy", "127.0.0.1,localhost")
 			// The machine's Go caches, which the hermetic HOME would hide:
@@ -91,6 +98,7 @@ func TestE2E(t *testing.T) {
 			"waitaddr":  cmdWaitAddr,
 			"modelreqs": cmdModelReqs,
 			"modcopy":   cmdModCopy,
+			"unpath":    cmdUnpath,
 		},
 	})
 }
@@ -202,4 +210,21 @@ func cmdModCopy(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return os.WriteFile(target, data, 0o644)
 	}))
+}
+
+// cmdUnpath removes from PATH every directory that holds NAME, so that the
+// script runs as on a machine without it:
+//
+//	unpath NAME
+func cmdUnpath(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unpath NAME")
+	}
+	var keep []string
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, args[0])); err != nil {
+			keep = append(keep, dir)
+		}
+	}
+	ts.Setenv("PATH", strings.Join(keep, string(os.PathListSeparator)))
 }

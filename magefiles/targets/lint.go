@@ -1,6 +1,7 @@
 package targets
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -8,19 +9,26 @@ import (
 )
 
 // lintTags are the build tag sets go vet and staticcheck check every module
-// with: none, the end-to-end tests, and the tagged magefile.
-var lintTags = []string{"", "e2e", "mage"}
+// with: none, the end-to-end tests, the install tests, and the tagged
+// magefile.
+var lintTags = []string{"", "e2e", "installtest", "mage"}
 
-// Lint checks gofmt, go vet, staticcheck and go mod tidy in every module.
-// go vet and staticcheck also run with the e2e and mage build tags;
-// staticcheck is a tool of magefiles/go.mod.
+// crossOS are the systems the release archives are built for: every module
+// must build there.
+var crossOS = []string{"linux", "darwin", "windows"}
+
+// Lint checks gofmt, go vet, staticcheck, a build of every module for each
+// release OS, and that go.mod, go.sum and go.work are tidy without replace
+// directives (see modProblems). go vet and staticcheck also run with the
+// e2e, installtest and mage build tags; staticcheck is a tool of
+// magefiles/go.mod.
 func Lint(ctx context.Context) error {
 	root, mods, err := workspace(ctx)
 	if err != nil {
 		return err
 	}
 	var problems []string
-	unformatted, err := output(ctx, root, "gofmt", append([]string{"-l"}, mods...)...)
+	unformatted, err := output(ctx, root, "gofmt", append(append([]string{"-l"}, mods...), toolsModule)...)
 	if err != nil {
 		return err
 	}
@@ -41,12 +49,40 @@ func Lint(ctx context.Context) error {
 				}
 			}
 		}
-		if err := run(ctx, dir, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "mod", "tidy", "-diff"); err != nil {
-			problems = append(problems, "go.mod not tidy in "+m+" (run: cd "+m+" && GOWORK=off go mod tidy)")
+		for _, goos := range crossOS {
+			if err := run(ctx, dir, []string{"GOOS=" + goos, "GOARCH=amd64"}, "go", "build", "./..."); err != nil {
+				problems = append(problems, fmt.Sprintf("%s does not build for %s", m, goos))
+			}
 		}
 	}
+	problems = append(problems, modProblems(ctx, root)...)
 	if len(problems) > 0 {
 		return fmt.Errorf("lint:\n%s", strings.Join(problems, "\n"))
 	}
 	return nil
+}
+
+// lineDiff returns the lines of want missing from have ("+") and the lines
+// of have missing from want ("-"), indented, for a tidy report.
+func lineDiff(have, want []byte) string {
+	in := func(b []byte) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(string(b), "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	h, w := in(have), in(want)
+	var b bytes.Buffer
+	for _, l := range strings.Split(string(have), "\n") {
+		if !w[l] {
+			fmt.Fprintf(&b, "\t-%s\n", l)
+		}
+	}
+	for _, l := range strings.Split(string(want), "\n") {
+		if !h[l] {
+			fmt.Fprintf(&b, "\t+%s\n", l)
+		}
+	}
+	return b.String()
 }

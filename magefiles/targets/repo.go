@@ -84,7 +84,7 @@ func workspace(ctx context.Context) (root string, mods []string, err error) {
 
 // run runs a command in dir with its output on Out/Err, echoing it first.
 func run(ctx context.Context, dir string, env []string, name string, args ...string) error {
-	fmt.Fprintf(Out, "+ %s %s\n", name, strings.Join(args, " "))
+	fmt.Fprintf(Out, "+ %s\n", strings.Join(append(append(append([]string{}, env...), name), args...), " "))
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Stdout = Out
@@ -100,11 +100,19 @@ func run(ctx context.Context, dir string, env []string, name string, args ...str
 
 // output runs a command in dir and returns its trimmed stdout.
 func output(ctx context.Context, dir, name string, args ...string) (string, error) {
+	return outputEnv(ctx, dir, nil, name, args...)
+}
+
+// outputEnv is output with variables added to the environment.
+func outputEnv(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Stdout = &out
 	cmd.Stderr = Err
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
 	}

@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
@@ -272,12 +271,6 @@ func modTime(path string) time.Time {
 	return fi.ModTime()
 }
 
-// processGone reports whether no process pid exists. A process of another
-// user (EPERM) exists.
-func processGone(pid int) bool {
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
-}
-
 // takeOver replaces the lock file at path, if it still holds stale, with
 // content. The new content is written to a temporary file first and renamed
 // over the stale one, so the lock file never disappears and no plain
@@ -301,15 +294,11 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 		return false, fmt.Errorf("take over lock file %s: %w", path, err)
 	}
 
-	d, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	unlock, err := lockDir(dir)
 	if err != nil {
-		return false, fserr.Wrap("open log directory", dir, err)
+		return false, err
 	}
-	defer d.Close()
-	if err := flock(d, syscall.LOCK_EX); err != nil {
-		return false, fmt.Errorf("lock log directory %s: %w", dir, err)
-	}
-	defer func() { _ = flock(d, syscall.LOCK_UN) }()
+	defer unlock()
 	cur, err := readLock(path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errForeign) {
 		return false, nil
@@ -346,16 +335,6 @@ func readLock(path string) ([]byte, error) {
 		return nil, errForeign
 	}
 	return data, err
-}
-
-// flock applies how to f, retrying on EINTR.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // Release removes the lock file if it is still the one Acquire wrote. It is

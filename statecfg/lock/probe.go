@@ -59,11 +59,8 @@ func Inspect(logDir string, maxAge time.Duration) Info {
 // probe is Inspect's answer: whether a lock file exists, whether it is
 // held, and (into info) when it was taken and by whom, when known.
 func probe(logDir string, maxAge time.Duration, info *Info) (exists, held bool) {
-	// O_NONBLOCK: a FIFO in the lock's place must not hang the hook (it
-	// reads as empty, so it is respected); regular files ignore the flag.
-	// O_NOFOLLOW: a symbolic link, dangling ones included, is respected, as
-	// Acquire respects a dangling one.
-	f, err := os.OpenFile(Path(logDir), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	// probeFlags: no FIFO hangs the hook, no symbolic link is followed.
+	f, err := os.OpenFile(Path(logDir), os.O_RDONLY|probeFlags, 0)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No lock, or no directory that could hold one (the run will then
 		// report why the log directory is unusable).

@@ -75,7 +75,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = s.Stdout
 	cmd.Stderr = s.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	cmd.Cancel = func() error { return KillGroup(cmd.Process) }
 	cmd.WaitDelay = DefaultWaitDelay
 	if s.WaitDelay > 0 {
@@ -109,15 +109,12 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	return res, nil
 }
 
-// KillGroup sends SIGKILL to the process group led by p. It is a no-op for a
-// nil process and ignores a group that is already gone.
+// KillGroup kills the process group led by p (see killGroup for what that
+// means on each system). It is a no-op for a nil process and ignores a
+// group that is already gone.
 func KillGroup(p *os.Process) error {
 	if p == nil {
 		return nil
 	}
-	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
-	if err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("kill process group %d: %w", p.Pid, err)
-	}
-	return nil
+	return killGroup(p)
 }
