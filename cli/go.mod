@@ -8,6 +8,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.40.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (
