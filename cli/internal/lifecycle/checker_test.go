@@ -385,3 +385,15 @@ func TestRealGauntletPassesSimpleSteps(t *testing.T) {
 		h.do(s)
 	}
 }
+
+func TestCheckBrokenConfig(t *testing.T) {
+	s1 := sessionID(1)
+	m, f := oracleModel(projectConfig{}, map[string]string{"src/a.txt": "plain\n", brokenCheckFile: "command: x\n" + brokenLine})
+	errAnswer := answer{Decision: "approve", Status: stError}
+	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
+	wantSigs(t, "broken by the change, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer), "b:hook-error")
+	wantSigs(t, "broken by the change, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
+	f.HeadConfigBroken = true
+	wantSigs(t, "broken at HEAD too, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer))
+	wantSigs(t, "broken at HEAD too, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
+}

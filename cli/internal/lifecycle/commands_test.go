@@ -133,7 +133,7 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 	var vs []violation
 	switch r.Cmd {
 	case "detect":
-		if res.code != 0 {
+		if res.code != 0 && !h.m.configBroken() {
 			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
 		}
 		return append(vs, h.settleLock(false)...)
@@ -141,7 +141,7 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 		ok := res.code == 0
 		if ok {
 			h.m.clean()
-		} else if !h.m.lock.respected() {
+		} else if !h.m.lock.respected() && !h.m.configBroken() {
 			vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("clean failed with no lock a live run holds (%q): %s", h.m.lock, res.stderr)})
 		}
 		return append(vs, h.settleLock(ok)...)

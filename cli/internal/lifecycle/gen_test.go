@@ -100,6 +100,12 @@ var ops = []op{
 		return fmt.Sprintf("signal %s %s", rapid.SampledFrom([]string{"TERM", "HUP", "QUIT", "INT", "KILL"}).Draw(t, "sig"),
 			rapid.SampledFrom([]string{"run", "hook"}).Draw(t, "target"))
 	}},
+	{"config", fixed(1), func(t *rapid.T, m *model) string {
+		if m.configBroken() {
+			return "config fix"
+		}
+		return "config break"
+	}},
 	{"lock", func(m *model) int {
 		if m.lock == lockNone {
 			return 2

@@ -39,6 +39,8 @@ type harness struct {
 	known    map[string]bool
 	poisoned bool
 	rec      *recorder
+	// failed, when set, is called before a violation fails the test.
+	failed func()
 }
 
 // newHarness creates the sandbox of a sequence under parent.
@@ -103,6 +105,9 @@ func (h *harness) do(step string) {
 	}
 	for _, v := range vs {
 		if !h.known[v.Sig] {
+			if h.failed != nil {
+				h.failed()
+			}
 			h.t.Fatalf("lifecycle property violated: %s", v.Sig)
 		}
 	}
@@ -169,6 +174,8 @@ func (h *harness) exec(step string) ([]violation, error) {
 	case "mark":
 		n, _ := strconv.Atoi(arg(2))
 		return nil, h.mark(arg(1), n)
+	case "config":
+		return nil, h.config(arg(1))
 	case "lock":
 		return nil, h.placeLock(lockKind(arg(1)))
 	case "unlock":
@@ -210,6 +217,20 @@ func (h *harness) edit(path string, n int, text string) error {
 	}
 	lines[n-1] = text
 	return h.setFile(path, strings.Join(lines, "\n")+"\n")
+}
+
+// config breaks the work tree's configuration (a field error in a check
+// file) or fixes it.
+func (h *harness) config(what string) error {
+	c := strings.ReplaceAll(h.m.files[brokenCheckFile], brokenLine, "")
+	switch what {
+	case "break":
+		c += brokenLine
+	case "fix":
+	default:
+		return fmt.Errorf("config: %q", what)
+	}
+	return h.setFile(brokenCheckFile, c)
 }
 
 // insertTop inserts a plain line at the top of an existing file: every
@@ -475,6 +496,8 @@ func (h *harness) facts() (facts, error) {
 			f.Added[p][i+1] = true
 		}
 	}
+	headCfg, _ := h.s.git("show", "HEAD:"+brokenCheckFile)
+	f.HeadConfigBroken = strings.Contains(headCfg+"\n", brokenLine)
 	diff, err := h.s.git("diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", mb)
 	if err != nil {
 		return f, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,12 +101,17 @@ func (r *recorder) record(vs []violation, seq string) {
 	}
 }
 
-// regressionText is the replay file of a sequence.
-func regressionText(sig, detail, seq string) string {
+// regressionText is the replay file of a sequence that shows the
+// violations of sigs (their details as comments).
+func regressionText(sigs []string, details map[string]string, seq string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# signature: %s\n", sig)
-	for _, l := range strings.Split(strings.TrimSpace(detail), "\n") {
-		fmt.Fprintf(&b, "# %s\n", l)
+	for _, sig := range sigs {
+		fmt.Fprintf(&b, "# signature: %s\n", sig)
+	}
+	for _, sig := range sigs {
+		for _, l := range strings.Split(strings.TrimSpace(details[sig]), "\n") {
+			fmt.Fprintf(&b, "# %s\n", l)
+		}
 	}
 	b.WriteString(seq)
 	return b.String()
@@ -116,55 +122,99 @@ func sigFileName(sig string) string {
 	return regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(sig, "-") + ".txt"
 }
 
-// save writes the recorded sequences into dir (those whose signature is not
-// in skip), and returns their signatures.
-func (r *recorder) save(dir string, skip map[string]bool) ([]string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var saved []string
+// groups returns the recorded signatures not in skip, grouped by their
+// sequence (one violating step often breaks several properties), in order.
+func (r *recorder) groupsLocked(skip map[string]bool) [][]string {
+	bySeq := map[string][]string{}
+	var order []string
 	for _, sig := range sortedKeys(r.best) {
 		if skip[sig] {
 			continue
 		}
+		seq := r.best[sig]
+		if _, ok := bySeq[seq]; !ok {
+			order = append(order, seq)
+		}
+		bySeq[seq] = append(bySeq[seq], sig)
+	}
+	out := make([][]string, 0, len(order))
+	for _, seq := range order {
+		out = append(out, bySeq[seq])
+	}
+	return out
+}
+
+// save writes one replay file per group of recorded signatures (those not
+// in skip) into dir, minimized by replays under parent, and returns the
+// signatures saved.
+func (r *recorder) save(dir, parent string, skip map[string]bool) ([]string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var saved []string
+	for _, g := range r.groupsLocked(skip) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return saved, err
 		}
-		p := filepath.Join(dir, sigFileName(sig))
-		if err := os.WriteFile(p, []byte(regressionText(sig, r.details[sig], r.best[sig])), 0o644); err != nil {
+		p := filepath.Join(dir, sigFileName(g[0]))
+		if err := os.WriteFile(p, []byte(regressionText(g, r.details, r.best[g[0]])), 0o644); err != nil {
 			return saved, err
 		}
-		saved = append(saved, sig)
+		if parent != "" {
+			if _, _, err := minimizeFile(parent, p); err != nil {
+				note := "# not reproduced on replay: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
+				data, _ := os.ReadFile(p)
+				_ = os.WriteFile(p, append([]byte(note), data...), 0o644)
+			}
+		}
+		saved = append(saved, g...)
 	}
 	return saved, nil
 }
 
 // report logs the recorded sequences and saves them when envSaveDir is set.
-func (r *recorder) report(t *testing.T, skip map[string]bool) []string {
-	for _, sig := range sortedKeys(r.best) {
-		if !skip[sig] {
-			t.Logf("minimal sequence for %s:\n%s", sig, regressionText(sig, r.details[sig], r.best[sig]))
+func (r *recorder) report(t *testing.T, skip map[string]bool) {
+	r.mu.Lock()
+	for _, g := range r.groupsLocked(skip) {
+		t.Logf("minimal sequence:\n%s", regressionText(g, r.details, r.best[g[0]]))
+	}
+	r.mu.Unlock()
+	if dir := os.Getenv(envSaveDir); dir != "" {
+		if _, err := r.save(dir, t.TempDir(), skip); err != nil {
+			t.Errorf("save minimal sequences: %v", err)
 		}
 	}
-	dir := os.Getenv(envSaveDir)
-	if dir == "" {
-		return nil
-	}
-	saved, err := r.save(dir, skip)
-	if err != nil {
-		t.Errorf("save minimal sequences: %v", err)
-	}
-	return saved
 }
+
+// counter counts the sequences rapid explores: those it runs before the
+// first failure of a rapid.Check, not the replays that shrink it.
+type counter struct {
+	n         atomic.Int64
+	shrinking atomic.Bool
+}
+
+// start counts a sequence unless a failure is being shrunk.
+func (c *counter) start() {
+	if !c.shrinking.Load() {
+		c.n.Add(1)
+	}
+}
+
+// stop ends the counting until the next rapid.Check (reset).
+func (c *counter) stop() { c.shrinking.Store(true) }
+
+// reset counts again.
+func (c *counter) reset() { c.shrinking.Store(false) }
 
 // randomSequence is the rapid property: a fresh sandbox, a drawn
 // configuration, then random steps, each checked.
-func randomSequence(parent string, known map[string]bool, rec *recorder, count *atomic.Int64) func(*rapid.T) {
+func randomSequence(parent string, known map[string]bool, rec *recorder, count *counter) func(*rapid.T) {
 	return func(t *rapid.T) {
-		count.Add(1)
+		count.start()
 		h, err := newHarness(t, parent, drawConfig(t), known, rec)
 		if err != nil {
 			t.Fatalf("sandbox: %v", err)
 		}
+		h.failed = count.stop
 		defer h.close()
 		t.Logf("%s", h.m.cfg)
 		t.Repeat(map[string]func(*rapid.T){
@@ -183,10 +233,10 @@ func TestLifecycle(t *testing.T) {
 	}
 	configureRapid(envInt(envSequences, 6), 20*time.Second)
 	rec := newRecorder()
-	var count atomic.Int64
+	var count counter
 	start := time.Now()
 	rapid.Check(t, randomSequence(t.TempDir(), nil, rec, &count))
-	t.Logf("%d sequences in %s", count.Load(), time.Since(start).Round(time.Millisecond))
+	t.Logf("%d sequences in %s", count.n.Load(), time.Since(start).Round(time.Millisecond))
 	if t.Failed() {
 		rec.report(t, nil)
 	}
@@ -194,7 +244,9 @@ func TestLifecycle(t *testing.T) {
 
 // replay is a parsed replay file.
 type replay struct {
-	sig   string
+	// sigs are the signatures its last step shows (the first one is what
+	// it was minimized for).
+	sigs  []string
 	cfg   projectConfig
 	steps []string
 }
@@ -209,7 +261,7 @@ func parseReplay(text string) (replay, error) {
 		switch {
 		case l == "":
 		case strings.HasPrefix(l, "# signature: "):
-			r.sig = strings.TrimPrefix(l, "# signature: ")
+			r.sigs = append(r.sigs, strings.TrimPrefix(l, "# signature: "))
 		case strings.HasPrefix(l, "#"):
 		case !seenConfig:
 			if _, err := fmt.Sscanf(l, "config max_retries=%d interval=%d", &r.cfg.MaxRetries, &r.cfg.Interval); err != nil {
@@ -267,8 +319,10 @@ func knownSignatures() map[string]bool {
 	files, _ := filepath.Glob(filepath.Join(regressDir, "*.txt"))
 	for _, f := range files {
 		if data, err := os.ReadFile(f); err == nil {
-			if r, err := parseReplay(string(data)); err == nil && r.sig != "" {
-				known[r.sig] = true
+			if r, err := parseReplay(string(data)); err == nil {
+				for _, sig := range r.sigs {
+					known[sig] = true
+				}
 			}
 		}
 	}
@@ -296,12 +350,13 @@ func TestLifecycleSoak(t *testing.T) {
 	known := knownSignatures()
 	committed := len(known)
 	rec := newRecorder()
-	var count atomic.Int64
+	var count counter
 	start := time.Now()
 	parent := t.TempDir()
 	var found []string
-	for round := 0; int(count.Load()) < total && time.Since(start) < budget; round++ {
-		configureRoundRapid(min(50, total-int(count.Load())))
+	for round := 0; int(count.n.Load()) < total && time.Since(start) < budget; round++ {
+		count.reset()
+		configureRoundRapid(min(50, total-int(count.n.Load())))
 		t.Run(fmt.Sprintf("round-%d", round), func(t *testing.T) {
 			rapid.Check(t, randomSequence(parent, known, rec, &count))
 		})
@@ -313,16 +368,31 @@ func TestLifecycleSoak(t *testing.T) {
 			}
 		}
 		found = append(found, fresh...)
-		fmt.Printf("soak round %d: %d sequences in %s; new: %s\n", round, count.Load(),
+		if dir := os.Getenv(envSaveDir); dir != "" && len(fresh) > 0 {
+			skip := map[string]bool{}
+			for sig := range rec.best {
+				skip[sig] = !slices.Contains(fresh, sig)
+			}
+			if _, err := rec.save(dir, parent, skip); err != nil {
+				t.Errorf("save minimal sequences: %v", err)
+			}
+		}
+		fmt.Printf("soak round %d: %d sequences in %s; new: %s\n", round, count.n.Load(),
 			time.Since(start).Round(time.Second), strings.Join(fresh, ", "))
 	}
 	elapsed := time.Since(start)
-	rate := float64(count.Load()) / elapsed.Minutes()
+	rate := float64(count.n.Load()) / elapsed.Minutes()
 	fmt.Printf("soak: %d sequences in %s (%.1f sequences/minute); %d known signatures, %d new: %s\n",
-		count.Load(), elapsed.Round(time.Second), rate, committed, len(found), strings.Join(found, ", "))
-	if len(found) > 0 {
-		rec.report(t, map[string]bool{})
+		count.n.Load(), elapsed.Round(time.Second), rate, committed, len(found), strings.Join(found, ", "))
+	skip := map[string]bool{}
+	for sig := range rec.best {
+		skip[sig] = !slices.Contains(found, sig)
 	}
+	rec.mu.Lock()
+	for _, g := range rec.groupsLocked(skip) {
+		t.Logf("minimal sequence:\n%s", regressionText(g, rec.details, rec.best[g[0]]))
+	}
+	rec.mu.Unlock()
 }
 
 // configureRoundRapid sets the checks of one soak round (the flag is read
@@ -331,5 +401,5 @@ func configureRoundRapid(n int) {
 	_ = flag.Set("rapid.checks", strconv.Itoa(n))
 	setRapidFlag("rapid.steps", strconv.Itoa(envInt(envSteps, 25)))
 	setRapidFlag("rapid.nofailfile", "true")
-	setRapidFlag("rapid.shrinktime", "5m")
+	setRapidFlag("rapid.shrinktime", "2m")
 }

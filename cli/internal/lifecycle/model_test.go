@@ -43,7 +43,22 @@ type facts struct {
 	// Added holds, per file, the line numbers (in the work tree) the diff
 	// from that merge base adds; every line of an untracked file.
 	Added map[string]map[int]bool
+	// HeadConfigBroken: the configuration committed at HEAD does not load.
+	HeadConfigBroken bool
 }
+
+// brokenCheckFile is the check file a "config break" step breaks, and
+// brokenLine what it appends: a field error.
+const (
+	brokenCheckFile = ".gauntlet/checks/test.yml"
+	brokenLine      = "timeout: -5\n"
+)
+
+// configBroken reports whether the work tree's configuration fails to load.
+func (m *model) configBroken() bool { return strings.Contains(m.files[brokenCheckFile], brokenLine) }
+
+// configGate names the configuration when it is what fails.
+const configGate = "the configuration"
 
 // markers of the check gates: a gate fails when a file of its working
 // directory holds its marker.
@@ -294,8 +309,16 @@ func (s selection) has(j job) bool {
 	return s.gate == "" || s.gate == j.Gate
 }
 
-// failing lists the applicable jobs of sel that surely fail.
+// failing lists the applicable jobs of sel that surely fail. A
+// configuration broken in the work tree while HEAD's loads fails (the change
+// broke it); broken at HEAD too, it is the user's: nothing fails.
 func (m *model) failing(f facts, sel selection) []string {
+	if m.configBroken() {
+		if f.HeadConfigBroken {
+			return nil
+		}
+		return []string{configGate}
+	}
 	var out []string
 	for _, j := range m.jobs(f) {
 		if sel.has(j) && j.Applicable && j.Verdict == fail {
@@ -308,6 +331,9 @@ func (m *model) failing(f facts, sel selection) []string {
 // mayFail lists the jobs of sel, applicable or not, that fail or may fail:
 // a block for one of them is something the agent can fix.
 func (m *model) mayFail(f facts, sel selection) []string {
+	if m.configBroken() {
+		return []string{configGate}
+	}
 	var out []string
 	for _, j := range m.jobs(f) {
 		if sel.has(j) && j.Verdict != pass {
