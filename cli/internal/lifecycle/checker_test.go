@@ -63,21 +63,22 @@ func TestCheckHookAnswer(t *testing.T) {
 		a     answer
 		want  []string
 	}{
-		{"passed while lint fails", failing, nil, hookCall{s1, "false"}, approve(stPassed), []string{"b:hook-passed"}},
+		{"passed while lint fails", failing, nil, hookCall{s1, "false"}, approve(stPassed), []string{"b:hook-passed-lint"}},
 		{"passed when all pass", clean, nil, hookCall{s1, "false"}, approve(stPassed), nil},
-		{"no_changes while lint fails", failing, nil, hookCall{s1, "false"}, approve(stNoChanges), []string{"b:hook-no_changes"}},
+		{"no_changes while lint fails", failing, nil, hookCall{s1, "false"}, approve(stNoChanges), []string{"b:hook-no_changes-lint"}},
 		{"retry limit before the budget is spent", failing, func(m *model) { m.cfg.MaxRetries, m.budget = 2, 1 }, hookCall{s1, "false"}, approve(stRetry), []string{"b:retry_limit_exceeded"}},
+		{"retry limit in a new session's budget", failing, func(m *model) { m.cfg.MaxRetries = 2; m.resetEpisode(resetSession) }, hookCall{s1, "false"}, approve(stRetry), []string{"b:retry_limit_exceeded-after-new-session"}},
 		{"retry limit with the budget spent", failing, func(m *model) { m.cfg.MaxRetries, m.budget = 2, 2 }, hookCall{s1, "false"}, approve(stRetry), nil},
-		{"lock_exists without a lock", failing, nil, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists"}},
-		{"lock_exists for a dead pid", failing, func(m *model) { m.lock = lockDead }, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists"}},
+		{"lock_exists without a lock", failing, nil, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists-none"}},
+		{"lock_exists for a dead pid", failing, func(m *model) { m.lock = lockDead }, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists-dead"}},
 		{"lock_exists for a foreign lock", failing, func(m *model) { m.lock = lockForeign }, hookCall{s1, "false"}, approve(stLock), nil},
 		{"interval without one", failing, func(m *model) { m.fullPass = true }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
 		{"interval after a full pass", failing, func(m *model) { m.cfg.Interval, m.fullPass = 10, true }, hookCall{s1, "false"}, approve(stInterval), nil},
 		{"interval with a failure since", failing, func(m *model) { m.cfg.Interval, m.fullPass, m.failedSince = 10, true, true }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
 		{"interval with no full pass", failing, func(m *model) { m.cfg.Interval = 10 }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
-		{"loop guard without a block before", failing, nil, hookCall{s1, "true"}, approve(stActive), []string{"b:hook-stop_hook_active"}},
+		{"loop guard without a block before", failing, nil, hookCall{s1, "true"}, approve(stActive), []string{"b:hook-stop_hook_active-lint"}},
 		{"loop guard after a block", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "str-true"}, approve(stActive), nil},
-		{"loop guard on a stop without the flag", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "false"}, approve(stActive), []string{"b:hook-stop_hook_active"}},
+		{"loop guard on a stop without the flag", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "false"}, approve(stActive), []string{"b:hook-stop_hook_active-lint"}},
 		{"block while lint fails", failing, nil, hookCall{s1, "false"}, block, nil},
 		{"block while nothing fails", clean, nil, hookCall{s1, "false"}, block, []string{"c:hook-block-nothing-fails"}},
 		{"block on the stop after a block", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "str-true"}, block, []string{"c:hook-block-after-block"}},
@@ -105,7 +106,7 @@ func TestReviewVerdictSkips(t *testing.T) {
 		wantBlock   []string
 		wantApprove []string
 	}{
-		{"no skip", "REVIEWME-1\n", 0, "", false, nil, []string{"b:hook-passed"}},
+		{"no skip", "REVIEWME-1\n", 0, "", false, nil, []string{"b:hook-passed-quality"}},
 		{"skipped", "REVIEWME-1\n", 1, "work", false, []string{"c:hook-block-nothing-fails"}, nil},
 		{"skipped, moved by one line", "plain\nREVIEWME-1\n", 1, "work", false, []string{"c:hook-block-nothing-fails"}, nil},
 		{"skipped, moved by three lines: unsure", "plain\nplain\nplain\nREVIEWME-1\n", 1, "work", false, nil, nil},
@@ -164,8 +165,8 @@ func TestCheckRunStatus(t *testing.T) {
 		status string
 		want   []string
 	}{
-		{"run passes while lint fails", failing, nil, runCall{Cmd: "run"}, stPassed, []string{"b:run-passed"}},
-		{"check -g lint passes while lint fails", failing, nil, runCall{Cmd: "check", Gate: "lint"}, stPassed, []string{"b:check-passed"}},
+		{"run passes while lint fails", failing, nil, runCall{Cmd: "run"}, stPassed, []string{"b:run-passed-lint"}},
+		{"check -g lint passes while lint fails", failing, nil, runCall{Cmd: "check", Gate: "lint"}, stPassed, []string{"b:check-passed-lint"}},
 		{"check -g test passes while lint fails", failing, nil, runCall{Cmd: "check", Gate: "test"}, stNoGates, nil},
 		{"review fails while only lint fails", failing, nil, runCall{Cmd: "review"}, stFailed, []string{"c:review-failed-nothing-fails"}},
 		{"run -u passes: scope unknown", failing, nil, runCall{Cmd: "run", Uncommitted: true}, stPassed, nil},
@@ -179,7 +180,7 @@ func TestCheckRunStatus(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(m)
 			}
-			wantSigs(t, tc.name, checkRunStatus(m, f, tc.r, tc.status), tc.want...)
+			wantSigs(t, tc.name, checkRunStatus(m, f, tc.r, tc.status, nil), tc.want...)
 		})
 	}
 }
@@ -326,11 +327,11 @@ func TestStepsCatchBrokenGauntlets(t *testing.T) {
 		steps []string
 		want  string
 	}{
-		{"approves everything", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false"}, "b:hook-passed"},
+		{"approves everything", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false"}, "b:hook-passed-lint"},
 		{"blocks everything", []string{"hook s1 false"}, "c:hook-block-nothing-fails"},
 		{"blocks everything", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 str-true"}, "c:hook-block-after-block"},
 		{"claims the retry limit at once", []string{"edit lib/x/t.txt 1 TESTFAIL", "hook s1 false"}, "b:retry_limit_exceeded"},
-		{"passes every run", []string{"edit docs/guide.md 1 DOCSFAIL", "run"}, "b:run-passed"},
+		{"passes every run", []string{"edit docs/guide.md 1 DOCSFAIL", "run"}, "b:run-passed-docs"},
 		{"deletes a user file", []string{"hook s1 false"}, "a:user-file-gone"},
 		{"archives a user file in the log dir", []string{"logfile notes.txt", "hook s1 false"}, "a:log-dir-user-file-gone"},
 		{"leaves its lock", []string{"hook s1 false"}, "d:lock-left"},
@@ -391,7 +392,7 @@ func TestCheckBrokenConfig(t *testing.T) {
 	m, f := oracleModel(projectConfig{}, map[string]string{"src/a.txt": "plain\n", brokenCheckFile: "command: x\n" + brokenLine})
 	errAnswer := answer{Decision: "approve", Status: stError}
 	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
-	wantSigs(t, "broken by the change, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer), "b:hook-error")
+	wantSigs(t, "broken by the change, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer), "b:hook-error-config")
 	wantSigs(t, "broken by the change, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
 	f.HeadConfigBroken = true
 	wantSigs(t, "broken at HEAD too, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer))

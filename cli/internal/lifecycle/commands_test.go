@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,14 +33,14 @@ func ranGates(status string) bool {
 // new commit or (for the hook) a new session after the retry limit.
 func (m *model) begin(f facts, stateBranch, session string, hook bool) {
 	if stateBranch != "" && stateBranch != f.Branch {
-		m.resetEpisode()
+		m.resetEpisode(resetBranch)
 		m.failedSince = false
 	}
 	if m.limitHit && f.Head != m.limitHead {
-		m.resetEpisode()
+		m.resetEpisode(resetCommit)
 	}
 	if hook && m.limitHit && m.limitSession != "" && session != m.limitSession {
-		m.resetEpisode()
+		m.resetEpisode(resetSession)
 	}
 }
 
@@ -50,8 +51,11 @@ func (m *model) end(f facts, workTree, full bool, status, session string) {
 		m.budget++
 	}
 	switch {
-	case full && (status == stPassed || status == stWarnings):
-		m.resetEpisode()
+	case full && status == stPassed:
+		m.resetEpisode(resetPass)
+		m.fullPass, m.failedSince = true, false
+	case full && status == stWarnings:
+		m.resetEpisode(resetWarnings)
 		m.fullPass, m.failedSince = true, false
 	case full && (status == stNoGates || status == stNoChanges):
 		m.fullPass = true
@@ -65,7 +69,7 @@ func (m *model) end(f facts, workTree, full bool, status, session string) {
 
 // clean records a successful clean.
 func (m *model) clean() {
-	m.resetEpisode()
+	m.resetEpisode(resetClean)
 	m.fullPass, m.failedSince = false, false
 	m.cleans++
 }
@@ -151,7 +155,7 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 	if tookLock(st) {
 		h.m.begin(f, pre, "", false)
 	}
-	vs = append(vs, checkRunStatus(h.m, f, r, st)...)
+	vs = append(vs, checkRunStatus(h.m, f, r, st, failedJobs(res.stderr))...)
 	if want := slices.Contains(passing, st); (res.code == 0) != want && st != stError {
 		vs = append(vs, violation{"e:exit-code", fmt.Sprintf("%s ended %q with exit %d", strings.Join(r.args(), " "), st, res.code)})
 	}
@@ -189,7 +193,10 @@ func (h *harness) useSession(session string) {
 // judgeHook checks a finished hook and updates the model.
 func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []violation {
 	a, vs := checkHookOutput(res)
-	h.t.Logf("  -> %s %s", a.Decision, a.Status)
+	if a.Decision == "block" {
+		a.FailedJobs = failedJobs(readConsole(a.Reason))
+	}
+	h.t.Logf("  -> %s %s %s", a.Decision, a.Status, strings.Join(a.FailedJobs, " "))
 	if a.Status == "" {
 		return append(vs, h.settleLock(false)...)
 	}
@@ -200,6 +207,19 @@ func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []vi
 	h.m.credit[call.Session] = a.Decision == "block"
 	h.m.end(f, true, true, a.Status, call.Session)
 	return append(vs, h.settleLock(tookLock(a.Status))...)
+}
+
+// consoleRE finds the console log named in block instructions.
+var consoleRE = regexp.MustCompile(`/\S*console\.\d+\.log`)
+
+// readConsole reads the console log that instructions name ("" if none).
+func readConsole(instructions string) string {
+	p := consoleRE.FindString(instructions)
+	if p == "" {
+		return ""
+	}
+	data, _ := os.ReadFile(strings.TrimRight(p, ".,;:)'\"`"))
+	return string(data)
 }
 
 // signals a step may send.
@@ -302,7 +322,11 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 		}
 		return vs, nil
 	}
-	return append(vs, h.settleLock(true)...), nil
+	for _, v := range h.settleLock(true) {
+		v.Sig += "-after-" + name
+		vs = append(vs, v)
+	}
+	return vs, nil
 }
 
 // judgeSignalled checks the exit of a run or hook ended by sig (not KILL).

@@ -34,11 +34,11 @@ type harness struct {
 	s     *sandbox
 	m     *model
 	steps []string
-	// known holds the signatures already found (soak): a sequence that
-	// breaks only those stops checking instead of failing.
-	known    map[string]bool
-	poisoned bool
-	rec      *recorder
+	// known holds the signatures already found (soak): a step that breaks
+	// only those does not fail; the model takes the disk as it is and the
+	// sequence goes on.
+	known map[string]bool
+	rec   *recorder
 	// failed, when set, is called before a violation fails the test.
 	failed func()
 }
@@ -80,9 +80,6 @@ func (h *harness) sequence() string {
 // (or, when every one is known, ends the checking of this sequence).
 func (h *harness) do(step string) {
 	h.t.Helper()
-	if h.poisoned {
-		return
-	}
 	h.steps = append(h.steps, step)
 	h.t.Logf("step %d: %s", len(h.steps), step)
 	start := time.Now()
@@ -111,7 +108,20 @@ func (h *harness) do(step string) {
 			h.t.Fatalf("lifecycle property violated: %s", v.Sig)
 		}
 	}
-	h.poisoned = true
+	h.resync()
+}
+
+// resync makes the model's files what the disk holds, after a known
+// violation, so that the sequence goes on from there.
+func (h *harness) resync() {
+	if files, err := readTree(h.s.repo, ".git", logDirName); err == nil {
+		h.m.files = files
+	}
+	for p, c := range h.m.logFiles {
+		if data, err := os.ReadFile(h.s.path(p)); err != nil || string(data) != c {
+			delete(h.m.logFiles, p)
+		}
+	}
 }
 
 // invariants are checked after every step: the user's files (a), the

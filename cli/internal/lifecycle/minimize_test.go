@@ -21,24 +21,32 @@ func (quietTB) Fatalf(f string, a ...any) { panic(fatal{fmt.Sprintf(f, a...)}) }
 // returns the violations of the first failing step (none when every step
 // keeps every property), by signature.
 func replaySigs(parent string, cfg projectConfig, steps []string) (sigs map[string]string, err error) {
+	sigs, _, err = replay1(parent, cfg, steps)
+	return sigs, err
+}
+
+// replay1 is replaySigs that also returns the signature the test failed
+// with.
+func replay1(parent string, cfg projectConfig, steps []string) (sigs map[string]string, first string, err error) {
 	rec := newRecorder()
 	h, err := newHarness(quietTB{}, parent, cfg, nil, rec)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer h.close()
 	defer func() {
 		if r := recover(); r != nil {
-			if _, ok := r.(fatal); !ok {
+			f, ok := r.(fatal)
+			if !ok {
 				panic(r)
 			}
-			sigs = rec.details
+			sigs, first = rec.details, strings.TrimPrefix(f.msg, "lifecycle property violated: ")
 		}
 	}()
 	for _, s := range steps {
 		h.do(s)
 	}
-	return nil, nil
+	return nil, "", nil
 }
 
 // minimize removes steps (chunks, then single steps) as long as the replay
@@ -78,20 +86,24 @@ func minimizeFile(parent, path string) (before, after int, err error) {
 	if len(r.sigs) == 0 {
 		return 0, 0, fmt.Errorf("%s: no signature line", path)
 	}
-	steps, ok, err := minimize(parent, r.cfg, r.steps, r.sigs[0])
+	primary := r.sigs[0]
+	if got, first, err := replay1(parent, r.cfg, r.steps); err == nil && got[primary] == "" && first != "" {
+		primary = first // signatures were renamed: take the one it fails with
+	}
+	steps, ok, err := minimize(parent, r.cfg, r.steps, primary)
 	if err != nil {
 		return 0, 0, err
 	}
 	if !ok {
-		return len(r.steps), len(r.steps), fmt.Errorf("%s does not reproduce %s", path, r.sigs[0])
+		return len(r.steps), len(r.steps), fmt.Errorf("%s does not reproduce %s", path, primary)
 	}
 	details, err := replaySigs(parent, r.cfg, steps)
 	if err != nil {
 		return 0, 0, err
 	}
-	sigs := []string{r.sigs[0]}
+	sigs := []string{primary}
 	for _, sig := range sortedKeys(details) {
-		if sig != r.sigs[0] {
+		if sig != primary {
 			sigs = append(sigs, sig)
 		}
 	}

@@ -101,6 +101,14 @@ func (k lockKind) respected() bool {
 	return k == lockLive || k == lockForeign || k == lockEmpty || k == lockTS
 }
 
+// name is the kind for messages ("none" when there is no lock).
+func (k lockKind) name() string {
+	if k == lockNone {
+		return "none"
+	}
+	return string(k)
+}
+
 // stale reports whether no live run can hold the lock.
 func (k lockKind) stale() bool {
 	return k == lockDead || k == lockOld || k == lockOldEmpty || k == lockKilled
@@ -132,6 +140,8 @@ type model struct {
 	limitHit     bool
 	limitHead    string
 	limitSession string
+	// reset is what began this episode ("" for the sequence's start).
+	reset string
 	// stateBranch is the branch of the last run that ran gates.
 	stateBranch string
 	// fullPass: a full run passed since the last clean (the interval may
@@ -163,9 +173,37 @@ func (m *model) budgetSpent() bool { return m.budget+1 >= m.cfg.MaxRetries+1 }
 // run failed after it (the sequences last far less than the interval).
 func (m *model) intervalLegit() bool { return m.cfg.Interval > 0 && m.fullPass && !m.failedSince }
 
-// resetEpisode starts a fresh retry budget.
-func (m *model) resetEpisode() {
-	m.budget, m.limitHit, m.limitHead, m.limitSession = 0, false, "", ""
+// Causes of a fresh retry budget.
+const (
+	resetPass     = "passed"
+	resetWarnings = "passed_with_warnings"
+	resetClean    = "clean"
+	resetBranch   = "branch-change"
+	resetCommit   = "new-commit"
+	resetSession  = "new-session"
+)
+
+// resetEpisode starts a fresh retry budget for cause.
+func (m *model) resetEpisode(cause string) {
+	m.budget, m.limitHit, m.limitHead, m.limitSession, m.reset = 0, false, "", "", cause
+}
+
+// resetSuffix names, in a signature, the cause of the episode's fresh
+// budget when it is one a retry limit may wrongly survive.
+func (m *model) resetSuffix() string {
+	switch m.reset {
+	case resetWarnings, resetCommit, resetSession, resetBranch:
+		return "-after-" + m.reset
+	}
+	return ""
+}
+
+// episodeStart says what began the episode, for messages.
+func (m *model) episodeStart() string {
+	if m.reset == "" {
+		return "with the sequence"
+	}
+	return "with " + m.reset
 }
 
 // under lists the model's files below dir, sorted.

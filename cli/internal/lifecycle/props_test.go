@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -63,6 +64,46 @@ type answer struct {
 	Message    string `json:"message"`
 	Reason     string `json:"reason"`
 	StopReason string `json:"stopReason"`
+	// FailedJobs are the jobs the run's console log reports failed or in
+	// error (filled in by the harness for blocks).
+	FailedJobs []string `json:"-"`
+}
+
+// resultLineRE matches a console line reporting a job that did not pass.
+var resultLineRE = regexp.MustCompile(`(?m)^\[(?:FAIL|ERROR)\]\s+(\S+)`)
+
+// failedJobs lists the jobs a console output reports failed or in error.
+func failedJobs(console string) []string {
+	var out []string
+	for _, m := range resultLineRE.FindAllStringSubmatch(console, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// gateSuffix names the gates of job ids ("-docs", "-lint+quality"), so that
+// signatures tell apart which gate a violation is about.
+func gateSuffix(ids []string) string {
+	var gates []string
+	for _, id := range ids {
+		g := id
+		if parts := strings.Split(id, ":"); len(parts) == 3 {
+			g = parts[2]
+		}
+		if g == configGate {
+			g = "config"
+		}
+		if !slices.Contains(gates, g) {
+			gates = append(gates, g)
+		}
+	}
+	slices.Sort(gates)
+	if len(gates) == 0 {
+		return ""
+	}
+	return "-" + strings.Join(gates, "+")
 }
 
 // Statuses the oracle names.
@@ -128,7 +169,8 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 			vs = append(vs, violation{"c:hook-block-after-block", fmt.Sprintf("blocked the stop that follows a block (stop_hook_active %s)", call.Active)})
 		}
 		if fails := m.mayFail(f, selection{scope: "all"}); len(fails) == 0 {
-			vs = append(vs, violation{"c:hook-block-nothing-fails", "blocked while no gate fails in the work tree"})
+			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs),
+				fmt.Sprintf("blocked while no gate fails in the work tree (the run reports %s)", strings.Join(a.FailedJobs, ", "))})
 		}
 		return vs
 	}
@@ -137,29 +179,30 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 		return nil
 	}
 	why := fmt.Sprintf("approved %q while %s fail(s)", a.Status, strings.Join(fails, ", "))
+	suffix := gateSuffix(fails)
 	switch a.Status {
 	case stActive:
 		if call.loopFlag() && credit {
 			return nil
 		}
-		return []violation{{"b:hook-stop_hook_active", why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v)", call.Active, credit)}}
+		return []violation{{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v)", call.Active, credit)}}
 	case stRetry:
 		if m.budgetSpent() {
 			return nil
 		}
-		return []violation{{"b:retry_limit_exceeded", why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d)", m.budget, m.cfg.MaxRetries)}}
+		return []violation{{"b:retry_limit_exceeded" + m.resetSuffix(), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s)", m.budget, m.cfg.MaxRetries, m.episodeStart())}}
 	case stLock:
 		if m.lock.respected() {
 			return nil
 		}
-		return []violation{{"b:hook-lock_exists", why + fmt.Sprintf(" (lock: %q)", m.lock)}}
+		return []violation{{"b:hook-lock_exists-" + m.lock.name(), why + fmt.Sprintf(" (lock: %q)", m.lock)}}
 	case stInterval:
 		if m.intervalLegit() {
 			return nil
 		}
 		return []violation{{"b:interval_not_elapsed", why + fmt.Sprintf(" (full pass since the last clean: %v, failure since: %v)", m.fullPass, m.failedSince)}}
 	}
-	return []violation{{"b:hook-" + a.Status, why}}
+	return []violation{{"b:hook-" + a.Status + suffix, why}}
 }
 
 // runCall is one run, check, review, detect or clean command.
@@ -239,19 +282,19 @@ func cliStatus(stderr string) string {
 
 // checkRunStatus judges a run, check or review against the oracle
 // (properties b and c, and d for a stale lock it refused).
-func checkRunStatus(m *model, f facts, r runCall, status string) []violation {
+func checkRunStatus(m *model, f facts, r runCall, status string, failed []string) []violation {
 	var vs []violation
 	sel := r.selection()
 	if r.scoped() {
 		if fails := m.failing(f, sel); len(fails) > 0 && slices.Contains(passing, status) {
-			vs = append(vs, violation{"b:" + r.Cmd + "-" + status, fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
+			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
 		}
 		if status == stFailed && len(m.mayFail(f, sel)) == 0 {
-			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails", fmt.Sprintf("%s failed while no gate of it fails in the work tree", strings.Join(r.args(), " "))})
+			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
 		}
 	}
 	if status == stRetry && r.Commit == "" && !m.budgetSpent() {
-		vs = append(vs, violation{"b:retry_limit_exceeded", fmt.Sprintf("%s ended retry_limit_exceeded after %d run(s) of this episode at most (max_retries %d)", strings.Join(r.args(), " "), m.budget, m.cfg.MaxRetries)})
+		vs = append(vs, violation{"b:retry_limit_exceeded" + m.resetSuffix(), fmt.Sprintf("%s ended retry_limit_exceeded after %d run(s) of this episode at most (max_retries %d; episode began %s)", strings.Join(r.args(), " "), m.budget, m.cfg.MaxRetries, m.episodeStart())})
 	}
 	if status == stLock && !m.lock.respected() {
 		vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("%s refused to run for a lock no live run holds (%q)", strings.Join(r.args(), " "), m.lock)})
