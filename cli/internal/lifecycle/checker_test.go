@@ -246,6 +246,15 @@ func TestCheckStateAndOutput(t *testing.T) {
 	wantSigs(t, "reviewer refused", checkReviewer([]byte("argv [...]\n")), "e:reviewer-flags")
 }
 
+func TestCheckFailLogs(t *testing.T) {
+	console := "[FAIL]  check:pkg_a:lint (0.01s) - Exited with code 1\n      Log: /logs/check_pkg_a_lint.1.log\n[PASS]  check:pkg/a:lint (0.01s)\n"
+	read := func(content string) func(string) (string, bool) {
+		return func(p string) (string, bool) { return content, p == "/logs/check_pkg_a_lint.1.log" }
+	}
+	wantSigs(t, "the failure's own log", checkFailLogs(console, read("LINTFAIL in:\n./p.txt\n")))
+	wantSigs(t, "the passing gate's log", checkFailLogs(console, read("lint ok\n")), "e:fail-log-shows-pass")
+}
+
 func TestCliStatus(t *testing.T) {
 	for out, want := range map[string]string{
 		"[FAIL] x\nStatus: Failed\n":                                  stFailed,
@@ -341,6 +350,7 @@ func TestStepsCatchBrokenGauntlets(t *testing.T) {
 		{"orphans its gate on SIGTERM", []string{"signal TERM run"}, "d:orphan-gate-TERM"},
 	} {
 		t.Run(tc.fake+" "+tc.want, func(t *testing.T) {
+			t.Parallel()
 			h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 2}, nil, nil)
 			if err != nil {
 				t.Fatal(err)

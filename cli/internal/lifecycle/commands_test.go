@@ -156,6 +156,7 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 		h.m.begin(f, pre, "", false)
 	}
 	vs = append(vs, checkRunStatus(h.m, f, r, st, failedJobs(res.stderr))...)
+	vs = append(vs, checkFailLogs(res.stderr, readFile)...)
 	if want := slices.Contains(passing, st); (res.code == 0) != want && st != stError {
 		vs = append(vs, violation{"e:exit-code", fmt.Sprintf("%s ended %q with exit %d", strings.Join(r.args(), " "), st, res.code)})
 	}
@@ -194,7 +195,9 @@ func (h *harness) useSession(session string) {
 func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []violation {
 	a, vs := checkHookOutput(res)
 	if a.Decision == "block" {
-		a.FailedJobs = failedJobs(readConsole(a.Reason))
+		console := readConsole(a.Reason)
+		a.FailedJobs = failedJobs(console)
+		vs = append(vs, checkFailLogs(console, readFile)...)
 	}
 	h.t.Logf("  -> %s %s %s", a.Decision, a.Status, strings.Join(a.FailedJobs, " "))
 	if a.Status == "" {
@@ -220,6 +223,12 @@ func readConsole(instructions string) string {
 	}
 	data, _ := os.ReadFile(strings.TrimRight(p, ".,;:)'\"`"))
 	return string(data)
+}
+
+// readFile reads a file by absolute path.
+func readFile(p string) (string, bool) {
+	data, err := os.ReadFile(p)
+	return string(data), err == nil
 }
 
 // signals a step may send.

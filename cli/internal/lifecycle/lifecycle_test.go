@@ -22,7 +22,7 @@ const regressDir = "testdata/regress"
 
 // Environment of the tests (go tool mage soak sets them).
 const (
-	// envSequences is the number of random sequences (TestLifecycle: 6;
+	// envSequences is the number of random sequences (TestLifecycle: 5;
 	// soak: 2000).
 	envSequences = "LIFECYCLE_SEQUENCES"
 	// envSteps is the average number of steps of a sequence (25).
@@ -231,7 +231,7 @@ func TestLifecycle(t *testing.T) {
 	if _, err := gauntletBinary(); err != nil {
 		t.Fatal(err)
 	}
-	configureRapid(envInt(envSequences, 6), 20*time.Second)
+	configureRapid(envInt(envSequences, 5), 10*time.Second)
 	rec := newRecorder()
 	var count counter
 	start := time.Now()
@@ -309,7 +309,10 @@ func TestLifecycleRegressions(t *testing.T) {
 		files = []string{one}
 	}
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) { replayFile(t, f) })
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			t.Parallel()
+			replayFile(t, f)
+		})
 	}
 }
 

@@ -83,6 +83,24 @@ func failedJobs(console string) []string {
 	return out
 }
 
+// failLogRE matches a failed check's result line and the Log: line under it.
+var failLogRE = regexp.MustCompile(`(?m)^\[(?:FAIL|ERROR)\]\s+(check:\S+).*\n\s+Log: (\S+)`)
+
+// checkFailLogs reports a failed check whose Log: line points to a log that
+// shows a passing run (the check scripts print "<MARKER> in:" when they
+// fail and "<gate> ok" when they pass): the agent could not see what to
+// fix (property e). read reads a log file.
+func checkFailLogs(console string, read func(string) (string, bool)) []violation {
+	var vs []violation
+	for _, m := range failLogRE.FindAllStringSubmatch(console, -1) {
+		log, ok := read(strings.Trim(m[2], "'\""))
+		if ok && !strings.Contains(log, "FAIL in") && strings.Contains(log, " ok\n") {
+			vs = append(vs, violation{"e:fail-log-shows-pass", fmt.Sprintf("%s failed but its log %s shows a passing run:\n%s", m[1], m[2], log)})
+		}
+	}
+	return vs
+}
+
 // gateSuffix names the gates of job ids ("-docs", "-lint+quality"), so that
 // signatures tell apart which gate a violation is about.
 func gateSuffix(ids []string) string {
