@@ -142,8 +142,6 @@ type model struct {
 	limitSession string
 	// reset is what began this episode ("" for the sequence's start).
 	reset string
-	// stateBranch is the branch of the last run that ran gates.
-	stateBranch string
 	// fullPass: a full run passed since the last clean (the interval may
 	// run); failedSince: a work-tree run failed after it.
 	fullPass    bool
