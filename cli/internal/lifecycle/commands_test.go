@@ -22,6 +22,10 @@ func tookLock(status string) bool {
 		"infrastructure_error", stInterrupted}, status)
 }
 
+// lockTaken reports whether a command ending with status surely took the
+// lock: an error may come before (a configuration that does not load).
+func lockTaken(status string) bool { return tookLock(status) && status != stError }
+
 // ranGates reports whether a run ending with status may have run gates (an
 // upper bound: errors and interruptions count).
 func ranGates(status string) bool {
@@ -161,7 +165,7 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 		vs = append(vs, violation{"e:exit-code", fmt.Sprintf("%s ended %q with exit %d", strings.Join(r.args(), " "), st, res.code)})
 	}
 	h.m.end(f, r.Commit == "", r.full(), st, "")
-	return append(vs, h.settleLock(tookLock(st))...)
+	return append(vs, h.settleLock(lockTaken(st))...)
 }
 
 // hook sends one stop to the hook.
@@ -209,7 +213,7 @@ func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []vi
 	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
 	h.m.credit[call.Session] = a.Decision == "block"
 	h.m.end(f, true, true, a.Status, call.Session)
-	return append(vs, h.settleLock(tookLock(a.Status))...)
+	return append(vs, h.settleLock(lockTaken(a.Status))...)
 }
 
 // consoleRE finds the console log named in block instructions.
