@@ -39,7 +39,7 @@ func TestTargets(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	if want := []string{"Bench", "Demo", "E2E", "Install", "Lint", "Test"}; !slices.Equal(got, want) {
+	if want := []string{"Bench", "Demo", "E2E", "Install", "Lint", "Soak", "Test"}; !slices.Equal(got, want) {
 		t.Errorf("targets = %v, want %v", got, want)
 	}
 }
