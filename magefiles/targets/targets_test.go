@@ -39,7 +39,7 @@ func TestTargets(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	if want := []string{"Bench", "Demo", "Dist", "E2E", "Install", "InstallTest", "Lint", "NpmPack", "Release", "Test", "Tidy"}; !slices.Equal(got, want) {
+	if want := []string{"Bench", "Demo", "Dist", "E2E", "Install", "InstallTest", "Lint", "NpmPack", "Release", "Soak", "Test", "Tidy"}; !slices.Equal(got, want) {
 		t.Errorf("targets = %v, want %v", got, want)
 	}
 }

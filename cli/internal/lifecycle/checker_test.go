@@ -1,0 +1,410 @@
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The tests of this file show that each property check fails when its
+// property is broken: pure checks fed with hand-made observations, the
+// stand-in reviewer, and whole steps run against deliberately broken
+// stand-ins for agent-gauntlet.
+
+// sigs returns the signatures of vs.
+func sigs(vs []violation) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.Sig)
+	}
+	return out
+}
+
+// wantSigs fails t unless vs holds exactly want (in any order).
+func wantSigs(t *testing.T, what string, vs []violation, want ...string) {
+	t.Helper()
+	got := sigs(vs)
+	slices.Sort(got)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: violations %q, want %q (%v)", what, got, want, vs)
+	}
+}
+
+// oracleModel is a model whose work tree holds files, all changed.
+func oracleModel(cfg projectConfig, files map[string]string) (*model, facts) {
+	m := newModel(cfg, files)
+	f := facts{Branch: "work", Head: "h1", Changed: map[string]bool{}, Added: map[string]map[int]bool{}}
+	for p, c := range files {
+		f.Changed[p] = true
+		f.Added[p] = map[int]bool{}
+		for i := range strings.Count(c, "\n") {
+			f.Added[p][i+1] = true
+		}
+	}
+	return m, f
+}
+
+func TestCheckHookAnswer(t *testing.T) {
+	failing := map[string]string{"src/a.txt": "LINTFAIL\n"}
+	clean := map[string]string{"src/a.txt": "plain\n"}
+	s1 := sessionID(1)
+	approve := func(st string) answer { return answer{Decision: "approve", Status: st} }
+	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		setup func(m *model)
+		call  hookCall
+		a     answer
+		want  []string
+	}{
+		{"passed while lint fails", failing, nil, hookCall{s1, "false"}, approve(stPassed), []string{"b:hook-passed-lint"}},
+		{"passed when all pass", clean, nil, hookCall{s1, "false"}, approve(stPassed), nil},
+		{"no_changes while lint fails", failing, nil, hookCall{s1, "false"}, approve(stNoChanges), []string{"b:hook-no_changes-lint"}},
+		{"retry limit before the budget is spent", failing, func(m *model) { m.cfg.MaxRetries, m.budget = 2, 1 }, hookCall{s1, "false"}, approve(stRetry), []string{"b:retry_limit_exceeded"}},
+		{"retry limit in a new session's budget", failing, func(m *model) { m.cfg.MaxRetries = 2; m.resetEpisode(resetSession) }, hookCall{s1, "false"}, approve(stRetry), []string{"b:retry_limit_exceeded-after-new-session"}},
+		{"retry limit with the budget spent", failing, func(m *model) { m.cfg.MaxRetries, m.budget = 2, 2 }, hookCall{s1, "false"}, approve(stRetry), nil},
+		{"lock_exists without a lock", failing, nil, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists-none"}},
+		{"lock_exists for a dead pid", failing, func(m *model) { m.lock = lockDead }, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists-dead"}},
+		{"lock_exists for a foreign lock", failing, func(m *model) { m.lock = lockForeign }, hookCall{s1, "false"}, approve(stLock), nil},
+		{"interval without one", failing, func(m *model) { m.fullPass = true }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
+		{"interval after a full pass", failing, func(m *model) { m.cfg.Interval, m.fullPass = 10, true }, hookCall{s1, "false"}, approve(stInterval), nil},
+		{"interval with a failure since", failing, func(m *model) { m.cfg.Interval, m.fullPass, m.failedSince = 10, true, true }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
+		{"interval with no full pass", failing, func(m *model) { m.cfg.Interval = 10 }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
+		{"loop guard without a block before", failing, nil, hookCall{s1, "true"}, approve(stActive), []string{"b:hook-stop_hook_active-lint"}},
+		{"loop guard after a block", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "str-true"}, approve(stActive), nil},
+		{"loop guard on a stop without the flag", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "false"}, approve(stActive), []string{"b:hook-stop_hook_active-lint"}},
+		{"block while lint fails", failing, nil, hookCall{s1, "false"}, block, nil},
+		{"block while nothing fails", clean, nil, hookCall{s1, "false"}, block, []string{"c:hook-block-nothing-fails"}},
+		{"block on the stop after a block", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "str-true"}, block, []string{"c:hook-block-after-block"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, f := oracleModel(projectConfig{MaxRetries: 3}, tc.files)
+			if tc.setup != nil {
+				tc.setup(m)
+			}
+			wantSigs(t, tc.name, checkHookAnswer(m, f, tc.call, tc.a), tc.want...)
+		})
+	}
+}
+
+func TestReviewVerdictSkips(t *testing.T) {
+	s1 := sessionID(1)
+	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
+	passed := answer{Decision: "approve", Status: stPassed}
+	for _, tc := range []struct {
+		name        string
+		content     string
+		skipLine    int
+		skipBranch  string
+		cleaned     bool
+		wantBlock   []string
+		wantApprove []string
+	}{
+		{"no skip", "REVIEWME-1\n", 0, "", false, nil, []string{"b:hook-passed-quality"}},
+		{"skipped", "REVIEWME-1\n", 1, "work", false, []string{"c:hook-block-nothing-fails"}, nil},
+		{"skipped, moved by one line", "plain\nREVIEWME-1\n", 1, "work", false, []string{"c:hook-block-nothing-fails"}, nil},
+		{"skipped, moved by three lines: unsure", "plain\nplain\nplain\nREVIEWME-1\n", 1, "work", false, nil, nil},
+		{"skipped on another branch: unsure", "REVIEWME-1\n", 1, "b1", false, nil, nil},
+		{"skipped before a clean: unsure", "REVIEWME-1\n", 1, "work", true, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, f := oracleModel(projectConfig{MaxRetries: 3}, map[string]string{"src/a.txt": tc.content})
+			if tc.skipLine > 0 {
+				m.skips = append(m.skips, skip{Branch: tc.skipBranch, File: "src/a.txt", Token: "REVIEWME-1", Line: tc.skipLine})
+			}
+			if tc.cleaned {
+				m.cleans++
+			}
+			wantSigs(t, "block", checkHookAnswer(m, f, hookCall{s1, "false"}, block), tc.wantBlock...)
+			wantSigs(t, "approve", checkHookAnswer(m, f, hookCall{s1, "false"}, passed), tc.wantApprove...)
+		})
+	}
+}
+
+func TestJobsApplicability(t *testing.T) {
+	m, f := oracleModel(projectConfig{}, map[string]string{
+		"src/vendor/v.txt": "LINTFAIL\n", "lib/x/t.txt": "TESTFAIL\n", "docs/guide.md": "DOCSFAIL\n",
+		"pkg/a/p.txt": "plain\n", "pkg_a/p.txt": "LINTFAIL\n",
+	})
+	delete(f.Changed, "pkg_a/p.txt")
+	got := map[string]job{}
+	for _, j := range m.jobs(f) {
+		got[j.ID] = j
+	}
+	for id, want := range map[string]job{
+		"check:src:lint":           {Applicable: false, Verdict: fail}, // only the excluded vendor changed
+		"review:src:quality":       {Applicable: false, Verdict: pass},
+		"check:lib/x:test":         {Applicable: true, Verdict: fail},
+		"check:docs/guide.md:docs": {Applicable: true, Verdict: fail},
+		"check:pkg/a:lint":         {Applicable: true, Verdict: pass},
+		"check:pkg_a:lint":         {Applicable: false, Verdict: fail},
+	} {
+		j, ok := got[id]
+		if !ok || j.Applicable != want.Applicable || j.Verdict != want.Verdict {
+			t.Errorf("%s: %+v (listed %v), want applicable %v verdict %v", id, j, ok, want.Applicable, want.Verdict)
+		}
+	}
+	if len(got) != 6 {
+		t.Errorf("jobs %v, want 6", sortedKeys(got))
+	}
+}
+
+func TestCheckRunStatus(t *testing.T) {
+	failing := map[string]string{"src/a.txt": "LINTFAIL\n"}
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string
+		setup  func(m *model)
+		r      runCall
+		status string
+		want   []string
+	}{
+		{"run passes while lint fails", failing, nil, runCall{Cmd: "run"}, stPassed, []string{"b:run-passed-lint"}},
+		{"check -g lint passes while lint fails", failing, nil, runCall{Cmd: "check", Gate: "lint"}, stPassed, []string{"b:check-passed-lint"}},
+		{"check -g test passes while lint fails", failing, nil, runCall{Cmd: "check", Gate: "test"}, stNoGates, nil},
+		{"review fails while only lint fails", failing, nil, runCall{Cmd: "review"}, stFailed, []string{"c:review-failed-nothing-fails"}},
+		{"run -u passes: scope unknown", failing, nil, runCall{Cmd: "run", Uncommitted: true}, stPassed, nil},
+		{"retry limit too early", failing, nil, runCall{Cmd: "run", Gate: "lint"}, stRetry, []string{"b:retry_limit_exceeded"}},
+		{"retry limit of -c is not judged", failing, nil, runCall{Cmd: "run", Commit: "abc"}, stRetry, nil},
+		{"stale lock refused", failing, func(m *model) { m.lock = lockOld }, runCall{Cmd: "run"}, stLock, []string{"d:lock-refused"}},
+		{"live lock refused", failing, func(m *model) { m.lock = lockLive }, runCall{Cmd: "run"}, stLock, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, f := oracleModel(projectConfig{MaxRetries: 3}, tc.files)
+			if tc.setup != nil {
+				tc.setup(m)
+			}
+			wantSigs(t, tc.name, checkRunStatus(m, f, tc.r, tc.status, nil), tc.want...)
+		})
+	}
+}
+
+func TestCheckUserFiles(t *testing.T) {
+	m := newModel(projectConfig{}, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"})
+	m.logFiles["gauntlet_logs/notes.txt"] = "n\n"
+	logOK := func(string) (string, bool) { return "n\n", true }
+	wantSigs(t, "intact", checkUserFiles(m, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"}, logOK))
+	wantSigs(t, "deleted", checkUserFiles(m, map[string]string{"a.txt": "a\n"}, logOK), "a:user-file-gone")
+	wantSigs(t, "changed", checkUserFiles(m, map[string]string{"a.txt": "x\n", "d/b.txt": "b\n"}, logOK), "a:user-file-changed")
+	wantSigs(t, "new file", checkUserFiles(m, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n", "previous/a.txt": "a\n"}, logOK), "a:file-outside-log-dir")
+	wantSigs(t, "log-dir file moved", checkUserFiles(m, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"},
+		func(string) (string, bool) { return "", false }), "a:log-dir-user-file-gone")
+	wantSigs(t, "git state", checkGitState("HEAD abc\n", "HEAD def\n"), "a:git-state-changed")
+}
+
+func TestCheckLock(t *testing.T) {
+	content := `{"pid":1}`
+	m := newModel(projectConfig{}, nil)
+	wantSigs(t, "none left", checkLock(m, nil, true))
+	wantSigs(t, "left behind", checkLock(m, &content, true), "d:lock-left")
+	m.lock, m.lockContent = lockForeign, content
+	wantSigs(t, "respected kept", checkLock(m, &content, false))
+	wantSigs(t, "respected removed", checkLock(m, nil, false), "d:respected-lock-removed")
+	other := "{}"
+	wantSigs(t, "respected rewritten", checkLock(m, &other, false), "d:respected-lock-changed")
+	m.lock = lockDead
+	wantSigs(t, "stale taken over", checkLock(m, nil, true))
+	wantSigs(t, "stale not taken over by a run", checkLock(m, &content, true), "d:lock-left")
+	wantSigs(t, "stale left by a command that did not run", checkLock(m, &content, false))
+}
+
+func TestCheckHookOutput(t *testing.T) {
+	ok := `{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}` + "\n"
+	for _, tc := range []struct {
+		name string
+		r    result
+		want []string
+	}{
+		{"one approve line", result{stdout: ok}, nil},
+		{"exit 2", result{stdout: ok, code: 2}, []string{"e:hook-exit"}},
+		{"two lines", result{stdout: ok + ok}, []string{"e:hook-lines"}},
+		{"no output", result{}, []string{"e:hook-lines"}},
+		{"not JSON", result{stdout: "approve\n"}, []string{"e:hook-json"}},
+		{"two objects", result{stdout: `{"decision":"approve","status":"passed"}{}` + "\n"}, []string{"e:hook-json"}},
+		{"unknown status", result{stdout: `{"decision":"approve","status":"fine"}` + "\n"}, []string{"e:hook-status"}},
+		{"block with a passing status", result{stdout: `{"decision":"block","status":"passed","reason":"r","stopReason":"r"}` + "\n"}, []string{"e:hook-decision"}},
+		{"block without instructions", result{stdout: `{"decision":"block","status":"failed"}` + "\n"}, []string{"e:hook-instructions"}},
+	} {
+		_, vs := checkHookOutput(tc.r)
+		wantSigs(t, tc.name, vs, tc.want...)
+	}
+}
+
+func TestCheckStateAndOutput(t *testing.T) {
+	wantSigs(t, "no state", checkState(nil, false))
+	wantSigs(t, "valid state", checkState([]byte(`{"last_run_completed_at":"2026-01-02T03:04:05Z","branch":"work","commit":"abc","working_tree_ref":"def"}`), true))
+	wantSigs(t, "torn state", checkState([]byte(`{"last_run_completed_at":"2026-01-02T0`), true), "e:state-unparseable")
+	wantSigs(t, "bad time", checkState([]byte(`{"last_run_completed_at":"yesterday"}`), true), "e:state-unparseable")
+	wantSigs(t, "panic", checkNoDump("out", "panic: boom\n\ngoroutine 1 [running]:"), "e:go-dump")
+	wantSigs(t, "clean output", checkNoDump("out", "Status: Passed\n"))
+	wantSigs(t, "reviewer refused", checkReviewer([]byte("argv [...]\n")), "e:reviewer-flags")
+}
+
+func TestCheckFailLogs(t *testing.T) {
+	console := "[FAIL]  check:pkg_a:lint (0.01s) - Exited with code 1\n      Log: /logs/check_pkg_a_lint.1.log\n[PASS]  check:pkg/a:lint (0.01s)\n"
+	read := func(content string) func(string) (string, bool) {
+		return func(p string) (string, bool) { return content, p == "/logs/check_pkg_a_lint.1.log" }
+	}
+	wantSigs(t, "the failure's own log", checkFailLogs(console, read("LINTFAIL in:\n./p.txt\n")))
+	wantSigs(t, "the passing gate's log", checkFailLogs(console, read("lint ok\n")), "e:fail-log-shows-pass")
+}
+
+func TestCliStatus(t *testing.T) {
+	for out, want := range map[string]string{
+		"[FAIL] x\nStatus: Failed\n":                                  stFailed,
+		"Status: Passed with warnings\n":                              stWarnings,
+		"Status: Passed\n":                                            stPassed,
+		"Retry limit exceeded: run 4 exceeds max allowed 3 ...":       stRetry,
+		"No changes detected.\n":                                      stNoChanges,
+		"No applicable gates for these changes.\n":                    stNoGates,
+		"Error: a gauntlet run is already in progress (lock file: x)": stLock,
+		"something else":                                              stError,
+	} {
+		if got := cliStatus(out); got != want {
+			t.Errorf("cliStatus(%q) = %q, want %q", out, got, want)
+		}
+	}
+}
+
+func TestStandInReviewer(t *testing.T) {
+	diff := "diff --git a/src/a.txt b/src/a.txt\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,2 +1,3 @@\n plain\n-old\n+REVIEWME-1 here\n+plain\n" +
+		"diff --git a/src/new.txt b/src/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/src/new.txt\n@@ -0,0 +1,2 @@\n+plain\n+REVIEWME-2\n"
+	files := map[string]string{"src/a.txt": "plain\nREVIEWME-1 here\nplain\n", "src/old.txt": "plain\nplain\nREVIEWME-3\n", "src/gone.txt": "plain\n"}
+	read := func(p string) (string, bool) { c, ok := files[p]; return c, ok }
+	prompt := "Review.\n\n## Verification of an earlier review\n\nProblems the author reports as FIXED (verify each one):\n" +
+		"1. src/old.txt:2 - REVIEWME-3 marker left in the code [high]\n2. src/gone.txt:1 - REVIEWME-1 marker left in the code [high]\n"
+	got := review(prompt+"\n"+diffMarker+"\n"+diff, read)
+	var where []string
+	for _, f := range got {
+		where = append(where, f.File+":"+strings.TrimSpace(strings.Fields(f.Issue)[0])+"@"+strconv.Itoa(f.Line))
+	}
+	want := []string{"src/a.txt:REVIEWME-1@2", "src/new.txt:REVIEWME-2@2", "src/old.txt:REVIEWME-3@3"}
+	if !slices.Equal(where, want) {
+		t.Errorf("review found %q, want %q", where, want)
+	}
+	if got := review("Review.\n"+diffMarker+"\n", read); len(got) != 0 {
+		t.Errorf("an empty diff gave %v", got)
+	}
+
+	marks := t.TempDir()
+	t.Setenv("MARKS", marks)
+	t.Setenv("GAUNTLET_STOP_HOOK_ACTIVE", "1")
+	var out, errb strings.Builder
+	if code := reviewerMain(append(slices.Clone(reviewerArgv), "--model", "x"), strings.NewReader(""), &out, &errb); code == 0 {
+		t.Errorf("wrong flags accepted: %s", out.String())
+	}
+	data, _ := os.ReadFile(filepath.Join(marks, reviewerErrors))
+	wantSigs(t, "reviewer refused", checkReviewer(data), "e:reviewer-flags")
+	t.Setenv("GAUNTLET_STOP_HOOK_ACTIVE", "")
+	if code := reviewerMain(reviewerArgv, strings.NewReader(""), &out, &errb); code == 0 {
+		t.Error("a reviewer without GAUNTLET_STOP_HOOK_ACTIVE=1 was accepted")
+	}
+}
+
+// fakeGauntlets are deliberately broken stand-ins for agent-gauntlet: each
+// breaks one property, which a whole step must then report.
+var fakeGauntlets = map[string]string{
+	"approves everything":                 `cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"blocks everything":                   `cat >/dev/null; echo '{"decision":"block","status":"failed","message":"m","systemMessage":"m","reason":"r","stopReason":"r"}'`,
+	"claims the retry limit at once":      `cat >/dev/null; echo '{"decision":"approve","status":"retry_limit_exceeded","message":"m","systemMessage":"m"}'`,
+	"passes every run":                    `echo "Status: Passed" >&2; exit 0`,
+	"deletes a user file":                 `rm -f top.txt; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"archives a user file in the log dir": `mkdir -p gauntlet_logs/previous; mv gauntlet_logs/notes.txt gauntlet_logs/previous/ 2>/dev/null; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"leaves its lock":                     `mkdir -p gauntlet_logs; echo '{"pid":1}' > gauntlet_logs/.gauntlet-run.lock; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"prints two lines":                    `cat >/dev/null; echo '{"decision":"approve","status":"passed"}'; echo '{"decision":"approve","status":"passed"}'`,
+	"tears the state":                     `mkdir -p gauntlet_logs; printf '{"last_run' > gauntlet_logs/.execution_state; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"touches the index":                   `git add -A >/dev/null 2>&1; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"orphans its gate on SIGTERM": `(cd src && setsid sh "$MARKS/../gates/lint.sh" >/dev/null 2>&1 &)
+trap 'exit 1' TERM
+sleep 60 & wait`,
+}
+
+// TestStepsCatchBrokenGauntlets runs whole steps against each broken
+// stand-in and expects the property it breaks to be reported.
+func TestStepsCatchBrokenGauntlets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds agent-gauntlet and runs git")
+	}
+	for _, tc := range []struct {
+		fake  string
+		steps []string
+		want  string
+	}{
+		{"approves everything", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false"}, "b:hook-passed-lint"},
+		{"blocks everything", []string{"hook s1 false"}, "c:hook-block-nothing-fails"},
+		{"blocks everything", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 str-true"}, "c:hook-block-after-block"},
+		{"claims the retry limit at once", []string{"edit lib/x/t.txt 1 TESTFAIL", "hook s1 false"}, "b:retry_limit_exceeded"},
+		{"passes every run", []string{"edit docs/guide.md 1 DOCSFAIL", "run"}, "b:run-passed-docs"},
+		{"deletes a user file", []string{"hook s1 false"}, "a:user-file-gone"},
+		{"archives a user file in the log dir", []string{"logfile notes.txt", "hook s1 false"}, "a:log-dir-user-file-gone"},
+		{"leaves its lock", []string{"hook s1 false"}, "d:lock-left"},
+		{"prints two lines", []string{"hook s1 false"}, "e:hook-lines"},
+		{"tears the state", []string{"hook s1 false"}, "e:state-unparseable"},
+		{"touches the index", []string{"edit top.txt 1 plain2", "hook s1 false"}, "a:git-state-changed"},
+		{"orphans its gate on SIGTERM", []string{"signal TERM run"}, "d:orphan-gate-TERM"},
+	} {
+		t.Run(tc.fake+" "+tc.want, func(t *testing.T) {
+			t.Parallel()
+			h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 2}, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.close()
+			h.bin = filepath.Join(t.TempDir(), "agent-gauntlet")
+			if err := os.WriteFile(h.bin, []byte("#!/bin/sh\n"+fakeGauntlets[tc.fake]+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var all []violation
+			for _, s := range tc.steps {
+				h.steps = append(h.steps, s)
+				vs, err := h.exec(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all = append(all, vs...)
+				all = append(all, h.invariants()...)
+			}
+			if !slices.Contains(sigs(all), tc.want) {
+				t.Errorf("steps %q against a gauntlet that %s: violations %q, want %s among them", tc.steps, tc.fake, sigs(all), tc.want)
+			}
+		})
+	}
+}
+
+// TestRealGauntletPassesSimpleSteps guards the harness against false
+// alarms: an ordinary failing-then-fixed episode against the real binary
+// breaks no property.
+func TestRealGauntletPassesSimpleSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds agent-gauntlet and runs git")
+	}
+	h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 3}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.close()
+	for _, s := range []string{
+		"edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 true", "edit src/a.txt 1 plain", "hook s1 false",
+		"edit src/b.txt 2 REVIEWME-2", "run", "mark fixed 1", "edit src/b.txt 2 plain", "run", "commit", "detect", "clean",
+	} {
+		h.do(s)
+	}
+}
+
+func TestCheckBrokenConfig(t *testing.T) {
+	s1 := sessionID(1)
+	m, f := oracleModel(projectConfig{}, map[string]string{"src/a.txt": "plain\n", brokenCheckFile: "command: x\n" + brokenLine})
+	errAnswer := answer{Decision: "approve", Status: stError}
+	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
+	wantSigs(t, "broken by the change, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer), "b:hook-error-config")
+	wantSigs(t, "broken by the change, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
+	f.HeadConfigBroken = true
+	wantSigs(t, "broken at HEAD too, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer))
+	wantSigs(t, "broken at HEAD too, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
+}

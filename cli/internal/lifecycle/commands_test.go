@@ -1,0 +1,371 @@
+package lifecycle
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// hookArgs is the stop-hook command line `init` installs for Claude Code.
+var hookArgs = []string{"stop-hook", "--agent", "claude", "--timeout", "600"}
+
+// tookLock reports whether a command ending with status took the lock (and
+// so went past the stale-lock and lock-held decisions).
+func tookLock(status string) bool {
+	return slices.Contains([]string{stPassed, stWarnings, stNoGates, stNoChanges, stFailed, stRetry, stError,
+		"infrastructure_error", stInterrupted}, status)
+}
+
+// lockTaken reports whether a command ending with status surely took the
+// lock: an error may come before (a configuration that does not load).
+func lockTaken(status string) bool { return tookLock(status) && status != stError }
+
+// ranGates reports whether a run ending with status may have run gates (an
+// upper bound: errors and interruptions count).
+func ranGates(status string) bool {
+	return slices.Contains([]string{stPassed, stWarnings, stFailed, stRetry, stError, "infrastructure_error", stInterrupted}, status)
+}
+
+// begin applies what the start of a run implies for the episode (target
+// semantics): auto-clean when the state's branch is not the current one, a
+// new commit or (for the hook) a new session after the retry limit.
+func (m *model) begin(f facts, stateBranch, session string, hook bool) {
+	if stateBranch != "" && stateBranch != f.Branch {
+		m.resetEpisode(resetBranch)
+		m.failedSince = false
+	}
+	if m.limitHit && f.Head != m.limitHead {
+		m.resetEpisode(resetCommit)
+	}
+	if hook && m.limitHit && m.limitSession != "" && session != m.limitSession {
+		m.resetEpisode(resetSession)
+	}
+}
+
+// end records the outcome of a run: workTree is false for -c, full for a
+// run of every gate on the whole change set (plain run, the hook).
+func (m *model) end(f facts, workTree, full bool, status, session string) {
+	if workTree && ranGates(status) {
+		m.budget++
+	}
+	switch {
+	case full && status == stPassed:
+		m.resetEpisode(resetPass)
+		m.fullPass, m.failedSince = true, false
+	case full && status == stWarnings:
+		m.resetEpisode(resetWarnings)
+		m.fullPass, m.failedSince = true, false
+	case full && (status == stNoGates || status == stNoChanges):
+		m.fullPass = true
+	case workTree && (status == stFailed || status == stRetry):
+		m.failedSince = true
+	}
+	if workTree && status == stRetry && !m.limitHit {
+		m.limitHit, m.limitHead, m.limitSession = true, f.Head, session
+	}
+}
+
+// clean records a successful clean.
+func (m *model) clean() {
+	m.resetEpisode(resetClean)
+	m.fullPass, m.failedSince = false, false
+	m.cleans++
+}
+
+// launch starts agent-gauntlet; the caller waits.
+func (h *harness) launch(stdin string, args ...string) (*proc, string, error) {
+	before := h.gitState()
+	p, err := h.s.start(h.bin, stdin, args...)
+	return p, before, err
+}
+
+// finish checks what every command must leave: no hang, no Go dump, the
+// user's git state intact.
+func (h *harness) finish(p *proc, before string) (result, []violation) {
+	r := p.wait()
+	var vs []violation
+	if r.timeout {
+		vs = append(vs, violation{"d:hang", fmt.Sprintf("agent-gauntlet %s still ran after %s", strings.Join(p.args, " "), processTimeout)})
+	}
+	vs = append(vs, checkNoDump("output of agent-gauntlet "+strings.Join(p.args, " "), r.stdout+r.stderr)...)
+	vs = append(vs, checkGitState(before, h.gitState())...)
+	return r, vs
+}
+
+// settleLock checks the lock after a command and brings the model in line
+// with the disk.
+func (h *harness) settleLock(ran bool) []violation {
+	content := h.lockContent()
+	vs := checkLock(h.m, content, ran)
+	switch {
+	case content == nil:
+		h.m.lock, h.m.lockContent = lockNone, ""
+	case h.m.lock == lockNone || (h.m.lock.stale() && ran):
+		h.m.lock, h.m.lockContent = lockKilled, *content
+	}
+	return vs
+}
+
+// runCommand runs run, check, review, detect or clean.
+func (h *harness) runCommand(r runCall) ([]violation, error) {
+	call := r
+	if r.Commit != "" {
+		sha, err := h.s.git("rev-parse", "--verify", "-q", r.Commit+"^{commit}")
+		if err != nil {
+			sha, _ = h.s.git("rev-parse", "HEAD")
+		}
+		call.Commit = sha
+	}
+	f, err := h.facts()
+	if err != nil {
+		return nil, err
+	}
+	pre := h.stateBranch()
+	p, before, err := h.launch("", call.args()...)
+	if err != nil {
+		return nil, err
+	}
+	res, vs := h.finish(p, before)
+	return append(vs, h.judgeRun(r, f, pre, res)...), nil
+}
+
+// judgeRun checks a finished run, check, review, detect or clean and
+// updates the model.
+func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violation {
+	var vs []violation
+	switch r.Cmd {
+	case "detect":
+		if res.code != 0 && !h.m.configBroken() {
+			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
+		}
+		return append(vs, h.settleLock(false)...)
+	case "clean":
+		ok := res.code == 0
+		if ok {
+			h.m.clean()
+		} else if !h.m.lock.respected() && !h.m.configBroken() {
+			vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("clean failed with no lock a live run holds (%q): %s", h.m.lock, res.stderr)})
+		}
+		return append(vs, h.settleLock(ok)...)
+	}
+	st := cliStatus(res.stderr)
+	h.t.Logf("  -> exit %d, %s", res.code, st)
+	if tookLock(st) {
+		h.m.begin(f, pre, "", false)
+	}
+	vs = append(vs, checkRunStatus(h.m, f, r, st, failedJobs(res.stderr))...)
+	vs = append(vs, checkFailLogs(res.stderr, readFile)...)
+	if want := slices.Contains(passing, st); (res.code == 0) != want && st != stError {
+		vs = append(vs, violation{"e:exit-code", fmt.Sprintf("%s ended %q with exit %d", strings.Join(r.args(), " "), st, res.code)})
+	}
+	h.m.end(f, r.Commit == "", r.full(), st, "")
+	return append(vs, h.settleLock(lockTaken(st))...)
+}
+
+// hook sends one stop to the hook.
+func (h *harness) hook(call hookCall) ([]violation, error) {
+	h.useSession(call.Session)
+	f, err := h.facts()
+	if err != nil {
+		return nil, err
+	}
+	pre := h.stateBranch()
+	p, before, err := h.launch(call.input(h.s.repo), hookArgs...)
+	if err != nil {
+		return nil, err
+	}
+	res, vs := h.finish(p, before)
+	return append(vs, h.judgeHook(call, f, pre, res)...), nil
+}
+
+// useSession makes session the current one.
+func (h *harness) useSession(session string) {
+	h.m.session = session
+	for n := h.m.sessions + 1; n < 1000; n++ {
+		if sessionID(n) != session {
+			break
+		}
+		h.m.sessions = n
+	}
+}
+
+// judgeHook checks a finished hook and updates the model.
+func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []violation {
+	a, vs := checkHookOutput(res)
+	if a.Decision == "block" {
+		console := readConsole(a.Reason)
+		a.FailedJobs = failedJobs(console)
+		vs = append(vs, checkFailLogs(console, readFile)...)
+	}
+	h.t.Logf("  -> %s %s %s", a.Decision, a.Status, strings.Join(a.FailedJobs, " "))
+	if a.Status == "" {
+		return append(vs, h.settleLock(false)...)
+	}
+	if tookLock(a.Status) {
+		h.m.begin(f, pre, call.Session, true)
+	}
+	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
+	h.m.credit[call.Session] = a.Decision == "block"
+	h.m.end(f, true, true, a.Status, call.Session)
+	return append(vs, h.settleLock(lockTaken(a.Status))...)
+}
+
+// consoleRE finds the console log named in block instructions.
+var consoleRE = regexp.MustCompile(`/\S*console\.\d+\.log`)
+
+// readConsole reads the console log that instructions name ("" if none).
+func readConsole(instructions string) string {
+	p := consoleRE.FindString(instructions)
+	if p == "" {
+		return ""
+	}
+	data, _ := os.ReadFile(strings.TrimRight(p, ".,;:)'\"`"))
+	return string(data)
+}
+
+// readFile reads a file by absolute path.
+func readFile(p string) (string, bool) {
+	data, err := os.ReadFile(p)
+	return string(data), err == nil
+}
+
+// signals a step may send.
+var signals = map[string]syscall.Signal{
+	"TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP, "QUIT": syscall.SIGQUIT, "INT": syscall.SIGINT, "KILL": syscall.SIGKILL,
+}
+
+// sleepFile is the file that makes lint sleep.
+const sleepFile = "src/zz_sleep.txt"
+
+// signal starts a run or a stop hook whose lint gate sleeps, sends sig
+// while the gate runs, and checks how it ended: on its own, exit 128+n (the
+// hook: one JSON line that approves), no process of the gate left, no lock
+// (SIGKILL: the lock stays, to be taken over). A command that ends before
+// the gate starts (it had nothing to run) is judged like any other.
+func (h *harness) signal(name, target string) ([]violation, error) {
+	sig, ok := signals[name]
+	if !ok || (target != "run" && target != "hook") {
+		return nil, fmt.Errorf("signal: bad %q %q", name, target)
+	}
+	mark := filepath.Join(h.s.marks, "sleeping")
+	_ = os.Remove(mark)
+	if err := h.setFile(sleepFile, markSleep+"\n"); err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = h.removePath(sleepFile)
+		_ = os.Remove(mark)
+	}()
+	f, err := h.facts()
+	if err != nil {
+		return nil, err
+	}
+	pre := h.stateBranch()
+	call := hookCall{Session: h.m.session, Active: "false"}
+	stdin, args := "", []string{"run"}
+	if target == "hook" {
+		stdin, args = call.input(h.s.repo), hookArgs
+	}
+	p, before, err := h.launch(stdin, args...)
+	if err != nil {
+		return nil, err
+	}
+	exited := func() bool {
+		select {
+		case <-p.done:
+			return true
+		default:
+			return false
+		}
+	}
+	waitFor(30*time.Second, func() bool { return exists(mark) || exited() })
+	data, err := os.ReadFile(mark)
+	if err != nil {
+		res, vs := h.finish(p, before)
+		if target == "hook" {
+			return append(vs, h.judgeHook(call, f, pre, res)...), nil
+		}
+		return append(vs, h.judgeRun(runCall{Cmd: "run"}, f, pre, res)...), nil
+	}
+	pgid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		return nil, err
+	}
+	var vs []violation
+	if !waitFor(20*time.Second, exited) {
+		vs = append(vs, violation{"d:signal-hang", fmt.Sprintf("%s still running 20s after SIG%s", target, name)})
+		_ = p.cmd.Process.Kill()
+	}
+	res, fvs := h.finish(p, before)
+	for i := range fvs {
+		fvs[i].Sig += "-after-" + name
+	}
+	h.t.Logf("  -> SIG%s sent mid-gate: exit %d, signal %v, stdout %q", name, res.code, res.signal, strings.TrimSpace(res.stdout))
+	if sig != syscall.SIGKILL {
+		vs = append(vs, fvs...)
+	}
+	if pgid > 1 {
+		if !waitFor(3*time.Second, func() bool { return groupGone(pgid) }) {
+			if sig != syscall.SIGKILL {
+				vs = append(vs, violation{"d:orphan-gate-" + name, fmt.Sprintf("the lint gate (process group %d) outlived the %s ended by SIG%s", pgid, target, name)})
+			}
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			waitFor(10*time.Second, func() bool { return groupGone(pgid) })
+		}
+	}
+	h.m.begin(f, pre, call.Session, target == "hook")
+	if sig != syscall.SIGKILL {
+		vs = append(vs, h.judgeSignalled(target, name, sig, res)...)
+	}
+	if target == "hook" {
+		h.m.credit[call.Session] = false
+	}
+	h.m.end(f, true, true, stInterrupted, call.Session)
+	if sig == syscall.SIGKILL {
+		if c := h.lockContent(); c != nil {
+			h.m.lock, h.m.lockContent = lockKilled, *c
+		} else {
+			h.m.lock, h.m.lockContent = lockNone, ""
+		}
+		return vs, nil
+	}
+	for _, v := range h.settleLock(true) {
+		v.Sig += "-after-" + name
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// judgeSignalled checks the exit of a run or hook ended by sig (not KILL).
+func (h *harness) judgeSignalled(target, name string, sig syscall.Signal, res result) []violation {
+	want := 128 + int(sig)
+	if target == "run" {
+		if res.signal != 0 || res.code != want {
+			return []violation{{"d:signal-exit-" + name, fmt.Sprintf("run ended by SIG%s exited %d (signal %v), want %d", name, res.code, res.signal, want)}}
+		}
+		return nil
+	}
+	if res.code == want {
+		res.code = 0
+	}
+	a, vs := checkHookOutput(res)
+	for i := range vs {
+		vs[i].Sig += "-after-" + name
+	}
+	if a.Decision == "block" {
+		vs = append(vs, violation{"e:hook-block-after-" + name, "the hook ended by SIG" + name + " blocked"})
+	}
+	return vs
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -1,0 +1,183 @@
+package lifecycle
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// editable are the files an edit may touch, each with the lines it may
+// write ("plain" first: a shrunk draw is a harmless line).
+var editable = []struct {
+	path  string
+	lines []string
+}{
+	{"src/a.txt", []string{"plain", markLint, "REVIEWME-1", "REVIEWME-2"}},
+	{"src/b.txt", []string{"plain", markLint, "REVIEWME-2", "REVIEWME-3"}},
+	{"src/sub/c.txt", []string{"plain", markLint, "REVIEWME-3"}},
+	{"src/vendor/v.txt", []string{"plain", markLint}},
+	{"lib/x/t.txt", []string{"plain", markTest}},
+	{"lib/y/t.txt", []string{"plain", markTest}},
+	{"docs/guide.md", []string{"plain", markDocs}},
+	{"docs/notes.md", []string{"plain", markDocs}},
+	{"pkg/a/p.txt", []string{"plain", markLint}},
+	{"pkg/b/p.txt", []string{"plain", markLint}},
+	{"pkg_a/p.txt", []string{"plain", markLint}},
+	{"top.txt", []string{"plain", markLint, "REVIEWME-1"}},
+}
+
+// removable directories.
+var removable = []string{"src/sub", "lib/x", "lib/y", "docs", "pkg/a", "pkg", "pkg_a", "src"}
+
+// logFileNames are the user's files put in the log directory.
+var logFileNames = []string{"notes.txt", "previous/keep.txt", "mine/x.txt"}
+
+// gateNames are the gates -g may name.
+var gateNames = []string{"lint", "test", "docs", "quality"}
+
+// commitRevs are the revisions -c may name.
+var commitRevs = []string{"HEAD", "HEAD~1", "main"}
+
+// lockKinds are the stray locks a step may leave.
+var lockKinds = []lockKind{lockDead, lockLive, lockForeign, lockEmpty, lockTS, lockOld, lockOldEmpty}
+
+// drawConfig draws the project configuration of a sequence: most with no
+// interval, a minority with a 10-minute one.
+func drawConfig(t *rapid.T) projectConfig {
+	cfg := projectConfig{MaxRetries: rapid.IntRange(0, 3).Draw(t, "max_retries")}
+	if rapid.IntRange(0, 3).Draw(t, "interval") == 3 {
+		cfg.Interval = 10
+	}
+	return cfg
+}
+
+// op is one kind of step and its weight in the model's current state.
+type op struct {
+	name   string
+	weight func(m *model) int
+	draw   func(t *rapid.T, m *model) string
+}
+
+func fixed(w int) func(*model) int { return func(*model) int { return w } }
+
+// ops are the kinds of steps: what users and agents do.
+var ops = []op{
+	{"edit", fixed(22), func(t *rapid.T, m *model) string {
+		e := editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")]
+		line := rapid.IntRange(1, 4).Draw(t, "line")
+		return fmt.Sprintf("edit %s %d %s", e.path, line, e.lines[rapid.IntRange(0, len(e.lines)-1).Draw(t, "text")])
+	}},
+	{"hook", fixed(18), drawHook},
+	{"run", fixed(10), func(t *rapid.T, m *model) string { return "run" + drawFlags(t, m, true) }},
+	{"commit", fixed(6), func(*rapid.T, *model) string { return "commit" }},
+	{"mark", fixed(6), func(t *rapid.T, m *model) string {
+		return fmt.Sprintf("mark %s %d", rapid.SampledFrom([]string{"skipped", "fixed"}).Draw(t, "mark"), rapid.IntRange(1, 3).Draw(t, "nth"))
+	}},
+	{"partial", fixed(5), func(t *rapid.T, m *model) string {
+		return rapid.SampledFrom([]string{"check", "review"}).Draw(t, "cmd") + drawFlags(t, m, true)
+	}},
+	{"rm", fixed(3), func(t *rapid.T, m *model) string {
+		return "rm " + editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path
+	}},
+	{"checkout", fixed(3), func(t *rapid.T, m *model) string {
+		return "checkout " + rapid.SampledFrom(m.branches).Draw(t, "branch")
+	}},
+	{"insert", fixed(2), func(t *rapid.T, m *model) string {
+		return "insert " + editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path
+	}},
+	{"rmdir", fixed(2), func(t *rapid.T, m *model) string {
+		return "rmdir " + rapid.SampledFrom(removable).Draw(t, "dir")
+	}},
+	{"logfile", fixed(2), func(t *rapid.T, m *model) string {
+		return "logfile " + rapid.SampledFrom(logFileNames).Draw(t, "name")
+	}},
+	{"branch", fixed(2), func(t *rapid.T, m *model) string { return fmt.Sprintf("branch b%d", len(m.branches)-1) }},
+	{"merge", fixed(2), func(*rapid.T, *model) string { return "merge" }},
+	{"detect", fixed(2), func(t *rapid.T, m *model) string { return "detect" + drawFlags(t, m, false) }},
+	{"clean", fixed(2), func(*rapid.T, *model) string { return "clean" }},
+	{"signal", fixed(2), func(t *rapid.T, m *model) string {
+		return fmt.Sprintf("signal %s %s", rapid.SampledFrom([]string{"TERM", "HUP", "QUIT", "INT", "KILL"}).Draw(t, "sig"),
+			rapid.SampledFrom([]string{"run", "hook"}).Draw(t, "target"))
+	}},
+	{"config", fixed(1), func(t *rapid.T, m *model) string {
+		if m.configBroken() {
+			return "config fix"
+		}
+		return "config break"
+	}},
+	{"lock", func(m *model) int {
+		if m.lock == lockNone {
+			return 2
+		}
+		return 0
+	}, func(t *rapid.T, m *model) string {
+		return "lock " + string(rapid.SampledFrom(lockKinds).Draw(t, "kind"))
+	}},
+	{"unlock", func(m *model) int {
+		if m.lock.respected() {
+			return 20
+		}
+		if m.lock != lockNone {
+			return 2
+		}
+		return 0
+	}, func(*rapid.T, *model) string { return "unlock" }},
+}
+
+// drawStep draws the next step for the model's state.
+func drawStep(t *rapid.T, m *model) string {
+	total := 0
+	for _, o := range ops {
+		total += o.weight(m)
+	}
+	n := rapid.IntRange(0, total-1).Draw(t, "op")
+	for _, o := range ops {
+		if w := o.weight(m); n < w {
+			return o.draw(t, m)
+		}
+		n -= o.weight(m)
+	}
+	panic("unreachable")
+}
+
+// drawHook draws a stop: mostly the current session, sometimes a new one;
+// the loop flag (as a boolean or the string "true") only on the stop that
+// follows a block, as Claude Code sends it.
+func drawHook(t *rapid.T, m *model) string {
+	n := m.sessions
+	cur := 0
+	for i := 1; i <= m.sessions; i++ {
+		if sessionID(i) == m.session {
+			cur = i
+		}
+	}
+	if rapid.IntRange(0, 9).Draw(t, "new session") == 9 {
+		n++
+	} else {
+		n = cur
+	}
+	active := "false"
+	if m.credit[sessionID(n)] {
+		active = rapid.SampledFrom([]string{"true", "str-true", "false"}).Draw(t, "loop flag")
+	}
+	return fmt.Sprintf("hook s%d %s", n, active)
+}
+
+// drawFlags draws the flags of run, check, review (gate true) or detect.
+func drawFlags(t *rapid.T, m *model, gate bool) string {
+	var b strings.Builder
+	switch rapid.IntRange(0, 7).Draw(t, "flags") {
+	case 4:
+		if gate {
+			b.WriteString(" -g " + rapid.SampledFrom(gateNames).Draw(t, "gate"))
+		}
+	case 5:
+		b.WriteString(" -u")
+	case 6:
+		b.WriteString(" -b " + rapid.SampledFrom(m.branches).Draw(t, "base"))
+	case 7:
+		b.WriteString(" -c " + rapid.SampledFrom(commitRevs).Draw(t, "rev"))
+	}
+	return b.String()
+}

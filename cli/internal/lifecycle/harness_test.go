@@ -1,0 +1,566 @@
+package lifecycle
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// tb is what the harness needs of *testing.T and *rapid.T.
+type tb interface {
+	Helper()
+	Logf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// harness runs the steps of one sequence in one sandbox and checks every
+// property after each of them.
+type harness struct {
+	t     tb
+	bin   string
+	s     *sandbox
+	m     *model
+	steps []string
+	// known holds the signatures already found (soak): a step that breaks
+	// only those does not fail; the model takes the disk as it is and the
+	// sequence goes on.
+	known map[string]bool
+	rec   *recorder
+	// failed, when set, is called before a violation fails the test.
+	failed func()
+}
+
+// newHarness creates the sandbox of a sequence under parent.
+func newHarness(t tb, parent string, cfg projectConfig, known map[string]bool, rec *recorder) (*harness, error) {
+	bin, err := gauntletBinary()
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSandbox(parent, cfg)
+	if err != nil {
+		return nil, err
+	}
+	files, err := readTree(s.repo, ".git", logDirName)
+	if err != nil {
+		s.remove()
+		return nil, err
+	}
+	return &harness{t: t, bin: bin, s: s, m: newModel(cfg, files), known: known, rec: rec}, nil
+}
+
+// close kills what a sequence may have left running and removes the sandbox.
+func (h *harness) close() {
+	if data, err := os.ReadFile(filepath.Join(h.s.marks, "sleeping")); err == nil {
+		if pgid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pgid > 1 {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+	}
+	h.s.remove()
+}
+
+// sequence is the replayable text of the steps so far.
+func (h *harness) sequence() string {
+	return h.m.cfg.String() + "\n" + strings.Join(h.steps, "\n") + "\n"
+}
+
+// do runs one step and checks the properties; a violation fails the test
+// (or, when every one is known, ends the checking of this sequence).
+func (h *harness) do(step string) {
+	h.t.Helper()
+	h.steps = append(h.steps, step)
+	h.t.Logf("step %d: %s", len(h.steps), step)
+	start := time.Now()
+	vs, err := h.exec(step)
+	if d := time.Since(start); d > time.Second {
+		h.t.Logf("  (%s)", d.Round(time.Millisecond))
+	}
+	if err != nil {
+		h.t.Fatalf("step %q: %v", step, err)
+	}
+	vs = append(vs, h.invariants()...)
+	if len(vs) == 0 {
+		return
+	}
+	for _, v := range vs {
+		h.t.Logf("VIOLATION %s", v)
+	}
+	if h.rec != nil {
+		h.rec.record(vs, h.sequence())
+	}
+	for _, v := range vs {
+		if !h.known[v.Sig] {
+			if h.failed != nil {
+				h.failed()
+			}
+			h.t.Fatalf("lifecycle property violated: %s", v.Sig)
+		}
+	}
+	h.resync()
+}
+
+// resync makes the model's files what the disk holds, after a known
+// violation, so that the sequence goes on from there.
+func (h *harness) resync() {
+	if files, err := readTree(h.s.repo, ".git", logDirName); err == nil {
+		h.m.files = files
+	}
+	for p, c := range h.m.logFiles {
+		if data, err := os.ReadFile(h.s.path(p)); err != nil || string(data) != c {
+			delete(h.m.logFiles, p)
+		}
+	}
+}
+
+// invariants are checked after every step: the user's files (a), the
+// execution state and the reviewer's calls (e).
+func (h *harness) invariants() []violation {
+	tree, err := readTree(h.s.repo, ".git", logDirName)
+	if err != nil {
+		return []violation{{"a:unreadable-tree", err.Error()}}
+	}
+	vs := checkUserFiles(h.m, tree, func(rel string) (string, bool) {
+		data, err := os.ReadFile(h.s.path(rel))
+		return string(data), err == nil
+	})
+	data, err := os.ReadFile(filepath.Join(h.s.logDir(), state.File))
+	vs = append(vs, checkState(data, err == nil)...)
+	errs, _ := os.ReadFile(filepath.Join(h.s.marks, reviewerErrors))
+	vs = append(vs, checkReviewer(errs)...)
+	if len(errs) > 0 {
+		_ = os.Remove(filepath.Join(h.s.marks, reviewerErrors))
+	}
+	return vs
+}
+
+// exec runs one step; an error is a broken harness, not a property.
+func (h *harness) exec(step string) ([]violation, error) {
+	f := strings.Fields(step)
+	if len(f) == 0 {
+		return nil, fmt.Errorf("empty step")
+	}
+	arg := func(i int) string {
+		if i < len(f) {
+			return f[i]
+		}
+		return ""
+	}
+	switch f[0] {
+	case "edit":
+		n, err := strconv.Atoi(arg(2))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("edit: bad line %q", arg(2))
+		}
+		return nil, h.edit(arg(1), n, arg(3))
+	case "insert":
+		return nil, h.insertTop(arg(1))
+	case "rm":
+		return nil, h.removePath(arg(1))
+	case "rmdir":
+		return nil, h.removePath(arg(1))
+	case "logfile":
+		rel := logDirName + "/" + arg(1)
+		content := "the user's own notes: " + arg(1) + "\n"
+		h.m.logFiles[rel] = content
+		return nil, h.s.writeFile(rel, content)
+	case "commit":
+		return nil, h.commit()
+	case "branch", "checkout":
+		return nil, h.checkout(arg(1), f[0] == "branch")
+	case "merge":
+		return nil, h.merge()
+	case "mark":
+		n, _ := strconv.Atoi(arg(2))
+		return nil, h.mark(arg(1), n)
+	case "config":
+		return nil, h.config(arg(1))
+	case "lock":
+		return nil, h.placeLock(lockKind(arg(1)))
+	case "unlock":
+		h.m.lock, h.m.lockContent = lockNone, ""
+		return nil, ignoreMissing(os.Remove(lock.Path(h.s.logDir())))
+	case "run", "check", "review", "detect", "clean":
+		r, err := parseRunCall(f)
+		if err != nil {
+			return nil, err
+		}
+		return h.runCommand(r)
+	case "hook":
+		n, err := strconv.Atoi(strings.TrimPrefix(arg(1), "s"))
+		if err != nil {
+			return nil, fmt.Errorf("hook: bad session %q", arg(1))
+		}
+		return h.hook(hookCall{Session: sessionID(n), Active: arg(2)})
+	case "signal":
+		return h.signal(arg(1), arg(2))
+	}
+	return nil, fmt.Errorf("unknown step %q", step)
+}
+
+func ignoreMissing(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// edit sets line n of path to text (filling missing lines with "plain").
+func (h *harness) edit(path string, n int, text string) error {
+	var lines []string
+	if c, ok := h.m.files[path]; ok {
+		lines = strings.Split(strings.TrimSuffix(c, "\n"), "\n")
+	}
+	for len(lines) < n {
+		lines = append(lines, "plain")
+	}
+	lines[n-1] = text
+	return h.setFile(path, strings.Join(lines, "\n")+"\n")
+}
+
+// config breaks the work tree's configuration (a field error in a check
+// file) or fixes it.
+func (h *harness) config(what string) error {
+	c := strings.ReplaceAll(h.m.files[brokenCheckFile], brokenLine, "")
+	switch what {
+	case "break":
+		c += brokenLine
+	case "fix":
+	default:
+		return fmt.Errorf("config: %q", what)
+	}
+	return h.setFile(brokenCheckFile, c)
+}
+
+// insertTop inserts a plain line at the top of an existing file: every
+// line below moves by one.
+func (h *harness) insertTop(path string) error {
+	c, ok := h.m.files[path]
+	if !ok {
+		return nil
+	}
+	return h.setFile(path, "plain\n"+c)
+}
+
+func (h *harness) setFile(path, content string) error {
+	h.m.files[path] = content
+	return h.s.writeFile(path, content)
+}
+
+// removePath deletes a file or a directory of the work tree.
+func (h *harness) removePath(path string) error {
+	delete(h.m.files, path)
+	for _, p := range h.m.under(path) {
+		delete(h.m.files, p)
+	}
+	return os.RemoveAll(h.s.path(path))
+}
+
+// commit commits everything (an empty commit when nothing changed: a new
+// commit all the same).
+func (h *harness) commit() error {
+	if _, err := h.s.git("add", "-A"); err != nil {
+		return err
+	}
+	_, err := h.s.git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("step %d", len(h.steps)))
+	return err
+}
+
+// checkout switches to branch name (creating it when create and it does
+// not exist); git refusing (local changes in the way) leaves all as is.
+func (h *harness) checkout(name string, create bool) error {
+	args := []string{"checkout", "-q", name}
+	if create && !slices.Contains(h.m.branches, name) {
+		args = []string{"checkout", "-q", "-b", name}
+	}
+	if _, err := h.s.git(args...); err != nil {
+		return nil
+	}
+	if !slices.Contains(h.m.branches, name) {
+		h.m.branches = append(h.m.branches, name)
+	}
+	h.m.branch = name
+	files, err := readTree(h.s.repo, ".git", logDirName)
+	if err != nil {
+		return err
+	}
+	h.m.files = files
+	return nil
+}
+
+// merge merges HEAD into main without touching the work tree (the pull
+// request of the committed work is merged); a conflict leaves all as is.
+func (h *harness) merge() error {
+	if h.m.branch == "main" {
+		return nil
+	}
+	out, err := h.s.git("merge-tree", "--write-tree", "main", "HEAD")
+	if err != nil {
+		return nil
+	}
+	tree, _, _ := strings.Cut(out, "\n")
+	commit, err := h.s.git("commit-tree", tree, "-p", "main", "-p", "HEAD", "-m", "merge "+h.m.branch)
+	if err != nil {
+		return err
+	}
+	_, err = h.s.git("update-ref", "refs/heads/main", commit)
+	return err
+}
+
+// reviewJSONRE matches a review slot's JSON: <stem>.<run>.json.
+var reviewJSONRE = regexp.MustCompile(`^(review_.+)\.(\d+)\.json$`)
+
+// mark sets the status of the n-th (1-based, wrapping) violation still
+// "new" in the latest review JSON of each slot, as an agent does after a
+// block; skipped ones become model skips on this branch.
+func (h *harness) mark(status string, n int) error {
+	entries, err := os.ReadDir(h.s.logDir())
+	if err != nil {
+		return nil
+	}
+	latest := map[string]int{}
+	for _, e := range entries {
+		if m := reviewJSONRE.FindStringSubmatch(e.Name()); m != nil {
+			if run, _ := strconv.Atoi(m[2]); run > latest[m[1]] {
+				latest[m[1]] = run
+			}
+		}
+	}
+	type cand struct {
+		path string
+		doc  map[string]any
+		v    map[string]any
+	}
+	var cands []cand
+	for _, stem := range sortedKeys(latest) {
+		p := filepath.Join(h.s.logDir(), fmt.Sprintf("%s.%d.json", stem, latest[stem]))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var doc map[string]any
+		if json.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		vs, _ := doc["violations"].([]any)
+		for _, x := range vs {
+			if v, ok := x.(map[string]any); ok && v["status"] == "new" {
+				cands = append(cands, cand{p, doc, v})
+			}
+		}
+	}
+	if len(cands) == 0 || n < 1 {
+		return nil
+	}
+	c := cands[(n-1)%len(cands)]
+	c.v["status"] = status
+	c.v["result"] = "lifecycle test: marked " + status
+	data, err := json.MarshalIndent(c.doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(c.path, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	if status == "skipped" {
+		file, _ := c.v["file"].(string)
+		issue, _ := c.v["issue"].(string)
+		line, _ := c.v["line"].(float64)
+		if tok := markerRE.FindString(issue); tok != "" {
+			h.m.skips = append(h.m.skips, skip{Branch: h.m.branch, File: file, Token: tok, Line: int(line), Cleans: h.m.cleans})
+		}
+	}
+	return nil
+}
+
+// placeLock writes a stray lock file of kind (when none is there).
+func (h *harness) placeLock(kind lockKind) error {
+	path := lock.Path(h.s.logDir())
+	if _, err := os.Lstat(path); err == nil {
+		return nil
+	}
+	now := time.Now()
+	owner := func(pid int, host string, at time.Time) string {
+		data, _ := json.Marshal(map[string]any{"pid": pid, "host": host, "started_at": at.UTC().Format(time.RFC3339Nano)})
+		return string(data)
+	}
+	var content string
+	mtime := now
+	switch kind {
+	case lockLive:
+		content = owner(os.Getpid(), h.s.host, now)
+	case lockDead:
+		c := exec.Command("true")
+		if err := c.Run(); err != nil {
+			return err
+		}
+		content = owner(c.Process.Pid, h.s.host, now)
+	case lockForeign:
+		content = owner(4242, "build-agent-7.example", now)
+	case lockEmpty:
+	case lockTS:
+		content = "4242\n"
+	case lockOld:
+		mtime = now.Add(-48 * time.Hour)
+		content = owner(4242, "build-agent-7.example", mtime)
+	case lockOldEmpty:
+		mtime = now.Add(-48 * time.Hour)
+	default:
+		return fmt.Errorf("unknown lock kind %q", kind)
+	}
+	if err := os.MkdirAll(h.s.logDir(), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		return err
+	}
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
+		return err
+	}
+	h.m.lock, h.m.lockContent = kind, content
+	return nil
+}
+
+// parseRunCall parses "run -g lint -c HEAD~1 ..." (a rev for -c).
+func parseRunCall(f []string) (runCall, error) {
+	r := runCall{Cmd: f[0]}
+	for i := 1; i < len(f); i++ {
+		next := func() string {
+			if i+1 < len(f) {
+				i++
+				return f[i]
+			}
+			return ""
+		}
+		switch f[i] {
+		case "-g":
+			r.Gate = next()
+		case "-c":
+			r.Commit = next()
+		case "-b":
+			r.Base = next()
+		case "-u":
+			r.Uncommitted = true
+		default:
+			return r, fmt.Errorf("unknown flag %q", f[i])
+		}
+	}
+	return r, nil
+}
+
+// gitState is the user's git state: HEAD, refs, index, stash.
+func (h *harness) gitState() string {
+	cmd := exec.Command("sh", "-c", "git symbolic-ref -q HEAD; git rev-parse HEAD; git for-each-ref; git ls-files -s; git stash list")
+	cmd.Dir, cmd.Env = h.s.repo, h.s.env
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
+
+// facts asks git about the work tree: branch, HEAD, the changes from the
+// merge base with main and the lines they add.
+func (h *harness) facts() (facts, error) {
+	f := facts{Changed: map[string]bool{}, Added: map[string]map[int]bool{}}
+	branch, err := h.s.git("symbolic-ref", "-q", "--short", "HEAD")
+	if err != nil {
+		branch = "HEAD"
+	}
+	f.Branch = branch
+	if f.Head, err = h.s.git("rev-parse", "HEAD"); err != nil {
+		return f, err
+	}
+	mb, err := h.s.git("merge-base", "main", "HEAD")
+	if err != nil {
+		return f, err
+	}
+	names, err := h.s.git("diff", "--name-only", "--no-renames", mb)
+	if err != nil {
+		return f, err
+	}
+	untracked, err := h.s.git("ls-files", "--others", "--exclude-standard")
+	if err != nil {
+		return f, err
+	}
+	for _, p := range strings.Split(names, "\n") {
+		if p != "" {
+			f.Changed[p] = true
+		}
+	}
+	for _, p := range strings.Split(untracked, "\n") {
+		if p == "" {
+			continue
+		}
+		f.Changed[p] = true
+		f.Added[p] = map[int]bool{}
+		for i := range strings.Count(h.m.files[p], "\n") {
+			f.Added[p][i+1] = true
+		}
+	}
+	headCfg, _ := h.s.git("show", "HEAD:"+brokenCheckFile)
+	f.HeadConfigBroken = strings.Contains(headCfg+"\n", brokenLine)
+	diff, err := h.s.git("diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", mb)
+	if err != nil {
+		return f, err
+	}
+	for _, a := range addedLines(diff) {
+		if f.Added[a.File] == nil {
+			f.Added[a.File] = map[int]bool{}
+		}
+		f.Added[a.File][a.Line] = true
+	}
+	return f, nil
+}
+
+// addedLines lists every line a unified diff adds (file, new line number).
+func addedLines(diff string) []finding {
+	var out []finding
+	file, line := "", 0
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ "):
+			file = strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/")
+		case strings.HasPrefix(l, "--- "):
+		case hunkRE.MatchString(l):
+			line, _ = strconv.Atoi(hunkRE.FindStringSubmatch(l)[1])
+		case strings.HasPrefix(l, "+"):
+			out = append(out, finding{File: file, Line: line})
+			line++
+		case strings.HasPrefix(l, " "):
+			line++
+		}
+	}
+	return out
+}
+
+// lockContent reads the lock file (nil when there is none).
+func (h *harness) lockContent() *string {
+	data, err := os.ReadFile(lock.Path(h.s.logDir()))
+	if err != nil {
+		return nil
+	}
+	s := string(data)
+	return &s
+}
+
+// stateBranch reads the branch recorded in .execution_state ("" when none).
+func (h *harness) stateBranch() string {
+	data, err := os.ReadFile(filepath.Join(h.s.logDir(), state.File))
+	if err != nil {
+		return ""
+	}
+	var st struct {
+		Branch string `json:"branch"`
+	}
+	_ = json.Unmarshal(data, &st)
+	return st.Branch
+}

@@ -1,0 +1,130 @@
+package lifecycle
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// fatal is what quietTB.Fatalf panics with.
+type fatal struct{ msg string }
+
+// quietTB runs a harness outside the test's log: Fatalf ends the replay.
+type quietTB struct{}
+
+func (quietTB) Helper()                   {}
+func (quietTB) Logf(string, ...any)       {}
+func (quietTB) Fatalf(f string, a ...any) { panic(fatal{fmt.Sprintf(f, a...)}) }
+
+// replaySigs replays cfg and steps in a fresh sandbox under parent and
+// returns the violations of the first failing step (none when every step
+// keeps every property), by signature.
+func replaySigs(parent string, cfg projectConfig, steps []string) (sigs map[string]string, err error) {
+	sigs, _, err = replay1(parent, cfg, steps)
+	return sigs, err
+}
+
+// replay1 is replaySigs that also returns the signature the test failed
+// with.
+func replay1(parent string, cfg projectConfig, steps []string) (sigs map[string]string, first string, err error) {
+	rec := newRecorder()
+	h, err := newHarness(quietTB{}, parent, cfg, nil, rec)
+	if err != nil {
+		return nil, "", err
+	}
+	defer h.close()
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(fatal)
+			if !ok {
+				panic(r)
+			}
+			sigs, first = rec.details, strings.TrimPrefix(f.msg, "lifecycle property violated: ")
+		}
+	}()
+	for _, s := range steps {
+		h.do(s)
+	}
+	return nil, "", nil
+}
+
+// minimize removes steps (chunks, then single steps) as long as the replay
+// still breaks the property sig, and returns the shortest sequence found;
+// ok is false when the whole sequence does not reproduce sig.
+func minimize(parent string, cfg projectConfig, steps []string, sig string) (min []string, ok bool, err error) {
+	if got, err := replaySigs(parent, cfg, steps); err != nil || got[sig] == "" {
+		return steps, false, err
+	}
+	for chunk := max(1, len(steps)/2); chunk >= 1; chunk /= 2 {
+		for i := 0; i+chunk <= len(steps); {
+			cand := append(append([]string{}, steps[:i]...), steps[i+chunk:]...)
+			got, err := replaySigs(parent, cfg, cand)
+			if err != nil {
+				return steps, true, err
+			}
+			if got[sig] != "" {
+				steps = cand
+				continue
+			}
+			i++
+		}
+	}
+	return steps, true, nil
+}
+
+// minimizeFile minimizes a replay file in place.
+func minimizeFile(parent, path string) (before, after int, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	r, err := parseReplay(string(data))
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(r.sigs) == 0 {
+		return 0, 0, fmt.Errorf("%s: no signature line", path)
+	}
+	primary := r.sigs[0]
+	if got, first, err := replay1(parent, r.cfg, r.steps); err == nil && got[primary] == "" && first != "" {
+		primary = first // signatures were renamed: take the one it fails with
+	}
+	steps, ok, err := minimize(parent, r.cfg, r.steps, primary)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !ok {
+		return len(r.steps), len(r.steps), fmt.Errorf("%s does not reproduce %s", path, primary)
+	}
+	details, err := replaySigs(parent, r.cfg, steps)
+	if err != nil {
+		return 0, 0, err
+	}
+	sigs := []string{primary}
+	for _, sig := range sortedKeys(details) {
+		if sig != primary {
+			sigs = append(sigs, sig)
+		}
+	}
+	text := regressionText(sigs, details, r.cfg.String()+"\n"+strings.Join(steps, "\n")+"\n")
+	return len(r.steps), len(steps), os.WriteFile(path, []byte(text), 0o644)
+}
+
+// TestLifecycleMinimize minimizes the replay files named in
+// LIFECYCLE_MINIMIZE (comma-separated): steps are removed while the replay
+// still breaks the property of its signature line.
+func TestLifecycleMinimize(t *testing.T) {
+	files := os.Getenv("LIFECYCLE_MINIMIZE")
+	if files == "" {
+		t.Skip("set LIFECYCLE_MINIMIZE to replay files to minimize")
+	}
+	for _, f := range strings.Split(files, ",") {
+		before, after, err := minimizeFile(t.TempDir(), f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		t.Logf("%s: %d -> %d steps", f, before, after)
+	}
+}

@@ -1,0 +1,417 @@
+package lifecycle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+)
+
+// violation is one broken property: Sig names its class ("<property
+// letter>:<what>"), stable across runs so that rapid can shrink a sequence
+// to the same class; Detail says what happened.
+type violation struct {
+	Sig, Detail string
+}
+
+func (v violation) String() string { return v.Sig + ": " + v.Detail }
+
+// hookCall is one stop-hook input: its session and its loop flag as sent
+// ("false", "true" for the JSON boolean, "str-true" for the string "true").
+type hookCall struct {
+	Session string
+	Active  string
+}
+
+// loopFlag reports whether the input says the stop follows a block.
+func (h hookCall) loopFlag() bool { return h.Active == "true" || h.Active == "str-true" }
+
+// input is the Claude Code Stop hook input (the shape of
+// shared/fixtures/claude-code/*.json) for cwd.
+func (h hookCall) input(cwd string) string {
+	var active any = false
+	switch h.Active {
+	case "true":
+		active = true
+	case "str-true":
+		active = "true"
+	}
+	data, _ := json.Marshal(map[string]any{
+		"session_id":             h.Session,
+		"transcript_path":        "/home/dev/.claude/projects/-home-dev-project/" + h.Session + ".jsonl",
+		"cwd":                    cwd,
+		"prompt_id":              "9d5bfb8b-9aa5-490f-b6df-f59bb7c3ea24",
+		"permission_mode":        "default",
+		"effort":                 map[string]string{"level": "medium"},
+		"hook_event_name":        "Stop",
+		"stop_hook_active":       active,
+		"last_assistant_message": "All done.",
+		"background_tasks":       []any{},
+		"session_crons":          []any{},
+	})
+	return string(data) + "\n"
+}
+
+// answer is the decoded line of a stop hook.
+type answer struct {
+	Decision   string `json:"decision"`
+	Status     string `json:"status"`
+	Message    string `json:"message"`
+	Reason     string `json:"reason"`
+	StopReason string `json:"stopReason"`
+	// FailedJobs are the jobs the run's console log reports failed or in
+	// error (filled in by the harness for blocks).
+	FailedJobs []string `json:"-"`
+}
+
+// resultLineRE matches a console line reporting a job that did not pass.
+var resultLineRE = regexp.MustCompile(`(?m)^\[(?:FAIL|ERROR)\]\s+(\S+)`)
+
+// failedJobs lists the jobs a console output reports failed or in error.
+func failedJobs(console string) []string {
+	var out []string
+	for _, m := range resultLineRE.FindAllStringSubmatch(console, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// failLogRE matches a failed check's result line and the Log: line under it.
+var failLogRE = regexp.MustCompile(`(?m)^\[(?:FAIL|ERROR)\]\s+(check:\S+).*\n\s+Log: (\S+)`)
+
+// checkFailLogs reports a failed check whose Log: line points to a log that
+// shows a passing run (the check scripts print "<MARKER> in:" when they
+// fail and "<gate> ok" when they pass): the agent could not see what to
+// fix (property e). read reads a log file.
+func checkFailLogs(console string, read func(string) (string, bool)) []violation {
+	var vs []violation
+	for _, m := range failLogRE.FindAllStringSubmatch(console, -1) {
+		log, ok := read(strings.Trim(m[2], "'\""))
+		if ok && !strings.Contains(log, "FAIL in") && strings.Contains(log, " ok\n") {
+			vs = append(vs, violation{"e:fail-log-shows-pass", fmt.Sprintf("%s failed but its log %s shows a passing run:\n%s", m[1], m[2], log)})
+		}
+	}
+	return vs
+}
+
+// gateSuffix names the gates of job ids ("-docs", "-lint+quality"), so that
+// signatures tell apart which gate a violation is about.
+func gateSuffix(ids []string) string {
+	var gates []string
+	for _, id := range ids {
+		g := id
+		if parts := strings.Split(id, ":"); len(parts) == 3 {
+			g = parts[2]
+		}
+		if g == configGate {
+			g = "config"
+		}
+		if !slices.Contains(gates, g) {
+			gates = append(gates, g)
+		}
+	}
+	slices.Sort(gates)
+	if len(gates) == 0 {
+		return ""
+	}
+	return "-" + strings.Join(gates, "+")
+}
+
+// Statuses the oracle names.
+const (
+	stPassed    = string(runner.StatusPassed)
+	stWarnings  = string(runner.StatusPassedWithWarnings)
+	stNoGates   = string(runner.StatusNoApplicableGates)
+	stNoChanges = string(runner.StatusNoChanges)
+	stFailed    = string(runner.StatusFailed)
+	stRetry     = string(runner.StatusRetryLimitExceeded)
+	stLock      = string(runner.StatusLockExists)
+	stInterval  = string(runner.StatusIntervalNotElapsed)
+	stActive    = string(runner.StatusStopHookActive)
+	stError     = string(runner.StatusError)
+	// stInterrupted is a CLI run that said it was interrupted.
+	stInterrupted = "interrupted"
+)
+
+// passing are the statuses of a run that found nothing to fix.
+var passing = []string{stPassed, stWarnings, stNoGates, stNoChanges}
+
+// checkHookOutput decodes a hook's stdout: exactly one line holding one JSON
+// object with a known status, "block" exactly for "failed" with the
+// instructions, exit 0 (property e).
+func checkHookOutput(r result) (answer, []violation) {
+	var vs []violation
+	if r.code != 0 || r.signal != 0 {
+		vs = append(vs, violation{"e:hook-exit", fmt.Sprintf("stop-hook exited %d (signal %v)", r.code, r.signal)})
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if r.stdout == "" || !strings.HasSuffix(r.stdout, "\n") || len(lines) != 1 {
+		vs = append(vs, violation{"e:hook-lines", fmt.Sprintf("stop-hook stdout is not exactly one line: %q", r.stdout)})
+		return answer{}, vs
+	}
+	var a answer
+	dec := json.NewDecoder(strings.NewReader(lines[0]))
+	if err := dec.Decode(&a); err != nil || dec.More() {
+		vs = append(vs, violation{"e:hook-json", fmt.Sprintf("stop-hook stdout is not one JSON object: %q", lines[0])})
+		return answer{}, vs
+	}
+	known := slices.Contains(runner.AllStatuses, runner.GauntletStatus(a.Status))
+	switch {
+	case !known:
+		vs = append(vs, violation{"e:hook-status", fmt.Sprintf("unknown status %q", a.Status)})
+	case a.Decision != "approve" && a.Decision != "block":
+		vs = append(vs, violation{"e:hook-decision", fmt.Sprintf("decision %q", a.Decision)})
+	case (a.Decision == "block") != (a.Status == stFailed):
+		vs = append(vs, violation{"e:hook-decision", fmt.Sprintf("decision %q with status %q", a.Decision, a.Status)})
+	case a.Decision == "block" && (a.Reason == "" || a.StopReason == ""):
+		vs = append(vs, violation{"e:hook-instructions", "a block without reason or stopReason"})
+	}
+	return a, vs
+}
+
+// checkHookAnswer judges a hook's decision against the oracle (properties b
+// and c). m is the model as the run found it (after the resets its start
+// implies), f the facts of the work tree.
+func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
+	credit := m.credit[call.Session]
+	if a.Decision == "block" {
+		var vs []violation
+		if call.loopFlag() && credit {
+			vs = append(vs, violation{"c:hook-block-after-block", fmt.Sprintf("blocked the stop that follows a block (stop_hook_active %s)", call.Active)})
+		}
+		if fails := m.mayFail(f, selection{scope: "all"}); len(fails) == 0 {
+			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs),
+				fmt.Sprintf("blocked while no gate fails in the work tree (the run reports %s)", strings.Join(a.FailedJobs, ", "))})
+		}
+		return vs
+	}
+	fails := m.failing(f, selection{scope: "all"})
+	if len(fails) == 0 {
+		return nil
+	}
+	why := fmt.Sprintf("approved %q while %s fail(s)", a.Status, strings.Join(fails, ", "))
+	suffix := gateSuffix(fails)
+	switch a.Status {
+	case stActive:
+		if call.loopFlag() && credit {
+			return nil
+		}
+		return []violation{{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v)", call.Active, credit)}}
+	case stRetry:
+		if m.budgetSpent() {
+			return nil
+		}
+		return []violation{{"b:retry_limit_exceeded" + m.resetSuffix(), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s)", m.budget, m.cfg.MaxRetries, m.episodeStart())}}
+	case stLock:
+		if m.lock.respected() {
+			return nil
+		}
+		return []violation{{"b:hook-lock_exists-" + m.lock.name(), why + fmt.Sprintf(" (lock: %q)", m.lock)}}
+	case stInterval:
+		if m.intervalLegit() {
+			return nil
+		}
+		return []violation{{"b:interval_not_elapsed", why + fmt.Sprintf(" (full pass since the last clean: %v, failure since: %v)", m.fullPass, m.failedSince)}}
+	}
+	return []violation{{"b:hook-" + a.Status + suffix, why}}
+}
+
+// runCall is one run, check, review, detect or clean command.
+type runCall struct {
+	Cmd         string
+	Gate        string
+	Commit      string
+	Base        string
+	Uncommitted bool
+}
+
+// args are the command line.
+func (r runCall) args() []string {
+	args := []string{r.Cmd}
+	if r.Gate != "" {
+		args = append(args, "-g", r.Gate)
+	}
+	if r.Base != "" {
+		args = append(args, "-b", r.Base)
+	}
+	if r.Commit != "" {
+		args = append(args, "-c", r.Commit)
+	}
+	if r.Uncommitted {
+		args = append(args, "-u")
+	}
+	return args
+}
+
+// full reports a run of every gate on the whole change set.
+func (r runCall) full() bool {
+	return r.Cmd == "run" && r.Gate == "" && r.Commit == "" && r.Base == "" && !r.Uncommitted
+}
+
+// scoped reports whether the changes are the default ones (no -b, -c, -u):
+// only then does the oracle know which gates apply.
+func (r runCall) scoped() bool { return r.Commit == "" && r.Base == "" && !r.Uncommitted }
+
+// selection is the gates the command runs.
+func (r runCall) selection() selection {
+	s := selection{scope: "all", gate: r.Gate}
+	switch r.Cmd {
+	case "check":
+		s.scope = "checks"
+	case "review":
+		s.scope = "reviews"
+	}
+	return s
+}
+
+// cliStatus reads the status of a run, check or review from its output.
+func cliStatus(stderr string) string {
+	lines := strings.Split(stderr, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		switch {
+		case l == "Status: Passed":
+			return stPassed
+		case l == "Status: Passed with warnings":
+			return stWarnings
+		case l == "Status: Failed":
+			return stFailed
+		case l == "Status: Retry limit exceeded" || strings.HasPrefix(l, "Retry limit exceeded"):
+			return stRetry
+		case l == runner.LineNoApplicableGates:
+			return stNoGates
+		case l == runner.LineNoChanges:
+			return stNoChanges
+		case strings.Contains(l, "already in progress"):
+			return stLock
+		case strings.Contains(strings.ToLower(l), "interrupted"):
+			return stInterrupted
+		}
+	}
+	return stError
+}
+
+// checkRunStatus judges a run, check or review against the oracle
+// (properties b and c, and d for a stale lock it refused).
+func checkRunStatus(m *model, f facts, r runCall, status string, failed []string) []violation {
+	var vs []violation
+	sel := r.selection()
+	if r.scoped() {
+		if fails := m.failing(f, sel); len(fails) > 0 && slices.Contains(passing, status) {
+			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
+		}
+		if status == stFailed && len(m.mayFail(f, sel)) == 0 {
+			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
+		}
+	}
+	if status == stRetry && r.Commit == "" && !m.budgetSpent() {
+		vs = append(vs, violation{"b:retry_limit_exceeded" + m.resetSuffix(), fmt.Sprintf("%s ended retry_limit_exceeded after %d run(s) of this episode at most (max_retries %d; episode began %s)", strings.Join(r.args(), " "), m.budget, m.cfg.MaxRetries, m.episodeStart())})
+	}
+	if status == stLock && !m.lock.respected() {
+		vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("%s refused to run for a lock no live run holds (%q)", strings.Join(r.args(), " "), m.lock)})
+	}
+	return vs
+}
+
+// checkUserFiles compares the user's files with the disk (property a): tree
+// is the repository outside .git/ and the log directory, logFiles reads a
+// file of the log directory.
+func checkUserFiles(m *model, tree map[string]string, readLog func(string) (string, bool)) []violation {
+	var vs []violation
+	for _, p := range sortedKeys(m.files) {
+		got, ok := tree[p]
+		switch {
+		case !ok:
+			vs = append(vs, violation{"a:user-file-gone", p + " was deleted or moved"})
+		case got != m.files[p]:
+			vs = append(vs, violation{"a:user-file-changed", fmt.Sprintf("%s changed: %q, want %q", p, got, m.files[p])})
+		}
+	}
+	for _, p := range sortedKeys(tree) {
+		if _, ok := m.files[p]; !ok {
+			vs = append(vs, violation{"a:file-outside-log-dir", p + " appeared outside the log directory"})
+		}
+	}
+	for _, p := range sortedKeys(m.logFiles) {
+		got, ok := readLog(p)
+		switch {
+		case !ok:
+			vs = append(vs, violation{"a:log-dir-user-file-gone", p + " (the user's, in the log directory) was deleted or moved"})
+		case got != m.logFiles[p]:
+			vs = append(vs, violation{"a:log-dir-user-file-changed", fmt.Sprintf("%s changed: %q", p, got)})
+		}
+	}
+	return vs
+}
+
+// checkGitState compares the user's git state (HEAD, refs, index, stash)
+// before and after a command (property a).
+func checkGitState(before, after string) []violation {
+	if before == after {
+		return nil
+	}
+	return []violation{{"a:git-state-changed", fmt.Sprintf("the user's git state changed:\n--- before\n%s\n--- after\n%s", before, after)}}
+}
+
+// checkLock judges the lock file after a command (property d): content is
+// nil when there is none; ran says the command took the lock (it ran gates
+// or cleaned).
+func checkLock(m *model, content *string, ran bool) []violation {
+	switch {
+	case m.lock == lockNone && content != nil:
+		return []violation{{"d:lock-left", fmt.Sprintf("lock file left after the command exited: %q", *content)}}
+	case m.lock.respected() && content == nil:
+		return []violation{{"d:respected-lock-removed", fmt.Sprintf("a %s lock that a live run may hold was removed", m.lock)}}
+	case m.lock.respected() && *content != m.lockContent:
+		return []violation{{"d:respected-lock-changed", fmt.Sprintf("a %s lock that a live run may hold was rewritten: %q", m.lock, *content)}}
+	case m.lock.stale() && ran && content != nil:
+		return []violation{{"d:lock-left", fmt.Sprintf("the %s lock was taken over but left behind: %q", m.lock, *content)}}
+	}
+	return nil
+}
+
+// checkState parses .execution_state (property e).
+func checkState(data []byte, exists bool) []violation {
+	if !exists {
+		return nil
+	}
+	var st struct {
+		LastRunCompletedAt string `json:"last_run_completed_at"`
+		Branch             string `json:"branch"`
+		Commit             string `json:"commit"`
+		WorkingTreeRef     string `json:"working_tree_ref"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return []violation{{"e:state-unparseable", fmt.Sprintf(".execution_state: %v: %q", err, data)}}
+	}
+	if _, err := time.Parse(time.RFC3339, st.LastRunCompletedAt); err != nil {
+		return []violation{{"e:state-unparseable", fmt.Sprintf(".execution_state last_run_completed_at: %v", err)}}
+	}
+	return nil
+}
+
+// checkNoDump reports a Go panic or goroutine dump in a command's output
+// (property e).
+func checkNoDump(what, out string) []violation {
+	for _, bad := range []string{"panic:", "goroutine ", "runtime error", "SIGQUIT: quit"} {
+		if strings.Contains(out, bad) {
+			return []violation{{"e:go-dump", fmt.Sprintf("%s holds %q", what, bad)}}
+		}
+	}
+	return nil
+}
+
+// checkReviewer reports calls the stand-in reviewer refused (property e).
+func checkReviewer(errs []byte) []violation {
+	if len(bytes.TrimSpace(errs)) == 0 {
+		return nil
+	}
+	return []violation{{"e:reviewer-flags", string(errs)}}
+}
