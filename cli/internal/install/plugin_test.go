@@ -18,10 +18,10 @@ var pluginDir = filepath.Join("..", "..", "..", "plugins", "agent-gauntlet")
 // pluginScript is the command every hook of the plugin runs.
 const pluginScript = "${CLAUDE_PLUGIN_ROOT}/scripts/agent-gauntlet-hook"
 
-// TestPluginStopHookIsTheInstalledOne checks that the plugin's Stop hook
-// runs, through its script, the command and timeout that `init --agent
-// claude` writes into .claude/settings.json.
-func TestPluginStopHookIsTheInstalledOne(t *testing.T) {
+// TestPluginHooksAreTheInstalledOnes checks that the plugin's Stop and
+// SessionStart hooks run, through its script, the commands and timeouts
+// that `init --agent claude` writes into .claude/settings.json.
+func TestPluginHooksAreTheInstalledOnes(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(pluginDir, "hooks", "hooks.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,15 +38,26 @@ func TestPluginStopHookIsTheInstalledOne(t *testing.T) {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		t.Fatalf("hooks.json: %v", err)
 	}
-	spec, _ := SpecFor(hookproto.Claude)
-	stop := cfg.Hooks[spec.Event]
-	if len(stop) != 1 || len(stop[0].Hooks) != 1 {
-		t.Fatalf("hooks.json: want one %s hook, got %+v", spec.Event, cfg.Hooks)
+	for _, tc := range []struct {
+		hook    Hook
+		timeout int
+	}{{StopHook, DefaultTimeoutSeconds}, {StartHook, StartTimeoutSeconds}} {
+		spec, ok := SpecForHook(hookproto.Claude, tc.hook)
+		if !ok {
+			t.Fatalf("no Claude spec for %s", tc.hook)
+		}
+		entries := cfg.Hooks[spec.Event]
+		if len(entries) != 1 || len(entries[0].Hooks) != 1 {
+			t.Fatalf("hooks.json: want one %s hook, got %+v", spec.Event, cfg.Hooks)
+		}
+		h := entries[0].Hooks[0]
+		want := `"` + pluginScript + `" ` + strings.TrimPrefix(CommandFor(tc.hook, hookproto.Claude, tc.timeout), Program+" ")
+		if h.Type != "command" || h.Command != want || h.Timeout != tc.timeout {
+			t.Errorf("plugin %s hook = %+v, want command %q with timeout %d", spec.Event, h, want, tc.timeout)
+		}
 	}
-	h := stop[0].Hooks[0]
-	want := `"` + pluginScript + `" ` + strings.TrimPrefix(Command(hookproto.Claude, DefaultTimeoutSeconds), Program+" ")
-	if h.Type != "command" || h.Command != want || h.Timeout != DefaultTimeoutSeconds {
-		t.Errorf("plugin Stop hook = %+v, want command %q with timeout %d", h, want, DefaultTimeoutSeconds)
+	if len(cfg.Hooks) != 2 {
+		t.Errorf("hooks.json: want Stop and SessionStart only, got %v", cfg.Hooks)
 	}
 }
 
@@ -62,8 +73,11 @@ func TestPluginScript(t *testing.T) {
 	if info, err := os.Stat(script); err != nil || info.Mode().Perm()&0o111 == 0 {
 		t.Fatalf("%s must be an executable file: %v", script, err)
 	}
-	run := func(path, stdin string) (string, error) {
-		cmd := exec.Command(script, "stop-hook", "--agent", "claude")
+	run := func(path, stdin string, args ...string) (string, error) {
+		if len(args) == 0 {
+			args = []string{"stop-hook", "--agent", "claude"}
+		}
+		cmd := exec.Command(script, args...)
 		cmd.Env = append(os.Environ(), "PATH="+path)
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.Output()
@@ -83,6 +97,11 @@ func TestPluginScript(t *testing.T) {
 	if answer.Decision != "approve" || !strings.Contains(answer.SystemMessage, "npm install -g agent-gauntlet-go") ||
 		!strings.Contains(answer.SystemMessage, "go install github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet@latest") {
 		t.Errorf("without agent-gauntlet: %s", out)
+	}
+
+	// without agent-gauntlet, the session-start hook adds nothing
+	if out, err := run(empty, `{"hook_event_name":"SessionStart"}`, "start-hook", "--agent", "claude"); err != nil || out != "" {
+		t.Errorf("start-hook without agent-gauntlet: %q, %v", out, err)
 	}
 
 	// with agent-gauntlet on PATH: it runs, with the arguments and stdin
