@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 )
 
 // probeFlags are Inspect's extra open flags. O_NONBLOCK: a FIFO in the lock's
@@ -30,22 +31,12 @@ func lockDir(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fserr.Wrap("open log directory", dir, err)
 	}
-	if err := flock(d, syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(d); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("lock log directory %s: %w", dir, err)
 	}
 	return func() {
-		_ = flock(d, syscall.LOCK_UN)
+		_ = filelock.Unlock(d)
 		d.Close()
 	}, nil
-}
-
-// flock applies how to f, retrying on EINTR.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }

@@ -9,7 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"unsafe"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 )
 
 // probeFlags are Inspect's extra open flags: none on Windows, where opening a
@@ -39,11 +40,6 @@ func processGone(pid int) bool {
 	return code != stillActive
 }
 
-var procLockFileEx = syscall.NewLazyDLL("kernel32.dll").NewProc("LockFileEx")
-
-// lockfileExclusiveLock is LOCKFILE_EXCLUSIVE_LOCK.
-const lockfileExclusiveLock = 2
-
 // lockDir takes an exclusive lock that serializes the takers of a stale
 // lock file in dir. Windows cannot lock a directory, so the lock is a
 // byte-range lock of a file in the temporary directory named after dir
@@ -60,10 +56,9 @@ func lockDir(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock log directory %s: %w", dir, err)
 	}
-	var ol syscall.Overlapped
-	if r, _, e := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock, 0, 1, 0, uintptr(unsafe.Pointer(&ol))); r == 0 {
+	if err := filelock.Lock(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lock log directory %s: %w", dir, e)
+		return nil, fmt.Errorf("lock log directory %s: %w", dir, err)
 	}
 	return func() { f.Close() }, nil
 }

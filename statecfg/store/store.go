@@ -20,9 +20,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 )
 
 // Dir is the store's directory inside the git common directory.
@@ -100,10 +100,10 @@ func (s Store) Update(v any, change func() (bool, error), key ...string) error {
 		return fmt.Errorf("lock %s: %w", p, err)
 	}
 	defer lf.Close()
-	if err := flock(lf, syscall.LOCK_EX); err != nil {
+	if err := filelock.Lock(lf); err != nil {
 		return fmt.Errorf("lock %s: %w", p, err)
 	}
-	defer func() { _ = flock(lf, syscall.LOCK_UN) }() // closing would release it too
+	defer func() { _ = filelock.Unlock(lf) }() // closing would release it too
 	if _, err := s.Read(v, key...); err != nil && !errors.Is(err, ErrCorrupt) {
 		return err
 	}
@@ -112,16 +112,6 @@ func (s Store) Update(v any, change func() (bool, error), key ...string) error {
 		return err
 	}
 	return atomicfile.WriteJSON(p, v, 0o644)
-}
-
-// flock applies how to f, retrying on EINTR.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // escape makes s one file name: letters, digits, '-' and '_' stay, every

@@ -1,0 +1,75 @@
+package filelock
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// open opens the lock file at path, closed at the end of the test.
+func open(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// TestExclusive pins that two open files of one path never hold the lock
+// at once: each goroutine has its own open file (as separate processes
+// would) and checks that nobody else is inside while it holds the lock.
+func TestExclusive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	var inside atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		f := open(t, path)
+		wg.Go(func() {
+			for range 50 {
+				if err := Lock(f); err != nil {
+					t.Error(err)
+					return
+				}
+				if !inside.CompareAndSwap(0, 1) {
+					t.Error("two open files hold the lock at once")
+				}
+				for range 5 {
+					runtime.Gosched()
+				}
+				inside.Store(0)
+				if err := Unlock(f); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestReleased pins that Unlock and Close both release the lock: a second
+// open file takes it after each (a lock left held would hang the test).
+func TestReleased(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	a, b := open(t, path), open(t, path)
+	if err := Lock(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := Unlock(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := Lock(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Lock(a); err != nil {
+		t.Fatal(err)
+	}
+}

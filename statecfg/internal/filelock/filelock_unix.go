@@ -1,0 +1,23 @@
+//go:build unix
+
+package filelock
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+func lock(f *os.File) error { return flock(f, syscall.LOCK_EX) }
+
+func unlock(f *os.File) error { return flock(f, syscall.LOCK_UN) }
+
+// flock applies how to f, retrying on EINTR.
+func flock(f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}

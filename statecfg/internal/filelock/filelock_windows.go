@@ -1,0 +1,37 @@
+//go:build windows
+
+package filelock
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+var (
+	kernel32         = syscall.NewLazyDLL("kernel32.dll")
+	procLockFileEx   = kernel32.NewProc("LockFileEx")
+	procUnlockFileEx = kernel32.NewProc("UnlockFileEx")
+)
+
+// lockfileExclusiveLock is LOCKFILE_EXCLUSIVE_LOCK: without
+// LOCKFILE_FAIL_IMMEDIATELY, LockFileEx waits for the lock.
+const lockfileExclusiveLock = 2
+
+// lock locks the first byte of f (offset 0 in the OVERLAPPED, length 1).
+func lock(f *os.File) error {
+	var ol syscall.Overlapped
+	if r, _, e := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock, 0, 1, 0, uintptr(unsafe.Pointer(&ol))); r == 0 {
+		return e
+	}
+	return nil
+}
+
+// unlock unlocks the byte lock locked.
+func unlock(f *os.File) error {
+	var ol syscall.Overlapped
+	if r, _, e := procUnlockFileEx.Call(f.Fd(), 0, 1, 0, uintptr(unsafe.Pointer(&ol))); r == 0 {
+		return e
+	}
+	return nil
+}
