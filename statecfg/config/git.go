@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -31,8 +30,8 @@ func trackedFile(ctx context.Context, dir string) (file string, ok bool) {
 	cmd.Stdout = out
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	// Its own process group, killed whole when ctx ends.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.SysProcAttr = groupAttr()
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	cmd.WaitDelay = gitWaitDelay
 	if err := cmd.Run(); err != nil {
 		return "", false

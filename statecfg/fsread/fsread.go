@@ -4,7 +4,8 @@
 // put where one is expected is an error, never a hang: the kind is checked
 // before opening and again on the opened file, which is opened with
 // O_NONBLOCK (a FIFO swapped in between the two checks opens at once and is
-// then refused).
+// then refused). Windows has no FIFOs in the file system and opening a file
+// there never blocks, so no flag is needed; the checks of the kind stay.
 package fsread
 
 import (
@@ -108,7 +109,7 @@ func Open(path string) (*os.File, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi.Mode(), wantFile)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, missing(path, err)
 	}
@@ -127,7 +128,7 @@ func Open(path string) (*os.File, error) {
 // included) is a *NotRegularError rather than a hang. Errors are as for
 // File.
 func Dir(path string) ([]fs.DirEntry, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	f, err := openDir(path)
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {
 			if fi, serr := os.Stat(path); serr == nil {

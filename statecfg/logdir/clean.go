@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
@@ -167,7 +166,7 @@ func onlyState(names []string) []string {
 
 // list reads the directory rel of the root, never blocking on a FIFO.
 func (c *cleaner) list(rel string) ([]fs.DirEntry, error) {
-	f, err := c.root.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	f, err := openDirIn(c.root, rel)
 	if err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ func HasLogs(dir string) (bool, error) {
 // other name's content too) is an error naming what the path is, and is
 // left as it was. It never blocks on a FIFO.
 func OpenLog(path string, truncate bool) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
+	f, err := openLogFile(path)
 	if err != nil {
 		return nil, openLogError(path, err)
 	}
@@ -165,7 +165,7 @@ func OpenLog(path string, truncate bool) (*os.File, error) {
 	if err == nil && !fi.Mode().IsRegular() {
 		err = &fs.PathError{Op: "open", Path: path, Err: &fsread.NotRegularError{Mode: fi.Mode(), Want: "a regular file"}}
 	}
-	if err == nil && hardLinks(fi) > 1 {
+	if err == nil && hardLinks(f, fi) > 1 {
 		err = &fs.PathError{Op: "open", Path: path, Err: errHardLinked}
 	}
 	if err == nil && truncate {
@@ -197,12 +197,4 @@ func openLogError(path string, err error) error {
 		return err
 	}
 	return &fs.PathError{Op: "open", Path: path, Err: &fsread.NotRegularError{Mode: m, Want: "a regular file"}}
-}
-
-// hardLinks is the link count of fi (1 when the platform does not say).
-func hardLinks(fi fs.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 1
 }
