@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // ciProject is a project whose gates ci.yml can refer to: checks lint and
@@ -262,7 +263,7 @@ func TestLoadCIOnlyRegularFiles(t *testing.T) {
 		want string
 	}{
 		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, "is a directory, not a regular file"},
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "is a named pipe (FIFO), not a regular file"},
+		{"fifo", fifotest.Make, "is a named pipe (FIFO), not a regular file"},
 		{"symlink to a directory", func(p string) error { return os.Symlink(".", p) }, "is a directory, not a regular file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,8 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"syscall"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // envMap is a getenv backed by a map.
@@ -99,9 +100,7 @@ func TestLoadGlobalUnreadable(t *testing.T) {
 // hook reads it on every stop).
 func TestLoadGlobalFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "config.yml")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Create(t, p)
 	g, err := LoadGlobal(p)
 	want := "ignoring global config " + p + " (using defaults): is a named pipe (FIFO), not a regular file"
 	if err == nil || err.Error() != want || !reflect.DeepEqual(g, Global{}) {

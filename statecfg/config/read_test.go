@@ -6,8 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // makeSpecial replaces the file at p by an entry of kind: "fifo", "dir",
@@ -24,7 +25,7 @@ func makeSpecial(t *testing.T, p, kind string) {
 	var err error
 	switch kind {
 	case "fifo":
-		err = syscall.Mkfifo(p, 0o644)
+		fifotest.Create(t, p)
 	case "dir":
 		err = os.Mkdir(p, 0o755)
 	case "dangling":

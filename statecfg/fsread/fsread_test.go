@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // fixture builds one directory entry of each kind and returns the dir.
@@ -26,7 +27,7 @@ func fixture(t *testing.T) string {
 	must(os.Mkdir(filepath.Join(dir, "dir"), 0o755))
 	must(os.WriteFile(filepath.Join(dir, "dir", "b"), nil, 0o644))
 	must(os.WriteFile(filepath.Join(dir, "dir", "a"), nil, 0o644))
-	must(syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	fifotest.Create(t, filepath.Join(dir, "fifo"))
 	must(os.Symlink("file", filepath.Join(dir, "link")))
 	must(os.Symlink("fifo", filepath.Join(dir, "fifolink")))
 	must(os.Symlink("dir", filepath.Join(dir, "dirlink")))

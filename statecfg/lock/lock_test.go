@@ -12,9 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // Environment of the helper process (see TestMain).
@@ -456,9 +457,7 @@ func TestReleaseReplacedByFIFO(t *testing.T) {
 	if err := os.Remove(l.Path); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(l.Path, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Create(t, l.Path)
 	if err := l.Release(); err != nil {
 		t.Errorf("Release = %v", err)
 	}

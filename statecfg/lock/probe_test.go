@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // TestHeldAgreesWithAcquire checks Held against Acquire on the same lock
@@ -47,9 +48,7 @@ func TestHeldAgreesWithAcquire(t *testing.T) {
 			}
 		}, false, true},
 		{"FIFO", func(t *testing.T, path string) {
-			if err := syscall.Mkfifo(path, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			fifotest.Create(t, path)
 		}, false, true},
 		{"symbolic link to a stale lock", func(t *testing.T, path string) {
 			target := filepath.Join(filepath.Dir(path), "elsewhere")
@@ -171,7 +170,7 @@ func TestHeldUnreadable(t *testing.T) {
 // open would wait for a writer) and is respected.
 func TestHeldFIFO(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, File), 0o644); err != nil {
+	if err := fifotest.Make(filepath.Join(dir, File)); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	done := make(chan bool, 1)

@@ -6,8 +6,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // makeDir creates a log directory holding files (a name ending in / is a
@@ -292,9 +293,7 @@ func TestCleanSpecialEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "check_src_fifo.1.log"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Create(t, filepath.Join(dir, "check_src_fifo.1.log"))
 	res, err := Clean(filepath.Dir(dir), dir, true)
 	if err != nil || !res.Archived {
 		t.Fatalf("Clean = %+v, %v", res, err)

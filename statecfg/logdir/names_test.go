@@ -5,8 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 func TestIsOwn(t *testing.T) {
@@ -66,7 +67,7 @@ func TestOpenLog(t *testing.T) {
 	}
 	mustDo(os.Symlink(victim, filepath.Join(dir, "link.1.log")))
 	mustDo(os.Link(victim, filepath.Join(dir, "hard.1.log")))
-	mustDo(syscall.Mkfifo(filepath.Join(dir, "fifo.1.log"), 0o644))
+	fifotest.Create(t, filepath.Join(dir, "fifo.1.log"))
 	mustDo(os.Mkdir(filepath.Join(dir, "dir.1.log"), 0o755))
 	for name, want := range map[string]string{
 		"link.1.log": "is a symbolic link, not a regular file",

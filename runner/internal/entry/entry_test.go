@@ -4,11 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 func paths(exp []Expanded) []string {
@@ -200,9 +200,7 @@ func TestJobs(t *testing.T) {
 // used to hang detect (os.ReadDir opened it and waited for a writer).
 func TestExpandAllFIFOParent(t *testing.T) {
 	root := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(root, "pkgs"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Create(t, filepath.Join(root, "pkgs"))
 	if got := ExpandAll(root, []config.EntryPoint{{Path: "pkgs/*", Checks: []string{"lint"}}}); len(got) != 0 {
 		t.Errorf("ExpandAll = %v, want nothing", got)
 	}
