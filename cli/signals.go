@@ -11,7 +11,10 @@ import (
 // EndingSignals are the signals that end the program, all the same way
 // (DESIGN §7): the context is canceled, children's process groups are
 // killed, the lock is released, prompts stop, and nothing half-done is
-// left behind.
+// left behind. On Windows, where os/signal emulates them, Ctrl-C and
+// Ctrl-Break arrive as SIGINT, and closing the console window, logging off
+// or shutting down as SIGTERM (Windows then ends the process shortly
+// whatever it does); SIGHUP and SIGQUIT never arrive there.
 var EndingSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // SignalError is the cause of a context that NotifyContext canceled: the

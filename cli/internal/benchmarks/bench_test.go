@@ -25,7 +25,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -153,9 +152,7 @@ func run(b *testing.B, procs ...proc) (time.Duration, int64, string) {
 				b.Fatalf("%v: %v\n%s", p.argv, err, out.String())
 			}
 		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > maxRSS {
-			maxRSS = ru.Maxrss
-		}
+		maxRSS = max(maxRSS, peakRSS(cmd.ProcessState))
 	}
 	return total, maxRSS, out.String()
 }
