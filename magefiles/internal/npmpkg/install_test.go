@@ -1,4 +1,4 @@
-//go:build installtest
+//go:build installtest && unix
 
 package npmpkg
 
