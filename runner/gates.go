@@ -65,13 +65,13 @@ func (e *execution) previousFailures(verification bool) *gate.Pending {
 
 // gateSpec is the change scope the gates get: spec with the tree of the
 // run's snapshot of the work tree when reviews (or the debug log's diff
-// statistics) need one, so that every gate sees the same work tree.
+// statistics) need one, so that every gate sees the same work tree. When
+// reviews get that tree, it is the one the run's state records
+// (reviewedSnapshot).
 func (e *execution) gateSpec(ctx context.Context, spec gate.DiffSpec, jobs []gate.Job) gate.DiffSpec {
-	needTree := e.debug != nil
-	for _, j := range jobs {
-		needTree = needTree || j.Kind == gate.KindReview
-	}
+	needTree := e.debug != nil || hasReview(jobs)
 	if !needTree || spec.WorkTree != "" || spec.Mode == gate.DiffCommit || spec.Mode == gate.DiffCI {
+		e.reviewedSnapshot = spec.WorkTree != "" && hasReview(jobs)
 		return spec
 	}
 	tree, err := e.snapshotTree(ctx)
@@ -80,7 +80,18 @@ func (e *execution) gateSpec(ctx context.Context, spec gate.DiffSpec, jobs []gat
 		return spec
 	}
 	spec.WorkTree = tree
+	e.reviewedSnapshot = hasReview(jobs)
 	return spec
+}
+
+// hasReview reports whether jobs hold a review job.
+func hasReview(jobs []gate.Job) bool {
+	for _, j := range jobs {
+		if j.Kind == gate.KindReview {
+			return true
+		}
+	}
+	return false
 }
 
 // logRunStart writes the debug log's RUN_START event with the diff

@@ -76,15 +76,19 @@ func (e *execution) snapshotTree(ctx context.Context) (string, error) {
 	return rs.tree.Tree, nil
 }
 
-// finalSnapshot returns the snapshot commit of the work tree as the gates
-// left it, on HEAD with the base and from recorded: the run's snapshot
+// finalSnapshot returns the snapshot commit, on HEAD with the base and from
+// recorded, of the work tree the run's reviews were given when they were
+// given the run's snapshot: what the gates changed in the work tree since
+// (a formatter, an edit during the run) is then among the next run's
+// changes since the snapshot, so no review that judged it ever misses it.
+// Otherwise it is the work tree as the gates left it: the run's snapshot
 // when nothing moved since it was taken, else taken again.
 func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState, from string) (string, error) {
 	rs, err := e.snap.get()
 	if err != nil {
 		return "", err
 	}
-	if !rs.afterGates {
+	if !rs.afterGates && !e.reviewedSnapshot {
 		changed, err := rs.tree.Changed(ctx)
 		if err != nil {
 			return "", err
