@@ -15,11 +15,16 @@ import (
 
 // changes is what detect found.
 type changes struct {
-	// spec is the run's change scope: the changes since the previous run's
-	// snapshot in verification mode (when there are any), else base.
+	// spec is the run's narrowed change scope: the changes since the
+	// previous run's snapshot in verification mode (when there are any),
+	// else full. Only a review gate that judged that snapshot may be given
+	// it (see reviewRunner).
 	spec gate.DiffSpec
-	// base is the scope of the mode chosen by the flags (local, CI, ...).
-	base gate.DiffSpec
+	// full is the whole change set: the scope of the mode chosen by the
+	// flags (local, CI, ...), or the previous run's change set when only it
+	// is left (previousChanges). A gate that did not judge the previous
+	// run's snapshot is given full, as a run without pending logs would.
+	full gate.DiffSpec
 	// files are the changed paths.
 	files []string
 	// since are the paths changed since the previous run's snapshot
@@ -39,8 +44,9 @@ func (e *execution) diffSpec() gate.DiffSpec {
 // detect returns the change scope of the run and its changed files, those
 // of spec as e.changed lists them. In verification mode the files changed
 // since the previous run's snapshot are added to the normal change set (so
-// committing a non-fix never hides a failure), and reviews see the changes
-// since that snapshot.
+// committing a non-fix never hides a failure, and the gates that apply are
+// those of the whole change set), and the reviews that judged that snapshot
+// may see only the changes since it.
 func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification bool, prev state.State) (changes, error) {
 	ch, err := e.changed.get()
 	if err != nil {
@@ -49,7 +55,7 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification
 	for _, w := range ch.Warnings {
 		e.cons.Printf("%s", w)
 	}
-	c := changes{spec: spec, base: spec, files: withoutDir(ch.Files, e.logRel)}
+	c := changes{spec: spec, full: spec, files: withoutDir(ch.Files, e.logRel)}
 	if !verification || prev.WorkingTreeRef == "" {
 		return c, nil
 	}
@@ -79,10 +85,10 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification
 	}
 	c.since = withoutDir(since.Files, e.logRel)
 	c.files = unionFiles(c.files, c.since)
-	if c.base.Mode != gate.DiffCommit && c.base.Mode != gate.DiffCI {
-		c.base.WorkTree = tree
+	if c.full.Mode != gate.DiffCommit && c.full.Mode != gate.DiffCI {
+		c.full.WorkTree = tree
 	}
-	c.spec = c.base
+	c.spec = c.full
 	if len(c.since) > 0 && !e.opts.Uncommitted {
 		c.spec = fix
 	}
@@ -137,7 +143,7 @@ func (e *execution) previousChanges(ctx context.Context, c changes, prev state.S
 	if len(files) == 0 {
 		return c, nil
 	}
-	c.files, c.since, c.spec = files, files, spec
+	c.files, c.since, c.spec, c.full = files, files, spec, spec
 	return c, nil
 }
 

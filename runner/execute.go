@@ -102,6 +102,11 @@ type execution struct {
 	refs      *future[git.Refs]
 	snap      *future[runSnapshot]
 	gatesDone atomic.Bool
+	// reviewedSnapshot is true when the run's reviews were given the tree
+	// of snap: the state then records that tree even if the gates changed
+	// the work tree since, for the next verification run narrows the diff
+	// of a review that judged it to the changes since (see finalSnapshot).
+	reviewedSnapshot bool
 	// loc is where the project sits in its repository (the key of the
 	// agent's skip decisions), asked only when decisions are read or kept.
 	loc *future[git.Location]
@@ -264,11 +269,7 @@ func (e *execution) locate(context.Context) (git.Location, error) { return e.loc
 // skips are the agent's skip decisions on the current branch, for the
 // review gates among jobs (none without a review job: no git question).
 func (e *execution) skips(jobs []gate.Job) []gate.Skip {
-	hasReview := false
-	for _, j := range jobs {
-		hasReview = hasReview || j.Kind == gate.KindReview
-	}
-	if !hasReview {
+	if !hasReview(jobs) {
 		return nil
 	}
 	loc, err := e.loc.get()

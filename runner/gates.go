@@ -65,13 +65,13 @@ func (e *execution) previousFailures(verification bool) *gate.Pending {
 
 // gateSpec is the change scope the gates get: spec with the tree of the
 // run's snapshot of the work tree when reviews (or the debug log's diff
-// statistics) need one, so that every gate sees the same work tree.
+// statistics) need one, so that every gate sees the same work tree. When
+// reviews get that tree, it is the one the run's state records
+// (reviewedSnapshot).
 func (e *execution) gateSpec(ctx context.Context, spec gate.DiffSpec, jobs []gate.Job) gate.DiffSpec {
-	needTree := e.debug != nil
-	for _, j := range jobs {
-		needTree = needTree || j.Kind == gate.KindReview
-	}
+	needTree := e.debug != nil || hasReview(jobs)
 	if !needTree || spec.WorkTree != "" || spec.Mode == gate.DiffCommit || spec.Mode == gate.DiffCI {
+		e.reviewedSnapshot = spec.WorkTree != "" && hasReview(jobs)
 		return spec
 	}
 	tree, err := e.snapshotTree(ctx)
@@ -80,7 +80,18 @@ func (e *execution) gateSpec(ctx context.Context, spec gate.DiffSpec, jobs []gat
 		return spec
 	}
 	spec.WorkTree = tree
+	e.reviewedSnapshot = hasReview(jobs)
 	return spec
+}
+
+// hasReview reports whether jobs hold a review job.
+func hasReview(jobs []gate.Job) bool {
+	for _, j := range jobs {
+		if j.Kind == gate.KindReview {
+			return true
+		}
+	}
+	return false
 }
 
 // logRunStart writes the debug log's RUN_START event with the diff
@@ -121,13 +132,17 @@ func (r reporter) Result(res gate.Result) {
 }
 
 // reviewRunner runs the review gates of the run in one review.Session. In
-// verification mode a review whose entry point did not change since the
-// previous run gets the full diff of the base change set instead of an
-// empty one: its pending violations are verified again rather than passing
-// as "no changes".
+// verification mode a review gate sees only the changes since the previous
+// run's snapshot when it judged that snapshot (judgedPrevious) and its entry
+// point changed since; every other review gate gets the whole change set.
+// One whose entry point did not change has its pending violations verified
+// again rather than passing as "no changes"; one that did not judge the
+// snapshot (it did not run in that run, erred, or ran with another change
+// scope: `run -g other`, `check`, `-u`, `-b`) never passes on a diff that
+// hides changes it has not seen.
 func (e *execution) reviewRunner(ch changes) sched.RunFunc {
 	runReview := review.NewSession().Run
-	if ch.spec.Mode != gate.DiffFixBase {
+	if ch.spec == ch.full {
 		return runReview
 	}
 	touched := map[string]bool{}
@@ -135,13 +150,36 @@ func (e *execution) reviewRunner(ch changes) sched.RunFunc {
 	for _, ep := range expanded {
 		touched[ep.Path] = true
 	}
-	base := ch.base
+	judged := e.judgedPrevious()
+	full := ch.full
 	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
-		if !touched[job.EntryPoint] {
-			env.Diff = base
+		if !touched[job.EntryPoint] || !judged[job.ID] {
+			env.Diff = full
 		}
 		return runReview(ctx, job, env)
 	}
+}
+
+// judgedPrevious are the review jobs that judged the previous run's
+// snapshot: that run had this run's change scope and the job reached a
+// verdict in it (review.Judged). None when the state does not say which
+// run wrote it.
+func (e *execution) judgedPrevious() map[string]bool {
+	if e.prev.RunNumber == 0 || e.prev.Scope != e.scope() {
+		return nil
+	}
+	names, err := logdir.Scan(e.logDir)
+	if err != nil {
+		return nil
+	}
+	return review.Judged(e.logDir, names, e.names, e.prev.RunNumber)
+}
+
+// scope names the run's change scope in the execution state: the mode and
+// the base branch its flags chose.
+func (e *execution) scope() string {
+	spec := e.diffSpec()
+	return string(spec.Mode) + " " + spec.BaseBranch
 }
 
 // preflight checks the program of check jobs; review jobs check their

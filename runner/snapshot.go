@@ -15,7 +15,8 @@ import (
 // the verified change set began (changes.from), recorded in the snapshot.
 // With them go the episode (nextEpisode) and the start of the stop hook's
 // interval (lastFullPass) after a run that ended with status and, when
-// archived, archives the logs.
+// archived, archives the logs, and the run's number and change scope (which
+// tell the next run which review gates judged the snapshot).
 func (e *execution) writeState(ctx context.Context, from string, status GauntletStatus, archived bool) {
 	e.snap.start()
 	hs, err := git.ReadHeadState(ctx, e.root, e.base)
@@ -32,7 +33,7 @@ func (e *execution) writeState(ctx context.Context, from string, status Gauntlet
 	now := e.now()
 	st := state.State{LastRunCompletedAt: now, Branch: branch, Commit: head, WorkingTreeRef: ref,
 		LastFullPassAt: e.lastFullPass(status, now), EpisodeStartRun: e.nextEpisode(status, archived),
-		SessionID: e.opts.SessionID}
+		SessionID: e.opts.SessionID, RunNumber: e.runNumber, Scope: e.scope()}
 	if err := state.Write(e.logDir, st); err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	}
@@ -75,15 +76,19 @@ func (e *execution) snapshotTree(ctx context.Context) (string, error) {
 	return rs.tree.Tree, nil
 }
 
-// finalSnapshot returns the snapshot commit of the work tree as the gates
-// left it, on HEAD with the base and from recorded: the run's snapshot
+// finalSnapshot returns the snapshot commit, on HEAD with the base and from
+// recorded, of the work tree the run's reviews were given when they were
+// given the run's snapshot: what the gates changed in the work tree since
+// (a formatter, an edit during the run) is then among the next run's
+// changes since the snapshot, so no review that judged it ever misses it.
+// Otherwise it is the work tree as the gates left it: the run's snapshot
 // when nothing moved since it was taken, else taken again.
 func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState, from string) (string, error) {
 	rs, err := e.snap.get()
 	if err != nil {
 		return "", err
 	}
-	if !rs.afterGates {
+	if !rs.afterGates && !e.reviewedSnapshot {
 		changed, err := rs.tree.Changed(ctx)
 		if err != nil {
 			return "", err

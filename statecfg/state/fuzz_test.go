@@ -53,7 +53,7 @@ func FuzzStateRead(f *testing.F) {
 		if !again.LastRunCompletedAt.Equal(got.LastRunCompletedAt) || again.Branch != got.Branch ||
 			again.Commit != got.Commit || again.WorkingTreeRef != got.WorkingTreeRef ||
 			!again.LastFullPassAt.Equal(got.LastFullPassAt) || again.EpisodeStartRun != got.EpisodeStartRun ||
-			again.SessionID != got.SessionID {
+			again.SessionID != got.SessionID || again.RunNumber != got.RunNumber || again.Scope != got.Scope {
 			t.Errorf("round trip changed the state: %+v became %+v", got, again)
 		}
 	})

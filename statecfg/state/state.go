@@ -63,6 +63,14 @@ type State struct {
 	// session_id), "" for a run from the command line. After the retry
 	// limit, a stop from another session starts a fresh budget.
 	SessionID string `json:"session_id,omitempty"`
+	// RunNumber is the number N of that run's log files, and Scope its
+	// change scope (the mode and base branch its flags chose, see
+	// runner): a verification run narrows a review gate's diff to the
+	// changes since WorkingTreeRef only when the gate reached a verdict in
+	// that run with the same scope, that is, when it judged that snapshot.
+	// 0 and "" (a state of an older version) narrow no gate's diff.
+	RunNumber int    `json:"run_number,omitempty"`
+	Scope     string `json:"change_scope,omitempty"`
 }
 
 // onDisk is the file layout, with pointers to tell missing fields. The
@@ -76,6 +84,8 @@ type onDisk struct {
 	LastFullPassAt     json.RawMessage `json:"last_full_pass_completed_at"`
 	EpisodeStartRun    json.RawMessage `json:"episode_start_run"`
 	SessionID          json.RawMessage `json:"session_id"`
+	RunNumber          json.RawMessage `json:"run_number"`
+	Scope              json.RawMessage `json:"change_scope"`
 }
 
 // maxSize bounds what Read reads: a state this package writes is a few
@@ -140,6 +150,11 @@ func (s *State) readOwn(d onDisk) {
 	var session string
 	if json.Unmarshal(d.SessionID, &session) == nil {
 		s.SessionID = session
+	}
+	var run int
+	var scope string
+	if json.Unmarshal(d.RunNumber, &run) == nil && json.Unmarshal(d.Scope, &scope) == nil && run > 0 {
+		s.RunNumber, s.Scope = run, scope
 	}
 }
 

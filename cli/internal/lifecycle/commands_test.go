@@ -215,7 +215,9 @@ func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []vi
 	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
 	h.m.credit[call.Session] = a.Decision == "block"
 	h.m.end(f, true, true, a.Status, call.Session)
-	return append(vs, h.settleLock(lockTaken(a.Status))...)
+	// A work-tree configuration that does not load is answered before any
+	// run: the hook takes no lock, so a dead one stays for the next run.
+	return append(vs, h.settleLock(lockTaken(a.Status) && !h.m.configBroken())...)
 }
 
 // consoleRE finds the console log named in block instructions.

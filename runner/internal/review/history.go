@@ -332,3 +332,24 @@ func pending(r record) ([]gate.Violation, bool, []string) {
 	}
 	return out, len(out) > 0, warnings
 }
+
+// Judged returns the review jobs among the files names of logDir (named by
+// jn) that judged the work tree of run: at least one slot answered pass or
+// fail in that very run, so the gate saw the change scope it was given
+// then. A slot skipped for a prior pass, one that erred, and a gate that
+// passed on an empty diff (it writes no file) did not judge it.
+func Judged(logDir string, names []logdir.Name, jn *logdir.JobNames, run int) map[string]bool {
+	out := map[string]bool{}
+	if run < 1 {
+		return out
+	}
+	records, _ := latestVerdicts(slotNames(logDir, names, jn), run+1, nil)
+	for job, byIndex := range records {
+		for _, r := range byIndex {
+			if r.Run == run && (r.status == gate.StatusPass || r.status == gate.StatusFail) {
+				out[job] = true
+			}
+		}
+	}
+	return out
+}

@@ -274,3 +274,38 @@ func TestPendingSlotsPassesOverErrors(t *testing.T) {
 		t.Errorf("warnings = %q", warnings)
 	}
 }
+
+func TestJudged(t *testing.T) {
+	dir := t.TempDir()
+	pass := func(adapter string) string { return `{"adapter":"` + adapter + `","status":"pass","violations":[]}` }
+	writeFiles(t, dir, map[string]string{
+		// code-quality: slot 1 skipped for its prior pass in run 3, slot 2
+		// answered in run 3: judged run 3.
+		"review_._code-quality_claude@1.2.json": pass("claude"),
+		"review_._code-quality_claude@1.3.json": `{"adapter":"claude","status":"skipped_prior_pass","passIteration":2,"violations":[]}`,
+		"review_._code-quality_codex@2.3.json":  `{"adapter":"codex","status":"fail","violations":[{"file":"f.go","line":1,"issue":"i","priority":"low"}]}`,
+		// security: passed in run 2, crashed in run 3: it did not judge run 3.
+		"review_src_security_claude@1.2.json": pass("claude"),
+		"review_src_security_claude@1.3.log":  crashLog,
+		// quality: only skipped in run 3.
+		"review_._quality_claude@1.1.json": pass("claude"),
+		"review_._quality_claude@1.3.json": `{"adapter":"claude","status":"skipped_prior_pass","passIteration":1,"violations":[]}`,
+	})
+	names, err := logdir.Scan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		run  int
+		want map[string]bool
+	}{
+		{3, map[string]bool{"review:.:code-quality": true}},
+		{2, map[string]bool{"review:.:code-quality": true, "review:src:security": true}},
+		{1, map[string]bool{"review:.:quality": true}},
+		{0, map[string]bool{}},
+	} {
+		if got := Judged(dir, names, testJobs, tt.run); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Judged(run %d) = %v, want %v", tt.run, got, tt.want)
+		}
+	}
+}
