@@ -82,7 +82,7 @@ type exitSignal struct{ code int }
 // Main runs the command line with args and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	cwd, err := os.Getwd()
-	if err != nil && (len(args) == 0 || hookFields[args[0]] == "") {
+	if err != nil && !isHook(args) {
 		return report(stderr, fmt.Errorf("get working directory: %w", err))
 	}
 	// The stop hook must answer even from a deleted directory: it finds the
@@ -95,13 +95,17 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 // command name: the field of CLI that defines each.
 var hookFields = map[string]string{"stop-hook": "StopHook", "start-hook": "StartHook"}
 
+// isHook reports whether args run a hook command.
+func isHook(args []string) bool { return len(args) > 0 && hookFields[args[0]] != "" }
+
 // grammar returns what Kong parses args with: the whole CLI, or, for a
-// hook command, a grammar of that one command. Kong builds its model by
+// hook command line that parseHookArgs leaves to Kong (--help, a bad
+// flag), a grammar of that one command. Kong builds its model by
 // reflection over every command and flag at each start; the one-command
 // grammar is made from the same field of CLI, so the hook's flags, help
 // and env stay defined in one place.
 func grammar(args []string) any {
-	if len(args) == 0 || hookFields[args[0]] == "" {
+	if !isHook(args) {
 		return &CLI{}
 	}
 	field, _ := reflect.TypeOf(CLI{}).FieldByName(hookFields[args[0]])
@@ -110,6 +114,9 @@ func grammar(args []string) any {
 }
 
 func run(env *Env, args []string) (code int) {
+	if cmd, ok := parseHookArgs(args); ok {
+		return report(env.Stderr, cmd.Run(env))
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(exitSignal); ok {
