@@ -47,6 +47,7 @@ func (c *StopHookCmd) Run(env *Env) error {
 		Cwd:          env.Cwd,
 		StdinTimeout: stdinTimeout,
 		Deadline:     deadline,
+		BeforeRun:    env.HandleSignals,
 	})
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package cli is the agent-gauntlet command line: one Kong struct per
 // command, each in its own file, wiring the statecfg, runner and hookproto
-// modules together. Main is the whole program; cmd/agent-gauntlet only calls it.
+// modules together. Main is the whole program and RunProcess the program as a
+// process (its signal handling); cmd/agent-gauntlet only calls RunProcess.
 //
 // Users install the command with
 //

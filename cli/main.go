@@ -39,6 +39,21 @@ type Env struct {
 	Getenv func(string) string
 	// Cwd is the process working directory.
 	Cwd string
+	// handleSignals, when set, installs the process's deferred signal
+	// handlers; see HandleSignals.
+	handleSignals func()
+}
+
+// HandleSignals makes sure that the process handles the ending signals and
+// SIGPIPE as RunProcess sets them up, installing the handlers now if
+// RunProcess deferred them (the stop hook's fast paths answer without).
+// The stop hook calls it before it starts the gates: a gate must not
+// inherit an ignored SIGPIPE, and a signal during a run must release its
+// lock.
+func (e *Env) HandleSignals() {
+	if e.handleSignals != nil {
+		e.handleSignals()
+	}
 }
 
 // CLI is the root of the command line.
@@ -80,14 +95,22 @@ func (h *HelpCmd) Run(kctx *kong.Context) error {
 type exitSignal struct{ code int }
 
 // Main runs the command line with args and returns the process exit code.
+// The caller handles the signals (ctx ends with them), as RunProcess does.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	return mainWith(ctx, nil, args, stdin, stdout, stderr)
+}
+
+// mainWith is Main in a process whose signal handlers handleSignals
+// installs (nil: already installed).
+func mainWith(ctx context.Context, handleSignals func(), args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cwd, err := os.Getwd()
 	if err != nil && !isHook(args) {
 		return report(stderr, fmt.Errorf("get working directory: %w", err))
 	}
 	// The stop hook must answer even from a deleted directory: it finds the
 	// project from the input's cwd, and without one it has no project.
-	env := &Env{Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Cwd: cwd}
+	env := &Env{Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Cwd: cwd,
+		handleSignals: handleSignals}
 	return run(env, args)
 }
 

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // EndingSignals are the signals that end the program, all the same way
@@ -53,6 +55,16 @@ func signalName(s syscall.Signal) string {
 // on its own, through its usual exit paths. stop unregisters the handler.
 func NotifyContext(parent context.Context) (ctx context.Context, stop context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
+	unregister := cancelOnSignal(cancel)
+	return ctx, func() {
+		unregister()
+		cancel(context.Canceled)
+	}
+}
+
+// cancelOnSignal calls cancel with a *SignalError when one of EndingSignals
+// arrives, swallowing the later ones, until unregister is called.
+func cancelOnSignal(cancel context.CancelCauseFunc) (unregister func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, EndingSignals...)
 	done := make(chan struct{})
@@ -64,9 +76,51 @@ func NotifyContext(parent context.Context) (ctx context.Context, stop context.Ca
 		case <-done:
 		}
 	}()
-	return ctx, func() {
+	return func() {
 		signal.Stop(ch)
 		close(done)
-		cancel(context.Canceled)
 	}
+}
+
+// signalDelay is how long a hook runs before it installs its signal
+// handlers (RunProcess): longer than its fast paths take, a blink for
+// anything that waits.
+const signalDelay = 5 * time.Millisecond
+
+// RunProcess is the program as a process (cmd/agent-gauntlet's main, and
+// the test binary's agent-gauntlet command): it sets up the signal handling,
+// runs Main with args on the standard streams and returns the exit code.
+//
+// A closed stdout (an agent that went away, `| head`) must give write
+// errors, not kill the process before it releases its lock: SIGPIPE is
+// caught (signal.Notify), not ignored, since an ignored signal would be
+// inherited by the gates. Windows has no SIGPIPE (a write to a closed pipe
+// fails): there the SIGPIPE calls do nothing. The EndingSignals cancel
+// Main's context (NotifyContext).
+//
+// The hook commands (stop-hook, start-hook) defer this by signalDelay:
+// their fast paths answer in about two milliseconds, and os/signal takes a
+// quarter of that to install the handlers (it starts threads of its own
+// and waits on one of them for each signal; BENCHMARKS.md). Until then
+// SIGPIPE is ignored and an ending signal ends the process, as one
+// arriving before main does. The stop hook installs them at once when it
+// decides to run the gates (Env.HandleSignals).
+func RunProcess(args []string) int {
+	if !isHook(args) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		ctx, stop := NotifyContext(context.Background())
+		defer stop()
+		return Main(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+	}
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(context.Canceled)
+	// In place until the process exits, which follows Main at once. SIGPIPE
+	// comes last: once it is no longer ignored, every handler is in place.
+	install := sync.OnceFunc(func() {
+		cancelOnSignal(cancel)
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	})
+	time.AfterFunc(signalDelay, install)
+	return mainWith(ctx, install, args, os.Stdin, os.Stdout, os.Stderr)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -182,12 +183,19 @@ type result struct {
 // input. Extra env entries override the sandbox's.
 func (s *sandbox) start(stdin string, extraEnv []string, attr *syscall.SysProcAttr, args ...string) *proc {
 	s.t.Helper()
+	return s.startReading(strings.NewReader(stdin), extraEnv, attr, args...)
+}
+
+// startReading is start with stdin read from r (an *os.File is the
+// process's own stdin).
+func (s *sandbox) startReading(r io.Reader, extraEnv []string, attr *syscall.SysProcAttr, args ...string) *proc {
+	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), processTimeout)
 	p := &proc{args: args, cancel: cancel, done: make(chan struct{})}
 	p.cmd = exec.CommandContext(ctx, binary(s.t), args...)
 	p.cmd.Dir = s.repo
 	p.cmd.Env = append(append([]string{}, s.env...), extraEnv...)
-	p.cmd.Stdin = strings.NewReader(stdin)
+	p.cmd.Stdin = r
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	p.cmd.SysProcAttr = attr
 	p.cmd.WaitDelay = 5 * time.Second

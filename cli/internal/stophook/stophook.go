@@ -86,6 +86,10 @@ type Options struct {
 	// (DeadlineFor(DefaultAgentTimeout)); a run still going then is
 	// cancelled and answered as infrastructure_error.
 	Deadline time.Duration
+	// BeforeRun, when set, is called once the hook has decided to run the
+	// gauntlet, before the run starts: the process installs there the
+	// signal handlers that it keeps off the fast paths.
+	BeforeRun func()
 }
 
 // deps are the effects of the hook that tests replace.
@@ -407,6 +411,9 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 		res   runner.RunResult
 		panic any
 		stack []byte
+	}
+	if h.o.BeforeRun != nil {
+		h.o.BeforeRun()
 	}
 	done := make(chan result, 1)
 	go func() {

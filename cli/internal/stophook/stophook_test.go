@@ -273,6 +273,9 @@ func TestFastPaths(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, in := tc.setup(t)
+			// The process installs its signal handlers in BeforeRun: the
+			// fast paths answer without them.
+			o.BeforeRun = func() { t.Errorf("BeforeRun called on a fast path") }
 			out, _, stderr := call(t, o, in)
 			if out.Status != tc.status {
 				t.Fatalf("status = %s (%s), want %s; stderr:\n%s", out.Status, out.Message, tc.status, stderr)
@@ -339,7 +342,7 @@ func TestRunsWhenDue(t *testing.T) {
 			if tc.in != nil {
 				in = tc.in(root)
 			}
-			called := false
+			called, before := false, false
 			exec := func(_ context.Context, o runner.Options) runner.RunResult {
 				called = true
 				if o.Dir != root {
@@ -348,9 +351,12 @@ func TestRunsWhenDue(t *testing.T) {
 				if want := "s"; tc.in == nil && o.SessionID != want {
 					t.Errorf("SessionID = %q, want the input's %q", o.SessionID, want)
 				}
+				if !before {
+					t.Errorf("the run started before BeforeRun (the process's signal handlers)")
+				}
 				return runner.RunResult{Status: runner.StatusPassed}
 			}
-			out, _, stderr := callExec(t, Options{Cwd: root, Getenv: env(t, tc.env)}, exec, in)
+			out, _, stderr := callExec(t, Options{Cwd: root, Getenv: env(t, tc.env), BeforeRun: func() { before = true }}, exec, in)
 			if !called || out.Status != runner.StatusPassed {
 				t.Errorf("called = %v, outcome %+v; stderr:\n%s", called, out, stderr)
 			}
