@@ -1,4 +1,10 @@
 // Command agent-gauntlet is a quality-gate runner for AI coding agents.
+//
+// GOMAXPROCS is read once, at start: the program does not need it read
+// again when a container's CPU limit changes, and every stop hook is spared
+// the goroutine that would (BENCHMARKS.md).
+//
+//go:debug updatemaxprocs=0
 package main
 
 import (
