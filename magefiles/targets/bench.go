@@ -56,6 +56,8 @@ type Figure struct {
 	Ratio    string
 	Target   string
 	Met      bool
+	// Reference marks a figure that explains others and has no target.
+	Reference bool
 }
 
 // times returns the measured and baseline times of a benchmark in ns: the
@@ -98,6 +100,10 @@ func Figures(r map[string]BenchResult) []Figure {
 		}
 		figs = append(figs, f)
 		got, ok := r[p.name]
+		if hook, goStart := got.Metrics["med-ns"], got.Metrics["go-med-ns"]; ok && hook > 0 && goStart > 0 {
+			figs = append(figs, Figure{What: p.what + " (beyond an empty Go program)", Reference: true,
+				Measured: ms(hook - goStart), Baseline: ms(goStart) + " (empty Go program)", Ratio: fmt.Sprintf("%.2f×", hook/goStart)})
+		}
 		rss := Figure{What: p.what + " (peak RSS)", Target: "≤ 15 MiB"}
 		if ok {
 			mib := got.Metrics["maxrss-KiB"] / 1024
@@ -130,15 +136,40 @@ func Figures(r map[string]BenchResult) []Figure {
 	return figs
 }
 
-// RenderBenchmarks writes BENCHMARKS.md's content.
-func RenderBenchmarks(figs []Figure, raw string, when time.Time) string {
+// Headings of BENCHMARKS.md: the hand-written notes (kept from one Bench
+// to the next) and the raw output that follows them.
+const (
+	notesHeading = "## Notes"
+	rawHeading   = "## Raw `go test -bench` output"
+)
+
+// KeptNotes returns the hand-written notes section of an earlier
+// BENCHMARKS.md (from its heading to the raw output), "" when it has none.
+func KeptNotes(old string) string {
+	i := strings.Index(old, "\n"+notesHeading+"\n")
+	if i < 0 {
+		return ""
+	}
+	notes := old[i+1:]
+	if j := strings.Index(notes, "\n"+rawHeading); j >= 0 {
+		notes = notes[:j]
+	}
+	return strings.TrimSpace(notes) + "\n"
+}
+
+// RenderBenchmarks writes BENCHMARKS.md's content, notes (KeptNotes)
+// before the raw output.
+func RenderBenchmarks(figs []Figure, raw string, when time.Time, notes string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `go tool mage bench` on %s (%s/%s, %d CPUs). Whole processes are\n", when.UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	b.WriteString("measured as children of a Go benchmark (`cli/internal/benchmarks`), each run next to the\nbaseline that its target names (alternating, under the same load); figures compare medians.\n\n")
 	b.WriteString("| figure | measured | baseline | ratio | target | met |\n|---|---|---|---|---|---|\n")
 	for _, f := range figs {
 		met := "yes"
-		if !f.Met {
+		switch {
+		case f.Reference:
+			met, f.Target = "—", "none (reference)"
+		case !f.Met:
 			met = "**no**"
 		}
 		if f.Measured == "" {
@@ -147,12 +178,15 @@ func RenderBenchmarks(figs []Figure, raw string, when time.Time) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.What, f.Measured, f.Baseline, f.Ratio, f.Target, met)
 	}
 	for _, f := range figs {
-		if !f.Met {
+		if !f.Met && !f.Reference {
 			b.WriteString("\nTargets marked **no** are not met yet; README.md, section \"Performance\", says why and what is planned.\n")
 			break
 		}
 	}
-	b.WriteString("\n## Raw `go test -bench` output\n\n```\n")
+	if notes != "" {
+		b.WriteString("\n" + strings.TrimSpace(notes) + "\n")
+	}
+	b.WriteString("\n" + rawHeading + "\n\n```\n")
 	b.WriteString(strings.TrimSpace(raw))
 	b.WriteString("\n```\n")
 	return b.String()
@@ -190,7 +224,12 @@ func Bench(ctx context.Context) error {
 		fmt.Fprintf(Out, "%-52s %-14s baseline %-22s ratio %-7s target %-40s met=%v\n", f.What, f.Measured, f.Baseline, f.Ratio, f.Target, f.Met)
 	}
 	out := filepath.Join(root, "BENCHMARKS.md")
-	if err := os.WriteFile(out, []byte(RenderBenchmarks(figs, filterBench(raw.String()), time.Now())), 0o644); err != nil {
+	old, err := os.ReadFile(out)
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("read %s: %w", out, err)
+	}
+	md := RenderBenchmarks(figs, filterBench(raw.String()), time.Now(), KeptNotes(string(old)))
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	fmt.Fprintf(Out, "wrote %s\n", out)

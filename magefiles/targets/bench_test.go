@@ -45,7 +45,7 @@ PASS`
 	if seen != len(want) {
 		t.Fatalf("saw %d of %d figures", seen, len(want))
 	}
-	md := RenderBenchmarks(figs, out, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	md := RenderBenchmarks(figs, out, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), "")
 	for _, s := range []string{"# Benchmarks", "2026-11-22", "| stop hook, no config (wall) | 2.50 ms | 2.00 ms | 1.25× |", "**no**", "not measured", "section \"Performance\""} {
 		if !strings.Contains(md, s) {
 			t.Errorf("BENCHMARKS.md lacks %q:\n%s", s, md)
@@ -82,5 +82,47 @@ BenchmarkDetectTenThousandFiles-2     	      20	 300000000 ns/op	     14000 maxr
 	}
 	for what := range want {
 		t.Errorf("no figure %q", what)
+	}
+}
+
+// The stop hook's figures show what it costs beyond an empty Go program,
+// measured in the same run, as a reference with no target.
+func TestFiguresEmptyGoProgram(t *testing.T) {
+	out := `BenchmarkStopHookActive-2             	      20	   2000000 ns/op	   1500000 base-med-ns	         0 git-calls	   1000000 go-med-ns	      6000 maxrss-KiB	   2100000 med-ns`
+	figs := Figures(ParseBench(strings.NewReader(out)))
+	var ref *Figure
+	for i, f := range figs {
+		if f.What == "stop hook, stop_hook_active (beyond an empty Go program)" {
+			ref = &figs[i]
+		}
+		if f.What == "stop hook, no config (beyond an empty Go program)" {
+			t.Errorf("a reference figure for an unmeasured benchmark: %+v", f)
+		}
+	}
+	if ref == nil || ref.Measured != "1.10 ms" || ref.Baseline != "1.00 ms (empty Go program)" || ref.Ratio != "2.10×" || !ref.Reference {
+		t.Fatalf("reference figure %+v", ref)
+	}
+	md := RenderBenchmarks([]Figure{*ref}, out, time.Now(), "")
+	if !strings.Contains(md, "| none (reference) | — |") || strings.Contains(md, "**no**") || strings.Contains(md, "not met yet") {
+		t.Errorf("a reference figure is rendered as a target:\n%s", md)
+	}
+}
+
+// Bench keeps the hand-written notes of BENCHMARKS.md, between the table
+// and the raw output, when it writes the file again.
+func TestKeptNotes(t *testing.T) {
+	notes := "## Notes\n\nWhy the stop hook costs what it costs.\n"
+	first := RenderBenchmarks(nil, "BenchmarkX-2 1 1 ns/op", time.Now(), notes)
+	kept := KeptNotes(first)
+	if kept != notes {
+		t.Fatalf("KeptNotes = %q, want %q", kept, notes)
+	}
+	second := RenderBenchmarks(nil, "BenchmarkY-2 1 1 ns/op", time.Now(), kept)
+	if strings.Count(second, "## Notes") != 1 || !strings.Contains(second, "Why the stop hook") ||
+		strings.Index(second, "## Notes") > strings.Index(second, "## Raw") || strings.Contains(second, "BenchmarkX") {
+		t.Fatalf("rewritten file:\n%s", second)
+	}
+	if got := KeptNotes("# Benchmarks\n\n## Raw `go test -bench` output\n"); got != "" {
+		t.Errorf("KeptNotes of a file without notes = %q", got)
 	}
 }

@@ -10,6 +10,8 @@
 // Metrics besides ns/op (the mean of the measured runs):
 //   - med-ns: the median of the measured runs;
 //   - base-med-ns: the median of the baseline runs;
+//   - go-med-ns: the median of runs of an empty Go program, measured next
+//     to the stop hook's fast paths (the floor of any Go binary's start);
 //   - maxrss-KiB: the largest peak RSS of the measured runs;
 //   - git-calls: the git processes of one run (counted, untimed, through a
 //     PATH shim).
@@ -18,7 +20,6 @@ package benchmarks
 import (
 	"bytes"
 	"fmt"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,13 +28,32 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
+
+	emptyOnce sync.Once
+	emptyPath string
+	emptyErr  error
 )
+
+// TestMain removes the programs the benchmarks built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, p := range []string{binPath, emptyPath} {
+		if p != "" {
+			_ = os.RemoveAll(filepath.Dir(p))
+		}
+	}
+	os.Exit(code)
+}
 
 // binary builds agent-gauntlet once per test process.
 func binary(b *testing.B) string {
@@ -55,6 +75,38 @@ func binary(b *testing.B) string {
 		b.Fatalf("build agent-gauntlet: %v", buildErr)
 	}
 	return binPath
+}
+
+// emptyGoProgram builds, once per test process, a Go program whose main
+// does nothing, as agent-gauntlet is built (static, no cgo, same
+// toolchain): what starting any Go binary costs.
+func emptyGoProgram(b *testing.B) string {
+	b.Helper()
+	emptyOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gauntlet-bench-empty-")
+		if err != nil {
+			emptyErr = err
+			return
+		}
+		for name, content := range map[string]string{
+			"go.mod":  "module empty\n",
+			"main.go": "package main\n\nfunc main() {}\n",
+		} {
+			if emptyErr = os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); emptyErr != nil {
+				return
+			}
+		}
+		emptyPath = filepath.Join(dir, "empty")
+		cmd := exec.Command("go", "build", "-o", emptyPath, ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=-mod=mod")
+		cmd.Stderr = os.Stderr
+		emptyErr = cmd.Run()
+	})
+	if emptyErr != nil {
+		b.Fatalf("build the empty Go program: %v", emptyErr)
+	}
+	return emptyPath
 }
 
 // hermeticEnv is the environment of every measured process: testenv's,
@@ -186,50 +238,63 @@ func gitCalls(b *testing.B, subject []proc) (int, string) {
 	return bytes.Count(data, []byte("\n")), out
 }
 
+// baseline is what a subject is measured next to: processes, and the
+// metric that reports the median of their runs.
+type baseline struct {
+	unit  string
+	procs []proc
+}
+
 // measure times b.N runs of subject (its processes one after the other).
 // First, untimed, it runs subject once with a git shim, fails unless the
 // output contains expect (so a benchmark never measures the wrong path)
-// and reports the git calls; then it runs subject and baseline once to
-// warm the caches and reach a steady state. Each timed iteration also
-// runs baseline, untimed, before or after subject in turn.
-func measure(b *testing.B, expect string, subject []proc, baseline []proc) {
+// and reports the git calls; then it runs subject and the baselines once
+// to warm the caches and reach a steady state. Each timed iteration also
+// runs the baselines, untimed, before or after subject in turn.
+func measure(b *testing.B, expect string, subject []proc, baselines ...baseline) {
 	b.Helper()
 	calls, out := gitCalls(b, subject)
 	if !strings.Contains(out, expect) {
 		b.Fatalf("%v: output lacks %q:\n%s", subject[0].argv, expect, out)
 	}
 	run(b, subject...)
-	if len(baseline) > 0 {
-		run(b, baseline...)
+	for _, base := range baselines {
+		run(b, base.procs...)
 	}
-	var times, baseTimes []time.Duration
+	var times []time.Duration
+	baseTimes := make([][]time.Duration, len(baselines))
+	runBaselines := func() {
+		b.StopTimer()
+		for j, base := range baselines {
+			d, _, _ := run(b, base.procs...)
+			baseTimes[j] = append(baseTimes[j], d)
+		}
+		b.StartTimer()
+	}
 	var maxRSS int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if len(baseline) > 0 && i%2 == 0 {
-			b.StopTimer()
-			d, _, _ := run(b, baseline...)
-			baseTimes = append(baseTimes, d)
-			b.StartTimer()
+		if i%2 == 0 {
+			runBaselines()
 		}
 		d, rss, _ := run(b, subject...)
 		times = append(times, d)
 		maxRSS = max(maxRSS, rss)
-		if len(baseline) > 0 && i%2 == 1 {
-			b.StopTimer()
-			d, _, _ := run(b, baseline...)
-			baseTimes = append(baseTimes, d)
-			b.StartTimer()
+		if i%2 == 1 {
+			runBaselines()
 		}
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(maxRSS), "maxrss-KiB")
 	b.ReportMetric(float64(median(times)), "med-ns")
-	if len(baseline) > 0 {
-		b.ReportMetric(float64(median(baseTimes)), "base-med-ns")
+	for j, base := range baselines {
+		b.ReportMetric(float64(median(baseTimes[j])), base.unit)
 	}
 	b.ReportMetric(float64(calls), "git-calls")
 }
+
+// against is the baseline a target names (metric base-med-ns).
+func against(procs ...proc) baseline { return baseline{unit: "base-med-ns", procs: procs} }
 
 // median of ds (0 for none).
 func median(ds []time.Duration) time.Duration {
@@ -249,14 +314,17 @@ func hookInput(dir string, active bool) string {
 	return fmt.Sprintf(`{"session_id":"bench","hook_event_name":"Stop","stop_hook_active":%v,"cwd":%q}`, active, dir)
 }
 
-// stopHook measures `agent-gauntlet stop-hook` in p against `git rev-parse
-// --show-toplevel`, the yardstick of the stop-hook fast paths; status is
-// the decision the input must get.
+// stopHook measures the stop hook in p, run as `init` installs it for
+// Claude Code, against `git rev-parse --show-toplevel`, the yardstick of
+// the stop-hook fast paths, and next to an empty Go program; status is the
+// decision the input must get.
 func stopHook(b *testing.B, p project, active bool, status string) {
 	bin := binary(b)
+	argv := append([]string{bin}, strings.Fields(install.Command(hookproto.Claude, 600))[1:]...)
 	measure(b, `"status":"`+status+`"`,
-		[]proc{p.cmd(hookInput(p.dir, active), bin, "stop-hook")},
-		[]proc{p.cmd("", "git", "rev-parse", "--show-toplevel")})
+		[]proc{p.cmd(hookInput(p.dir, active), argv...)},
+		against(p.cmd("", "git", "rev-parse", "--show-toplevel")),
+		baseline{unit: "go-med-ns", procs: []proc{p.cmd("", emptyGoProgram(b))}})
 }
 
 // BenchmarkStopHookNoConfig: a repository without .gauntlet/.
@@ -294,7 +362,7 @@ func BenchmarkRunOneTrueCheck(b *testing.B) {
 	bin := binary(b)
 	p := newProject(b, true, "")
 	sh(b, p.dir, p.env, "git add .gauntlet && git commit -q -m gauntlet && echo change >> a.txt")
-	measure(b, "Status: Passed", []proc{p.cmd("", bin, "run")}, []proc{p.cmd("", "sh", "-c", "true")})
+	measure(b, "Status: Passed", []proc{p.cmd("", bin, "run")}, against(p.cmd("", "sh", "-c", "true")))
 }
 
 // BenchmarkRunEightParallelSleeps: 8 parallel `sleep 0.5` checks; the
@@ -314,7 +382,7 @@ func BenchmarkRunEightParallelSleeps(b *testing.B) {
 	sh(b, p.dir, p.env, "mkdir -p .gauntlet/checks && for i in 0 1 2 3 4 5 6 7; do printf 'command: sleep 0.5\\nparallel: true\\n' > .gauntlet/checks/s$i.yml; done")
 	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"), cfg.String())
 	sh(b, p.dir, p.env, "git add .gauntlet && git commit -q -m gauntlet && echo change >> a.txt")
-	measure(b, "Status: Passed", []proc{p.cmd("", bin, "run")}, nil)
+	measure(b, "Status: Passed", []proc{p.cmd("", bin, "run")})
 }
 
 // bigRepo is a repository with 10,000 changed files against main (half
@@ -355,9 +423,9 @@ i=10000; while [ $i -lt 12500 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i
 func BenchmarkDetectTenThousandFiles(b *testing.B) {
 	bin := binary(b)
 	p := bigRepo(b)
-	measure(b, "Changed files (10000):", []proc{p.cmd("", bin, "detect")}, []proc{
+	measure(b, "Changed files (10000):", []proc{p.cmd("", bin, "detect")}, against(
 		p.cmd("", "git", "diff", "--name-only", "main...HEAD"),
 		p.cmd("", "git", "diff", "--name-only", "HEAD"),
 		p.cmd("", "git", "ls-files", "--others", "--exclude-standard"),
-	})
+	))
 }
