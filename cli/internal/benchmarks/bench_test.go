@@ -31,6 +31,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
@@ -344,11 +345,16 @@ func BenchmarkStopHookLockPresent(b *testing.B) {
 	stopHook(b, p, false, "lock_exists")
 }
 
-// BenchmarkStopHookIntervalNotElapsed: the last run completed a moment ago.
+// BenchmarkStopHookIntervalNotElapsed: the last run, a full pass,
+// completed a moment ago.
 func BenchmarkStopHookIntervalNotElapsed(b *testing.B) {
 	p := newProject(b, true, "")
-	now := time.Now().UTC().Format(time.RFC3339)
-	sh(b, p.dir, p.env, `mkdir -p gauntlet_logs && printf '{"last_run_completed_at":"`+now+`","branch":"main","commit":"0000000000000000000000000000000000000000"}' > gauntlet_logs/.execution_state`)
+	now := time.Now()
+	if err := state.Write(filepath.Join(p.dir, "gauntlet_logs"), state.State{
+		LastRunCompletedAt: now, LastFullPassAt: now, Branch: "main", Commit: strings.Repeat("0", 40),
+	}); err != nil {
+		b.Fatal(err)
+	}
 	stopHook(b, p, false, "interval_not_elapsed")
 }
 
