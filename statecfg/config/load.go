@@ -91,6 +91,7 @@ func load(ctx context.Context, root string, askGit bool) (*Config, error) {
 		}
 	}
 	cfg.CI = loadCI(c, abs, cfg, known)
+	resolveBaselines(cfg)
 	if len(c.problems) > 0 {
 		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
 	}
@@ -251,6 +252,7 @@ func parseProject(f *fileReport, data []byte, known *gateNames, proj *project) (
 	}
 	parsed.logDir, parsed.logDirDefault = parseLogDir(o, proj, cfg)
 	o.setBool("allow_parallel", &cfg.AllowParallel)
+	o.setBool("baseline", &cfg.Baseline)
 	if n := o.integer("max_retries", 0, MaxMaxRetries); n != nil {
 		cfg.MaxRetries = *n
 	}
@@ -548,6 +550,7 @@ func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
 		chk.FixInstructionsFile = s
 		chk.FixInstructions = readFixInstructions(o, proj, s)
 	}
+	parseScope(o, chk)
 	if f.errs > 0 {
 		return nil
 	}

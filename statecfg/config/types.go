@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
 )
 
 // File and directory names of a project's configuration. One source of truth.
@@ -137,6 +139,8 @@ type Config struct {
 	Reviews map[string]*Review
 	// CI is .gauntlet/ci.yml, nil when the project has none.
 	CI *CI
+	// Baseline is config.yml's baseline: the default of every check's.
+	Baseline bool
 	// Warnings found while loading (unknown keys and the like), one line each,
 	// each naming the file and field.
 	Warnings []string
@@ -196,6 +200,18 @@ type Check struct {
 	FixInstructionsFile string
 	// FixInstructions is the content of FixInstructionsFile.
 	FixInstructions string
+	// Glob narrows the changed files the check receives to those matching
+	// one of these patterns, as written (see MatchesGlob); empty: every
+	// changed file of its entry point.
+	Glob []string
+	// globs are Glob compiled (when loaded).
+	globs []*glob.Pattern
+	// Baseline: when the check fails, it is run on the merge base too, and
+	// a failure the base has as well is pre-existing and does not block.
+	// The check's own baseline key, else config.yml's.
+	Baseline bool
+	// baseline is the check file's baseline key, nil when unset.
+	baseline *bool
 }
 
 // Review is a review gate: a prompt for AI CLIs.
