@@ -83,8 +83,12 @@ func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 	if wd == "" {
 		wd = "."
 	}
-	_, err = fmt.Fprintf(f, "[%s] Starting check: %s\nExecuting command: %s\nWorking directory: %s\n\n",
-		time.Now().Format(time.RFC3339Nano), job.Name, cmd, wd)
+	scope := ""
+	if job.Changed != nil && job.Check.Scoped() {
+		scope = fmt.Sprintf("Changed files: %d\n", len(job.Changed))
+	}
+	_, err = fmt.Fprintf(f, "[%s] Starting check: %s\nExecuting command: %s\nWorking directory: %s\n%s\n",
+		time.Now().Format(time.RFC3339Nano), job.Name, cmd, wd, scope)
 	if err != nil {
 		f.Close()
 		return nil, fserr.Wrap("write check log", p, err)
@@ -96,7 +100,7 @@ func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 func finish(f *os.File, job gate.Job, res *gate.Result) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\nResult: %s - %s\n", res.Status, res.Message)
-	if res.Status != gate.StatusPass && job.Check.FixInstructions != "" {
+	if res.Status.Failed() && job.Check.FixInstructions != "" {
 		fmt.Fprintf(&b, "\n%s\n%s\n", FixInstructionsHeader, strings.TrimRight(job.Check.FixInstructions, "\n"))
 	}
 	_, werr := f.Write(b.Bytes())
@@ -110,8 +114,34 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 // stdout and stderr streamed into its log (the process writes to the file
 // itself, so memory stays bounded whatever the output size). A timeout kills
 // the whole process group. Exit 0 is pass; an exit code or timeout is fail;
-// anything else (cannot start, canceled) is error.
+// anything else (cannot start, canceled) is error. The job's changed files
+// reach the command as ${CHANGED_FILES} (in batches that each fit on a
+// command line) and GAUNTLET_CHANGED_FILES_FILE.
 func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+	return RunJudged(ctx, job, env, nil)
+}
+
+// Failure is a check that failed (exited non-zero or was killed by a
+// signal; not a timeout), with its log still open.
+type Failure struct {
+	Job gate.Job
+	Env gate.Env
+	// Dir is the absolute working directory it ran in.
+	Dir string
+	// Outcome is what the command did; its Output spans are in Log.
+	Outcome Outcome
+	// Log is the check's log, open for appending.
+	Log *os.File
+}
+
+// Judge looks again at a failed check before its log is closed (the
+// baseline of issue 18): it may append to the log, and returns the
+// status, message and baseline to report.
+type Judge func(ctx context.Context, f Failure) (gate.Status, string, *gate.Baseline)
+
+// RunJudged is Run that hands a failure to judge (when not nil) before
+// the log's result line is written.
+func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gate.Result {
 	start := time.Now()
 	res := gate.Result{JobID: job.ID, LogPath: LogPath(env, job)}
 	cmd := Command(job, env.Diff.BaseBranch)
@@ -129,54 +159,16 @@ func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	spec := proc.Spec{
-		Dir:     dir,
-		Env:     append(os.Environ(), BaseBranchVar+"="+env.Diff.BaseBranch),
-		Stdin:   nil,
-		Stdout:  f,
-		Stderr:  f,
-		Timeout: job.Check.Timeout,
+	x := Exec{Command: cmd, Dir: dir, Env: append(os.Environ(), BaseBranchVar+"="+env.Diff.BaseBranch),
+		Files: RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f}
+	out := x.Run(ctx)
+	res.Status, res.Message = out.Status, out.Message
+	if judge != nil && out.Status == gate.StatusFail && !out.TimedOut {
+		res.Status, res.Message, res.Baseline = judge(ctx, Failure{Job: job, Env: env, Dir: dir, Outcome: out, Log: f})
 	}
-	var pres proc.Result
-	// A plain command runs without the shell, which would only split it
-	// into words; anything else runs as `sh -c`, exec'ing a simple
-	// command. Either way one process instead of two.
-	direct := false
-	if argv, ok := PlainWords(cmd); ok {
-		spec.Path, spec.Args = argv[0], argv[1:]
-		pres, err = proc.Run(ctx, spec)
-		direct = pres.Started
-	}
-	if !direct {
-		// Not plain, or it did not start (a script without #!, say): the
-		// shell deals with it as it always would.
-		script, simple := ShellScript(cmd)
-		spec.Path, spec.Args = Shell, []string{"-c", script}
-		pres, err = proc.Run(ctx, spec)
-		direct = simple
-	}
-	res.TimedOut = pres.TimedOut
-	switch {
-	case pres.TimedOut:
-		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgTimedOut, seconds(job.Check.Timeout))
-	case pres.Canceled:
-		res.Status, res.Message = gate.StatusError, msgCanceled
-	case err != nil:
-		res.Status, res.Message = gate.StatusError, err.Error()
-	case pres.ExitCode == 0:
-		res.Status, res.Message = gate.StatusPass, msgPassed
-		res.Exited = true
-	case pres.ExitCode > 0:
-		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode)
-		res.Exited, res.ExitCode = true, pres.ExitCode
-	case direct && pres.Signal > 0:
-		// The shell would have said 128+N for its child killed by signal N.
-		res.Status, res.Message = gate.StatusFail, fmt.Sprintf(msgExited, 128+int(pres.Signal))
-		res.Exited, res.ExitCode = true, 128+int(pres.Signal)
-	default:
-		res.Status, res.Message = gate.StatusFail, msgSignaled
-	}
-	if res.Status != gate.StatusPass {
+	res.TimedOut = out.TimedOut
+	res.Exited, res.ExitCode = !out.TimedOut && out.ExitCode >= 0, max(out.ExitCode, 0)
+	if res.Status.Failed() {
 		res.ErrorCount = 1
 	}
 	finish(f, job, &res)

@@ -33,7 +33,15 @@ const (
 	// failed before it, or the run was interrupted. It neither passes nor
 	// fails and writes no log.
 	StatusNotRun Status = "not_run"
+	// StatusPreExisting marks a check that failed the same way on the merge
+	// base with the base branch (baseline: true): not caused by the change,
+	// reported for information, never blocking.
+	StatusPreExisting Status = "pre_existing"
 )
+
+// Failed reports whether s is a failure that counts against the run (fail
+// or error): a pre-existing failure does not.
+func (s Status) Failed() bool { return s == StatusFail || s == StatusError }
 
 // Job is one gate applied to one expanded entry point.
 type Job struct {
@@ -51,6 +59,11 @@ type Job struct {
 	Parallel bool
 	Check    *config.Check
 	Review   *config.Review
+	// Changed are the changed files a check job receives (${CHANGED_FILES},
+	// GAUNTLET_CHANGED_FILES_FILE): those of its entry point that still
+	// exist and pass the check's glob, relative to the project root. Nil
+	// outside a run (init's trials).
+	Changed []string
 }
 
 // DiffMode tells how a review gate computes its diff.
@@ -187,6 +200,25 @@ type Result struct {
 	// violation). Only an erroring gate sets it, and only when every error
 	// is of that kind and no slot failed.
 	Infrastructure bool
+	// Baseline is what the merge base said about a failed check with
+	// baseline: true; nil when it was not asked.
+	Baseline *Baseline
+}
+
+// Baseline is the comparison of a failed check with its run on the merge
+// base with the base branch.
+type Baseline struct {
+	// Commit is the merge base ("" when it could not be found).
+	Commit string
+	// PreExisting is true when the base fails the same way: the result's
+	// status is then StatusPreExisting.
+	PreExisting bool
+	// Reason says in one line why the failure is, or is not, pre-existing
+	// (or why the base could not be run).
+	Reason string
+	// NewLines are error lines of this run that the base does not print
+	// (normalised, at most a few).
+	NewLines []string
 }
 
 // Slot is the outcome of one review slot (one adapter invocation).

@@ -1,0 +1,163 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// Worktree is one entry of `git worktree list --porcelain`.
+type Worktree struct {
+	// Path is the worktree's directory.
+	Path string
+	// Locked is true for a locked worktree; LockReason is its reason.
+	Locked     bool
+	LockReason string
+}
+
+// Worktrees lists the worktrees of the repository at root, the main one
+// first. Entries whose path git had to quote (a newline in it) are left
+// out: none of the gauntlet's own is ever named so.
+func Worktrees(ctx context.Context, root string) ([]Worktree, error) {
+	out, err := output(ctx, root, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	return parseWorktrees(string(out)), nil
+}
+
+// parseWorktrees reads `git worktree list --porcelain`: blank-line separated
+// records of "key value" lines.
+func parseWorktrees(out string) []Worktree {
+	var list []Worktree
+	var cur *Worktree
+	for _, l := range strings.Split(out, "\n") {
+		key, value, _ := strings.Cut(l, " ")
+		switch key {
+		case "worktree":
+			list = append(list, Worktree{Path: value})
+			cur = &list[len(list)-1]
+			if strings.HasPrefix(value, `"`) {
+				cur.Path = ""
+			}
+		case "locked":
+			if cur != nil {
+				cur.Locked, cur.LockReason = true, value
+			}
+		case "":
+			cur = nil
+		}
+	}
+	kept := list[:0]
+	for _, w := range list {
+		if w.Path != "" {
+			kept = append(kept, w)
+		}
+	}
+	return kept
+}
+
+// AddWorktree checks out commit, detached, into a new worktree at dir (an
+// absolute path that does not exist or is an empty directory), locked with
+// reason so that no `git worktree prune` takes it away while it is used.
+// The user's hooks do not run (core.hooksPath is emptied): the checkout is
+// ours, not theirs. The user's work tree, index and branches are untouched;
+// the repository gains the worktree's administrative entry until
+// RemoveWorktree.
+func AddWorktree(ctx context.Context, root, dir, commit, reason string) error {
+	if err := checkRef("commit", commit); err != nil {
+		return err
+	}
+	_, _, err := run(ctx, call{root: root, args: []string{"-c", "core.hooksPath=/dev/null", "worktree", "add",
+		"--detach", "--lock", "--reason", reason, "--", dir, commit}})
+	if err != nil {
+		return fmt.Errorf("create a worktree of %s: %w", commit, err)
+	}
+	return nil
+}
+
+// RemoveWorktree deletes the worktree at dir and its administrative entry,
+// locked, modified or already deleted.
+func RemoveWorktree(ctx context.Context, root, dir string) error {
+	_, _, err := run(ctx, call{root: root, args: []string{"worktree", "remove", "--force", "--force", "--", dir}})
+	if err != nil {
+		return fmt.Errorf("remove the worktree %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Prefix is the project root's path below the top level of its work tree,
+// slash-separated with a trailing slash ("" at the top level).
+func Prefix(ctx context.Context, root string) (string, error) { return showPrefix(ctx, root) }
+
+// BaseCommit is the commit a change set of spec started from: what
+// baselines compare with. Local and CI changes: the merge base of the base
+// branch and HEAD (CI: Head); uncommitted changes: HEAD; one commit: its
+// parent. The error says why there is none (no merge base, a root commit,
+// no commits).
+func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, error) {
+	switch spec.Mode {
+	case gate.DiffUncommitted:
+		head, err := Head(ctx, root)
+		if err == nil && head == "" {
+			err = ErrNoCommits
+		}
+		return head, err
+	case gate.DiffCommit:
+		_, _, label, err := commitRange(ctx, root, spec.Commit)
+		if err != nil {
+			return "", err
+		}
+		if label == "root" {
+			return "", fmt.Errorf("commit %s has no parent to compare with", spec.Commit)
+		}
+		return ResolveCommit(ctx, root, spec.Commit+"^")
+	case gate.DiffCI:
+		head, err := ciHead(ctx, root, spec)
+		if err != nil {
+			return "", err
+		}
+		return mergeBaseOf(ctx, root, spec.BaseBranch, head)
+	case gate.DiffLocal, "":
+		head, err := Head(ctx, root)
+		if err != nil {
+			return "", err
+		}
+		if head == "" {
+			return "", ErrNoCommits
+		}
+		return mergeBaseOf(ctx, root, spec.BaseBranch, head)
+	}
+	return "", fmt.Errorf("no base commit for diff mode %q", spec.Mode)
+}
+
+// mergeBaseOf is the merge base of the base branch and head, an error
+// naming the problem when there is none.
+func mergeBaseOf(ctx context.Context, root, base, head string) (string, error) {
+	sha, err := ResolveBase(ctx, root, base)
+	if err != nil {
+		return "", err
+	}
+	mb, err := MergeBase(ctx, root, sha, head)
+	if err != nil {
+		return "", err
+	}
+	if mb == "" {
+		shallow := false
+		if out, serr := line(ctx, root, "rev-parse", "--is-shallow-repository"); serr == nil {
+			shallow = out == "true"
+		}
+		return "", &NoMergeBaseError{Branch: base, Shallow: shallow}
+	}
+	return mb, nil
+}
+
+// IsNoMergeBase reports whether err says the base branch and HEAD share no
+// commit.
+func IsNoMergeBase(err error) bool {
+	var nmb *NoMergeBaseError
+	return errors.As(err, &nmb)
+}
