@@ -50,6 +50,9 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 			fmt.Fprintf(w, "  %s\n", q(f))
 		}
 	}
+	for _, l := range d.NotApplicable {
+		fmt.Fprintln(w, l)
+	}
 	if len(d.Jobs) == 0 {
 		fmt.Fprintln(w, runner.LineNoApplicableGates)
 		return nil

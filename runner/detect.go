@@ -59,6 +59,10 @@ type Detection struct {
 	// Warnings are change detection and entry point warnings (the
 	// configuration's are in Config.Warnings).
 	Warnings []string
+	// NotApplicable are the check jobs left out because none of the
+	// changed files is left for them (glob, deletions), one line each:
+	// `Not applicable: <id> (<reason>)`.
+	NotApplicable []string
 }
 
 // Detect lists the changed files of the project cfg (see LoadProject) and
@@ -110,6 +114,13 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		d.Warnings = append(d.Warnings, missing...)
 	}
 	d.Warnings = append(d.Warnings, warnings...)
+	if !opts.All {
+		var skipped []notApplicable
+		jobs, skipped = scopeJobs(root, jobs, expanded, d.Files)
+		for _, s := range skipped {
+			d.NotApplicable = append(d.NotApplicable, s.line())
+		}
+	}
 	d.Jobs = detectedJobs(jobs)
 	return d, nil
 }

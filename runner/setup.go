@@ -147,8 +147,9 @@ func jobIDs(jobs []gate.Job) []string {
 }
 
 // jobs are the jobs of the run's kinds (and -g gate) for the changed
-// files, without those whose directory is gone; the notes and warnings of
-// entry point expansion are printed.
+// files, without those whose directory is gone, each check with its
+// changed files (scopeJobs); the notes and warnings of entry point
+// expansion and the checks that do not apply are printed.
 func (e *execution) jobs(files []string) []gate.Job {
 	expanded, notes := entry.Expand(e.root, e.cfg.EntryPoints, files)
 	jobs, warnings := entry.Jobs(e.cfg, expanded, entry.Filter{
@@ -158,6 +159,10 @@ func (e *execution) jobs(files []string) []gate.Job {
 	jobs, missing := entry.Present(e.root, jobs)
 	for _, w := range append(append(notes, missing...), warnings...) {
 		e.cons.Printf("%s", w)
+	}
+	jobs, skipped := scopeJobs(e.root, jobs, expanded, files)
+	for _, s := range skipped {
+		e.cons.Printf("%s", s.line())
 	}
 	return jobs
 }

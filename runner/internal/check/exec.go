@@ -282,8 +282,8 @@ func Replace(command string, files []string) string {
 
 // Quote makes p one shell word that the shell reads back as p: as it is
 // when it only holds characters the shell gives no meaning, else in single
-// quotes (a ' inside written '\''). Newlines, $, backquotes and the like
-// stay data.
+// quotes, each single quote inside closing the quotes, escaped, and opening
+// them again. Newlines, $, backquotes and the like stay data.
 func Quote(p string) string {
 	if p != "" && PlainWord(p) {
 		return p
@@ -348,3 +348,7 @@ func relSlash(dir, f string) string {
 	}
 	return up + f
 }
+
+// RelPath is the root-relative, slash-separated file f relative to the
+// working directory wd (also root-relative), "../" climbing out of it.
+func RelPath(wd, f string) string { return relSlash(path.Clean(wd), f) }
