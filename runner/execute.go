@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
@@ -22,10 +23,18 @@ import (
 type deps struct {
 	// loadPending reads what earlier runs left to verify.
 	loadPending func(logDir string, jn *logdir.JobNames, gateName string) (*gate.Pending, []string, error)
+	// baseSource gives the base results of failed checks with baseline:
+	// true in the project at root: the seam where a result cache (issue
+	// 16) answers before a worktree is made.
+	baseSource func(root string) baseline.ClosingSource
 }
 
 // realDeps are the real effects.
-func realDeps() deps { return deps{loadPending: loadPending} }
+func realDeps() deps {
+	return deps{loadPending: loadPending, baseSource: func(root string) baseline.ClosingSource {
+		return baseline.NewWorktrees(root)
+	}}
+}
 
 // ExecuteRun runs the gauntlet in-process and returns its result; it never
 // exits the process. The lock is released on every path; a panic becomes
@@ -110,6 +119,9 @@ type execution struct {
 	// loc is where the project sits in its repository (the key of the
 	// agent's skip decisions), asked only when decisions are read or kept.
 	loc *future[git.Location]
+	// baseSrc answers for the base of failed checks with baseline: true
+	// (checkRunner); closed by cleanup.
+	baseSrc baseline.ClosingSource
 }
 
 func newExecution(opts Options, d deps) *execution {
@@ -245,13 +257,15 @@ func (e *execution) readState() state.State {
 	return *prev
 }
 
-// cleanup waits for the git questions still running, closes the console
-// log and releases the lock.
+// cleanup waits for the git questions still running, removes the
+// baselines' temporary worktrees, closes the console log and releases the
+// lock.
 func (e *execution) cleanup() {
 	e.changed.wait()
 	e.refs.wait()
 	e.loc.wait()
 	e.closeSnapshot()
+	e.closeBaselines()
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}

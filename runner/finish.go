@@ -17,7 +17,7 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 	sum := console.Summarize(results, previous)
 	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, Fixed: sum.Fixed, Skipped: sum.Skipped,
-		Gates: gateResults(jobs, results)}
+		PreExisting: sum.PreExistingGates, Gates: gateResults(jobs, results)}
 	res.Status = decideStatus(outcome{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: e.attempt, maxRetries: e.cfg.MaxRetries,
@@ -64,7 +64,7 @@ func endsEpisode(s GauntletStatus) bool { return s == StatusPassed || s == Statu
 func onlyInfrastructure(results []gate.Result) bool {
 	found := false
 	for _, r := range results {
-		if r.Status == gate.StatusPass || r.Status == gate.StatusNotRun {
+		if !r.Status.Failed() {
 			continue
 		}
 		if !r.Infrastructure {

@@ -34,7 +34,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 		Config: e.cfg, Previous: previous, Console: e.cons, Skips: e.skips(jobs)}
 	results := sched.Run(ctx, jobs, env, sched.Options{
 		AllowParallel:   e.cfg.AllowParallel,
-		Check:           check.Run,
+		Check:           e.checkRunner(ch, jobs),
 		Review:          e.reviewRunner(ch),
 		Preflight:       preflight,
 		PreflightResult: check.PreflightResult,

@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
@@ -42,6 +43,10 @@ type RunResult struct {
 	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
 	Skipped int
+	// PreExisting counts the checks that failed as they do on the base
+	// branch (baseline: true): not caused by the change, not blocking, not
+	// in GatesFailed.
+	PreExisting int
 	// Gates are the results of the run's gates, in job order, those never
 	// started included.
 	Gates []GateResult
@@ -68,15 +73,33 @@ func (r RunResult) Detail() string {
 	switch r.Status {
 	case StatusFailed:
 		if r.GatesRun > 0 && r.GatesNotRun > 0 {
-			return fmt.Sprintf("%d of %d gates failed; %d not run.", r.GatesFailed, r.GatesRun, r.GatesNotRun)
+			return fmt.Sprintf("%d of %d gates failed; %d not run.", r.GatesFailed, r.GatesRun, r.GatesNotRun) + r.preExistingDetail()
 		}
 		if r.GatesRun > 0 {
-			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun)
+			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun) + r.preExistingDetail()
 		}
 	case StatusError, StatusInfrastructureError, StatusLockExists:
 		return r.ErrorMessage
 	}
-	return ""
+	return r.preExistingDetail()
+}
+
+// preExistingDetail names the pre-existing failures, "" when none.
+func (r RunResult) preExistingDetail() string {
+	var ids []string
+	for _, g := range r.Gates {
+		if g.Status == GatePreExisting {
+			ids = append(ids, Text(g.JobID))
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	verb := "fail"
+	if len(ids) == 1 {
+		verb = "fails"
+	}
+	return fmt.Sprintf(" Not caused by this change, here for information: %s %s on the base branch too.", strings.Join(ids, ", "), verb)
 }
 
 // GateStatus is the outcome of one gate (GateResult.Status) or one review
@@ -91,6 +114,10 @@ const (
 	// GateNotRun is a gate the run never started: a fail_fast check did not
 	// pass before it.
 	GateNotRun = GateStatus(gate.StatusNotRun)
+	// GatePreExisting is a check that failed the same way on the base
+	// commit of the change (baseline: true): not caused by the change,
+	// reported for information, never blocking.
+	GatePreExisting = GateStatus(gate.StatusPreExisting)
 	// SlotSkippedPriorPass is a review slot not run again because it
 	// passed in an earlier run (num_reviews > 1).
 	SlotSkippedPriorPass = GateStatus(gate.StatusSkippedPriorPass)
@@ -99,7 +126,7 @@ const (
 // GateStatuses lists every status a gate can end with, and SlotStatuses
 // every status of a review slot: what reports and their schemas enumerate.
 var (
-	GateStatuses = []GateStatus{GatePass, GateFail, GateError, GateNotRun}
+	GateStatuses = []GateStatus{GatePass, GateFail, GateError, GateNotRun, GatePreExisting}
 	SlotStatuses = []GateStatus{GatePass, GateFail, GateError, SlotSkippedPriorPass}
 )
 
@@ -119,7 +146,8 @@ type GateResult struct {
 	// and File the gate's definition (.gauntlet/checks/<gate>.yml,
 	// .gauntlet/reviews/<gate>.md), both relative to the project root.
 	Kind, Gate, EntryPoint, WorkingDir, File string
-	// Status is one of GateStatuses.
+	// Status is one of GateStatuses (GatePreExisting: a check that fails
+	// as it does on the base branch, not blocking).
 	Status  GateStatus
 	Message string
 	// Duration is the gate's wall time.
@@ -151,6 +179,23 @@ type GateResult struct {
 	// FixInstructions reports that a failed check's log ends with its
 	// fix_instructions.
 	FixInstructions bool
+	// Baseline is what the base branch showed for a failed check with
+	// baseline: true (Status is then "pre_existing" or "fail"); nil when
+	// it was not asked.
+	Baseline *BaselineResult
+}
+
+// BaselineResult is the comparison of a failed check with the same check
+// on the base commit.
+type BaselineResult struct {
+	// Commit is the base commit ("" when none was found).
+	Commit string
+	// PreExisting is true when the base fails the same way.
+	PreExisting bool
+	// Reason says why, or why the base could not be asked.
+	Reason string
+	// NewLines are error lines the base does not print (normalised, a few).
+	NewLines []string
 }
 
 // OutputTailLines bounds GateResult.Output.
@@ -223,6 +268,9 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 		if j.Kind == gate.KindCheck && r.Status != gate.StatusPass && r.LogPath != "" {
 			g.Output, g.OutputCut = check.OutputTail(r.LogPath, OutputTailLines)
 			g.FixInstructions = j.Check != nil && j.Check.FixInstructions != ""
+		}
+		if b := r.Baseline; b != nil {
+			g.Baseline = &BaselineResult{Commit: b.Commit, PreExisting: b.PreExisting, Reason: b.Reason, NewLines: b.NewLines}
 		}
 		for _, s := range r.Slots {
 			g.Slots = append(g.Slots, SlotResult{Adapter: s.Adapter, Index: s.Index, Status: GateStatus(s.Status),

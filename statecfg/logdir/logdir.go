@@ -151,7 +151,9 @@ func HasLogs(dir string) (bool, error) {
 }
 
 // OpenLog opens the log file at path for appending, creating it if needed
-// and emptying it first when truncate is set. It never writes through
+// and emptying it first when truncate is set. It is open for reading too,
+// so that what a command wrote to it can be read back (a check's failure
+// fingerprint for its baseline). It never writes through
 // anything put where a log goes: a symbolic link, a FIFO, a directory or
 // device, or a file with other hard links (emptying it would empty the
 // other name's content too) is an error naming what the path is, and is

@@ -96,6 +96,10 @@ func TestOpenLog(t *testing.T) {
 		mustDo(err)
 		_, err = f.WriteString("line\n")
 		mustDo(err)
+		var back [5]byte
+		if _, err := f.ReadAt(back[:], 0); err != nil || string(back[:]) != "line\n" {
+			t.Errorf("after open %d: read back %q, %v", i, back, err)
+		}
 		mustDo(f.Close())
 		want := map[int]string{0: "line\n", 1: "line\nline\n", 2: "line\n"}[i]
 		if data, _ := os.ReadFile(p); string(data) != want {

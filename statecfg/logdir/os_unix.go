@@ -8,12 +8,13 @@ import (
 	"syscall"
 )
 
-// openLogFile opens path for OpenLog: for appending, created if missing.
-// O_NOFOLLOW: a symbolic link fails with ELOOP; O_NONBLOCK: a FIFO without
-// a reader fails with ENXIO instead of waiting for one; O_NOCTTY: a
-// terminal never becomes the controlling one.
+// openLogFile opens path for OpenLog: for appending and reading back,
+// created if missing. O_NOFOLLOW: a symbolic link fails with ELOOP;
+// O_NONBLOCK: a FIFO never makes the open wait (OpenLog then refuses it as
+// not a regular file); O_NOCTTY: a terminal never becomes the controlling
+// one.
 func openLogFile(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
 }
 
 // hardLinks is the link count of the open file f, whose information is fi

@@ -22,7 +22,7 @@ func openLogFile(path string) (*os.File, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.FILE_FLAG_OPEN_REPARSE_POINT, 0o644)
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.FILE_FLAG_OPEN_REPARSE_POINT, 0o644)
 }
 
 // hardLinks is the link count of the open file f (1 when Windows does not

@@ -74,3 +74,21 @@ func Instructions(consoleLog string) string {
 		runner.StatusLine(runner.StatusRetryLimitExceeded))
 	return b.String()
 }
+
+// PreExistingNote tells the agent which failures it must neither fix nor
+// stop over: the checks that fail as they do on the base branch
+// (baseline: true). "" when there is none.
+func PreExistingNote(gates []runner.GateResult) string {
+	var b strings.Builder
+	for _, g := range gates {
+		if g.Status != runner.GatePreExisting {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\n\n**Not caused by this change — here for information:** these checks fail the same way on the " +
+				"base branch. Do not fix them and do not stop over them; they do not block. Mention them to the user if relevant.\n")
+		}
+		fmt.Fprintf(&b, "- `%s`: %s (log: `%s`)\n", g.JobID, g.Message, g.LogPath)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -148,6 +148,9 @@ type Outcome struct {
 	configErr error
 	// debug holds the resolved debug-log settings once known.
 	debug config.DebugLog
+	// preExisting is true when the run found failures the base branch has
+	// too: the message names them, so it is not routine.
+	preExisting bool
 }
 
 // Block reports whether the outcome keeps the agent working.
@@ -156,7 +159,7 @@ func (o Outcome) Block() bool { return runner.IsBlocking(o.Status) }
 // Response is the outcome before encoding.
 func (o Outcome) Response() hookproto.Response {
 	return hookproto.Response{Block: o.Block(), Status: string(o.Status), Message: o.Message,
-		Instructions: o.Instructions, Routine: runner.IsRoutine(o.Status)}
+		Instructions: o.Instructions, Routine: runner.IsRoutine(o.Status) && !o.preExisting}
 }
 
 // Run answers one stop: it decides, appends the decision to the debug log
@@ -487,6 +490,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	if errors.As(res.ConfigErr, &errs) {
 		out.configErr = res.ConfigErr
 	}
+	out.preExisting = res.PreExisting > 0
 	if out.Block() {
 		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}

@@ -64,6 +64,10 @@ func Command(job gate.Job, base string) string {
 	return job.Check.Command
 }
 
+// Environ is the environment of a check's command: the gauntlet's, with
+// BASE_BRANCH set to base.
+func Environ(base string) []string { return append(os.Environ(), BaseBranchVar+"="+base) }
+
 // workDir returns the absolute working directory of job.
 func workDir(env gate.Env, job gate.Job) string {
 	if job.WorkingDir == "" || job.WorkingDir == "." {
@@ -159,7 +163,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		res.Duration = time.Since(start)
 		return res
 	}
-	x := Exec{Command: cmd, Dir: dir, Env: append(os.Environ(), BaseBranchVar+"="+env.Diff.BaseBranch),
+	x := Exec{Command: cmd, Dir: dir, Env: Environ(env.Diff.BaseBranch),
 		Files: RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f}
 	out := x.Run(ctx)
 	res.Status, res.Message = out.Status, out.Message

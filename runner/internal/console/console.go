@@ -126,6 +126,9 @@ const (
 	LabelError = "[ERROR]"
 	// LabelNotRun marks a gate the run never started (gate.StatusNotRun).
 	LabelNotRun = "[SKIP] "
+	// LabelPreExisting marks a check that fails as it did on the base
+	// branch: not caused by the change, never blocking.
+	LabelPreExisting = "[PRE-EXISTING]"
 )
 
 // indent starts the Log:/Review: line under a gate line.
@@ -139,6 +142,8 @@ func label(s gate.Status) string {
 		return LabelFail
 	case gate.StatusNotRun:
 		return LabelNotRun
+	case gate.StatusPreExisting:
+		return LabelPreExisting
 	}
 	return LabelError
 }

@@ -29,6 +29,11 @@ type Summary struct {
 	NotRun int
 	// Lines are the "✓ Fixed" and "⊘ Skipped" lines of this iteration.
 	Lines []string
+	// PreExistingGates counts the gates whose failure the base branch has
+	// too: not caused by the change, for information. PreExisting are
+	// their summary lines.
+	PreExistingGates int
+	PreExisting      []string
 }
 
 // violationText renders `<file>:<line> <issue>`.
@@ -64,10 +69,18 @@ func Summarize(results []gate.Result, previous *gate.Pending) Summary {
 			s.NotRun++
 			continue
 		}
-		if r.Status != gate.StatusPass {
+		switch {
+		case r.Status.Failed():
 			s.GatesFailed++
 			s.Failed += max(r.ErrorCount, 1)
-		} else if previous.CheckFailed(r.JobID) {
+		case r.Status == gate.StatusPreExisting:
+			s.PreExistingGates++
+			s.PreExisting = append(s.PreExisting, preExistingLines(r)...)
+			if previous.CheckFailed(r.JobID) {
+				s.Fixed++
+				s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - only pre-existing failures remain", Text(r.JobID)))
+			}
+		case previous.CheckFailed(r.JobID):
 			s.Fixed++
 			s.Lines = append(s.Lines, fmt.Sprintf("  ✓ Fixed: %s - passes now", Text(r.JobID)))
 		}
@@ -83,6 +96,18 @@ func Summarize(results []gate.Result, previous *gate.Pending) Summary {
 		}
 	}
 	return s
+}
+
+// PreExistingTitle heads the summary's list of pre-existing failures.
+const PreExistingTitle = "Pre-existing failures (not caused by this change; here for information, nothing to fix):"
+
+// preExistingLines are the summary lines of a pre-existing failure.
+func preExistingLines(r gate.Result) []string {
+	lines := []string{fmt.Sprintf("  ⚠ %s - %s", Text(r.JobID), Text(r.Message))}
+	if r.LogPath != "" {
+		lines = append(lines, "    Log: "+Text(r.LogPath))
+	}
+	return lines
 }
 
 // StatusLinePrefix starts the status line of the summary.
@@ -101,9 +126,19 @@ func (c *Console) PrintSummary(s Summary, iteration int, statusText string) {
 		}
 		b.WriteString(Rule + "\n")
 	}
+	if len(s.PreExisting) > 0 {
+		b.WriteString(PreExistingTitle + "\n")
+		for _, l := range s.PreExisting {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString(Rule + "\n")
+	}
 	fmt.Fprintf(&b, "Total: %d fixed, %d skipped, %d failed", s.Fixed, s.Skipped, s.Failed)
 	if s.NotRun > 0 {
 		fmt.Fprintf(&b, ", %d not run", s.NotRun)
+	}
+	if s.PreExistingGates > 0 {
+		fmt.Fprintf(&b, ", %d pre-existing", s.PreExistingGates)
 	}
 	if iteration > 1 {
 		fmt.Fprintf(&b, " after %d iterations", iteration)

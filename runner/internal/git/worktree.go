@@ -2,7 +2,6 @@ package git
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -96,8 +95,9 @@ func Prefix(ctx context.Context, root string) (string, error) { return showPrefi
 // BaseCommit is the commit a change set of spec started from: what
 // baselines compare with. Local and CI changes: the merge base of the base
 // branch and HEAD (CI: Head); uncommitted changes: HEAD; one commit: its
-// parent. The error says why there is none (no merge base, a root commit,
-// no commits).
+// parent; the previous run's change set (verification, when only it is
+// left): where it started (FixBase). The error says why there is none (no
+// merge base, a root commit, no commits).
 func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, error) {
 	switch spec.Mode {
 	case gate.DiffUncommitted:
@@ -115,6 +115,8 @@ func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, e
 			return "", fmt.Errorf("commit %s has no parent to compare with", spec.Commit)
 		}
 		return ResolveCommit(ctx, root, spec.Commit+"^")
+	case gate.DiffFixBase:
+		return ResolveCommit(ctx, root, spec.FixBase)
 	case gate.DiffCI:
 		head, err := ciHead(ctx, root, spec)
 		if err != nil {
@@ -153,11 +155,4 @@ func mergeBaseOf(ctx context.Context, root, base, head string) (string, error) {
 		return "", &NoMergeBaseError{Branch: base, Shallow: shallow}
 	}
 	return mb, nil
-}
-
-// IsNoMergeBase reports whether err says the base branch and HEAD share no
-// commit.
-func IsNoMergeBase(err error) bool {
-	var nmb *NoMergeBaseError
-	return errors.As(err, &nmb)
 }

@@ -121,7 +121,7 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 		if o.Report != nil {
 			o.Report.Result(r)
 		}
-		if r.Status != gate.StatusPass && failFast(job) {
+		if r.Status.Failed() && failFast(job) {
 			stop(job.ID)
 		}
 	}

@@ -1,0 +1,52 @@
+package baseline
+
+import (
+	"context"
+	"os"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// Request asks how a check does on the base commit.
+type Request struct {
+	// Commit is the base commit (the merge base with the base branch).
+	Commit string
+	// Job is the check as the run ran it: its command, working directory
+	// (relative to the project root), timeout, and Changed, the run's
+	// changed files (relative to the project root). The base run gets the
+	// same files, less those absent at the base.
+	Job gate.Job
+	// BaseBranch is what ${BASE_BRANCH} stands for.
+	BaseBranch string
+	// Log is the check's log, open for appending: a Source writes what it
+	// did there, for people to read.
+	Log *os.File
+}
+
+// Result is how the check did on the base.
+type Result struct {
+	// Passed is true when the check passed on the base (or had none of its
+	// changed files there): the failure is then new.
+	Passed bool
+	// Fingerprint is the base failure's (when not Passed).
+	Fingerprint Fingerprint
+	// Note says, in a few words, how the result was obtained ("run in a
+	// temporary worktree", "from the result cache").
+	Note string
+}
+
+// Source gives the result of a check on a base commit. Worktrees runs it;
+// a result cache (issue 16) may answer from an earlier run of the same
+// check on the same tree. An error means the base result cannot be had:
+// the check then counts as failing, with the error as the reason.
+type Source interface {
+	Base(ctx context.Context, req Request) (Result, error)
+}
+
+// ClosingSource is a Source that holds resources until Close (a
+// temporary worktree).
+type ClosingSource interface {
+	Source
+	// Close releases what the source holds; it never fails the run.
+	Close()
+}

@@ -1,0 +1,275 @@
+package baseline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+)
+
+// repo makes a repository at a new directory with files committed on
+// main, and returns its root and the commit.
+func repo(t *testing.T, files map[string]string) (string, string) {
+	t.Helper()
+	testenv.Setenv(t)
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, root, "git", "init", "-q", "-b", "main")
+	run(t, root, "git", "add", "-A")
+	run(t, root, "git", "commit", "-q", "-m", "base")
+	return root, run(t, root, "git", "rev-parse", "HEAD")
+}
+
+func run(t *testing.T, dir string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// logFile is a fresh log, open for appending and reading.
+func logFile(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(t.TempDir(), "check.log"), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func checkJob(cmd, wd string, changed []string, mod func(*config.Check)) gate.Job {
+	c := &config.Check{Name: "lint", Command: cmd, RunLocally: true, Baseline: true}
+	if mod != nil {
+		mod(c)
+	}
+	return gate.Job{ID: "check:.:lint", Kind: gate.KindCheck, Name: "lint", EntryPoint: ".", WorkingDir: wd, Check: c, Changed: changed}
+}
+
+// worktreeCount is how many worktrees the repository at root lists.
+func worktreeCount(t *testing.T, root string) int {
+	t.Helper()
+	list, err := git.Worktrees(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(list)
+}
+
+func TestWorktreesBase(t *testing.T) {
+	ctx := context.Background()
+	root, commit := repo(t, map[string]string{"sub/a.txt": "BAD old\n", "sub/ok.txt": "ok\n"})
+	// The work tree moves on: a new file, a new directory.
+	if err := os.MkdirAll(filepath.Join(root, "newdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorktrees(root)
+	defer w.Close()
+	lint := `grep -Hn BAD ${CHANGED_FILES} && exit 1; exit 0`
+	for _, tc := range []struct {
+		name    string
+		job     gate.Job
+		passed  bool
+		lines   int
+		err     string
+		note    string
+		logPart string
+	}{
+		{name: "fails on the base", job: checkJob(lint, "sub", []string{"sub/a.txt", "sub/new.txt"}, nil), lines: 1,
+			logPart: "a.txt:1:BAD old\n"},
+		{name: "passes on the base", job: checkJob(lint, "sub", []string{"sub/ok.txt"}, nil), passed: true},
+		{name: "none of the files at the base", job: checkJob(lint, "sub", []string{"sub/new.txt"}, nil), passed: true,
+			note: "none of its changed files exists on the base"},
+		{name: "no working directory at the base", job: checkJob("true", "newdir", nil, nil), err: "the base has no working directory newdir"},
+		{name: "times out on the base", job: checkJob("sleep 5", ".", nil, func(c *config.Check) { c.Timeout = 100 * time.Millisecond }),
+			err: "the base run did not finish: Timed out after 0.1s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := logFile(t)
+			res, err := w.Base(ctx, Request{Commit: commit, Job: tc.job, BaseBranch: "main", Log: log})
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || res.Passed != tc.passed || res.Fingerprint.Lines() != tc.lines || tc.note != "" && res.Note != tc.note {
+				t.Fatalf("Base = %+v, %v", res, err)
+			}
+			b, _ := os.ReadFile(log.Name())
+			if !strings.Contains(string(b), tc.logPart) {
+				t.Errorf("log lacks %q:\n%s", tc.logPart, b)
+			}
+		})
+	}
+	if n := worktreeCount(t, root); n != 2 {
+		t.Errorf("want one temporary worktree shared by every check, have %d worktrees", n)
+	}
+	w.Close()
+	if n := worktreeCount(t, root); n != 1 {
+		t.Errorf("after Close: %d worktrees", n)
+	}
+	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPattern+"*")); len(m) > 0 {
+		for _, d := range m {
+			if _, err := os.Stat(filepath.Join(d, treeName, "sub", "a.txt")); err == nil {
+				t.Errorf("a temporary worktree directory is left: %s", d)
+			}
+		}
+	}
+}
+
+// A commit that cannot be checked out is an error, remembered: the next
+// check does not try again.
+func TestWorktreesBadCommit(t *testing.T) {
+	root, _ := repo(t, map[string]string{"a.txt": "a\n"})
+	w := NewWorktrees(root)
+	defer w.Close()
+	for range 2 {
+		_, err := w.Base(context.Background(), Request{Commit: strings.Repeat("0", 40), Job: checkJob("true", ".", nil, nil), Log: logFile(t)})
+		if err == nil || !strings.Contains(err.Error(), "cannot make a worktree of the base") {
+			t.Fatalf("err %v", err)
+		}
+	}
+	if n := worktreeCount(t, root); n != 1 {
+		t.Errorf("%d worktrees", n)
+	}
+}
+
+// PruneStale removes the worktrees of dead gauntlets only.
+func TestPruneStale(t *testing.T) {
+	ctx := context.Background()
+	root, commit := repo(t, map[string]string{"a.txt": "a\n"})
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	reasons := map[string]string{
+		"dead":       fmt.Sprintf("%spid %d on %s", lockPrefix, dead.Process.Pid, host),
+		"alive":      fmt.Sprintf("%spid %d on %s", lockPrefix, os.Getpid(), host),
+		"other host": fmt.Sprintf("%spid %d on %s", lockPrefix, dead.Process.Pid, host+"-elsewhere"),
+		"not ours":   "my own work",
+	}
+	dirs := map[string]string{}
+	for name, reason := range reasons {
+		parent, err := os.MkdirTemp("", tempPattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(parent) })
+		dirs[name] = filepath.Join(parent, treeName)
+		if err := git.AddWorktree(ctx, root, dirs[name], commit, reason); err != nil {
+			t.Fatal(err)
+		}
+	}
+	PruneStale(ctx, root)
+	list, _ := git.Worktrees(ctx, root)
+	var left []string
+	for _, wt := range list[1:] {
+		left = append(left, wt.LockReason)
+	}
+	if len(left) != 3 || strings.Contains(strings.Join(left, "|"), fmt.Sprintf("pid %d on %s|", dead.Process.Pid, host)) {
+		t.Errorf("left: %q", left)
+	}
+	if _, err := os.Stat(filepath.Dir(dirs["dead"])); !os.IsNotExist(err) {
+		t.Errorf("the dead run's temporary directory is left: %v", err)
+	}
+	for _, name := range []string{"alive", "other host", "not ours"} {
+		if _, err := os.Stat(dirs[name]); err != nil {
+			t.Errorf("%s: removed: %v", name, err)
+		}
+	}
+}
+
+// fakeSource is a Source that answers without a worktree: the seam a
+// result cache uses.
+type fakeSource struct {
+	res  Result
+	err  error
+	reqs []Request
+}
+
+func (f *fakeSource) Base(_ context.Context, req Request) (Result, error) {
+	f.reqs = append(f.reqs, req)
+	return f.res, f.err
+}
+
+func TestJudge(t *testing.T) {
+	base := func(out string) Fingerprint {
+		fp, _ := Scan(strings.NewReader(out), 1, NewNormalizer("/elsewhere"))
+		return fp
+	}
+	const old = "a.go:3:1: old problem\n"
+	for _, tc := range []struct {
+		name     string
+		baseline bool
+		out      string
+		src      fakeSource
+		commit   error
+		status   gate.Status
+		msg      string
+		log      string
+	}{
+		{"not a baseline check", false, old, fakeSource{}, nil, gate.StatusFail, "Exited with code 1", ""},
+		{"pre-existing", true, old, fakeSource{res: Result{Fingerprint: base("./a.go:9:1: old problem\n"), Note: "from the result cache"}}, nil,
+			gate.StatusPreExisting, "Exited with code 1, as on the base branch (merge base 0123456789ab): pre-existing, not caused by this change",
+			"Baseline: pre-existing, not caused by this change"},
+		{"new", true, old + "b.go:1:1: new problem\n", fakeSource{res: Result{Fingerprint: base(old)}}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 error lines is new: the base does not print it",
+			"Error lines the base does not print (normalised):\n  b.go:N:N: new problem\n"},
+		{"passes on the base", true, old, fakeSource{res: Result{Passed: true, Note: "from the result cache"}}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): the check passes there (from the result cache)", ""},
+		{"base unavailable", true, old, fakeSource{err: fmt.Errorf("the base has no working directory x")}, nil,
+			gate.StatusFail, "Exited with code 1; not compared with the base branch: the base has no working directory x", ""},
+		{"no merge base", true, old, fakeSource{}, fmt.Errorf("no common commit"),
+			gate.StatusFail, "Exited with code 1; not compared with the base branch: no common commit", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := logFile(t)
+			if _, err := log.WriteString(tc.out); err != nil {
+				t.Fatal(err)
+			}
+			src := tc.src
+			j := &Judge{Source: &src, BaseBranch: "main", Commit: func(context.Context) (string, error) {
+				return "0123456789abcdef", tc.commit
+			}}
+			job := checkJob("lint", ".", []string{"a.go"}, func(c *config.Check) { c.Baseline = tc.baseline })
+			f := check.Failure{Job: job, Env: gate.Env{Root: "/w"}, Log: log,
+				Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1, Output: []check.Span{{Off: 0, Len: int64(len(tc.out))}}}}
+			status, msg, b := j.Failure(context.Background(), f)
+			if status != tc.status || msg != tc.msg || tc.baseline != (b != nil) {
+				t.Errorf("Failure = %s %q %+v, want %s %q", status, msg, b, tc.status, tc.msg)
+			}
+			if tc.baseline && tc.commit == nil && (len(src.reqs) != 1 || src.reqs[0].Commit != "0123456789abcdef" || src.reqs[0].BaseBranch != "main" || src.reqs[0].Job.ID != job.ID) {
+				t.Errorf("requests %+v", src.reqs)
+			}
+			data, _ := os.ReadFile(log.Name())
+			if !bytes.Contains(data, []byte(tc.log)) {
+				t.Errorf("log lacks %q:\n%s", tc.log, data)
+			}
+		})
+	}
+}
