@@ -46,15 +46,18 @@ func anyBaseline(jobs []gate.Job) bool {
 }
 
 // closeBaselines removes the run's temporary worktrees and, in a project
-// that uses baselines, those that runs which died left behind.
+// that uses baselines, those that runs which died left behind. It runs as
+// soon as the gates are done (before the run's snapshot of the work tree)
+// and again at cleanup, whatever ended the run.
 func (e *execution) closeBaselines() {
 	if e.baseSrc != nil {
 		e.baseSrc.Close()
 		e.baseSrc = nil
 	}
-	if e.cfg == nil || e.root == "" {
+	if e.pruned || e.cfg == nil || e.root == "" {
 		return
 	}
+	e.pruned = true
 	for _, c := range e.cfg.Checks {
 		if c.Baseline {
 			ctx, cancel := context.WithTimeout(context.Background(), pruneTimeout)

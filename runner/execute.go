@@ -122,6 +122,8 @@ type execution struct {
 	// baseSrc answers for the base of failed checks with baseline: true
 	// (checkRunner); closed by cleanup.
 	baseSrc baseline.ClosingSource
+	// pruned is set once stale worktrees were looked for.
+	pruned bool
 }
 
 func newExecution(opts Options, d deps) *execution {

@@ -41,6 +41,7 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 		Report:          reporter{cons: e.cons, debug: e.debug},
 	})
 	e.gatesDone.Store(true)
+	e.closeBaselines()
 	return e.finish(ctx, ch, jobs, results, previous, consolePath)
 }
 

@@ -141,7 +141,7 @@ func (w *Worktrees) add(ctx context.Context, t *tree, commit string) error {
 	if err != nil {
 		return fmt.Errorf("cannot make a worktree of the base: %w", err)
 	}
-	parent, err := os.MkdirTemp("", tempPattern)
+	parent, err := os.MkdirTemp(tempDir(ctx, w.root), tempPattern)
 	if err != nil {
 		return fmt.Errorf("cannot make a worktree of the base: %w", err)
 	}
@@ -176,6 +176,22 @@ func (w *Worktrees) remove(t *tree) {
 	_ = git.RemoveWorktree(ctx, w.root, t.dir)
 	_ = os.RemoveAll(t.parent)
 	t.parent = ""
+}
+
+// tempDir is where temporary worktrees go: the system's temporary
+// directory, unless it lies inside the project (TMPDIR pointing there),
+// where a worktree would show as a change of the work tree; then the
+// repository's git directory, which no change detection looks into.
+func tempDir(ctx context.Context, root string) string {
+	tmp := resolved(os.TempDir())
+	rel, err := filepath.Rel(resolved(root), tmp)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return tmp
+	}
+	if dir, err := git.CommonDir(ctx, root); err == nil {
+		return dir
+	}
+	return tmp
 }
 
 // lockReason is the lock reason of this process's worktrees.

@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -155,4 +156,17 @@ func mergeBaseOf(ctx context.Context, root, base, head string) (string, error) {
 		return "", &NoMergeBaseError{Branch: base, Shallow: shallow}
 	}
 	return mb, nil
+}
+
+// CommonDir is the absolute git directory shared by every worktree of the
+// repository at root (where `git worktree add` keeps its entries).
+func CommonDir(ctx context.Context, root string) (string, error) {
+	dir, err := line(ctx, root, "rev-parse", "--git-common-dir")
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	return dir, nil
 }
