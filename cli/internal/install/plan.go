@@ -22,7 +22,7 @@ import (
 // switch between the two ways of writing a check that failed when init
 // tried it: enabled with `baseline: true`, or listed commented out with its
 // failure as a note. See failingCheck.
-const BaselineSupported = false
+const BaselineSupported = true
 
 // failingCheck says how a check that failed at init is written: listed but
 // commented out, or, when checks support baselines, enabled with
@@ -99,6 +99,9 @@ type Plan struct {
 	opts    PlanOptions
 	entries []*entry
 	checks  []*checkDef
+	// baselines is true when checks that failed at init are written on,
+	// with baseline: true (see failingCheck).
+	baselines bool
 }
 
 // entry is one entry point of config.yml.
@@ -155,7 +158,7 @@ func buildPlan(opts PlanOptions, items []Item, baselines bool) *Plan {
 	if opts.Reviews == nil {
 		opts.Reviews = DefaultReviews()
 	}
-	p := &Plan{opts: opts}
+	p := &Plan{opts: opts, baselines: baselines}
 	byDir := map[string]*entry{}
 	byName := map[string]*checkDef{}
 	commands := map[string][]string{} // proposal name -> distinct commands
@@ -345,8 +348,14 @@ func (p *Plan) configYAML() string {
 	}
 	b.WriteString("  # check_usage_limit: false\n\n")
 	b.WriteString("# Which gates run when files under each path change. init tried every check\n")
-	b.WriteString("# on the tree as it was; one listed commented out failed then: fix it, then\n")
-	b.WriteString("# uncomment it.\n")
+	if p.baselines {
+		b.WriteString("# on the tree as it was; one that failed then has baseline: true in its file:\n")
+		b.WriteString("# a failure the base branch has too is reported as pre-existing and does not\n")
+		b.WriteString("# block, a new one does.\n")
+	} else {
+		b.WriteString("# on the tree as it was; one listed commented out failed then: fix it, then\n")
+		b.WriteString("# uncomment it.\n")
+	}
 	b.WriteString("entry_points:\n")
 	for _, e := range p.entries {
 		e.render(&b)

@@ -110,9 +110,12 @@ func TestBuildPlanLoads(t *testing.T) {
 // saying baseline: true.
 func TestBuildPlanWithBaselines(t *testing.T) {
 	items := []Item{item(".", "go-test", "go test ./...", Passed, Add), item(".", "go-vet", "go vet ./...", Failed, AsFailing)}
-	files := map[string]string{}
-	for _, f := range buildPlan(PlanOptions{BaseBranch: "main"}, items, true).Files() {
-		files[filepath.ToSlash(f.Rel)] = f.Content
+	cfg, files := load(t, buildPlan(PlanOptions{BaseBranch: "main"}, items, true))
+	if !cfg.Checks["go-vet"].Baseline || cfg.Checks["go-test"].Baseline {
+		t.Errorf("baseline loaded: go-vet %v, go-test %v", cfg.Checks["go-vet"].Baseline, cfg.Checks["go-test"].Baseline)
+	}
+	if !strings.Contains(files[".gauntlet/config.yml"], "one that failed then has baseline: true in its file") {
+		t.Errorf("config.yml does not say what baseline: true does:\n%s", files[".gauntlet/config.yml"])
 	}
 	if !strings.Contains(files[".gauntlet/config.yml"], "      - go-vet  # failed at init: exit 1: boom\n") {
 		t.Errorf("go-vet not listed:\n%s", files[".gauntlet/config.yml"])
@@ -168,8 +171,14 @@ func TestBaselineSwitchMatchesLoader(t *testing.T) {
 		}
 	}
 	write(".gauntlet/config.yml", "cli:\n  default_preference: [claude]\nentry_points:\n  - path: .\n    checks: [c]\n")
-	write(".gauntlet/checks/c.yml", "command: true\nbaseline: true\n")
+	write(".gauntlet/checks/c.yml", "command: \"true\"\nbaseline: true\n")
 	cfg, err := config.Load(t.Context(), root)
+	if err != nil {
+		// Any other error would make the answer meaningless.
+		if !strings.Contains(err.Error(), "baseline") {
+			t.Fatal(err)
+		}
+	}
 	known := err == nil
 	if cfg != nil {
 		for _, w := range cfg.Warnings {
