@@ -54,6 +54,12 @@ func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 			fmt.Fprintf(w, "  %s\n", runner.SafeText(j))
 		}
 	}
+	if len(st.PreExisting) > 0 {
+		fmt.Fprintf(w, "%s: %d check(s) in the last run\n", runner.PreExistingLabel, len(st.PreExisting))
+		for _, j := range st.PreExisting {
+			fmt.Fprintf(w, "  %s\n", runner.SafeText(j))
+		}
+	}
 	v := st.Violations
 	fmt.Fprintf(w, "Review violations: %d new, %d fixed, %d skipped", v.New, v.Fixed, v.Skipped)
 	if v.New+v.Fixed+v.Skipped > 0 {

@@ -122,6 +122,9 @@ type execution struct {
 	// baseSrc answers for the base of failed checks with baseline: true
 	// (checkRunner); closed by cleanup.
 	baseSrc baseline.ClosingSource
+	// preExisting are the run's checks that failed as on the base branch
+	// (recorded in the execution state).
+	preExisting []string
 	// pruned is set once stale worktrees were looked for.
 	pruned bool
 }

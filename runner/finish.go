@@ -34,6 +34,11 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 		res.ErrorMessage = infrastructureDetail(results)
 	}
 	archiving := endsEpisode(res.Status) && e.mayArchive(jobs)
+	for _, g := range res.Gates {
+		if g.Status == GatePreExisting {
+			e.preExisting = append(e.preExisting, g.JobID)
+		}
+	}
 	if !e.pastCommit() {
 		e.writeState(ctx, ch.from, res.Status, archiving)
 	}

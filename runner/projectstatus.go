@@ -27,6 +27,10 @@ type ProjectStatus struct {
 	FailedReviews []string `json:"failed_reviews"`
 	// Violations counts the violations of the failed reviews by status.
 	Violations ViolationCounts `json:"violations"`
+	// PreExisting are the checks of the last run that failed as they do on
+	// the base branch (baseline: true): not caused by the change, not
+	// pending, here for information.
+	PreExisting []string `json:"pre_existing_checks"`
 	// Run is the next run's number and retry budget.
 	Run RunBudget `json:"run"`
 	// LastRun is the execution state's last run, nil when there is none.
@@ -102,7 +106,7 @@ type LockStatus struct {
 // stop hook's settings (environment > project > global).
 func Status(cfg *config.Config, getenv func(string) string, now time.Time) ProjectStatus {
 	logDir := cfg.LogDirPath()
-	st := ProjectStatus{Root: cfg.Root, LogDir: logDir, FailedChecks: []string{}, FailedReviews: []string{}}
+	st := ProjectStatus{Root: cfg.Root, LogDir: logDir, FailedChecks: []string{}, FailedReviews: []string{}, PreExisting: []string{}}
 	names, err := logdir.Scan(logDir)
 	if err != nil {
 		st.Warnings = append(st.Warnings, err.Error())
@@ -140,6 +144,7 @@ func Status(cfg *config.Config, getenv func(string) string, now time.Time) Proje
 	} else if prev != nil {
 		st.LastRun = &LastRun{CompletedAt: prev.LastRunCompletedAt, Branch: prev.Branch, Commit: prev.Commit}
 		episode = prev.EpisodeStartRun
+		st.PreExisting = append(st.PreExisting, prev.PreExisting...)
 	}
 	st.Run = runBudget(names, cfg.MaxRetries, episode)
 	global, err := config.LoadGlobal(config.GlobalPath(getenv))

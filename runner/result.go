@@ -266,7 +266,7 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: timeout(j),
 			Infrastructure: r.Infrastructure}
 		if j.Kind == gate.KindCheck && r.Status != gate.StatusPass && r.LogPath != "" {
-			g.Output, g.OutputCut = check.OutputTail(r.LogPath, OutputTailLines)
+			g.Output, g.OutputCut = check.OutputTail(r.LogPath, r.OutputEnd, OutputTailLines)
 			g.FixInstructions = j.Check != nil && j.Check.FixInstructions != ""
 		}
 		if b := r.Baseline; b != nil {
@@ -353,3 +353,7 @@ func publicViolation(v gate.Violation, status ViolationStatus) Violation {
 	}
 	return out
 }
+
+// PreExistingLabel names the failures the base branch has too (status
+// GatePreExisting) wherever they are listed for people.
+const PreExistingLabel = console.PreExistingLabel

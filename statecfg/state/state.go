@@ -7,7 +7,8 @@
 // The fields of the TypeScript tool (last_run_completed_at, branch,
 // commit, working_tree_ref) keep their meaning, so that it can still read
 // the file; what it does not know is in fields of its own, which it
-// ignores: last_full_pass_completed_at, episode_start_run, session_id.
+// ignores: last_full_pass_completed_at, episode_start_run, session_id,
+// pre_existing_checks.
 package state
 
 import (
@@ -71,6 +72,10 @@ type State struct {
 	// 0 and "" (a state of an older version) narrow no gate's diff.
 	RunNumber int    `json:"run_number,omitempty"`
 	Scope     string `json:"change_scope,omitempty"`
+	// PreExisting are the check jobs of that run that failed as they do on
+	// the base branch (baseline: true): not caused by the change, shown
+	// for information (status).
+	PreExisting []string `json:"pre_existing_checks,omitempty"`
 }
 
 // onDisk is the file layout, with pointers to tell missing fields. The
@@ -86,6 +91,7 @@ type onDisk struct {
 	SessionID          json.RawMessage `json:"session_id"`
 	RunNumber          json.RawMessage `json:"run_number"`
 	Scope              json.RawMessage `json:"change_scope"`
+	PreExisting        json.RawMessage `json:"pre_existing_checks"`
 }
 
 // maxSize bounds what Read reads: a state this package writes is a few
@@ -156,7 +162,15 @@ func (s *State) readOwn(d onDisk) {
 	if json.Unmarshal(d.RunNumber, &run) == nil && json.Unmarshal(d.Scope, &scope) == nil && run > 0 {
 		s.RunNumber, s.Scope = run, scope
 	}
+	var pre []string
+	if json.Unmarshal(d.PreExisting, &pre) == nil && len(pre) <= maxPreExisting {
+		s.PreExisting = pre
+	}
 }
+
+// maxPreExisting bounds the pre-existing checks read: more is not a state
+// this package wrote for any configuration a person keeps.
+const maxPreExisting = 10_000
 
 // Write writes s as the execution state of logDir, creating logDir if
 // needed. The timestamp is written in UTC. The file is replaced atomically

@@ -137,6 +137,9 @@ func Context(cfg *config.Config, st runner.ProjectStatus) string {
 		v := st.Violations
 		fmt.Fprintf(&b, "- Failed reviews: %s (violations: %d new, %d fixed, %d skipped)\n", list(st.FailedReviews), v.New, v.Fixed, v.Skipped)
 	}
+	if len(st.PreExisting) > 0 {
+		fmt.Fprintf(&b, "- Failing on the base branch too, not caused by the change (they do not block; do not fix them): %s\n", list(st.PreExisting))
+	}
 	b.WriteString("See them with `agent-gauntlet status`; `agent-gauntlet update-review list` lists the review violations with their ids, " +
 		"and `agent-gauntlet update-review fix <id> \"<what you changed>\"` or `agent-gauntlet update-review skip <id> \"<why>\"` records what you did about each.\n")
 	checks, reviews := gateNames(cfg)

@@ -104,3 +104,18 @@ func BenchmarkStartHook(b *testing.B) {
 		})
 	}
 }
+
+// TestContextPreExisting pins that a new session learns which failures of
+// the last run the base branch has too, apart from the failed checks, and
+// hears nothing when only those are left (nothing is pending).
+func TestContextPreExisting(t *testing.T) {
+	cfg := &config.Config{Root: "/p"}
+	ctx := Context(cfg, runner.ProjectStatus{FailedChecks: []string{"check:.:go-test"}, PreExisting: []string{"check:.:go-vet"}})
+	if !strings.Contains(ctx, "- Failed checks: check:.:go-test\n") ||
+		!strings.Contains(ctx, "- Failing on the base branch too, not caused by the change (they do not block; do not fix them): check:.:go-vet\n") {
+		t.Errorf("context:\n%s", ctx)
+	}
+	if ctx := Context(cfg, runner.ProjectStatus{PreExisting: []string{"check:.:go-vet"}}); ctx != "" {
+		t.Errorf("only pre-existing failures: %q", ctx)
+	}
+}

@@ -93,10 +93,10 @@ func Excerpt(gates []runner.GateResult) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// gateParts describes one gate result; none for a gate that passed or one
-// the agent cannot fix.
+// gateParts describes one gate result; none for a gate that passed or
+// failed as it does on the base branch (PreExistingNote lists those).
 func gateParts(g runner.GateResult) []part {
-	if g.Status == "pass" {
+	if g.Status == runner.GatePass || g.Status == runner.GatePreExisting {
 		return nil
 	}
 	id := runner.SafeText(g.JobID)
@@ -138,6 +138,12 @@ func checkPart(g runner.GateResult, id string) part {
 	}
 	for _, l := range g.Output {
 		p.body = append(p.body, quoteBar+quoteLine(l))
+	}
+	if b := g.Baseline; b != nil && len(b.NewLines) > 0 {
+		p.foot = append(p.foot, "What is new since the base branch (its error lines the base does not print, line numbers as N):")
+		for _, l := range b.NewLines {
+			p.foot = append(p.foot, quoteBar+quoteLine(l))
+		}
 	}
 	if g.FixInstructions {
 		p.foot = append(p.foot, "Its fix instructions are at the end of that log.")

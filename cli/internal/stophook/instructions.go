@@ -30,11 +30,15 @@ const (
 )
 
 // BlockReason is what a block tells the agent: the Instructions, then what
-// failed (Excerpt of the run's gate results), the same in every dialect.
+// failed (Excerpt of the run's gate results), then the failures the base
+// branch has too (PreExistingNote), the same in every dialect.
 func BlockReason(consoleLog string, gates []runner.GateResult) string {
 	reason := Instructions(consoleLog)
 	if ex := Excerpt(gates); ex != "" {
 		reason += "\n\n" + ex
+	}
+	if note := PreExistingNote(gates); note != "" {
+		reason += "\n\n" + note
 	}
 	return reason
 }
@@ -75,6 +79,9 @@ func Instructions(consoleLog string) string {
 	return b.String()
 }
 
+// PreExistingTitle opens PreExistingNote.
+const PreExistingTitle = "**Not caused by this change — here for information:**"
+
 // PreExistingNote tells the agent which failures it must neither fix nor
 // stop over: the checks that fail as they do on the base branch
 // (baseline: true). "" when there is none.
@@ -85,10 +92,10 @@ func PreExistingNote(gates []runner.GateResult) string {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("\n\n**Not caused by this change — here for information:** these checks fail the same way on the " +
-				"base branch. Do not fix them and do not stop over them; they do not block. Mention them to the user if relevant.\n")
+			b.WriteString(PreExistingTitle + " these checks fail the same way on the base branch. Do not fix them " +
+				"and do not stop over them: they do not block. Mention them to the user if relevant.\n")
 		}
-		fmt.Fprintf(&b, "- `%s`: %s (log: `%s`)\n", g.JobID, g.Message, g.LogPath)
+		fmt.Fprintf(&b, "- `%s`: %s (log: %s)\n", runner.SafeText(g.JobID), runner.SafeText(g.Message), runner.SafeText(g.LogPath))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -168,6 +168,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	out := x.Run(ctx)
 	res.Status, res.Message = out.Status, out.Message
 	if judge != nil && out.Status == gate.StatusFail && !out.TimedOut {
+		res.OutputEnd = logSize(f)
 		res.Status, res.Message, res.Baseline = judge(ctx, Failure{Job: job, Env: env, Dir: dir, Outcome: out, Log: f})
 	}
 	res.TimedOut = out.TimedOut

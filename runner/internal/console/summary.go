@@ -98,8 +98,12 @@ func Summarize(results []gate.Result, previous *gate.Pending) Summary {
 	return s
 }
 
-// PreExistingTitle heads the summary's list of pre-existing failures.
-const PreExistingTitle = "Pre-existing failures (not caused by this change; here for information, nothing to fix):"
+// PreExistingLabel names the failures the base branch has too, wherever
+// they are listed; PreExistingTitle heads the summary's list of them.
+const (
+	PreExistingLabel = "Pre-existing failures (not caused by this change; here for information, nothing to fix)"
+	PreExistingTitle = PreExistingLabel + ":"
+)
 
 // preExistingLines are the summary lines of a pre-existing failure.
 func preExistingLines(r gate.Result) []string {

@@ -203,6 +203,10 @@ type Result struct {
 	// Baseline is what the merge base said about a failed check with
 	// baseline: true; nil when it was not asked.
 	Baseline *Baseline
+	// OutputEnd is where a check's own output ends in its log when
+	// something else follows it before the result line (the base run of a
+	// baseline); 0 when the output reaches the result line.
+	OutputEnd int64
 }
 
 // Baseline is the comparison of a failed check with its run on the merge
