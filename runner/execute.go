@@ -24,8 +24,10 @@ type deps struct {
 	// loadPending reads what earlier runs left to verify.
 	loadPending func(logDir string, jn *logdir.JobNames, gateName string) (*gate.Pending, []string, error)
 	// baseSource gives the base results of failed checks with baseline:
-	// true in the project at root: the seam where a result cache (issue
-	// 16) answers before a worktree is made.
+	// true in the project at root. The result cache (issue 16) plugs in
+	// here: baseline.Cached{Store: <cache>, Next: baseline.NewWorktrees(root)}
+	// answers from it before a worktree is made, and saves what the
+	// worktree found.
 	baseSource func(root string) baseline.ClosingSource
 }
 

@@ -36,9 +36,10 @@ type Result struct {
 }
 
 // Source gives the result of a check on a base commit. Worktrees runs it;
-// a result cache (issue 16) may answer from an earlier run of the same
-// check on the same tree. An error means the base result cannot be had:
-// the check then counts as failing, with the error as the reason.
+// Cached asks a Store (the result cache of issue 16) first, for an earlier
+// result of the same check on the same base. An error means the base
+// result cannot be had: the check then counts as failing, with the error
+// as the reason.
 type Source interface {
 	Base(ctx context.Context, req Request) (Result, error)
 }
