@@ -27,12 +27,25 @@ func (e *execution) checkRunner(ch changes, jobs []gate.Job) sched.RunFunc {
 	}
 	e.baseSrc = e.deps.baseSource(e.root)
 	spec := ch.full
-	j := &baseline.Judge{Source: e.baseSrc, BaseBranch: e.base, Commit: func(ctx context.Context) (string, error) {
+	j := &baseline.Judge{Source: e.baseSrc, BaseBranch: e.base, Where: whereBase(spec.Mode), Commit: func(ctx context.Context) (string, error) {
 		return git.BaseCommit(ctx, e.root, spec)
 	}}
 	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		return check.RunJudged(ctx, job, env, j.Failure)
 	}
+}
+
+// whereBase says where the base commit of a change scope of mode is.
+func whereBase(mode gate.DiffMode) string {
+	switch mode {
+	case gate.DiffUncommitted:
+		return baseline.WhereHead
+	case gate.DiffCommit:
+		return baseline.WhereParent
+	case gate.DiffFixBase:
+		return baseline.WhereFixBase
+	}
+	return baseline.WhereMergeBase
 }
 
 // anyBaseline reports whether a check job of jobs has baseline: true.

@@ -38,9 +38,9 @@ func (c Cached) Base(ctx context.Context, req Request) (Result, error) {
 	if res, ok := c.Store.Load(ctx, req); ok {
 		res.Note = NoteCache
 		if res.Passed {
-			fmt.Fprintf(req.Log, "\n--- The same check on the base (merge base %s): passes there, %s ---\n", short(req.Commit), NoteCache)
+			fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s): passes there, %s ---\n", short(req.Commit), NoteCache)
 		} else {
-			fmt.Fprintf(req.Log, "\n--- The same check on the base (merge base %s): exits with code %d, %s; its error lines (normalised): ---\n",
+			fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s): exits with code %d, %s; its error lines (normalised): ---\n",
 				short(req.Commit), res.Fingerprint.ExitCode, NoteCache)
 			for _, l := range res.Fingerprint.Texts() {
 				fmt.Fprintf(req.Log, "  %s\n", l)

@@ -18,6 +18,9 @@ type Judge struct {
 	Commit func(ctx context.Context) (string, error)
 	// BaseBranch is what ${BASE_BRANCH} stands for.
 	BaseBranch string
+	// Where says where the base commit is, with a %s for its short hash
+	// (WhereMergeBase when empty).
+	Where string
 
 	once   sync.Mutex
 	asked  bool
@@ -37,10 +40,25 @@ func (j *Judge) baseCommit(ctx context.Context) (string, error) {
 	return j.commit, j.err
 }
 
+// Where the base commit of each change scope is (Judge.Where).
+const (
+	// WhereMergeBase: local and CI changes start at the merge base of the
+	// base branch and HEAD.
+	WhereMergeBase = "on the base branch (merge base %s)"
+	// WhereHead: uncommitted changes (-u) start at HEAD.
+	WhereHead = "at HEAD (%s), before the uncommitted changes"
+	// WhereParent: one commit (-c) starts at its parent.
+	WhereParent = "on the commit's parent (%s)"
+	// WhereFixBase: a verification run left with only the previous run's
+	// changes (committed onto the base branch itself) starts where they
+	// started.
+	WhereFixBase = "where the verified changes start (%s)"
+)
+
 // Messages of the verdicts (one source of truth).
 const (
-	msgPreExisting = "%s, as on the base branch (merge base %s): pre-existing, not caused by this change"
-	msgNew         = "%s; new, not on the base branch (merge base %s): %s"
+	msgPreExisting = "%s, as %s: pre-existing, not caused by this change"
+	msgNew         = "%s; new, not %s: %s"
 	msgNoBaseline  = "%s; not compared with the base branch: %s"
 	// noteLine is what the log says about the base.
 	noteLine = "Baseline: %s.\n"
@@ -74,13 +92,13 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) (gate.Status, stri
 			b.Reason = fmt.Sprintf("the check passes there (%s)", base.Note)
 		}
 		fmt.Fprintf(f.Log, noteLine, "the base branch passes this check: the failure is new")
-		return gate.StatusFail, fmt.Sprintf(msgNew, msg, short(commit), b.Reason), b
+		return gate.StatusFail, fmt.Sprintf(msgNew, msg, j.where(commit), b.Reason), b
 	}
 	cmp := Compare(cur, base.Fingerprint)
 	b.PreExisting, b.Reason, b.NewLines = cmp.PreExisting, cmp.Reason, cmp.New
 	if cmp.PreExisting {
 		fmt.Fprintf(f.Log, noteLine, "pre-existing, not caused by this change ("+cmp.Reason+"); here for information, nothing to fix")
-		return gate.StatusPreExisting, fmt.Sprintf(msgPreExisting, msg, short(commit)), b
+		return gate.StatusPreExisting, fmt.Sprintf(msgPreExisting, msg, j.where(commit)), b
 	}
 	fmt.Fprintf(f.Log, noteLine, "a new or changed failure: "+cmp.Reason)
 	if len(cmp.New) > 0 {
@@ -89,7 +107,16 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) (gate.Status, stri
 			fmt.Fprintf(f.Log, "  %s\n", l)
 		}
 	}
-	return gate.StatusFail, fmt.Sprintf(msgNew, msg, short(commit), cmp.Reason), b
+	return gate.StatusFail, fmt.Sprintf(msgNew, msg, j.where(commit), cmp.Reason), b
+}
+
+// where says where commit is (Where).
+func (j *Judge) where(commit string) string {
+	w := j.Where
+	if w == "" {
+		w = WhereMergeBase
+	}
+	return fmt.Sprintf(w, short(commit))
 }
 
 // unavailable is the verdict on a failure whose base could not be asked:

@@ -9,7 +9,8 @@ import (
 
 // Request asks how a check does on the base commit.
 type Request struct {
-	// Commit is the base commit (the merge base with the base branch).
+	// Commit is the base commit: where the run's changes start (the merge
+	// base with the base branch, HEAD for -u, the parent for -c).
 	Commit string
 	// Job is the check as the run ran it: its command, working directory
 	// (relative to the project root), timeout, and Changed, the run's

@@ -82,7 +82,7 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	if files != nil && len(files) == 0 && job.Check.Scoped() {
 		return Result{Passed: true, Note: "none of its changed files exists on the base"}, nil
 	}
-	fmt.Fprintf(req.Log, "\n--- The same check on the base (merge base %s, in a temporary worktree) ---\n", short(req.Commit))
+	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
 	x := check.Exec{Command: check.Command(job, req.BaseBranch), Dir: dir, Env: check.Environ(req.BaseBranch),
 		Files: check.RelFiles(job.WorkingDir, files), Timeout: job.Check.Timeout, Log: req.Log}
 	out := x.Run(ctx)
