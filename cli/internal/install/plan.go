@@ -457,6 +457,16 @@ func (c *checkDef) yaml() string {
 		b.WriteString("# baseline: a failure the base branch has too is reported as pre-existing and does not block.\n")
 	}
 	b.WriteString("command: " + yamlCommand(c.p.Command) + "\n")
+	switch len(c.p.Glob) {
+	case 0:
+	case 1:
+		b.WriteString("glob: " + yamlString(c.p.Glob[0]) + "\n")
+	default:
+		b.WriteString("glob:\n")
+		for _, g := range c.p.Glob {
+			b.WriteString("  - " + yamlString(g) + "\n")
+		}
+	}
 	fmt.Fprintf(&b, "parallel: %t\n", c.p.Parallel)
 	if c.p.Timeout > 0 {
 		fmt.Fprintf(&b, "timeout: %s\n", strconv.FormatFloat(c.p.Timeout.Seconds(), 'f', -1, 64))

@@ -3,6 +3,7 @@ package install
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -258,5 +259,21 @@ func TestParseReviews(t *testing.T) {
 		if (err != nil) != tc.err || strings.Join(got, ",") != tc.want || (err == nil && got == nil) {
 			t.Errorf("ParseReviews(%q) = %q, %v", tc.in, got, err)
 		}
+	}
+}
+
+// A proposal's glob is written to its check file and loads back: init's
+// gofmt check works on the changed Go files the run hands it.
+func TestBuildPlanGlob(t *testing.T) {
+	one := item(".", "gofmt", stack.GofmtChanged, Passed, Add)
+	one.Proposal.Glob = stack.GofmtGlob
+	two := item("web", "lint", "npx eslint ${CHANGED_FILES}", Passed, Add)
+	two.Proposal.Glob = []string{"*.ts", "src/**/*.tsx"}
+	cfg, files := load(t, BuildPlan(PlanOptions{BaseBranch: "main"}, []Item{one, two}))
+	if got := cfg.Checks["gofmt"]; !slices.Equal(got.Glob, []string{"*.go"}) || !got.Scoped() || !got.MatchesGlob("pkg/a.go") || got.MatchesGlob("README.md") {
+		t.Errorf("gofmt: glob %q, scoped %v\n%s", got.Glob, got.Scoped(), files[".gauntlet/checks/gofmt.yml"])
+	}
+	if got := cfg.Checks["lint"]; !slices.Equal(got.Glob, []string{"*.ts", "src/**/*.tsx"}) {
+		t.Errorf("lint: glob %q\n%s", got.Glob, files[".gauntlet/checks/lint.yml"])
 	}
 }

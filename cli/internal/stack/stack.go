@@ -66,6 +66,9 @@ type Proposal struct {
 	Name string
 	// Command is the check's command, run in the project directory.
 	Command string
+	// Glob is the check's glob: the changed files it receives
+	// (${CHANGED_FILES}) are narrowed to those matching one pattern.
+	Glob []string
 	// Shown describes a long command in one line for progress and
 	// questions ("" when Command is short enough to show).
 	Shown string
