@@ -57,6 +57,9 @@ type Totals struct {
 	// violations the agent skipped.
 	Fixed   int `json:"fixed"`
 	Skipped int `json:"skipped"`
+	// PreExisting counts the checks that failed as they do on the base
+	// branch (status pre_existing): not in Failed.
+	PreExisting int `json:"pre_existing"`
 }
 
 // Gate is one gate of the run.
@@ -81,6 +84,21 @@ type Gate struct {
 	Infrastructure bool        `json:"infrastructure"`
 	Slots          []Slot      `json:"slots"`
 	Violations     []Violation `json:"violations"`
+	// Baseline is the comparison of a failed check (baseline: true) with
+	// the same check on the base commit; null when it was not made.
+	Baseline *Baseline `json:"baseline"`
+}
+
+// Baseline is what the base commit showed for a failed check.
+type Baseline struct {
+	// Commit is the base commit, null when none was found.
+	Commit *string `json:"commit"`
+	// PreExisting is true when the base fails the same way.
+	PreExisting bool `json:"pre_existing"`
+	// Reason says why, or why the base could not be asked.
+	Reason string `json:"reason"`
+	// NewLines are error lines the base does not print (normalised, a few).
+	NewLines []string `json:"new_lines"`
 }
 
 // Slot is one review slot: one reviewer's run.
@@ -127,7 +145,7 @@ func NewDocument(r Run) Document {
 		BaseBranch:    optString(res.Base),
 		Verification:  res.Verification,
 		ConsoleLog:    optString(res.ConsoleLogPath),
-		Totals:        Totals{Gates: res.GatesRun, Failed: res.GatesFailed, Fixed: res.Fixed, Skipped: res.Skipped},
+		Totals:        Totals{Gates: res.GatesRun, Failed: res.GatesFailed, Fixed: res.Fixed, Skipped: res.Skipped, PreExisting: res.PreExisting},
 		Gates:         []Gate{},
 	}
 	if res.RunNumber > 0 {
@@ -156,6 +174,10 @@ func newGate(g runner.GateResult) Gate {
 	if g.Timeout > 0 {
 		secs := g.Timeout.Seconds()
 		out.TimeoutSeconds = &secs
+	}
+	if b := g.Baseline; b != nil {
+		out.Baseline = &Baseline{Commit: optString(b.Commit), PreExisting: b.PreExisting, Reason: b.Reason,
+			NewLines: append([]string{}, b.NewLines...)}
 	}
 	for _, s := range g.Slots {
 		out.Slots = append(out.Slots, Slot{

@@ -30,13 +30,16 @@ const (
 
 // junitOutcomes maps every gate status to its JUnit outcome: a fail is a
 // failure, an error (the gate could not judge the change) an error, a gate
-// never started (fail_fast) skipped. A new
-// gate status needs an entry (TestOutcomesCoverStatuses).
+// never started (fail_fast) skipped, and so is a check failing as it does
+// on the base branch (pre_existing: not this change's to judge; its message
+// says so and its output is kept). A new gate status needs an entry
+// (TestOutcomesCoverStatuses).
 var junitOutcomes = map[runner.GateStatus]junitOutcome{
-	runner.GatePass:   junitPassed,
-	runner.GateFail:   junitFailure,
-	runner.GateError:  junitError,
-	runner.GateNotRun: junitSkipped,
+	runner.GatePass:        junitPassed,
+	runner.GateFail:        junitFailure,
+	runner.GateError:       junitError,
+	runner.GateNotRun:      junitSkipped,
+	runner.GatePreExisting: junitSkipped,
 }
 
 // The JUnit XML elements, in the de-facto schema of Ant, Maven Surefire and

@@ -67,12 +67,23 @@ func scenarios(t *testing.T) []scenario {
 		File: ".gauntlet/reviews/security.md", Status: runner.GateError, Message: "codex timed out after 1s", TimedOut: true,
 		Timeout: time.Second, Infrastructure: true, Open: 1,
 		Slots: []runner.SlotResult{{Adapter: "codex", Index: 1, Status: runner.GateError, Message: "codex timed out after 1s", TimedOut: true}}}
+	preCheck := runner.GateResult{JobID: "check:src:vet", Kind: "check", Gate: "vet", EntryPoint: "src", WorkingDir: "src",
+		File: ".gauntlet/checks/vet.yml", Status: runner.GatePreExisting, Duration: time.Second, LogPath: failLog, Exited: true, ExitCode: 1,
+		Message:  "Exited with code 1, as on the base branch (merge base 0123456789ab): pre-existing, not caused by this change",
+		Baseline: &runner.BaselineResult{Commit: "0123456789abcdef", PreExisting: true, Reason: "the base exits with code 1 too and prints every one of its 1 error lines"}}
+	newCheck := failCheck
+	newCheck.Message = "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 1 error lines is new: the base does not print it"
+	newCheck.Baseline = &runner.BaselineResult{Commit: "0123456789abcdef", Reason: "1 of its 1 error lines is new: the base does not print it",
+		NewLines: []string{"lint: src/a.go:N: unused x"}}
 	with := func(status runner.GauntletStatus, gates ...runner.GateResult) runner.RunResult {
 		r := base
 		r.Status, r.Message, r.Gates, r.GatesRun = status, runner.Message(status, ""), gates, len(gates)
 		for _, g := range gates {
-			if g.Status != runner.GatePass {
+			switch g.Status {
+			case runner.GateFail, runner.GateError:
 				r.GatesFailed++
+			case runner.GatePreExisting:
+				r.PreExisting++
 			}
 		}
 		return r
@@ -92,6 +103,8 @@ func scenarios(t *testing.T) []scenario {
 	return []scenario{
 		{name: "passed", run: run(with(runner.StatusPassed, passCheck), 0)},
 		{name: "failed check", run: run(with(runner.StatusFailed, passCheck, failCheck), 1), results: 1, failures: 1},
+		{name: "pre-existing check", run: run(with(runner.StatusPassed, passCheck, preCheck), 0), results: 1},
+		{name: "new failure beside a pre-existing one", run: run(with(runner.StatusFailed, newCheck, preCheck), 1), results: 2, failures: 1},
 		{name: "timed-out check", run: run(with(runner.StatusFailed, slowCheck), 1), results: 1, failures: 1},
 		{name: "review violations", run: run(with(runner.StatusFailed, review), 1), results: 2, suppressed: 1, failures: 1},
 		{name: "reviewer timed out", run: run(with(runner.StatusInfrastructureError, reviewError), 1), notifications: 1, errors: 1},
@@ -133,7 +146,7 @@ func TestJSON(t *testing.T) {
 func TestJSONGateFields(t *testing.T) {
 	all := scenarios(t)
 	var b bytes.Buffer
-	if err := WriteJSON(&b, all[2].run); err != nil {
+	if err := WriteJSON(&b, all[byName(all, "timed-out check")].run); err != nil {
 		t.Fatal(err)
 	}
 	var d Document
@@ -143,7 +156,7 @@ func TestJSONGateFields(t *testing.T) {
 		t.Errorf("timed-out check %+v", g)
 	}
 	b.Reset()
-	if err := WriteJSON(&b, all[3].run); err != nil {
+	if err := WriteJSON(&b, all[byName(all, "review violations")].run); err != nil {
 		t.Fatal(err)
 	}
 	_ = json.Unmarshal(b.Bytes(), &d)
@@ -187,7 +200,7 @@ func TestJUnit(t *testing.T) {
 
 func TestJUnitFailureText(t *testing.T) {
 	all := scenarios(t)
-	data, err := JUnit(all[1].run, time.Now())
+	data, err := JUnit(all[byName(all, "failed check")].run, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +211,7 @@ func TestJUnitFailureText(t *testing.T) {
 		strings.Contains(c.Failure.Text, "\x1b") || strings.Count(c.Failure.Text, "\n") > tailLines+3 {
 		t.Errorf("failing case %+v", c)
 	}
-	data, _ = JUnit(all[3].run, time.Now())
+	data, _ = JUnit(all[byName(all, "review violations")].run, time.Now())
 	suites, _ = reporttest.ValidateJUnit(data)
 	text := suites.Suites[0].Cases[0].Failure.Text
 	for _, want := range []string{"[new] src/new file.txt:1 high: bad line\n    Fix: remove it", "[fixed] src/a.txt:2 medium: old bug", "[skipped] src/b.txt low: style\n    Result: subjective"} {
@@ -244,7 +257,7 @@ func TestSARIF(t *testing.T) {
 
 func TestSARIFResults(t *testing.T) {
 	all := scenarios(t)
-	data, _ := SARIF(all[3].run)
+	data, _ := SARIF(all[byName(all, "review violations")].run)
 	results, run, _ := reporttest.SARIFResults(data)
 	open, skipped := results[0], results[1]
 	loc := open.Locations[0].PhysicalLocation
@@ -258,7 +271,7 @@ func TestSARIFResults(t *testing.T) {
 	if base := run.OriginalUriBaseIDs[SrcRoot]; base == nil || !strings.HasPrefix(*base.URI, "file:///") || !strings.HasSuffix(*base.URI, "/") {
 		t.Errorf("originalUriBaseIds %+v", run.OriginalUriBaseIDs)
 	}
-	data, _ = SARIF(all[1].run)
+	data, _ = SARIF(all[byName(all, "failed check")].run)
 	results, run, _ = reporttest.SARIFResults(data)
 	check := results[0]
 	if *check.RuleID != "check/lint" || *check.Level != "error" ||
@@ -268,7 +281,7 @@ func TestSARIFResults(t *testing.T) {
 		t.Errorf("check result %+v", check)
 	}
 	// The fingerprint of an alert does not move with its line.
-	moved := all[3].run
+	moved := all[byName(all, "review violations")].run
 	moved.Result.Gates = slices.Clone(moved.Result.Gates)
 	moved.Result.Gates[0].Slots = []runner.SlotResult{moved.Result.Gates[0].Slots[0]}
 	moved.Result.Gates[0].Slots[0].Violations = []runner.Violation{moved.Result.Gates[0].Slots[0].Violations[0]}
@@ -385,5 +398,68 @@ func TestReadmeExample(t *testing.T) {
 	body = body[:strings.Index(body, "```")]
 	if err := reporttest.ValidateJSON([]byte(body)); err != nil {
 		t.Fatalf("README example: %v", err)
+	}
+}
+
+// byName is the index of the scenario named name.
+func byName(all []scenario, name string) int {
+	for i, s := range all {
+		if s.name == name {
+			return i
+		}
+	}
+	panic("no scenario " + name)
+}
+
+// A check failing as on the base branch is reported apart in every
+// format: counted in totals.pre_existing with its baseline in JSON, a
+// skipped test case carrying its message and log in JUnit, a note with
+// baselineState "unchanged" in SARIF; a new failure carries the error lines
+// the base does not print.
+func TestPreExistingReports(t *testing.T) {
+	all := scenarios(t)
+	r := all[byName(all, "new failure beside a pre-existing one")].run
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var d Document
+	_ = json.Unmarshal(b.Bytes(), &d)
+	newG, pre := d.Gates[0], d.Gates[1]
+	if d.Totals.Failed != 1 || d.Totals.PreExisting != 1 || pre.Status != runner.GatePreExisting || pre.Baseline == nil ||
+		!pre.Baseline.PreExisting || *pre.Baseline.Commit != "0123456789abcdef" || len(pre.Baseline.NewLines) != 0 ||
+		newG.Baseline == nil || newG.Baseline.PreExisting || strings.Join(newG.Baseline.NewLines, "|") != "lint: src/a.go:N: unused x" {
+		t.Errorf("JSON:\n%s", b.String())
+	}
+	passed := all[byName(all, "passed")].run
+	b.Reset()
+	_ = WriteJSON(&b, passed)
+	if !strings.Contains(b.String(), `"baseline": null`) {
+		t.Errorf("a gate without a baseline does not say null:\n%s", b.String())
+	}
+
+	data, _ := JUnit(r, time.Now())
+	suites, err := reporttest.ValidateJUnit(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := suites.Suites[0].Cases[1]
+	if c.Skipped == nil || !strings.Contains(c.Skipped.Message, "pre-existing, not caused by this change") || c.Failure != nil ||
+		suites.Skipped != 1 || suites.Failures != 1 {
+		t.Errorf("JUnit:\n%s", data)
+	}
+
+	data, _ = SARIF(r)
+	results, _, _ := reporttest.SARIFResults(data)
+	if len(results) != 2 {
+		t.Fatalf("SARIF results:\n%s", data)
+	}
+	failed, note := results[0], results[1]
+	if *failed.Level != "error" || failed.BaselineState != nil {
+		t.Errorf("new failure %+v", failed)
+	}
+	if *note.Level != "note" || note.BaselineState == nil || *note.BaselineState != "unchanged" ||
+		!strings.Contains(*note.Message.Text, "Check vet fails as on the base branch, not because of this change, on src: Exited with code 1, as on the base branch") {
+		t.Errorf("pre-existing failure %+v: %s", note, *note.Message.Text)
 	}
 }

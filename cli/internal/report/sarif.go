@@ -58,6 +58,10 @@ const (
 	// sarifNotification: a gate that could not judge the change is a tool
 	// execution notification, and the execution was not successful.
 	sarifNotification
+	// sarifPreExisting: a check failing as it does on the base branch is a
+	// result at level note with baselineState "unchanged": there for
+	// information, not an alert of this change.
+	sarifPreExisting
 )
 
 // sarifOutcomes maps every gate status to its SARIF outcome for a check.
@@ -68,6 +72,8 @@ var sarifOutcomes = map[runner.GateStatus]sarifOutcome{
 	runner.GateFail:   sarifResult,
 	runner.GateError:  sarifNotification,
 	runner.GateNotRun: sarifNothing,
+	// The failure the base branch has too: for information.
+	runner.GatePreExisting: sarifPreExisting,
 }
 
 // noExecution are the statuses of runs that could not look at the change.
@@ -151,8 +157,11 @@ func (b sarifBuilder) gate(g runner.GateResult, inv *sarif.Invocation) {
 			WithTextMessage(fmt.Sprintf("%s: %s", g.JobID, g.Message)))
 	}
 	if g.Kind == runner.GateKindCheck {
-		if sarifOutcomes[g.Status] == sarifResult {
-			b.checkResult(g)
+		switch sarifOutcomes[g.Status] {
+		case sarifResult:
+			b.checkResult(g, levelError, "failed")
+		case sarifPreExisting:
+			b.checkResult(g, levelNote, "fails as on the base branch, not because of this change,")
 		}
 		return
 	}
@@ -184,18 +193,23 @@ func (b sarifBuilder) rule(g runner.GateResult) string {
 	return id
 }
 
-// checkResult adds the result of a failed check: on its definition file,
-// with its message and the tail of its log.
-func (b sarifBuilder) checkResult(g runner.GateResult) {
+// checkResult adds the result of a failed check at level: on its
+// definition file, with its message (saying what it did) and the tail of
+// its log. A pre-existing failure (level note) has baselineState
+// "unchanged".
+func (b sarifBuilder) checkResult(g runner.GateResult, level, did string) {
 	rule := b.rule(g)
-	text := fmt.Sprintf("Check %s failed on %s: %s", g.Gate, g.EntryPoint, g.Message)
+	text := fmt.Sprintf("Check %s %s on %s: %s", g.Gate, did, g.EntryPoint, g.Message)
 	if tail := runner.LogTail(g.LogPath, sarifTailLines, sarifTailBytes); tail != "" {
 		text += fmt.Sprintf("\n\nLast lines of %s:\n%s", g.LogPath, tail)
 	}
 	loc := b.location(g.File, 1)
-	res := sarif.NewRuleResult(rule).WithLevel(levelError).WithMessage(sarif.NewTextMessage(text)).
+	res := sarif.NewRuleResult(rule).WithLevel(level).WithMessage(sarif.NewTextMessage(text)).
 		WithLocations([]*sarif.Location{loc}).
 		WithPartialFingerPrints(map[string]interface{}{fingerprintKey: fingerprint(rule, g.EntryPoint)})
+	if g.Status == runner.GatePreExisting {
+		res.WithBaselineState("unchanged")
+	}
 	res.AttachPropertyBag(properties(map[string]any{"jobId": g.JobID, "entryPoint": g.EntryPoint, "timedOut": g.TimedOut}))
 	b.run.AddResult(res)
 }
