@@ -45,12 +45,13 @@ var commitRevs = []string{"HEAD", "HEAD~1", "main"}
 var lockKinds = []lockKind{lockDead, lockLive, lockForeign, lockEmpty, lockTS, lockOld, lockOldEmpty}
 
 // drawConfig draws the project configuration of a sequence: most with no
-// interval, a minority with a 10-minute one.
+// interval, a minority with a 10-minute one; half with baselines.
 func drawConfig(t *rapid.T) projectConfig {
 	cfg := projectConfig{MaxRetries: rapid.IntRange(0, 3).Draw(t, "max_retries")}
 	if rapid.IntRange(0, 3).Draw(t, "interval") == 3 {
 		cfg.Interval = 10
 	}
+	cfg.Baseline = rapid.Bool().Draw(t, "baseline")
 	return cfg
 }
 

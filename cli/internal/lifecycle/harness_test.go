@@ -508,6 +508,9 @@ func (h *harness) facts() (facts, error) {
 			f.Added[p][i+1] = true
 		}
 	}
+	if f.BaseMarked, err = h.baseMarked(mb); err != nil {
+		return f, err
+	}
 	headCfg, _ := h.s.git("show", "HEAD:"+brokenCheckFile)
 	f.HeadConfigBroken = strings.Contains(headCfg+"\n", brokenLine)
 	diff, err := h.s.git("diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", mb)
@@ -521,6 +524,33 @@ func (h *harness) facts() (facts, error) {
 		f.Added[a.File][a.Line] = true
 	}
 	return f, nil
+}
+
+// baseMarked lists, per file of commit, the check markers it holds there.
+func (h *harness) baseMarked(commit string) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	cmd := exec.Command("git", "grep", "-I", "-l", "-E", markLint+"|"+markTest+"|"+markDocs, commit, "--")
+	cmd.Dir, cmd.Env = h.s.repo, h.s.env
+	list, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: no match
+		return nil, fmt.Errorf("git grep the markers at %s: %w", commit, err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		p := strings.TrimPrefix(l, commit+":")
+		if p == "" || p == l {
+			continue
+		}
+		content, err := h.s.git("show", commit+":"+p)
+		if err != nil {
+			return nil, err
+		}
+		out[p] = map[string]bool{}
+		for _, mk := range []string{markLint, markTest, markDocs} {
+			out[p][mk] = strings.Contains(content, mk)
+		}
+	}
+	return out, nil
 }
 
 // addedLines lists every line a unified diff adds (file, new line number).

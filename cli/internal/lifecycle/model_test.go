@@ -47,6 +47,9 @@ type facts struct {
 	Added map[string]map[int]bool
 	// HeadConfigBroken: the configuration committed at HEAD does not load.
 	HeadConfigBroken bool
+	// BaseMarked holds, per file of the merge base of main and HEAD, the
+	// check markers it holds there: what a check's run on the base prints.
+	BaseMarked map[string]map[string]bool
 }
 
 // brokenCheckFile is the check file a "config break" step breaks, and
@@ -258,8 +261,19 @@ func (m *model) subdirs(parent string) []string {
 func (m *model) jobs(f facts) []job {
 	var out []job
 	checkVerdict := func(files []string, marker string) verdict {
-		if m.anyHolds(files, marker) {
+		if !m.anyHolds(files, marker) {
+			return pass
+		}
+		if !m.cfg.Baseline {
 			return fail
+		}
+		// With a baseline, the failure blocks when one of its error lines
+		// (a file holding the marker) is not printed on the merge base;
+		// otherwise it is pre-existing and passes.
+		for _, p := range files {
+			if strings.Contains(m.files[p], marker) && !f.BaseMarked[p][marker] {
+				return fail
+			}
 		}
 		return pass
 	}

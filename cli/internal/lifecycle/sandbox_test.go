@@ -64,11 +64,15 @@ type projectConfig struct {
 	MaxRetries int
 	// Interval is stop_hook.run_interval_minutes.
 	Interval int
+	// Baseline is config.yml's baseline: every check's failure is compared
+	// with the same check on the merge base, and one the base has too is
+	// pre-existing and does not block.
+	Baseline bool
 }
 
 // String renders the configuration as the first line of a replay file.
 func (c projectConfig) String() string {
-	return fmt.Sprintf("config max_retries=%d interval=%d", c.MaxRetries, c.Interval)
+	return fmt.Sprintf("config max_retries=%d interval=%d baseline=%t", c.MaxRetries, c.Interval, c.Baseline)
 }
 
 // configYAML is .gauntlet/config.yml: a directory entry point with an
@@ -77,6 +81,7 @@ func (c projectConfig) String() string {
 func (c projectConfig) configYAML() string {
 	return fmt.Sprintf(`base_branch: main
 max_retries: %d
+baseline: %t
 cli:
   default_preference: [claude]
 stop_hook:
@@ -94,25 +99,27 @@ entry_points:
     checks: [lint]
   - path: pkg_a
     checks: [lint]
-`, c.MaxRetries, c.Interval)
+`, c.MaxRetries, c.Baseline, c.Interval)
 }
 
 // gateScripts are the check gates' programs, kept outside the repository.
-// Each fails when a file of its working directory holds its marker; lint
-// also sleeps when one holds SLEEPME, after writing its process group to
+// Each fails when a file of its working directory holds its marker, with
+// one error line per such file (`./a.txt:1: error: LINTFAIL`, the same
+// wherever the marker stands in it: what a baseline compares); lint also
+// sleeps when one holds SLEEPME, after writing its process group to
 // $MARKS/sleeping, so that a signal lands while it runs.
 var gateScripts = map[string]string{
 	"lint.sh": `if grep -rqs SLEEPME .; then
   cut -d' ' -f5 /proc/$$/stat > "$MARKS/sleeping.tmp" && mv "$MARKS/sleeping.tmp" "$MARKS/sleeping"
   sleep 30
 fi
-if grep -rqs LINTFAIL .; then echo "LINTFAIL in:"; grep -rl LINTFAIL .; exit 1; fi
+if grep -rqs LINTFAIL .; then echo "LINTFAIL in:"; grep -rl LINTFAIL . | sort | sed 's/$/:1: error: LINTFAIL/'; exit 1; fi
 echo lint ok
 `,
-	"test.sh": `if grep -rqs TESTFAIL .; then echo "TESTFAIL in:"; grep -rl TESTFAIL .; exit 1; fi
+	"test.sh": `if grep -rqs TESTFAIL .; then echo "TESTFAIL in:"; grep -rl TESTFAIL . | sort | sed 's/$/:1: error: TESTFAIL/'; exit 1; fi
 echo test ok
 `,
-	"docs.sh": `if grep -qs DOCSFAIL guide.md; then echo "DOCSFAIL in guide.md"; exit 1; fi
+	"docs.sh": `if grep -qs DOCSFAIL guide.md; then echo "DOCSFAIL in guide.md"; echo "guide.md:1: error: DOCSFAIL"; exit 1; fi
 echo docs ok
 `,
 }

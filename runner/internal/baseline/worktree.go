@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -82,6 +83,7 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	if files != nil && len(files) == 0 && job.Check.Scoped() {
 		return Result{Passed: true, Note: "none of its changed files exists on the base"}, nil
 	}
+	linkDependencies(w.root, t.root, wd)
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
 	x := check.Exec{Command: check.Command(job, req.BaseBranch), Dir: dir, Env: check.Environ(req.BaseBranch),
 		Files: check.RelFiles(job.WorkingDir, files), Timeout: job.Check.Timeout, Log: req.Log}
@@ -100,6 +102,47 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Fingerprint: fp, Note: NoteWorktree}, nil
+}
+
+// DependencyDirs are the directories of installed dependencies that a
+// project keeps untracked beside its files (npm's node_modules, Python's
+// virtual environments): a fresh checkout of the base has none, and a
+// check run there would fail for want of its tools (eslint, pytest), not
+// for the code. See linkDependencies.
+var DependencyDirs = []string{"node_modules", ".venv", "venv"}
+
+// linkDependencies gives the base worktree (the project at base) the
+// dependency directories of the work tree (the project at work) that it
+// lacks, as symbolic links: in the project root and every directory down
+// to the check's working directory wd (relative, slash-separated). The
+// links are removed with the worktree; what they point to is not.
+func linkDependencies(work, base, wd string) {
+	dirs := []string{"."}
+	if wd != "." && wd != "" {
+		parts := strings.Split(path.Clean(wd), "/")
+		for i := range parts {
+			dirs = append(dirs, strings.Join(parts[:i+1], "/"))
+		}
+	}
+	for _, d := range dirs {
+		for _, name := range DependencyDirs {
+			src := filepath.Join(work, filepath.FromSlash(d), name)
+			dst := filepath.Join(base, filepath.FromSlash(d), name)
+			if st, err := os.Stat(src); err != nil || !st.IsDir() {
+				continue
+			}
+			if _, err := os.Lstat(dst); err == nil || !isDir(filepath.Dir(dst)) {
+				continue // the base has its own, or not that directory
+			}
+			_ = os.Symlink(src, dst) // a concurrent check may have made it
+		}
+	}
+}
+
+// isDir reports whether p is a directory.
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // presentFiles are the files (relative to root) that exist there as

@@ -273,3 +273,41 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// The base worktree gets the work tree's untracked dependency directories
+// (node_modules, .venv) as links, in the project root and down to the
+// check's working directory, so that a check finds its tools there; a
+// tracked one of the base is kept; removing the worktree leaves what the
+// links point to.
+func TestWorktreesDependencies(t *testing.T) {
+	root, commit := repo(t, map[string]string{"web/app.js": "x\n", "py/venv/keep.txt": "tracked\n", ".gitignore": "node_modules/\n.venv/\n"})
+	for _, p := range []string{"node_modules/.bin/tool", "web/node_modules/.bin/eslint", "py/.venv/bin/pytest", "py/venv/bin/other"} {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("#!/bin/sh\necho tool ok\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := NewWorktrees(root)
+	defer w.Close()
+	for _, tc := range []struct{ wd, cmd, want string }{
+		{"web", "ls node_modules/.bin ../node_modules/.bin; exit 1", "../node_modules/.bin:\ntool\n\nnode_modules/.bin:\neslint\n"},
+		{"py", "ls .venv/bin venv; exit 1", ".venv/bin:\npytest\n\nvenv:\nkeep.txt\n"},
+	} {
+		log := logFile(t)
+		if _, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob(tc.cmd, tc.wd, nil, nil), Log: log}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(log.Name()); !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: the base run does not see the dependencies:\n%q", tc.wd, b)
+		}
+	}
+	w.Close()
+	for _, p := range []string{"node_modules/.bin/tool", "web/node_modules/.bin/eslint", "py/.venv/bin/pytest", "py/venv/bin/other"} {
+		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+			t.Errorf("%s is gone after the worktree was removed: %v", p, err)
+		}
+	}
+}
