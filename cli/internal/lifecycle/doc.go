@@ -2,7 +2,9 @@
 // rapid state machines that drive the real binary, built once per test
 // process, in a real throwaway git repository through random sequences of
 // what users and agents do (edits that make gates fail or pass, new files
-// and directories, commits, branches, merges into the base branch, every
+// and directories, commits, branches, merges into the base branch, with
+// and without base-branch baselines (a check failure that the merge base
+// has too is pre-existing and must not block; a new one must), every
 // run, check, review and detect flag, stop hooks with and without the loop
 // flag and with new sessions, review violations marked fixed or skipped for a
 // stand-in reviewer, clean, signals in the middle of a gate, stray locks).
