@@ -31,7 +31,7 @@ var snapshotIdentity = []string{
 // (--relative) never look at. Paths under the exclude directories
 // (relative to root, such as the log directory) are left out.
 func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, error) {
-	s, err := NewTreeSnapshot(ctx, root, exclude...)
+	s, err := newTreeSnapshot(ctx, root, false, exclude)
 	if err != nil {
 		return "", err
 	}
@@ -39,24 +39,59 @@ func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, 
 	return s.Tree, nil
 }
 
-// TreeSnapshot is a SnapshotTree that keeps its temporary index until
-// Close: Changed then tells cheaply whether the work tree moved since, and
-// Retake snapshots it again, re-reading only what changed.
+// TreeSnapshot is a SnapshotTree that keeps its index: Changed then tells
+// cheaply whether the work tree moved since, and Retake snapshots it
+// again, re-reading only what changed.
+//
+// The index of a TreeSnapshot is kept between runs too, in the git
+// directory of the work tree (see keptIndex): seeded once from a copy of
+// the user's index, it then caches the file stats of every file of the
+// snapshot, untracked and modified ones included, so that snapshotting an
+// unchanged work tree again costs about one `git status`, whatever its
+// size. It is seeded again whenever the user's index changes, so that its
+// tree is always the one a fresh copy would give.
 type TreeSnapshot struct {
 	// Tree is the snapshot's tree object.
-	Tree    string
-	root    string
+	Tree string
+	root string
+	// tmp is the temporary directory of the index, removed by Close; ""
+	// for a kept index.
 	tmp     string
 	env     []string
 	exclude []string
 }
 
-// NewTreeSnapshot takes a snapshot as SnapshotTree does and keeps its
-// index; the caller must Close it.
+// NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
+// kept index (a temporary one when it cannot be used); the caller must
+// Close it.
 func NewTreeSnapshot(ctx context.Context, root string, exclude ...string) (*TreeSnapshot, error) {
-	gitDir, indexPath, err := gitPaths(ctx, root)
+	return newTreeSnapshot(ctx, root, true, exclude)
+}
+
+// newTreeSnapshot takes a snapshot in the kept index when keep is set and
+// it can be used, else in a temporary copy of the user's index.
+func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []string) (*TreeSnapshot, error) {
+	gitDir, userIndex, err := gitPaths(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	s := &TreeSnapshot{root: root}
+	for _, x := range exclude {
+		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
+	}
+	if keep {
+		if index, ok := keptIndex(gitDir, userIndex, root, exclude); ok {
+			s.env = []string{"GIT_INDEX_FILE=" + index}
+			err := s.Retake(ctx)
+			if err == nil || ctx.Err() != nil {
+				return s, err
+			}
+			// An index git cannot use: a temporary one this time, a fresh
+			// kept one next time (unless another snapshot holds it).
+			if _, lerr := os.Lstat(index + ".lock"); lerr != nil {
+				_ = os.Remove(index)
+			}
+		}
 	}
 	// The temporary index lives in the git directory: never in the work
 	// tree (TMPDIR may point inside it) and on the same file system.
@@ -65,11 +100,8 @@ func NewTreeSnapshot(ctx context.Context, root string, exclude ...string) (*Tree
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	index := filepath.Join(tmp, "index")
-	s := &TreeSnapshot{root: root, tmp: tmp, env: []string{"GIT_INDEX_FILE=" + index}}
-	for _, x := range exclude {
-		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
-	}
-	if err := s.seed(ctx, indexPath, index); err != nil {
+	s.tmp, s.env = tmp, []string{"GIT_INDEX_FILE=" + index}
+	if err := s.seed(ctx, userIndex, index); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -129,7 +161,7 @@ func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
 	return len(out) > 0, nil
 }
 
-// Close removes the temporary index.
+// Close removes a temporary index; a kept one stays for the next run.
 func (s *TreeSnapshot) Close() {
 	if s != nil && s.tmp != "" {
 		os.RemoveAll(s.tmp)
@@ -162,7 +194,10 @@ func gitPaths(ctx context.Context, root string) (gitDir, index string, err error
 }
 
 // copyIndex copies the user's index p to dst (it caches file stats, which
-// makes `git add -A` cheap). It reports false when there is no index yet.
+// makes `git add -A` cheap), with p's modification time: git trusts the
+// cached stats of a file only when the file changed before the index was
+// written, and a copy made later must not make a file modified in between
+// look unchanged. It reports false when there is no index yet.
 func copyIndex(p, dst string) (bool, error) {
 	src, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -172,6 +207,10 @@ func copyIndex(p, dst string) (bool, error) {
 		return false, fmt.Errorf("copy index: %w", err)
 	}
 	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return false, fmt.Errorf("copy index: %w", err)
+	}
 	out, err := os.Create(dst)
 	if err != nil {
 		return false, fmt.Errorf("copy index: %w", err)
@@ -181,6 +220,9 @@ func copyIndex(p, dst string) (bool, error) {
 		return false, fserr.Wrap("copy index", p, err)
 	}
 	if err := out.Close(); err != nil {
+		return false, fmt.Errorf("copy index: %w", err)
+	}
+	if err := os.Chtimes(dst, fi.ModTime(), fi.ModTime()); err != nil {
 		return false, fmt.Errorf("copy index: %w", err)
 	}
 	return true, nil

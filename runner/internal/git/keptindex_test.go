@@ -1,0 +1,245 @@
+package git
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// keptIndexes lists the kept index files of a git directory.
+func keptIndexes(t *testing.T, gitDir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") {
+			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
+		}
+	}
+	return out
+}
+
+// keptTree snapshots root in its kept index.
+func keptTree(t *testing.T, root string, exclude ...string) string {
+	t.Helper()
+	s, err := NewTreeSnapshot(context.Background(), root, exclude...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.tmp != "" {
+		t.Fatal("the snapshot did not use the kept index")
+	}
+	return s.Tree
+}
+
+// The kept index always gives the tree a fresh copy of the user's index
+// gives, whatever happened in between: edits, new, ignored and deleted
+// files, staging, commits, untracking an ignored file, and same-size edits
+// right after a snapshot.
+func TestKeptIndexMatchesFreshSnapshots(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.write(".gitignore", "*.tmp\nlogs/\n")
+	r.write("secret.tmp", "tracked although ignored\n")
+	r.git("add", "-f", "secret.tmp")
+	r.commitAll("base")
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"nothing", func() {}},
+		{"untracked file", func() { r.write("new.txt", "new\n") }},
+		{"modified file", func() { r.write("a.txt", "A\n") }},
+		{"same-size edit", func() { r.write("a.txt", "B\n") }},
+		{"ignored and excluded files", func() { r.write("x.tmp", "x\n"); r.write("logs/1.log", "l\n") }},
+		{"staged", func() { r.git("add", "new.txt") }},
+		{"committed", func() { r.commitAll("work") }},
+		{"deleted", func() { r.remove("new.txt") }},
+		{"untracked ignored file", func() { r.git("rm", "-q", "--cached", "secret.tmp") }},
+		{"touched, unchanged", func() {
+			now := time.Now()
+			_ = os.Chtimes(filepath.Join(r.root, "a.txt"), now, now)
+		}},
+		{"nested new directory", func() { r.write("d/e/f.txt", "f\n") }},
+	}
+	for _, st := range steps {
+		st.do()
+		kept := keptTree(t, r.root, "logs")
+		fresh, err := SnapshotTree(ctx, r.root, "logs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept != fresh {
+			t.Fatalf("after %s: kept index tree %s, fresh %s\nkept:\n%s\nfresh:\n%s", st.name, kept, fresh,
+				r.git("ls-tree", "-r", kept), r.git("ls-tree", "-r", fresh))
+		}
+		// Same-size edits in quick succession are seen (git's racy-clean
+		// rule must survive the copy and the reuse of the index).
+		r.write("race.txt", "1\n")
+		first := keptTree(t, r.root, "logs")
+		r.write("race.txt", "2\n")
+		if second := keptTree(t, r.root, "logs"); second == first {
+			t.Fatalf("after %s: a same-size edit right after a snapshot was missed", st.name)
+		}
+		r.remove("race.txt")
+	}
+}
+
+// One kept index per project and user index: reused while the user's
+// index stays, replaced (and the old one removed) when it changes.
+func TestKeptIndexLifecycle(t *testing.T) {
+	r := newRepo(t)
+	gitDir := filepath.Join(r.root, ".git")
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	if got := keptIndexes(t, gitDir); len(got) != 0 {
+		t.Fatalf("kept indexes before any snapshot: %v", got)
+	}
+	keptTree(t, r.root, "logs")
+	first := keptIndexes(t, gitDir)
+	if len(first) != 1 {
+		t.Fatalf("kept indexes: %v", first)
+	}
+	r.write("b.txt", "b\n")
+	keptTree(t, r.root, "logs")
+	if got := keptIndexes(t, gitDir); len(got) != 1 || got[0] != first[0] {
+		t.Fatalf("the user's index did not change, yet the kept index did: %v -> %v", first, got)
+	}
+	// Another exclude list is another project.
+	keptTree(t, r.root, "other-logs")
+	if got := keptIndexes(t, gitDir); len(got) != 2 {
+		t.Fatalf("kept indexes of two projects: %v", got)
+	}
+	r.git("add", "b.txt")
+	keptTree(t, r.root, "logs")
+	got := keptIndexes(t, gitDir)
+	if len(got) != 2 || (got[0] == first[0] || got[1] == first[0]) {
+		t.Fatalf("after git add: %v (first was %v)", got, first)
+	}
+	// The user's index itself is never touched.
+	if st := r.git("status", "--porcelain"); st != "A  b.txt" {
+		t.Fatalf("status = %q", st)
+	}
+}
+
+// A damaged kept index, or one another snapshot holds, gives the right tree
+// through a temporary index; the damaged one is replaced, a stale lock
+// removed.
+func TestKeptIndexTrouble(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	gitDir := filepath.Join(r.root, ".git")
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	r.write("b.txt", "b\n")
+	want, err := SnapshotTree(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keptTree(t, r.root)
+	index := keptIndexes(t, gitDir)[0]
+	if err := os.WriteFile(index, []byte("DIRC garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewTreeSnapshot(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Tree != want || s.tmp == "" {
+		t.Fatalf("damaged kept index: tree %s (want %s), temporary %q", s.Tree, want, s.tmp)
+	}
+	s.Close()
+	if got := keptTree(t, r.root); got != want {
+		t.Fatalf("after the damage: %s, want %s", got, want)
+	}
+
+	// git's lock on the kept index: a fresh one means another snapshot is
+	// at work, an old one a git that was killed.
+	lock := index + ".lock"
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = NewTreeSnapshot(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Tree != want || s.tmp == "" {
+		t.Fatalf("locked kept index: tree %s (want %s), temporary %q", s.Tree, want, s.tmp)
+	}
+	s.Close()
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatalf("a fresh lock was removed: %v", err)
+	}
+	old := time.Now().Add(-2 * staleLock)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if got := keptTree(t, r.root); got != want {
+		t.Fatalf("after a stale lock: %s, want %s", got, want)
+	}
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("the stale lock is still there: %v", err)
+	}
+}
+
+// Without a user index (a repository where nothing was ever added) the
+// snapshot uses a temporary index.
+func TestKeptIndexNeedsAUserIndex(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	s, err := NewTreeSnapshot(context.Background(), r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.tmp == "" {
+		t.Fatal("kept an index seeded from nothing")
+	}
+	if files := r.git("ls-tree", "-r", "--name-only", s.Tree); files != "a.txt" {
+		t.Fatalf("tree files: %q", files)
+	}
+}
+
+func TestIndexIdentity(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "index")
+	if _, ok := indexIdentity(p); ok {
+		t.Fatal("identity of a missing index")
+	}
+	write := func(content string, at time.Time) string {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+		id, ok := indexIdentity(p)
+		if !ok {
+			t.Fatal("no identity")
+		}
+		return id
+	}
+	at := time.Unix(1_700_000_000, 0)
+	a := write("DIRC....checksum-one-0123456789abcdef", at)
+	if b := write("DIRC....checksum-one-0123456789abcdef", at); b != a {
+		t.Fatal("the same file got two identities")
+	}
+	if b := write("DIRC....checksum-two-0123456789abcdef", at); b == a {
+		t.Fatal("another checksum, the same identity")
+	}
+	if b := write("DIRC....checksum-one-0123456789abcdef", at.Add(time.Nanosecond)); b == a {
+		t.Fatal("another time, the same identity")
+	}
+	if b := write("x", at); b == a {
+		t.Fatal("a short file, the same identity")
+	}
+}
