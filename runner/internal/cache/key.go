@@ -1,0 +1,251 @@
+// Package cache decides what a gate's result depends on: the key under which
+// the ledger (statecfg/ledger) keeps the proof that a gate passed, and the
+// key of a reviewer's answer. A key is the canonical JSON of everything the
+// result may depend on; the ledger only ever returns a record for the exact
+// key it was written for, so anything left out of a key is a way to a false
+// pass, and anything uncertain must make the key differ (a miss).
+package cache
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Tag opens every gate key: a new key format changes it, and every record
+// of the old one becomes a miss.
+const Tag = "agent-gauntlet gate result v1"
+
+// AnswerTag opens every key of a reviewer's answer.
+const AnswerTag = "agent-gauntlet review answer v1"
+
+// Scopes of the tree part of a gate key (the gate's `cache` setting).
+const (
+	// ScopeTree keys a gate by the tree of the whole project.
+	ScopeTree = "tree"
+	// ScopeEntryPoint keys it by its entry point's subtree and the paths
+	// the gate names.
+	ScopeEntryPoint = "entry_point"
+)
+
+// Run is what every gate key of one run shares.
+type Run struct {
+	// Version is the agent-gauntlet version (see Options.Version).
+	Version string `json:"version"`
+	// Project is the project root relative to the top level of its work
+	// tree ("" at the top level): the ledger is shared by every project of
+	// the repository.
+	Project string `json:"project"`
+	// BaseBranch is the effective base branch, BaseCommit the commit it
+	// names ("" when it names none).
+	BaseBranch string `json:"base_branch"`
+	BaseCommit string `json:"base_commit"`
+	// CI is true in CI mode.
+	CI bool `json:"ci"`
+	// Settings are the project settings a gate's result may depend on.
+	Settings Settings `json:"settings"`
+}
+
+// Settings are the project configuration a review's verdict depends on
+// beyond its own file.
+type Settings struct {
+	RerunThreshold  config.Priority `json:"rerun_new_issue_threshold"`
+	DefaultCLIs     []string        `json:"default_preference"`
+	CheckUsageLimit bool            `json:"check_usage_limit"`
+}
+
+// SettingsOf picks the Settings of cfg.
+func SettingsOf(cfg *config.Config) Settings {
+	return Settings{RerunThreshold: cfg.RerunNewIssueThreshold, DefaultCLIs: cfg.CLI.DefaultPreference,
+		CheckUsageLimit: cfg.CLI.CheckUsageLimit}
+}
+
+// Object is a path of the snapshot and the object it names there ("" when
+// it names none: a path that appears later must change the key).
+type Object struct {
+	Path string `json:"path"`
+	ID   string `json:"id"`
+}
+
+// Diff is what a review's diff is computed from, besides the work tree.
+type Diff struct {
+	// Mode is the run's change scope (local, uncommitted, commit, ci); a
+	// verification run's scope is the one it verifies.
+	Mode gate.DiffMode `json:"mode"`
+	// MergeBase is where a local or CI diff starts; Head is HEAD (for an
+	// uncommitted diff) or CI's head; Commit the commit of a commit diff.
+	MergeBase string `json:"merge_base,omitempty"`
+	Head      string `json:"head,omitempty"`
+	Commit    string `json:"commit,omitempty"`
+	// Skips fingerprints the agent's skip decisions on the branch: a pass
+	// that relied on a skip holds only where that decision stands.
+	Skips string `json:"skips,omitempty"`
+}
+
+// Gate is what one job's key holds beyond Run.
+type Gate struct {
+	Job gate.Job
+	// Scope is ScopeTree or ScopeEntryPoint.
+	Scope string
+	// Tree is the tree of the project in the run's snapshot (ScopeTree).
+	Tree string
+	// Objects are the scope paths and what they name (ScopeEntryPoint),
+	// see Paths.
+	Objects []Object
+	// Diff is set for a review.
+	Diff *Diff
+}
+
+// keyDoc is the canonical form of a gate key.
+type keyDoc struct {
+	Tag        string          `json:"tag"`
+	Run        Run             `json:"run"`
+	Kind       gate.Kind       `json:"kind"`
+	Gate       string          `json:"gate"`
+	EntryPoint string          `json:"entry_point"`
+	WorkingDir string          `json:"working_directory"`
+	Definition json.RawMessage `json:"definition"`
+	Scope      string          `json:"scope"`
+	Tree       string          `json:"tree,omitempty"`
+	Objects    []Object        `json:"objects,omitempty"`
+	Diff       *Diff           `json:"diff,omitempty"`
+}
+
+// Key is the key of the result of g in run r. It fails (and the gate must
+// not use the cache) when the key would be incomplete: no tree for the
+// scope, a job without its configuration.
+func Key(r Run, g Gate) (string, error) {
+	def, err := definition(g.Job)
+	if err != nil {
+		return "", err
+	}
+	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
+		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Diff: g.Diff}
+	switch g.Scope {
+	case ScopeTree:
+		if g.Tree == "" {
+			return "", fmt.Errorf("cache key of %s: no tree", g.Job.ID)
+		}
+		doc.Tree = g.Tree
+	case ScopeEntryPoint:
+		if len(g.Objects) == 0 {
+			return "", fmt.Errorf("cache key of %s: no entry point objects", g.Job.ID)
+		}
+		doc.Objects = slices.Clone(g.Objects)
+		slices.SortFunc(doc.Objects, func(a, b Object) int {
+			switch {
+			case a.Path < b.Path:
+				return -1
+			case a.Path > b.Path:
+				return 1
+			}
+			return 0
+		})
+		doc.Objects = slices.Compact(doc.Objects)
+	default:
+		return "", fmt.Errorf("cache key of %s: unknown scope %q", g.Job.ID, g.Scope)
+	}
+	if g.Job.Kind == gate.KindReview && g.Diff == nil {
+		return "", fmt.Errorf("cache key of %s: no diff inputs", g.Job.ID)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return "", fmt.Errorf("cache key of %s: %w", g.Job.ID, err)
+	}
+	return string(b), nil
+}
+
+// definition is the canonical JSON of a job's whole gate configuration:
+// every field, so that a field added to the configuration later is part of
+// the key without anyone remembering to add it.
+func definition(j gate.Job) (json.RawMessage, error) {
+	var v any
+	switch {
+	case j.Kind == gate.KindCheck && j.Check != nil:
+		v = j.Check
+	case j.Kind == gate.KindReview && j.Review != nil:
+		v = j.Review
+	default:
+		return nil, fmt.Errorf("cache key of %s: no gate configuration", j.ID)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("cache key of %s: %w", j.ID, err)
+	}
+	return b, nil
+}
+
+// SkipsFingerprint fingerprints a list of skip decisions (order matters
+// not).
+func SkipsFingerprint(skips []gate.Skip) string {
+	if len(skips) == 0 {
+		return ""
+	}
+	lines := make([]string, 0, len(skips))
+	for _, s := range skips {
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	slices.Sort(lines)
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Answer is what a reviewer's answer depends on: the adapter, its model,
+// the exact input (prompt and diff) and the agent-gauntlet version (which
+// builds the command line).
+type Answer struct {
+	Version string `json:"version"`
+	Adapter string `json:"adapter"`
+	Model   string `json:"model"`
+	// Stdin is the SHA-256 of the reviewer's whole input.
+	Stdin string `json:"stdin"`
+}
+
+// AnswerKey is the key of a reviewer's answer to stdin.
+func AnswerKey(version, adapter, model, stdin string) string {
+	sum := sha256.Sum256([]byte(stdin))
+	b, _ := json.Marshal(struct {
+		Tag string `json:"tag"`
+		Answer
+	}{AnswerTag, Answer{Version: version, Adapter: adapter, Model: model, Stdin: hex.EncodeToString(sum[:])}})
+	return string(b)
+}
+
+// Proof is the ledger's record of a gate that passed: what a later run
+// shows for it instead of running it.
+type Proof struct {
+	// Job is the job id; Message and Duration are the passing result's.
+	Job      string        `json:"job"`
+	Message  string        `json:"message"`
+	Duration time.Duration `json:"duration"`
+	// Run is the number of the run that proved it, Root that run's project
+	// root (the work tree it ran in) and ConsoleLog its console log as the
+	// run left it (archived after a pass).
+	Run        int    `json:"run"`
+	Root       string `json:"root"`
+	ConsoleLog string `json:"console_log,omitempty"`
+	// Slots are a review's slots (adapter and index), so that a cached
+	// review records a pass for each of them.
+	Slots []Slot `json:"slots,omitempty"`
+	// Skipped are the violations the agent had skipped when the review
+	// passed: a cached pass reports them again (passed with warnings).
+	Skipped []gate.Violation `json:"skipped,omitempty"`
+}
+
+// Slot is one slot of a cached review.
+type Slot struct {
+	Adapter string `json:"adapter"`
+	Index   int    `json:"index"`
+	Message string `json:"message,omitempty"`
+}

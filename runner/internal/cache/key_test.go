@@ -1,0 +1,265 @@
+package cache
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+func checkJob() gate.Job {
+	return gate.Job{ID: "check:pkg/a:lint", Kind: gate.KindCheck, Name: "lint", EntryPoint: "pkg/a", WorkingDir: "pkg/a",
+		Check: &config.Check{Name: "lint", File: ".gauntlet/checks/lint.yml", Command: "make lint", RunLocally: true, RunInCI: true, Timeout: time.Minute}}
+}
+
+func reviewJob() gate.Job {
+	return gate.Job{ID: "review:.:quality", Kind: gate.KindReview, Name: "quality", EntryPoint: ".", WorkingDir: ".",
+		Review: &config.Review{Name: "quality", Prompt: "Review this.", CLIPreference: []string{"claude"}, NumReviews: 1, Model: "opus"}}
+}
+
+func baseRun() Run {
+	return Run{Version: "v1.2.3", BaseBranch: "origin/main", BaseCommit: strings.Repeat("b", 40),
+		Settings: Settings{RerunThreshold: config.PriorityHigh, DefaultCLIs: []string{"claude"}}}
+}
+
+// Every input of a key changes it; the same inputs give the same key.
+func TestKeyCoversEveryInput(t *testing.T) {
+	tree := strings.Repeat("1", 40)
+	mustKey := func(r Run, g Gate) string {
+		t.Helper()
+		k, err := Key(r, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	checkGate := func() Gate { return Gate{Job: checkJob(), Scope: ScopeTree, Tree: tree} }
+	reviewGate := func() Gate {
+		return Gate{Job: reviewJob(), Scope: ScopeTree, Tree: tree, Diff: &Diff{Mode: gate.DiffLocal, MergeBase: strings.Repeat("m", 40)}}
+	}
+	type variant struct {
+		name string
+		r    func(*Run)
+		g    func(*Gate)
+	}
+	cases := []struct {
+		base     func() Gate
+		variants []variant
+	}{
+		{checkGate, []variant{
+			{"version", func(r *Run) { r.Version = "v1.2.4" }, nil},
+			{"project", func(r *Run) { r.Project = "sub/" }, nil},
+			{"base branch", func(r *Run) { r.BaseBranch = "main" }, nil},
+			{"base commit", func(r *Run) { r.BaseCommit = strings.Repeat("c", 40) }, nil},
+			{"no base commit", func(r *Run) { r.BaseCommit = "" }, nil},
+			{"CI", func(r *Run) { r.CI = true }, nil},
+			{"tree", nil, func(g *Gate) { g.Tree = strings.Repeat("2", 40) }},
+			{"command", nil, func(g *Gate) { g.Job.Check.Command = "make lint2" }},
+			{"working directory", nil, func(g *Gate) { g.Job.WorkingDir = "." }},
+			{"timeout", nil, func(g *Gate) { g.Job.Check.Timeout = 2 * time.Minute }},
+			{"fix instructions", nil, func(g *Gate) { g.Job.Check.FixInstructions = "do this" }},
+			{"entry point", nil, func(g *Gate) { g.Job.EntryPoint = "pkg/b" }},
+			{"gate name", nil, func(g *Gate) { g.Job.Name = "lint2" }},
+			{"scope", nil, func(g *Gate) {
+				g.Scope, g.Objects = ScopeEntryPoint, []Object{{Path: "pkg/a", ID: tree}}
+			}},
+		}},
+		{reviewGate, []variant{
+			{"prompt", nil, func(g *Gate) { g.Job.Review.Prompt = "Review that." }},
+			{"adapter", nil, func(g *Gate) { g.Job.Review.CLIPreference = []string{"codex"} }},
+			{"model", nil, func(g *Gate) { g.Job.Review.Model = "sonnet" }},
+			{"num_reviews", nil, func(g *Gate) { g.Job.Review.NumReviews = 2 }},
+			{"review timeout", nil, func(g *Gate) { g.Job.Review.Timeout = time.Second }},
+			{"threshold", func(r *Run) { r.Settings.RerunThreshold = config.PriorityLow }, nil},
+			{"default CLIs", func(r *Run) { r.Settings.DefaultCLIs = []string{"gemini"} }, nil},
+			{"usage probe", func(r *Run) { r.Settings.CheckUsageLimit = true }, nil},
+			{"diff mode", nil, func(g *Gate) { g.Diff.Mode = gate.DiffUncommitted }},
+			{"merge base", nil, func(g *Gate) { g.Diff.MergeBase = strings.Repeat("n", 40) }},
+			{"head", nil, func(g *Gate) { g.Diff.Head = strings.Repeat("h", 40) }},
+			{"commit", nil, func(g *Gate) { g.Diff.Commit = "abc" }},
+			{"skip decisions", nil, func(g *Gate) { g.Diff.Skips = "s" }},
+		}},
+	}
+	for _, c := range cases {
+		ref := mustKey(baseRun(), c.base())
+		if again := mustKey(baseRun(), c.base()); again != ref {
+			t.Fatalf("the same inputs gave two keys:\n%s\n%s", ref, again)
+		}
+		for _, v := range c.variants {
+			r, g := baseRun(), c.base()
+			if v.r != nil {
+				v.r(&r)
+			}
+			if v.g != nil {
+				v.g(&g)
+			}
+			if k := mustKey(r, g); k == ref {
+				t.Errorf("%s: changing it left the key as it was", v.name)
+			}
+		}
+	}
+}
+
+func TestKeyRefusesIncompleteInputs(t *testing.T) {
+	cases := map[string]Gate{
+		"no tree":           {Job: checkJob(), Scope: ScopeTree},
+		"no objects":        {Job: checkJob(), Scope: ScopeEntryPoint},
+		"unknown scope":     {Job: checkJob(), Scope: "everything", Tree: "t"},
+		"no configuration":  {Job: gate.Job{ID: "check:.:x", Kind: gate.KindCheck}, Scope: ScopeTree, Tree: "t"},
+		"review, no diff":   {Job: reviewJob(), Scope: ScopeTree, Tree: "t"},
+		"kind mismatch":     {Job: gate.Job{ID: "review:.:x", Kind: gate.KindReview, Check: checkJob().Check}, Scope: ScopeTree, Tree: "t"},
+		"empty scope value": {Job: checkJob(), Tree: "t"},
+	}
+	for name, g := range cases {
+		if k, err := Key(baseRun(), g); err == nil {
+			t.Errorf("%s: key %s", name, k)
+		}
+	}
+}
+
+// Entry point objects: their order does not matter, their ids and paths do.
+func TestKeyObjects(t *testing.T) {
+	a := Object{Path: "pkg/a", ID: "1"}
+	b := Object{Path: "Makefile", ID: "2"}
+	key := func(objs ...Object) string {
+		k, err := Key(baseRun(), Gate{Job: checkJob(), Scope: ScopeEntryPoint, Objects: objs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	if key(a, b) != key(b, a) || key(a, b) != key(a, b, a) {
+		t.Fatal("object order or repeats changed the key")
+	}
+	if key(a, b) == key(a, Object{Path: "Makefile", ID: ""}) {
+		t.Fatal("a path that is gone left the key as it was")
+	}
+	if key(a) == key(a, b) {
+		t.Fatal("an added path left the key as it was")
+	}
+}
+
+func TestSkipsFingerprint(t *testing.T) {
+	x := gate.Skip{ID: "a1", File: "f.go", Line: 3, Issue: "bad", Note: "fine"}
+	y := gate.Skip{ID: "b2", File: "g.go", Line: 4, Issue: "worse", Note: "ok"}
+	if SkipsFingerprint(nil) != "" {
+		t.Fatal("no decisions have a fingerprint")
+	}
+	if SkipsFingerprint([]gate.Skip{x, y}) != SkipsFingerprint([]gate.Skip{y, x}) {
+		t.Fatal("order matters")
+	}
+	z := y
+	z.Note = "changed"
+	if SkipsFingerprint([]gate.Skip{x, y}) == SkipsFingerprint([]gate.Skip{x, z}) {
+		t.Fatal("a changed note left the fingerprint as it was")
+	}
+}
+
+func TestAnswerKey(t *testing.T) {
+	ref := AnswerKey("v1", "claude", "opus", "prompt\ndiff")
+	for _, k := range []string{
+		AnswerKey("v2", "claude", "opus", "prompt\ndiff"),
+		AnswerKey("v1", "codex", "opus", "prompt\ndiff"),
+		AnswerKey("v1", "claude", "", "prompt\ndiff"),
+		AnswerKey("v1", "claude", "opus", "prompt\ndiff "),
+	} {
+		if k == ref {
+			t.Fatalf("%s equals %s", k, ref)
+		}
+	}
+	if AnswerKey("v1", "claude", "opus", "prompt\ndiff") != ref {
+		t.Fatal("not deterministic")
+	}
+	if strings.Contains(ref, "prompt") {
+		t.Fatal("the key holds the input itself rather than its hash")
+	}
+}
+
+func TestPaths(t *testing.T) {
+	cases := []struct {
+		name string
+		job  gate.Job
+		want []string
+		ok   bool
+	}{
+		{"check", checkJob(), []string{"pkg/a", "pkg/a/make", "pkg/a/lint"}, true},
+		{"review", gate.Job{Kind: gate.KindReview, EntryPoint: "svc/api", Review: &config.Review{}}, []string{"svc/api"}, true},
+		{"glob", gate.Job{Kind: gate.KindReview, EntryPoint: "src/**/*.go"}, []string{"src"}, true},
+		{"root", gate.Job{Kind: gate.KindReview, EntryPoint: "."}, []string{"."}, true},
+		{"newline", gate.Job{Kind: gate.KindReview, EntryPoint: "a\nb"}, nil, false},
+	}
+	for _, c := range cases {
+		got, ok := Paths(c.job)
+		if ok != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("%s: Paths = %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestScopeDir(t *testing.T) {
+	for in, want := range map[string]string{
+		".": ".", "": ".", "./pkg/a/": "pkg/a", "pkg/*.go": "pkg", "**/*.go": ".", "a/b/**/c/*.ts": "a/b", "a/[xy]/z": "a",
+	} {
+		if got := scopeDir(in); got != want {
+			t.Errorf("scopeDir(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNamedPaths(t *testing.T) {
+	cases := []struct {
+		command, wd string
+		want        []string
+	}{
+		{"go test ./...", "pkg/a", []string{"pkg/a/go", "pkg/a/test", "pkg/a"}},
+		{"./scripts/lint.sh --config=.golangci.yml -v", ".", []string{"scripts/lint.sh", ".golangci.yml"}},
+		{"npm run lint", "", []string{"npm", "run", "lint"}},
+		{`sh -c "cd web && make"`, "web", []string{"web/sh", "web/cd web && make"}},
+		{"eslint 'src/a b.js' ../shared/x.js", "web", []string{"web/eslint", "web/src/a b.js", "shared/x.js"}},
+		{"cat ../../etc/passwd /etc/hosts ~/x $HOME/y http://h/z *.go", ".", []string{"cat"}},
+		{"make lint&&make test;true|tee out.txt>log 2>&1", ".", []string{"make", "lint", "test", "true", "tee", "out.txt", "log", "2", "1"}},
+		{"CONFIG=lint.yml tool", ".", []string{"lint.yml", "tool"}},
+		{"a a ./a", ".", []string{"a"}},
+		{"", ".", nil},
+		{"x ...", "d", []string{"d/x", "d"}},
+	}
+	for _, c := range cases {
+		if got := NamedPaths(c.command, c.wd); !slices.Equal(got, c.want) {
+			t.Errorf("NamedPaths(%q, %q) = %q, want %q", c.command, c.wd, got, c.want)
+		}
+	}
+	long := strings.Repeat("f ", 10) + strings.Repeat("x", 1)
+	for i := 0; i < 100; i++ {
+		long += " p" + strings.Repeat("q", i)
+	}
+	if n := len(NamedPaths(long, ".")); n != maxNamed {
+		t.Errorf("%d paths from a long command, want %d", n, maxNamed)
+	}
+}
+
+// FuzzNamedPaths: whatever the command, the paths stay inside the project,
+// relative and clean, without repeats, at most maxNamed.
+func FuzzNamedPaths(f *testing.F) {
+	f.Add("go test ./...", "pkg/a")
+	f.Add(`sh -c "cd .. && ls '../x'"`, ".")
+	f.Add("--x=../../y a=b ./c/...", "d/e")
+	f.Fuzz(func(t *testing.T, command, wd string) {
+		if strings.HasPrefix(wd, "/") || strings.Contains("/"+wd+"/", "/../") {
+			return // a working directory is relative and inside the project
+		}
+		got := NamedPaths(command, wd)
+		if len(got) > maxNamed {
+			t.Fatalf("%d paths", len(got))
+		}
+		seen := map[string]bool{}
+		for _, p := range got {
+			if p == "" || strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") || seen[p] {
+				t.Fatalf("NamedPaths(%q, %q) gave %q", command, wd, p)
+			}
+			seen[p] = true
+		}
+	})
+}

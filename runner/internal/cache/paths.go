@@ -1,0 +1,141 @@
+package cache
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+)
+
+// maxNamed bounds the paths taken from one command.
+const maxNamed = 64
+
+// Paths are the paths, relative to the project root, whose content makes
+// the tree part of the key of job under ScopeEntryPoint: the entry point
+// (a glob's fixed directory prefix; "." is the whole project) and the
+// paths the gate names (NamedPaths of a check's command). ok is false when
+// some path cannot be looked up exactly (a newline in it): the gate is then
+// keyed by the whole tree.
+func Paths(job gate.Job) (paths []string, ok bool) {
+	paths = append(paths, scopeDir(job.EntryPoint))
+	if job.Kind == gate.KindCheck && job.Check != nil {
+		paths = append(paths, NamedPaths(job.Check.Command, job.WorkingDir)...)
+	}
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n\x00") {
+			return nil, false
+		}
+	}
+	return paths, true
+}
+
+// scopeDir is the fixed part of an entry point path: a glob's directory
+// prefix, or the path itself.
+func scopeDir(ep string) string {
+	ep = strings.TrimSuffix(strings.TrimPrefix(ep, "./"), "/")
+	if ep == "" {
+		return "."
+	}
+	if !glob.IsGlob(ep) {
+		return ep
+	}
+	dir := "."
+	parts := strings.Split(ep, "/")
+	for i, seg := range parts[:len(parts)-1] {
+		if glob.IsGlob(seg) {
+			break
+		}
+		dir = strings.Join(parts[:i+1], "/")
+	}
+	return dir
+}
+
+// NamedPaths are the paths a check command names, relative to the project
+// root: every word that may be a path inside the project (a script, a
+// configuration file, `./...`), resolved against the working directory wd
+// (relative to the root). Words that cannot name a project path are left
+// out: options, variables, globs, URLs, absolute paths and paths leading
+// out of the project. An option's value (`--config=lint.yml`) and an
+// assignment's (`CONFIG=lint.yml`) count as words. Go's `dir/...` names
+// dir. At most 64 paths, in order, without repeats.
+func NamedPaths(command, wd string) []string {
+	if wd == "" {
+		wd = "."
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range words(command) {
+		if _, v, ok := strings.Cut(w, "="); ok {
+			w = v
+		} else if strings.HasPrefix(w, "-") {
+			continue
+		}
+		p, ok := projectPath(w, wd)
+		if !ok || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+		if len(out) == maxNamed {
+			break
+		}
+	}
+	return out
+}
+
+// projectPath resolves word against wd, when it may name a path inside the
+// project.
+func projectPath(word, wd string) (string, bool) {
+	if word == "" || strings.HasPrefix(word, "/") || strings.HasPrefix(word, "~") ||
+		strings.HasPrefix(word, "-") || strings.Contains(word, "://") ||
+		strings.ContainsAny(word, "$`*?[]{}\\\n\x00") {
+		return "", false
+	}
+	if w, ok := strings.CutSuffix(word, "/..."); ok {
+		word = w
+	} else if word == "..." {
+		word = "."
+	}
+	p := path.Clean(path.Join(wd, word))
+	if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+		return "", false
+	}
+	return p, true
+}
+
+// words splits a command into shell words: blanks and the shell's control
+// operators separate words, quotes group them (and are removed).
+func words(command string) []string {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	flush := func() {
+		if inWord {
+			out = append(out, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for _, c := range command {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+				continue
+			}
+			cur.WriteRune(c)
+		case c == '\'' || c == '"':
+			quote = c
+			inWord = true
+		case strings.ContainsRune(" \t\r\n;&|()<>", c):
+			flush()
+		default:
+			cur.WriteRune(c)
+			inWord = true
+		}
+	}
+	flush()
+	return out
+}
