@@ -243,3 +243,39 @@ func TestIndexIdentity(t *testing.T) {
 		t.Fatal("a short file, the same identity")
 	}
 }
+
+func TestTreeEntries(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.write(spaced, "s\n")
+	r.write(unicode, "u\n")
+	r.write("d/e.txt", "e\n")
+	tree, err := SnapshotTree(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"", "a.txt", spaced, unicode, "d", "d/e.txt", "missing", "d/missing", dashed}
+	got, err := TreeEntries(ctx, r.root, tree, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		want := ""
+		if p != "missing" && p != "d/missing" && p != dashed {
+			want = r.git("rev-parse", tree+":"+p)
+		}
+		if got[p] != want {
+			t.Errorf("%q: %q, want %q", p, got[p], want)
+		}
+	}
+	if _, err := TreeEntries(ctx, r.root, tree, []string{"a\nb"}); err == nil {
+		t.Error("a path with a newline was asked")
+	}
+	if _, err := TreeEntries(ctx, r.root, "HEAD", []string{"a"}); err == nil {
+		t.Error("a revision that is no object id was asked")
+	}
+	if m, err := TreeEntries(ctx, r.root, tree, nil); err != nil || len(m) != 0 {
+		t.Errorf("no paths: %v %v", m, err)
+	}
+}

@@ -198,3 +198,45 @@ func parallel(fns ...func() error) error {
 	}
 	return nil
 }
+
+// TreeEntries returns, for each path (relative to the top level of the
+// work tree; "" for tree itself), the id of the object it names in tree,
+// "" when it names none, in one `git cat-file --batch-check`. A path
+// holding a newline cannot be asked and is an error.
+func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[string]string, error) {
+	out := make(map[string]string, len(paths))
+	if len(paths) == 0 {
+		return out, nil
+	}
+	if !isSHA(tree) {
+		return nil, fmt.Errorf("tree entries: %q is not an object id", tree)
+	}
+	var in strings.Builder
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n\x00") {
+			return nil, fmt.Errorf("tree entries: path %q holds a newline", p)
+		}
+		in.WriteString(tree + ":" + p + "\n")
+	}
+	res, _, err := run(ctx, call{root: root, args: []string{"cat-file", "--batch-check=%(objectname) %(objecttype)"}, stdin: in.String()})
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(res), "\n"), "\n")
+	if len(lines) != len(paths) {
+		return nil, fmt.Errorf("git cat-file --batch-check: %d answers for %d paths", len(lines), len(paths))
+	}
+	for i, p := range paths {
+		l := lines[i]
+		if strings.HasSuffix(l, " missing") || strings.HasSuffix(l, " ambiguous") {
+			out[p] = ""
+			continue
+		}
+		id, _, ok := strings.Cut(l, " ")
+		if !ok || !isSHA(id) {
+			return nil, fmt.Errorf("git cat-file --batch-check: unexpected answer %q for %q", l, p)
+		}
+		out[p] = id
+	}
+	return out, nil
+}
