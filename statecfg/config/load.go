@@ -237,6 +237,7 @@ func parseProject(f *fileReport, data []byte, known *gateNames, proj *project) (
 		RerunNewIssueThreshold: DefaultRerunNewIssueThreshold,
 		Checks:                 map[string]*Check{},
 		Reviews:                map[string]*Review{},
+		Cache:                  CacheSettings{Enabled: true, MaxSizeMB: DefaultCacheMaxSizeMB},
 	}
 	v, err := parseYAML(data, 0)
 	if err != nil {
@@ -284,6 +285,10 @@ func parseProject(f *fileReport, data []byte, known *gateNames, proj *project) (
 	if s := o.child("stop_hook"); s != nil {
 		cfg.StopHook = parseStopHook(s)
 		s.done()
+	}
+	if c := o.child("cache"); c != nil {
+		parseCache(c, &cfg.Cache)
+		c.done()
 	}
 	if l := o.child("logging"); l != nil {
 		parseLogging(l)
@@ -427,6 +432,41 @@ func parseDebugLog(o *object) DebugLogSettings {
 	return d
 }
 
+// parseCache decodes the cache section of config.yml into c.
+func parseCache(o *object, c *CacheSettings) {
+	o.setBool("enabled", &c.Enabled)
+	if mb := o.positive("max_size_mb", MaxCacheSizeMB, fmt.Sprintf("%d MB", MaxCacheSizeMB)); mb != nil {
+		c.MaxSizeMB = *mb
+	}
+}
+
+// msgCacheScope is the error of a gate's cache setting.
+const msgCacheScope = "must be true, false or %s"
+
+// cacheScope decodes a gate's cache setting: true (the default), false or
+// entry_point.
+func cacheScope(o *object) CacheScope {
+	v, ok := o.get("cache")
+	if !ok {
+		return CacheTree
+	}
+	switch t := v.(type) {
+	case bool:
+		if t {
+			return CacheTree
+		}
+		return CacheOff
+	case string:
+		if t == string(CacheEntryPoint) {
+			return CacheEntryPoint
+		}
+		o.errorf("cache", msgCacheScope+" (got %q)", CacheEntryPoint, t)
+		return CacheTree
+	}
+	o.errorf("cache", msgCacheScope, CacheEntryPoint)
+	return CacheTree
+}
+
 func parseStopHook(o *object) StopHookSettings {
 	var s StopHookSettings
 	s.Enabled = o.boolean("enabled")
@@ -511,7 +551,7 @@ func logDirProblem(p string) string {
 // parseCheck decodes one check file; nil when it has problems. proj judges
 // its paths.
 func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
-	chk := &Check{Name: g.name, File: g.rel, RunLocally: true, RunInCI: true}
+	chk := &Check{Name: g.name, File: g.rel, RunLocally: true, RunInCI: true, Cache: CacheTree}
 	v, err := parseYAML(data, 0)
 	if err != nil {
 		f.errorf("", "invalid YAML: %v", err)
@@ -551,6 +591,7 @@ func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
 		chk.FixInstructions = readFixInstructions(o, proj, s)
 	}
 	parseScope(o, chk)
+	chk.Cache = cacheScope(o)
 	if f.errs > 0 {
 		return nil
 	}
@@ -618,6 +659,7 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 		Parallel:      true,
 		RunInCI:       true,
 		RunLocally:    true,
+		Cache:         CacheTree,
 	}
 	fm, err := splitFrontMatter(string(data))
 	if err != nil {
@@ -669,6 +711,7 @@ func parseReview(f *fileReport, g gateFile, data []byte, prefs []string, prefsOK
 	if s, ok := o.str("model"); ok {
 		rev.Model = s
 	}
+	rev.Cache = cacheScope(o)
 	if s, ok := o.str("builtin"); ok {
 		if builtin.Known(s) {
 			rev.Builtin = s

@@ -65,13 +65,14 @@ func TestLoadDefaults(t *testing.T) {
 		EntryPoints:            []EntryPoint{{Path: "."}},
 		Checks: map[string]*Check{"lint": {
 			Name: "lint", File: ".gauntlet/checks/lint.yml", Command: "make lint",
-			RunLocally: true, RunInCI: true,
+			RunLocally: true, RunInCI: true, Cache: CacheTree,
 		}},
 		Reviews: map[string]*Review{"quality": {
 			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Review the code.\n", OwnText: true,
 			CLIPreference: []string{"claude", "codex"}, NumReviews: 1,
-			Parallel: true, RunInCI: true, RunLocally: true,
+			Parallel: true, RunInCI: true, RunLocally: true, Cache: CacheTree,
 		}},
+		Cache:    CacheSettings{Enabled: true, MaxSizeMB: DefaultCacheMaxSizeMB},
 		Warnings: []string{".gauntlet/config.yml: entry_points[0]: entry point has no checks and no reviews"},
 	}
 	if !reflect.DeepEqual(cfg, want) {
@@ -104,6 +105,9 @@ stop_hook:
   enabled: false
   run_interval_minutes: 0
   verify_on_continue: true
+cache:
+  enabled: false
+  max_size_mb: 0.5
 logging:
   level: info
   console: {enabled: false, format: json}
@@ -117,6 +121,7 @@ run_in_ci: false
 timeout: 1.5
 fail_fast: true
 fix_instructions: fixes/lint.md
+cache: entry_point
 `,
 		".gauntlet/fixes/lint.md": "Run make fmt.\n",
 		".gauntlet/reviews/quality.md": `---
@@ -127,6 +132,7 @@ run_in_ci: false
 run_locally: false
 timeout: 300
 model: opus
+cache: false
 ---
 Find bugs.
 `,
@@ -146,16 +152,17 @@ Find bugs.
 		EntryPoints:            []EntryPoint{{Path: "src/*", Exclude: []string{"src/vendor"}, Checks: []string{"lint"}, Reviews: []string{"quality"}}},
 		DebugLog:               DebugLogSettings{Enabled: ptr(true), MaxSizeMB: ptr(2.5)},
 		StopHook:               StopHookSettings{Enabled: ptr(false), RunIntervalMinutes: ptr(0), VerifyOnContinue: ptr(true)},
+		Cache:                  CacheSettings{Enabled: false, MaxSizeMB: 0.5},
 		Checks: map[string]*Check{"lint": {
 			Name: "lint", File: ".gauntlet/checks/lint.yaml",
 			Command:          "golangci-lint run --new-from-rev=${BASE_BRANCH}",
 			WorkingDirectory: "src", Timeout: 1500 * time.Millisecond, FailFast: true,
-			FixInstructionsFile: "fixes/lint.md", FixInstructions: "Run make fmt.\n",
+			FixInstructionsFile: "fixes/lint.md", FixInstructions: "Run make fmt.\n", Cache: CacheEntryPoint,
 		}},
 		Reviews: map[string]*Review{"quality": {
 			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Find bugs.\n", OwnText: true,
 			CLIPreference: []string{"gemini", "codex"}, NumReviews: 2,
-			Timeout: 300 * time.Second, Model: "opus",
+			Timeout: 300 * time.Second, Model: "opus", Cache: CacheOff,
 		}},
 	}
 	if !reflect.DeepEqual(cfg, want) {
@@ -316,6 +323,14 @@ func TestLoadProjectFileProblems(t *testing.T) {
 			cfgFile + ": stop_hook.run_interval_minutes: must be a non-negative integer",
 			cfgFile + ": stop_hook.verify_on_continue: must be true or false",
 		}},
+		{"cache", cfg(minimalConfig + "cache: {enabled: yes please, max_size_mb: 0}\n"), []string{
+			cfgFile + ": cache.enabled: must be true or false",
+			cfgFile + ": cache.max_size_mb: must be a positive number",
+		}},
+		{"cache size", cfg(minimalConfig + "cache: {max_size_mb: 1e9}\n"), []string{
+			cfgFile + ": cache.max_size_mb: must be at most 10240 MB",
+		}},
+		{"cache not a mapping", cfg(minimalConfig + "cache: false\n"), []string{cfgFile + ": cache: must be a mapping"}},
 		{"stop_hook interval fraction", cfg(minimalConfig + "stop_hook: {run_interval_minutes: 2.5}\n"), []string{
 			cfgFile + ": stop_hook.run_interval_minutes: must be an integer",
 		}},
@@ -350,6 +365,10 @@ func TestLoadCheckProblems(t *testing.T) {
 			lint + ": run_in_ci: must be true or false",
 			lint + ": fail_fast: must be true or false",
 		}},
+		{"cache word", check("command: x\ncache: entrypoint\n"), []string{
+			lint + `: cache: must be true, false or entry_point (got "entrypoint")`,
+		}},
+		{"cache type", check("command: x\ncache: 1\n"), []string{lint + ": cache: must be true, false or entry_point"}},
 		{"timeout zero", check("command: x\ntimeout: 0\n"), []string{lint + ": timeout: must be a positive number"}},
 		{"timeout negative", check("command: x\ntimeout: -3\n"), []string{lint + ": timeout: must be a positive number"}},
 		{"timeout type", check("command: x\ntimeout: 30s\n"), []string{lint + ": timeout: must be a number"}},
@@ -400,6 +419,7 @@ func TestLoadReviewProblems(t *testing.T) {
 		}},
 		{"num_reviews zero", review("---\nnum_reviews: 0\n---\nx"), []string{qa + ": num_reviews: must be an integer >= 1"}},
 		{"num_reviews fraction", review("---\nnum_reviews: 1.5\n---\nx"), []string{qa + ": num_reviews: must be an integer"}},
+		{"cache", review("---\ncache: [entry_point]\n---\nx"), []string{qa + ": cache: must be true, false or entry_point"}},
 		{"timeout", review("---\ntimeout: 0\n---\nx"), []string{qa + ": timeout: must be a positive number"}},
 		{"booleans and model", review("---\nparallel: x\nrun_in_ci: x\nrun_locally: x\nmodel: 4\n---\nx"), []string{
 			qa + ": parallel: must be true or false",

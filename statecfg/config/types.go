@@ -31,6 +31,8 @@ const (
 	// DefaultStopHookEnabled is the stop hook's enabled setting when no
 	// environment, project or global value is set.
 	DefaultStopHookEnabled = true
+	// DefaultCacheMaxSizeMB bounds the result cache of a repository.
+	DefaultCacheMaxSizeMB = 64
 )
 
 // Upper bounds of numeric settings (the README's configuration tables
@@ -48,6 +50,8 @@ const (
 	MaxRunIntervalMinutes = 24 * 60
 	// MaxDebugLogSizeMB bounds debug_log.max_size_mb.
 	MaxDebugLogSizeMB = 1024
+	// MaxCacheSizeMB bounds cache.max_size_mb.
+	MaxCacheSizeMB = 10240
 )
 
 // The global (user-level) configuration lives at
@@ -133,6 +137,8 @@ type Config struct {
 	DebugLog DebugLogSettings
 	// StopHook is the project's stop_hook section (unset fields are nil).
 	StopHook StopHookSettings
+	// Cache is the project's cache section.
+	Cache CacheSettings
 	// Checks by gate name (file name without extension).
 	Checks map[string]*Check
 	// Reviews by gate name (file name without .md).
@@ -180,6 +186,31 @@ type StopHookSettings struct {
 	VerifyOnContinue *bool
 }
 
+// CacheSettings is the cache section of config.yml: the result cache of
+// the repository, as this project uses it.
+type CacheSettings struct {
+	// Enabled lets gates take their result from the cache (default true).
+	Enabled bool
+	// MaxSizeMB bounds the cache; the least recently used results go first.
+	MaxSizeMB float64
+}
+
+// CacheScope is a gate's cache setting: what its results are keyed by.
+type CacheScope string
+
+// The values of a gate's cache setting.
+const (
+	// CacheTree keys the gate's results by the whole project (`cache:
+	// true`, the default).
+	CacheTree CacheScope = "tree"
+	// CacheEntryPoint keys them by the entry point's subtree and the paths
+	// the gate names (`cache: entry_point`).
+	CacheEntryPoint CacheScope = "entry_point"
+	// CacheOff never takes the gate's result from the cache (`cache:
+	// false`): for gates that read the outside world.
+	CacheOff CacheScope = "off"
+)
+
 // Check is a check gate: a shell command.
 type Check struct {
 	// Name is the gate name (file name without extension).
@@ -212,6 +243,8 @@ type Check struct {
 	Baseline bool
 	// baseline is the check file's baseline key, nil when unset.
 	baseline *bool
+	// Cache is the gate's cache setting ("" for CacheTree).
+	Cache CacheScope
 }
 
 // Review is a review gate: a prompt for AI CLIs.
@@ -238,6 +271,8 @@ type Review struct {
 	Timeout time.Duration
 	// Model is passed to adapters whose CLI supports it ("" for the CLI default).
 	Model string
+	// Cache is the gate's cache setting ("" for CacheTree).
+	Cache CacheScope
 }
 
 // Global is the user-level configuration (~/.config/agent-gauntlet/config.yml).
