@@ -208,25 +208,31 @@ type Answer struct {
 	Version string `json:"version"`
 	Adapter string `json:"adapter"`
 	Model   string `json:"model"`
+	// Slot is the review slot (num_reviews asks the same question several
+	// times on purpose: each slot keeps its own answer).
+	Slot int `json:"slot"`
 	// Stdin is the SHA-256 of the reviewer's whole input.
 	Stdin string `json:"stdin"`
 }
 
-// AnswerKey is the key of a reviewer's answer to stdin.
-func AnswerKey(version, adapter, model, stdin string) string {
+// AnswerKey is the key of a reviewer's answer to stdin in slot.
+func AnswerKey(version, adapter, model string, slot int, stdin string) string {
 	sum := sha256.Sum256([]byte(stdin))
 	b, _ := json.Marshal(struct {
 		Tag string `json:"tag"`
 		Answer
-	}{AnswerTag, Answer{Version: version, Adapter: adapter, Model: model, Stdin: hex.EncodeToString(sum[:])}})
+	}{AnswerTag, Answer{Version: version, Adapter: adapter, Model: model, Slot: slot, Stdin: hex.EncodeToString(sum[:])}})
 	return string(b)
 }
 
 // Proof is the ledger's record of a gate that passed: what a later run
 // shows for it instead of running it.
 type Proof struct {
-	// Job is the job id; Message and Duration are the passing result's.
+	// Job is the job id; Status is gate.StatusPass for a run's proof (a
+	// baseline may keep a failure of a base tree too, see the runner's
+	// BaseResult), Message and Duration the result's.
 	Job      string        `json:"job"`
+	Status   gate.Status   `json:"status"`
 	Message  string        `json:"message"`
 	Duration time.Duration `json:"duration"`
 	// Run is the number of the run that proved it, Root that run's project

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
@@ -68,8 +69,9 @@ func realDeps() deps {
 // cli.check_usage_limit) once, and one that hits a usage limit stays out of
 // service for every later slot and gate of the run, and no longer.
 type Session struct {
-	d    deps
-	book *book
+	d       deps
+	book    *book
+	answers Answers
 }
 
 // NewSession starts the review gates of a new run.
@@ -77,6 +79,15 @@ func NewSession() *Session { return newSession(realDeps()) }
 
 // newSession is NewSession with the effects of d.
 func newSession(d deps) *Session { return &Session{d: d, book: newBook(d.check)} }
+
+// WithAnswers lets the session take reviewers' answers from a, and keep
+// theirs there: a question asked before, word for word, of the same
+// adapter and model, is not asked (and paid for) again. Reviews with
+// cache: false always ask.
+func (s *Session) WithAnswers(a Answers) *Session {
+	s.answers = a
+	return s
+}
 
 // Run runs one review job and returns its result, one Slot per review.
 // env.Previous tells the mode: nil on a first run, non-nil (maybe empty) in
@@ -86,7 +97,11 @@ func newSession(d deps) *Session { return &Session{d: d, book: newBook(d.check)}
 // Result.Skipped. Run never writes to env.Console; the runner prints the
 // result lines from the returned Result. It is safe for concurrent use.
 func (s *Session) Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
-	return run(ctx, job, env, s.d, s.book)
+	answers := s.answers
+	if job.Review != nil && job.Review.Cache == config.CacheOff {
+		answers = nil
+	}
+	return run(ctx, job, env, s.d, s.book, answers)
 }
 
 // gateRun is one review job in progress.
@@ -108,6 +123,8 @@ type gateRun struct {
 	probe bool
 	// header lines open every slot log.
 	header []string
+	// answers are the reviewers' earlier answers (nil: always ask).
+	answers Answers
 }
 
 // slotRun is the outcome of one slot, with its log still open for the
@@ -117,7 +134,7 @@ type slotRun struct {
 	log  *slotLog
 }
 
-func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.Result {
+func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answers Answers) gate.Result {
 	start := d.now()
 	res := gate.Result{JobID: job.ID}
 	done := func(status gate.Status, msg string) gate.Result {
@@ -136,7 +153,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.
 	}
 	g := &gateRun{
 		d: d, job: job, env: env, rv: job.Review, diff: diff, changed: parse.ParseDiff(diff),
-		book: b, verification: env.Previous != nil,
+		book: b, verification: env.Previous != nil, answers: answers,
 	}
 	g.prefs = job.Review.CLIPreference
 	if env.Config != nil {
@@ -155,7 +172,13 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book) gate.
 	)
 	toRun, skipped := g.planSlots(n)
 
-	healthy := g.healthy(ctx)
+	// When every slot's question was answered before by the adapter it
+	// goes to with every adapter healthy, no adapter is checked (a usage
+	// probe is a paid question too).
+	healthy := g.prefs
+	if !g.allAnswered(toRun) {
+		healthy = g.healthy(ctx)
+	}
 	if len(healthy) == 0 {
 		res.Infrastructure = true
 		return done(gate.StatusError, fmt.Sprintf(MsgNoHealthy, strings.Join(g.prefs, ", ")))
@@ -373,22 +396,8 @@ func (g *gateRun) runSlot(ctx context.Context, index int, adapterName string) sl
 // limit, the adapter leaves service for the rest of the run and the next
 // healthy one takes the slot.
 func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string) slotRun {
-	previous := g.env.Previous.SlotViolations(g.job.ID, index)
-	var skippedBefore []gate.Violation
-	var warnings []string
-	if r, ok := g.history[index]; ok {
-		_, _, warnings = pending(r)
-		if r.status == gate.StatusFail {
-			for _, v := range r.violations {
-				if strings.EqualFold(strings.TrimSpace(v.Status), gate.ViolationSkipped) {
-					v.Status = gate.ViolationSkipped
-					skippedBefore = append(skippedBefore, v)
-				}
-			}
-		}
-	}
-	prompt := BuildPrompt(g.rv.Prompt, previous)
-	stdin := Stdin(prompt, g.diff)
+	in := g.slotInput(index)
+	previous, skippedBefore, prompt, stdin := in.previous, in.skippedBefore, in.prompt, in.stdin
 
 	var tried []string
 	name := adapterName
@@ -396,8 +405,10 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		tried = append(tried, name)
 		slot := gate.Slot{Adapter: name, Index: index}
 		spec, _ := adapter.Lookup(name)
-		// Another slot may have taken the adapter out of service meanwhile.
-		healthy := g.book.health(ctx, spec, g.env.Root, g.probe).OK()
+		stored, answered := g.answer(name, index, stdin)
+		// Another slot may have taken the adapter out of service meanwhile;
+		// an answer at hand needs no adapter.
+		healthy := answered || g.book.health(ctx, spec, g.env.Root, g.probe).OK()
 		if !healthy {
 			if next := g.nextHealthy(ctx, name, tried); next != "" {
 				name = next
@@ -413,7 +424,7 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		if !healthy {
 			return g.noHealthySlot(slot, lg)
 		}
-		for _, w := range warnings {
+		for _, w := range in.warnings {
 			lg.Printf("Warning: %s", w)
 		}
 		lg.Printf("[START] %s (%s@%d)", g.job.ID, name, index)
@@ -425,9 +436,17 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		if len(skippedBefore) > 0 {
 			lg.Printf("Skipped by the agent: %d violation(s)", len(skippedBefore))
 		}
-		ans, runErr := g.d.invoke(ctx, spec, adapter.Request{
-			Root: g.env.Root, Model: g.rv.Model, Stdin: stdin, Timeout: g.rv.Timeout, Log: lg,
-		})
+		var ans adapter.Answer
+		var runErr error
+		if answered {
+			ans = adapter.Answer{Text: stored.Text, Stdout: stored.Stdout}
+			lg.Printf("Answer: from the result cache, given %s ago to exactly this question; %s was not asked again",
+				console.Age(g.d.now().Sub(stored.At)), name)
+		} else {
+			ans, runErr = g.d.invoke(ctx, spec, adapter.Request{
+				Root: g.env.Root, Model: g.rv.Model, Stdin: stdin, Timeout: g.rv.Timeout, Log: lg,
+			})
+		}
 		var ev evaluation
 		if runErr == nil && ans.Failure() == "" {
 			ev = evaluate(evalInput{
@@ -447,8 +466,42 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 			name = next
 			continue
 		}
-		return g.finishSlot(slot, lg, ans, runErr, ev)
+		if !answered && runErr == nil && ans.Failure() == "" && ev.status != gate.StatusError && g.answers != nil {
+			g.answers.Keep(name, g.rv.Model, index, stdin, StoredAnswer{Text: ans.Text, Stdout: ans.Stdout, At: g.d.now()})
+		}
+		return g.finishSlot(slot, lg, ans, runErr, ev, answered)
 	}
+}
+
+// slotInput is what the reviewer of one slot is asked, and what its
+// answer is judged against.
+type slotInput struct {
+	// previous are the slot's violations pending verification;
+	// skippedBefore those the agent skipped in its last failing verdict.
+	previous, skippedBefore []gate.Violation
+	// warnings are about the slot's history files.
+	warnings []string
+	// prompt and stdin are the question.
+	prompt, stdin string
+}
+
+// slotInput is the question of slot index.
+func (g *gateRun) slotInput(index int) slotInput {
+	in := slotInput{previous: g.env.Previous.SlotViolations(g.job.ID, index)}
+	if r, ok := g.history[index]; ok {
+		_, _, in.warnings = pending(r)
+		if r.status == gate.StatusFail {
+			for _, v := range r.violations {
+				if strings.EqualFold(strings.TrimSpace(v.Status), gate.ViolationSkipped) {
+					v.Status = gate.ViolationSkipped
+					in.skippedBefore = append(in.skippedBefore, v)
+				}
+			}
+		}
+	}
+	in.prompt = BuildPrompt(g.rv.Prompt, in.previous)
+	in.stdin = Stdin(in.prompt, g.diff)
+	return in
 }
 
 // noHealthySlot ends a slot that no healthy adapter is left for; the
@@ -464,7 +517,7 @@ func (g *gateRun) noHealthySlot(slot gate.Slot, lg *slotLog) slotRun {
 
 // finishSlot logs the outcome of an answer, writes the slot JSON and fills
 // the slot.
-func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, runErr error, ev evaluation) slotRun {
+func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, runErr error, ev evaluation, answered bool) slotRun {
 	name, index := slot.Adapter, slot.Index
 	switch {
 	case runErr != nil:
@@ -476,7 +529,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		// Exited non-zero, or reported an error in its envelope.
 		ev = evaluation{status: gate.StatusError, message: ans.Failure()}
 		slot.Infrastructure = true
-	case ans.Text == ans.Stdout:
+	case ans.Text == ans.Stdout && !answered:
 		lg.Printf("--- Review Output (%s) --- (streamed above)", name)
 	default:
 		lg.Printf("--- Review Output (%s) ---", name)
