@@ -22,6 +22,8 @@ const (
 	EventRunEnd     = "RUN_END"
 	EventClean      = "CLEAN"
 	EventStopHook   = "STOP_HOOK"
+	// EventCache notes what the result cache did not do, and why.
+	EventCache = "CACHE"
 )
 
 // DebugLog appends one line per event to <log_dir>/.debug.log:

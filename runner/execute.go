@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -129,6 +130,19 @@ type execution struct {
 	preExisting []string
 	// pruned is set once stale worktrees were looked for.
 	pruned bool
+	// branchSkips are the agent's skip decisions on the branch (for runs
+	// with reviews), read once the jobs are known.
+	branchSkips []gate.Skip
+	// cache is the run's result cache, nil when it uses none; gatesRan
+	// tells whether any gate ran (all cached: none), moved whether they
+	// changed the work tree (see treeMoved).
+	cache    *runCache
+	gatesRan bool
+	moved    struct {
+		once    sync.Once
+		changed bool
+		err     error
+	}
 }
 
 func newExecution(opts Options, d deps) *execution {
@@ -172,6 +186,11 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	// the state is checked.
 	spec := e.diffSpec()
 	e.changed = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
+	if e.cacheWanted() {
+		// The keys need the snapshot: it is taken while git lists the
+		// changes, each scan on a core of its own.
+		e.snap.start()
+	}
 	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, prev.WorkingTreeRef) })
 	// A look at a past commit leaves the work tree's logs as they are.
 	if !e.pastCommit() {

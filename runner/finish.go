@@ -16,8 +16,8 @@ import (
 func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, results []gate.Result, previous *gate.Pending, consolePath string) RunResult {
 	sum := console.Summarize(results, previous)
 	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results) - sum.NotRun,
-		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, Fixed: sum.Fixed, Skipped: sum.Skipped,
-		PreExisting: sum.PreExistingGates, Gates: gateResults(jobs, results)}
+		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
+		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: gateResults(jobs, results)}
 	res.Status = decideStatus(outcome{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: e.attempt, maxRetries: e.cfg.MaxRetries,
@@ -56,7 +56,19 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 			}
 		}
 	}
+	e.record(ctx, e.cache, results, res.ConsoleLogPath)
 	return res
+}
+
+// cachedCount counts the results taken from the result cache.
+func cachedCount(results []gate.Result) int {
+	n := 0
+	for _, r := range results {
+		if r.Cached != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // endsEpisode reports whether a run with status s ends the episode and

@@ -27,22 +27,32 @@ func (e *execution) runGates(ctx context.Context, ch changes, jobs []gate.Job, v
 	}
 	e.logged = true
 	previous := e.previousFailures(verification)
+	e.branchSkips = e.skips(jobs)
+	if e.cache = e.openCache(ctx); e.cache != nil {
+		e.computeKeys(ctx, e.cache, ch, jobs)
+	}
 	spec := e.gateSpec(ctx, ch.spec, jobs)
 	e.logRunStart(ctx, spec, len(jobs), verification)
 	e.cons.Printf(lineRunning, len(jobs))
 	env := gate.Env{Root: e.root, LogDir: e.runDir, Names: e.names, RunNumber: e.runNumber, Diff: spec, CI: e.ci,
-		Config: e.cfg, Previous: previous, Console: e.cons, Skips: e.skips(jobs)}
-	results := sched.Run(ctx, jobs, env, sched.Options{
-		AllowParallel:   e.cfg.AllowParallel,
-		Check:           e.checkRunner(ch, jobs),
-		Review:          e.reviewRunner(ch),
-		Preflight:       preflight,
-		PreflightResult: check.PreflightResult,
-		Report:          reporter{cons: e.cons, debug: e.debug},
-	})
+		Config: e.cfg, Previous: previous, Console: e.cons, Skips: e.branchSkips}
+	report := reporter{cons: e.cons, debug: e.debug}
+	hits, rest := e.takeCached(e.cache, jobs, env, report)
+	e.gatesRan = len(rest) > 0
+	var ran []gate.Result
+	if len(rest) > 0 {
+		ran = sched.Run(ctx, rest, env, sched.Options{
+			AllowParallel:   e.cfg.AllowParallel,
+			Check:           e.checkRunner(ch, rest),
+			Review:          e.reviewRunner(ch),
+			Preflight:       preflight,
+			PreflightResult: check.PreflightResult,
+			Report:          report,
+		})
+	}
 	e.gatesDone.Store(true)
 	e.closeBaselines()
-	return e.finish(ctx, ch, jobs, results, previous, consolePath)
+	return e.finish(ctx, ch, jobs, mergeResults(jobs, hits, ran), previous, consolePath)
 }
 
 // previousFailures loads what earlier runs left to verify, in a
@@ -142,7 +152,7 @@ func (r reporter) Result(res gate.Result) {
 // scope: `run -g other`, `check`, `-u`, `-b`) never passes on a diff that
 // hides changes it has not seen.
 func (e *execution) reviewRunner(ch changes) sched.RunFunc {
-	runReview := review.NewSession().Run
+	runReview := review.NewSession().WithAnswers(e.cache.answers(e)).Run
 	if ch.spec == ch.full {
 		return runReview
 	}

@@ -95,6 +95,12 @@ const (
 	lineError         = "Error: %v"
 )
 
+// What a passing run's message adds when the result cache held passes.
+const (
+	msgAllCached  = "All %d gates passed before on exactly this content (cached): none ran."
+	msgSomeCached = "%d of %d gates passed before on exactly this content (cached)."
+)
+
 // Why an episode ends at its retry limit (lineFreshBudget).
 const (
 	reasonNewSession = "a new agent session"

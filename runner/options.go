@@ -47,6 +47,12 @@ type Options struct {
 	// ConfigErr, when one lies in the log directory or in .gauntlet/
 	// (checkReports).
 	Reports []string
+	// Version is the agent-gauntlet version that keys the result cache;
+	// "" runs without the cache.
+	Version string
+	// NoCache takes no result from the cache (--no-cache): every gate
+	// runs, and the passes are recorded as usual.
+	NoCache bool
 	// Silent sends nothing to Stdout/Stderr; logs are written as usual.
 	Silent bool
 	// Stdout and Stderr are the terminal; nil means discard. Every line a

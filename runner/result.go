@@ -39,6 +39,9 @@ type RunResult struct {
 	GatesRun    int
 	GatesFailed int
 	GatesNotRun int
+	// GatesCached counts the gates among GatesRun whose pass the result
+	// cache held: they did not run.
+	GatesCached int
 	// Fixed and Skipped count review violations fixed and skipped in this
 	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
@@ -80,6 +83,8 @@ func (r RunResult) Detail() string {
 		}
 	case StatusError, StatusInfrastructureError, StatusLockExists:
 		return r.ErrorMessage
+	case StatusPassed, StatusPassedWithWarnings:
+		return strings.TrimSpace(cachedDetail(r.GatesCached, r.GatesRun) + r.preExistingDetail())
 	}
 	return r.preExistingDetail()
 }
@@ -136,6 +141,17 @@ const (
 	GateKindReview = string(gate.KindReview)
 )
 
+// cachedDetail says how many of a passing run's gates were cached.
+func cachedDetail(cached, run int) string {
+	switch {
+	case cached == 0:
+		return ""
+	case cached == run:
+		return fmt.Sprintf(msgAllCached, run)
+	}
+	return fmt.Sprintf(msgSomeCached, cached, run)
+}
+
 // GateResult is the outcome of one gate of a run: what reports and a
 // result cache read.
 type GateResult struct {
@@ -183,6 +199,9 @@ type GateResult struct {
 	// baseline: true (Status is then "pre_existing" or "fail"); nil when
 	// it was not asked.
 	Baseline *BaselineResult
+	// Cached is set when the gate did not run: the result cache held the
+	// proof of its pass.
+	Cached *CachedFrom
 }
 
 // BaselineResult is the comparison of a failed check with the same check
@@ -196,6 +215,17 @@ type BaselineResult struct {
 	Reason string
 	// NewLines are error lines the base does not print (normalised, a few).
 	NewLines []string
+}
+
+// CachedFrom names the earlier run that proved a cached pass.
+type CachedFrom struct {
+	// At is when that run recorded it.
+	At time.Time
+	// Run is its run number, Root its project root (its work tree),
+	// ConsoleLog its console log as it left it.
+	Run        int
+	Root       string
+	ConsoleLog string
 }
 
 // OutputTailLines bounds GateResult.Output.
@@ -265,6 +295,9 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped),
 			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: timeout(j),
 			Infrastructure: r.Infrastructure}
+		if c := r.Cached; c != nil {
+			g.Cached = &CachedFrom{At: c.At, Run: c.Run, Root: c.Root, ConsoleLog: c.ConsoleLog}
+		}
 		if j.Kind == gate.KindCheck && r.Status != gate.StatusPass && r.LogPath != "" {
 			g.Output, g.OutputCut = check.OutputTail(r.LogPath, r.OutputEnd, OutputTailLines)
 			g.FixInstructions = j.Check != nil && j.Check.FixInstructions != ""

@@ -89,8 +89,8 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState, from st
 	if err != nil {
 		return "", err
 	}
-	if !rs.afterGates && !e.reviewedSnapshot {
-		changed, err := rs.tree.Changed(ctx)
+	if !e.reviewedSnapshot {
+		changed, err := e.treeMoved(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -106,6 +106,27 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState, from st
 	}
 	return c, nil
 }
+
+// treeMoved reports whether the work tree differs from the run's snapshot
+// taken before the gates (asked once; false for a snapshot taken after
+// them, or when no gate ran).
+func (e *execution) treeMoved(ctx context.Context) (bool, error) {
+	e.moved.once.Do(func() {
+		rs, err := e.snap.get()
+		switch {
+		case err != nil:
+			e.moved.changed, e.moved.err = true, err
+		case rs.afterGates || (e.gatesDone.Load() && !e.gatesRan):
+		default:
+			e.moved.changed, e.moved.err = rs.tree.Changed(ctx)
+		}
+	})
+	return e.moved.changed, e.moved.err
+}
+
+// cacheWanted reports whether the run may use the result cache (the
+// project and the caller allow it), before the jobs are known.
+func (e *execution) cacheWanted() bool { return e.opts.Version != "" && e.cfg.Cache.Enabled }
 
 // closeSnapshot waits for the run's snapshot and removes its index.
 func (e *execution) closeSnapshot() {

@@ -151,6 +151,33 @@ func label(s gate.Status) string {
 // secs formats a duration as seconds with two decimals.
 func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 
+// Age words how long ago a cached result was proved: "12s", "4m", "3h",
+// "2d".
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(int(d/time.Second), 0))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}
+
+// CachedProof is the line that points a cached result at the run that
+// proved it.
+func CachedProof(c gate.Cached) string {
+	s := fmt.Sprintf("Cached: passed in run %d at %s", c.Run, c.At.Local().Format(time.RFC3339))
+	if c.Root != "" {
+		s += " in " + c.Root
+	}
+	if c.ConsoleLog != "" {
+		s += " (" + c.ConsoleLog + ")"
+	}
+	return s
+}
+
 // Start prints `[START] <jobId>`.
 func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, Text(jobID)) }
 
@@ -167,6 +194,11 @@ func (c *Console) Result(r gate.Result) {
 			// Never started: no time, no log.
 			fmt.Fprintf(&b, "%s %s - %s\n", label(r.Status), id, Text(r.Message))
 		case gate.StatusPass:
+			if r.Cached != nil {
+				fmt.Fprintf(&b, "%s %s (cached, %s)\n", label(r.Status), id, Age(r.Cached.Age))
+				fmt.Fprintf(&b, "%s%s\n", indent, Text(CachedProof(*r.Cached)))
+				break
+			}
 			fmt.Fprintf(&b, "%s %s (%s)\n", label(r.Status), id, secs(r.Duration))
 		default:
 			fmt.Fprintf(&b, "%s %s (%s) - %s\n", label(r.Status), id, secs(r.Duration), Text(r.Message))

@@ -207,6 +207,9 @@ type Result struct {
 	// something else follows it before the result line (the base run of a
 	// baseline); 0 when the output reaches the result line.
 	OutputEnd int64
+	// Cached is set when the gate did not run: the result cache held the
+	// proof that it passed on exactly this input.
+	Cached *Cached
 }
 
 // Baseline is the comparison of a failed check with its run on the merge
@@ -223,6 +226,18 @@ type Baseline struct {
 	// NewLines are error lines of this run that the base does not print
 	// (normalised, at most a few).
 	NewLines []string
+}
+
+// Cached tells which earlier run proved a cached result.
+type Cached struct {
+	// At is when the proof was stored, Age how long before this run.
+	At  time.Time
+	Age time.Duration
+	// Run is the number of the run that proved it, Root that run's project
+	// root (its work tree) and ConsoleLog its console log as it left it.
+	Run        int
+	Root       string
+	ConsoleLog string
 }
 
 // Slot is the outcome of one review slot (one adapter invocation).

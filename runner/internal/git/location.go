@@ -26,6 +26,9 @@ type Location struct {
 // (`rev-parse --git-dir --git-common-dir --show-prefix`), reading the
 // branch from the work tree's HEAD file.
 func Locate(ctx context.Context, root string) (Location, error) {
+	if loc, ok := locatePlain(root); ok {
+		return loc, nil
+	}
 	out, err := output(ctx, root, "rev-parse", "--git-dir", "--git-common-dir", "--show-prefix")
 	if err != nil {
 		return Location{}, err
@@ -44,12 +47,41 @@ func Locate(ctx context.Context, root string) (Location, error) {
 	if len(lines) > 2 {
 		loc.Prefix = lines[2]
 	}
-	head, err := os.ReadFile(filepath.Join(abs(lines[0]), "HEAD"))
-	if err != nil {
-		return Location{}, fmt.Errorf("read HEAD: %w", err)
-	}
-	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok {
-		loc.Branch = strings.TrimPrefix(ref, "refs/heads/")
+	if loc.Branch, err = headBranch(abs(lines[0])); err != nil {
+		return Location{}, err
 	}
 	return loc, nil
+}
+
+// locatePlain answers Locate without a git process at the top level of a
+// plain repository: root/.git a directory of its own (not a linked
+// worktree's), no GIT_* variable moving it.
+func locatePlain(root string) (Location, bool) {
+	if !plainEnv() || !filepath.IsAbs(root) {
+		return Location{}, false
+	}
+	dir := filepath.Join(root, ".git")
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return Location{}, false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "commondir")); err == nil {
+		return Location{}, false
+	}
+	branch, err := headBranch(dir)
+	if err != nil {
+		return Location{}, false
+	}
+	return Location{CommonDir: filepath.Clean(dir), Branch: branch}, true
+}
+
+// headBranch reads the branch HEAD names in gitDir, "HEAD" when detached.
+func headBranch(gitDir string) (string, error) {
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); ok {
+		return strings.TrimPrefix(ref, "refs/heads/"), nil
+	}
+	return "HEAD", nil
 }

@@ -1,0 +1,35 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+)
+
+// MsgNotRunCached says, in a cached check's log, why the command did not
+// run.
+const MsgNotRunCached = "Not run: the result cache holds a pass for exactly this input."
+
+// WriteCached writes the log of check job for a result the cache held
+// (res, with Cached set): the usual header, the line naming the run that
+// proved it (proof) and the closing `Result: pass - ...` line a run writes,
+// so that everything that reads the logs sees the check pass in this run.
+// It returns res with its log path, or an error result when the log cannot
+// be written.
+func WriteCached(env gate.Env, job gate.Job, res gate.Result, proof string) gate.Result {
+	res.LogPath = LogPath(env, job)
+	failed := func(err error) gate.Result {
+		return gate.Result{JobID: job.ID, Status: gate.StatusError, ErrorCount: 1, LogPath: res.LogPath, Message: err.Error()}
+	}
+	f, err := openLog(env, job, Command(job, env.Diff.BaseBranch))
+	if err != nil {
+		return failed(err)
+	}
+	if _, err := fmt.Fprintf(f, "%s\n%s\n", proof, MsgNotRunCached); err != nil {
+		f.Close()
+		return failed(fserr.Wrap("write check log", res.LogPath, err))
+	}
+	finish(f, job, &res)
+	return res
+}
