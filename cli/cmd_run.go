@@ -19,6 +19,7 @@ type gateFlags struct {
 	scopeFlags  `embed:""`
 	reportFlags `embed:""`
 	Gate        string `short:"g" name:"gate" placeholder:"NAME" help:"Run only the gate with this name."`
+	NoCache     bool   `name:"no-cache" help:"Run every gate, even those whose pass the result cache holds for exactly this input (passes are still recorded)."`
 	WorkingDir  string `name:"working-directory" placeholder:"DIR" help:"Run only the gates whose working directory is DIR, relative to the project root (one job of ci list-jobs)."`
 }
 
@@ -56,6 +57,8 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		Uncommitted: f.Uncommitted,
 		Reports:     paths.list(),
 		Silent:      f.json(),
+		NoCache:     f.NoCache,
+		Version:     CacheVersion(),
 		Stdout:      env.Stdout,
 		Stderr:      env.Stderr,
 		Getenv:      env.Getenv,

@@ -48,6 +48,7 @@ func (c *StopHookCmd) Run(env *Env) error {
 		StdinTimeout: stdinTimeout,
 		Deadline:     deadline,
 		BeforeRun:    env.HandleSignals,
+		Version:      CacheVersion,
 	})
 	return nil
 }

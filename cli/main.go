@@ -64,6 +64,7 @@ type CLI struct {
 	Check        CheckCmd        `cmd:"" help:"Run only the check gates for the current changes."`
 	Review       ReviewCmd       `cmd:"" help:"Run only the review gates for the current changes."`
 	Clean        CleanCmd        `cmd:"" help:"Archive the logs and the execution state into previous/."`
+	Cache        CacheCmd        `cmd:"" help:"Show or clear the result cache: the passes and review answers kept under the repository's git directory."`
 	Detect       DetectCmd       `cmd:"" help:"Show the changed files and the gates they would run, without running anything."`
 	List         ListCmd         `cmd:"" help:"List the configured entry points, checks and reviews."`
 	Health       HealthCmd       `cmd:"" help:"Validate the configuration and report the state of every review CLI."`

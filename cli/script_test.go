@@ -13,9 +13,19 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The same process as cmd/agent-gauntlet, signal handling included,
 		// so that scripts can interrupt a run and check what it leaves behind.
-		"agent-gauntlet": func() { os.Exit(RunProcess(os.Args[1:])) },
+		// Scripts set the version the result cache is keyed by, as -ldflags
+		// sets it in a release build.
+		"agent-gauntlet": func() {
+			if v := os.Getenv(TestVersionEnv); v != "" {
+				Version = v
+			}
+			os.Exit(RunProcess(os.Args[1:]))
+		},
 	})
 }
+
+// TestVersionEnv names the variable a script sets the program version with.
+const TestVersionEnv = "GAUNTLET_TEST_VERSION"
 
 // TestScript runs the behaviour scenarios in ../testdata/script.
 func TestScript(t *testing.T) {

@@ -90,12 +90,24 @@ type Options struct {
 	// gauntlet, before the run starts: the process installs there the
 	// signal handlers that it keeps off the fast paths.
 	BeforeRun func()
+	// Version returns the version that keys the result cache (see
+	// runner.Options.Version), asked only when the gauntlet runs; nil runs
+	// without the cache.
+	Version func() string
 }
 
 // deps are the effects of the hook that tests replace.
 type deps struct {
 	// execute runs the gauntlet.
 	execute func(context.Context, runner.Options) runner.RunResult
+}
+
+// version is the version that keys the result cache, "" without one.
+func (h *hook) version() string {
+	if h.o.Version == nil {
+		return ""
+	}
+	return h.o.Version()
 }
 
 // realDeps are the real effects.
@@ -427,7 +439,7 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
-			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session,
+			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Version: h.version(),
 		})}
 	}()
 	var r result
