@@ -360,8 +360,12 @@ func (p *Plan) configYAML() string {
 	for _, e := range p.entries {
 		e.render(&b)
 	}
-	fmt.Fprintf(&b, "\n# stop_hook:\n#   enabled: true\n#   run_interval_minutes: %d\n#   verify_on_continue: false\n",
-		config.DefaultRunIntervalMinutes)
+	b.WriteString("\n# The stop hook runs the gates at every stop: a gate whose inputs did not\n")
+	b.WriteString("# change since it passed is taken from the result cache, so no interval is\n")
+	b.WriteString("# needed to keep stops fast.\n")
+	b.WriteString("stop_hook:\n  run_interval_minutes: 0\n  # enabled: true\n  # verify_on_continue: false\n")
+	fmt.Fprintf(&b, "\n# The result cache, shared by every worktree of the repository.\n# cache:\n#   enabled: true\n#   max_size_mb: %d\n",
+		config.DefaultCacheMaxSizeMB)
 	return b.String()
 }
 
