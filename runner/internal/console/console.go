@@ -181,24 +181,27 @@ func CachedProof(c gate.Cached) string {
 // Start prints `[START] <jobId>`.
 func (c *Console) Start(jobID string) { c.Printf("%s %s", LabelStart, Text(jobID)) }
 
-// Result prints the outcome of one job: `[PASS]  <id> (<sec>s)`, or
+// Result prints the outcome of one job: `[PASS]  <id> (<sec>s)` (`[PASS]
+// <id> (cached, <age>)` and the proving run for a cached pass), or
 // `[FAIL]  <id> (<sec>s) - <message>` / `[ERROR] ...` followed by
 // `      Log: <path>`, or `[SKIP]  <id> - not run: <why>`; a review prints one such line per slot, labelled
 // `(<adapter>@<index>)`, with `      Review: <json>` for a failing slot.
 func (c *Console) Result(r gate.Result) {
 	var b strings.Builder
 	id := Text(r.JobID)
+	if r.Cached != nil && r.Status == gate.StatusPass {
+		// One line for the whole gate, a review's slots included, and the
+		// run that proved it.
+		fmt.Fprintf(&b, "%s %s (cached, %s)\n%s%s\n", label(r.Status), id, Age(r.Cached.Age), indent, Text(CachedProof(*r.Cached)))
+		_, _ = c.Write([]byte(b.String()))
+		return
+	}
 	if len(r.Slots) == 0 {
 		switch r.Status {
 		case gate.StatusNotRun:
 			// Never started: no time, no log.
 			fmt.Fprintf(&b, "%s %s - %s\n", label(r.Status), id, Text(r.Message))
 		case gate.StatusPass:
-			if r.Cached != nil {
-				fmt.Fprintf(&b, "%s %s (cached, %s)\n", label(r.Status), id, Age(r.Cached.Age))
-				fmt.Fprintf(&b, "%s%s\n", indent, Text(CachedProof(*r.Cached)))
-				break
-			}
 			fmt.Fprintf(&b, "%s %s (%s)\n", label(r.Status), id, secs(r.Duration))
 		default:
 			fmt.Fprintf(&b, "%s %s (%s) - %s\n", label(r.Status), id, secs(r.Duration), Text(r.Message))
