@@ -228,6 +228,11 @@ type CachedFrom struct {
 	ConsoleLog string
 }
 
+// String is the line that names the proving run, as the console prints it.
+func (c CachedFrom) String() string {
+	return console.CachedProof(gate.Cached{At: c.At, Run: c.Run, Root: c.Root, ConsoleLog: c.ConsoleLog})
+}
+
 // OutputTailLines bounds GateResult.Output.
 const OutputTailLines = 40
 

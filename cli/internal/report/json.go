@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 )
@@ -50,9 +51,11 @@ type Tool struct {
 
 // Totals are the counts of the console's summary.
 type Totals struct {
-	// Gates ran; Failed of them failed or erred.
+	// Gates ran; Failed of them failed or erred; Cached of them passed
+	// from the result cache without running.
 	Gates  int `json:"gates"`
 	Failed int `json:"failed"`
+	Cached int `json:"cached"`
 	// Fixed counts violations and checks fixed in this run, Skipped the
 	// violations the agent skipped.
 	Fixed   int `json:"fixed"`
@@ -87,6 +90,9 @@ type Gate struct {
 	// Baseline is the comparison of a failed check (baseline: true) with
 	// the same check on the base commit; null when it was not made.
 	Baseline *Baseline `json:"baseline"`
+	// Cached is set when the gate did not run: the result cache held the
+	// proof that it passed on exactly this input.
+	Cached *Cached `json:"cached"`
 }
 
 // Baseline is what the base commit showed for a failed check.
@@ -99,6 +105,17 @@ type Baseline struct {
 	Reason string `json:"reason"`
 	// NewLines are error lines the base does not print (normalised, a few).
 	NewLines []string `json:"new_lines"`
+}
+
+// Cached names the earlier run that proved a cached pass.
+type Cached struct {
+	// Run is that run's number, RecordedAt when it recorded the pass.
+	Run        int    `json:"run"`
+	RecordedAt string `json:"recorded_at"`
+	// ProjectRoot is that run's project root (its worktree), ConsoleLog
+	// its console log as it left it.
+	ProjectRoot string  `json:"project_root"`
+	ConsoleLog  *string `json:"console_log"`
 }
 
 // Slot is one review slot: one reviewer's run.
@@ -145,7 +162,7 @@ func NewDocument(r Run) Document {
 		BaseBranch:    optString(res.Base),
 		Verification:  res.Verification,
 		ConsoleLog:    optString(res.ConsoleLogPath),
-		Totals:        Totals{Gates: res.GatesRun, Failed: res.GatesFailed, Fixed: res.Fixed, Skipped: res.Skipped, PreExisting: res.PreExisting},
+		Totals:        Totals{Gates: res.GatesRun, Failed: res.GatesFailed, Cached: res.GatesCached, Fixed: res.Fixed, Skipped: res.Skipped, PreExisting: res.PreExisting},
 		Gates:         []Gate{},
 	}
 	if res.RunNumber > 0 {
@@ -170,6 +187,9 @@ func newGate(g runner.GateResult) Gate {
 	if g.Exited {
 		code := g.ExitCode
 		out.ExitCode = &code
+	}
+	if c := g.Cached; c != nil {
+		out.Cached = &Cached{Run: c.Run, RecordedAt: c.At.UTC().Format(time.RFC3339), ProjectRoot: c.Root, ConsoleLog: optString(c.ConsoleLog)}
 	}
 	if g.Timeout > 0 {
 		secs := g.Timeout.Seconds()

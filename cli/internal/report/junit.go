@@ -178,6 +178,9 @@ func (r Run) gateCase(g runner.GateResult) junitCase {
 // logs are, the tail of a check's log, a review's violations.
 func gateDetail(g runner.GateResult) string {
 	var b strings.Builder
+	if c := g.Cached; c != nil {
+		fmt.Fprintf(&b, "%s\n", c)
+	}
 	if g.LogPath != "" {
 		fmt.Fprintf(&b, "Log: %s\n", g.LogPath)
 		if g.Status != runner.GatePass {

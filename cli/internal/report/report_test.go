@@ -75,6 +75,10 @@ func scenarios(t *testing.T) []scenario {
 	newCheck.Message = "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 1 error lines is new: the base does not print it"
 	newCheck.Baseline = &runner.BaselineResult{Commit: "0123456789abcdef", Reason: "1 of its 1 error lines is new: the base does not print it",
 		NewLines: []string{"lint: src/a.go:N: unused x"}}
+	cachedCheck := passCheck
+	cachedCheck.Duration = 0
+	cachedCheck.Cached = &runner.CachedFrom{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Run: 3,
+		Root: filepath.Join(dir, "other worktree"), ConsoleLog: filepath.Join(dir, "previous", "console.3.log")}
 	with := func(status runner.GauntletStatus, gates ...runner.GateResult) runner.RunResult {
 		r := base
 		r.Status, r.Message, r.Gates, r.GatesRun = status, runner.Message(status, ""), gates, len(gates)
@@ -116,6 +120,7 @@ func scenarios(t *testing.T) []scenario {
 		{name: "retry limit", run: run(noRun(runner.StatusRetryLimitExceeded, "Retry limit exceeded: run 5 exceeds max allowed 4"), 1),
 			notifications: 1, errors: 1},
 		{name: "lock", run: run(noRun(runner.StatusLockExists, "a run is in progress"), 1), notifications: 1, errors: 1},
+		{name: "cached", run: run(with(runner.StatusPassed, cachedCheck), 0)},
 	}
 }
 
@@ -134,6 +139,11 @@ func TestJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := s.run.Result
+			for i, g := range d.Gates {
+				if c := res.Gates[i].Cached; (g.Cached == nil) != (c == nil) || c != nil && (g.Cached.Run != c.Run || g.Cached.ProjectRoot != c.Root) {
+					t.Errorf("gate %s: cached %+v, want %+v", g.ID, g.Cached, c)
+				}
+			}
 			if d.Status != res.Status || d.ExitCode != s.run.ExitCode || len(d.Gates) != len(res.Gates) ||
 				(d.Run == nil) != (res.RunNumber == 0) || (d.ChangedFiles == nil) != !res.ChangesListed ||
 				(d.Error == nil) != (res.ErrorMessage == "") || (d.ProjectRoot == nil) != (res.Root == "") {
