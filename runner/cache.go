@@ -53,6 +53,10 @@ type runCache struct {
 	keys map[string]string
 	// tree is the top-level tree the keys were computed from.
 	tree string
+	// root is the project root (git runs there); debug takes the notes of
+	// what the cache did not do.
+	root  string
+	debug *DebugLog
 }
 
 // openCache returns the result cache of the run, nil when the run does
@@ -73,6 +77,8 @@ func (e *execution) openCache(ctx context.Context) *runCache {
 		prefix: loc.Prefix,
 		lookup: !e.opts.NoCache,
 		keys:   map[string]string{},
+		root:   e.root,
+		debug:  e.debug,
 		run: cache.Run{Version: e.opts.Version, Project: loc.Prefix, BaseBranch: e.base, CI: e.ci,
 			Settings: cache.SettingsOf(e.cfg)},
 	}
@@ -110,7 +116,7 @@ func (e *execution) computeKeys(ctx context.Context, c *runCache, ch changes, jo
 		return
 	}
 	c.tree = tree
-	keys, err := c.keysOn(ctx, e, tree, jobs, e.reviewDiff(ctx, ch))
+	keys, err := c.keysOn(ctx, tree, jobs, e.reviewDiff(ctx, ch))
 	if err != nil {
 		e.debug.Event(EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -120,7 +126,7 @@ func (e *execution) computeKeys(ctx context.Context, c *runCache, ch changes, jo
 
 // keysOn computes the keys of jobs for the top-level tree, with diff the
 // diff inputs of review jobs (nil: reviews get no key).
-func (c *runCache) keysOn(ctx context.Context, e *execution, tree string, jobs []gate.Job, diff *cache.Diff) (map[string]string, error) {
+func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff *cache.Diff) (map[string]string, error) {
 	paths := map[string]bool{}
 	wants := map[string][]string{}
 	for _, j := range jobs {
@@ -146,7 +152,7 @@ func (c *runCache) keysOn(ctx context.Context, e *execution, tree string, jobs [
 	ids := map[string]string{"": tree}
 	if len(list) > 1 || (len(list) == 1 && list[0] != "") {
 		var err error
-		if ids, err = git.TreeEntries(ctx, e.root, tree, list); err != nil {
+		if ids, err = git.TreeEntries(ctx, c.root, tree, list); err != nil {
 			return nil, err
 		}
 	}
@@ -173,7 +179,7 @@ func (c *runCache) keysOn(ctx context.Context, e *execution, tree string, jobs [
 		}
 		k, err := cache.Key(c.run, g)
 		if err != nil {
-			e.debug.Event(EventCache, fmt.Sprintf("%s: %v", j.ID, err))
+			c.debug.Event(EventCache, fmt.Sprintf("%s: %v", j.ID, err))
 			continue
 		}
 		keys[j.ID] = k
@@ -366,11 +372,11 @@ func (a answerStore) Keep(adapter, model string, slot int, stdin string, s revie
 }
 
 // answers is the answer store of the run's reviews, nil without a cache.
-func (c *runCache) answers(e *execution) review.Answers {
+func (c *runCache) answers() review.Answers {
 	if c == nil {
 		return nil
 	}
-	return answerStore{ledger: c.ledger, version: c.run.Version, take: c.lookup, debug: e.debug}
+	return answerStore{ledger: c.ledger, version: c.run.Version, take: c.lookup, debug: c.debug}
 }
 
 // ResultCache is the result cache of a repository, for `agent-gauntlet
@@ -401,4 +407,66 @@ func (c ResultCache) Clear() (int, error) { return c.ledger.Clear() }
 func (c ResultCache) Stats() (int, int64, error) {
 	s, err := c.ledger.Stats()
 	return s.Records, s.Bytes, err
+}
+
+// BaseResults keeps results of check gates on the trees of base commits,
+// for base-branch baselines (issue 18): a failing check is run on the merge
+// base to tell a pre-existing failure from a new one, and the base does
+// not change from one run to the next. A result is keyed as the run keys
+// the work tree (version, project, base branch and its commit, the gate's
+// definition and cache scope) on the commit's tree, plus what else the
+// caller's result depends on (extra: the changed files the check was
+// given, ...). Its value is any JSON the caller keeps, a failure included:
+// these records are never taken for a run's pass.
+type BaseResults struct{ c *runCache }
+
+// baseResults is the run's BaseResults, nil without a cache.
+func (e *execution) baseResults() *BaseResults {
+	if e.cache == nil {
+		return nil
+	}
+	return &BaseResults{c: e.cache}
+}
+
+// key is the key of job's result on commit's tree with extra; ok is false
+// when there is none (a review, cache: false, an unknown commit).
+func (b *BaseResults) key(ctx context.Context, job gate.Job, commit, extra string) (string, bool) {
+	if b == nil || b.c == nil || job.Kind != gate.KindCheck {
+		return "", false
+	}
+	objs, err := git.Objects(ctx, b.c.root, commit+"^{tree}")
+	if err != nil || len(objs) != 1 || objs[0].Type != "tree" {
+		return "", false
+	}
+	keys, err := b.c.keysOn(ctx, objs[0].SHA, []gate.Job{job}, nil)
+	if err != nil || keys[job.ID] == "" {
+		return "", false
+	}
+	return cache.BaseKey(keys[job.ID], extra), true
+}
+
+// Load decodes the result of job on commit's tree with extra into v; false
+// on a miss (and on any doubt: a cache never fails a run).
+func (b *BaseResults) Load(ctx context.Context, job gate.Job, commit, extra string, v any) bool {
+	k, ok := b.key(ctx, job, commit, extra)
+	if !ok {
+		return false
+	}
+	_, ok, why := b.c.ledger.Get(k, v)
+	if why != nil {
+		b.c.debug.Event(EventCache, fmt.Sprintf("base result of %s: %v", job.ID, why))
+	}
+	return ok
+}
+
+// Save keeps v as the result of job on commit's tree with extra; a problem
+// is a note in the debug log.
+func (b *BaseResults) Save(ctx context.Context, job gate.Job, commit, extra string, v any) {
+	k, ok := b.key(ctx, job, commit, extra)
+	if !ok {
+		return
+	}
+	if err := b.c.ledger.Put(k, v); err != nil {
+		b.c.debug.Event(EventCache, fmt.Sprintf("base result of %s not kept: %v", job.ID, err))
+	}
 }

@@ -152,7 +152,7 @@ func (r reporter) Result(res gate.Result) {
 // scope: `run -g other`, `check`, `-u`, `-b`) never passes on a diff that
 // hides changes it has not seen.
 func (e *execution) reviewRunner(ch changes) sched.RunFunc {
-	runReview := review.NewSession().WithAnswers(e.cache.answers(e)).Run
+	runReview := review.NewSession().WithAnswers(e.cache.answers()).Run
 	if ch.spec == ch.full {
 		return runReview
 	}

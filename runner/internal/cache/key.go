@@ -255,3 +255,18 @@ type Slot struct {
 	Index   int    `json:"index"`
 	Message string `json:"message,omitempty"`
 }
+
+// BaseTag opens every key of a result on a base tree (BaseKey).
+const BaseTag = "agent-gauntlet base result v1"
+
+// BaseKey is the key of a gate's result on a base tree: the gate's key on
+// that tree (Key) and what else the result depends on (extra). Its tag
+// keeps it apart from every key of a run's pass.
+func BaseKey(gateKey, extra string) string {
+	b, _ := json.Marshal(struct {
+		Tag   string `json:"tag"`
+		Gate  string `json:"gate"`
+		Extra string `json:"extra"`
+	}{BaseTag, gateKey, extra})
+	return string(b)
+}

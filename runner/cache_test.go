@@ -1,0 +1,158 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/ledger"
+)
+
+// runs counts the lines of the ignored file a test's check appends to.
+func runs(t *testing.T, root string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "runs.log"))
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(data), "\n")
+}
+
+func gitIn(t *testing.T, root string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// A run takes the passes the cache holds for exactly its input; without a
+// version, or with NoCache, it takes none.
+func TestExecuteRunCache(t *testing.T) {
+	root := project(t, "sh -c 'echo ran >> ../runs.log'", "")
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("gauntlet_logs/\nruns.log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(o Options) RunResult {
+		t.Helper()
+		o.Dir, o.Silent = root, true
+		res := ExecuteRun(context.Background(), o)
+		if res.Status != StatusPassed {
+			t.Fatalf("status %s: %s", res.Status, res.ErrorMessage)
+		}
+		return res
+	}
+	run(Options{Version: "v1"})
+	res := run(Options{Version: "v1"})
+	if runs(t, root) != 1 || res.GatesCached != 1 || res.Gates[0].Cached == nil || res.Gates[0].Cached.Run != 1 {
+		t.Fatalf("second run: %d runs, %+v", runs(t, root), res)
+	}
+	if want := Message(StatusPassed, "All 1 gates passed before on exactly this content (cached): none ran."); res.Message != want {
+		t.Errorf("message %q, want %q", res.Message, want)
+	}
+	if res := run(Options{Version: "v1", NoCache: true}); runs(t, root) != 2 || res.GatesCached != 0 {
+		t.Fatalf("--no-cache: %d runs, %+v", runs(t, root), res)
+	}
+	if res := run(Options{}); runs(t, root) != 3 || res.GatesCached != 0 {
+		t.Fatalf("no version: %d runs, %+v", runs(t, root), res)
+	}
+	if res := run(Options{Version: "v2"}); runs(t, root) != 4 || res.GatesCached != 0 {
+		t.Fatalf("another version: %d runs, %+v", runs(t, root), res)
+	}
+}
+
+// A gate that changes the work tree proves nothing about either tree: its
+// pass is not recorded, so the tree it started from runs it again.
+func TestCacheRecordsNothingWhenTheGatesMoveTheTree(t *testing.T) {
+	root := project(t, "sh -c 'echo ran >> ../runs.log; if [ -f gen.txt ]; then rm gen.txt; else echo x > gen.txt; fi'", "")
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("gauntlet_logs/\nruns.log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1"})
+		if res.Status != StatusPassed || res.GatesCached != 0 || runs(t, root) != i {
+			t.Fatalf("run %d: %d runs, %+v", i, runs(t, root), res)
+		}
+	}
+	records, err := ledger.Open(CacheDir(filepath.Join(root, ".git")), 0).Stats()
+	if err != nil || records.Records != 0 {
+		t.Fatalf("records %+v, %v", records, err)
+	}
+}
+
+// Base results are keyed by the base commit's tree (content, not commit),
+// the gate and the caller's extra inputs; they are never a run's pass.
+func TestBaseResults(t *testing.T) {
+	root := project(t, "make lint", "")
+	first := gitIn(t, root, "rev-parse", "HEAD")
+	gitIn(t, root, "commit", "-q", "--allow-empty", "-m", "same tree")
+	same := gitIn(t, root, "rev-parse", "HEAD")
+	if err := os.WriteFile(filepath.Join(root, "src", "main.txt"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, root, "commit", "-q", "-am", "other tree")
+	other := gitIn(t, root, "rev-parse", "HEAD")
+
+	e := &execution{root: root}
+	e.cache = &runCache{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
+		run: cache.Run{Version: "v1", BaseBranch: "main"}}
+	b := e.baseResults()
+	lint := &config.Check{Name: "lint", Command: "make lint", Cache: config.CacheTree}
+	job := gate.Job{ID: "check:src:lint", Kind: gate.KindCheck, Name: "lint", EntryPoint: "src", WorkingDir: "src", Check: lint}
+	type result struct{ Passed bool }
+	b.Save(context.Background(), job, first, "a.go", result{Passed: false})
+	var got result
+	if !b.Load(context.Background(), job, first, "a.go", &got) || got.Passed {
+		t.Fatal("the saved base result is not there")
+	}
+	if !b.Load(context.Background(), job, same, "a.go", &got) {
+		t.Error("a commit with the same tree missed")
+	}
+	for name, miss := range map[string]func() bool{
+		"another tree":  func() bool { return b.Load(context.Background(), job, other, "a.go", &got) },
+		"another extra": func() bool { return b.Load(context.Background(), job, first, "b.go", &got) },
+		"an unknown commit": func() bool {
+			return b.Load(context.Background(), job, strings.Repeat("0", 40), "a.go", &got)
+		},
+		"another command": func() bool {
+			j := job
+			c := *lint
+			c.Command = "make lint2"
+			j.Check = &c
+			return b.Load(context.Background(), j, first, "a.go", &got)
+		},
+		"a review": func() bool {
+			j := job
+			j.Kind, j.Check, j.Review = gate.KindReview, nil, &config.Review{Name: "lint"}
+			return b.Load(context.Background(), j, first, "a.go", &got)
+		},
+	} {
+		if miss() {
+			t.Errorf("%s: hit", name)
+		}
+	}
+	// The run's own lookup never takes a base result for a pass.
+	keys, err := e.cache.keysOn(context.Background(), gitIn(t, root, "rev-parse", first+"^{tree}"), []gate.Job{job}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p cache.Proof
+	if _, ok, _ := e.cache.ledger.Get(keys[job.ID], &p); ok {
+		t.Fatal("a base result answers a run's lookup")
+	}
+	var none *BaseResults
+	if none.Load(context.Background(), job, first, "", &got) {
+		t.Fatal("no cache, yet a hit")
+	}
+	none.Save(context.Background(), job, first, "", got)
+}
