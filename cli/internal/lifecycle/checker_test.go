@@ -187,6 +187,19 @@ func TestCheckRunStatus(t *testing.T) {
 	}
 }
 
+// A pass from the result cache for a gate that fails now is a violation;
+// one for a gate that passes, or a review under another change scope, is
+// not.
+func TestCheckCachedPasses(t *testing.T) {
+	files := map[string]string{"src/a.txt": "LINTFAIL\nREVIEWME-1\n", "lib/x/t.txt": "plain\n"}
+	m, f := oracleModel(projectConfig{MaxRetries: 3}, files)
+	console := "[PASS]  check:src:lint (cached, 3s)\n      Cached: passed in run 1\n" +
+		"[PASS]  check:lib/x:test (cached, 3s)\n[PASS]  review:src:quality (cached, 1m)\n[PASS]  check:src:lint (0.10s)\n"
+	wantSigs(t, "default scope", checkCachedPasses(m, f, console, true), "b:cached-pass-lint", "b:cached-pass-quality")
+	wantSigs(t, "another scope", checkCachedPasses(m, f, console, false), "b:cached-pass-lint")
+	wantSigs(t, "ran, not cached", checkCachedPasses(m, f, "[PASS]  check:src:lint (0.10s)\n", true))
+}
+
 func TestCheckUserFiles(t *testing.T) {
 	m := newModel(projectConfig{}, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"})
 	m.logFiles["gauntlet_logs/notes.txt"] = "n\n"
@@ -316,6 +329,7 @@ var fakeGauntlets = map[string]string{
 	"blocks everything":                   `cat >/dev/null; echo '{"decision":"block","status":"failed","message":"m","systemMessage":"m","reason":"r","stopReason":"r"}'`,
 	"claims the retry limit at once":      `cat >/dev/null; echo '{"decision":"approve","status":"retry_limit_exceeded","message":"m","systemMessage":"m"}'`,
 	"passes every run":                    `echo "Status: Passed" >&2; exit 0`,
+	"takes a stale pass from its cache":   `echo "[PASS]  check:src:lint (cached, 1m)" >&2; echo "Status: Passed" >&2; exit 0`,
 	"deletes a user file":                 `rm -f top.txt; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
 	"archives a user file in the log dir": `mkdir -p gauntlet_logs/previous; mv gauntlet_logs/notes.txt gauntlet_logs/previous/ 2>/dev/null; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
 	"leaves its lock":                     `mkdir -p gauntlet_logs; echo '{"pid":1}' > gauntlet_logs/.gauntlet-run.lock; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
@@ -343,6 +357,7 @@ func TestStepsCatchBrokenGauntlets(t *testing.T) {
 		{"blocks everything", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 str-true"}, "c:hook-block-after-block"},
 		{"claims the retry limit at once", []string{"edit lib/x/t.txt 1 TESTFAIL", "hook s1 false"}, "b:retry_limit_exceeded"},
 		{"passes every run", []string{"edit docs/guide.md 1 DOCSFAIL", "run"}, "b:run-passed-docs"},
+		{"takes a stale pass from its cache", []string{"edit src/a.txt 1 LINTFAIL", "run -g lint -b main"}, "b:cached-pass-lint"},
 		{"deletes a user file", []string{"hook s1 false"}, "a:user-file-gone"},
 		{"archives a user file in the log dir", []string{"logfile notes.txt", "hook s1 false"}, "a:log-dir-user-file-gone"},
 		{"leaves its lock", []string{"hook s1 false"}, "d:lock-left"},

@@ -163,6 +163,7 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 	}
 	vs = append(vs, checkRunStatus(h.m, f, r, st, failedJobs(res.stderr))...)
 	vs = append(vs, checkFailLogs(res.stderr, readFile)...)
+	vs = append(vs, checkCachedPasses(h.m, f, res.stderr, r.scoped())...)
 	if want := slices.Contains(passing, st); (res.code == 0) != want && st != stError {
 		vs = append(vs, violation{"e:exit-code", fmt.Sprintf("%s ended %q with exit %d", strings.Join(r.args(), " "), st, res.code)})
 	}
@@ -178,12 +179,48 @@ func (h *harness) hook(call hookCall) ([]violation, error) {
 		return nil, err
 	}
 	pre := h.stateBranch()
+	started := time.Now()
 	p, before, err := h.launch(call.input(h.s.repo), hookArgs...)
 	if err != nil {
 		return nil, err
 	}
 	res, vs := h.finish(p, before)
+	vs = append(vs, checkCachedPasses(h.m, f, newestConsole(h.s.logDir(), started), true)...)
 	return append(vs, h.judgeHook(call, f, pre, res)...), nil
+}
+
+// newestConsole reads the newest console log of logDir (or its previous/)
+// written since since: the silent stop hook's run ("" when none).
+func newestConsole(logDir string, since time.Time) string {
+	var newest string
+	var at time.Time
+	for _, d := range []string{logDir, filepath.Join(logDir, "previous")} {
+		matches, _ := filepath.Glob(filepath.Join(d, "console.*.log"))
+		for _, p := range matches {
+			if fi, err := os.Stat(p); err == nil && !fi.ModTime().Before(since) && fi.ModTime().After(at) {
+				newest, at = p, fi.ModTime()
+			}
+		}
+	}
+	if newest == "" {
+		return ""
+	}
+	data, _ := os.ReadFile(newest)
+	return string(data)
+}
+
+// cacheClear empties the result cache; it must always succeed in a
+// repository (property e).
+func (h *harness) cacheClear() ([]violation, error) {
+	p, before, err := h.launch("", "cache", "clear")
+	if err != nil {
+		return nil, err
+	}
+	res, vs := h.finish(p, before)
+	if res.code != 0 {
+		vs = append(vs, violation{"e:cache-clear", fmt.Sprintf("cache clear exited %d: %s", res.code, res.stderr)})
+	}
+	return vs, nil
 }
 
 // useSession makes session the current one.

@@ -52,6 +52,9 @@ func drawConfig(t *rapid.T) projectConfig {
 		cfg.Interval = 10
 	}
 	cfg.Baseline = rapid.Bool().Draw(t, "baseline")
+	if rapid.IntRange(0, 2).Draw(t, "cache") == 2 {
+		cfg.Cache = "entry_point"
+	}
 	return cfg
 }
 
@@ -99,6 +102,7 @@ var ops = []op{
 	{"merge", fixed(2), func(*rapid.T, *model) string { return "merge" }},
 	{"detect", fixed(2), func(t *rapid.T, m *model) string { return "detect" + drawFlags(t, m, false) }},
 	{"clean", fixed(2), func(*rapid.T, *model) string { return "clean" }},
+	{"cache", fixed(1), func(*rapid.T, *model) string { return "cache clear" }},
 	{"signal", fixed(2), func(t *rapid.T, m *model) string {
 		return fmt.Sprintf("signal %s %s", rapid.SampledFrom([]string{"TERM", "HUP", "QUIT", "INT", "KILL"}).Draw(t, "sig"),
 			rapid.SampledFrom([]string{"run", "hook"}).Draw(t, "target"))
@@ -170,7 +174,7 @@ func drawHook(t *rapid.T, m *model) string {
 // drawFlags draws the flags of run, check, review (gate true) or detect.
 func drawFlags(t *rapid.T, m *model, gate bool) string {
 	var b strings.Builder
-	switch rapid.IntRange(0, 7).Draw(t, "flags") {
+	switch rapid.IntRange(0, 8).Draw(t, "flags") {
 	case 4:
 		if gate {
 			b.WriteString(" -g " + rapid.SampledFrom(gateNames).Draw(t, "gate"))
@@ -181,6 +185,10 @@ func drawFlags(t *rapid.T, m *model, gate bool) string {
 		b.WriteString(" -b " + rapid.SampledFrom(m.branches).Draw(t, "base"))
 	case 7:
 		b.WriteString(" -c " + rapid.SampledFrom(commitRevs).Draw(t, "rev"))
+	case 8:
+		if gate {
+			b.WriteString(" --no-cache")
+		}
 	}
 	return b.String()
 }

@@ -207,6 +207,8 @@ func (h *harness) exec(step string) ([]violation, error) {
 		return h.hook(hookCall{Session: sessionID(n), Active: arg(2)})
 	case "signal":
 		return h.signal(arg(1), arg(2))
+	case "cache":
+		return h.cacheClear()
 	}
 	return nil, fmt.Errorf("unknown step %q", step)
 }
@@ -454,6 +456,8 @@ func parseRunCall(f []string) (runCall, error) {
 			r.Base = next()
 		case "-u":
 			r.Uncommitted = true
+		case "--no-cache":
+			r.NoCache = true
 		default:
 			return r, fmt.Errorf("unknown flag %q", f[i])
 		}

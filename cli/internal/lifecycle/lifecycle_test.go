@@ -266,12 +266,11 @@ func parseReplay(text string) (replay, error) {
 			r.sigs = append(r.sigs, strings.TrimPrefix(l, "# signature: "))
 		case strings.HasPrefix(l, "#"):
 		case !seenConfig:
-			// Files written before baselines have no baseline= field.
-			if _, err := fmt.Sscanf(l, "config max_retries=%d interval=%d baseline=%t", &r.cfg.MaxRetries, &r.cfg.Interval, &r.cfg.Baseline); err != nil {
-				if _, err := fmt.Sscanf(l, "config max_retries=%d interval=%d", &r.cfg.MaxRetries, &r.cfg.Interval); err != nil {
-					return r, fmt.Errorf("config line %q: %w", l, err)
-				}
+			cfg, err := parseConfigLine(l)
+			if err != nil {
+				return r, fmt.Errorf("config line %q: %w", l, err)
 			}
+			r.cfg = cfg
 			seenConfig = true
 		default:
 			r.steps = append(r.steps, l)

@@ -232,6 +232,8 @@ type runCall struct {
 	Commit      string
 	Base        string
 	Uncommitted bool
+	// NoCache is --no-cache.
+	NoCache bool
 }
 
 // args are the command line.
@@ -248,6 +250,9 @@ func (r runCall) args() []string {
 	}
 	if r.Uncommitted {
 		args = append(args, "-u")
+	}
+	if r.NoCache {
+		args = append(args, "--no-cache")
 	}
 	return args
 }
@@ -318,6 +323,35 @@ func checkRunStatus(m *model, f facts, r runCall, status string, failed []string
 	}
 	if status == stLock && !m.lock.respected() {
 		vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("%s refused to run for a lock no live run holds (%q)", strings.Join(r.args(), " "), m.lock)})
+	}
+	return vs
+}
+
+// cachedRE matches a console line of a pass taken from the result cache.
+var cachedRE = regexp.MustCompile(`(?m)^\[PASS\]\s+(\S+) \(cached, `)
+
+// checkCachedPasses checks the passes a run took from the result cache
+// (console is its console output): a cached pass is only ever taken for
+// the exact input that passed, so it is never reported for a gate that
+// fails in the work tree now (property b). Checks always run on the work
+// tree; reviews are judged for the default change scope only (reviews
+// true), the one whose diff the oracle knows.
+func checkCachedPasses(m *model, f facts, console string, reviews bool) []violation {
+	var vs []violation
+	if m.configBroken() {
+		return nil
+	}
+	jobs := map[string]job{}
+	for _, j := range m.jobs(f) {
+		jobs[j.ID] = j
+	}
+	for _, c := range cachedRE.FindAllStringSubmatch(console, -1) {
+		j, ok := jobs[c[1]]
+		if !ok || j.Verdict != fail || (j.Review && !reviews) {
+			continue
+		}
+		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}),
+			fmt.Sprintf("%s was reported passed from the result cache, but it fails in the work tree", j.ID)})
 	}
 	return vs
 }

@@ -68,11 +68,44 @@ type projectConfig struct {
 	// with the same check on the merge base, and one the base has too is
 	// pre-existing and does not block.
 	Baseline bool
+	// Cache is the check gates' cache setting: "" (keyed by the whole
+	// tree) or "entry_point".
+	Cache string
 }
 
 // String renders the configuration as the first line of a replay file.
 func (c projectConfig) String() string {
-	return fmt.Sprintf("config max_retries=%d interval=%d baseline=%t", c.MaxRetries, c.Interval, c.Baseline)
+	s := fmt.Sprintf("config max_retries=%d interval=%d baseline=%t", c.MaxRetries, c.Interval, c.Baseline)
+	if c.Cache != "" {
+		s += " cache=" + c.Cache
+	}
+	return s
+}
+
+// parseConfigLine reads the first line of a replay file (String's form;
+// files written before baselines have no baseline= field, those before the
+// cache no cache= field).
+func parseConfigLine(l string) (projectConfig, error) {
+	var c projectConfig
+	if _, err := fmt.Sscanf(l, "config max_retries=%d interval=%d baseline=%t", &c.MaxRetries, &c.Interval, &c.Baseline); err != nil {
+		c = projectConfig{}
+		if _, err := fmt.Sscanf(l, "config max_retries=%d interval=%d", &c.MaxRetries, &c.Interval); err != nil {
+			return c, err
+		}
+	}
+	if _, v, ok := strings.Cut(l, " cache="); ok {
+		c.Cache = strings.TrimSpace(v)
+	}
+	return c, nil
+}
+
+// checkYAML is the file of check gate g, whose program is in gates.
+func (c projectConfig) checkYAML(gates, g string) string {
+	s := fmt.Sprintf("command: sh %s\ntimeout: 60\n", filepath.Join(gates, g+".sh"))
+	if c.Cache != "" {
+		s += "cache: " + c.Cache + "\n"
+	}
+	return s
 }
 
 // configYAML is .gauntlet/config.yml: a directory entry point with an
@@ -178,7 +211,7 @@ func newSandbox(parent string, cfg projectConfig) (*sandbox, error) {
 	}
 	files := map[string]string{".gauntlet/config.yml": cfg.configYAML()}
 	for _, g := range []string{"lint", "test", "docs"} {
-		files[".gauntlet/checks/"+g+".yml"] = fmt.Sprintf("command: sh %s\ntimeout: 60\n", filepath.Join(gates, g+".sh"))
+		files[".gauntlet/checks/"+g+".yml"] = cfg.checkYAML(gates, g)
 	}
 	files[".gauntlet/reviews/quality.md"] = "---\ncli_preference: [claude]\nnum_reviews: 1\ntimeout: 60\n---\nReview the change: every REVIEWME marker is a problem.\n"
 	for p, c := range initialFiles {
