@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -71,9 +72,12 @@ func (e *execution) openCache(ctx context.Context) *runCache {
 		e.debug.Event(EventCache, fmt.Sprintf("off: %v", err))
 		return nil
 	}
-	maxBytes := int64(e.cfg.Cache.MaxSizeMB * (1 << 20))
+	if hasSubmodules(e.root, loc.Prefix) {
+		e.debug.Event(EventCache, "off: the repository has submodules, whose work trees no key covers")
+		return nil
+	}
 	c := &runCache{
-		ledger: ledger.Open(CacheDir(loc.CommonDir), maxBytes),
+		ledger: ledger.Open(CacheDir(loc.CommonDir), cacheBytes(e.cfg)),
 		prefix: loc.Prefix,
 		lookup: !e.opts.NoCache,
 		keys:   map[string]string{},
@@ -86,6 +90,25 @@ func (e *execution) openCache(ctx context.Context) *runCache {
 		c.run.BaseCommit = refs.Base
 	}
 	return c
+}
+
+// cacheBytes is the bound of the project's result cache in bytes.
+func cacheBytes(cfg *config.Config) int64 { return int64(cfg.Cache.MaxSizeMB * (1 << 20)) }
+
+// hasSubmodules reports whether the work tree of the project at root
+// (prefix below its top level) declares submodules: a submodule's work
+// tree is not in the snapshot (only the commit it is at), so no key could
+// cover what a gate sees there; the cache stays off.
+func hasSubmodules(root, prefix string) bool {
+	top := root
+	for p := strings.TrimSuffix(prefix, "/"); p != ""; p = path.Dir(p) {
+		top = filepath.Dir(top)
+		if path.Dir(p) == "." {
+			break
+		}
+	}
+	_, err := os.Lstat(filepath.Join(top, ".gitmodules"))
+	return err == nil
 }
 
 // scope is the cache scope of job, "" when the gate stays out of the cache.
@@ -116,7 +139,14 @@ func (e *execution) computeKeys(ctx context.Context, c *runCache, ch changes, jo
 		return
 	}
 	c.tree = tree
-	keys, err := c.keysOn(ctx, tree, jobs, e.reviewDiff(ctx, ch))
+	var diff *cache.Diff
+	for _, j := range jobs {
+		if j.Kind == gate.KindReview && scope(j) != "" {
+			diff = e.reviewDiff(ctx, ch)
+			break
+		}
+	}
+	keys, err := c.keysOn(ctx, tree, jobs, diff)
 	if err != nil {
 		e.debug.Event(EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -385,6 +415,8 @@ type ResultCache struct {
 	// Dir is its directory.
 	Dir    string
 	ledger *ledger.Ledger
+	// changes is the changes memo, cleared with the results.
+	changes *ledger.Ledger
 }
 
 // OpenResultCache finds the result cache of the repository holding dir.
@@ -397,11 +429,17 @@ func OpenResultCache(ctx context.Context, dir string) (ResultCache, error) {
 		return ResultCache{}, fmt.Errorf("find the repository of %s: %w", dir, err)
 	}
 	d := CacheDir(loc.CommonDir)
-	return ResultCache{Dir: d, ledger: ledger.Open(d, 0)}, nil
+	return ResultCache{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0)}, nil
 }
 
-// Clear removes every result of the cache and returns how many it removed.
-func (c ResultCache) Clear() (int, error) { return c.ledger.Clear() }
+// Clear removes every result of the cache (and the changes memo) and
+// returns how many results it removed.
+func (c ResultCache) Clear() (int, error) {
+	if _, err := c.changes.Clear(); err != nil {
+		return 0, err
+	}
+	return c.ledger.Clear()
+}
 
 // Stats counts the results of the cache and their size in bytes.
 func (c ResultCache) Stats() (int, int64, error) {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +11,10 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/ledger"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // runs counts the lines of the ignored file a test's check appends to.
@@ -155,4 +158,110 @@ func TestBaseResults(t *testing.T) {
 		t.Fatal("no cache, yet a hit")
 	}
 	none.Save(context.Background(), job, first, "", got)
+}
+
+// memoRecords lists the keys of the changes memo in the cache of root.
+func memoRecords(t *testing.T, root string) []string {
+	t.Helper()
+	dir := ChangesDir(filepath.Join(root, ".git"))
+	entries, _ := os.ReadDir(dir)
+	var keys []string
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var rec struct{ Key string }
+		if json.Unmarshal(data, &rec) == nil && strings.Contains(rec.Key, changesTag) {
+			keys = append(keys, rec.Key)
+		}
+	}
+	return keys
+}
+
+// The changes of a local run are taken from the memo when the base, HEAD,
+// the user's index and the work tree are what they were; any of them
+// moving lists them anew. The previous snapshot commit is reused when the
+// run would write the same.
+func TestChangesMemo(t *testing.T) {
+	root := project(t, "sh -c 'echo ran >> ../runs.log'", "")
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("gauntlet_logs/\nruns.log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func() RunResult {
+		t.Helper()
+		res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1"})
+		if res.Status != StatusPassed {
+			t.Fatalf("status %s: %s", res.Status, res.ErrorMessage)
+		}
+		return res
+	}
+	ref := func() string {
+		t.Helper()
+		st, err := state.Read(logDir(root))
+		if err != nil || st == nil {
+			t.Fatalf("state: %v", err)
+		}
+		return st.WorkingTreeRef
+	}
+	first := run()
+	keys := memoRecords(t, root)
+	if len(keys) != 1 || first.ChangedFiles != 2 {
+		t.Fatalf("memo records %d, changed files %d", len(keys), first.ChangedFiles)
+	}
+	firstRef := ref()
+	// Forge the memo: the next run must take it as it is.
+	l := ledger.Open(ChangesDir(filepath.Join(root, ".git")), 0)
+	forged := git.Changes{Files: []string{".gitignore", "src/new.txt", "src/forged.txt"}, BaseRef: "main"}
+	if err := l.Put(keys[0], forged); err != nil {
+		t.Fatal(err)
+	}
+	if res := run(); res.ChangedFiles != 3 || res.GatesCached != 1 {
+		t.Fatalf("memo not taken: %d changed files, %d cached", res.ChangedFiles, res.GatesCached)
+	}
+	if got := ref(); got != firstRef {
+		t.Errorf("nothing changed, yet a new snapshot commit %s (was %s)", got, firstRef)
+	}
+	// The user's index moves: listed anew.
+	gitIn(t, root, "add", "src/new.txt")
+	if res := run(); res.ChangedFiles != 2 {
+		t.Fatalf("after git add: %d changed files", res.ChangedFiles)
+	}
+	// The work tree moves: listed anew, a new snapshot commit.
+	if err := os.WriteFile(filepath.Join(root, "src", "other.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := run(); res.ChangedFiles != 3 {
+		t.Fatalf("after a new file: %d changed files", res.ChangedFiles)
+	}
+	if got := ref(); got == firstRef {
+		t.Error("the work tree changed, yet the old snapshot commit")
+	}
+	// HEAD moves: listed anew.
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "work")
+	if res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1"}); res.Status != StatusNoChanges {
+		t.Fatalf("after a commit on main: %+v", res)
+	}
+}
+
+// Submodules' work trees are in no snapshot: with a .gitmodules the cache
+// stays off.
+func TestCacheOffWithSubmodules(t *testing.T) {
+	root := project(t, "sh -c 'echo ran >> ../runs.log'", "")
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("gauntlet_logs/\nruns.log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitmodules"), []byte("[submodule \"x\"]\n\tpath = x\n\turl = ../x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1"})
+		if res.Status != StatusPassed || res.GatesCached != 0 || runs(t, root) != i {
+			t.Fatalf("run %d: %d runs, %+v", i, runs(t, root), res)
+		}
+	}
+	if !hasSubmodules(filepath.Join(root, "src"), "src/") || hasSubmodules(filepath.Join(root, "src"), "") {
+		t.Error("hasSubmodules does not find the top level from a prefix")
+	}
 }

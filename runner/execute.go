@@ -142,7 +142,12 @@ type execution struct {
 		once    sync.Once
 		changed bool
 		err     error
+		// checked is true when git was asked (not inferred).
+		checked bool
 	}
+	// changesMemo is what the run found on a miss of the changes memo, to
+	// be recorded when the run ends (recordChanges).
+	changesMemo *changesMemo
 }
 
 func newExecution(opts Options, d deps) *execution {
@@ -185,13 +190,9 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	// The run's changes do not depend on what follows: git lists them while
 	// the state is checked.
 	spec := e.diffSpec()
-	e.changed = async(func() (git.Changes, error) { return git.ChangedFiles(ctx, e.root, spec) })
-	if e.cacheWanted() {
-		// The keys need the snapshot: it is taken while git lists the
-		// changes, each scan on a core of its own.
-		e.snap.start()
-	}
 	e.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, e.root, e.base, prev.WorkingTreeRef) })
+	e.changed = e.listChanges(ctx, spec)
+	defer e.recordChanges(ctx)
 	// A look at a past commit leaves the work tree's logs as they are.
 	if !e.pastCommit() {
 		cleaned, err := e.autoClean(ctx, prev)

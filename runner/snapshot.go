@@ -20,7 +20,7 @@ import (
 // pre-existing failures.
 func (e *execution) writeState(ctx context.Context, from string, status GauntletStatus, archived bool) {
 	e.snap.start()
-	hs, err := git.ReadHeadState(ctx, e.root, e.base)
+	hs, err := e.headState(ctx)
 	if err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 		return
@@ -100,11 +100,44 @@ func (e *execution) finalSnapshot(ctx context.Context, hs git.HeadState, from st
 			}
 		}
 	}
+	if ref := e.sameSnapshot(rs.tree.Tree, hs, from); ref != "" {
+		return ref, nil
+	}
 	c, err := git.CommitTreeOn(ctx, e.root, rs.tree.Tree, recordedBase(hs), from, hs.Head)
 	if err != nil {
 		return "", fmt.Errorf("snapshot commit: %w", err)
 	}
 	return c, nil
+}
+
+// headState is the branch, HEAD and base commit for the execution state:
+// asked of git, or, when no gate ran (every pass from the cache, a run of
+// milliseconds), what the run resolved at its start.
+func (e *execution) headState(ctx context.Context) (git.HeadState, error) {
+	if e.gatesDone.Load() && !e.gatesRan && e.loc.started.Load() && e.refs.started.Load() {
+		loc, lerr := e.loc.get()
+		refs, rerr := e.refs.get()
+		if lerr == nil && rerr == nil && refs.Head != "" {
+			return git.HeadState{Branch: loc.Branch, Head: refs.Head, Base: refs.Base, BaseErr: refs.BaseErr}, nil
+		}
+	}
+	return git.ReadHeadState(ctx, e.root, e.base)
+}
+
+// sameSnapshot is the previous run's snapshot commit when it is the one
+// this run would write (the same tree, on the same HEAD, recording the
+// same base and origin), "" otherwise.
+func (e *execution) sameSnapshot(tree string, hs git.HeadState, from string) string {
+	prev := e.prev.WorkingTreeRef
+	if prev == "" || !e.refs.started.Load() {
+		return ""
+	}
+	refs, err := e.refs.get()
+	if err != nil || refs.SnapshotTree != tree || refs.SnapshotParent != hs.Head || hs.Head == "" ||
+		refs.SnapshotBase != recordedBase(hs) || refs.SnapshotSince != from {
+		return ""
+	}
+	return prev
 }
 
 // treeMoved reports whether the work tree differs from the run's snapshot
@@ -119,9 +152,24 @@ func (e *execution) treeMoved(ctx context.Context) (bool, error) {
 		case rs.afterGates || (e.gatesDone.Load() && !e.gatesRan):
 		default:
 			e.moved.changed, e.moved.err = rs.tree.Changed(ctx)
+			e.moved.checked = true
 		}
 	})
 	return e.moved.changed, e.moved.err
+}
+
+// snapshotStill reports whether the work tree is still the run's snapshot,
+// asking git unless treeMoved already did.
+func (e *execution) snapshotStill(ctx context.Context) bool {
+	if moved, err := e.treeMoved(ctx); e.moved.checked || err != nil {
+		return err == nil && !moved
+	}
+	rs, err := e.snap.get()
+	if err != nil {
+		return false
+	}
+	moved, err := rs.tree.Changed(ctx)
+	return err == nil && !moved
 }
 
 // cacheWanted reports whether the run may use the result cache (the

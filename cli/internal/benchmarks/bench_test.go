@@ -435,3 +435,59 @@ func BenchmarkDetectTenThousandFiles(b *testing.B) {
 		p.cmd("", "git", "ls-files", "--others", "--exclude-standard"),
 	))
 }
+
+// tenThousandFiles is the file layout of bigRepo: 10,000 files changed
+// against main (half committed on the feature branch, a quarter modified,
+// a quarter untracked), in 200 directories.
+const tenThousandFiles = `
+for d in $(seq 0 199); do mkdir -p pkg$d/sub; done
+i=0; while [ $i -lt 5000 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done
+git add -A && git commit -q -m base-files && git checkout -q -b feature
+i=5000; while [ $i -lt 10000 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done
+git add -A && git commit -q -m committed-changes && git repack -adq
+i=0; while [ $i -lt 2500 ]; do echo changed >> pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done
+i=10000; while [ $i -lt 12500 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done`
+
+// cachedRepo is bigRepo's layout with one entry point "." whose checks
+// are the given commands (named c0, c1, ...), the stop hook's interval 0,
+// and one passing run done: every check's pass is in the result cache.
+func cachedRepo(b *testing.B, commands ...string) project {
+	p := newProject(b, false, "")
+	var cfg strings.Builder
+	cfg.WriteString("base_branch: main\ncli:\n  default_preference: [claude]\nstop_hook:\n  run_interval_minutes: 0\nentry_points:\n  - path: \".\"\n    checks: [")
+	sh(b, p.dir, p.env, "mkdir -p .gauntlet/checks")
+	for i, c := range commands {
+		if i > 0 {
+			cfg.WriteString(", ")
+		}
+		fmt.Fprintf(&cfg, "c%d", i)
+		writeFile(b, filepath.Join(p.dir, ".gauntlet", "checks", fmt.Sprintf("c%d.yml", i)), fmt.Sprintf("command: %q\nparallel: true\n", c))
+	}
+	cfg.WriteString("]\n")
+	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"), cfg.String())
+	sh(b, p.dir, p.env, "printf 'gauntlet_logs/\\n' > .gitignore && git add .gitignore .gauntlet && git commit -q -m gauntlet"+tenThousandFiles)
+	run(b, p.cmd("", binary(b), "run"))
+	return p
+}
+
+// stopHookCached measures the stop hook (interval 0) on a cachedRepo with
+// nothing changed since its passing run, against `git status --porcelain`
+// on the same repository (issue 16: at most twice its time).
+func stopHookCached(b *testing.B, commands ...string) {
+	p := cachedRepo(b, commands...)
+	want := fmt.Sprintf("All %d gates passed before on exactly this content (cached)", len(commands))
+	measure(b, want,
+		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
+		[]proc{p.cmd("", "git", "status", "--porcelain")})
+}
+
+// BenchmarkStopHookCachedTenThousandFiles: one `true` check, 10,000 files.
+func BenchmarkStopHookCachedTenThousandFiles(b *testing.B) {
+	stopHookCached(b, "true")
+}
+
+// BenchmarkStopHookCachedTenSlowGates: ten checks of one second each,
+// 10,000 files; none runs.
+func BenchmarkStopHookCachedTenSlowGates(b *testing.B) {
+	stopHookCached(b, "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1")
+}

@@ -481,6 +481,12 @@ func TestSnapshotExcludeAndBase(t *testing.T) {
 	if got, since := snapshotBase(both); got != base || since != base {
 		t.Fatalf("base %q, since %q; want both %s", got, since, base)
 	}
+	if refs, err := ResolveRefs(ctx, r.root, "main", both); err != nil || refs.SnapshotTree != tree || refs.SnapshotParent != base {
+		t.Fatalf("snapshot tree %q and parent %q, want %s and %s (%v)", refs.SnapshotTree, refs.SnapshotParent, tree, base, err)
+	}
+	if refs, _ := ResolveRefs(ctx, r.root, "main", ""); refs.SnapshotTree != "" || refs.SnapshotParent != "" {
+		t.Fatalf("no snapshot asked, yet tree %q parent %q", refs.SnapshotTree, refs.SnapshotParent)
+	}
 	onlySince, err := CommitTreeOn(ctx, r.root, tree, "", base, base)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -139,4 +140,14 @@ func indexIdentity(p string) (string, bool) {
 	h.Write(meta[:])
 	h.Write(tail[:n])
 	return hex.EncodeToString(h.Sum(nil))[:16], true
+}
+
+// IndexIdentity identifies the content of the user's index of the work
+// tree at root (see indexIdentity); ok is false without one.
+func IndexIdentity(ctx context.Context, root string) (string, bool) {
+	_, index, err := gitPaths(ctx, root)
+	if err != nil {
+		return "", false
+	}
+	return indexIdentity(index)
 }

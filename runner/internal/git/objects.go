@@ -74,6 +74,9 @@ type Refs struct {
 	// SnapshotSince is the change-set origin recorded in that snapshot
 	// (see CommitTreeOn), "" when none.
 	SnapshotSince string
+	// SnapshotTree and SnapshotParent are that snapshot's tree and first
+	// parent, "" when none.
+	SnapshotTree, SnapshotParent string
 }
 
 // ResolveRefs resolves HEAD and the base branch and reads the base recorded
@@ -98,6 +101,9 @@ func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error)
 	}
 	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, SnapshotBase: recordedBase(objs[3].Content),
 		SnapshotSince: trailer(objs[3].Content, sinceTrailer)}
+	if objs[3].Type == "commit" {
+		r.SnapshotTree, r.SnapshotParent = commitHeader(objs[3].Content, "tree "), commitHeader(objs[3].Content, "parent ")
+	}
 	if baseErr == nil {
 		switch {
 		case objs[1].SHA != "":
@@ -239,4 +245,18 @@ func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[st
 		out[p] = id
 	}
 	return out, nil
+}
+
+// commitHeader is the value of the first header line of a commit's text
+// starting with key ("tree ", "parent "), "" when the headers have none.
+func commitHeader(commit []byte, key string) string {
+	for _, l := range strings.Split(string(commit), "\n") {
+		if l == "" {
+			break // the headers end at the first blank line
+		}
+		if v, ok := strings.CutPrefix(l, key); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
