@@ -89,7 +89,7 @@ func removeOtherSeeds(dir, project, keep string) {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
-		case p == keep, !e.Type().IsRegular():
+		case p == keep, p == keep+treeSuffix, !e.Type().IsRegular():
 		case strings.HasPrefix(name, project+"-") && !strings.HasSuffix(name, ".lock"):
 			_ = os.Remove(p)
 		case strings.HasPrefix(name, "."+project+"-") && strings.HasSuffix(name, ".tmp"):
@@ -150,4 +150,74 @@ func IndexIdentity(ctx context.Context, root string) (string, bool) {
 		return "", false
 	}
 	return indexIdentity(index)
+}
+
+// treeSuffix names, next to a kept index, the file that remembers the tree
+// of its content: when `git add -A` leaves the index as it was (git does
+// not rewrite an index that did not change), its tree is known without a
+// `git write-tree`.
+const treeSuffix = ".tree"
+
+// knownTree is the tree of the kept index's content when the index is
+// still the one it was noted for, "" otherwise.
+func (s *TreeSnapshot) knownTree() string {
+	if s.kept == "" {
+		return ""
+	}
+	id, ok := indexIdentity(s.kept)
+	if !ok || !hashedIndex(s.kept) {
+		return ""
+	}
+	data, err := os.ReadFile(s.kept + treeSuffix)
+	if err != nil {
+		return ""
+	}
+	noted, tree, ok := strings.Cut(strings.TrimSpace(string(data)), " ")
+	if !ok || noted != id || !isSHA(tree) {
+		return ""
+	}
+	return tree
+}
+
+// hashedIndex reports whether the index file p ends with the hash of its
+// content (not with zeros, as with index.skipHash): only then does its
+// identity tell its content apart from any other.
+func hashedIndex(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < 20 {
+		return false
+	}
+	tail := make([]byte, 20)
+	if _, err := f.ReadAt(tail, fi.Size()-20); err != nil {
+		return false
+	}
+	for _, b := range tail {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noteTree notes s.Tree as the tree of the kept index's content now.
+func (s *TreeSnapshot) noteTree() {
+	if s.kept == "" {
+		return
+	}
+	id, ok := indexIdentity(s.kept)
+	if !ok {
+		return
+	}
+	tmp := s.kept + treeSuffix + ".tmp"
+	if err := os.WriteFile(tmp, []byte(id+" "+s.Tree+"\n"), 0o644); err != nil {
+		return
+	}
+	if err := os.Rename(tmp, s.kept+treeSuffix); err != nil {
+		_ = os.Remove(tmp)
+	}
 }

@@ -18,7 +18,7 @@ func keptIndexes(t *testing.T, gitDir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") {
+		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) {
 			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
 		}
 	}
@@ -277,5 +277,60 @@ func TestTreeEntries(t *testing.T) {
 	}
 	if m, err := TreeEntries(ctx, r.root, tree, nil); err != nil || len(m) != 0 {
 		t.Errorf("no paths: %v %v", m, err)
+	}
+}
+
+// An index that `git add -A` left as it was has the tree noted for it: no
+// write-tree. A note that does not match the index (another content, a
+// damaged note) is not used.
+func TestKeptIndexKnownTree(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	r.write("b.txt", "b\n")
+	first := keptTree(t, r.root)
+	s, err := NewTreeSnapshot(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.knownTree() != first || s.Tree != first {
+		t.Fatalf("known tree %q, tree %q, want %s", s.knownTree(), s.Tree, first)
+	}
+	note := s.kept + treeSuffix
+	if err := os.WriteFile(note, []byte("0000 "+strings.Repeat("1", 40)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s.knownTree() != "" {
+		t.Fatal("a note for another index was used")
+	}
+	if err := os.WriteFile(note, []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := keptTree(t, r.root); got != first {
+		t.Fatalf("damaged note: tree %s, want %s", got, first)
+	}
+	r.write("b.txt", "B\n")
+	if got := keptTree(t, r.root); got == first {
+		t.Fatal("an edit after a noted tree was missed")
+	}
+	if got, want := keptTree(t, r.root), r.git("rev-parse", "HEAD^{tree}"); got == want {
+		t.Fatal("snapshot equals HEAD although b.txt is new")
+	}
+}
+
+func TestHashedIndex(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "index")
+	for content, want := range map[string]bool{"": false, "short": false, "DIRC" + strings.Repeat("\x00", 20): false, "DIRC" + strings.Repeat("\x01", 20): true} {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := hashedIndex(p); got != want {
+			t.Errorf("%q: %v, want %v", content, got, want)
+		}
+	}
+	if hashedIndex(filepath.Join(dir, "missing")) {
+		t.Error("a missing index is hashed")
 	}
 }

@@ -56,7 +56,9 @@ type TreeSnapshot struct {
 	root string
 	// tmp is the temporary directory of the index, removed by Close; ""
 	// for a kept index.
-	tmp     string
+	tmp string
+	// kept is the kept index, "" for a temporary one.
+	kept    string
 	env     []string
 	exclude []string
 }
@@ -81,7 +83,7 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 	}
 	if keep {
 		if index, ok := keptIndex(gitDir, userIndex, root, exclude); ok {
-			s.env = []string{"GIT_INDEX_FILE=" + index}
+			s.env, s.kept = []string{"GIT_INDEX_FILE=" + index}, index
 			err := s.Retake(ctx)
 			if err == nil || ctx.Err() != nil {
 				return s, err
@@ -90,7 +92,9 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 			// kept one next time (unless another snapshot holds it).
 			if _, lerr := os.Lstat(index + ".lock"); lerr != nil {
 				_ = os.Remove(index)
+				_ = os.Remove(index + treeSuffix)
 			}
+			s.kept = ""
 		}
 	}
 	// The temporary index lives in the git directory: never in the work
@@ -142,11 +146,16 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 			return fmt.Errorf("snapshot: %w", err)
 		}
 	}
+	if tree := s.knownTree(); tree != "" {
+		s.Tree = tree
+		return nil
+	}
 	out, _, err := run(ctx, call{root: s.root, env: s.env, args: []string{"write-tree"}})
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	s.Tree = strings.TrimSpace(string(out))
+	s.noteTree()
 	return nil
 }
 
