@@ -133,6 +133,17 @@ func Figures(r map[string]BenchResult) []Figure {
 		f.Measured, f.Baseline, f.Ratio, f.Met = ms(det), ms(raw), fmt.Sprintf("%.2f×", ratio), ratio <= 1.5
 	}
 	figs = append(figs, f)
+	for _, p := range []struct{ name, what string }{
+		{"BenchmarkStopHookCachedTenThousandFiles", "stop hook, interval 0, nothing new since a pass, 10,000 files"},
+		{"BenchmarkStopHookCachedTenSlowGates", "same, 10 gates of 1 s each (none runs)"},
+	} {
+		f = Figure{What: p.what, Target: "≤ 2× git status --porcelain"}
+		if got, base, ok := times(r, p.name, ""); ok {
+			ratio := got / base
+			f.Measured, f.Baseline, f.Ratio, f.Met = ms(got), ms(base), fmt.Sprintf("%.2f×", ratio), ratio <= 2
+		}
+		figs = append(figs, f)
+	}
 	return figs
 }
 

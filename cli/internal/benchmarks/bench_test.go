@@ -478,7 +478,7 @@ func stopHookCached(b *testing.B, commands ...string) {
 	want := fmt.Sprintf("All %d gates passed before on exactly this content (cached)", len(commands))
 	measure(b, want,
 		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
-		[]proc{p.cmd("", "git", "status", "--porcelain")})
+		against(p.cmd("", "git", "status", "--porcelain")))
 }
 
 // BenchmarkStopHookCachedTenThousandFiles: one `true` check, 10,000 files.
