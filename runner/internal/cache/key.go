@@ -161,20 +161,18 @@ func Key(r Run, g Gate) (string, error) {
 	return string(b), nil
 }
 
-// definition is the canonical JSON of a job's whole gate configuration:
-// every field, so that a field added to the configuration later is part of
-// the key without anyone remembering to add it.
+// definition is the canonical JSON of the whole job, its gate's whole
+// configuration included: every field, so that a field added to either
+// later (the changed files a check is given, say) is part of the key
+// without anyone remembering to add it.
 func definition(j gate.Job) (json.RawMessage, error) {
-	var v any
 	switch {
-	case j.Kind == gate.KindCheck && j.Check != nil:
-		v = j.Check
-	case j.Kind == gate.KindReview && j.Review != nil:
-		v = j.Review
+	case j.Kind == gate.KindCheck && j.Check != nil && j.Review == nil:
+	case j.Kind == gate.KindReview && j.Review != nil && j.Check == nil:
 	default:
 		return nil, fmt.Errorf("cache key of %s: no gate configuration", j.ID)
 	}
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(j)
 	if err != nil {
 		return nil, fmt.Errorf("cache key of %s: %w", j.ID, err)
 	}

@@ -63,6 +63,7 @@ func TestKeyCoversEveryInput(t *testing.T) {
 			{"fix instructions", nil, func(g *Gate) { g.Job.Check.FixInstructions = "do this" }},
 			{"entry point", nil, func(g *Gate) { g.Job.EntryPoint = "pkg/b" }},
 			{"gate name", nil, func(g *Gate) { g.Job.Name = "lint2" }},
+			{"any field of the job", nil, func(g *Gate) { g.Job.Parallel = true }},
 			{"scope", nil, func(g *Gate) {
 				g.Scope, g.Objects = ScopeEntryPoint, []Object{{Path: "pkg/a", ID: tree}}
 			}},
