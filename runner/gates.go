@@ -139,6 +139,9 @@ func (r reporter) Result(res gate.Result) {
 	if len(res.Slots) > 0 {
 		fields += fmt.Sprintf(" violations=%d", res.ErrorCount)
 	}
+	if res.Cached != nil {
+		fields += fmt.Sprintf(" cached_from_run=%d", res.Cached.Run)
+	}
 	r.debug.Event(EventGateResult, fields)
 }
 
