@@ -125,6 +125,7 @@ func (e *execution) changesKey(ctx context.Context, spec gate.DiffSpec) (l *ledg
 // their key still describes the repository: the work tree is still the
 // snapshot, and neither the user's index nor HEAD moved.
 func (e *execution) recordChanges(ctx context.Context) {
+	e.changed.wait() // a run that ended early still lists them meanwhile
 	m := e.changesMemo
 	if m == nil || ctx.Err() != nil {
 		return
