@@ -20,12 +20,12 @@ const pruneTimeout = 30 * time.Second
 // base with the base branch, HEAD for -u, the commit's parent for -c, also
 // in verification runs; where the previous run's changes started when only
 // they are left), which the run's base source answers (a temporary
-// worktree; see deps.baseSource).
+// worktree; see deps.baseSource), after the result cache (baseSource).
 func (e *execution) checkRunner(ch changes, jobs []gate.Job) sched.RunFunc {
 	if !anyBaseline(jobs) {
 		return check.Run
 	}
-	e.baseSrc = e.deps.baseSource(e.root)
+	e.baseSrc = e.baseSource()
 	spec := ch.full
 	j := &baseline.Judge{Source: e.baseSrc, BaseBranch: e.base, Where: whereBase(spec.Mode), Commit: func(ctx context.Context) (string, error) {
 		return git.BaseCommit(ctx, e.root, spec)

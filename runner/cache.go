@@ -179,7 +179,7 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 	for p := range paths {
 		list = append(list, p)
 	}
-	ids := map[string]string{"": tree}
+	ids := map[string]git.TreeEntry{"": {ID: tree, Type: "tree"}}
 	if len(list) > 1 || (len(list) == 1 && list[0] != "") {
 		var err error
 		if ids, err = git.TreeEntries(ctx, c.root, tree, list); err != nil {
@@ -202,10 +202,10 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 		}
 		if ps, ok := wants[j.ID]; ok {
 			for _, p := range ps {
-				g.Objects = append(g.Objects, cache.Object{Path: p, ID: ids[c.treePath(p)]})
+				g.Objects = append(g.Objects, cache.Object{Path: p, ID: ids[c.treePath(p)].ID})
 			}
 		} else {
-			g.Scope, g.Tree = cache.ScopeTree, ids[c.prefix]
+			g.Scope, g.Tree = cache.ScopeTree, ids[c.prefix].ID
 		}
 		k, err := cache.Key(c.run, g)
 		if err != nil {
@@ -469,18 +469,31 @@ func (e *execution) baseResults() *BaseResults {
 // key is the key of job's result on commit's tree with extra; ok is false
 // when there is none (a review, cache: false, an unknown commit).
 func (b *BaseResults) key(ctx context.Context, job gate.Job, commit, extra string) (string, bool) {
-	if b == nil || b.c == nil || job.Kind != gate.KindCheck {
+	if job.Kind != gate.KindCheck {
+		return "", false
+	}
+	tree, ok := b.tree(ctx, commit)
+	if !ok {
+		return "", false
+	}
+	keys, err := b.c.keysOn(ctx, tree, []gate.Job{job}, nil)
+	if err != nil || keys[job.ID] == "" {
+		return "", false
+	}
+	return cache.BaseKey(keys[job.ID], extra), true
+}
+
+// tree is the tree of commit; ok is false without a cache or when commit
+// names no commit.
+func (b *BaseResults) tree(ctx context.Context, commit string) (string, bool) {
+	if b == nil || b.c == nil {
 		return "", false
 	}
 	objs, err := git.Objects(ctx, b.c.root, commit+"^{tree}")
 	if err != nil || len(objs) != 1 || objs[0].Type != "tree" {
 		return "", false
 	}
-	keys, err := b.c.keysOn(ctx, objs[0].SHA, []gate.Job{job}, nil)
-	if err != nil || keys[job.ID] == "" {
-		return "", false
-	}
-	return cache.BaseKey(keys[job.ID], extra), true
+	return objs[0].SHA, true
 }
 
 // Load decodes the result of job on commit's tree with extra into v; false

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
@@ -276,5 +277,40 @@ func TestChangesMemoEarlyEnd(t *testing.T) {
 	}
 	if last.Status != StatusRetryLimitExceeded {
 		t.Fatalf("last run: %s (%s)", last.Status, last.ErrorMessage)
+	}
+}
+
+// The baselines' store keys a base result by the changed files the base
+// run is given: those that are files at the base. Files new in the work
+// tree do not change the key; one that the base has does.
+func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
+	root := project(t, "make lint", "")
+	base := gitIn(t, root, "rev-parse", "HEAD")
+	e := &execution{root: root}
+	e.cache = &runCache{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
+		run: cache.Run{Version: "v1", BaseBranch: "main"}}
+	s := baseStore{b: e.baseResults(), take: true}
+	lint := &config.Check{Name: "lint", Command: "make lint", Cache: config.CacheTree, Baseline: true}
+	req := func(changed ...string) baseline.Request {
+		return baseline.Request{Commit: base, BaseBranch: "main", Job: gate.Job{ID: "check:src:lint", Kind: gate.KindCheck,
+			Name: "lint", EntryPoint: "src", WorkingDir: "src", Check: lint, Changed: changed}}
+	}
+	s.Save(context.Background(), req("src/main.txt", "src/new.txt"), baseline.Result{Passed: true})
+	for _, c := range []struct {
+		changed []string
+		hit     bool
+	}{
+		{[]string{"src/main.txt", "src/new.txt"}, true},
+		{[]string{"src/main.txt", "src/new.txt", "src/newer.txt"}, true},
+		{[]string{"src/main.txt"}, true},
+		{[]string{"src/new.txt"}, false},
+		{[]string{"src", "src/main.txt"}, true}, // a directory at the base is no file
+	} {
+		if _, ok := s.Load(context.Background(), req(c.changed...)); ok != c.hit {
+			t.Errorf("changed %q: hit %v, want %v", c.changed, ok, c.hit)
+		}
+	}
+	if _, ok := (baseStore{b: e.baseResults()}).Load(context.Background(), req("src/main.txt")); ok {
+		t.Error("--no-cache took a base result")
 	}
 }

@@ -261,13 +261,16 @@ func TestTreeEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range paths {
-		want := ""
+		var want TreeEntry
 		if p != "missing" && p != "d/missing" && p != dashed {
-			want = r.git("rev-parse", tree+":"+p)
+			want = TreeEntry{ID: r.git("rev-parse", tree+":"+p), Type: r.git("cat-file", "-t", tree+":"+p)}
 		}
 		if got[p] != want {
-			t.Errorf("%q: %q, want %q", p, got[p], want)
+			t.Errorf("%q: %+v, want %+v", p, got[p], want)
 		}
+	}
+	if got["d"].Type != "tree" || got["a.txt"].Type != "blob" {
+		t.Errorf("types: d %q, a.txt %q", got["d"].Type, got["a.txt"].Type)
 	}
 	if _, err := TreeEntries(ctx, r.root, tree, []string{"a\nb"}); err == nil {
 		t.Error("a path with a newline was asked")

@@ -205,12 +205,19 @@ func parallel(fns ...func() error) error {
 	return nil
 }
 
+// TreeEntry is what a path names in a tree: the object's id and type
+// ("blob" for a file or a symbolic link, "tree", "commit" for a
+// submodule); the zero TreeEntry when it names nothing.
+type TreeEntry struct {
+	ID, Type string
+}
+
 // TreeEntries returns, for each path (relative to the top level of the
-// work tree; "" for tree itself), the id of the object it names in tree,
-// "" when it names none, in one `git cat-file --batch-check`. A path
-// holding a newline cannot be asked and is an error.
-func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[string]string, error) {
-	out := make(map[string]string, len(paths))
+// work tree; "" for tree itself), the object it names in tree, the zero
+// TreeEntry when it names none, in one `git cat-file --batch-check`. A
+// path holding a newline cannot be asked and is an error.
+func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[string]TreeEntry, error) {
+	out := make(map[string]TreeEntry, len(paths))
 	if len(paths) == 0 {
 		return out, nil
 	}
@@ -235,14 +242,14 @@ func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[st
 	for i, p := range paths {
 		l := lines[i]
 		if strings.HasSuffix(l, " missing") || strings.HasSuffix(l, " ambiguous") {
-			out[p] = ""
+			out[p] = TreeEntry{}
 			continue
 		}
-		id, _, ok := strings.Cut(l, " ")
-		if !ok || !isSHA(id) {
+		id, typ, ok := strings.Cut(l, " ")
+		if !ok || !isSHA(id) || typ == "" {
 			return nil, fmt.Errorf("git cat-file --batch-check: unexpected answer %q for %q", l, p)
 		}
-		out[p] = id
+		out[p] = TreeEntry{ID: id, Type: typ}
 	}
 	return out, nil
 }
