@@ -187,12 +187,13 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 		}
 	}
 	keys := map[string]string{}
+	sums := changedSums{}
 	for _, j := range jobs {
 		s := scope(j)
 		if s == "" {
 			continue
 		}
-		g := cache.Gate{Job: j, Scope: s}
+		g := cache.Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed)}
 		if j.Kind == gate.KindReview {
 			if diff == nil {
 				continue
@@ -215,6 +216,30 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 		keys[j.ID] = k
 	}
 	return keys, nil
+}
+
+// changedSums fingerprints the changed-file lists of jobs, once for a list
+// several checks share (the same slice).
+type changedSums map[sliceID]string
+
+// sliceID identifies a slice: where it starts and its length.
+type sliceID struct {
+	first *string
+	n     int
+}
+
+// of is the fingerprint of list.
+func (s changedSums) of(list []string) string {
+	if len(list) == 0 {
+		return cache.ListFingerprint(list)
+	}
+	id := sliceID{&list[0], len(list)}
+	if sum, ok := s[id]; ok {
+		return sum
+	}
+	sum := cache.ListFingerprint(list)
+	s[id] = sum
+	return sum
 }
 
 // treePath is p (relative to the project root) relative to the top level.

@@ -100,6 +100,9 @@ type Gate struct {
 	Objects []Object
 	// Diff is set for a review.
 	Diff *Diff
+	// ChangedSum is ListFingerprint(Job.Changed) when the caller has it
+	// (checks given the same files share it); "" computes it.
+	ChangedSum string
 }
 
 // keyDoc is the canonical form of a gate key.
@@ -111,10 +114,14 @@ type keyDoc struct {
 	EntryPoint string          `json:"entry_point"`
 	WorkingDir string          `json:"working_directory"`
 	Definition json.RawMessage `json:"definition"`
-	Scope      string          `json:"scope"`
-	Tree       string          `json:"tree,omitempty"`
-	Objects    []Object        `json:"objects,omitempty"`
-	Diff       *Diff           `json:"diff,omitempty"`
+	// Changed fingerprints the changed files a check is given (the job's
+	// Changed, which Definition leaves out: a list as long as the change;
+	// see ListFingerprint).
+	Changed string   `json:"changed,omitempty"`
+	Scope   string   `json:"scope"`
+	Tree    string   `json:"tree,omitempty"`
+	Objects []Object `json:"objects,omitempty"`
+	Diff    *Diff    `json:"diff,omitempty"`
 }
 
 // Key is the key of the result of g in run r. It fails (and the gate must
@@ -126,7 +133,10 @@ func Key(r Run, g Gate) (string, error) {
 		return "", err
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
-		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Diff: g.Diff}
+		WorkingDir: g.Job.WorkingDir, Definition: def, Changed: g.ChangedSum, Scope: g.Scope, Diff: g.Diff}
+	if doc.Changed == "" {
+		doc.Changed = ListFingerprint(g.Job.Changed)
+	}
 	switch g.Scope {
 	case ScopeTree:
 		if g.Tree == "" {
@@ -163,9 +173,10 @@ func Key(r Run, g Gate) (string, error) {
 
 // definition is the canonical JSON of the whole job, its gate's whole
 // configuration included: every field, so that a field added to either
-// later (the changed files a check is given, say) is part of the key
-// without anyone remembering to add it.
+// later is part of the key without anyone remembering to add it. The
+// changed files are fingerprinted apart (ListFingerprint).
 func definition(j gate.Job) (json.RawMessage, error) {
+	j.Changed = nil
 	switch {
 	case j.Kind == gate.KindCheck && j.Check != nil && j.Review == nil:
 	case j.Kind == gate.KindReview && j.Review != nil && j.Check == nil:
@@ -177,6 +188,21 @@ func definition(j gate.Job) (json.RawMessage, error) {
 		return nil, fmt.Errorf("cache key of %s: %w", j.ID, err)
 	}
 	return b, nil
+}
+
+// ListFingerprint fingerprints a list of paths, in order: "" for none (a
+// nil list: outside a run), the count and hash of the NUL-terminated paths
+// otherwise (an empty list has one too).
+func ListFingerprint(list []string) string {
+	if list == nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, p := range list {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%d:%x", len(list), h.Sum(nil))
 }
 
 // SkipsFingerprint fingerprints a list of skip decisions (order matters

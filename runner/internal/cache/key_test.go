@@ -64,6 +64,8 @@ func TestKeyCoversEveryInput(t *testing.T) {
 			{"entry point", nil, func(g *Gate) { g.Job.EntryPoint = "pkg/b" }},
 			{"gate name", nil, func(g *Gate) { g.Job.Name = "lint2" }},
 			{"any field of the job", nil, func(g *Gate) { g.Job.Parallel = true }},
+			{"changed files given", nil, func(g *Gate) { g.Job.Changed = []string{"pkg/a/x.go"} }},
+			{"no changed files given", nil, func(g *Gate) { g.Job.Changed = []string{} }},
 			{"scope", nil, func(g *Gate) {
 				g.Scope, g.Objects = ScopeEntryPoint, []Object{{Path: "pkg/a", ID: tree}}
 			}},
