@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,7 +214,15 @@ func TestChangesMemo(t *testing.T) {
 	firstRef := ref()
 	// Forge the memo: the next run must take it as it is.
 	l := ledger.Open(ChangesDir(filepath.Join(root, ".git")), 0)
-	forged := git.Changes{Files: []string{".gitignore", "src/new.txt", "src/forged.txt"}, BaseRef: "main"}
+	forged, _ := newMemoRecord(git.Changes{Files: []string{".gitignore", "src/new.txt", "src/forged.txt"}, BaseRef: "main"},
+		[]string{"src/forged.txt"})
+	if err := l.Put(keys[0], git.Changes{Files: []string{"src/other.txt"}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := run(); res.ChangedFiles != 2 {
+		t.Fatalf("a record of another form was taken: %d changed files", res.ChangedFiles)
+	}
+	keys = memoRecords(t, root)
 	if err := l.Put(keys[0], forged); err != nil {
 		t.Fatal(err)
 	}
@@ -312,5 +321,24 @@ func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
 	}
 	if _, ok := (baseStore{b: e.baseResults()}).Load(context.Background(), req("src/main.txt")); ok {
 		t.Error("--no-cache took a base result")
+	}
+}
+
+func TestMemoRecord(t *testing.T) {
+	ch := git.Changes{Files: []string{"a b.txt", "dir/ü.go", "gone.txt"}, BaseRef: "main", Warnings: []string{"w"}}
+	rec, ok := newMemoRecord(ch, []string{"gone.txt"})
+	if !ok || !rec.Complete {
+		t.Fatal("not recorded")
+	}
+	if got := rec.changes(); !slices.Equal(got.Files, ch.Files) || got.BaseRef != "main" || !slices.Equal(got.Warnings, ch.Warnings) {
+		t.Fatalf("round trip: %+v", got)
+	}
+	if !slices.Equal(lines(rec.Absent), []string{"gone.txt"}) || lines("") != nil {
+		t.Fatalf("absent %q", rec.Absent)
+	}
+	for _, bad := range []string{"a\nb", "c\rd"} {
+		if _, ok := newMemoRecord(git.Changes{Files: []string{bad}}, nil); ok {
+			t.Errorf("%q recorded", bad)
+		}
 	}
 }

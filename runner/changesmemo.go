@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
@@ -22,7 +23,7 @@ import (
 // snapshot, in its kept index) rather than twice.
 
 // changesTag opens every key of the changes memo.
-const changesTag = "agent-gauntlet local changes v1"
+const changesTag = "agent-gauntlet local changes v3"
 
 // ChangesKind is the store kind (a directory of store.Dir in the git common
 // directory) of the changes memo, kept apart from the results: it is only
@@ -46,6 +47,48 @@ type changesKeyDoc struct {
 	Head       string `json:"head"`
 	Index      string `json:"index"`
 	Tree       string `json:"tree"`
+}
+
+// memoRecord is what the changes memo keeps: the changes, and those of
+// them that do not exist as files (deleted, or a directory now). Both are
+// functions of the key: which changed paths exist is what the snapshot
+// tree says of them. Path lists are kept one path a line: a change of
+// 10,000 files reads as one string, not as 10,000 (a path holding a line
+// break is never recorded).
+type memoRecord struct {
+	Files    string   `json:"files"`
+	Absent   string   `json:"absent"`
+	BaseRef  string   `json:"base_ref"`
+	Warnings []string `json:"warnings"`
+	// Complete is true in every record written whole.
+	Complete bool `json:"complete"`
+}
+
+// newMemoRecord is the record of ch with the paths of absent; ok is false
+// when a path holds a line break.
+func newMemoRecord(ch git.Changes, absent []string) (memoRecord, bool) {
+	for _, l := range [][]string{ch.Files, absent} {
+		for _, f := range l {
+			if strings.ContainsAny(f, "\n\r") {
+				return memoRecord{}, false
+			}
+		}
+	}
+	return memoRecord{Files: strings.Join(ch.Files, "\n"), Absent: strings.Join(absent, "\n"), BaseRef: ch.BaseRef,
+		Warnings: ch.Warnings, Complete: true}, true
+}
+
+// lines splits a path list of a memoRecord.
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// changes are the changes of r.
+func (r memoRecord) changes() git.Changes {
+	return git.Changes{Files: lines(r.Files), BaseRef: r.BaseRef, Warnings: r.Warnings}
 }
 
 // changesMemo is a miss of the changes memo, to record when the run ends.
@@ -76,12 +119,20 @@ func (e *execution) listChanges(ctx context.Context, spec gate.DiffSpec) *future
 func (e *execution) memoChanges(ctx context.Context, spec gate.DiffSpec) (git.Changes, error) {
 	l, key, index, head, ok := e.changesKey(ctx, spec)
 	if ok {
-		var ch git.Changes
-		_, hit, why := l.Get(key, &ch)
+		var rec memoRecord
+		_, hit, why := l.Get(key, &rec)
 		if why != nil {
 			e.debug.Event(EventCache, fmt.Sprintf("changes: %v", why))
 		}
-		if hit {
+		if hit && rec.Complete {
+			ch := rec.changes()
+			e.memoFiles = make(map[string]bool, len(ch.Files))
+			for _, f := range ch.Files {
+				e.memoFiles[f] = true
+			}
+			for _, f := range lines(rec.Absent) {
+				e.memoFiles[f] = false
+			}
 			return ch, nil
 		}
 	}
@@ -121,6 +172,24 @@ func (e *execution) changesKey(ctx context.Context, spec gate.DiffSpec) (l *ledg
 	return ledger.Open(ChangesDir(loc.CommonDir), changesBytes), string(b), index, refs.Head, true
 }
 
+// fileExists tells whether a changed path exists as a file (see
+// scopeJobs): as the changes memo recorded it for the paths it holds, else
+// as the file system says, each path asked once.
+func (e *execution) fileExists() func(string) bool {
+	if e.exists != nil {
+		return e.exists
+	}
+	fs := fileExists(e.root)
+	memo := e.memoFiles
+	e.exists = func(f string) bool {
+		if present, ok := memo[f]; ok {
+			return present
+		}
+		return fs(f)
+	}
+	return e.exists
+}
+
 // recordChanges records the changes listed on a miss of the memo, when
 // their key still describes the repository: the work tree is still the
 // snapshot, and neither the user's index nor HEAD moved.
@@ -139,7 +208,18 @@ func (e *execution) recordChanges(ctx context.Context) {
 	if !e.snapshotStill(ctx) {
 		return
 	}
-	if err := m.ledger.Put(m.key, m.changes); err != nil {
+	var absent []string
+	exists := e.fileExists()
+	for _, f := range m.changes.Files {
+		if !exists(f) {
+			absent = append(absent, f)
+		}
+	}
+	rec, ok := newMemoRecord(m.changes, absent)
+	if !ok {
+		return
+	}
+	if err := m.ledger.Put(m.key, rec); err != nil {
 		e.debug.Event(EventCache, fmt.Sprintf("changes not recorded: %v", err))
 	}
 	if _, err := m.ledger.Sweep(); err != nil {

@@ -116,7 +116,7 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 	d.Warnings = append(d.Warnings, warnings...)
 	if !opts.All {
 		var skipped []notApplicable
-		jobs, skipped = scopeJobs(root, jobs, expanded, d.Files)
+		jobs, skipped = scopeJobs(root, jobs, expanded, d.Files, nil)
 		for _, s := range skipped {
 			d.NotApplicable = append(d.NotApplicable, s.line())
 		}

@@ -148,6 +148,11 @@ type execution struct {
 	// changesMemo is what the run found on a miss of the changes memo, to
 	// be recorded when the run ends (recordChanges).
 	changesMemo *changesMemo
+	// memoFiles are the changed paths a hit of the changes memo holds, each
+	// with whether it exists as a file; exists answers that question for
+	// the run (fileExists).
+	memoFiles map[string]bool
+	exists    func(string) bool
 }
 
 func newExecution(opts Options, d deps) *execution {

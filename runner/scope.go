@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
@@ -18,18 +19,39 @@ type notApplicable struct {
 	reason string
 }
 
-// line is its console line.
-func (n notApplicable) line() string { return fmt.Sprintf(lineNotApplicable, n.id, n.reason) }
+// sameList reports whether a and b hold the same paths: at once when they
+// are the same slice (SetChangedFiles gives the checks of one entry point
+// one slice), else path by path.
+func sameList(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
+}
 
-// scopeJobs gives every check job of jobs (made from eps) the changed files
-// of its entry point that still exist as files (deleted ones are not
-// passed) and pass its glob, relative to the project root; a scoped check
-// (config.Check.Scoped) left with none does not apply and is returned
-// apart.
-func scopeJobs(root string, jobs []gate.Job, eps []entry.Expanded, files []string) ([]gate.Job, []notApplicable) {
-	entry.SetChangedFiles(jobs, eps, files)
+// narrow is j's changed files that exist as files and pass its glob, and
+// how many of them do not exist.
+func narrow(j gate.Job, exists func(string) bool) (narrowed []string, deleted int) {
+	narrowed = make([]string, 0, len(j.Changed))
+	for _, f := range j.Changed {
+		switch {
+		case !exists(f):
+			deleted++
+		case len(j.Check.Glob) == 0 || j.Check.MatchesGlob(check.RelPath(j.WorkingDir, f)):
+			narrowed = append(narrowed, f)
+		}
+	}
+	return narrowed, deleted
+}
+
+// fileExists returns whether a path of the project at root exists as a
+// file (not as a directory: a symbolic link counts), each asked once.
+func fileExists(root string) func(string) bool {
 	present := map[string]bool{}
-	exists := func(f string) bool {
+	return func(f string) bool {
 		ok, seen := present[f]
 		if !seen {
 			st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
@@ -38,22 +60,50 @@ func scopeJobs(root string, jobs []gate.Job, eps []entry.Expanded, files []strin
 		}
 		return ok
 	}
+}
+
+// line is its console line.
+func (n notApplicable) line() string { return fmt.Sprintf(lineNotApplicable, n.id, n.reason) }
+
+// scopeJobs gives every check job of jobs (made from eps) the changed files
+// of its entry point that still exist as files (deleted ones are not
+// passed) and pass its glob, relative to the project root; a scoped check
+// (config.Check.Scoped) left with none does not apply and is returned
+// apart. exists tells whether a changed file exists as a file (nil: ask
+// the file system, see fileExists).
+func scopeJobs(root string, jobs []gate.Job, eps []entry.Expanded, files []string, exists func(string) bool) ([]gate.Job, []notApplicable) {
+	entry.SetChangedFiles(jobs, eps, files)
+	if exists == nil {
+		exists = fileExists(root)
+	}
 	kept := make([]gate.Job, 0, len(jobs))
 	var skipped []notApplicable
+	// Checks without a glob given the same changed files keep the same
+	// ones: narrowed once, shared (a large change is as many paths per
+	// check).
+	type narrowing struct{ from, to []string }
+	var shared []narrowing
 	for _, j := range jobs {
 		if j.Kind != gate.KindCheck {
 			kept = append(kept, j)
 			continue
 		}
 		total := len(j.Changed)
-		narrowed := make([]string, 0, total)
-		deleted := 0
-		for _, f := range j.Changed {
-			switch {
-			case !exists(f):
-				deleted++
-			case j.Check.MatchesGlob(check.RelPath(j.WorkingDir, f)):
-				narrowed = append(narrowed, f)
+		var narrowed []string
+		found := false
+		if len(j.Check.Glob) == 0 {
+			for _, s := range shared {
+				if sameList(s.from, j.Changed) {
+					narrowed, found = s.to, true
+					break
+				}
+			}
+		}
+		deleted := total - len(narrowed)
+		if !found {
+			narrowed, deleted = narrow(j, exists)
+			if len(j.Check.Glob) == 0 {
+				shared = append(shared, narrowing{from: j.Changed, to: narrowed})
 			}
 		}
 		j.Changed = narrowed
