@@ -128,6 +128,9 @@ type execution struct {
 	// preExisting are the run's checks that failed as on the base branch
 	// (recorded in the execution state).
 	preExisting []string
+	// reviewDefs fingerprint the definitions of the run's review jobs
+	// (recorded in the execution state, see judgedPrevious).
+	reviewDefs map[string]string
 	// pruned is set once stale worktrees were looked for.
 	pruned bool
 	// branchSkips are the agent's skip decisions on the branch (for runs

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
@@ -39,6 +40,7 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 			e.preExisting = append(e.preExisting, g.JobID)
 		}
 	}
+	e.reviewDefs = reviewDefinitions(jobs)
 	if !e.pastCommit() {
 		e.writeState(ctx, ch.from, res.Status, archiving)
 	}
@@ -101,4 +103,20 @@ func infrastructureDetail(results []gate.Result) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// reviewDefinitions fingerprints the definition of every review job of
+// jobs (see state.State.ReviewDefinitions), nil when there is none.
+func reviewDefinitions(jobs []gate.Job) map[string]string {
+	var defs map[string]string
+	for _, j := range jobs {
+		if j.Kind != gate.KindReview {
+			continue
+		}
+		if defs == nil {
+			defs = map[string]string{}
+		}
+		defs[j.ID] = cache.DefinitionFingerprint(j)
+	}
+	return defs
 }

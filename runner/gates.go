@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
@@ -151,9 +152,10 @@ func (r reporter) Result(res gate.Result) {
 // point changed since; every other review gate gets the whole change set.
 // One whose entry point did not change has its pending violations verified
 // again rather than passing as "no changes"; one that did not judge the
-// snapshot (it did not run in that run, erred, or ran with another change
-// scope: `run -g other`, `check`, `-u`, `-b`) never passes on a diff that
-// hides changes it has not seen.
+// snapshot (it did not run in that run, erred, ran with another change
+// scope: `run -g other`, `check`, `-u`, `-b`, or was defined otherwise:
+// another prompt, adapter or model) never passes on a diff that hides
+// changes it has not seen.
 func (e *execution) reviewRunner(ch changes) sched.RunFunc {
 	runReview := review.NewSession().WithAnswers(e.cache.answers()).Run
 	if ch.spec == ch.full {
@@ -167,7 +169,7 @@ func (e *execution) reviewRunner(ch changes) sched.RunFunc {
 	judged := e.judgedPrevious()
 	full := ch.full
 	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
-		if !touched[job.EntryPoint] || !judged[job.ID] {
+		if !touched[job.EntryPoint] || !judged[job.ID] || e.redefined(job) {
 			env.Diff = full
 		}
 		return runReview(ctx, job, env)
@@ -187,6 +189,13 @@ func (e *execution) judgedPrevious() map[string]bool {
 		return nil
 	}
 	return review.Judged(e.logDir, names, e.names, e.prev.RunNumber)
+}
+
+// redefined reports whether the review job is not defined as it was in
+// the previous run (or the state does not say how it was).
+func (e *execution) redefined(job gate.Job) bool {
+	was, ok := e.prev.ReviewDefinitions[job.ID]
+	return !ok || was == "" || was != cache.DefinitionFingerprint(job)
 }
 
 // scope names the run's change scope in the execution state: the mode and

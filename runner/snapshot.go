@@ -15,9 +15,9 @@ import (
 // the verified change set began (changes.from), recorded in the snapshot.
 // With them go the episode (nextEpisode), the start of the stop hook's
 // interval (lastFullPass) after a run that ended with status and, when
-// archived, archives the logs, the run's number and change scope (which
-// tell the next run which review gates judged the snapshot), and the run's
-// pre-existing failures.
+// archived, archives the logs, the run's number, change scope and review
+// definitions (which tell the next run which review gates judged the
+// snapshot), and the run's pre-existing failures.
 func (e *execution) writeState(ctx context.Context, from string, status GauntletStatus, archived bool) {
 	e.snap.start()
 	hs, err := e.headState(ctx)
@@ -34,7 +34,8 @@ func (e *execution) writeState(ctx context.Context, from string, status Gauntlet
 	now := e.now()
 	st := state.State{LastRunCompletedAt: now, Branch: branch, Commit: head, WorkingTreeRef: ref,
 		LastFullPassAt: e.lastFullPass(status, now), EpisodeStartRun: e.nextEpisode(status, archived),
-		SessionID: e.opts.SessionID, RunNumber: e.runNumber, Scope: e.scope(), PreExisting: e.preExisting}
+		SessionID: e.opts.SessionID, RunNumber: e.runNumber, Scope: e.scope(), PreExisting: e.preExisting,
+		ReviewDefinitions: e.reviewDefs}
 	if err := state.Write(e.logDir, st); err != nil {
 		e.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	}

@@ -8,7 +8,7 @@
 // commit, working_tree_ref) keep their meaning, so that it can still read
 // the file; what it does not know is in fields of its own, which it
 // ignores: last_full_pass_completed_at, episode_start_run, session_id,
-// pre_existing_checks.
+// run_number, change_scope, review_definitions, pre_existing_checks.
 package state
 
 import (
@@ -72,6 +72,12 @@ type State struct {
 	// 0 and "" (a state of an older version) narrow no gate's diff.
 	RunNumber int    `json:"run_number,omitempty"`
 	Scope     string `json:"change_scope,omitempty"`
+	// ReviewDefinitions fingerprint, per review job id, the definition
+	// (prompt, adapters, model, every field) each review gate of that run
+	// had: a review judged that snapshot only as it is defined now, so one
+	// whose definition changed since is given the whole change set. A
+	// review missing here judged nothing.
+	ReviewDefinitions map[string]string `json:"review_definitions,omitempty"`
 	// PreExisting are the check jobs of that run that failed as they do on
 	// the base branch (baseline: true): not caused by the change, shown
 	// for information (status).
@@ -91,12 +97,14 @@ type onDisk struct {
 	SessionID          json.RawMessage `json:"session_id"`
 	RunNumber          json.RawMessage `json:"run_number"`
 	Scope              json.RawMessage `json:"change_scope"`
+	ReviewDefinitions  json.RawMessage `json:"review_definitions"`
 	PreExisting        json.RawMessage `json:"pre_existing_checks"`
 }
 
 // maxSize bounds what Read reads: a state this package writes is a few
-// hundred bytes.
-const maxSize = 64 << 10
+// hundred bytes, and under a megabyte with maxListed pre-existing checks
+// and review definitions.
+const maxSize = 4 << 20
 
 // Path returns the execution state file of logDir.
 func Path(logDir string) string { return filepath.Join(logDir, File) }
@@ -163,14 +171,19 @@ func (s *State) readOwn(d onDisk) {
 		s.RunNumber, s.Scope = run, scope
 	}
 	var pre []string
-	if json.Unmarshal(d.PreExisting, &pre) == nil && len(pre) <= maxPreExisting {
+	if json.Unmarshal(d.PreExisting, &pre) == nil && len(pre) <= maxListed {
 		s.PreExisting = pre
+	}
+	var defs map[string]string
+	if json.Unmarshal(d.ReviewDefinitions, &defs) == nil && len(defs) <= maxListed {
+		s.ReviewDefinitions = defs
 	}
 }
 
-// maxPreExisting bounds the pre-existing checks read: more is not a state
-// this package wrote for any configuration a person keeps.
-const maxPreExisting = 10_000
+// maxListed bounds the pre-existing checks and the review definitions
+// read: more is not a state this package wrote for any configuration a
+// person keeps.
+const maxListed = 10_000
 
 // Write writes s as the execution state of logDir, creating logDir if
 // needed. The timestamp is written in UTC. The file is replaced atomically

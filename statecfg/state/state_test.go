@@ -62,12 +62,12 @@ func TestOwnFields(t *testing.T) {
 	at := time.Date(2026, 1, 27, 10, 0, 0, 0, time.UTC)
 	in := State{LastRunCompletedAt: at, Branch: "main", Commit: "c", LastFullPassAt: at.Add(-time.Minute),
 		EpisodeStartRun: 4, SessionID: "0d46d0c0-7415", RunNumber: 3, Scope: "local main",
-		PreExisting: []string{"check:.:go-vet"}}
+		PreExisting: []string{"check:.:go-vet"}, ReviewDefinitions: map[string]string{"review:.:code-quality": "3f9a"}}
 	if err := Write(dir, in); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, File))
-	for _, want := range []string{`"last_full_pass_completed_at": "2026-01-27T09:59:00Z"`, `"episode_start_run": 4`, `"session_id": "0d46d0c0-7415"`, `"run_number": 3`, `"change_scope": "local main"`, `"pre_existing_checks": [`} {
+	for _, want := range []string{`"last_full_pass_completed_at": "2026-01-27T09:59:00Z"`, `"episode_start_run": 4`, `"session_id": "0d46d0c0-7415"`, `"run_number": 3`, `"change_scope": "local main"`, `"pre_existing_checks": [`, `"review_definitions": {`} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("file lacks %s:\n%s", want, data)
 		}
@@ -75,20 +75,21 @@ func TestOwnFields(t *testing.T) {
 	got, err := Read(dir)
 	if err != nil || !got.LastFullPassAt.Equal(in.LastFullPassAt) || got.EpisodeStartRun != 4 || got.SessionID != in.SessionID ||
 		got.RunNumber != 3 || got.Scope != "local main" ||
-		len(got.PreExisting) != 1 || got.PreExisting[0] != "check:.:go-vet" {
+		len(got.PreExisting) != 1 || got.PreExisting[0] != "check:.:go-vet" ||
+		len(got.ReviewDefinitions) != 1 || got.ReviewDefinitions["review:.:code-quality"] != "3f9a" {
 		t.Fatalf("Read = %+v, %v", got, err)
 	}
 	for _, content := range []string{
 		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","working_tree_ref":"d"}`,
-		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","last_full_pass_completed_at":3,"episode_start_run":"2","session_id":false,"run_number":"3","change_scope":"local main","pre_existing_checks":"check:.:x"}`,
-		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","last_full_pass_completed_at":"soon","episode_start_run":-3,"run_number":3,"change_scope":7}`,
+		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","last_full_pass_completed_at":3,"episode_start_run":"2","session_id":false,"run_number":"3","change_scope":"local main","pre_existing_checks":"check:.:x","review_definitions":["x"]}`,
+		`{"last_run_completed_at":"2026-01-27T10:00:00.000Z","branch":"main","commit":"c","last_full_pass_completed_at":"soon","episode_start_run":-3,"run_number":3,"change_scope":7,"review_definitions":{"review:.:q":1}}`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, File), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got, err := Read(dir)
 		if err != nil || !got.LastRunCompletedAt.Equal(at) || got.Commit != "c" ||
-			!got.LastFullPassAt.IsZero() || got.EpisodeStartRun != 0 || got.SessionID != "" || got.RunNumber != 0 || got.Scope != "" || got.PreExisting != nil {
+			!got.LastFullPassAt.IsZero() || got.EpisodeStartRun != 0 || got.SessionID != "" || got.RunNumber != 0 || got.Scope != "" || got.PreExisting != nil || got.ReviewDefinitions != nil {
 			t.Errorf("Read(%s) = %+v, %v", content, got, err)
 		}
 	}

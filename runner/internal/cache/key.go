@@ -190,6 +190,19 @@ func definition(j gate.Job) (json.RawMessage, error) {
 	return b, nil
 }
 
+// DefinitionFingerprint fingerprints the definition of j (every field of
+// the job and of its gate's configuration, not the changed files it is
+// given): equal for two runs in which the gate is defined the same, "" for
+// a job without its gate's configuration.
+func DefinitionFingerprint(j gate.Job) string {
+	def, err := definition(j)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(def)
+	return hex.EncodeToString(sum[:16])
+}
+
 // ListFingerprint fingerprints a list of paths, in order: "" for none (a
 // nil list: outside a run), the count and hash of the NUL-terminated paths
 // otherwise (an empty list has one too).

@@ -267,3 +267,35 @@ func FuzzNamedPaths(f *testing.F) {
 		}
 	})
 }
+
+// A review's definition fingerprint changes with every field of its
+// definition, not with the changed files a job is given; a job without its
+// gate's configuration has none.
+func TestDefinitionFingerprint(t *testing.T) {
+	base := DefinitionFingerprint(reviewJob())
+	if base == "" || base != DefinitionFingerprint(reviewJob()) {
+		t.Fatalf("fingerprint %q is not stable", base)
+	}
+	same := reviewJob()
+	same.Changed = []string{"a.go"}
+	if DefinitionFingerprint(same) != base {
+		t.Error("the changed files changed the fingerprint")
+	}
+	for name, edit := range map[string]func(*gate.Job){
+		"prompt":     func(j *gate.Job) { j.Review.Prompt = "Review this, twice." },
+		"model":      func(j *gate.Job) { j.Review.Model = "sonnet" },
+		"adapters":   func(j *gate.Job) { j.Review.CLIPreference = []string{"codex"} },
+		"builtin":    func(j *gate.Job) { j.Review.Builtin = "code-quality" },
+		"numReviews": func(j *gate.Job) { j.Review.NumReviews = 2 },
+		"timeout":    func(j *gate.Job) { j.Review.Timeout = time.Minute },
+	} {
+		j := reviewJob()
+		edit(&j)
+		if DefinitionFingerprint(j) == base {
+			t.Errorf("%s: fingerprint unchanged", name)
+		}
+	}
+	if got := DefinitionFingerprint(gate.Job{ID: "review:.:x", Kind: gate.KindReview}); got != "" {
+		t.Errorf("no configuration: %q", got)
+	}
+}
