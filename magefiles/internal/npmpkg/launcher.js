@@ -1,20 +1,19 @@
 #!/usr/bin/env node
-// The command of the agent-gauntlet npm package. npm installed, of this
-// package's optionalDependencies, the one platform package whose "os" and
-// "cpu" match this machine; it holds the agent-gauntlet binary. This
-// launcher finds it and runs it with the same arguments, standard input,
-// output and error (inherited, never read or buffered here), forwards the
-// signals that end a process, and ends as the binary ended: with its exit
-// code, or killed by the same signal. Nothing is downloaded, at install or
-// at run time.
+// The command of the agent-gauntlet npm package, where the binary itself
+// is not: on Linux and macOS, npm's install puts the binary in this file's
+// place (lib/postinstall.js), so that a command starts no Node; this
+// launcher stays on Windows, with another package manager, with
+// --ignore-scripts, or when that step could not be done. It finds the
+// binary (lib/binary.js) and runs it with the same arguments, standard
+// input, output and error (inherited, never read or buffered here),
+// forwards the signals that end a process, and ends as the binary ended:
+// with its exit code, or killed by the same signal. Nothing is downloaded,
+// at install or at run time.
 "use strict";
 
 const { spawn } = require("node:child_process");
 const { constants } = require("node:os");
-const pkg = require("../package.json");
-
-const platformPackage = `${pkg.name}-${process.platform}-${process.arch}`;
-const exe = process.platform === "win32" ? "agent-gauntlet.exe" : "agent-gauntlet";
+const { pkg, findBinary } = require("../lib/binary.js");
 
 // fail reports a problem of the installation. Exit 1, never 2: Claude
 // Code reads exit 2 from a hook as "block", and a broken install must not
@@ -26,13 +25,9 @@ function fail(message) {
 
 let binary;
 try {
-  binary = require.resolve(`${platformPackage}/bin/${exe}`);
-} catch {
-  const supported = Object.keys(pkg.optionalDependencies || {}).map((name) => name.slice(pkg.name.length + 1));
-  if (supported.includes(`${process.platform}-${process.arch}`)) {
-    fail(`the package ${platformPackage}, which holds the agent-gauntlet binary for this machine, is not installed: install ${pkg.name} again without --omit=optional (or --no-optional)`);
-  }
-  fail(`no agent-gauntlet binary for ${process.platform}-${process.arch}; there is one for ${supported.join(", ")}, and \`go install\` builds one anywhere (see the README)`);
+  binary = findBinary();
+} catch (err) {
+  fail(err.message);
 }
 
 const signals = process.platform === "win32" ? ["SIGINT", "SIGBREAK", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];

@@ -3,7 +3,10 @@
 // command is a small Node.js launcher, and one package per platform that
 // holds the binary and declares its "os" and "cpu", listed in the main
 // package's optionalDependencies so that npm installs only the one that
-// fits. No install script downloads anything: the packages install offline
+// fits. The main package's install script (postinstall.js) puts, on Linux
+// and macOS under npm, the binary in the launcher's place, so that a
+// command (every stop hook) starts no Node; where it does not, the launcher
+// runs the binary. Nothing downloads anything: the packages install offline
 // from their tarballs.
 package npmpkg
 
@@ -29,11 +32,28 @@ const Name = "agent-gauntlet-go"
 // without an install.
 var Bins = []string{"agent-gauntlet", Name}
 
-// launcherPath is the launcher inside the main package.
-const launcherPath = "bin/agent-gauntlet.js"
+// The main package's files: the launcher its commands name (where the
+// install script puts the binary), the module that finds the binary, and
+// the install script.
+const (
+	launcherPath    = "bin/agent-gauntlet"
+	binaryJSPath    = "lib/binary.js"
+	postinstallPath = "lib/postinstall.js"
+)
 
-//go:embed launcher.js
-var launcher []byte
+// postinstallCommand is the main package's install script. The script
+// never fails; "|| exit 0" (in sh and in cmd.exe alike) keeps even a Node
+// that cannot run it from failing the install.
+const postinstallCommand = "node " + postinstallPath + " || exit 0"
+
+var (
+	//go:embed launcher.js
+	launcher []byte
+	//go:embed binary.js
+	binaryJS []byte
+	//go:embed postinstall.js
+	postinstall []byte
+)
 
 //go:embed README.md
 var readme []byte
@@ -81,6 +101,7 @@ type manifest struct {
 	Homepage             string            `json:"homepage"`
 	Repository           repository        `json:"repository"`
 	Bin                  map[string]string `json:"bin,omitempty"`
+	Scripts              map[string]string `json:"scripts,omitempty"`
 	OS                   []string          `json:"os,omitempty"`
 	CPU                  []string          `json:"cpu,omitempty"`
 	Files                []string          `json:"files"`
@@ -115,7 +136,8 @@ func Write(dir, version string, bins []Binary) ([]string, error) {
 		Homepage:             homepage,
 		Repository:           repo,
 		Bin:                  map[string]string{},
-		Files:                []string{launcherPath},
+		Scripts:              map[string]string{"postinstall": postinstallCommand},
+		Files:                []string{launcherPath, binaryJSPath, postinstallPath},
 		OptionalDependencies: map[string]string{},
 		Engines:              map[string]string{"node": ">=18"},
 	}
@@ -147,8 +169,10 @@ func Write(dir, version string, bins []Binary) ([]string, error) {
 	}
 	mainDir := filepath.Join(dir, Name)
 	err := writePackage(mainDir, main, map[string]fileSource{
-		launcherPath: {data: launcher, mode: 0o755},
-		"README.md":  {data: readme, mode: 0o644},
+		launcherPath:    {data: launcher, mode: 0o755},
+		binaryJSPath:    {data: binaryJS, mode: 0o644},
+		postinstallPath: {data: postinstall, mode: 0o644},
+		"README.md":     {data: readme, mode: 0o644},
 	})
 	if err != nil {
 		return nil, err

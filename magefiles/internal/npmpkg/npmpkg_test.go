@@ -54,6 +54,17 @@ func TestWrite(t *testing.T) {
 			t.Errorf("bin %s = %q, want %s", b, main.Bin[b], launcherPath)
 		}
 	}
+	if main.Scripts["postinstall"] != "node lib/postinstall.js || exit 0" || len(main.Scripts) != 1 {
+		t.Errorf("scripts = %v, want only the postinstall, which never fails", main.Scripts)
+	}
+	if want := []string{"bin/agent-gauntlet", "lib/binary.js", "lib/postinstall.js"}; !slices.Equal(main.Files, want) {
+		t.Errorf("files = %v, want %v", main.Files, want)
+	}
+	for _, f := range main.Files {
+		if _, err := os.Stat(filepath.Join(dirs[2], filepath.FromSlash(f))); err != nil {
+			t.Errorf("a file of the package is missing: %v", err)
+		}
+	}
 	raw, _ := os.ReadFile(filepath.Join(dirs[2], "package.json"))
 	if !strings.Contains(string(raw), `">=18"`) {
 		t.Errorf("package.json escapes its text:\n%s", raw)
