@@ -144,6 +144,11 @@ func Figures(r map[string]BenchResult) []Figure {
 		}
 		figs = append(figs, f)
 	}
+	if got, base, ok := times(r, "BenchmarkStopHookFromNpm", ""); ok {
+		figs = append(figs, Figure{What: "stop hook, stop_hook_active, installed from npm", Reference: true,
+			Measured: ms(got) + " (the binary, put in place by the install script)", Baseline: ms(base) + " (the Node launcher: --ignore-scripts)",
+			Ratio: fmt.Sprintf("%.2f×", got/base)})
+	}
 	return figs
 }
 

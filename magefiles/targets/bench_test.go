@@ -112,6 +112,28 @@ func TestFiguresEmptyGoProgram(t *testing.T) {
 	}
 }
 
+// The stop hook installed from npm is shown, as a reference, against the
+// Node launcher it replaces, measured in the same run; not at all when it
+// was not measured (no npm).
+func TestFiguresNpm(t *testing.T) {
+	find := func(figs []Figure) *Figure {
+		for i, f := range figs {
+			if strings.Contains(f.What, "installed from npm") {
+				return &figs[i]
+			}
+		}
+		return nil
+	}
+	if f := find(Figures(ParseBench(strings.NewReader("BenchmarkStopHookActive-2 20 2000000 ns/op")))); f != nil {
+		t.Errorf("a figure for an unmeasured benchmark: %+v", f)
+	}
+	out := `BenchmarkStopHookFromNpm-2   	      20	   3129451 ns/op	  75000000 base-med-ns	   3000000 med-ns`
+	f := find(Figures(ParseBench(strings.NewReader(out))))
+	if f == nil || !f.Reference || !strings.HasPrefix(f.Measured, "3.00 ms") || !strings.HasPrefix(f.Baseline, "75.00 ms") || f.Ratio != "0.04×" {
+		t.Errorf("npm figure %+v", f)
+	}
+}
+
 // Bench keeps the hand-written notes of BENCHMARKS.md, between the table
 // and the raw output, when it writes the file again.
 func TestKeptNotes(t *testing.T) {
