@@ -73,7 +73,8 @@ type evaluation struct {
 // issue, or the same fingerprint) is exempt from the added-lines filter and
 // from the rerun threshold (it is not a new issue) and keeps its id; one
 // re-reporting a violation the agent skipped keeps the skip, as does one
-// matching a standing skip decision of the branch (in.skips). Every stored
+// matching a standing skip decision of the branch (in.skips), both by
+// fingerprint only, located strictly (findSkipped). Every stored
 // violation carries its id and anchor (see the fingerprint package); a
 // violation reported twice in one answer is kept once.
 func evaluate(in evalInput) evaluation {
@@ -125,7 +126,7 @@ func evaluate(in evalInput) evaluation {
 			ev.keepOnce(seen, v)
 			continue
 		}
-		if i := in.find(in.skippedBefore, v); i >= 0 {
+		if i := in.findSkipped(in.skippedBefore, v); i >= 0 {
 			v.Status = gate.ViolationSkipped
 			if v.Result == nil {
 				v.Result = in.skippedBefore[i].Result
@@ -256,6 +257,42 @@ func (in evalInput) find(list []gate.Violation, v gate.Violation) int {
 	return -1
 }
 
+// findSkipped returns the index of the violation in list (ones the agent
+// skipped) that v re-reports, or -1. Unlike find, it never matches on the
+// line or the issue text alone: v must be the skipped violation by its
+// fingerprint, located strictly (strictNear). A different problem on the
+// skipped one's line, the same words elsewhere in the file, or a similar
+// problem on a line the change added beside it is another violation, and
+// must not inherit the skip.
+func (in evalInput) findSkipped(list []gate.Violation, v gate.Violation) int {
+	file := in.key(v.File)
+	n, _ := parse.LineNumber(v.Line)
+	later := fingerprint.Fields{File: file, Line: n, Issue: v.Issue}
+	near := in.strictNear(file, n)
+	for i, p := range list {
+		if in.key(p.File) == file && fingerprint.Same(Fields(p), later, near) {
+			return i
+		}
+	}
+	return -1
+}
+
+// strictNear are the anchors a report at line n of file may be located by
+// when it would inherit a skip (fingerprint.Same): the lines within
+// fingerprint.Radius, to forgive a reviewer who pointed a line or two
+// off, except when the diff the reviewer judged adds line n: a report on
+// a line the change added is about that line, so only its own text
+// locates it.
+func (in evalInput) strictNear(file string, n int) []string {
+	if f, ok := in.changed.Resolve(file, in.root); ok && in.changed.Added(f, n) {
+		if a := in.source.Anchor(file, n); a != "" {
+			return []string{a}
+		}
+		return nil
+	}
+	return in.source.Near(file, n)
+}
+
 // identify sets v's file to its canonical form, its anchor to the text of
 // its line now, and its id: earlier's when v re-reports it (earlier has a
 // file), else v's own.
@@ -278,7 +315,7 @@ func (in evalInput) decided(v gate.Violation) (gate.Skip, bool) {
 		return gate.Skip{}, false
 	}
 	n, _ := parse.LineNumber(v.Line)
-	near := in.source.Near(v.File, n)
+	near := in.strictNear(v.File, n)
 	for _, sk := range in.skips {
 		if sk.ID != "" && sk.ID == v.ID {
 			return sk, true

@@ -84,3 +84,49 @@ func TestEvaluateStandingSkips(t *testing.T) {
 		t.Errorf("another problem on the line: status %s open %d", ev.status, len(ev.open))
 	}
 }
+
+// TestEvaluateSkipsNotInherited pins that a skip, the agent's in the
+// previous JSON or a standing decision of the branch, covers the violation
+// it was made for and nothing else: not another problem on its line, not
+// a similar problem on a line the change added beside it (the digits and
+// one-letter names that tell "x" from "y" are not significant words).
+// A re-report of the skipped violation keeps the skip, reworded or with
+// the reviewer pointing at a line beside it that the change did not add
+// (which, without the previous JSON, is out of the diff's scope anyway).
+func TestEvaluateSkipsNotInherited(t *testing.T) {
+	root := evalRoot(t)
+	changed := parse.ParseDiff(evalDiff)
+	anchor := fingerprint.Anchor("var x = 1")
+	skippedX := gate.Violation{File: "src/a.go", Line: 2, Issue: "x is never used", Fix: "remove it", Priority: "high",
+		Status: gate.ViolationSkipped, Anchor: anchor, Result: "kept on purpose"}
+	skippedX.ID = ID(skippedX)
+	decision := gate.Skip{ID: skippedX.ID, File: "src/a.go", Line: 2, Anchor: anchor, Issue: "x is never used", Note: "kept on purpose"}
+	tests := []struct {
+		name   string
+		report string
+		keep   bool
+	}{
+		{"the same violation", viol("src/a.go", 2, "x is never used", "high"), true},
+		{"reworded", viol("src/a.go", 2, "The variable x is never used anywhere", "high"), true},
+		{"pointed at an unchanged line beside it", viol("src/a.go", 4, "x is never used", "high"), true},
+		{"another problem on its line", viol("src/a.go", 2, "Integer overflow on 32-bit platforms", "high"), false},
+		{"a similar problem on an added line beside it", viol("src/a.go", 3, "y is never used", "high"), false},
+	}
+	for _, tt := range tests {
+		for _, via := range []string{"previous JSON", "standing decision"} {
+			in := evalInput{text: failAnswer(tt.report), changed: changed, root: root}
+			if via == "previous JSON" {
+				in.skippedBefore = []gate.Violation{skippedX}
+			} else {
+				in.skips = []gate.Skip{decision}
+			}
+			ev := evaluate(in)
+			switch {
+			case tt.keep && (ev.status != gate.StatusPass || len(ev.open) != 0):
+				t.Errorf("%s, %s: status %s, %d open, want the skip kept", tt.name, via, ev.status, len(ev.open))
+			case !tt.keep && (ev.status != gate.StatusFail || len(ev.open) != 1):
+				t.Errorf("%s, %s: status %s, %d open, want a new violation", tt.name, via, ev.status, len(ev.open))
+			}
+		}
+	}
+}
