@@ -50,7 +50,7 @@ func Clean(p string) string {
 
 // under reports whether file is p or inside directory p.
 func under(file, p string) bool {
-	return p == Root || file == p || strings.HasPrefix(file, p+"/")
+	return p == Root || strings.HasPrefix(file, p) && (len(file) == len(p) || file[len(p)] == '/')
 }
 
 // Excluded reports whether file matches one of the exclude patterns: a glob
@@ -93,6 +93,15 @@ func globDir(g string) string {
 		dir = strings.Join(parts[:i+1], "/")
 	}
 	return dir
+}
+
+// globPrefix is the prefix every name a glob g matches starts with: its
+// fixed directory and a slash, "" when it has none.
+func globPrefix(g string) string {
+	if dir := globDir(g); dir != Root {
+		return dir + "/"
+	}
+	return ""
 }
 
 // Expand maps the changed files to entry points, in config order. Each
@@ -168,11 +177,7 @@ func Expand(root string, eps []config.EntryPoint, files []string) ([]Expanded, [
 		}
 		if glob.IsGlob(p) {
 			dir := globDir(p)
-			prefix := dir + "/"
-			if dir == Root {
-				prefix = ""
-			}
-			for _, f := range idx.withPrefix(prefix) {
+			for _, f := range idx.withPrefix(globPrefix(p)) {
 				if glob.Match(p, f.name) && !ex.excluded(f.name) {
 					if !gone(dir, ep) {
 						out = append(out, Expanded{Path: p, Dir: dir, Source: ep})

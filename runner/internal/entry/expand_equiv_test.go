@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,6 +85,25 @@ func expandReference(root string, eps []config.EntryPoint, files []string) []Exp
 	return out
 }
 
+// filesReference is the straightforward Expanded.Files (every file
+// looked at) that Files must agree with.
+func filesReference(ep Expanded, files []string) []string {
+	src := Clean(ep.Source.Path)
+	_, wildcard := wildcardParent(src)
+	isGlob := !wildcard && glob.IsGlob(src)
+	var out []string
+	for _, f := range files {
+		in := f == ep.Path || ep.Path == Root || strings.HasPrefix(f, ep.Path+"/")
+		if isGlob {
+			in = glob.Match(src, f)
+		}
+		if in && !Excluded(f, ep.Source.Exclude) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func TestExpandMatchesReference(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"a/x", "a/y", "a/z", "b/x", "b/y/z", "c", "a b/x", "a-b/x"} {
@@ -121,6 +141,11 @@ func TestExpandMatchesReference(t *testing.T) {
 		want := expandReference(root, eps, files)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("files %q, entry points %+v:\n got %+v\nwant %+v", files, eps, got, want)
+		}
+		for _, ep := range got {
+			if got, want := ep.Files(files), filesReference(ep, files); !slices.Equal(got, want) {
+				t.Fatalf("files %q, entry point %+v: Files = %q, want %q", files, ep, got, want)
+			}
 		}
 	}
 }

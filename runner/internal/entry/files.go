@@ -11,39 +11,81 @@ import (
 // files: those its exclude patterns leave and that lie in it (below its
 // path, its wildcard directory, or matching its glob).
 func (ep Expanded) Files(files []string) []string {
+	return ep.filesIn(newFileIndex(files))
+}
+
+// filesIn is Files over the index of the changed files: only the range of
+// names its fixed prefix selects is looked at, so the work grows with the
+// files that concern ep, not with all of them.
+func (ep Expanded) filesIn(idx fileIndex) []string {
 	src := Clean(ep.Source.Path)
 	ex := newExcluder(ep.Source.Exclude)
 	_, wildcard := wildcardParent(src)
-	isGlob := !wildcard && glob.IsGlob(src)
-	var out []string
-	for _, f := range files {
-		in := under(f, ep.Path)
-		if isGlob {
-			in = glob.Match(src, f)
+	var pattern *glob.Pattern
+	if !wildcard && glob.IsGlob(src) {
+		p, err := glob.Compile(src)
+		if err != nil {
+			return nil // a pattern that does not compile matches nothing (glob.Match)
 		}
-		if in && !ex.excluded(f) {
-			out = append(out, f)
+		pattern = p
+	}
+	var cands fileIndex
+	switch {
+	case pattern != nil:
+		cands = idx.withPrefix(globPrefix(src))
+	case ep.Path == Root:
+		cands = idx
+	default:
+		// ep.Path itself and the names below it (and some that only
+		// share its first letters, which under drops).
+		cands = idx.withPrefix(ep.Path)
+	}
+	var picked []indexed
+	for _, f := range cands {
+		in := under(f.name, ep.Path)
+		if pattern != nil {
+			in = pattern.Match(f.name)
 		}
+		if in && !ex.excluded(f.name) {
+			picked = append(picked, f)
+		}
+	}
+	if len(picked) == 0 {
+		return nil
+	}
+	slices.SortFunc(picked, func(a, b indexed) int { return a.pos - b.pos })
+	out := make([]string, len(picked))
+	for i, f := range picked {
+		out[i] = f.name
 	}
 	return out
 }
 
 // SetChangedFiles sets Changed on the check jobs of jobs (as Jobs made
 // them from eps) to the changed files of the entry point each came from.
+// Checks of one entry point share one slice.
 func SetChangedFiles(jobs []gate.Job, eps []Expanded, files []string) {
+	byPath := map[string][]int{}
+	for k := range eps {
+		byPath[eps[k].Path] = append(byPath[eps[k].Path], k)
+	}
+	var idx fileIndex
 	memo := make(map[int][]string)
 	for i := range jobs {
 		j := &jobs[i]
 		if j.Kind != gate.KindCheck {
 			continue
 		}
-		for k := range eps {
-			if eps[k].Path != j.EntryPoint || !slices.Contains(eps[k].Source.Checks, j.Name) {
+		for _, k := range byPath[j.EntryPoint] {
+			if !slices.Contains(eps[k].Source.Checks, j.Name) {
 				continue
 			}
 			fs, ok := memo[k]
 			if !ok {
-				fs = eps[k].Files(files)
+				if idx == nil {
+					idx = newFileIndex(files)
+				}
+				fs = eps[k].filesIn(idx)
 				memo[k] = fs
 			}
 			j.Changed = fs
