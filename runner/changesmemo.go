@@ -175,11 +175,11 @@ func (e *execution) changesKey(ctx context.Context, spec gate.DiffSpec) (l *ledg
 // fileExists tells whether a changed path exists as a file (see
 // scopeJobs): as the changes memo recorded it for the paths it holds, else
 // as the file system says, each path asked once.
-func (e *execution) fileExists() func(string) bool {
+func (e *execution) fileExists(files []string) func(string) bool {
 	if e.exists != nil {
 		return e.exists
 	}
-	fs := fileExists(e.root)
+	fs := fileExists(e.root, files)
 	memo := e.memoFiles
 	e.exists = func(f string) bool {
 		if present, ok := memo[f]; ok {
@@ -209,7 +209,7 @@ func (e *execution) recordChanges(ctx context.Context) {
 		return
 	}
 	var absent []string
-	exists := e.fileExists()
+	exists := e.fileExists(m.changes.Files)
 	for _, f := range m.changes.Files {
 		if !exists(f) {
 			absent = append(absent, f)

@@ -2,8 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -47,21 +45,6 @@ func narrow(j gate.Job, exists func(string) bool) (narrowed []string, deleted in
 	return narrowed, deleted
 }
 
-// fileExists returns whether a path of the project at root exists as a
-// file (not as a directory: a symbolic link counts), each asked once.
-func fileExists(root string) func(string) bool {
-	present := map[string]bool{}
-	return func(f string) bool {
-		ok, seen := present[f]
-		if !seen {
-			st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
-			ok = err == nil && !st.IsDir()
-			present[f] = ok
-		}
-		return ok
-	}
-}
-
 // line is its console line.
 func (n notApplicable) line() string { return fmt.Sprintf(lineNotApplicable, n.id, n.reason) }
 
@@ -74,7 +57,7 @@ func (n notApplicable) line() string { return fmt.Sprintf(lineNotApplicable, n.i
 func scopeJobs(root string, jobs []gate.Job, eps []entry.Expanded, files []string, exists func(string) bool) ([]gate.Job, []notApplicable) {
 	entry.SetChangedFiles(jobs, eps, files)
 	if exists == nil {
-		exists = fileExists(root)
+		exists = fileExists(root, files)
 	}
 	kept := make([]gate.Job, 0, len(jobs))
 	var skipped []notApplicable

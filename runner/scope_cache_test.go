@@ -38,7 +38,7 @@ func TestScopeJobsSharesNarrowing(t *testing.T) {
 	files := []string{"src/x.go", "src/y.go", "src/z.txt", "src/gone.go", "src/said-gone.go"}
 	eps, _ := entry.Expand(root, cfg.EntryPoints, files)
 	jobs, _ := entry.Jobs(cfg, eps, entry.Filter{Checks: true})
-	fs := fileExists(root)
+	fs := fileExists(root, files)
 	exists := func(f string) bool { return f != "src/said-gone.go" && fs(f) }
 	scoped, skipped := scopeJobs(root, jobs, eps, files, exists)
 	if len(skipped) != 0 {

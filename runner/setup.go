@@ -160,7 +160,7 @@ func (e *execution) jobs(files []string) []gate.Job {
 	for _, w := range append(append(notes, missing...), warnings...) {
 		e.cons.Printf("%s", w)
 	}
-	jobs, skipped := scopeJobs(e.root, jobs, expanded, files, e.fileExists())
+	jobs, skipped := scopeJobs(e.root, jobs, expanded, files, e.fileExists(files))
 	for _, s := range skipped {
 		e.cons.Printf("%s", s.line())
 	}
