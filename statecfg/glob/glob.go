@@ -27,6 +27,21 @@ const maxBraceDepth = 10
 // IsGlob reports whether p contains any of * ? [ {.
 func IsGlob(p string) bool { return strings.ContainsAny(p, metaChars) }
 
+// FixedDir is the longest directory prefix of pattern g without glob
+// characters ("." when its first segment has one): every path g matches
+// lies below it.
+func FixedDir(g string) string {
+	dir := "."
+	parts := strings.Split(g, "/")
+	for i, seg := range parts[:len(parts)-1] {
+		if IsGlob(seg) {
+			break
+		}
+		dir = strings.Join(parts[:i+1], "/")
+	}
+	return dir
+}
+
 // Pattern is a compiled glob.
 type Pattern struct {
 	re *regexp.Regexp

@@ -121,3 +121,19 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+func TestFixedDir(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"*.go", "."},
+		{"src/*.go", "src"},
+		{"src/pkg/**/*.go", "src/pkg"},
+		{"a/{x,y}/*", "a"},
+		{"**/vendor", "."},
+		{"a/b/c", "a/b"},
+		{"a[bc]/d", "."},
+	} {
+		if got := FixedDir(tt.in); got != tt.want {
+			t.Errorf("FixedDir(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

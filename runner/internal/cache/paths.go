@@ -40,15 +40,7 @@ func scopeDir(ep string) string {
 	if !glob.IsGlob(ep) {
 		return ep
 	}
-	dir := "."
-	parts := strings.Split(ep, "/")
-	for i, seg := range parts[:len(parts)-1] {
-		if glob.IsGlob(seg) {
-			break
-		}
-		dir = strings.Join(parts[:i+1], "/")
-	}
-	return dir
+	return glob.FixedDir(ep)
 }
 
 // NamedPaths are the paths a check command names, relative to the project

@@ -82,18 +82,9 @@ func wildcardParent(p string) (string, bool) {
 	return parent, true
 }
 
-// globDir is the longest directory prefix of a glob without glob characters.
-func globDir(g string) string {
-	dir := Root
-	parts := strings.Split(g, "/")
-	for i, seg := range parts[:len(parts)-1] {
-		if glob.IsGlob(seg) {
-			break
-		}
-		dir = strings.Join(parts[:i+1], "/")
-	}
-	return dir
-}
+// globDir is the longest directory prefix of a glob without glob
+// characters (Root when there is none).
+func globDir(g string) string { return glob.FixedDir(g) }
 
 // globPrefix is the prefix every name a glob g matches starts with: its
 // fixed directory and a slash, "" when it has none.
