@@ -119,8 +119,9 @@ func evaluate(in evalInput) evaluation {
 	matched := make([]bool, len(previous))
 	outOfScope, belowThreshold := 0, 0
 	seen := map[string]bool{}
-	for _, v := range checked.Kept {
-		if i := in.find(previous, v); i >= 0 {
+	reReports := in.match(previous, checked.Kept)
+	for k, v := range checked.Kept {
+		if i := reReports[k]; i >= 0 {
 			matched[i] = true
 			in.identify(&v, previous[i])
 			ev.keepOnce(seen, v)
@@ -233,28 +234,60 @@ func (in evalInput) key(file string) string {
 	return strings.TrimPrefix(strings.TrimSpace(file), "./")
 }
 
-// find returns the index of the violation in list that v re-reports (same
-// file, and the same line or the same issue text; or the same fingerprint),
-// or -1.
-func (in evalInput) find(list []gate.Violation, v gate.Violation) int {
-	file, line, issue := in.key(v.File), parse.LineText(v.Line), oneLine(strings.ToLower(v.Issue))
-	n, _ := parse.LineNumber(v.Line)
-	var near []string
-	for i, p := range list {
-		if in.key(p.File) != file {
-			continue
-		}
-		if parse.LineText(p.Line) == line || oneLine(strings.ToLower(p.Issue)) == issue {
-			return i
-		}
-		if near == nil {
-			near = in.source.Near(file, n)
-		}
-		if fingerprint.Same(Fields(p), fingerprint.Fields{File: file, Line: n, Issue: v.Issue}, near) {
-			return i
+// Tiers of match, from the surest: the same line and a similar issue (a
+// violation reported twice matches the same one twice), then the same line
+// or the same issue text, then the fingerprint (an anchor near the line and
+// similar issue words).
+const (
+	tierSame = iota
+	tierLineOrText
+	tierFingerprint
+	tiers
+)
+
+// match pairs each violation of reports with the one of list (same file)
+// it re-reports, or -1. Reports are paired tier by tier, each previous
+// violation with one report at most except exact repeats, so that two
+// similar problems on neighbouring lines are never both taken for one of
+// them while the other passes as fixed.
+func (in evalInput) match(list, reports []gate.Violation) []int {
+	out := make([]int, len(reports))
+	for r := range out {
+		out[r] = -1
+	}
+	taken := make([]bool, len(list))
+	for tier := tierSame; tier < tiers; tier++ {
+		for r, v := range reports {
+			if out[r] >= 0 {
+				continue
+			}
+			for i, p := range list {
+				if (!taken[i] || tier == tierSame) && in.matches(p, v, tier) {
+					out[r], taken[i] = i, true
+					break
+				}
+			}
 		}
 	}
-	return -1
+	return out
+}
+
+// matches reports whether v re-reports p at the given tier of match.
+func (in evalInput) matches(p, v gate.Violation, tier int) bool {
+	file := in.key(v.File)
+	if in.key(p.File) != file {
+		return false
+	}
+	sameLine := parse.LineText(p.Line) == parse.LineText(v.Line)
+	sameText := oneLine(strings.ToLower(p.Issue)) == oneLine(strings.ToLower(v.Issue))
+	switch tier {
+	case tierSame:
+		return sameLine && (sameText || fingerprint.SimilarIssues(p.Issue, v.Issue))
+	case tierLineOrText:
+		return sameLine || sameText
+	}
+	n, _ := parse.LineNumber(v.Line)
+	return fingerprint.Same(Fields(p), fingerprint.Fields{File: file, Line: n, Issue: v.Issue}, in.source.Near(file, n))
 }
 
 // findSkipped returns the index of the violation in list (ones the agent

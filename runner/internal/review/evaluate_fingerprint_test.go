@@ -130,3 +130,37 @@ func TestEvaluateSkipsNotInherited(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateNeighbours pins that two similar violations on neighbouring
+// lines stay two: a verification that re-reports both, in any order,
+// keeps both open under their own ids, and one that re-reports only the
+// second fixes the first alone (never the one still reported).
+func TestEvaluateNeighbours(t *testing.T) {
+	root := evalRoot(t)
+	changed := parse.ParseDiff(evalDiff)
+	prev := func(line int, text, issue string) gate.Violation {
+		v := gate.Violation{File: "src/a.go", Line: line, Issue: issue, Fix: "remove it", Priority: "high",
+			Status: gate.ViolationNew, Anchor: fingerprint.Anchor(text)}
+		v.ID = ID(v)
+		return v
+	}
+	x, y := prev(2, "var x = 1", "x is never used"), prev(3, "var y = 2", "y is never used")
+	if x.ID == y.ID {
+		t.Fatal("the two violations share an id")
+	}
+	for _, order := range [][]gate.Violation{{x, y}, {y, x}} {
+		ev := evaluate(evalInput{text: failAnswer(viol("src/a.go", 3, "y is never used", "high"), viol("src/a.go", 2, "x is never used", "high")),
+			changed: changed, root: root, previous: order})
+		if len(ev.open) != 2 || len(ev.fixed) != 0 {
+			t.Fatalf("both re-reported: open %+v, fixed %+v", ev.open, ev.fixed)
+		}
+		ids := map[string]bool{ev.open[0].ID: true, ev.open[1].ID: true}
+		if !ids[x.ID] || !ids[y.ID] {
+			t.Errorf("both re-reported: ids %v, want %s and %s", ids, x.ID, y.ID)
+		}
+		ev = evaluate(evalInput{text: failAnswer(viol("src/a.go", 3, "y is never used", "high")), changed: changed, root: root, previous: order})
+		if len(ev.open) != 1 || ev.open[0].ID != y.ID || len(ev.fixed) != 1 || ev.fixed[0].ID != x.ID {
+			t.Errorf("y re-reported: open %+v, fixed %+v", ev.open, ev.fixed)
+		}
+	}
+}
