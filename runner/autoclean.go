@@ -66,11 +66,9 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 	return "", nil
 }
 
-// merged reports whether the state's commit is now reachable from the base
-// branch, as work that was not already in the base branch when it was
-// verified (the base recorded in the working-tree snapshot); without a
-// recorded base, a commit still checked out (HEAD) is not called merged, so
-// work sitting uncommitted on top of the base branch keeps its logs.
+// merged reports whether the work the state verified is now in the base
+// branch: its commit (committedMerged), or the commits made on top of it
+// since (headMerged).
 func (e *execution) merged(ctx context.Context, prev state.State) bool {
 	if prev.Commit == "" {
 		return false
@@ -79,6 +77,15 @@ func (e *execution) merged(ctx context.Context, prev state.State) bool {
 	if err != nil || refs.BaseErr != nil || refs.Base == "" {
 		return false
 	}
+	return e.committedMerged(ctx, prev, refs) || e.headMerged(ctx, prev, refs)
+}
+
+// committedMerged reports whether the state's commit is now reachable from
+// the base branch, as work that was not already in the base branch when it
+// was verified (the base recorded in the working-tree snapshot); without a
+// recorded base, a commit still checked out (HEAD) is not called merged, so
+// work sitting uncommitted on top of the base branch keeps its logs.
+func (e *execution) committedMerged(ctx context.Context, prev state.State, refs git.Refs) bool {
 	in, err := isAncestor(ctx, e.root, prev.Commit, refs.Base)
 	if err != nil || !in {
 		return false
@@ -88,6 +95,28 @@ func (e *execution) merged(ctx context.Context, prev state.State) bool {
 		return err == nil && !already
 	}
 	return refs.Head != prev.Commit
+}
+
+// headMerged reports whether the commits made on top of the state's commit
+// since (the verified work, committed after the run) were merged into the
+// base branch: HEAD descends from that commit, the base branch holds HEAD
+// and has moved past it (a merge; a base branch that is HEAD itself is
+// work committed or pushed onto it, whose logs stay), and HEAD was not in
+// the base recorded in the snapshot.
+func (e *execution) headMerged(ctx context.Context, prev state.State, refs git.Refs) bool {
+	if refs.Head == "" || refs.Head == prev.Commit || refs.Head == refs.Base {
+		return false
+	}
+	for _, q := range [][2]string{{prev.Commit, refs.Head}, {refs.Head, refs.Base}} {
+		if in, err := isAncestor(ctx, e.root, q[0], q[1]); err != nil || !in {
+			return false
+		}
+	}
+	if recorded := refs.SnapshotBase; recorded != "" {
+		already, err := isAncestor(ctx, e.root, refs.Head, recorded)
+		return err == nil && !already
+	}
+	return true
 }
 
 // isAncestor is git.IsAncestor without a git process for a commit and
