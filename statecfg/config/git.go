@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/procgroup"
 )
 
 // gitProgram is the git executable, looked up in PATH.
@@ -30,8 +32,7 @@ func trackedFile(ctx context.Context, dir string) (file string, ok bool) {
 	cmd.Stdout = out
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	// Its own process group, killed whole when ctx ends.
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	procgroup.Set(cmd)
 	cmd.WaitDelay = gitWaitDelay
 	if err := cmd.Run(); err != nil {
 		return "", false

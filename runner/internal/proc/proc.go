@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/procgroup"
 )
 
 // DefaultWaitDelay is how long Wait waits after the group was signalled
@@ -75,7 +77,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = s.Stdout
 	cmd.Stderr = s.Stderr
-	cmd.SysProcAttr = groupAttr()
+	cmd.SysProcAttr = procgroup.Attr()
 	cmd.Cancel = func() error { return KillGroup(cmd.Process) }
 	cmd.WaitDelay = DefaultWaitDelay
 	if s.WaitDelay > 0 {
@@ -109,12 +111,12 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	return res, nil
 }
 
-// KillGroup kills the process group led by p (see killGroup for what that
+// KillGroup kills the process group led by p (see procgroup.Kill for what that
 // means on each system). It is a no-op for a nil process and ignores a
 // group that is already gone.
 func KillGroup(p *os.Process) error {
 	if p == nil {
 		return nil
 	}
-	return killGroup(p)
+	return procgroup.Kill(p)
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package proc
+package procgroup
 
 import (
 	"os"
@@ -9,17 +9,17 @@ import (
 	"syscall"
 )
 
-// groupAttr starts the child in a new process group (Windows has no
-// process-group signals: killGroup kills the process tree instead).
-func groupAttr() *syscall.SysProcAttr {
+// Attr starts a child in a new process group (Windows has no
+// process-group signals: Kill kills the process tree instead).
+func Attr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
 }
 
-// killGroup kills p and every process it started that is still running
+// Kill kills p and every process it started that is still running
 // (taskkill /T walks the tree from p, so it finds the descendants only
 // while p is alive), then p itself in case taskkill is unavailable. A
 // process that is already gone is not an error.
-func killGroup(p *os.Process) error {
+func Kill(p *os.Process) error {
 	_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
 	_ = p.Kill()
 	return nil
