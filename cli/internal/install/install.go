@@ -21,6 +21,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
 )
 
 // claudeLocalSettings is Claude Code's per-user project settings file, where
@@ -254,7 +255,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 		return Result{Path: path, Command: found}, nil
 	}
 	command := CommandFor(hook, agent, timeout)
-	entry, err := marshal(spec.entry(command, timeout))
+	entry, err := jsonobj.Marshal(spec.entry(command, timeout))
 	if err != nil {
 		return Result{}, fmt.Errorf("encode hook for %s: %w", path, err)
 	}
@@ -262,7 +263,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err := setAll(doc, hooks, spec, list); err != nil {
 		return Result{}, fmt.Errorf("encode %s: %w", path, err)
 	}
-	out, err := pretty(doc)
+	out, err := jsonobj.Pretty(doc)
 	if err != nil {
 		return Result{}, fmt.Errorf("encode %s: %w", path, err)
 	}
@@ -274,34 +275,34 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 
 // parseSettings splits a settings file into the document, its "hooks"
 // object and the event's list.
-func parseSettings(data []byte, spec Spec) (doc, hooks *object, list []json.RawMessage, err error) {
-	doc, err = parseObject(data)
+func parseSettings(data []byte, spec Spec) (doc, hooks *jsonobj.Object, list []json.RawMessage, err error) {
+	doc, err = jsonobj.Parse(data)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if hooks, err = doc.child("hooks"); err != nil {
+	if hooks, err = doc.Child("hooks"); err != nil {
 		return nil, nil, nil, err
 	}
-	if list, err = hooks.array(spec.Event); err != nil {
+	if list, err = hooks.Array(spec.Event); err != nil {
 		return nil, nil, nil, fmt.Errorf("hooks.%s is not a JSON array", spec.Event)
 	}
 	return doc, hooks, list, nil
 }
 
-func setAll(doc, hooks *object, spec Spec, list []json.RawMessage) error {
-	raw, err := marshal(list)
+func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error {
+	raw, err := jsonobj.Marshal(list)
 	if err != nil {
 		return err
 	}
-	hooks.set(spec.Event, raw)
-	raw, err = marshal(hooks)
+	hooks.Set(spec.Event, raw)
+	raw, err = jsonobj.Marshal(hooks)
 	if err != nil {
 		return err
 	}
-	doc.set("hooks", raw)
+	doc.Set("hooks", raw)
 	if spec.Versioned {
-		if _, ok := doc.get("version"); !ok {
-			doc.setFirst("version", json.RawMessage("1"))
+		if _, ok := doc.Get("version"); !ok {
+			doc.SetFirst("version", json.RawMessage("1"))
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
 )
 
 // wantFresh is the file each agent gets in an empty project.
@@ -331,7 +332,7 @@ func writeTestFile(t *testing.T, path, content string) {
 }
 
 func quote(s string) string {
-	b, _ := marshal(s)
+	b, _ := jsonobj.Marshal(s)
 	return string(b)
 }
 
