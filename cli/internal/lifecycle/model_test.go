@@ -32,6 +32,9 @@ type job struct {
 	// included, excludes left out) lies in the entry point, which exists.
 	Applicable bool
 	Verdict    verdict
+	// Marked: a check whose marker is in the work tree, failing when
+	// judged without a baseline (see mayFail).
+	Marked bool
 }
 
 // facts are what git says about the work tree, computed by the harness
@@ -277,25 +280,25 @@ func (m *model) jobs(f facts) []job {
 		}
 		return pass
 	}
+	check := func(id, gate string, applicable bool, files []string, marker string) job {
+		return job{ID: id, Gate: gate, Applicable: applicable, Verdict: checkVerdict(files, marker), Marked: m.anyHolds(files, marker)}
+	}
 	if src := m.under("src"); len(src) > 0 {
 		app := changedUnder(f, "src", "src/vendor")
-		out = append(out,
-			job{ID: "check:src:lint", Gate: "lint", Applicable: app, Verdict: checkVerdict(src, markLint)},
+		out = append(out, check("check:src:lint", "lint", app, src, markLint),
 			job{ID: "review:src:quality", Gate: "quality", Review: true, Applicable: app, Verdict: m.reviewVerdict(f, src)})
 	}
 	for _, wc := range []struct{ parent, gate, marker string }{{"lib", "test", markTest}, {"pkg", "lint", markLint}} {
 		for _, d := range m.subdirs(wc.parent) {
 			dir := wc.parent + "/" + d
-			out = append(out, job{ID: "check:" + dir + ":" + wc.gate, Gate: wc.gate,
-				Applicable: changedUnder(f, dir, ""), Verdict: checkVerdict(m.under(dir), wc.marker)})
+			out = append(out, check("check:"+dir+":"+wc.gate, wc.gate, changedUnder(f, dir, ""), m.under(dir), wc.marker))
 		}
 	}
 	if _, ok := m.files["docs/guide.md"]; ok {
-		out = append(out, job{ID: "check:docs/guide.md:docs", Gate: "docs",
-			Applicable: f.Changed["docs/guide.md"], Verdict: checkVerdict([]string{"docs/guide.md"}, markDocs)})
+		out = append(out, check("check:docs/guide.md:docs", "docs", f.Changed["docs/guide.md"], []string{"docs/guide.md"}, markDocs))
 	}
 	if pa := m.under("pkg_a"); len(pa) > 0 {
-		out = append(out, job{ID: "check:pkg_a:lint", Gate: "lint", Applicable: changedUnder(f, "pkg_a", ""), Verdict: checkVerdict(pa, markLint)})
+		out = append(out, check("check:pkg_a:lint", "lint", changedUnder(f, "pkg_a", ""), pa, markLint))
 	}
 	return out
 }
@@ -381,14 +384,20 @@ func (m *model) failing(f facts, sel selection) []string {
 }
 
 // mayFail lists the jobs of sel, applicable or not, that fail or may fail:
-// a block for one of them is something the agent can fix.
+// a block for one of them is something the agent can fix. On the base
+// branch itself a verification run judges a failure against the base of
+// the run it verifies (README, "Base-branch baselines"), not against the
+// merge base, which work committed onto main since has moved to HEAD: a
+// failure the agent committed there is not pre-existing to it. The model
+// does not keep that base, so on main a marked check may fail.
 func (m *model) mayFail(f facts, sel selection) []string {
 	if m.configBroken() {
 		return []string{configGate}
 	}
+	onBase := m.cfg.Baseline && f.Branch == "main"
 	var out []string
 	for _, j := range m.jobs(f) {
-		if sel.has(j) && j.Verdict != pass {
+		if sel.has(j) && (j.Verdict != pass || onBase && j.Marked) {
 			out = append(out, j.ID)
 		}
 	}
