@@ -7,4 +7,5 @@ require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
 require (
 	github.com/creack/pty v1.1.24
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	pgregory.net/rapid v1.3.0
 )

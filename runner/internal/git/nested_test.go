@@ -154,7 +154,7 @@ func TestNestedRepositories(t *testing.T) {
 				s.Close()
 			}
 			local := gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}
-			diff, err := Diff(ctx, r.root, local, "src")
+			diff, err := Diff(ctx, r.root, local, dirScope("src"))
 			if err != nil {
 				t.Fatalf("Diff: %v", err)
 			}
