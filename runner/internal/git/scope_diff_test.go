@@ -20,7 +20,7 @@ func TestDiffHoldsExactlyTheScope(t *testing.T) {
 	r := newRepo(t)
 	r.write("base.txt", "base\n")
 	r.commitAll("base")
-	parts := []string{"a", "b", "*", "?", "[x]", "{c,d}", ":e", "-f", "g h", "ü", "**", "!i"}
+	parts := []string{"a", "b", "*", "?", "[x]", "{c,d}", ":e", "-f", "g h", "ü", "**", "!i", `\j`}
 	iter := 0
 	defer func(n int) { maxPathspecBytes = n }(maxPathspecBytes)
 	rapid.Check(t, func(rt *rapid.T) {
