@@ -19,15 +19,15 @@ import (
 // InitCmd is `agent-gauntlet init`: it finds the projects in the current
 // directory (Go, Node, Python, Rust, Java, Make), proposes the checks their
 // own tools define, tries each once on the tree, and writes .gauntlet/ with
-// those that pass (and, commented out, those that fail); then it installs
-// the agents' stop hooks.
+// those that pass (and, with baseline: true, those that fail); then it
+// installs the agents' stop hooks.
 //
 // In a directory that already has .gauntlet/ the configuration is left as it
 // is; hooks are still installed for the agents named with --agent (and only
 // those), since installing is idempotent and was asked for explicitly. In a
 // directory below a project, init refuses: that project already covers it.
 type InitCmd struct {
-	Yes          bool     `short:"y" help:"Accept every default instead of asking: every check that passed, the failing ones commented out, the log directory added to .gitignore."`
+	Yes          bool     `short:"y" help:"Accept every default instead of asking: every check that passed, the failing ones with baseline: true (they block only for failures the base branch does not have), the log directory added to .gitignore."`
 	DryRun       bool     `name:"dry-run" help:"Print what would be written, and write nothing (the proposed checks are still tried)."`
 	BaseBranch   string   `name:"base-branch" short:"b" help:"Ref the changes are compared against (base_branch). Default: the remote's default branch, else main or master, else the current branch's upstream." placeholder:"BRANCH"`
 	CLI          []string `name:"cli" help:"Review CLIs for cli.default_preference (claude, codex, gemini, github-copilot, cursor), repeatable or comma-separated. Default: the ones found on PATH, else claude." placeholder:"NAME"`

@@ -4,4 +4,8 @@ go 1.25.0
 
 require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
 
-require go.yaml.in/yaml/v2 v2.4.2 // indirect
+require (
+	github.com/creack/pty v1.1.24
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	pgregory.net/rapid v1.3.0
+)

@@ -18,6 +18,10 @@ const HealthTitle = "CLI Tool Health Check:"
 // healthUnknown is the state of a configured name that is no review CLI.
 const healthUnknown = "Unknown"
 
+// lineUnlisted warns, after the health block, of a review gate that no
+// entry point lists.
+const lineUnlisted = "warning: review gate %q is listed by no entry point, so it never runs\n"
+
 // AdapterHealth is the state of one review CLI.
 type AdapterHealth struct {
 	// Name is the adapter's registry key (claude, codex, gemini,
@@ -116,7 +120,8 @@ func CheckAdapters(ctx context.Context, root string, names []string, probe bool)
 // line per CLI. With a nil cfg (no or invalid configuration) every supported
 // CLI is checked, without the usage probe; otherwise the CLIs cfg uses,
 // probed when cli.check_usage_limit is set. The error is an *UnservedError
-// when some review gate has no healthy CLI left.
+// when some review gate that an entry point lists has no healthy CLI left;
+// a review gate no entry point lists gets a warning line instead.
 func Health(ctx context.Context, root string, cfg *config.Config, w io.Writer) error {
 	probe := cfg != nil && cfg.CLI.CheckUsageLimit
 	results := CheckAdapters(ctx, root, HealthAdapters(cfg), probe)
@@ -133,10 +138,28 @@ func Health(ctx context.Context, root string, cfg *config.Config, w io.Writer) e
 	if cfg == nil {
 		return nil
 	}
+	// A review no entry point lists never runs: warned about, never a
+	// failure of health, whatever its CLIs say.
+	listed := map[string]bool{}
+	for _, ep := range cfg.EntryPoints {
+		for _, name := range ep.Reviews {
+			listed[name] = true
+		}
+	}
+	var unlisted []string
 	unserved := map[string][]string{}
 	for name, r := range cfg.Reviews {
-		if !slices.ContainsFunc(r.CLIPreference, func(n string) bool { return healthy[n] }) {
+		switch {
+		case !listed[name]:
+			unlisted = append(unlisted, name)
+		case !slices.ContainsFunc(r.CLIPreference, func(n string) bool { return healthy[n] }):
 			unserved[name] = r.CLIPreference
+		}
+	}
+	slices.Sort(unlisted)
+	for _, name := range unlisted {
+		if _, err := fmt.Fprintf(w, lineUnlisted, name); err != nil {
+			return fmt.Errorf("write health report: %w", err)
 		}
 	}
 	if len(unserved) > 0 {

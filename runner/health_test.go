@@ -56,6 +56,7 @@ func TestHealth(t *testing.T) {
 			"security": {CLIPreference: []string{"claude"}},
 			"style":    {CLIPreference: []string{"claude", "vim"}},
 		},
+		EntryPoints: []config.EntryPoint{{Path: "src", Reviews: []string{"quality", "security", "style"}}},
 	}
 	var out strings.Builder
 	err := Health(context.Background(), t.TempDir(), cfg, &out)

@@ -93,6 +93,7 @@ const (
 	lineInterrupted   = "Run interrupted; gates were stopped."
 	lineWarning       = "Warning: %s"
 	lineError         = "Error: %v"
+	lineLeftOut       = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews do not see it, checks do."
 )
 
 // What a passing run's message adds when the result cache held passes.

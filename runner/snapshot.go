@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
@@ -56,6 +57,9 @@ func (e *execution) takeSnapshot(ctx context.Context) (runSnapshot, error) {
 	ts, err := git.NewTreeSnapshot(ctx, e.root, e.excludes()...)
 	if err != nil {
 		return runSnapshot{}, err
+	}
+	for _, p := range ts.LeftOut {
+		e.cons.Printf(lineLeftOut, console.Text(p))
 	}
 	return runSnapshot{tree: ts, afterGates: after}, nil
 }

@@ -34,11 +34,43 @@ func checkJobNames(t *testing.T, ids []string) {
 		if len(byTS[want]) > 1 {
 			want = escapedStem(id)
 		}
-		if stem != want {
+		if len(want) < maxStem && stem != want {
 			t.Fatalf("Stem(%q) = %q, want %q (set %q)", id, stem, want, ids)
+		}
+		if len(want) >= maxStem && (len(stem) != maxStem || !strings.HasPrefix(want, stem[:maxStem-hashedTail])) {
+			t.Fatalf("Stem(%q) = %q, want %q shortened to %d bytes (set %q)", id, stem, want, maxStem, ids)
 		}
 		if !validStem(stem) {
 			t.Fatalf("Stem(%q) = %q is no valid stem", id, stem)
+		}
+		checkNamesFit(t, jn, id)
+		// A log directory the TypeScript tool wrote names a job whose name
+		// no other job shares by that name, however long it is.
+		if ts := tsStem(id); len(byTS[ts]) == 1 {
+			if back, ok := jn.Job(ts); !ok || back != id {
+				t.Fatalf("Job(%q) (the TypeScript name) = %q, %v; want %q (set %q)", ts, back, ok, id, ids)
+			}
+		}
+	}
+}
+
+// checkNamesFit asserts that every file of job fits in a file name, the
+// temporary file of its atomic write too, and reads back as itself, with
+// the longest adapter, slot and run numbers there are.
+func checkNamesFit(t *testing.T, jn *JobNames, id string) {
+	t.Helper()
+	const run, slot = 4294967295, 9999
+	for _, n := range []Name{jn.JobLog(id, run), jn.SlotLog(id, "github-copilot", slot, run), jn.SlotJSON(id, strings.Repeat("x", maxAdapterBytes), slot, run)} {
+		file := n.String()
+		if tmp := "." + file + ".4294967295.tmp"; len(tmp) > MaxNameBytes {
+			t.Fatalf("%s: %d bytes with its temporary suffix, more than %d", file, len(tmp), MaxNameBytes)
+		}
+		back, ok := ParseName(file)
+		if !ok || back != n || !back.IsOwn() {
+			t.Fatalf("ParseName(%q) = %+v, %v; want %+v", file, back, ok, n)
+		}
+		if job, ok := jn.JobOf(back); !ok || job != id {
+			t.Fatalf("JobOf(%q) = %q, %v; want %q", file, job, ok, id)
 		}
 	}
 }
@@ -64,6 +96,15 @@ func TestJobNamesInjective(t *testing.T) {
 				kind = "review"
 			}
 			ids[i] = kind + ":" + word(4) + ":" + word(2)
+			if r.IntN(4) == 0 {
+				// an entry point deep in a tree of long names
+				ids[i] = kind + ":" + strings.Repeat(word(4)+"/", 10+r.IntN(60)) + word(4) + ":" + word(2)
+			}
+		}
+		if r.IntN(4) == 0 {
+			// long names that differ only at their ends
+			long := strings.Repeat("pkg/module/", 20+r.IntN(10))
+			ids = append(ids, "check:"+long+"a:lint", "check:"+long+"b:lint", "check:"+long+"a_:lint", "review:"+long+"a:q")
 		}
 		checkJobNames(t, ids)
 	}
@@ -75,6 +116,7 @@ func FuzzJobNames(f *testing.F) {
 	f.Add("pkg/a:lint\npkg_a:lint\nsrc:type_check")
 	f.Add("a%5Fb:x\na_b:x\na/b:x")
 	f.Add(".:q\n.:q\n_:q")
+	f.Add(strings.Repeat("src/ünïcode/", 30) + ":lint\n" + strings.Repeat("src/ünïcode/", 30) + "x:lint")
 	f.Fuzz(func(t *testing.T, data string) {
 		var ids []string
 		for i, line := range strings.Split(data, "\n") {

@@ -1,6 +1,8 @@
 package logdir
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -36,6 +38,32 @@ const (
 
 // consoleStem starts every console log name.
 const consoleStem = "console"
+
+// MaxNameBytes is the longest file name (one path component) the file
+// systems the gauntlet runs on accept: 255 bytes (NAME_MAX on Linux and
+// macOS; 255 UTF-16 units on Windows, and stems are ASCII).
+const MaxNameBytes = 255
+
+// Bounds of the parts of a file name that follow a job's stem, and of the
+// temporary name an atomic write gives it first (see atomicfile): the
+// stems are kept short enough for the longest of them (maxStem).
+const (
+	// maxAdapterBytes bounds an adapter's name (the longest known one,
+	// github-copilot, has 14 bytes).
+	maxAdapterBytes = 32
+	// maxSlotDigits and maxRunDigits bound the slot and run numbers.
+	maxSlotDigits = 4
+	maxRunDigits  = 10
+	// longestSuffix is "_<adapter>@<slot>.<run>.json" at its longest.
+	longestSuffix = 1 + maxAdapterBytes + 1 + maxSlotDigits + 1 + maxRunDigits + len(extJSON)
+	// tempAffixes are the "." and ".<random>.tmp" of a temporary file.
+	tempAffixes = 1 + 1 + 10 + len(".tmp")
+	// maxStem is the length of a shortened stem; every other stem is
+	// shorter.
+	maxStem = MaxNameBytes - tempAffixes - longestSuffix
+	// hashedTail is the "_<hash>" that ends a shortened stem.
+	hashedTail = 1 + 20
+)
 
 // Name is the one format of every numbered file in the log directory. The
 // job's part of a gate file's name is its stem, which JobNames gives a job
@@ -188,7 +216,10 @@ func ValidAdapterName(name string) bool {
 // check_pkg%5Fa_lint). No two jobs of the set share a stem: an escaped
 // stem without '%' is the job's TypeScript name, which another job of the
 // set shares, so it is never the stem of a job named the TypeScript way;
-// and the escaped form is injective.
+// and the escaped form is injective. A stem too long for a file name with
+// the longest run number and adapter suffix is shortened, the hash of its
+// job's id making it unique (see fit); such a job's files that the
+// TypeScript tool wrote under its whole name still read back to it.
 //
 // Every place that writes a gate's files or matches files to jobs goes
 // through one JobNames built from every job the configuration can give
@@ -209,43 +240,69 @@ func NewJobNames(ids ...string) *JobNames {
 		}
 	}
 	n := &JobNames{stems: make(map[string]string, len(ids)), jobs: make(map[string]string, len(ids))}
+	long := map[string]string{} // the TypeScript name of a job whose stem is shortened → job
 	for ts, same := range byTS {
 		for _, id := range same {
 			stem := ts
 			if len(same) > 1 {
 				stem = escapedStem(id)
+			} else if len(ts) >= maxStem {
+				long[ts] = id
 			}
+			stem = fit(stem, id)
 			n.stems[id], n.jobs[stem] = stem, id
+		}
+	}
+	// The TypeScript tool named a job by its whole name: its files read
+	// back to the job still.
+	for ts, id := range long {
+		if _, taken := n.jobs[ts]; !taken {
+			n.jobs[ts] = id
 		}
 	}
 	return n
 }
 
+// fit is stem, or, when stem is too long for a file name with the
+// longest suffix (maxStem bytes or more), its first bytes and the hash of
+// job, maxStem bytes in all. Every other stem is shorter than maxStem, so
+// a shortened stem is never another job's; two shortened ones differ by
+// their hashes.
+func fit(stem, job string) string {
+	if len(stem) < maxStem {
+		return stem
+	}
+	sum := sha256.Sum256([]byte(job))
+	return stem[:maxStem-hashedTail] + "_" + hex.EncodeToString(sum[:])[:hashedTail-1]
+}
+
 // Stem is job's stem. A job the set does not hold gets its TypeScript name
-// unless a job of the set has that name, then its escaped form.
+// unless a job of the set has that name, then its escaped form; either
+// shortened as fit says.
 func (n *JobNames) Stem(job string) string {
 	if n != nil {
 		if s, ok := n.stems[job]; ok {
 			return s
 		}
 		if _, taken := n.jobs[tsStem(job)]; taken {
-			return escapedStem(job)
+			return fit(escapedStem(job), job)
 		}
 	}
-	return tsStem(job)
+	return fit(tsStem(job), job)
 }
 
-// Job is the job whose stem is stem: a job of the set, or, for an escaped
-// stem (one with a '%'), the job it encodes. False for any other stem: the
-// TypeScript name of a job the configuration no longer has, which cannot
-// be read back.
+// Job is the job whose stem is stem: a job of the set (by its stem, or by
+// the whole TypeScript name of a job whose stem is shortened), or, for an
+// escaped stem (one with a '%') that is not shortened, the job it encodes.
+// False for any other stem: the TypeScript name of a job the
+// configuration no longer has, which cannot be read back.
 func (n *JobNames) Job(stem string) (string, bool) {
 	if n != nil {
 		if id, ok := n.jobs[stem]; ok {
 			return id, true
 		}
 	}
-	if strings.Contains(stem, "%") {
+	if strings.Contains(stem, "%") && len(stem) < maxStem {
 		return parseEscapedStem(stem)
 	}
 	return "", false

@@ -193,3 +193,12 @@ func FuzzName(f *testing.F) {
 		}
 	})
 }
+
+// Every adapter's name fits in the room file names keep for it.
+func TestAdapterNamesFit(t *testing.T) {
+	for _, a := range config.KnownAdapters() {
+		if len(a) > maxAdapterBytes || !ValidAdapterName(a) {
+			t.Errorf("adapter %q does not fit in a slot file name (at most %d bytes of letters, digits and '-')", a, maxAdapterBytes)
+		}
+	}
+}

@@ -9,8 +9,12 @@ import (
 	"syscall"
 )
 
-// Attr starts a child as the leader of a new process group.
-func Attr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// Attr starts a child as the leader of a new session, and so of a new
+// process group: it has no controlling terminal, so a program that asks on
+// /dev/tty (ssh's host-key question, sudo's password, a credential prompt)
+// fails at once ("No such device or address") instead of being stopped by
+// the terminal, or waiting for a human, while the run hangs.
+func Attr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 
 // Kill sends SIGKILL to the process group led by p; a group that is gone
 // already is not an error.

@@ -139,13 +139,22 @@ func TestPostinstallKeepsLauncher(t *testing.T) {
 	for _, tt := range []struct {
 		name, fake string
 		env        []string
-		// why is in the one stderr line; "" for a silent run.
-		why []string
+		// why is in the one stderr line; "" for a silent run. not is not.
+		why, not []string
 	}{
 		{name: "the binary prints another version", fake: "wrong", env: []string{npmAgent}, why: []string{`"v9.9.9"`, `"v1.2.3"`}},
 		{name: "the binary prints more than its version", fake: "prints", env: []string{npmAgent}, why: []string{"and more"}},
 		{name: "the binary fails", fake: "fails", env: []string{npmAgent}, why: []string{"--version failed (exit 3: cannot start)"}},
-		{name: "the platform package is missing", env: []string{npmAgent}, why: []string{Platform{runtime.GOOS, runtime.GOARCH}.Package(), "is not installed"}},
+		// npm goes on without an optional dependency it cannot fetch or
+		// install: the line says so, and blames no option nobody passed
+		{name: "the platform package is missing", env: []string{npmAgent}, why: []string{Platform{runtime.GOOS, runtime.GOARCH}.Package(), "is not installed",
+			"npm did not install it", "offline"}, not: []string{"without --omit=optional"}},
+		{name: "the platform package is left out with --omit=optional", env: []string{npmAgent, "npm_config_omit=optional"},
+			why: []string{"is not installed", "--omit=optional left it out"}},
+		{name: "the platform package is left out with --no-optional", env: []string{npmAgent, "npm_config_optional="},
+			why: []string{"is not installed", "--omit=optional left it out"}},
+		{name: "the platform package is missing, dev dependencies omitted", env: []string{npmAgent, "npm_config_omit=dev"},
+			why: []string{"is not installed", "npm did not install it"}, not: []string{"left it out"}},
 		{name: "pnpm links commands with shims that run node", fake: "right", env: []string{"npm_config_user_agent=pnpm/9.15.0 npm/? node/v22.0.0 linux x64"}},
 		{name: "yarn runs commands with node", fake: "right", env: []string{"npm_config_user_agent=yarn/4.5.0 npm/? node/v22.0.0 linux x64"}},
 		{name: "bun", fake: "right", env: []string{"npm_config_user_agent=bun/1.1.0 npm/? node/v22.0.0 linux x64"}},
@@ -168,6 +177,11 @@ func TestPostinstallKeepsLauncher(t *testing.T) {
 			for _, w := range tt.why {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(stderr, w) {
+					t.Errorf("stderr %q says %q", stderr, w)
 				}
 			}
 			assertLauncher(t, in)

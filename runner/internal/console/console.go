@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -166,14 +167,22 @@ func Age(d time.Duration) string {
 }
 
 // CachedProof is the line that points a cached result at the run that
-// proved it.
+// proved it, and at that run's console log while it can be read there.
+// The cache outlives the logs: a later archive removes that log, or puts
+// a later run's log under its name (one last written after the result was
+// recorded), and then the line says so rather than name a file that does
+// not hold the proof.
 func CachedProof(c gate.Cached) string {
 	s := fmt.Sprintf("Cached: passed in run %d at %s", c.Run, c.At.Local().Format(time.RFC3339))
 	if c.Root != "" {
 		s += " in " + c.Root
 	}
 	if c.ConsoleLog != "" {
-		s += " (" + c.ConsoleLog + ")"
+		if st, err := os.Stat(c.ConsoleLog); err == nil && !st.ModTime().After(c.At) {
+			s += " (" + c.ConsoleLog + ")"
+		} else {
+			s += fmt.Sprintf(" (its console log, %s, is gone: a later archive of the logs removed or replaced it; the result cache keeps the record)", filepath.Base(c.ConsoleLog))
+		}
 	}
 	return s
 }

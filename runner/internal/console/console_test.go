@@ -94,3 +94,36 @@ func TestPrintSummary(t *testing.T) {
 		}
 	}
 }
+
+// A cached result's line names the console log of the run that proved it
+// while that log can be read; once an archive removed it, the line says so
+// instead of naming a file that is gone.
+func TestCachedProofNamesAReadableLog(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "previous", "console.3.log")
+	recorded := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	c := gate.Cached{At: recorded, Run: 3, Root: "/p", ConsoleLog: log}
+	if got := CachedProof(c); strings.Contains(got, log) || !strings.Contains(got, "console.3.log, is gone") {
+		t.Errorf("with the log gone: %q", got)
+	}
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, []byte("[PASS]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// a later run's log under the same name (written after the record)
+	if err := os.Chtimes(log, recorded.Add(time.Second), recorded.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if got := CachedProof(c); strings.Contains(got, log) || !strings.Contains(got, "is gone") {
+		t.Errorf("with a later run's log under its name: %q", got)
+	}
+	// the proving run's own log, last written before the record
+	if err := os.Chtimes(log, recorded.Add(-time.Second), recorded.Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if got := CachedProof(c); !strings.HasSuffix(got, " in /p ("+log+")") {
+		t.Errorf("with the log there: %q", got)
+	}
+}

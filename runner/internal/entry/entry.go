@@ -419,7 +419,7 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 					continue
 				}
 				add(gate.Job{ID: gate.CheckID(ep.Path, name), Kind: gate.KindCheck, Name: name,
-					EntryPoint: ep.Path, WorkingDir: wd, Parallel: c.Parallel, Check: c})
+					EntryPoint: ep.Path, EntryGlob: ep.IsGlob(), Exclude: ep.Source.Exclude, WorkingDir: wd, Parallel: c.Parallel, Check: c})
 			}
 		}
 		if f.Reviews {
@@ -434,7 +434,7 @@ func Jobs(cfg *config.Config, eps []Expanded, f Filter) ([]gate.Job, []string) {
 					continue
 				}
 				add(gate.Job{ID: gate.ReviewID(ep.Path, name), Kind: gate.KindReview, Name: name,
-					EntryPoint: ep.Path, WorkingDir: ep.Dir, Parallel: r.Parallel, Review: r})
+					EntryPoint: ep.Path, EntryGlob: ep.IsGlob(), Exclude: ep.Source.Exclude, WorkingDir: ep.Dir, Parallel: r.Parallel, Review: r})
 			}
 		}
 	}

@@ -112,8 +112,12 @@ func TestExpandMatchesReference(t *testing.T) {
 		}
 	}
 	names := []string{"a", "b", "c", "a b", "a-b", "a.b", "x", "y", "z", "vendor"}
-	paths := []string{".", "*", "a/*", "b/*", "a", "b", "a/x", "a b", "a-b/*", "a/**/*.go", "**/*.go", "*.go", "a/{x,y}/*", "b/**", "a/x/f0.go", "c/[ab]*", "nope", "nope/*"}
-	excludes := []string{"a/x", "**/vendor", "b", "*.md", "a/y/", "./c"}
+	paths := []string{".", "*", "a/*", "b/*", "a", "b", "a/x", "a b", "a-b/*", "a/**/*.go", "**/*.go", "*.go", "a/{x,y}/*", "b/**", "a/x/f0.go", "c/[ab]*", "nope", "nope/*",
+		"a/**/*.{go,md}", "**/{x,vendor}/**", "{a,b}/**/f[01].go"}
+	excludes := []string{"a/x", "**/vendor", "b", "*.md", "a/y/", "./c", "**/f1.go", "a/{x,z}/**"}
+	// Every entry point has a review: its job's scope must select what the
+	// entry point's checks are given.
+	cfg := &config.Config{Reviews: map[string]*config.Review{"r": {Name: "r", RunLocally: true}}}
 	rnd := rand.New(rand.NewSource(1))
 	pick := func(l []string) string { return l[rnd.Intn(len(l))] }
 	for iter := 0; iter < 2000; iter++ {
@@ -131,7 +135,7 @@ func TestExpandMatchesReference(t *testing.T) {
 		}
 		var eps []config.EntryPoint
 		for n := 1 + rnd.Intn(5); n > 0; n-- {
-			ep := config.EntryPoint{Path: pick(paths)}
+			ep := config.EntryPoint{Path: pick(paths), Reviews: []string{"r"}}
 			for m := rnd.Intn(3); m > 0; m-- {
 				ep.Exclude = append(ep.Exclude, pick(excludes))
 			}
@@ -143,8 +147,29 @@ func TestExpandMatchesReference(t *testing.T) {
 			t.Fatalf("files %q, entry points %+v:\n got %+v\nwant %+v", files, eps, got, want)
 		}
 		for _, ep := range got {
-			if got, want := ep.Files(files), filesReference(ep, files); !slices.Equal(got, want) {
+			want := filesReference(ep, files)
+			if got := ep.Files(files); !slices.Equal(got, want) {
 				t.Fatalf("files %q, entry point %+v: Files = %q, want %q", files, ep, got, want)
+			}
+			jobs, _ := Jobs(cfg, []Expanded{ep}, Filter{Reviews: true})
+			if len(jobs) != 1 {
+				t.Fatalf("entry point %+v: jobs %+v", ep, jobs)
+			}
+			sc := JobScope(jobs[0])
+			var selected []string
+			for _, f := range files {
+				if sc.Selects(f) {
+					selected = append(selected, f)
+				}
+				if sc.Selects(f) && !under(f, sc.Dir()) {
+					t.Fatalf("entry point %+v: %q selected, outside the scope's directory %q", ep, f, sc.Dir())
+				}
+				if sc.Whole() && under(f, sc.Dir()) && !sc.Selects(f) {
+					t.Fatalf("entry point %+v: %q is in the whole scope %q, not selected", ep, f, sc.Dir())
+				}
+			}
+			if !slices.Equal(selected, want) {
+				t.Fatalf("files %q, entry point %+v (source %+v): the review's scope selects %q, the checks get %q", files, ep, *ep.Source, selected, want)
 			}
 		}
 	}

@@ -53,6 +53,13 @@ type Job struct {
 	Name string
 	// EntryPoint is the expanded entry point path.
 	EntryPoint string
+	// EntryGlob is true when EntryPoint is a glob (the configured path
+	// verbatim), false when it is a file or a directory.
+	EntryGlob bool
+	// Exclude are the exclude patterns of the configured entry point.
+	// With EntryPoint and EntryGlob they make the job's scope (see
+	// entry.JobScope): the files its review is shown.
+	Exclude []string
 	// WorkingDir is relative to the project root.
 	WorkingDir string
 	// Parallel places the job in the parallel lane.

@@ -92,30 +92,89 @@ func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, labe
 	return "", "", "", fmt.Errorf("unknown diff mode %q", spec.Mode)
 }
 
+// Scope is the part of the project a review diff shows (entry.Scope is
+// one).
+type Scope interface {
+	// Dir is the file or directory (relative to the project root, "."
+	// for the whole project) every path of the scope lies in.
+	Dir() string
+	// Whole reports whether every path in Dir is in the scope.
+	Whole() bool
+	// Selects reports whether the project-relative path is in the scope.
+	Selects(path string) bool
+}
+
+// maxPathspecBytes bounds the paths one `git diff` of a scope is given
+// on its command line (Linux takes 2 MiB of arguments and environment);
+// more make more diffs, one after the other.
+var maxPathspecBytes = 256 << 10
+
 // Diff returns the unified diff a reviewer sees for spec, limited to
-// pathspec (an entry point path or glob relative to the project root root;
-// "" or "." is the whole project), which is passed to git as an argument
-// after `--`, never through a shell. git runs in root, so the pathspec is
-// read relative to it, and --relative names the files relative to it too.
-// Modes are described at ChangedFiles; untracked files appear as new-file
-// diffs. Output longer than MaxDiffBytes is cut and ends with TruncatedNote.
-func Diff(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error) {
+// scope: exactly the changed files it selects. Paths reach git as
+// arguments after `--`, never through a shell, and literally
+// (GIT_LITERAL_PATHSPECS): a glob is matched by scope, not by git, whose
+// own pathspec patterns mean something else. git runs in the project
+// root root, and --relative names the files relative to it. Modes are
+// described at ChangedFiles; untracked files appear as new-file diffs.
+// Output longer than MaxDiffBytes is cut and ends with TruncatedNote.
+func Diff(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (string, error) {
 	from, to, _, err := Range(ctx, root, spec)
 	if err != nil {
 		return "", fmt.Errorf("review diff: %w", err)
 	}
-	if pathspec == "" {
-		pathspec = "."
+	batches := [][]string{{scope.Dir()}}
+	if !scope.Whole() {
+		if batches, err = scopeFiles(ctx, root, from, to, scope); err != nil {
+			return "", fmt.Errorf("review diff: %w", err)
+		}
 	}
-	args := []string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--", pathspec}
-	out, truncated, _, err := runLimited(ctx, call{root: root, args: args, limit: MaxDiffBytes})
+	var diff bytes.Buffer
+	for _, paths := range batches {
+		room := MaxDiffBytes - diff.Len()
+		if room <= 0 {
+			return diff.String() + TruncatedNote, nil
+		}
+		args := append([]string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--"}, paths...)
+		out, truncated, _, err := runLimited(ctx, call{root: root, args: args, env: literalPathspecs, limit: room})
+		if err != nil {
+			return "", fmt.Errorf("review diff: %w", err)
+		}
+		diff.Write(out)
+		if truncated {
+			return diff.String() + TruncatedNote, nil
+		}
+	}
+	return diff.String(), nil
+}
+
+// literalPathspecs makes git read every path it is given as itself.
+var literalPathspecs = []string{"GIT_LITERAL_PATHSPECS=1"}
+
+// scopeFiles lists the paths that differ between from and to and that
+// scope selects, in git's order, in batches of at most maxPathspecBytes.
+func scopeFiles(ctx context.Context, root, from, to string, scope Scope) ([][]string, error) {
+	args := append(append([]string{}, nameOnly...), from, to, "--", scope.Dir())
+	out, _, err := run(ctx, call{root: root, args: args, env: literalPathspecs})
 	if err != nil {
-		return "", fmt.Errorf("review diff: %w", err)
+		return nil, err
 	}
-	if truncated {
-		return string(out) + TruncatedNote, nil
+	var batches [][]string
+	var cur []string
+	size := 0
+	for _, f := range splitZ(out) {
+		if !scope.Selects(f) {
+			continue
+		}
+		if len(cur) > 0 && size+len(f)+1 > maxPathspecBytes {
+			batches, cur, size = append(batches, cur), nil, 0
+		}
+		cur = append(cur, f)
+		size += len(f) + 1
 	}
-	return string(out), nil
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+	return batches, nil
 }
 
 // Stats summarizes a diff for the debug log's RUN_START line.

@@ -238,7 +238,7 @@ func TestNoCommitsYet(t *testing.T) {
 	if !slices.Contains(files, "staged.txt") || len(files) != 2 {
 		t.Fatalf("snapshot holds %q", files)
 	}
-	d, err := Diff(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}, ".")
+	d, err := Diff(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}, dirScope("."))
 	if err != nil || !strings.Contains(d, "new file mode") {
 		t.Fatalf("Diff = %q, %v", d, err)
 	}
@@ -349,7 +349,7 @@ func TestChangedSinceSnapshot(t *testing.T) {
 		t.Fatalf("got %q, %v; want %q", ch.Files, err, want)
 	}
 
-	d, err := Diff(ctx, r.root, spec, quoted)
+	d, err := Diff(ctx, r.root, spec, dirScope(quoted))
 	if err != nil || !strings.Contains(d, "new file mode") || !strings.Contains(d, "+new untracked") || strings.Contains(d, "a.txt") {
 		t.Fatalf("Diff(quoted) = %q, %v", d, err)
 	}
@@ -376,22 +376,22 @@ func TestDiffModesAndPathspec(t *testing.T) {
 	r.write("src/new file.go", "package a\n")
 
 	tests := []struct {
-		name     string
-		spec     gate.DiffSpec
-		pathspec string
-		has      []string
-		hasNot   []string
+		name   string
+		spec   gate.DiffSpec
+		scope  Scope
+		has    []string
+		hasNot []string
 	}{
-		{"local whole repo", gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "base"}, ".", []string{"+// changed", "b/docs/x.md", "b/-dash.txt", "b/src/new file.go"}, nil},
-		{"local scoped", gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "base"}, "src", []string{"+// changed", "b/src/new file.go"}, []string{"docs/x.md", "dash"}},
-		{"leading dash path", gate.DiffSpec{Mode: gate.DiffUncommitted}, dashed, []string{"+dash"}, []string{"src/"}},
-		{"glob pathspec", gate.DiffSpec{Mode: gate.DiffUncommitted}, "src/*.go", []string{"b/src/new file.go"}, []string{"dash"}},
-		{"commit", gate.DiffSpec{Mode: gate.DiffCommit, Commit: c}, "", []string{"+// changed", "+y"}, []string{"new file.go"}},
-		{"ci", gate.DiffSpec{Mode: gate.DiffCI, BaseBranch: "base"}, "docs", []string{"+y"}, []string{"src/"}},
+		{"local whole repo", gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "base"}, dirScope("."), []string{"+// changed", "b/docs/x.md", "b/-dash.txt", "b/src/new file.go"}, nil},
+		{"local scoped", gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "base"}, dirScope("src"), []string{"+// changed", "b/src/new file.go"}, []string{"docs/x.md", "dash"}},
+		{"leading dash path", gate.DiffSpec{Mode: gate.DiffUncommitted}, dirScope(dashed), []string{"+dash"}, []string{"src/"}},
+		{"glob", gate.DiffSpec{Mode: gate.DiffUncommitted}, globScope("src/*.go"), []string{"b/src/new file.go"}, []string{"dash"}},
+		{"commit", gate.DiffSpec{Mode: gate.DiffCommit, Commit: c}, dirScope("."), []string{"+// changed", "+y"}, []string{"new file.go"}},
+		{"ci", gate.DiffSpec{Mode: gate.DiffCI, BaseBranch: "base"}, dirScope("docs"), []string{"+y"}, []string{"src/"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := Diff(ctx, r.root, tt.spec, tt.pathspec)
+			d, err := Diff(ctx, r.root, tt.spec, tt.scope)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
@@ -53,7 +56,14 @@ func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, 
 type TreeSnapshot struct {
 	// Tree is the snapshot's tree object.
 	Tree string
-	root string
+	// LeftOut are the paths of the work tree git cannot hold in a tree, so
+	// the snapshot leaves them out: a repository of its own without a
+	// commit (its directory, with a trailing slash; a repository with a
+	// commit is held as git holds it, a gitlink to that commit), a file it
+	// cannot read. They are relative to the project root; Changed counts
+	// them as changes, since the snapshot does not hold them.
+	LeftOut []string
+	root    string
 	// tmp is the temporary directory of the index, removed by Close; ""
 	// for a kept index.
 	tmp string
@@ -137,14 +147,30 @@ func (s *TreeSnapshot) seed(ctx context.Context, userIndex, index string) error 
 // directory is left out anyway.
 const ignoredNotice = "The following paths are ignored by one of your .gitignore files"
 
-// Retake snapshots the work tree again into the kept index and sets Tree.
+// leftOutRE reads the lines in which `git add --ignore-errors` (LC_ALL=C)
+// names a path it could not add and went on without: a repository of its
+// own with no commit to point a gitlink at, a file it could not read.
+var leftOutRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)')$`)
+})
+
+// Retake snapshots the work tree again into the kept index and sets Tree
+// and LeftOut. A path git cannot add never fails the snapshot: it is
+// left out (a tracked one keeps its content of the index), and named.
 func (s *TreeSnapshot) Retake(ctx context.Context) error {
-	args := append([]string{"-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "add", "-A", "--", "."}, s.exclude...)
+	args := append([]string{"-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "add", "-A", "--ignore-errors", "--", "."}, s.exclude...)
+	s.LeftOut = nil
 	if _, _, err := run(ctx, call{root: s.root, env: s.env, args: args}); err != nil {
-		var ce *CommandError
-		if !errors.As(err, &ce) || ce.Code != 1 || !strings.Contains(ce.Stderr, ignoredNotice) {
+		left, ok := leftOut(err)
+		if !ok {
 			return fmt.Errorf("snapshot: %w", err)
 		}
+		// git names them from the top level of the work tree.
+		pfx, err := showPrefix(ctx, s.root)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.LeftOut = underPrefix(left, pfx)
 	}
 	if tree := s.knownTree(); tree != "" {
 		s.Tree = tree
@@ -157,6 +183,36 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	s.Tree = strings.TrimSpace(string(out))
 	s.noteTree()
 	return nil
+}
+
+// leftOut reads the failure of `git add -A --ignore-errors`: the paths it
+// left out, and whether that is all it says (it added everything else).
+func leftOut(err error) ([]string, bool) {
+	var ce *CommandError
+	if !errors.As(err, &ce) || ce.Code != 1 {
+		return nil, false
+	}
+	var paths []string
+	ignored := false
+	for _, l := range strings.Split(strings.TrimRight(ce.Stderr, "\n"), "\n") {
+		if m := leftOutRE().FindStringSubmatch(l); m != nil {
+			p := m[1] + m[2]
+			if !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, ignoredNotice):
+			ignored = true
+		case ignored || strings.HasPrefix(l, "error: open(") || strings.HasPrefix(l, "hint: ") || strings.HasPrefix(l, "warning: "):
+			// the ignored paths, one a line; the reason of an unreadable
+			// file; git's advice
+		default:
+			return nil, false
+		}
+	}
+	return paths, len(paths) > 0 || ignored
 }
 
 // Changed reports whether the work tree differs from the snapshot: a file

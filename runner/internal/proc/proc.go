@@ -1,6 +1,8 @@
 // Package proc runs child processes the one safe way: with a context
-// deadline, in their own process group, a Cancel that signals the whole
-// group, a WaitDelay, and output streamed to the caller's writers.
+// deadline, in their own process group and session (no controlling
+// terminal), unattended (see procgroup.Unattended), a Cancel that signals
+// the whole group, a WaitDelay, and output streamed to the caller's
+// writers.
 package proc
 
 import (
@@ -28,9 +30,11 @@ type Spec struct {
 	Args []string
 	// Dir is the working directory.
 	Dir string
-	// Env is the full environment; nil means the parent's.
+	// Env is the full environment; nil means the parent's. Either way the
+	// variables of procgroup.Unattended are set over it.
 	Env []string
-	// Stdin, Stdout and Stderr may be nil.
+	// Stdin, Stdout and Stderr may be nil; a nil Stdin reads the null
+	// device (a program that reads its input gets end-of-file at once).
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -73,7 +77,11 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 
 	cmd := exec.CommandContext(runCtx, s.Path, s.Args...)
 	cmd.Dir = s.Dir
-	cmd.Env = s.Env
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = procgroup.Unattended(env)
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = s.Stdout
 	cmd.Stderr = s.Stderr

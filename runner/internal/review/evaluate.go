@@ -29,6 +29,8 @@ type evalInput struct {
 	// changed is the diff the reviewer saw; root resolves absolute paths.
 	changed parse.Diff
 	root    string
+	// paths makes every path of the answer canonical (set by evaluate).
+	paths parse.Paths
 	// previous are the violations pending for this slot (new and fixed).
 	previous []gate.Violation
 	// skippedBefore are the violations the agent marked skipped in this
@@ -88,6 +90,7 @@ func evaluate(in evalInput) evaluation {
 	if err != nil {
 		return ev.reviewerFailed(fmt.Sprintf(msgInvalidJSON, err))
 	}
+	in = in.canonical()
 	previous := in.previous
 	if rv.Status == parse.StatusPass {
 		ev.status, ev.message = gate.StatusPass, rv.Message
@@ -140,9 +143,9 @@ func evaluate(in evalInput) evaluation {
 			continue
 		}
 		if !in.changed.Empty() {
-			file, ok := in.changed.Resolve(v.File, in.root)
+			file := in.key(v.File)
 			line, _ := parse.LineNumber(v.Line)
-			if !ok || !in.changed.Added(file, line) {
+			if !in.changed.Added(file, line) {
 				outOfScope++
 				continue
 			}
@@ -226,13 +229,48 @@ func (ev *evaluation) keep(v gate.Violation) {
 	ev.stored = append(ev.stored, v)
 }
 
-// key is the canonical form of a file path for matching.
-func (in evalInput) key(file string) string {
-	if f, ok := in.changed.Resolve(file, in.root); ok {
-		return f
+// canonical returns in with its paths set and every path of the
+// violations it holds canonical (see parse.Paths): the earlier ones may
+// come from files the TypeScript tool or an agent wrote.
+func (in evalInput) canonical() evalInput {
+	known := in.changed.Files()
+	for _, l := range [][]gate.Violation{in.previous, in.skippedBefore} {
+		for _, v := range l {
+			known = append(known, v.File)
+		}
 	}
-	return strings.TrimPrefix(strings.TrimSpace(file), "./")
+	for _, sk := range in.skips {
+		known = append(known, sk.File)
+	}
+	in.paths = parse.NewPaths(in.root, known)
+	in.previous = in.canonicalAll(in.previous)
+	in.skippedBefore = in.canonicalAll(in.skippedBefore)
+	if len(in.skips) > 0 {
+		skips := make([]gate.Skip, len(in.skips))
+		for i, sk := range in.skips {
+			sk.File = in.key(sk.File)
+			skips[i] = sk
+		}
+		in.skips = skips
+	}
+	return in
 }
+
+// canonicalAll is a copy of list with canonical paths.
+func (in evalInput) canonicalAll(list []gate.Violation) []gate.Violation {
+	if len(list) == 0 {
+		return list
+	}
+	out := make([]gate.Violation, len(list))
+	for i, v := range list {
+		v.File = in.key(v.File)
+		out[i] = v
+	}
+	return out
+}
+
+// key is the canonical form of a path of the answer (see parse.Paths).
+func (in evalInput) key(file string) string { return in.paths.Canonical(file) }
 
 // Tiers of match, from the surest: the same line and a similar issue (a
 // violation reported twice matches the same one twice), then the same line
@@ -317,7 +355,7 @@ func (in evalInput) findSkipped(list []gate.Violation, v gate.Violation) int {
 // a line the change added is about that line, so only its own text
 // locates it.
 func (in evalInput) strictNear(file string, n int) []string {
-	if f, ok := in.changed.Resolve(file, in.root); ok && in.changed.Added(f, n) {
+	if f := in.key(file); in.changed.Added(f, n) {
 		if a := in.source.Anchor(file, n); a != "" {
 			return []string{a}
 		}

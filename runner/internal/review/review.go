@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
@@ -48,8 +49,8 @@ const (
 // at the same time; the others wait for a free place, in slot order.
 const MaxParallelSlots = 4
 
-// DiffFunc returns the unified diff of spec limited to pathspec.
-type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, pathspec string) (string, error)
+// DiffFunc returns the unified diff of spec limited to scope.
+type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, scope git.Scope) (string, error)
 
 // deps are the effects Run depends on (replaced in tests).
 type deps struct {
@@ -144,7 +145,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 	if job.Review == nil {
 		return done(gate.StatusError, fmt.Sprintf(msgNoConfig, job.ID))
 	}
-	diff, err := d.diff(ctx, env.Root, env.Diff, job.EntryPoint)
+	diff, err := d.diff(ctx, env.Root, env.Diff, entry.JobScope(job))
 	if err != nil {
 		return done(gate.StatusError, err.Error())
 	}

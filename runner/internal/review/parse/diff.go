@@ -120,54 +120,21 @@ func (s Diff) AddedLines(file string) int { return len(s.added[file]) }
 // added line.
 func (s Diff) Added(file string, line int) bool { return s.added[file][line] }
 
-// Resolve maps a path as a reviewer wrote it to a file of the diff: exactly;
-// after dropping "./", an "a/" or "b/" prefix, or the absolute root; else by
-// a unique match on whole trailing path elements (the diff names files from
-// the repository top, a reviewer may name them from the project root).
-func (s Diff) Resolve(file, root string) (string, bool) {
-	if f := clean(file); f != "" {
-		if _, ok := s.added[f]; ok {
-			return f, true
-		}
-	}
-	f := strings.TrimSpace(file)
-	if root != "" && strings.HasPrefix(f, strings.TrimSuffix(root, "/")+"/") {
-		f = f[len(strings.TrimSuffix(root, "/"))+1:]
-	}
-	f = clean(f)
-	if f == "" {
-		return "", false
-	}
-	if _, ok := s.added[f]; ok {
-		return f, true
-	}
-	for _, p := range []string{"a/", "b/"} {
-		if g := strings.TrimPrefix(f, p); g != f {
-			if _, ok := s.added[g]; ok {
-				return g, true
-			}
-		}
-	}
-	match := ""
-	for _, d := range s.files {
-		if strings.HasSuffix(d, "/"+f) || strings.HasSuffix(f, "/"+d) {
-			if match != "" {
-				return "", false
-			}
-			match = d
-		}
-	}
-	return match, match != ""
+// Has reports whether file (a canonical path, see Paths) is a file of
+// the diff.
+func (s Diff) Has(file string) bool {
+	_, ok := s.added[file]
+	return ok
 }
 
-// clean makes a repository-relative slash path canonical.
+// clean makes a path of a diff header canonical: no "./", no doubled or
+// trailing slash. A '\' is part of a name: git writes paths with '/'.
 func clean(p string) string {
 	if strings.TrimSpace(p) == "" {
 		return ""
 	}
-	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
-	p = strings.TrimPrefix(p, "./")
-	if p == "." || p == "/" || strings.TrimSpace(p) == "" {
+	p = strings.TrimPrefix(path.Clean(p), "./")
+	if p == "." || p == "/" {
 		return ""
 	}
 	return p

@@ -211,10 +211,11 @@ diff --git a/other/util.go b/other/util.go
 		{"nope.go", "", false},
 		{"", "", false},
 	}
+	paths := NewPaths("/repo", s.Files())
 	for _, tt := range tests {
-		got, ok := s.Resolve(tt.in, "/repo")
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("Resolve(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		got := paths.Canonical(tt.in)
+		if ok := s.Has(got); ok != tt.ok || ok && got != tt.want {
+			t.Errorf("Canonical(%q) = %q (in the diff: %v); want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 	if !s.Added("svc/api/main.go", 2) || s.Added("svc/api/main.go", 1) {

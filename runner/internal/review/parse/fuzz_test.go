@@ -35,9 +35,10 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		s := ParseDiff(diff)
+		paths := NewPaths("/repo", s.Files())
 		for _, file := range s.Files() {
-			if got, ok := s.Resolve(file, ""); !ok || got != file {
-				t.Fatalf("Resolve(%q) = %q, %v", file, got, ok)
+			if got := paths.Canonical(file); got != file || !s.Has(got) {
+				t.Fatalf("Canonical(%q) = %q, in the diff: %v", file, got, s.Has(got))
 			}
 		}
 	})

@@ -1,0 +1,135 @@
+package parse
+
+import (
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Paths turns every spelling of a path a reviewer may write into the one
+// project-relative, slash-separated path the gauntlet stores and compares:
+// relative or absolute, "./" or "../" on the way, doubled slashes, '\'
+// separators, a Windows drive, an "a/" or "b/" diff prefix, a path from
+// the repository's top level or from another machine's checkout of the
+// project. Every comparison of a reviewer's path (with the diff, with
+// earlier violations, with skips) goes through Canonical first.
+type Paths struct {
+	// roots are the spellings of the absolute project root, slash-separated.
+	roots []string
+	// known are the project's paths the answer may name: the diff's files,
+	// the earlier violations'; a path that is none of them is matched to
+	// the one it ends with, or that ends with it.
+	known map[string]bool
+	list  []string
+}
+
+// NewPaths is Paths for the project at root (an absolute path; "" when
+// unknown) whose answer may name the known files.
+func NewPaths(root string, known ...[]string) Paths {
+	p := Paths{known: map[string]bool{}}
+	if root != "" {
+		p.roots = append(p.roots, strings.TrimSuffix(filepath.ToSlash(root), "/"))
+		if real, err := filepath.EvalSymlinks(root); err == nil && filepath.ToSlash(real) != p.roots[0] {
+			p.roots = append(p.roots, strings.TrimSuffix(filepath.ToSlash(real), "/"))
+		}
+	}
+	for _, l := range known {
+		for _, f := range l {
+			if f != "" && !p.known[f] {
+				p.known[f] = true
+				p.list = append(p.list, f)
+			}
+		}
+	}
+	return p
+}
+
+// driveRE matches the drive of a Windows path ("C:/", slash-separated).
+var driveRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]:/`) })
+
+// Canonical is the project-relative path file names. A path that names
+// nothing known and lies in the project is returned cleaned; one outside
+// it, cleaned and still absolute (or leading out with "../"), so that it
+// equals no project path.
+func (p Paths) Canonical(file string) string {
+	if p.known[file] {
+		return file // a known name as it is, blanks and '\' included
+	}
+	if strings.TrimSpace(file) == "" {
+		return ""
+	}
+	f := tidy(strings.ReplaceAll(file, `\`, "/"))
+	abs := strings.HasPrefix(f, "/") || driveRE().MatchString(f)
+	if !abs && strings.HasPrefix(f, "../") && len(p.roots) > 0 {
+		f, abs = path.Join(p.roots[0], f), true
+	}
+	if !abs {
+		return p.relative(f)
+	}
+	for _, r := range p.roots {
+		if rel, ok := cutRoot(f, r); ok {
+			return p.Canonical(rel) // shorter: " /x" may be left to tidy
+		}
+	}
+	if m := p.suffixMatch(f); m != "" {
+		return m
+	}
+	return f
+}
+
+// tidy cleans f (path.Clean) without blanks at either end, until it
+// stays the same: "a /" cleans to "a ", which trims to "a".
+func tidy(f string) string {
+	for {
+		g := path.Clean(strings.TrimSpace(f))
+		if g == f {
+			return f
+		}
+		f = g
+	}
+}
+
+// relative is the canonical form of the tidy relative path f.
+func (p Paths) relative(f string) string {
+	if f == "." || p.known[f] {
+		return f
+	}
+	for _, pfx := range []string{"a/", "b/"} {
+		if g, ok := strings.CutPrefix(f, pfx); ok && p.known[g] {
+			return g
+		}
+	}
+	if m := p.suffixMatch(f); m != "" {
+		return m
+	}
+	return f
+}
+
+// suffixMatch is the one known path that f ends with, or that ends with f,
+// by whole path elements; "" when none is, or several are.
+func (p Paths) suffixMatch(f string) string {
+	match := ""
+	for _, k := range p.list {
+		if strings.HasSuffix(f, "/"+k) || strings.HasSuffix(k, "/"+f) {
+			if match != "" && match != k {
+				return ""
+			}
+			match = k
+		}
+	}
+	return match
+}
+
+// cutRoot is f relative to root when f lies in it; a Windows drive's
+// letter matches in either case.
+func cutRoot(f, root string) (string, bool) {
+	if driveRE().MatchString(root) && driveRE().MatchString(f) && strings.EqualFold(f[:1], root[:1]) {
+		f = root[:1] + f[1:]
+	}
+	if f == root {
+		return ".", true
+	}
+	return strings.CutPrefix(f, root+"/")
+}
