@@ -48,7 +48,8 @@ func ParseBench(r io.Reader) map[string]BenchResult {
 	return res
 }
 
-// Figure is one target of issue 6, measured against its baseline.
+// Figure is one performance target (docs/performance.md), measured against
+// its baseline.
 type Figure struct {
 	What     string
 	Measured string
