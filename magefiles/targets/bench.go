@@ -196,7 +196,7 @@ func RenderBenchmarks(figs []Figure, raw string, when time.Time, notes string) s
 	}
 	for _, f := range figs {
 		if !f.Met && !f.Reference {
-			b.WriteString("\nTargets marked **no** are not met yet; README.md, section \"Performance\", says why and what is planned.\n")
+			b.WriteString("\nTargets marked **no** are not met yet; docs/performance.md says why and what is planned.\n")
 			break
 		}
 	}

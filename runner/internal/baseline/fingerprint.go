@@ -192,7 +192,7 @@ func resolved(p string) string {
 }
 
 // The normalisation rules, applied in this order (one source of truth: the
-// README lists them).
+// page docs/baselines.md lists them).
 var rules = sync.OnceValue(func() []rule {
 	tmp := regexp.QuoteMeta(strings.TrimRight(filepath.Clean(os.TempDir()), "/"))
 	return []rule{
