@@ -78,7 +78,7 @@ func TestE2E(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("GAUNTLET_UPDATE_GOLDEN") != "",
 		Setup: func(e *testscript.Env) error {
-			if err := scripttest.Hermetic(e); err != nil {
+			if err := scripttest.HermeticHome(e); err != nil {
 				return err
 			}
 			e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+bin)

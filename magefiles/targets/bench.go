@@ -48,7 +48,8 @@ func ParseBench(r io.Reader) map[string]BenchResult {
 	return res
 }
 
-// Figure is one target of issue 6, measured against its baseline.
+// Figure is one performance target (docs/performance.md), measured against
+// its baseline.
 type Figure struct {
 	What     string
 	Measured string
@@ -195,7 +196,7 @@ func RenderBenchmarks(figs []Figure, raw string, when time.Time, notes string) s
 	}
 	for _, f := range figs {
 		if !f.Met && !f.Reference {
-			b.WriteString("\nTargets marked **no** are not met yet; README.md, section \"Performance\", says why and what is planned.\n")
+			b.WriteString("\nTargets marked **no** are not met yet; docs/performance.md says why and what is planned.\n")
 			break
 		}
 	}

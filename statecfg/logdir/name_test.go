@@ -38,7 +38,7 @@ func TestJobNamesTypeScript(t *testing.T) {
 }
 
 // Jobs whose TypeScript names collide, and only those, are named by the
-// escaped form (issue 12: check:pkg/a:lint and check:pkg_a:lint).
+// escaped form (check:pkg/a:lint and check:pkg_a:lint; docs/lifecycle.md).
 func TestJobNamesCollide(t *testing.T) {
 	n := NewJobNames("check:pkg/a:lint", "check:pkg_a:lint", "check:src:type_check", "review:pkg_a:lint")
 	for id, want := range map[string]string{

@@ -1,5 +1,5 @@
 // Package benchmarks measures whole agent-gauntlet processes against the
-// baselines of issue 6. Every benchmark builds the binary once, prepares a
+// baselines of docs/performance.md. Every benchmark builds the binary once, prepares a
 // throwaway repository, checks once (untimed) that the command takes the
 // path it is meant to measure, and then times b.N runs. A benchmark with a
 // baseline runs the baseline next to each measured run (alternating which
@@ -473,7 +473,7 @@ func cachedRepo(b *testing.B, commands ...string) project {
 
 // stopHookCached measures the stop hook (interval 0) on a cachedRepo with
 // nothing changed since its passing run, against `git status --porcelain`
-// on the same repository (issue 16: at most twice its time).
+// on the same repository (target: at most twice its time, docs/performance.md).
 func stopHookCached(b *testing.B, commands ...string) {
 	p := cachedRepo(b, commands...)
 	want := fmt.Sprintf("All %d gates passed before on exactly this content (cached)", len(commands))

@@ -1,6 +1,6 @@
 // Package ciwork turns a project's configuration into GitHub Actions work:
-// the job list that `agent-gauntlet ci list-jobs` prints (reference/
-// UPSTREAM.md §11, plus review jobs and what the generated workflow reads),
+// the job list that `agent-gauntlet ci list-jobs` prints (the TypeScript
+// tool's, plus review jobs and what the generated workflow reads; docs/ci.md),
 // the workflow that `agent-gauntlet ci init` writes, and the starter
 // .gauntlet/ci.yml.
 package ciwork

@@ -18,7 +18,7 @@ import (
 )
 
 // BaselineSupported tells whether check files take `baseline: true` (a
-// failure the base branch has too does not block; issue 18). It is the one
+// failure the base branch has too does not block; docs/baselines.md). It is the one
 // switch between the two ways of writing a check that failed when init
 // tried it: enabled with `baseline: true`, or listed commented out with its
 // failure as a note. See failingCheck.

@@ -158,7 +158,7 @@ func TestYAMLCommand(t *testing.T) {
 
 // TestBaselineSwitchMatchesLoader fails when the configuration loader and
 // BaselineSupported disagree: when check files start to take `baseline:`
-// (issue 18), flip BaselineSupported, and init writes failing checks with
+// (docs/baselines.md), flip BaselineSupported, and init writes failing checks with
 // baseline: true instead of commenting them out.
 func TestBaselineSwitchMatchesLoader(t *testing.T) {
 	root := t.TempDir()

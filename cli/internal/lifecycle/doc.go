@@ -11,8 +11,7 @@
 //
 // After every step a simple oracle, which knows from the files' content which
 // gates fail in the work tree now, checks the lifecycle properties of
-// DESIGN.md §7 and issue 12 (the target semantics, not the current
-// behaviour):
+// docs/design.md (the target semantics, not the current behaviour):
 //
 //	(a) no file the gauntlet did not write is moved, changed or deleted, nor
 //	    the user's git index, HEAD, branches or stash;

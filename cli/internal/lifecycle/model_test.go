@@ -386,7 +386,7 @@ func (m *model) failing(f facts, sel selection) []string {
 // mayFail lists the jobs of sel, applicable or not, that fail or may fail:
 // a block for one of them is something the agent can fix. On the base
 // branch itself a verification run judges a failure against the base of
-// the run it verifies (README, "Base-branch baselines"), not against the
+// the run it verifies (docs/baselines.md), not against the
 // merge base, which work committed onto main since has moved to HEAD: a
 // failure the agent committed there is not pre-existing to it. The model
 // does not keep that base, so on main a marked check may fail.

@@ -71,8 +71,8 @@ func TestUnwritableLogDir(t *testing.T) {
 		checkUnwritable(t, s, attr, logDir, "permission denied")
 	})
 
-	// A log_dir below a regular file can never be created: since issue 12
-	// it is a configuration error (exit 2) naming the field and the file in
+	// A log_dir below a regular file can never be created: it is a
+	// configuration error (exit 2) naming the field and the file in
 	// the way, reported before anything runs.
 	t.Run("log_dir below a file", func(t *testing.T) {
 		s := newSandbox(t, "", unwritableFiles("blocker/logs"))

@@ -390,24 +390,24 @@ func TestSchemaEnums(t *testing.T) {
 	}
 }
 
-// The README's example document is valid against the schema.
-func TestReadmeExample(t *testing.T) {
+// The example document of docs/reports.md is valid against the schema.
+func TestReportsDocExample(t *testing.T) {
 	p, err := reporttest.ReportSchemaPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(filepath.Dir(p), "..", "README.md"))
+	doc, err := os.ReadFile(filepath.Join(filepath.Dir(p), "reports.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := strings.Index(string(readme), "```json\n{\n  \"schema_version\"")
+	start := strings.Index(string(doc), "```json\n{\n  \"schema_version\"")
 	if start < 0 {
-		t.Fatal("README has no example JSON report")
+		t.Fatal("docs/reports.md has no example JSON report")
 	}
-	body := string(readme)[start+len("```json\n"):]
+	body := string(doc)[start+len("```json\n"):]
 	body = body[:strings.Index(body, "```")]
 	if err := reporttest.ValidateJSON([]byte(body)); err != nil {
-		t.Fatalf("README example: %v", err)
+		t.Fatalf("docs/reports.md example: %v", err)
 	}
 }
 

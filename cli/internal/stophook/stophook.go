@@ -1,5 +1,6 @@
 // Package stophook answers an agent's stop hook: it reads the hook input,
-// decides in the order of DESIGN.md §4 whether the gauntlet must run, runs it
+// decides in the order of docs/design.md (The stop hook's decision order)
+// whether the gauntlet must run, runs it
 // in-process through runner.ExecuteRun, and writes exactly one line of JSON
 // in the agent's dialect. Only a failed run blocks the agent.
 //
@@ -236,7 +237,7 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 	return h.decide(ctx, &known)
 }
 
-// decide follows DESIGN.md §4. It records the log dir and the debug
+// decide follows docs/design.md, The stop hook's decision order. It records the log dir and the debug
 // settings in known as soon as they are found.
 func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.o.Deadline))

@@ -10,8 +10,8 @@ import (
 // NoteCache is the Note of a result a Store answered.
 const NoteCache = "from the result cache"
 
-// Store keeps base results between runs: the result cache (issue 16)
-// plugs in here. A base result depends on the base commit's tree, the
+// Store keeps base results between runs: the result cache (docs/cache.md)
+// implements it. A base result depends on the base commit's tree, the
 // check's definition (command, working directory, timeout), the changed
 // files it receives (Request.Job.Changed) and what ${BASE_BRANCH} stands
 // for (Request.BaseBranch); a store must key it by all of them, or answer

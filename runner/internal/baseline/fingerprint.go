@@ -1,12 +1,12 @@
 // Package baseline tells a check's own failures from the ones its base
-// branch already had (issue 18): a failed check with baseline: true runs
+// branch already had (docs/baselines.md): a failed check with baseline: true runs
 // again on the merge base, and when the base fails the same way (the same
 // exit code, and every error line of the failure also printed there,
 // normalised), the failure is pre-existing and does not block.
 //
 // Where the base result comes from is a Source: Worktrees runs the check
 // in a temporary detached worktree of the base commit; a result cache can
-// answer instead (issue 16) by implementing Source.
+// answer instead (Cached, with a Store) by implementing Source.
 package baseline
 
 import (
@@ -192,7 +192,7 @@ func resolved(p string) string {
 }
 
 // The normalisation rules, applied in this order (one source of truth: the
-// README lists them).
+// page docs/baselines.md lists them).
 var rules = sync.OnceValue(func() []rule {
 	tmp := regexp.QuoteMeta(strings.TrimRight(filepath.Clean(os.TempDir()), "/"))
 	return []rule{

@@ -139,7 +139,7 @@ type Failure struct {
 }
 
 // Judge looks again at a failed check before its log is closed (the
-// baseline of issue 18): it may append to the log, and returns the
+// base-branch baseline, docs/baselines.md): it may append to the log, and returns the
 // status, message and baseline to report.
 type Judge func(ctx context.Context, f Failure) (gate.Status, string, *gate.Baseline)
 

@@ -11,8 +11,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
-// TestProjectBelowTopLevel: a project root below the git top level (DESIGN
-// §4.3) sees only its own changes, named relative to it, in every mode, and
+// TestProjectBelowTopLevel: a project root below the git top level
+// (docs/design.md, The stop hook's decision order) sees only its own changes, named relative to it, in every mode, and
 // its review diffs take and print project-relative paths.
 func TestProjectBelowTopLevel(t *testing.T) {
 	ctx := context.Background()

@@ -61,7 +61,8 @@ func TestEvaluateIDs(t *testing.T) {
 	}
 }
 
-// TestEvaluateStandingSkips pins issue 12 §3: a violation matching a skip
+// TestEvaluateStandingSkips pins the skip decisions of docs/reviews.md: a
+// violation matching a skip
 // decision of the branch is stored as skipped with the decision's note and
 // does not fail the slot, even in a first run (no earlier slot JSON); a
 // different problem on the same line still fails.

@@ -273,7 +273,7 @@ func parseLegacyLog(text string) (gate.Status, []gate.Violation) {
 }
 
 // PendingSlots returns the review slots that earlier runs left failing,
-// per §6.6 of the upstream sheet, except that runs in which a slot erred
+// found as the TypeScript tool finds them, except that runs in which a slot erred
 // are passed over: for every review slot among names (the files of logDir)
 // whose job keep accepts, the record of the newest run with a verdict (see
 // latestVerdicts; the JSON preferred over the log of the same run) is

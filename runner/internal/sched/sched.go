@@ -1,5 +1,5 @@
-// Package sched runs a run's jobs (reference/UPSTREAM.md §4): preflight
-// first, then a parallel lane and a sequential lane side by side when
+// Package sched runs a run's jobs as the TypeScript tool orders them:
+// preflight first, then a parallel lane and a sequential lane side by side when
 // parallelism is allowed, or everything in order otherwise; fail_fast stops
 // the sequential lane and a canceled context stops everything.
 package sched
