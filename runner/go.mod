@@ -2,6 +2,9 @@ module github.com/agent-gauntlet/agent-gauntlet/runner
 
 go 1.25.0
 
-require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
+require (
+	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
+	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
+)
 
 require go.yaml.in/yaml/v2 v2.4.2 // indirect
