@@ -58,9 +58,31 @@ var efmFormats = sync.OnceValue(func() map[string]*errorformat.Errorformat {
 	return out
 })
 
-// parseDiagnostics reads lines with the errorformat of format into r.
+// Bounds of one errorformat scan: errorformat joins a multi-line message
+// by concatenation, which costs the square of its length, so the output
+// is scanned in chunks (a message longer than a chunk is cut there).
+const (
+	chunkBytes = 64 << 10
+	chunkLines = 1000
+)
+
+// parseDiagnostics reads lines with the errorformat of format into r, in
+// chunks.
 func parseDiagnostics(format string, lines []string, n *Normalizer, dir string, r *Result) {
 	efm := efmFormats()[format]
+	for start := 0; start < len(lines); {
+		end, size := start, 0
+		for end < len(lines) && end-start < chunkLines && size < chunkBytes {
+			size += len(lines[end]) + 1
+			end++
+		}
+		scanChunk(efm, format, lines[start:end], n, dir, r)
+		start = end
+	}
+}
+
+// scanChunk reads one chunk of lines into r.
+func scanChunk(efm *errorformat.Errorformat, format string, lines []string, n *Normalizer, dir string, r *Result) {
 	s := efm.NewScanner(strings.NewReader(strings.Join(lines, "\n")))
 	for s.Scan() {
 		e := s.Entry()
