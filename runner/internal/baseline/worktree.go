@@ -85,8 +85,10 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	}
 	linkDependencies(w.root, t.root, wd)
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
-	x := check.Exec{Command: check.Command(job, req.BaseBranch), Dir: dir, Env: check.Environ(req.BaseBranch),
+	cmd := check.Command(job, req.BaseBranch)
+	x := check.Exec{Command: cmd, Dir: dir, Env: check.Environ(req.BaseBranch),
 		Files: check.RelFiles(job.WorkingDir, files), Timeout: job.Check.Timeout, Log: req.Log}
+	began := time.Now()
 	out := x.Run(ctx)
 	fmt.Fprintf(req.Log, "\n--- End of the base run: %s ---\n", out.Message)
 	switch {
@@ -97,11 +99,8 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	case out.Status == gate.StatusPass:
 		return Result{Passed: true, Note: NoteWorktree}, nil
 	}
-	fp, err := Scan(out.OutputReader(req.Log), out.ExitCode, NewNormalizer(t.root, t.dir))
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Fingerprint: fp, Note: NoteWorktree}, nil
+	found, _ := check.ReadFindings(job, cmd, t.root, dir, out, req.Log, began)
+	return Result{ExitCode: out.ExitCode, Findings: found, Note: NoteWorktree}, nil
 }
 
 // DependencyDirs are the directories of installed dependencies that a
@@ -288,4 +287,13 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
+}
+
+// resolved is p with symbolic links resolved (p when that fails).
+func resolved(p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return p
+	}
+	return r
 }

@@ -116,7 +116,7 @@ func TestWorktreesBase(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || res.Passed != tc.passed || res.Fingerprint.Lines() != tc.lines || tc.note != "" && res.Note != tc.note {
+			if err != nil || res.Passed != tc.passed || len(res.Findings.Findings) != tc.lines || tc.note != "" && res.Note != tc.note {
 				t.Fatalf("Base = %+v, %v", res, err)
 			}
 			b, _ := os.ReadFile(log.Name())
@@ -217,11 +217,13 @@ func (f *fakeSource) Base(_ context.Context, req Request) (Result, error) {
 	return f.res, f.err
 }
 
+func withNote(r Result, note string) Result {
+	r.Note = note
+	return r
+}
+
 func TestJudge(t *testing.T) {
-	base := func(out string) Fingerprint {
-		fp, _ := Scan(strings.NewReader(out), 1, NewNormalizer("/elsewhere"))
-		return fp
-	}
+	base := func(out string) Result { return Result{ExitCode: 1, Findings: parsed(out)} }
 	const old = "a.go:3:1: old problem\n"
 	for _, tc := range []struct {
 		name     string
@@ -234,12 +236,15 @@ func TestJudge(t *testing.T) {
 		log      string
 	}{
 		{"not a baseline check", false, old, fakeSource{}, nil, gate.StatusFail, "Exited with code 1", ""},
-		{"pre-existing", true, old, fakeSource{res: Result{Fingerprint: base("./a.go:9:1: old problem\n"), Note: "from the result cache"}}, nil,
+		{"pre-existing", true, old, fakeSource{res: withNote(base("./a.go:3:1: old problem\n"), "from the result cache")}, nil,
 			gate.StatusPreExisting, "Exited with code 1, as on the base branch (merge base 0123456789ab): pre-existing, not caused by this change",
 			"Baseline: pre-existing, not caused by this change"},
-		{"new", true, old + "b.go:1:1: new problem\n", fakeSource{res: Result{Fingerprint: base(old)}}, nil,
-			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 error lines is new: the base does not print it",
-			"Error lines the base does not print (normalised):\n  b.go:N:N: new problem\n"},
+		{"new", true, old + "b.go:1:1: new problem\n", fakeSource{res: base(old)}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 findings is new: b.go:1:1: error: new problem",
+			"  [new] b.go:1:1: error: new problem\n"},
+		{"a second identical finding", true, old + "a.go:9:1: old problem\n", fakeSource{res: base(old)}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 findings is new: a.go:9:1: error: old problem",
+			""},
 		{"passes on the base", true, old, fakeSource{res: Result{Passed: true, Note: "from the result cache"}}, nil,
 			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): the check passes there (from the result cache)", ""},
 		{"base unavailable", true, old, fakeSource{err: fmt.Errorf("the base has no working directory x")}, nil,
@@ -255,11 +260,15 @@ func TestJudge(t *testing.T) {
 			src := tc.src
 			j := &Judge{Source: &src, BaseBranch: "main", Commit: func(context.Context) (string, error) {
 				return "0123456789abcdef", tc.commit
-			}}
+			}, Diff: noDiff}
 			job := checkJob("lint", ".", []string{"a.go"}, func(c *config.Check) { c.Baseline = tc.baseline })
-			f := check.Failure{Job: job, Env: gate.Env{Root: "/w"}, Log: log,
+			f := check.Failure{Job: job, Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed(tc.out),
 				Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1, Output: []check.Span{{Off: 0, Len: int64(len(tc.out))}}}}
-			status, msg, b := j.Failure(context.Background(), f)
+			jd := j.Failure(context.Background(), f)
+			status, msg, b := jd.Status, jd.Message, jd.Baseline
+			if jd.Findings != nil {
+				check.WriteFindings(log, jd.Findings)
+			}
 			if status != tc.status || msg != tc.msg || tc.baseline != (b != nil) {
 				t.Errorf("Failure = %s %q %+v, want %s %q", status, msg, b, tc.status, tc.msg)
 			}
