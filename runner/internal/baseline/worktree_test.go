@@ -284,10 +284,10 @@ func TestJudge(t *testing.T) {
 }
 
 // The base worktree gets the work tree's untracked dependency directories
-// (node_modules, .venv) as links, in the project root and down to the
-// check's working directory, so that a check finds its tools there; a
-// tracked one of the base is kept; removing the worktree leaves what the
-// links point to.
+// (node_modules, .venv) as private copies, in the project root and down
+// to the check's working directory, so that a check finds its tools
+// there; a tracked one of the base is kept; removing the worktree leaves
+// the work tree's.
 func TestWorktreesDependencies(t *testing.T) {
 	root, commit := repo(t, map[string]string{"web/app.js": "x\n", "py/venv/keep.txt": "tracked\n", ".gitignore": "node_modules/\n.venv/\n"})
 	for _, p := range []string{"node_modules/.bin/tool", "web/node_modules/.bin/eslint", "py/.venv/bin/pytest", "py/venv/bin/other"} {
@@ -317,6 +317,55 @@ func TestWorktreesDependencies(t *testing.T) {
 	for _, p := range []string{"node_modules/.bin/tool", "web/node_modules/.bin/eslint", "py/.venv/bin/pytest", "py/venv/bin/other"} {
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
 			t.Errorf("%s is gone after the worktree was removed: %v", p, err)
+		}
+	}
+}
+
+// Whatever the base run does to the dependency directories it was given
+// (an installer emptying node_modules and writing its own, a script that
+// rewrites a file, a virtual environment's pip installing into the
+// environment its #! line names), the work tree's stay as they were.
+func TestWorktreesDependenciesPrivate(t *testing.T) {
+	root, commit := repo(t, map[string]string{".gitignore": "node_modules/\n.venv/\n", "a.txt": "x\n"})
+	files := map[string]string{
+		"node_modules/pkg/index.js":     "module.exports = 1\n",
+		"node_modules/pkg/package.json": "{}\n",
+		".venv/bin/pip":                 "#!" + filepath.Join(root, ".venv", "bin", "python") + "\necho pip\n",
+		".venv/lib/site.py":             "sys\n",
+	}
+	for p, content := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../pkg/index.js", filepath.Join(root, "node_modules", "pkg", "bin")); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorktrees(root)
+	defer w.Close()
+	cmd := `set -e
+cat node_modules/pkg/bin
+head -1 .venv/bin/pip
+rm -rf node_modules/pkg/index.js && echo changed > node_modules/pkg/index.js
+echo more >> node_modules/pkg/package.json || true
+rm -rf node_modules && mkdir node_modules && echo own > node_modules/own.js
+rm -rf .venv/lib
+exit 1`
+	log := logFile(t)
+	if _, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob(cmd, ".", nil, nil), Log: log}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log.Name())
+	if !strings.Contains(string(b), "module.exports = 1\n") || strings.Contains(string(b), "#!"+root+"/") {
+		t.Errorf("the base run did not see its own copy:\n%s", b)
+	}
+	for p, content := range files {
+		if got, err := os.ReadFile(filepath.Join(root, p)); err != nil || string(got) != content {
+			t.Errorf("%s changed in the work tree: %q, %v", p, got, err)
 		}
 	}
 }
