@@ -191,6 +191,11 @@ func (r Result) FirstError() (Finding, bool) {
 	return Finding{}, false
 }
 
+// LogHeader opens the list of findings a failed check's log ends with
+// (before its result line): what the gauntlet read, not what the command
+// printed.
+const LogHeader = "--- Findings ---"
+
 // Bounds of a result: whatever a check prints, reading it costs at most
 // this much.
 const (

@@ -43,7 +43,7 @@ func ReadFindings(job gate.Job, cmd, root, dir string, out Outcome, log io.Reade
 const maxLoggedFindings = 100
 
 // FindingsHeader opens the list of findings in a failed check's log.
-const FindingsHeader = "--- Findings ---"
+const FindingsHeader = findings.LogHeader
 
 // WriteFindings appends to a failed check's log what its output reported,
 // one line each, failing ones first, for people reading the log (a
