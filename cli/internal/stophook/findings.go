@@ -15,7 +15,8 @@ import (
 const maxMessageLines = 12
 
 // shownFindings are the findings a block shows: those that fail the
-// check or warn, never one the base has too (Baseline unchanged), most
+// check or warn, never one the base has too (Baseline unchanged), error
+// lines of plain output only when they were compared with the base, most
 // severe first (errors, then warnings, then notes), in the tool's order
 // within a severity.
 func shownFindings(r findings.Result) []findings.Finding {
@@ -29,6 +30,9 @@ func shownFindings(r findings.Result) []findings.Finding {
 		}
 		if f.Kind != findings.KindTest && f.Severity == findings.SeverityNote {
 			continue
+		}
+		if f.Kind == findings.KindLine && f.Baseline == findings.BaselineNone {
+			continue // plain output not compared: its tail tells more
 		}
 		out = append(out, f)
 	}
