@@ -36,8 +36,8 @@ type Verdict struct {
 //
 // Either run being cut short (Truncated), unreadable (Problem) or stopped
 // (Stops) makes the verdict unverified, never pre-existing; so does a
-// failed check that reports nothing to compare. n normalises messages (a
-// Normalizer with no roots will do: paths are relative already).
+// failed check that reports nothing to compare. Messages are compared
+// normalised (Normalizer.Line).
 func Compare(base, work Result, diff *Diff) Verdict {
 	v := Verdict{Work: work}
 	v.Work.Findings = append([]Finding(nil), work.Findings...)

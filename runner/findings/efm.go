@@ -33,6 +33,8 @@ var ownPatterns = map[string][]string{
 	},
 	"pylint": {`%-G*%\+ Module %.%#`, `%f:%l:%c: %m`, `%f:%l: %m`, `%-G%.%#`},
 	"ruff":   {`%f:%l:%c: %m`, `%-G%.%#`},
+	// text: no pattern matches; its error lines are read aside.
+	FormatText: {`%-G%.%#`},
 	"rustc": {
 		`%Eerror[%.%#]: %m`, `%Eerror: %m`, `%Wwarning: %m`,
 		`%C%\s%#--> %f:%l:%c`, `%-C%.%#`,

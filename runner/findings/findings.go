@@ -180,6 +180,12 @@ func (r Result) Failing() []Finding {
 	return out
 }
 
+// anyFailing reports whether a finding fails the check.
+func (r Result) anyFailing() bool {
+	_, ok := r.FirstError()
+	return ok
+}
+
 // FirstError is the first failing finding (errors before warnings), and
 // whether there is one.
 func (r Result) FirstError() (Finding, bool) {

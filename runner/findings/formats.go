@@ -36,7 +36,6 @@ var ownParsers = map[string]func(lines []string, n *Normalizer, dir string, r *R
 	FormatCargoTest:  parseCargoTest,
 	FormatJest:       parseJest,
 	FormatJUnit:      func([]string, *Normalizer, string, *Result) {},
-	FormatText:       func(lines []string, n *Normalizer, _ string, r *Result) { parseText(lines, n, r) },
 }
 
 // Formats lists every format name a check may give, sorted: this
@@ -103,15 +102,22 @@ func Parse(spec Spec, output io.Reader) Result {
 	}
 	n := NewNormalizer(spec.Roots...)
 	r := Result{Format: format}
-	lines, cut, err := readLines(output)
-	if err != nil {
-		r.Problem = "read the output: " + err.Error()
-	}
-	r.Truncated = cut
+	var stops buildStops
 	if p, ok := ownParsers[format]; ok {
+		lines, cut, err := readLines(output)
+		for _, l := range lines {
+			stops.line(l)
+		}
 		p(lines, n, spec.Dir, &r)
+		if spec.Failed && !r.anyFailing() && format != FormatText {
+			parseText(lines, n, &r)
+		}
+		r.Truncated = cut
+		if err != nil {
+			r.Problem = "read the output: " + err.Error()
+		}
 	} else {
-		parseDiagnostics(format, lines, n, spec.Dir, &r)
+		streamDiagnostics(format, output, n, spec, &stops, &r)
 	}
 	if len(spec.JUnit) > 0 {
 		kept := r.Findings[:0]
@@ -123,12 +129,55 @@ func Parse(spec Spec, output io.Reader) Result {
 		r.Findings = kept
 		parseJUnit(spec.JUnit, n, spec.Dir, &r)
 	}
-	buildToolStops(words, lines, &r)
-	if spec.Failed && len(r.Failing()) == 0 && format != FormatText {
-		parseText(lines, n, &r)
-	}
+	stops.add(words, &r)
 	return r
 }
+
+// streamDiagnostics reads a diagnostic format chunk by chunk, never
+// holding more than a chunk of the output; in a failed run it keeps the
+// error lines aside, for when the format finds nothing failing.
+func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec, stops *buildStops, r *Result) {
+	l := newLineReader(output)
+	var chunk, aside []string
+	size, asideSize, asideCut, found := 0, 0, false, false
+	for {
+		line, ok := l.next()
+		if ok {
+			stops.line(line)
+			if spec.Failed && !found && maybeErrorRE().MatchString(line) {
+				if asideSize += len(line); asideSize > maxAsideBytes {
+					asideCut = true
+				} else {
+					aside = append(aside, line)
+				}
+			}
+			chunk = append(chunk, line)
+			size += len(line) + 1
+		}
+		if len(chunk) > 0 && (!ok || len(chunk) >= chunkLines || size >= chunkBytes) {
+			scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
+			chunk, size = chunk[:0], 0
+			if !found && r.anyFailing() {
+				found, aside = true, nil // the error lines will not be needed
+			}
+		}
+		if !ok {
+			break
+		}
+	}
+	r.Truncated = l.cut
+	if err := l.failure(); err != nil {
+		r.Problem = "read the output: " + err.Error()
+	}
+	if spec.Failed && !r.anyFailing() {
+		parseText(aside, n, r)
+		r.Truncated = r.Truncated || asideCut
+	}
+}
+
+// maxAsideBytes bounds the lines a diagnostic format keeps aside to read
+// as text in the end.
+const maxAsideBytes = 8 << 20
 
 // tool is the program a command runs, past launchers (npx, uv run, python
 // -m, env, ...), with its subcommand for go and cargo, and its arguments.

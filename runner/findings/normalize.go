@@ -44,39 +44,42 @@ func resolved(p string) string {
 }
 
 // The normalisation rules, applied in this order (one source of truth:
-// docs/findings.md lists them).
+// docs/findings.md lists them). A rule with a guard runs only on lines
+// that hold it: most lines hold none of them, and a regular expression
+// costs more than a substring search.
 var rules = sync.OnceValue(func() []rule {
-	tmp := regexp.QuoteMeta(strings.TrimRight(filepath.Clean(os.TempDir()), "/"))
+	tmp := strings.TrimRight(filepath.Clean(os.TempDir()), "/")
 	return []rule{
 		// ANSI escape sequences (colours).
-		{regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), ""},
+		{"\x1b", regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), ""},
 		// Temporary directories: $TMPDIR, /tmp, /var/tmp, macOS's
 		// /var/folders/.../T, each with the entry below it.
-		{regexp.MustCompile(`(?:` + tmp + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>"},
+		{"/", regexp.MustCompile(`(?:` + regexp.QuoteMeta(tmp) + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>"},
 		// Timestamps and times of day.
-		{regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<time>"},
-		{regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
+		{"-", regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<time>"},
+		{":", regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
 		// Memory addresses and other hex numbers.
-		{regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
+		{"0x", regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
 		// Durations: 0.02s, 1m30s, 150ms, 2.5µs, (0.00s).
-		{regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
+		{"", regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
 		// Goroutine, thread and process numbers in panics.
-		{regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N"},
-		{regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)"},
+		{"goroutine ", regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N"},
+		{"thread '", regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)"},
 		// Line and column numbers: file.go:12:5, line 12, file.ts(12,5).
-		{regexp.MustCompile(`:\d+`), ":N"},
-		{regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N"},
-		{regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)"},
+		{":", regexp.MustCompile(`:\d+`), ":N"},
+		{"", regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N"},
+		{"(", regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)"},
 		// "./x" and "x" are the same file.
-		{regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1"},
+		{"./", regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1"},
 		// Runs of blanks.
-		{regexp.MustCompile(`\s+`), " "},
+		{"", regexp.MustCompile(`\s+`), " "},
 	}
 })
 
 type rule struct {
-	re   *regexp.Regexp
-	with string
+	guard string
+	re    *regexp.Regexp
+	with  string
 }
 
 // Line normalises one line of output: ANSI colours dropped, paths below
@@ -88,7 +91,9 @@ func (n *Normalizer) Line(s string) string {
 	s = strings.TrimRight(s, "\r\n")
 	s = n.relative(s)
 	for _, r := range rules() {
-		s = r.re.ReplaceAllString(s, r.with)
+		if r.guard == "" || strings.Contains(s, r.guard) {
+			s = r.re.ReplaceAllString(s, r.with)
+		}
 	}
 	return strings.TrimSpace(s)
 }

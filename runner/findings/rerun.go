@@ -30,7 +30,7 @@ var goValueFlags = map[string]bool{
 	"-exec": true, "-o": true, "-vet": true, "-shuffle": true, "-mod": true, "-C": true, "-ldflags": true,
 	"-gcflags": true, "-asmflags": true, "-blockprofile": true, "-cpuprofile": true, "-memprofile": true,
 	"-mutexprofile": true, "-outputdir": true, "-trace": true, "-fuzz": true, "-fuzztime": true, "-list": true,
-	"-pkgdir": true, "-toolexec": true, "-overlay": true, "-modfile": true, "-pgo": true, "-covermode=": false,
+	"-pkgdir": true, "-toolexec": true, "-overlay": true, "-modfile": true, "-pgo": true,
 }
 
 // PlanRerun plans the rerun of a check whose runs (base and work) stopped;
@@ -57,20 +57,20 @@ func PlanRerun(command, dir string, base, work Result) (Rerun, error) {
 	case "pytest", "py.test":
 		return pytestRerun(words, dir, base, work)
 	case "cargo test":
-		return addFlag(words, pre, t.args, "--no-fail-fast", "cargo test")
+		return addFlag(pre, t.args, "--no-fail-fast", "cargo test")
 	case "make":
-		return addFlag(words, pre, t.args, "-k", "make")
+		return addFlag(pre, t.args, "-k", "make")
 	case "mvn":
-		return addFlag(words, pre, t.args, "-fae", "mvn")
+		return addFlag(pre, t.args, "-fae", "mvn")
 	case "gradle":
-		return addFlag(words, pre, t.args, "--continue", "gradle")
+		return addFlag(pre, t.args, "--continue", "gradle")
 	}
 	return Rerun{}, fmt.Errorf("%s cannot be told to skip the tests that stopped it", t.name)
 }
 
 // addFlag reruns the command with flag added at the end of the tool's
 // own arguments (before a "--").
-func addFlag(words, pre, args []string, flag, name string) (Rerun, error) {
+func addFlag(pre, args []string, flag, name string) (Rerun, error) {
 	if hasAnyWord(args, flag) {
 		return Rerun{}, fmt.Errorf("%s stopped although it has %s", name, flag)
 	}
@@ -82,7 +82,6 @@ func addFlag(words, pre, args []string, flag, name string) (Rerun, error) {
 		}
 	}
 	out := append(append(append(append([]string(nil), pre...), own...), flag), rest...)
-	_ = words
 	return Rerun{Command: strings.Join(out, " ")}, nil
 }
 
