@@ -28,7 +28,7 @@ func TestPlanRerun(t *testing.T) {
 			want: "go test -skip '^TestA$/^sub case$' ex/a"},
 		{name: "go: subtests of two parents", command: "go test ./...",
 			work: Result{Findings: []Finding{failed("ex/a", "TestA/x"), failed("ex/a", "TestB/y")}, Stops: []Stop{{Unit: "ex/a"}}},
-			err: "cannot be skipped together"},
+			err:  "cannot be skipped together"},
 		{name: "go: -args", command: "go test ./... -args -x", work: goStop, err: "-args"},
 		{name: "go: its own -skip", command: "go test -skip X ./...", work: goStop, err: "already has -skip"},
 		{name: "pytest in a subdirectory", command: "pytest -x", dir: "py",
