@@ -30,17 +30,6 @@ const (
 	SeverityNote    Severity = "note"
 )
 
-// rank orders severities: errors first.
-func (s Severity) rank() int {
-	switch s {
-	case SeverityError:
-		return 0
-	case SeverityWarning:
-		return 1
-	}
-	return 2
-}
-
 // Status is a test's outcome.
 type Status string
 

@@ -12,7 +12,7 @@ import (
 // NoteCache is the Note of a result a Store answered.
 const NoteCache = "from the result cache"
 
-// Store keeps base results between runs: the result cache (issue 16)
+// Store keeps base results between runs: the result cache
 // plugs in here. A base result depends on the base commit's tree, the
 // check's definition (command, working directory, timeout), the changed
 // files it receives (Request.Job.Changed) and what ${BASE_BRANCH} stands

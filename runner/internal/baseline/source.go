@@ -40,7 +40,7 @@ type Result struct {
 }
 
 // Source gives the result of a check on a base commit. Worktrees runs it;
-// Cached asks a Store (the result cache of issue 16) first, for an earlier
+// Cached asks a Store (the result cache) first, for an earlier
 // result of the same check on the same base. An error means the base
 // result cannot be had: the check then counts as failing, with the error
 // as the reason.
