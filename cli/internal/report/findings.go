@@ -12,7 +12,7 @@ import (
 
 // gateFindings are what a check's output reported, as the run read them;
 // nil when it was not read.
-func gateFindings(g runner.GateResult) *findings.Result { return nil }
+func gateFindings(g runner.GateResult) *findings.Result { return g.Findings }
 
 // sarifLevels maps a finding's severity to its SARIF level.
 var sarifLevels = map[findings.Severity]string{

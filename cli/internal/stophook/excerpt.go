@@ -105,7 +105,7 @@ func gateParts(g runner.GateResult) []part {
 		return []part{{head: []string{fmt.Sprintf("### `%s` could not run (not yours to fix): %s", id, runner.SafeText(g.Message))}}}
 	}
 	if g.Kind == "check" {
-		return []part{checkPart(g, id, nil)}
+		return []part{checkPart(g, id, g.Findings)}
 	}
 	var out []part
 	for _, s := range g.Slots {
