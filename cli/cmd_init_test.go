@@ -1,6 +1,10 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
+)
 
 func TestFailureLine(t *testing.T) {
 	for _, tc := range []struct{ message, output, want string }{
@@ -15,5 +19,25 @@ func TestFailureLine(t *testing.T) {
 		if got := failureLine(tc.message, tc.output); got != tc.want {
 			t.Errorf("failureLine(%q, %q) = %q, want %q", tc.message, tc.output, got, tc.want)
 		}
+	}
+}
+
+// TestFailureReason: init's reason for a failing check is its first error
+// finding, not the first line that looks like one (a passing test's debug
+// output).
+func TestFailureReason(t *testing.T) {
+	out := "[Debug] [Error] Error while parsing flags from args [--x]\n" +
+		"--- FAIL: TestOldCrash (0.00s)\npanic: runtime error: index out of range [recovered]\n\ngoroutine 7 [running]:\n" +
+		"FAIL\tgithub.com/spf13/cobra\t0.012s\nFAIL\n"
+	pr := stack.Proposal{Name: "go-test", Command: "go test ./...", Format: "go-test"}
+	got := failureReason("Exited with code 1", out, pr, t.TempDir())
+	want := "exit 1: test github.com/spf13/cobra TestOldCrash failed: panic: runtime error: index out of range [recovered]"
+	if got != want {
+		t.Errorf("failureReason = %q, want %q", got, want)
+	}
+	vet := "# example.com/x\nvet: ./a.go:3:2: undefined: y\n"
+	got = failureReason("Exited with code 1", vet, stack.Proposal{Command: "go vet ./...", Format: "govet"}, t.TempDir())
+	if want := "exit 1: a.go:3:2: error: undefined: y"; got != want {
+		t.Errorf("failureReason = %q, want %q", got, want)
 	}
 }

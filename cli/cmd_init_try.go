@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 )
 
 // probeTimeout bounds a tool probe (`cargo clippy --version`, `python3 -c
@@ -75,7 +77,7 @@ func tryProposals(ctx context.Context, w io.Writer, root, base string, projects 
 			fmt.Fprintf(w, "passed (%s)\n", t.Duration.Round(100*time.Millisecond))
 		default:
 			it.Outcome, it.Choice = install.Failed, install.AsFailing
-			it.Failure = failureLine(t.Message, t.Output)
+			it.Failure = failureReason(t.Message, t.Output, pr, filepath.Join(root, filepath.FromSlash(it.Dir)))
 			fmt.Fprintf(w, "FAILED (%s)\n", it.Failure)
 		}
 	}
@@ -105,6 +107,34 @@ var noiseLineRE = sync.OnceValue(func() *regexp.Regexp {
 var errorLineRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(error|fail|panic|not found|cannot|undefined|expected|warning|:\d+:\d+)`)
 })
+
+// failureReason tells why a proposed check failed at its trial: its first
+// error finding (a test that failed, with the first line of its message;
+// a diagnostic at its place), read in the proposal's format from the
+// output of a run in dir; the line failureLine picks when it reports
+// none.
+func failureReason(message, output string, pr stack.Proposal, dir string) string {
+	output, _, _ = strings.Cut(output, "\n"+findings.LogHeader+"\n") // the gauntlet's, not the command's
+	r := findings.Parse(findings.Spec{Format: pr.Format, Command: pr.Command, Dir: ".", Roots: []string{dir}, Failed: true},
+		strings.NewReader(output))
+	f, ok := r.FirstError()
+	if !ok || f.Kind == findings.KindLine {
+		return failureLine(message, output)
+	}
+	line := f.Title()
+	if f.Kind == findings.KindTest {
+		if first := strings.TrimSpace(firstLine(f.Message)); first != "" {
+			line += ": " + first
+		}
+	}
+	return failureLine(message, line)
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
 
 // failureLine is the line that best tells why a check failed: the first
 // output line that looks like an error, else the first meaningful one,

@@ -2,7 +2,10 @@ module github.com/agent-gauntlet/agent-gauntlet/runner
 
 go 1.25.0
 
-require github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
+require (
+	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
+	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
+)
 
 require (
 	github.com/creack/pty v1.1.24

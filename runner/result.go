@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -202,6 +203,10 @@ type GateResult struct {
 	// Cached is set when the gate did not run: the result cache held the
 	// proof of its pass.
 	Cached *CachedFrom
+	// Findings are what a check's output reported (diagnostics, tests,
+	// error lines), marked new or unchanged when the base was asked; nil
+	// when it was not read (see runner/findings).
+	Findings *findings.Result
 }
 
 // BaselineResult is the comparison of a failed check with the same check
@@ -299,7 +304,7 @@ func gateResults(jobs []gate.Job, results []gate.Result) []GateResult {
 			Status: GateStatus(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
 			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped),
 			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: timeout(j),
-			Infrastructure: r.Infrastructure}
+			Infrastructure: r.Infrastructure, Findings: r.Findings}
 		if c := r.Cached; c != nil {
 			g.Cached = &CachedFrom{At: c.At, Run: c.Run, Root: c.Root, ConsoleLog: c.ConsoleLog}
 		}

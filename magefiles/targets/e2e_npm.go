@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -119,6 +120,9 @@ func runE2E(ctx context.Context, root, pattern string) error {
 	if err != nil {
 		return err
 	}
+	if err := installDebianTools(ctx, root); err != nil {
+		return err
+	}
 	selector := "^TestE2E$"
 	if pattern != "" {
 		selector += "/" + pattern
@@ -126,4 +130,34 @@ func runE2E(ctx context.Context, root, pattern string) error {
 	env := []string{e2eNodePrefixEnv + "=" + prefix}
 	return run(ctx, root, env, "go", "-C", cliModule, "test", "-tags", "e2e",
 		"-run", selector, "-count=1", "-timeout", e2eTestTimeout, "./e2e/")
+}
+
+// debianTools are the Debian packages the end-to-end scenarios run for
+// real (the baseline scenarios' pytest), each with the command that proves
+// it is there.
+var debianTools = []struct{ pkg, probe string }{
+	{"python3-pytest", "pytest --version"},
+}
+
+// installDebianTools installs with apt-get the debianTools that are
+// missing (CI runs as root on Debian; a machine without apt-get fails
+// here, saying what it needs, rather than skipping a scenario).
+func installDebianTools(ctx context.Context, root string) error {
+	var missing []string
+	for _, t := range debianTools {
+		if run(ctx, root, nil, "sh", "-c", t.probe+" >/dev/null 2>&1") != nil {
+			missing = append(missing, t.pkg)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := run(ctx, root, nil, "apt-get", "update", "-qq"); err != nil {
+		return fmt.Errorf("the end-to-end scenarios need %s: apt-get update: %w", strings.Join(missing, ", "), err)
+	}
+	args := append([]string{"install", "-y", "-qq"}, missing...)
+	if err := run(ctx, root, []string{"DEBIAN_FRONTEND=noninteractive"}, "apt-get", args...); err != nil {
+		return fmt.Errorf("the end-to-end scenarios need %s: %w", strings.Join(missing, ", "), err)
+	}
+	return nil
 }

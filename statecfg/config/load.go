@@ -592,6 +592,7 @@ func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
 	}
 	parseScope(o, chk)
 	chk.Cache = cacheScope(o)
+	parseOutput(o, chk)
 	if f.errs > 0 {
 		return nil
 	}

@@ -122,6 +122,8 @@ timeout: 1.5
 fail_fast: true
 fix_instructions: fixes/lint.md
 cache: entry_point
+format: golangci-lint
+junit: reports/*.xml
 `,
 		".gauntlet/fixes/lint.md": "Run make fmt.\n",
 		".gauntlet/reviews/quality.md": `---
@@ -158,6 +160,7 @@ Find bugs.
 			Command:          "golangci-lint run --new-from-rev=${BASE_BRANCH}",
 			WorkingDirectory: "src", Timeout: 1500 * time.Millisecond, FailFast: true,
 			FixInstructionsFile: "fixes/lint.md", FixInstructions: "Run make fmt.\n", Cache: CacheEntryPoint,
+			Format: "golangci-lint", JUnit: "reports/*.xml",
 		}},
 		Reviews: map[string]*Review{"quality": {
 			Name: "quality", File: ".gauntlet/reviews/quality.md", Prompt: "Find bugs.\n", OwnText: true,
@@ -369,6 +372,19 @@ func TestLoadCheckProblems(t *testing.T) {
 			lint + `: cache: must be true, false or entry_point (got "entrypoint")`,
 		}},
 		{"cache type", check("command: x\ncache: 1\n"), []string{lint + ": cache: must be true, false or entry_point"}},
+		{"format unknown", check("command: x\nformat: gotest\n"), []string{
+			lint + `: format: must be an output format the gauntlet reads (got "gotest"): one of ` + strings.Join(CheckFormats, ", "),
+		}},
+		{"format type", check("command: x\nformat: [govet]\n"), []string{lint + ": format: must be a string"}},
+		{"junit absolute", check("command: x\njunit: /tmp/report.xml\n"), []string{
+			lint + ": junit: must be a path relative to the check's working directory, not an absolute path",
+		}},
+		{"junit escaping", check("command: x\njunit: ../report.xml\n"), []string{
+			lint + `: junit: must stay inside the check's working directory ("../report.xml" leads out of it)`,
+		}},
+		{"junit bad glob", check("command: x\njunit: reports/[a.xml\n"), []string{
+			lint + ": junit: is not a valid glob pattern: syntax error in pattern",
+		}},
 		{"timeout zero", check("command: x\ntimeout: 0\n"), []string{lint + ": timeout: must be a positive number"}},
 		{"timeout negative", check("command: x\ntimeout: -3\n"), []string{lint + ": timeout: must be a positive number"}},
 		{"timeout type", check("command: x\ntimeout: 30s\n"), []string{lint + ": timeout: must be a number"}},

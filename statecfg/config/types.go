@@ -245,6 +245,12 @@ type Check struct {
 	baseline *bool
 	// Cache is the gate's cache setting ("" for CacheTree).
 	Cache CacheScope
+	// Format is the format of the command's output (one of CheckFormats);
+	// "" lets the runner recognise it from the command.
+	Format string
+	// JUnit is the JUnit XML file (or glob of files) the command writes,
+	// relative to its working directory; "" for none.
+	JUnit string
 }
 
 // Review is a review gate: a prompt for AI CLIs.

@@ -475,6 +475,9 @@ func (c *checkDef) yaml() string {
 	if c.p.Timeout > 0 {
 		fmt.Fprintf(&b, "timeout: %s\n", strconv.FormatFloat(c.p.Timeout.Seconds(), 'f', -1, 64))
 	}
+	if c.p.Format != "" {
+		b.WriteString("format: " + c.p.Format + "\n")
+	}
 	if c.baseline {
 		b.WriteString("baseline: true\n")
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 )
 
 // SchemaVersion is the version of the JSON document's schema
@@ -93,6 +94,10 @@ type Gate struct {
 	// Cached is set when the gate did not run: the result cache held the
 	// proof that it passed on exactly this input.
 	Cached *Cached `json:"cached"`
+	// Findings are what a check's output reported (diagnostics, tests,
+	// error lines), each marked new or unchanged when the base was asked;
+	// empty when the output was not read.
+	Findings []findings.Finding `json:"findings"`
 }
 
 // Baseline is what the base commit showed for a failed check.
@@ -183,6 +188,10 @@ func newGate(g runner.GateResult) Gate {
 		ID: g.JobID, Kind: g.Kind, Name: g.Gate, EntryPoint: g.EntryPoint, WorkingDirectory: g.WorkingDir, File: g.File,
 		Status: g.Status, Message: g.Message, DurationMS: g.Duration.Milliseconds(), Log: optString(g.LogPath),
 		TimedOut: g.TimedOut, Infrastructure: g.Infrastructure, Slots: []Slot{}, Violations: []Violation{},
+		Findings: []findings.Finding{},
+	}
+	if fr := gateFindings(g); fr != nil {
+		out.Findings = append(out.Findings, fr.Findings...)
 	}
 	if g.Exited {
 		code := g.ExitCode

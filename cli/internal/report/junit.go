@@ -117,6 +117,7 @@ func JUnit(r Run, now time.Time) ([]byte, error) {
 	for _, g := range res.Gates {
 		total += g.Duration
 		suite.Cases = append(suite.Cases, r.gateCase(g))
+		suite.Cases = append(suite.Cases, r.testCases(g, gateFindings(g))...)
 	}
 	for _, c := range suite.Cases {
 		suite.count(c)

@@ -157,6 +157,9 @@ func (b sarifBuilder) gate(g runner.GateResult, inv *sarif.Invocation) {
 			WithTextMessage(fmt.Sprintf("%s: %s", g.JobID, g.Message)))
 	}
 	if g.Kind == runner.GateKindCheck {
+		if o := sarifOutcomes[g.Status]; (o == sarifResult || o == sarifPreExisting) && b.findingResults(g, gateFindings(g)) {
+			return
+		}
 		switch sarifOutcomes[g.Status] {
 		case sarifResult:
 			b.checkResult(g, levelError, "failed")

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 )
 
 // need marks p as needing the executable name, unless tools has it or p
@@ -44,8 +46,8 @@ func detectGo(_ context.Context, t *tree, dir string, tools Tools) (Project, boo
 	const goHint = "install Go: https://go.dev/dl/"
 	p := Project{Dir: dir, Kind: Go, Label: "Go module (go.mod)"}
 	p.Proposals = []Proposal{
-		Proposal{Name: "go-vet", Command: "go vet ./...", Parallel: true, Timeout: LintTimeout}.need(tools, "go", goHint),
-		Proposal{Name: "go-test", Command: "go test ./...", Timeout: TestTimeout}.need(tools, "go", goHint),
+		Proposal{Name: "go-vet", Command: "go vet ./...", Parallel: true, Timeout: LintTimeout, Format: "govet"}.need(tools, "go", goHint),
+		Proposal{Name: "go-test", Command: "go test ./...", Timeout: TestTimeout, Format: findings.FormatGoTest}.need(tools, "go", goHint),
 		Proposal{Name: "gofmt", Command: GofmtChanged, Glob: GofmtGlob, Shown: "gofmt -l on the changed .go files", Parallel: true,
 			Timeout: FormatTimeout}.need(tools, "gofmt", "put $(go env GOROOT)/bin on PATH"),
 	}
@@ -53,11 +55,27 @@ func detectGo(_ context.Context, t *tree, dir string, tools Tools) (Project, boo
 	for _, d := range append([]string{dir}, ancestors(dir)...) {
 		if _, ok := t.hasAny(d, golangciConfigs...); ok {
 			p.Proposals = append(p.Proposals, Proposal{Name: "golangci-lint", Command: "golangci-lint run", Parallel: true,
-				Timeout: LintTimeout}.need(tools, "golangci-lint", "install it: https://golangci-lint.run"))
+				Timeout: LintTimeout, Format: "golangci-lint"}.need(tools, "golangci-lint", "install it: https://golangci-lint.run"))
 			break
 		}
 	}
 	return p, true
+}
+
+// scriptFormat is the format of what a package.json script prints: that
+// of the tool it runs when it is one plain command of a known tool, else
+// "" (plain text).
+func scriptFormat(script string) string {
+	return toolFormat(script)
+}
+
+// toolFormat is the format runner/findings recognises for command, ""
+// for plain text.
+func toolFormat(command string) string {
+	if f := findings.Recognize(command); f != findings.FormatText {
+		return f
+	}
+	return ""
 }
 
 // Node ----------------------------------------------------------------------
@@ -109,7 +127,8 @@ func detectNode(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 	pm := managerFor(t, dir, pkg)
 	p := Project{Dir: dir, Kind: Node, Label: fmt.Sprintf("Node package (package.json, %s)", pm.name)}
 	run := func(name, script string, parallel bool) Proposal {
-		return Proposal{Name: pm.name + "-" + name, Command: pm.name + " run " + script, Parallel: parallel, Timeout: TestTimeout}
+		return Proposal{Name: pm.name + "-" + name, Command: pm.name + " run " + script, Parallel: parallel, Timeout: TestTimeout,
+			Format: scriptFormat(pkg.Scripts[script])}
 	}
 	if s, ok := pkg.Scripts["test"]; ok && !strings.Contains(s, npmDefaultTest) {
 		p.Proposals = append(p.Proposals, run("test", "test", false))
@@ -127,7 +146,7 @@ func detectNode(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 	}
 	if !typecheck && t.has(dir, "tsconfig.json") && pkg.dependsOn("typescript") {
 		p.Proposals = append(p.Proposals, Proposal{Name: pm.name + "-tsc", Command: pm.exec + " tsc --noEmit",
-			Parallel: true, Timeout: LintTimeout})
+			Parallel: true, Timeout: LintTimeout, Format: "tsc"})
 	}
 	installed := len(pkg.Dependencies)+len(pkg.DevDependencies) == 0 || nodeModulesFor(t, dir)
 	for i := range p.Proposals {
@@ -341,7 +360,7 @@ func (e *pythonEnv) command(tool, module string) (string, bool) {
 
 // proposal proposes tool (with args after it), or says it is missing.
 func (e *pythonEnv) proposal(name, tool, module, args string, timeout time.Duration, parallel bool) Proposal {
-	p := Proposal{Name: name, Parallel: parallel, Timeout: timeout}
+	p := Proposal{Name: name, Parallel: parallel, Timeout: timeout, Format: toolFormat(tool)}
 	cmd, ok := e.command(tool, module)
 	if !ok {
 		p.Command, p.Missing = tool+args, tool
@@ -420,14 +439,16 @@ func detectRust(ctx context.Context, t *tree, dir string, tools Tools) (Project,
 	}
 	const cargoHint = "install Rust: https://rustup.rs"
 	p := Project{Dir: dir, Kind: Rust, Label: "Rust crate (Cargo.toml)"}
-	clippy := Proposal{Name: "cargo-clippy", Command: "cargo clippy --workspace --all-targets -- -D warnings", Timeout: LintTimeout}.
+	clippy := Proposal{Name: "cargo-clippy", Command: "cargo clippy --workspace --all-targets -- -D warnings", Timeout: LintTimeout,
+		Format: "rustc"}.
 		need(tools, "cargo", cargoHint)
 	if clippy.Missing == "" && !tools.Probe(ctx, t.abs(dir), "cargo clippy --version") {
 		clippy.Missing, clippy.Hint = "clippy", "rustup component add clippy"
 	}
 	p.Proposals = []Proposal{
 		clippy,
-		Proposal{Name: "cargo-test", Command: "cargo test --workspace", Timeout: TestTimeout}.need(tools, "cargo", cargoHint),
+		Proposal{Name: "cargo-test", Command: "cargo test --workspace --no-fail-fast", Timeout: TestTimeout,
+			Format: findings.FormatCargoTest}.need(tools, "cargo", cargoHint),
 	}
 	return p, true
 }
@@ -444,9 +465,9 @@ func detectJava(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 			}
 		}
 		p := Project{Dir: dir, Kind: Java, Label: "Maven build (pom.xml)"}
-		prop := Proposal{Name: "maven-verify", Command: "./mvnw -B -q verify", Timeout: TestTimeout}
+		prop := Proposal{Name: "maven-verify", Command: "./mvnw -B -q -fae verify", Timeout: TestTimeout}
 		if !t.has(dir, "mvnw") {
-			prop.Command = "mvn -B -q verify"
+			prop.Command = "mvn -B -q -fae verify"
 			prop = prop.need(tools, "mvn", "install Maven, or add the Maven wrapper mvnw")
 		}
 		p.Proposals = []Proposal{prop}
@@ -462,9 +483,9 @@ func detectJava(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 		}
 	}
 	p := Project{Dir: dir, Kind: Java, Label: fmt.Sprintf("Gradle build (%s)", marker)}
-	prop := Proposal{Name: "gradle-check", Command: "./gradlew check --console=plain -q", Timeout: TestTimeout}
+	prop := Proposal{Name: "gradle-check", Command: "./gradlew check --continue --console=plain -q", Timeout: TestTimeout}
 	if !t.has(dir, "gradlew") {
-		prop.Command = "gradle check --console=plain -q"
+		prop.Command = "gradle check --continue --console=plain -q"
 		prop = prop.need(tools, "gradle", "install Gradle, or add the Gradle wrapper gradlew")
 	}
 	p.Proposals = []Proposal{prop}
@@ -503,7 +524,7 @@ func detectMake(_ context.Context, t *tree, dir string, tools Tools) (Project, b
 		if !targets[mt.name] || (mt.name == "check" && targets["test"]) {
 			continue // `make check` usually runs the tests again
 		}
-		p.Proposals = append(p.Proposals, Proposal{Name: "make-" + mt.name, Command: "make " + mt.name,
+		p.Proposals = append(p.Proposals, Proposal{Name: "make-" + mt.name, Command: "make -k " + mt.name,
 			Parallel: mt.parallel, Timeout: mt.timeout}.need(tools, "make", "install it"))
 	}
 	if len(p.Proposals) == 0 {

@@ -83,6 +83,10 @@ type Proposal struct {
 	// Hint says how to get what is missing, as an imperative phrase
 	// ("install it: https://golangci-lint.run"); "" when nothing is missing.
 	Hint string
+	// Format is the format of the command's output, written as the
+	// check's format so that its findings are read by name and place
+	// (a runner/findings format); "" when it is plain text.
+	Format string
 }
 
 // Tools tells detection what the machine has.

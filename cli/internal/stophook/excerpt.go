@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 )
 
 // Bounds of the failures excerpt of a block.
@@ -104,7 +105,7 @@ func gateParts(g runner.GateResult) []part {
 		return []part{{head: []string{fmt.Sprintf("### `%s` could not run (not yours to fix): %s", id, runner.SafeText(g.Message))}}}
 	}
 	if g.Kind == "check" {
-		return []part{checkPart(g, id)}
+		return []part{checkPart(g, id, g.Findings)}
 	}
 	var out []part
 	for _, s := range g.Slots {
@@ -125,9 +126,13 @@ func gateParts(g runner.GateResult) []part {
 	return out
 }
 
-// checkPart is a failed check: its exit code or timeout and the end of its
-// output.
-func checkPart(g runner.GateResult, id string) part {
+// checkPart is a failed check: what its output reported (findingsPart),
+// or, when nothing could be read from it, its exit code or timeout and
+// the end of its output.
+func checkPart(g runner.GateResult, id string, r *findings.Result) part {
+	if r != nil && len(shownFindings(*r)) > 0 {
+		return findingsPart(g, id, *r)
+	}
 	p := part{keepTail: true, cutBefore: g.OutputCut,
 		note: fmt.Sprintf("    (… earlier output left out: it is all in %s)", runner.SafeText(g.LogPath))}
 	p.head = append(p.head, fmt.Sprintf("### Check `%s`: %s", id, lowerFirst(runner.SafeText(g.Message))))

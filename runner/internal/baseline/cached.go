@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 )
 
 // NoteCache is the Note of a result a Store answered.
@@ -40,11 +42,9 @@ func (c Cached) Base(ctx context.Context, req Request) (Result, error) {
 		if res.Passed {
 			fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s): passes there, %s ---\n", short(req.Commit), NoteCache)
 		} else {
-			fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s): exits with code %d, %s; its error lines (normalised): ---\n",
-				short(req.Commit), res.Fingerprint.ExitCode, NoteCache)
-			for _, l := range res.Fingerprint.Texts() {
-				fmt.Fprintf(req.Log, "  %s\n", l)
-			}
+			fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s): exits with code %d, %s; what it reported: ---\n",
+				short(req.Commit), res.ExitCode, NoteCache)
+			check.WriteFindings(req.Log, &res.Findings)
 		}
 		return res, nil
 	}
@@ -58,50 +58,47 @@ func (c Cached) Base(ctx context.Context, req Request) (Result, error) {
 // Close closes Next.
 func (c Cached) Close() { c.Next.Close() }
 
+// resultVersion is the version of the stored form; a result stored in
+// another form is a miss.
+const resultVersion = 2
+
 // resultJSON is the stored form of a Result.
 type resultJSON struct {
-	Passed   bool `json:"passed"`
-	ExitCode int  `json:"exit_code,omitempty"`
-	// Lines are the fingerprint's error lines: the hash of each normalised
-	// line (hex) and its shown text, sorted by hash.
-	Lines    []lineJSON `json:"lines,omitempty"`
-	Overflow bool       `json:"overflow,omitempty"`
-}
-
-type lineJSON struct {
-	Hash uint64 `json:"h"`
-	Text string `json:"t"`
+	Version  int              `json:"v"`
+	Passed   bool             `json:"passed"`
+	ExitCode int              `json:"exit_code,omitempty"`
+	Findings *findings.Result `json:"findings,omitempty"`
 }
 
 // MarshalJSON is the stable form of a result for a Store (the Note is not
 // part of it).
 func (r Result) MarshalJSON() ([]byte, error) {
-	doc := resultJSON{Passed: r.Passed}
+	doc := resultJSON{Version: resultVersion, Passed: r.Passed}
 	if !r.Passed {
-		doc.ExitCode, doc.Overflow = r.Fingerprint.ExitCode, r.Fingerprint.Overflow
-		for h, t := range r.Fingerprint.lines {
-			doc.Lines = append(doc.Lines, lineJSON{Hash: h, Text: t})
-		}
-		sort.Slice(doc.Lines, func(i, j int) bool { return doc.Lines[i].Hash < doc.Lines[j].Hash })
+		doc.ExitCode, doc.Findings = r.ExitCode, &r.Findings
 	}
 	return json.Marshal(doc)
 }
 
-// UnmarshalJSON reads what MarshalJSON wrote. More than MaxLines lines is
-// an error: no fingerprint this package makes holds them.
+// UnmarshalJSON reads what MarshalJSON wrote. A result of another version,
+// or with more than findings.MaxFindings findings, is an error: no result
+// this package makes looks like it.
 func (r *Result) UnmarshalJSON(data []byte) error {
 	var doc resultJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("stored base result: %w", err)
 	}
-	if len(doc.Lines) > MaxLines {
-		return fmt.Errorf("stored base result: %d error lines, more than %d", len(doc.Lines), MaxLines)
+	if doc.Version != resultVersion {
+		return fmt.Errorf("stored base result: version %d, not %d", doc.Version, resultVersion)
+	}
+	if doc.Findings != nil && len(doc.Findings.Findings) > findings.MaxFindings {
+		return fmt.Errorf("stored base result: %d findings, more than %d", len(doc.Findings.Findings), findings.MaxFindings)
 	}
 	*r = Result{Passed: doc.Passed}
 	if !doc.Passed {
-		r.Fingerprint = Fingerprint{ExitCode: doc.ExitCode, Overflow: doc.Overflow, lines: make(map[uint64]string, len(doc.Lines))}
-		for _, l := range doc.Lines {
-			r.Fingerprint.lines[l.Hash] = l.Text
+		r.ExitCode = doc.ExitCode
+		if doc.Findings != nil {
+			r.Findings = *doc.Findings
 		}
 	}
 	return nil

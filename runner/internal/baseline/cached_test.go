@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
@@ -60,8 +61,7 @@ func (c *closingFake) Close() { c.closed = true }
 // the same, and the log says where the result came from. A miss asks the
 // worktree source and saves its answer; an error is never saved.
 func TestCachedSource(t *testing.T) {
-	fp, _ := Scan(strings.NewReader("a.go:3:1: old problem\nok\n"), 1, NewNormalizer("/elsewhere"))
-	next := &closingFake{fakeSource: fakeSource{res: Result{Fingerprint: fp, Note: NoteWorktree}}}
+	next := &closingFake{fakeSource: fakeSource{res: Result{ExitCode: 1, Findings: parsed("a.go:7:1: old problem\nok\n"), Note: NoteWorktree}}}
 	store := &memStore{m: map[string][]byte{}}
 	src := Cached{Store: store, Next: next}
 	judge := func() (gate.Status, string) {
@@ -70,10 +70,10 @@ func TestCachedSource(t *testing.T) {
 		if _, err := log.WriteString(out); err != nil {
 			t.Fatal(err)
 		}
-		j := &Judge{Source: src, BaseBranch: "main", Commit: func(context.Context) (string, error) { return "0123456789abcdef", nil }}
-		f := check.Failure{Job: checkJob("lint", ".", []string{"a.go"}, nil), Env: gate.Env{Root: "/w"}, Log: log,
+		j := &Judge{Source: src, BaseBranch: "main", Commit: func(context.Context) (string, error) { return "0123456789abcdef", nil }, Diff: noDiff}
+		f := check.Failure{Job: checkJob("lint", ".", []string{"a.go"}, nil), Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed(out),
 			Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1, Output: []check.Span{{Off: 0, Len: int64(len(out))}}}}
-		status, _, _ := j.Failure(context.Background(), f)
+		status := j.Failure(context.Background(), f).Status
 		data, _ := os.ReadFile(log.Name())
 		return status, string(data)
 	}
@@ -84,7 +84,7 @@ func TestCachedSource(t *testing.T) {
 	if st != gate.StatusPreExisting || len(next.reqs) != 1 || store.loads != 2 {
 		t.Fatalf("hit: status %s, worktree asked %d times, store asked %d times", st, len(next.reqs), store.loads)
 	}
-	if !strings.Contains(log, "exits with code 1, from the result cache; its error lines (normalised): ---\n  a.go:N:N: old problem\n") {
+	if !strings.Contains(log, "exits with code 1, from the result cache; what it reported: ---\n\n--- Findings ---\nRead as govet: 1 failing.\n  a.go:7:1: error: old problem\n") {
 		t.Errorf("the log does not say the base result came from the cache:\n%s", log)
 	}
 	src.Close()
@@ -100,10 +100,10 @@ func TestCachedSource(t *testing.T) {
 	}
 }
 
-// The stored form of a result reads back as the same result.
+// The stored form of a result reads back as the same result; a result
+// stored in the form before findings is a miss.
 func TestResultJSON(t *testing.T) {
-	fp, _ := Scan(strings.NewReader("x.go:1: error: one\ny.go:2: error: two\n"), 3, NewNormalizer("/r"))
-	for _, in := range []Result{{Passed: true}, {Fingerprint: fp}, {Fingerprint: Fingerprint{ExitCode: 2, Overflow: true, lines: map[uint64]string{}}}} {
+	for _, in := range []Result{{Passed: true}, {ExitCode: 3, Findings: parsed("x.go:1:2: one\ny.go:2:1: two\n")}, {ExitCode: 2}} {
 		data, err := json.Marshal(in)
 		if err != nil {
 			t.Fatal(err)
@@ -112,15 +112,24 @@ func TestResultJSON(t *testing.T) {
 		if err := json.Unmarshal(data, &out); err != nil {
 			t.Fatal(err)
 		}
-		if out.Passed != in.Passed || (!in.Passed && (!reflect.DeepEqual(out.Fingerprint.lines, in.Fingerprint.lines) ||
-			out.Fingerprint.ExitCode != in.Fingerprint.ExitCode || out.Fingerprint.Overflow != in.Fingerprint.Overflow)) {
+		if !reflect.DeepEqual(out, in) {
 			t.Errorf("%s read back as %+v, want %+v", data, out, in)
 		}
 		if again, _ := json.Marshal(out); string(again) != string(data) {
 			t.Errorf("not stable: %s then %s", data, again)
 		}
 	}
-	if err := json.Unmarshal([]byte(`{"passed":false,"lines":"x"}`), new(Result)); err == nil {
-		t.Errorf("a malformed stored result read")
+	for _, old := range []string{`{"passed":false,"lines":"x"}`, `{"passed":false,"exit_code":1,"lines":[{"h":1,"t":"x"}]}`} {
+		if err := json.Unmarshal([]byte(old), new(Result)); err == nil {
+			t.Errorf("%s read", old)
+		}
 	}
 }
+
+// parsed is what a go vet run that printed out reports.
+func parsed(out string) findings.Result {
+	return findings.Parse(findings.Spec{Format: "govet", Dir: ".", Failed: true}, strings.NewReader(out))
+}
+
+// noDiff is a change that touches no line.
+func noDiff(context.Context, string, string) (string, bool, error) { return "", false, nil }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 )
 
 // Judge decides whether failures of checks with baseline: true are
@@ -21,6 +24,9 @@ type Judge struct {
 	// Where says where the base commit is, with a %s for its short hash
 	// (WhereMergeBase when empty).
 	Where string
+	// Diff gives the change from a commit to the work tree at a root
+	// (git.LineDiff when nil).
+	Diff func(ctx context.Context, root, commit string) (diff string, cut bool, err error)
 
 	once   sync.Mutex
 	asked  bool
@@ -64,50 +70,142 @@ const (
 	noteLine = "Baseline: %s.\n"
 )
 
+// maxReruns bounds how often a stopped check runs again (each rerun may
+// stop at a later failure).
+const maxReruns = 3
+
 // Failure judges a failed check: unchanged unless its check has baseline:
-// true; then pre-existing when the base fails the same way, else a
-// failure whose message and log say what differs or why the base could
-// not be asked.
-func (j *Judge) Failure(ctx context.Context, f check.Failure) (gate.Status, string, *gate.Baseline) {
+// true; then pre-existing when every finding it reports is on the base
+// too (findings.Compare), with the tests a failure kept from running run
+// again on both sides first (findings.PlanRerun); else a failure whose
+// message and log say what is new or why the base could not be asked.
+func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	msg := f.Outcome.Message
 	if !f.Job.Check.Baseline {
-		return gate.StatusFail, msg, nil
+		return check.Judgement{Status: gate.StatusFail, Message: msg}
 	}
 	commit, err := j.baseCommit(ctx)
 	if err != nil {
 		return j.unavailable(f, msg, "", err)
-	}
-	cur, err := Scan(f.Outcome.OutputReader(f.Log), f.Outcome.ExitCode, NewNormalizer(f.Env.Root))
-	if err != nil {
-		return j.unavailable(f, msg, commit, err)
 	}
 	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: f.Job, BaseBranch: j.BaseBranch, Log: f.Log})
 	if err != nil {
 		return j.unavailable(f, msg, commit, err)
 	}
 	b := &gate.Baseline{Commit: commit}
+	work := f.Findings
 	if base.Passed {
 		b.Reason = "the check passes there"
 		if base.Note != "" && base.Note != NoteWorktree {
 			b.Reason = fmt.Sprintf("the check passes there (%s)", base.Note)
 		}
+		marked := markAll(work, findings.BaselineNew)
+		b.NewLines = newLines(marked.Failing())
 		fmt.Fprintf(f.Log, noteLine, "the base branch passes this check: the failure is new")
-		return gate.StatusFail, fmt.Sprintf(msgNew, msg, j.where(commit), b.Reason), b
+		return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), b.Reason), Baseline: b, Findings: &marked}
 	}
-	cmp := Compare(cur, base.Fingerprint)
-	b.PreExisting, b.Reason, b.NewLines = cmp.PreExisting, cmp.Reason, cmp.New
-	if cmp.PreExisting {
-		fmt.Fprintf(f.Log, noteLine, "pre-existing, not caused by this change ("+cmp.Reason+"); here for information, nothing to fix")
-		return gate.StatusPreExisting, fmt.Sprintf(msgPreExisting, msg, j.where(commit)), b
+	diff := j.lineDiff(ctx, f.Env.Root, commit)
+	v := findings.Compare(base.Findings, work, diff)
+	for round := 0; len(v.Unverified) > 0 && round < maxReruns && ctx.Err() == nil; round++ {
+		var ok bool
+		if base, work, ok = j.rerun(ctx, f, commit, base, work); !ok {
+			break
+		}
+		v = findings.Compare(base.Findings, work, diff)
 	}
-	fmt.Fprintf(f.Log, noteLine, "a new or changed failure: "+cmp.Reason)
-	if len(cmp.New) > 0 {
-		fmt.Fprintf(f.Log, "Error lines the base does not print (normalised):\n")
-		for _, l := range cmp.New {
-			fmt.Fprintf(f.Log, "  %s\n", l)
+	if v.PreExisting && f.Outcome.ExitCode != base.ExitCode {
+		v.PreExisting = false
+		v.Reason = fmt.Sprintf("it exits with code %d, and with code %d on the base", f.Outcome.ExitCode, base.ExitCode)
+	}
+	b.PreExisting, b.Reason, b.NewLines = v.PreExisting, v.Reason, newLines(v.New)
+	if v.PreExisting {
+		fmt.Fprintf(f.Log, noteLine, "pre-existing, not caused by this change ("+v.Reason+"); here for information, nothing to fix")
+		return check.Judgement{Status: gate.StatusPreExisting, Message: fmt.Sprintf(msgPreExisting, msg, j.where(commit)), Baseline: b, Findings: &v.Work}
+	}
+	fmt.Fprintf(f.Log, noteLine, "a new or changed failure: "+v.Reason)
+	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), v.Reason), Baseline: b, Findings: &v.Work}
+}
+
+// rerun runs a stopped check again on the work tree and on the base,
+// without the failures that stopped it (findings.PlanRerun), and merges
+// the results into the first runs'. ok is false when it cannot (the log
+// says why).
+func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, base Result, work findings.Result) (Result, findings.Result, bool) {
+	wd := f.Job.WorkingDir
+	if wd == "" {
+		wd = "."
+	}
+	plan, err := findings.PlanRerun(check.Command(f.Job, j.BaseBranch), wd, base.Findings, work)
+	if err != nil {
+		fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
+		return base, work, false
+	}
+	fmt.Fprintf(f.Log, "\n--- Again without what stopped it: %s ---\n", plan.Command)
+	job := f.Job
+	chk := *job.Check
+	chk.Command, job.Check = plan.Command, &chk
+	x := check.Exec{Command: plan.Command, Dir: f.Dir, Env: check.Environ(j.BaseBranch),
+		Files: check.RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f.Log}
+	began := time.Now()
+	out := x.Run(ctx)
+	if out.TimedOut || out.Status == gate.StatusError {
+		fmt.Fprintf(f.Log, "\nBaseline: the rerun did not finish: %s\n", out.Message)
+		return base, work, false
+	}
+	again, _ := check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
+	if again.Format != work.Format {
+		// Read it as the first run was read.
+		chk.Format = work.Format
+		again, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
+	}
+	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: job, BaseBranch: j.BaseBranch, Log: f.Log})
+	if err != nil {
+		fmt.Fprintf(f.Log, "\nBaseline: the rerun on the base failed: %v\n", err)
+		return base, work, false
+	}
+	base.Findings = plan.Merge(base.Findings, againBase.Findings)
+	return base, plan.Merge(work, again), true
+}
+
+// lineDiff is the change from commit to the work tree at root, line by
+// line; an unknown one (every line changed) when git cannot tell.
+func (j *Judge) lineDiff(ctx context.Context, root, commit string) *findings.Diff {
+	diff := j.Diff
+	if diff == nil {
+		diff = git.LineDiff
+	}
+	text, cut, err := diff(ctx, root, commit)
+	d := findings.ParseDiff(text)
+	if err != nil || cut {
+		d.Unknown = true
+	}
+	return d
+}
+
+// maxNewLines bounds Baseline.NewLines.
+const maxNewLines = 10
+
+// newLines names new findings for gate.Baseline.NewLines.
+func newLines(fs []findings.Finding) []string {
+	var out []string
+	for i, f := range fs {
+		if i == maxNewLines {
+			break
+		}
+		out = append(out, f.Title())
+	}
+	return out
+}
+
+// markAll is r with every failing finding marked b.
+func markAll(r findings.Result, b findings.Baseline) findings.Result {
+	r.Findings = append([]findings.Finding(nil), r.Findings...)
+	for i := range r.Findings {
+		if r.Findings[i].Failing() || r.Findings[i].Kind != findings.KindTest {
+			r.Findings[i].Baseline = b
 		}
 	}
-	return gate.StatusFail, fmt.Sprintf(msgNew, msg, j.where(commit), cmp.Reason), b
+	return r
 }
 
 // where says where commit is (Where).
@@ -121,7 +219,8 @@ func (j *Judge) where(commit string) string {
 
 // unavailable is the verdict on a failure whose base could not be asked:
 // it fails, saying why (never a false approve).
-func (j *Judge) unavailable(f check.Failure, msg, commit string, err error) (gate.Status, string, *gate.Baseline) {
+func (j *Judge) unavailable(f check.Failure, msg, commit string, err error) check.Judgement {
 	fmt.Fprintf(f.Log, noteLine, "not compared with the base branch: "+err.Error())
-	return gate.StatusFail, fmt.Sprintf(msgNoBaseline, msg, err), &gate.Baseline{Commit: commit, Reason: err.Error()}
+	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNoBaseline, msg, err),
+		Baseline: &gate.Baseline{Commit: commit, Reason: err.Error()}}
 }

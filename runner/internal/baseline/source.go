@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
@@ -29,8 +30,10 @@ type Result struct {
 	// Passed is true when the check passed on the base (or had none of its
 	// changed files there): the failure is then new.
 	Passed bool
-	// Fingerprint is the base failure's (when not Passed).
-	Fingerprint Fingerprint
+	// ExitCode is the base failure's exit code (when not Passed).
+	ExitCode int
+	// Findings are what the base failure reported (when not Passed).
+	Findings findings.Result
 	// Note says, in a few words, how the result was obtained ("run in a
 	// temporary worktree", "from the result cache").
 	Note string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -85,8 +86,10 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	}
 	linkDependencies(w.root, t.root, wd)
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
-	x := check.Exec{Command: check.Command(job, req.BaseBranch), Dir: dir, Env: check.Environ(req.BaseBranch),
+	cmd := check.Command(job, req.BaseBranch)
+	x := check.Exec{Command: cmd, Dir: dir, Env: check.Environ(req.BaseBranch),
 		Files: check.RelFiles(job.WorkingDir, files), Timeout: job.Check.Timeout, Log: req.Log}
+	began := time.Now()
 	out := x.Run(ctx)
 	fmt.Fprintf(req.Log, "\n--- End of the base run: %s ---\n", out.Message)
 	switch {
@@ -97,11 +100,8 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	case out.Status == gate.StatusPass:
 		return Result{Passed: true, Note: NoteWorktree}, nil
 	}
-	fp, err := Scan(out.OutputReader(req.Log), out.ExitCode, NewNormalizer(t.root, t.dir))
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Fingerprint: fp, Note: NoteWorktree}, nil
+	found, _ := check.ReadFindings(job, cmd, t.root, dir, out, req.Log, began)
+	return Result{ExitCode: out.ExitCode, Findings: found, Note: NoteWorktree}, nil
 }
 
 // DependencyDirs are the directories of installed dependencies that a
@@ -113,9 +113,11 @@ var DependencyDirs = []string{"node_modules", ".venv", "venv"}
 
 // linkDependencies gives the base worktree (the project at base) the
 // dependency directories of the work tree (the project at work) that it
-// lacks, as symbolic links: in the project root and every directory down
-// to the check's working directory wd (relative, slash-separated). The
-// links are removed with the worktree; what they point to is not.
+// lacks, in the project root and every directory down to the check's
+// working directory wd (relative, slash-separated), as private copies
+// (privateCopy): whatever the base run does to them (npm ci empties
+// node_modules, pip installs into a virtual environment) stays in the
+// worktree, removed with it.
 func linkDependencies(work, base, wd string) {
 	dirs := []string{"."}
 	if wd != "." && wd != "" {
@@ -128,15 +130,121 @@ func linkDependencies(work, base, wd string) {
 		for _, name := range DependencyDirs {
 			src := filepath.Join(work, filepath.FromSlash(d), name)
 			dst := filepath.Join(base, filepath.FromSlash(d), name)
-			if st, err := os.Stat(src); err != nil || !st.IsDir() {
+			if st, err := os.Lstat(src); err != nil || !st.IsDir() {
 				continue
 			}
 			if _, err := os.Lstat(dst); err == nil || !isDir(filepath.Dir(dst)) {
 				continue // the base has its own, or not that directory
 			}
-			_ = os.Symlink(src, dst) // a concurrent check may have made it
+			if err := privateCopy(src, dst); err != nil {
+				_ = os.RemoveAll(dst) // the run goes on without it
+			}
 		}
 	}
+}
+
+// maxCopiedBytes bounds what privateCopy copies: beyond it the base run
+// goes without the dependency directory (and fails, saying so, if it
+// needs it).
+const maxCopiedBytes = 1 << 30
+
+// privateCopy makes dst a copy of the directory tree src that nothing done
+// in dst can change src through: directories and files are copied (the
+// kernel copies file data itself, sharing blocks where the file system
+// can), symbolic links made anew with the same target, or with dst in
+// place of src when they point into src. Small files in bin/ that name
+// src by its absolute path (a virtual environment's scripts, whose #!
+// line would run the work tree's interpreter and install there) and
+// pyvenv.cfg get dst's path instead. Hard links are not used: a write
+// into a linked file would reach the work tree's.
+func privateCopy(src, dst string) error {
+	copied, real := int64(0), resolved(src)
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(to, info.Mode().Perm()|0o700)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			for _, s := range []string{src, real} {
+				if rest, ok := strings.CutPrefix(target, s+string(filepath.Separator)); ok && filepath.IsAbs(target) {
+					target = filepath.Join(dst, rest)
+					break
+				}
+			}
+			return os.Symlink(target, to)
+		case !info.Mode().IsRegular():
+			return nil // sockets, fifos: nothing a check reads
+		}
+		if copied += info.Size(); copied > maxCopiedBytes {
+			return fmt.Errorf("more than %d MB to copy", maxCopiedBytes>>20)
+		}
+		for _, s := range []string{src, real} {
+			if namesSource(p, s, info) {
+				return copyReplacing(p, to, s, dst, info.Mode().Perm())
+			}
+		}
+		return copyFile(p, to, info.Mode().Perm())
+	})
+}
+
+// copyFile copies the file from to a new file to with mode.
+func copyFile(from, to string, mode fs.FileMode) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// maxScriptBytes bounds the files namesSource reads: scripts, not data.
+const maxScriptBytes = 64 << 10
+
+// namesSource reports whether the file p (below src) is a small script or
+// configuration file that holds src's absolute path: the scripts and
+// activate files of a virtual environment.
+func namesSource(p, src string, info fs.FileInfo) bool {
+	if info.Size() > maxScriptBytes || filepath.Base(filepath.Dir(p)) != "bin" && filepath.Base(p) != "pyvenv.cfg" {
+		return false
+	}
+	b, err := os.ReadFile(p)
+	return err == nil && strings.Contains(string(b), src)
+}
+
+// copyReplacing copies the file from to to with mode, every occurrence of
+// old replaced by new (none when old is "").
+func copyReplacing(from, to, old, new string, mode fs.FileMode) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if old != "" {
+		b = []byte(strings.ReplaceAll(string(b), old, new))
+	}
+	return os.WriteFile(to, b, mode)
 }
 
 // isDir reports whether p is a directory.
@@ -288,4 +396,13 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
+}
+
+// resolved is p with symbolic links resolved (p when that fails).
+func resolved(p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return p
+	}
+	return r
 }

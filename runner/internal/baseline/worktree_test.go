@@ -116,7 +116,7 @@ func TestWorktreesBase(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || res.Passed != tc.passed || res.Fingerprint.Lines() != tc.lines || tc.note != "" && res.Note != tc.note {
+			if err != nil || res.Passed != tc.passed || len(res.Findings.Findings) != tc.lines || tc.note != "" && res.Note != tc.note {
 				t.Fatalf("Base = %+v, %v", res, err)
 			}
 			b, _ := os.ReadFile(log.Name())
@@ -217,11 +217,13 @@ func (f *fakeSource) Base(_ context.Context, req Request) (Result, error) {
 	return f.res, f.err
 }
 
+func withNote(r Result, note string) Result {
+	r.Note = note
+	return r
+}
+
 func TestJudge(t *testing.T) {
-	base := func(out string) Fingerprint {
-		fp, _ := Scan(strings.NewReader(out), 1, NewNormalizer("/elsewhere"))
-		return fp
-	}
+	base := func(out string) Result { return Result{ExitCode: 1, Findings: parsed(out)} }
 	const old = "a.go:3:1: old problem\n"
 	for _, tc := range []struct {
 		name     string
@@ -234,12 +236,15 @@ func TestJudge(t *testing.T) {
 		log      string
 	}{
 		{"not a baseline check", false, old, fakeSource{}, nil, gate.StatusFail, "Exited with code 1", ""},
-		{"pre-existing", true, old, fakeSource{res: Result{Fingerprint: base("./a.go:9:1: old problem\n"), Note: "from the result cache"}}, nil,
+		{"pre-existing", true, old, fakeSource{res: withNote(base("./a.go:3:1: old problem\n"), "from the result cache")}, nil,
 			gate.StatusPreExisting, "Exited with code 1, as on the base branch (merge base 0123456789ab): pre-existing, not caused by this change",
 			"Baseline: pre-existing, not caused by this change"},
-		{"new", true, old + "b.go:1:1: new problem\n", fakeSource{res: Result{Fingerprint: base(old)}}, nil,
-			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 error lines is new: the base does not print it",
-			"Error lines the base does not print (normalised):\n  b.go:N:N: new problem\n"},
+		{"new", true, old + "b.go:1:1: new problem\n", fakeSource{res: base(old)}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 findings is new: b.go:1:1: error: new problem",
+			"  [new] b.go:1:1: error: new problem\n"},
+		{"a second identical finding", true, old + "a.go:9:1: old problem\n", fakeSource{res: base(old)}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 findings is new: a.go:9:1: error: old problem",
+			""},
 		{"passes on the base", true, old, fakeSource{res: Result{Passed: true, Note: "from the result cache"}}, nil,
 			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): the check passes there (from the result cache)", ""},
 		{"base unavailable", true, old, fakeSource{err: fmt.Errorf("the base has no working directory x")}, nil,
@@ -255,11 +260,15 @@ func TestJudge(t *testing.T) {
 			src := tc.src
 			j := &Judge{Source: &src, BaseBranch: "main", Commit: func(context.Context) (string, error) {
 				return "0123456789abcdef", tc.commit
-			}}
+			}, Diff: noDiff}
 			job := checkJob("lint", ".", []string{"a.go"}, func(c *config.Check) { c.Baseline = tc.baseline })
-			f := check.Failure{Job: job, Env: gate.Env{Root: "/w"}, Log: log,
+			f := check.Failure{Job: job, Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed(tc.out),
 				Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1, Output: []check.Span{{Off: 0, Len: int64(len(tc.out))}}}}
-			status, msg, b := j.Failure(context.Background(), f)
+			jd := j.Failure(context.Background(), f)
+			status, msg, b := jd.Status, jd.Message, jd.Baseline
+			if jd.Findings != nil {
+				check.WriteFindings(log, jd.Findings)
+			}
 			if status != tc.status || msg != tc.msg || tc.baseline != (b != nil) {
 				t.Errorf("Failure = %s %q %+v, want %s %q", status, msg, b, tc.status, tc.msg)
 			}
@@ -275,10 +284,10 @@ func TestJudge(t *testing.T) {
 }
 
 // The base worktree gets the work tree's untracked dependency directories
-// (node_modules, .venv) as links, in the project root and down to the
-// check's working directory, so that a check finds its tools there; a
-// tracked one of the base is kept; removing the worktree leaves what the
-// links point to.
+// (node_modules, .venv) as private copies, in the project root and down
+// to the check's working directory, so that a check finds its tools
+// there; a tracked one of the base is kept; removing the worktree leaves
+// the work tree's.
 func TestWorktreesDependencies(t *testing.T) {
 	root, commit := repo(t, map[string]string{"web/app.js": "x\n", "py/venv/keep.txt": "tracked\n", ".gitignore": "node_modules/\n.venv/\n"})
 	for _, p := range []string{"node_modules/.bin/tool", "web/node_modules/.bin/eslint", "py/.venv/bin/pytest", "py/venv/bin/other"} {
@@ -308,6 +317,55 @@ func TestWorktreesDependencies(t *testing.T) {
 	for _, p := range []string{"node_modules/.bin/tool", "web/node_modules/.bin/eslint", "py/.venv/bin/pytest", "py/venv/bin/other"} {
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
 			t.Errorf("%s is gone after the worktree was removed: %v", p, err)
+		}
+	}
+}
+
+// Whatever the base run does to the dependency directories it was given
+// (an installer emptying node_modules and writing its own, a script that
+// rewrites a file, a virtual environment's pip installing into the
+// environment its #! line names), the work tree's stay as they were.
+func TestWorktreesDependenciesPrivate(t *testing.T) {
+	root, commit := repo(t, map[string]string{".gitignore": "node_modules/\n.venv/\n", "a.txt": "x\n"})
+	files := map[string]string{
+		"node_modules/pkg/index.js":     "module.exports = 1\n",
+		"node_modules/pkg/package.json": "{}\n",
+		".venv/bin/pip":                 "#!" + filepath.Join(root, ".venv", "bin", "python") + "\necho pip\n",
+		".venv/lib/site.py":             "sys\n",
+	}
+	for p, content := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../pkg/index.js", filepath.Join(root, "node_modules", "pkg", "bin")); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorktrees(root)
+	defer w.Close()
+	cmd := `set -e
+cat node_modules/pkg/bin
+head -1 .venv/bin/pip
+rm -rf node_modules/pkg/index.js && echo changed > node_modules/pkg/index.js
+echo more >> node_modules/pkg/package.json || true
+rm -rf node_modules && mkdir node_modules && echo own > node_modules/own.js
+rm -rf .venv/lib
+exit 1`
+	log := logFile(t)
+	if _, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob(cmd, ".", nil, nil), Log: log}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log.Name())
+	if !strings.Contains(string(b), "module.exports = 1\n") || strings.Contains(string(b), "#!"+root+"/") {
+		t.Errorf("the base run did not see its own copy:\n%s", b)
+	}
+	for p, content := range files {
+		if got, err := os.ReadFile(filepath.Join(root, p)); err != nil || string(got) != content {
+			t.Errorf("%s changed in the work tree: %q, %v", p, got, err)
 		}
 	}
 }

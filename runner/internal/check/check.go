@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
@@ -136,12 +137,24 @@ type Failure struct {
 	Outcome Outcome
 	// Log is the check's log, open for appending.
 	Log *os.File
+	// Findings are what its output reported (ReadFindings).
+	Findings findings.Result
 }
 
-// Judge looks again at a failed check before its log is closed (the
-// base-branch baseline, docs/baselines.md): it may append to the log, and returns the
-// status, message and baseline to report.
-type Judge func(ctx context.Context, f Failure) (gate.Status, string, *gate.Baseline)
+// Judgement is what a Judge says about a failure.
+type Judgement struct {
+	Status   gate.Status
+	Message  string
+	Baseline *gate.Baseline
+	// Findings are the failure's findings as judged (each marked new or
+	// unchanged); nil keeps Failure.Findings.
+	Findings *findings.Result
+}
+
+// Judge looks again at a failed check before its log is closed (a
+// base-branch baseline): it may append to the log, and returns the
+// status, message, baseline and findings to report.
+type Judge func(ctx context.Context, f Failure) Judgement
 
 // RunJudged is Run that hands a failure to judge (when not nil) before
 // the log's result line is written.
@@ -165,11 +178,23 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	}
 	x := Exec{Command: cmd, Dir: dir, Env: Environ(env.Diff.BaseBranch),
 		Files: RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f}
+	began := time.Now()
 	out := x.Run(ctx)
 	res.Status, res.Message = out.Status, out.Message
+	found, read := ReadFindings(job, cmd, env.Root, dir, out, f, began)
+	if read {
+		res.Findings = &found
+	}
 	if judge != nil && out.Status == gate.StatusFail && !out.TimedOut {
 		res.OutputEnd = logSize(f)
-		res.Status, res.Message, res.Baseline = judge(ctx, Failure{Job: job, Env: env, Dir: dir, Outcome: out, Log: f})
+		j := judge(ctx, Failure{Job: job, Env: env, Dir: dir, Outcome: out, Log: f, Findings: found})
+		res.Status, res.Message, res.Baseline = j.Status, j.Message, j.Baseline
+		if j.Findings != nil {
+			res.Findings = j.Findings
+		}
+	}
+	if res.Status.Failed() || res.Status == gate.StatusPreExisting {
+		WriteFindings(f, res.Findings)
 	}
 	res.TimedOut = out.TimedOut
 	res.Exited, res.ExitCode = !out.TimedOut && out.ExitCode >= 0, max(out.ExitCode, 0)

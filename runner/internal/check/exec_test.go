@@ -230,10 +230,10 @@ func TestRunJudged(t *testing.T) {
 		}
 	}
 	var seen Failure
-	res := RunJudged(context.Background(), j, e, func(_ context.Context, f Failure) (gate.Status, string, *gate.Baseline) {
+	res := RunJudged(context.Background(), j, e, func(_ context.Context, f Failure) Judgement {
 		seen = f
 		fmt.Fprintln(f.Log, "judged")
-		return gate.StatusPreExisting, "pre-existing", &gate.Baseline{PreExisting: true}
+		return Judgement{Status: gate.StatusPreExisting, Message: "pre-existing", Baseline: &gate.Baseline{PreExisting: true}}
 	})
 	if res.Status != gate.StatusPreExisting || res.ErrorCount != 0 || res.Baseline == nil {
 		t.Errorf("result %+v", res)

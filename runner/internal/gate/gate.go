@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
@@ -217,6 +218,11 @@ type Result struct {
 	// Cached is set when the gate did not run: the result cache held the
 	// proof that it passed on exactly this input.
 	Cached *Cached
+	// Findings are what a check's output reported (diagnostics, tests,
+	// error lines), each marked new or unchanged when the base was
+	// asked; nil when the output was not read (a cached pass, a passing
+	// check in text format).
+	Findings *findings.Result
 }
 
 // Baseline is the comparison of a failed check with its run on the merge
@@ -230,8 +236,8 @@ type Baseline struct {
 	// Reason says in one line why the failure is, or is not, pre-existing
 	// (or why the base could not be run).
 	Reason string
-	// NewLines are error lines of this run that the base does not print
-	// (normalised, at most a few).
+	// NewLines name the findings of this run that the base does not have
+	// (at most a few, one line each: file:line and message, or the test).
 	NewLines []string
 }
 

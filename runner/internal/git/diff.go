@@ -237,3 +237,22 @@ func DiffStats(ctx context.Context, root string, spec gate.DiffSpec) (Stats, err
 	}
 	return st, nil
 }
+
+// LineDiff is the diff of the files from the commit from to the work tree
+// as it is on disk (untracked files included), with no context lines and
+// renames found, paths relative to root (the project root): what maps a
+// finding's line in the work tree to the base. It is cut at MaxDiffBytes;
+// cut reports it.
+func LineDiff(ctx context.Context, root, from string) (diff string, cut bool, err error) {
+	to, err := SnapshotTree(ctx, root)
+	if err != nil {
+		return "", false, fmt.Errorf("line diff: %w", err)
+	}
+	args := []string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "-U0", "-M",
+		"--src-prefix=a/", "--dst-prefix=b/", from, to, "--", "."}
+	out, truncated, _, err := runLimited(ctx, call{root: root, args: args, limit: MaxDiffBytes})
+	if err != nil {
+		return "", false, fmt.Errorf("line diff: %w", err)
+	}
+	return string(out), truncated, nil
+}

@@ -1,0 +1,299 @@
+package findings
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// goEvent is one line of `go test -json` (cmd/test2json).
+type goEvent struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+}
+
+// goPackage gathers one package's test results.
+type goPackage struct {
+	name  string
+	tests []*goTest
+	byKey map[string]*goTest
+	// output is the package's own output (not a test's).
+	output []string
+	failed bool
+	// done: the test binary printed its closing PASS or FAIL line.
+	done bool
+	// stop says why its tests did not all run ("" when they did).
+	stop string
+}
+
+// goTest is one test of a package.
+type goTest struct {
+	name   string
+	status Status // "" while running
+	output []string
+}
+
+// goRun gathers the packages of one `go test` run, in order.
+type goRun struct {
+	pkgs  []*goPackage
+	byKey map[string]*goPackage
+}
+
+func newGoRun() *goRun { return &goRun{byKey: map[string]*goPackage{}} }
+
+func (g *goRun) pkg(name string) *goPackage {
+	if p, ok := g.byKey[name]; ok {
+		return p
+	}
+	p := &goPackage{name: name, byKey: map[string]*goTest{}}
+	g.pkgs = append(g.pkgs, p)
+	g.byKey[name] = p
+	return p
+}
+
+func (p *goPackage) test(name string) *goTest {
+	if t, ok := p.byKey[name]; ok {
+		return t
+	}
+	t := &goTest{name: name}
+	p.tests = append(p.tests, t)
+	p.byKey[name] = t
+	return t
+}
+
+// Lines of a test binary's own output (cmd/go and package testing).
+var (
+	goTestLineRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)(?: \(.*\))?$`)
+	})
+	goPkgLineRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(FAIL|ok|\?)\s+(\S+)(?:\s+(.*))?$`)
+	})
+	goLocationRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*((?:/|[\w.-]+/)?[^\s:]*\.go):(\d+)`)
+	})
+)
+
+// goStatus maps an action or --- word to a status.
+var goStatus = map[string]Status{"pass": StatusPassed, "fail": StatusFailed, "skip": StatusSkipped,
+	"PASS": StatusPassed, "FAIL": StatusFailed, "SKIP": StatusSkipped}
+
+// parseGoTestJSON reads `go test -json` output: events, and the lines
+// that are not events (compiler errors on stderr) as go vet diagnostics.
+func parseGoTestJSON(lines []string, n *Normalizer, dir string, r *Result) {
+	g := newGoRun()
+	var stray []string
+	for _, l := range lines {
+		var e goEvent
+		if !strings.HasPrefix(l, "{") || json.Unmarshal([]byte(l), &e) != nil || e.Action == "" {
+			stray = append(stray, l)
+			continue
+		}
+		p := g.pkg(e.Package)
+		out := strings.TrimSuffix(e.Output, "\n")
+		switch {
+		case e.Action == "output" && e.Test != "":
+			t := p.test(e.Test)
+			t.output = append(t.output, out)
+			p.noteBinaryLine(out)
+		case e.Action == "output" || e.Action == "build-output":
+			p.output = append(p.output, out)
+			p.noteBinaryLine(out)
+		case e.Action == "run" && e.Test != "":
+			p.test(e.Test)
+		case goStatus[e.Action] != "" && e.Test != "":
+			p.test(e.Test).status = goStatus[e.Action]
+		case e.Action == "fail" || e.Action == "build-fail":
+			p.failed = true
+		}
+	}
+	parseDiagnostics("govet", stray, n, dir, r)
+	g.report(n, dir, r)
+}
+
+// noteBinaryLine notes what a line of output says about the test binary:
+// its closing PASS or FAIL, a panic, a timeout, a build failure.
+func (p *goPackage) noteBinaryLine(l string) {
+	switch {
+	case l == "PASS" || l == "FAIL":
+		p.done = true
+	case strings.HasPrefix(l, "panic: test timed out"):
+		p.setStop("its test binary timed out")
+	case strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: "):
+		p.setStop("a panic ended its test binary")
+	case strings.HasSuffix(l, "[build failed]") || strings.HasSuffix(l, "[setup failed]"):
+		p.setStop("it did not build")
+	}
+}
+
+func (p *goPackage) setStop(why string) {
+	if p.stop == "" {
+		p.stop = why
+	}
+}
+
+// report adds the packages' tests to r, and their stops.
+func (g *goRun) report(n *Normalizer, dir string, r *Result) {
+	for _, p := range g.pkgs {
+		if p.name == "" {
+			continue
+		}
+		anyFailed := false
+		for _, t := range p.tests {
+			st := t.status
+			if st == "" {
+				// Never finished: it was running when the binary ended.
+				st = StatusFailed
+				p.setStop("its test binary ended while tests ran")
+			}
+			f := Finding{Kind: KindTest, Suite: p.name, Test: t.name, Status: st, Severity: SeverityNote}
+			if st == StatusFailed {
+				anyFailed = true
+				f.Severity = SeverityError
+				f.Message = testMessage(t.output)
+				f.File, f.Line = goLocation(t.output, n, dir)
+			}
+			r.add(f)
+		}
+		if p.failed && !p.done && p.stop == "" && len(p.tests) > 0 {
+			p.setStop("its test binary exited before its end")
+		}
+		if p.failed && !anyFailed {
+			// The package failed with no failing test: it did not
+			// build, or TestMain or an init failed.
+			r.add(Finding{Kind: KindTest, Suite: p.name, Status: StatusFailed, Severity: SeverityError,
+				Message: testMessage(p.output)})
+		}
+		if p.stop != "" {
+			r.Stops = append(r.Stops, Stop{Unit: p.name, Reason: p.stop})
+		}
+	}
+}
+
+// testMessage is a failed test's output without the lines the testing
+// package adds around it (=== RUN, --- FAIL, the package's summary).
+func testMessage(out []string) string {
+	var keep []string
+	for _, l := range out {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "=== ") || goTestLineRE().MatchString(l) || t == "FAIL" || t == "PASS" ||
+			goPkgLineRE().MatchString(l) || strings.HasPrefix(t, "exit status ") {
+			continue
+		}
+		keep = append(keep, strings.TrimRight(l, " \t"))
+	}
+	return strings.TrimSpace(strings.Join(dedent(keep), "\n"))
+}
+
+// dedent removes the indentation every non-blank line shares.
+func dedent(lines []string) []string {
+	pfx := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if pfx < 0 || n < pfx {
+			pfx = n
+		}
+	}
+	if pfx <= 0 {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) >= pfx {
+			out[i] = l[pfx:]
+		}
+	}
+	return out
+}
+
+// goLocation is where a failed test's output first points into a Go file
+// of the project: a t.Error line ("calc_test.go:18: ...") or a panic's
+// stack frame below a root.
+func goLocation(out []string, n *Normalizer, dir string) (string, int) {
+	for _, l := range out {
+		m := goLocationRE().FindStringSubmatch(l)
+		if m == nil || strings.Contains(m[1], "/go/src/") || strings.HasPrefix(strings.TrimSpace(l), "/usr/") {
+			continue
+		}
+		line := atoi(m[2])
+		if strings.HasPrefix(m[1], "/") {
+			p := n.Path(dir, m[1])
+			if strings.HasPrefix(p, "/") {
+				continue // outside the project: the runtime, a dependency
+			}
+			return p, line
+		}
+		return m[1], line
+	}
+	return "", 0
+}
+
+// parseGoTest reads the text `go test` prints: per package, the output of
+// its failing tests (--- FAIL: Name) and its closing line (FAIL pkg,
+// ok pkg); compiler errors as go vet diagnostics.
+func parseGoTest(lines []string, n *Normalizer, dir string, r *Result) {
+	g := newGoRun()
+	var block []string
+	for _, l := range lines {
+		m := goPkgLineRE().FindStringSubmatch(l)
+		if m == nil {
+			block = append(block, l)
+			continue
+		}
+		p := g.pkg(m[2])
+		p.failed = m[1] == "FAIL"
+		p.readBlock(block)
+		if strings.Contains(m[3], "[build failed]") || strings.Contains(m[3], "[setup failed]") {
+			p.setStop("it did not build")
+			parseDiagnostics("govet", block, n, dir, r)
+		}
+		block = nil
+	}
+	g.report(n, dir, r)
+}
+
+// readBlock reads the output of one package's test binary (plain or -v).
+func (p *goPackage) readBlock(block []string) {
+	var cur *goTest
+	for _, l := range block {
+		if m := goTestLineRE().FindStringSubmatch(l); m != nil {
+			cur = p.test(m[3])
+			cur.status = goStatus[m[2]]
+			continue
+		}
+		if strings.HasPrefix(l, "=== RUN") {
+			name := strings.TrimSpace(strings.TrimPrefix(l, "=== RUN"))
+			if _, ok := p.byKey[name]; !ok {
+				cur = p.test(name)
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "=== ") {
+			continue
+		}
+		p.noteBinaryLine(l)
+		if cur != nil {
+			cur.output = append(cur.output, l)
+		} else {
+			p.output = append(p.output, l)
+		}
+	}
+}
+
+// atoi parses a decimal number of a regexp match (0 when too big).
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		if n > 1<<30 {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

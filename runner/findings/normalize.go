@@ -1,0 +1,183 @@
+package findings
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Normalizer rewrites an output line so that the same error reads the
+// same in two runs of a check in different places and times.
+type Normalizer struct {
+	// roots are the directories replaced, longest first.
+	roots []string
+}
+
+// NewNormalizer returns a Normalizer for a run whose checks work below the
+// given roots (the project root, or the base worktree's): a path below one
+// becomes relative to it. Symbolic links in the roots are resolved too.
+func NewNormalizer(roots ...string) *Normalizer {
+	seen := map[string]bool{}
+	var all []string
+	for _, r := range roots {
+		for _, v := range []string{r, resolved(r)} {
+			v = filepath.Clean(v)
+			if v != "" && v != "." && v != "/" && !seen[v] {
+				seen[v] = true
+				all = append(all, v)
+			}
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
+	return &Normalizer{roots: all}
+}
+
+func resolved(p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+// The normalisation rules, applied in this order (one source of truth:
+// docs/findings.md lists them). A rule with a guard runs only on lines
+// that hold it: most lines hold none of them, and a regular expression
+// costs more than a substring search.
+var rules = sync.OnceValue(func() []rule {
+	tmp := strings.TrimRight(filepath.Clean(os.TempDir()), "/")
+	return []rule{
+		// ANSI escape sequences (colours).
+		{"\x1b", regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), ""},
+		// Temporary directories: $TMPDIR, /tmp, /var/tmp, macOS's
+		// /var/folders/.../T, each with the entry below it.
+		{"/", regexp.MustCompile(`(?:` + regexp.QuoteMeta(tmp) + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>"},
+		// Timestamps and times of day.
+		{"-", regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<time>"},
+		{":", regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
+		// Memory addresses and other hex numbers.
+		{"0x", regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
+		// Durations: 0.02s, 1m30s, 150ms, 2.5µs, (0.00s).
+		{"", regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
+		// Goroutine, thread and process numbers in panics.
+		{"goroutine ", regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N"},
+		{"thread '", regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)"},
+		// Line and column numbers: file.go:12:5, line 12, file.ts(12,5).
+		{":", regexp.MustCompile(`:\d+`), ":N"},
+		{"", regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N"},
+		{"(", regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)"},
+		// "./x" and "x" are the same file.
+		{"./", regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1"},
+		// Runs of blanks.
+		{"", regexp.MustCompile(`\s+`), " "},
+	}
+})
+
+type rule struct {
+	guard string
+	re    *regexp.Regexp
+	with  string
+}
+
+// Line normalises one line of output: ANSI colours dropped, paths below
+// the roots made relative to them, temporary directories, timestamps,
+// addresses, durations, goroutine and thread numbers and line and column
+// numbers replaced by placeholders, "./" dropped, blanks folded, ends
+// trimmed.
+func (n *Normalizer) Line(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	s = n.relative(s)
+	for _, r := range rules() {
+		if r.guard == "" || strings.Contains(s, r.guard) {
+			s = r.re.ReplaceAllString(s, r.with)
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// relative makes the paths below the roots in s relative to them.
+func (n *Normalizer) relative(s string) string {
+	for _, r := range n.roots {
+		s = strings.ReplaceAll(s, r+"/", "")
+		s = strings.ReplaceAll(s, r, ".")
+	}
+	return s
+}
+
+// Path makes a file name a tool printed relative to the project root:
+// dir is the directory the check ran in, relative to the root ("." for
+// the root). A path below a root loses it; a relative path is joined to
+// dir; "./" and "a/../" are cleaned. A path outside every root stays as
+// printed.
+func (n *Normalizer) Path(dir, p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	if filepath.IsAbs(p) {
+		for _, r := range n.roots {
+			if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				return filepath.ToSlash(rel)
+			}
+		}
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	if dir == "" {
+		dir = "."
+	}
+	return filepath.ToSlash(filepath.Join(dir, p))
+}
+
+// errorLineRE tells error lines from the rest of the output (progress,
+// "ok" lines of passing packages, headers): a line with a location
+// (file.ext:N, line N, (N,N)) or a word that says something went wrong.
+var errorLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[\w.-]\.[A-Za-z0-9]+:N|\bline N\b|\(N,N\)|` +
+		`\b(?:errors?|err|fail(?:s|ed|ure|ures|ing)?|fatal|panic(?:ked)?|exception|traceback|warn(?:ing|ings)?|` +
+		`assert(?:ion)?(?:error)?|undefined|cannot|can't|unable|invalid|not found|expected|violations?|denied|refused)\b|[✗✖×●]`)
+})
+
+// IsErrorLine reports whether a normalised line tells of an error (see
+// errorLineRE) and is no summary (IsSummary).
+func IsErrorLine(line string) bool {
+	return line != "" && errorLineRE().MatchString(line) && !IsSummary(line)
+}
+
+// summaryRE matches the lines that count or rate what a tool found rather
+// than say what: they change whenever anything is added, passing or
+// failing, so they are never findings. pytest's "== 1 failed, 2 passed in
+// 0.02s ==", cargo's "test result: FAILED. 1 passed; 1 failed", jest's
+// "Tests: 1 failed, 2 total", Surefire's "Tests run: 3, Failures: 1",
+// mypy's "Found 2 errors in 1 file", eslint's "✖ 3 problems (2 errors, 1
+// warning)", pylint's "rated at 8.75/10", go's "FAIL\tpkg\t0.01s", make's
+// "Target 'x' not remade because of errors", and the like.
+var summaryRE = sync.OnceValue(func() *regexp.Regexp {
+	counted := `(?:passed|failed|failures?|errors?|warnings?|problems?|issues?|skipped|deselected|selected|xfailed|xpassed|` +
+		`ignored|measured|filtered out|pending|todo|total|tests?|suites?|snapshots?|files?|items?|notes?|found|fixable|` +
+		`rerun|flaky|obsolete|written|checked|succeeded|run)`
+	return regexp.MustCompile(`(?i)` +
+		`\b\d+(?:\.\d+)?\s+` + counted + `\b|` + // "3 failed", "2 errors", "1 file"
+		`\b` + counted + `:\s+\d+\b|` + // "Tests run: 3", "Failures: 1"
+		`\brated at\b|` +
+		`^(?:FAIL|ok|PASS)(?:\s+\S+\s+(?:<dur>|\(cached\)|\[[^\]]*\])?)?$|` +
+		`^=+\s.*\s=+$|^!{3,}|` +
+		`^test result:|` +
+		`\bnot remade because of errors\b|` +
+		`^exit status \d+$|^error: \d+ targets? failed`)
+})
+
+// IsSummary reports whether a normalised line only counts or rates
+// findings (summaryRE), or names no place and says only that something
+// failed somewhere: a line with a location (file.ext:N) is never one.
+func IsSummary(line string) bool {
+	if locationRE().MatchString(line) {
+		return false
+	}
+	return summaryRE().MatchString(line)
+}
+
+// locationRE matches a normalised file location: name.ext:N.
+var locationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\w.-]\.[A-Za-z0-9]+:N`) })

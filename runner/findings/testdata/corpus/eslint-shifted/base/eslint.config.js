@@ -1,0 +1,1 @@
+module.exports = [{ files: ["**/*.js"], ignores: ["eslint.config.js"], rules: { "no-unused-vars": "error", "no-console": "warn", "eqeqeq": "warn" } }];

@@ -1,0 +1,3 @@
+import os
+def path_of(name):
+    return os.path.join("data", name)

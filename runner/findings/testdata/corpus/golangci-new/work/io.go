@@ -1,0 +1,13 @@
+package lint
+
+import "os"
+
+// Save writes data to p.
+func Save(p string, data []byte) {
+	os.WriteFile(p, data, 0o644)
+}
+
+// Drop removes p.
+func Drop(p string) {
+	os.Remove(p)
+}

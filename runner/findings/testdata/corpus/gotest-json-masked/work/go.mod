@@ -1,0 +1,3 @@
+module example.com/mask
+
+go 1.21

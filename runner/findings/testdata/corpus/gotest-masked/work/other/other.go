@@ -1,0 +1,4 @@
+package other
+
+// Twice doubles.
+func Twice(x int) int { return 2 * x }

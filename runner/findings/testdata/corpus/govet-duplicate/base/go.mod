@@ -1,0 +1,3 @@
+module example.com/vetdup
+
+go 1.21

@@ -1,0 +1,15 @@
+package vetdup
+
+import "fmt"
+
+// Log logs x.
+func Log(x int) {
+	return
+	fmt.Println("never", x)
+}
+
+// Trace traces x.
+func Trace(x int) {
+	return
+	fmt.Println("never", x)
+}

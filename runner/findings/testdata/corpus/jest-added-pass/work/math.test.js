@@ -1,0 +1,13 @@
+const { add } = require("./math");
+
+test("adds", () => {
+  expect(add(1, 2)).toBe(3);
+});
+
+test("old broken rounding", () => {
+  expect(add(0.1, 0.2)).toBe(0.3);
+});
+
+test("subtracts", () => {
+  expect(require("./math").sub(3, 2)).toBe(1);
+});

@@ -1,0 +1,1 @@
+echo "check-b: the new thing is broken"; exit 1

@@ -1,0 +1,1 @@
+echo "check-a: old failure"; exit 1

@@ -1,0 +1,15 @@
+import typing as t
+
+
+def want_bytes(s: t.Union[str, bytes], encoding: str = "utf-8") -> bytes:
+    if isinstance(s, str):
+        s = s.encode(encoding)
+    return s
+
+
+def old(x: int) -> str:
+    return x
+
+
+def compare_signatures_of_the_tokens(signature_value: bytes, expected_signature_value: str) -> bool:
+    return signature_value == expected_signature_value

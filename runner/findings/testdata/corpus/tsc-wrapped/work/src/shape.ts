@@ -1,0 +1,4 @@
+export interface Shape {
+  kind: "circle" | "square";
+  size: { width: number; height: number };
+}

@@ -1,0 +1,80 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+)
+
+// ReadFindings reads what one run of job's command reported: its output
+// (out's spans of log) in the check's format (recognised from cmd when it
+// names none) and the JUnit files it names that were written since began.
+// root is the root of the tree it ran in, dir its absolute working
+// directory. read is false when there is nothing worth keeping: a passing
+// check whose output is plain text.
+func ReadFindings(job gate.Job, cmd, root, dir string, out Outcome, log io.ReaderAt, began time.Time) (r findings.Result, read bool) {
+	failed := out.Status == gate.StatusFail
+	format := job.Check.Format
+	if format == findings.FormatAuto {
+		format = findings.Recognize(cmd)
+	}
+	if !failed && format == findings.FormatText && job.Check.JUnit == "" {
+		return findings.Result{}, false
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		rel = "."
+	}
+	spec := findings.Spec{Format: format, Command: cmd, Dir: filepath.ToSlash(rel), Roots: []string{root}, Failed: failed}
+	junit, jerr := findings.JUnitFiles(dir, job.Check.JUnit, began)
+	spec.JUnit = junit
+	r = findings.Parse(spec, out.OutputReader(log))
+	if jerr != nil && r.Problem == "" {
+		r.Problem = jerr.Error()
+	}
+	return r, true
+}
+
+// maxLoggedFindings bounds the findings WriteFindings lists.
+const maxLoggedFindings = 100
+
+// FindingsHeader opens the list of findings in a failed check's log.
+const FindingsHeader = findings.LogHeader
+
+// WriteFindings appends to a failed check's log what its output reported,
+// one line each, failing ones first, for people reading the log (a
+// structured output such as go test -json is hard to read as printed).
+func WriteFindings(w io.Writer, r *findings.Result) {
+	if r == nil {
+		return
+	}
+	failing := r.Failing()
+	if len(failing) == 0 && len(r.Stops) == 0 && r.Problem == "" {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\nRead as %s: %d failing.\n", FindingsHeader, r.Format, len(failing))
+	for i, f := range failing {
+		if i == maxLoggedFindings {
+			fmt.Fprintf(w, "  … and %d more\n", len(failing)-i)
+			break
+		}
+		mark := ""
+		switch f.Baseline {
+		case findings.BaselineNew:
+			mark = "[new] "
+		case findings.BaselineUnchanged:
+			mark = "[on the base too] "
+		}
+		fmt.Fprintf(w, "  %s%s\n", mark, f.Title())
+	}
+	for _, s := range r.Stops {
+		fmt.Fprintf(w, "  Not all tests ran: %s: %s\n", s.Unit, s.Reason)
+	}
+	if r.Problem != "" {
+		fmt.Fprintf(w, "  %s\n", r.Problem)
+	}
+}
