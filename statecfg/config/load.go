@@ -51,7 +51,7 @@ func LoadWithoutGit(root string) (*Config, error) {
 // files without config.yml give a *NotFoundError naming root; a path of
 // files that is not a clean relative path under .gauntlet/ is an error.
 func LoadFiles(ctx context.Context, root string, files Files) (*Config, error) {
-	if err := checkFiles(files); err != nil {
+	if err := files.Check(); err != nil {
 		return nil, err
 	}
 	return load(ctx, root, filesSource{files: files}, true)
@@ -72,6 +72,24 @@ func ReadFiles(root string) (Files, error) {
 	}
 	rec := &recorder{source: diskSource{root: abs}, files: Files{}}
 	if _, err := load(context.Background(), abs, rec, false); errors.Is(err, ErrNotFound) {
+		return Files{}, nil
+	}
+	if len(rec.problems) > 0 {
+		return rec.files, &Errors{Problems: rec.problems}
+	}
+	return rec.files, nil
+}
+
+// UsedFiles returns the files of all (a commit's .gauntlet/, say) that
+// LoadFiles reads for the project at root: what ReadFiles would copy of
+// them on disk, so that the two compare file by file. Problems are as for
+// ReadFiles.
+func UsedFiles(root string, all Files) (Files, error) {
+	if err := all.Check(); err != nil {
+		return nil, err
+	}
+	rec := &recorder{source: filesSource{files: all}, files: Files{}}
+	if _, err := load(context.Background(), root, rec, false); errors.Is(err, ErrNotFound) {
 		return Files{}, nil
 	}
 	if len(rec.problems) > 0 {

@@ -136,11 +136,11 @@ func (s filesSource) isDir(key string) bool {
 
 func (filesSource) onDisk() bool { return false }
 
-// checkFiles reports the paths of files that LoadFiles cannot take: not
-// clean, slash-separated, relative paths under .gauntlet/.
-func checkFiles(files Files) error {
+// Check reports the paths of f that LoadFiles cannot take: every path must
+// be a clean, slash-separated, relative path under .gauntlet/.
+func (f Files) Check() error {
 	var bad []string
-	for p := range files {
+	for p := range f {
 		if !path.IsAbs(p) && path.Clean(p) == p && strings.HasPrefix(p, Dir+"/") {
 			continue
 		}

@@ -168,3 +168,29 @@ func sameSet(a, b []string) bool {
 	}
 	return len(a) == len(b)
 }
+
+// UsedFiles keeps, of a larger set, what the loader reads, as ReadFiles
+// does on disk.
+func TestUsedFilesAgreesWithReadFiles(t *testing.T) {
+	tree := map[string]string{
+		".gauntlet/config.yml":       minimalConfig + "  - path: src\n    checks: [lint]\n",
+		".gauntlet/checks/lint.yml":  "command: make lint\nfix_instructions: docs/lint.md\n",
+		".gauntlet/checks/notes.txt": "never read",
+		".gauntlet/docs/lint.md":     "Run make fmt.\n",
+		".gauntlet/docs/other.md":    "never read",
+		".gauntlet/README":           "never read",
+	}
+	root := writeTree(t, tree)
+	onDisk, err := ReadFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := Files{}
+	for p, c := range tree {
+		all[p] = []byte(c)
+	}
+	used, err := UsedFiles(root, all)
+	if err != nil || !reflect.DeepEqual(used, onDisk) {
+		t.Errorf("UsedFiles = %v, %v; ReadFiles = %v", used, err, onDisk)
+	}
+}
