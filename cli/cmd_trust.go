@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
@@ -40,8 +41,8 @@ func (c *TrustCmd) Run(env *Env) error {
 	if !ok {
 		return usageError(fmt.Errorf("trust: %w", &config.NotFoundError{Dir: env.Cwd}))
 	}
-	place, err := trust.Locate(env.Ctx, root)
-	if errors.Is(err, trust.ErrNoRepository) {
+	pl, err := place.Locate(env.Ctx, root)
+	if errors.Is(err, place.ErrNoRepository) {
 		return usageError(fmt.Errorf("trust: %s is not in a git work tree: the trusted configuration is kept in the repository's git directory", runner.Text(root)))
 	}
 	if err != nil {
@@ -57,7 +58,7 @@ func (c *TrustCmd) Run(env *Env) error {
 			return configError(env.Stderr, err)
 		}
 	}
-	trusted, err := trust.Resolve(env.Ctx, place)
+	trusted, err := trust.Resolve(env.Ctx, pl)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
@@ -82,7 +83,7 @@ func (c *TrustCmd) Run(env *Env) error {
 		}
 		how = trust.HowTerminal
 	}
-	if err := trust.WriteRecord(place, trust.Record{TrustedAt: time.Now(), How: how, Files: work}); err != nil {
+	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Files: work}); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	if len(work) == 0 {
@@ -144,8 +145,8 @@ func confirm(ctx context.Context, in io.Reader, out io.Writer, question string) 
 // trustWritten records the configuration init just wrote in root as the
 // project's trusted one, and says so (or why not).
 func trustWritten(env *Env, root string) {
-	place, err := trust.Locate(env.Ctx, root)
-	if errors.Is(err, trust.ErrNoRepository) {
+	pl, err := place.Locate(env.Ctx, root)
+	if errors.Is(err, place.ErrNoRepository) {
 		fmt.Fprintf(env.Stdout, "Not trusted yet: %s is not in a git work tree; run `agent-gauntlet trust` once it is.\n", runner.Text(root))
 		return
 	}
@@ -154,7 +155,7 @@ func trustWritten(env *Env, root string) {
 		files, err = config.ReadFiles(root)
 	}
 	if err == nil {
-		err = trust.WriteRecord(place, trust.Record{TrustedAt: time.Now(), How: trust.HowInit, Files: files})
+		err = trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: trust.HowInit, Files: files})
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "warning: the configuration was written but not trusted (%v); run `agent-gauntlet trust`\n", err)
@@ -169,7 +170,7 @@ func trustWritten(env *Env, root string) {
 func trustLine(ctx context.Context, root string) (*trust.Status, string) {
 	st, _, err := trust.Inspect(ctx, root)
 	switch {
-	case errors.Is(err, trust.ErrNoRepository):
+	case errors.Is(err, place.ErrNoRepository):
 		return nil, "Trust: not in a git work tree, so no configuration can be trusted; the stop hook runs the work tree's."
 	case err != nil:
 		return nil, fmt.Sprintf("Trust: cannot tell whether the configuration is the trusted one: %v", err)

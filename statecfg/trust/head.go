@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
 // Modes of git tree entries this package reads.
@@ -37,7 +38,7 @@ type Committed struct {
 // commit (a link leading out of .gauntlet/ or nowhere reads as missing).
 // A repository without commits has none. It runs two git processes under
 // ctx.
-func HeadFiles(ctx context.Context, p Place) (Committed, error) {
+func HeadFiles(ctx context.Context, p place.Place) (Committed, error) {
 	commit, err := headCommit(ctx, p.TopLevel)
 	if err != nil || commit == "" {
 		return Committed{Files: config.Files{}}, err
@@ -74,7 +75,7 @@ type treeEntry struct {
 
 // treeFiles returns every file below <prefix>.gauntlet/ in commit, keyed
 // as config.Files are (relative to the project root).
-func treeFiles(ctx context.Context, p Place, commit string) (config.Files, error) {
+func treeFiles(ctx context.Context, p place.Place, commit string) (config.Files, error) {
 	dir := p.Prefix + config.Dir
 	out, err := runGit(ctx, p.TopLevel, nil, maxSmallOutput, "ls-tree", "-r", "-z", "--full-tree", commit, "--", dir+"/")
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -76,7 +77,7 @@ func (h How) known() bool {
 
 // Record is a project's trusted configuration.
 type Record struct {
-	// Project is the place's key (Place.Project).
+	// Project is the place's key (place.Place.Project).
 	Project string
 	// TrustedAt is when it was recorded; How how; Commit the commit it was
 	// adopted from (HowHEAD only).
@@ -116,7 +117,7 @@ type diskFile struct {
 }
 
 // RecordPath is the file of the record of place.
-func RecordPath(p Place) string {
+func RecordPath(p place.Place) string {
 	return store.Open(p.CommonDir, Kind).Path(p.Project())
 }
 
@@ -124,7 +125,7 @@ func RecordPath(p Place) string {
 // none; an error wrapping ErrUnusable, naming the file and why, when one
 // exists that cannot be used. It never mistakes an unusable record for
 // "no record", nor for "no gates".
-func ReadRecord(p Place) (*Record, error) {
+func ReadRecord(p place.Place) (*Record, error) {
 	path := RecordPath(p)
 	data, err := fsread.File(path, MaxRecordBytes)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -197,7 +198,7 @@ func (d onDisk) sum() string {
 // one), replacing any record there, an unusable one included. rec.Project
 // is set from place; its files must be a valid config.Files within the
 // bounds.
-func WriteRecord(p Place, rec Record) error {
+func WriteRecord(p place.Place, rec Record) error {
 	if err := rec.Files.Check(); err != nil {
 		return fmt.Errorf("record trusted configuration: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
 // Source says where a project's trusted configuration comes from.
@@ -49,7 +50,7 @@ type Trusted struct {
 // committed at HEAD; else none. An unusable record is never read as "no
 // gates": HEAD's configuration runs instead and Trusted.Unusable says why.
 // Errors are git's (HEAD's configuration could not be read).
-func Resolve(ctx context.Context, p Place) (Trusted, error) {
+func Resolve(ctx context.Context, p place.Place) (Trusted, error) {
 	rec, unusable := ReadRecord(p)
 	if rec != nil {
 		return Trusted{Source: SourceRecord, Files: rec.Files, Record: rec}, nil
@@ -78,7 +79,7 @@ func (t Trusted) Load(ctx context.Context, root string) (*config.Config, error) 
 // agent-gauntlet trust. It does nothing for any other t: a record in
 // place, none at HEAD, or an unusable record (a person should look at it;
 // agent-gauntlet trust replaces it).
-func Pin(p Place, t Trusted, now time.Time) error {
+func Pin(p place.Place, t Trusted, now time.Time) error {
 	if t.Source != SourceHEAD || t.Unusable != nil {
 		return nil
 	}
@@ -109,9 +110,9 @@ type Status struct {
 // Inspect compares the work tree's configuration of the project at root
 // with its trusted one. It returns the trusted configuration too, for a
 // caller that goes on to run it. Errors: the project is in no git work
-// tree (ErrNoRepository), or git could not read HEAD.
+// tree (place.ErrNoRepository), or git could not read HEAD.
 func Inspect(ctx context.Context, root string) (Status, Trusted, error) {
-	p, err := Locate(ctx, root)
+	p, err := place.Locate(ctx, root)
 	if err != nil {
 		return Status{}, Trusted{}, err
 	}
@@ -210,16 +211,16 @@ func FindRoot(ctx context.Context, start string) (root string, ok bool, err erro
 		return "", false, nil
 	}
 	d, found := gitdir.Find(abs)
-	if !found || movedByEnv() {
+	if !found || place.MovedByEnv() {
 		return "", false, nil
 	}
-	var places []Place
+	var places []place.Place
 	for dir := abs; ; dir = filepath.Dir(dir) {
 		rel, rerr := filepath.Rel(d.TopLevel, dir)
 		if rerr != nil || strings.HasPrefix(rel, "..") {
 			break
 		}
-		p := Place{CommonDir: d.CommonDir, TopLevel: d.TopLevel}
+		p := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel}
 		if rel != "." {
 			p.Prefix = filepath.ToSlash(rel) + "/"
 		}
@@ -243,7 +244,7 @@ func FindRoot(ctx context.Context, start string) (root string, ok bool, err erro
 // committedProjects reports which of places have a .gauntlet/config.yml
 // committed at HEAD, by prefix, with one git process (none when HEAD has
 // no commit).
-func committedProjects(ctx context.Context, top string, places []Place) (map[string]bool, error) {
+func committedProjects(ctx context.Context, top string, places []place.Place) (map[string]bool, error) {
 	commit, err := headCommit(ctx, top)
 	if err != nil || commit == "" {
 		return nil, err

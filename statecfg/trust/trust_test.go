@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
@@ -61,9 +62,9 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func locate(t *testing.T, root string) Place {
+func locate(t *testing.T, root string) place.Place {
 	t.Helper()
-	p, err := Locate(t.Context(), root)
+	p, err := place.Locate(t.Context(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
