@@ -325,6 +325,7 @@ func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
+	trustWritten(env, root)
 	if a.gitignore {
 		entry := install.GitignoreEntry(config.DefaultLogDir)
 		added, err := install.AddToGitignore(root, entry)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // StatusCmd is `agent-gauntlet status`: where the gauntlet stands between
@@ -21,18 +22,26 @@ type StatusCmd struct {
 func (c *StatusCmd) Run(env *Env) error {
 	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
 	if err != nil {
+		noteDeletedConfig(env, err)
 		return configError(env.Stderr, err)
 	}
 	st := runner.Status(cfg, env.Getenv, time.Now())
 	for _, w := range st.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}
+	trusted, line := trustLine(env.Ctx, cfg.Root)
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(st)
+		return enc.Encode(struct {
+			runner.ProjectStatus
+			// Trust is how the work tree's configuration stands to the
+			// trusted one (null when that cannot be told).
+			Trust *trust.Status `json:"trust"`
+		}{st, trusted})
 	}
 	writeStatus(env.Stdout, st, time.Now())
+	fmt.Fprintln(env.Stdout, line)
 	return nil
 }
 

@@ -10,15 +10,19 @@ import (
 type ValidateCmd struct{}
 
 // Run loads the whole configuration, prints its warnings on stderr and
-// either `All config files are valid.` and where each review's prompt comes
-// from (exit 0), or every problem, one line each, on stderr (exit 2).
+// either `All config files are valid.`, whether it is the trusted
+// configuration and where each review's prompt comes from (exit 0), or
+// every problem, one line each, on stderr (exit 2).
 func (c *ValidateCmd) Run(env *Env) error {
 	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
 	if err != nil {
+		noteDeletedConfig(env, err)
 		return configError(env.Stderr, err)
 	}
 	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
 	fmt.Fprintln(env.Stdout, "All config files are valid.")
+	_, line := trustLine(env.Ctx, cfg.Root)
+	fmt.Fprintln(env.Stdout, line)
 	if len(cfg.Reviews) > 0 {
 		fmt.Fprintln(env.Stdout, "Review prompts:")
 		for _, name := range listSortedNames(cfg.Reviews) {

@@ -10,6 +10,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.40.0
+	golang.org/x/term v0.45.0
 	pgregory.net/rapid v1.3.0
 )
 

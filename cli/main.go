@@ -70,6 +70,7 @@ type CLI struct {
 	Health       HealthCmd       `cmd:"" help:"Validate the configuration and report the state of every review CLI."`
 	Init         InitCmd         `cmd:"" help:"Create a .gauntlet/ configuration and install the agent stop hooks."`
 	Validate     ValidateCmd     `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
+	Trust        TrustCmd        `cmd:"" help:"Record the work tree's .gauntlet/ as the trusted configuration, the gates the stop hook runs whatever the work tree later says."`
 	StopHook     StopHookCmd     `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
 	StartHook    StartHookCmd    `cmd:"" name:"start-hook" help:"Answer an agent's session-start hook: tell the new session about failures pending from an earlier one."`
 	Hooks        HooksCmd        `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`

@@ -10,5 +10,6 @@ require (
 require (
 	github.com/creack/pty v1.1.24
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.47.0 // indirect
 	pgregory.net/rapid v1.3.0
 )

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
-
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 )
 
@@ -151,12 +149,11 @@ func findGate(gates []CIGate, name string) (CIGate, bool) {
 // ciFileRel is ci.yml's path relative to the root.
 func ciFileRel() string { return filepath.Join(Dir, CIFile) }
 
-// loadCI reads and decodes ci.yml of the project at root, if there is one,
+// loadCI reads and decodes ci.yml from src, if there is one,
 // checking its gates against known (the gate files) and cfg's gates.
-func loadCI(c *collector, root string, cfg *Config, known *gateNames) *CI {
+func loadCI(c *collector, src source, cfg *Config, known *gateNames) *CI {
 	f := c.file(ciFileRel())
-	path := filepath.Join(root, ciFileRel())
-	data, err := fsread.File(path, maxFileSize)
+	data, err := src.file(ciFileRel())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil

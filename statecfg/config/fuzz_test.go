@@ -20,7 +20,8 @@ var (
 // panic; on failure it returns *Errors whose every problem is one line
 // naming one of the three files, and on success a configuration whose
 // warnings are one line each, naming their file. The seed corpus is in
-// testdata/fuzz/FuzzLoad.
+// testdata/fuzz/FuzzLoad. Loaded from memory (LoadFiles of ReadFiles), it
+// must give the same answer.
 func FuzzLoad(f *testing.F) {
 	f.Add(minimalConfig+"entry_points: [{path: src, checks: [lint], reviews: [quality]}]\n", "command: make lint\n", "---\nnum_reviews: 2\n---\nReview it.\n")
 	f.Fuzz(func(t *testing.T, configYML, checkYML, reviewMD string) {
@@ -39,6 +40,7 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 		files := []string{fuzzConfigRel, fuzzCheckRel, fuzzReviewRel}
+		checkLoadFilesAgrees(t, root)
 
 		cfg, err := Load(t.Context(), root)
 		if err != nil {

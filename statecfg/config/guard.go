@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 )
 
 // Messages of the path rules (one source of truth). The %s verbs are
@@ -34,13 +35,8 @@ const (
 	msgNoConfigLogDir = "%s (the default log_dir, %s: no %s was found)"
 )
 
-// Limits of the git files newProject reads.
-const (
-	maxSymlinkHops    = 255
-	gitCommonDirFile  = "commondir"
-	gitDirFilePrefix  = "gitdir:"
-	maxGitPointerSize = 64 << 10
-)
+// maxSymlinkHops bounds the links followed in resolving one path.
+const maxSymlinkHops = 255
 
 // project is what the path rules know about the project root: where it,
 // its .gauntlet/ and its git directories really are.
@@ -72,53 +68,18 @@ func newProject(root string) *project {
 	return p
 }
 
-// findGitDirs returns the git directory of the work tree holding root and
-// its common directory (the same for a plain repository), as git rev-parse
-// --git-dir and --git-common-dir would name them without GIT_DIR set.
+// findGitDirs returns the git directory of the work tree holding root and,
+// in a linked worktree, its common directory, as git rev-parse --git-dir
+// and --git-common-dir would name them without GIT_DIR set.
 func findGitDirs(root string) []string {
-	for dir := root; ; {
-		dotGit := filepath.Join(dir, gitEntry)
-		if fi, err := os.Stat(dotGit); err == nil {
-			gitDir := dotGit
-			if !fi.IsDir() {
-				gitDir = readGitPointer(dotGit, gitDirFilePrefix)
-				if gitDir == "" {
-					return nil
-				}
-			}
-			dirs := []string{gitDir}
-			if common := readGitPointer(filepath.Join(gitDir, gitCommonDirFile), ""); common != "" {
-				dirs = append(dirs, common)
-			}
-			return dirs
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return nil
-		}
-		dir = parent
+	d, ok := gitdir.Find(root)
+	switch {
+	case !ok:
+		return nil
+	case d.CommonDir != d.GitDir:
+		return []string{d.GitDir, d.CommonDir}
 	}
-}
-
-// readGitPointer reads a one-line file of git's pointing at a directory
-// (".git" files say "gitdir: <path>", commondir files hold the path alone)
-// and returns that directory, made absolute against the file's directory;
-// "" when there is none.
-func readGitPointer(file, prefix string) string {
-	data, err := fsread.File(file, maxGitPointerSize)
-	if err != nil {
-		return ""
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	target, ok := strings.CutPrefix(strings.TrimSpace(line), prefix)
-	target = strings.TrimSpace(target)
-	if !ok || target == "" {
-		return ""
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(filepath.Dir(file), target)
-	}
-	return target
+	return []string{d.GitDir}
 }
 
 // place is where a configured path really is.
@@ -247,7 +208,7 @@ func (p *project) whereIs(pl place) where {
 		dir = parent
 	}
 	for _, c := range append(below, strings.Split(filepath.ToSlash(pl.tail), "/")...) {
-		w.gitComponent = w.gitComponent || strings.EqualFold(c, gitEntry)
+		w.gitComponent = w.gitComponent || strings.EqualFold(c, gitdir.Entry)
 	}
 	// A gitDir above the root (the root below the git top level) says
 	// nothing: only what the walk met below the root counts.
@@ -302,7 +263,7 @@ func (p *project) checkLogDir(rel string) (place, string) {
 	if msg != "" || pl.tail != "" {
 		return pl, msg
 	}
-	if _, err := os.Lstat(filepath.Join(pl.existing, gitEntry)); err == nil {
+	if _, err := os.Lstat(filepath.Join(pl.existing, gitdir.Entry)); err == nil {
 		return pl, fmt.Sprintf(msgWorkTree, pl.shown)
 	}
 	logInfo, err := os.Stat(pl.existing)

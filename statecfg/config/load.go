@@ -13,7 +13,6 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/builtin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
 )
 
@@ -34,26 +33,89 @@ import (
 // itself, no git work tree, and holding no file git tracks (asked of git
 // under ctx; skipped when git cannot tell).
 func Load(ctx context.Context, root string) (*Config, error) {
-	return load(ctx, root, true)
+	return load(ctx, root, nil, true)
 }
 
 // LoadWithoutGit is Load without its one git question (does log_dir hold
 // tracked files): it runs no process. For readers that only need the gates'
 // settings (the stop hook's bound on a lock's age), never to run gates.
 func LoadWithoutGit(root string) (*Config, error) {
-	return load(context.Background(), root, false)
+	return load(context.Background(), root, nil, false)
 }
 
-// load is Load, asking git about log_dir when askGit is set.
-func load(ctx context.Context, root string, askGit bool) (*Config, error) {
-	abs, data, err := readProjectFile(root)
+// LoadFiles is Load with the files of .gauntlet/ taken from files instead
+// of the disk (a trusted configuration, a commit's): every rule and message
+// is Load's, files are named as .gauntlet/... as on disk, and the paths the
+// configuration names outside .gauntlet/ (log_dir, working_directory) are
+// judged in the project at root on disk, as the gates will run there.
+// files without config.yml give a *NotFoundError naming root; a path of
+// files that is not a clean relative path under .gauntlet/ is an error.
+func LoadFiles(ctx context.Context, root string, files Files) (*Config, error) {
+	if err := files.Check(); err != nil {
+		return nil, err
+	}
+	return load(ctx, root, filesSource{files: files}, true)
+}
+
+// ReadFiles returns a copy of every file of .gauntlet/ that Load reads in
+// the project at root (config.yml, the check and review files, ci.yml, the
+// fix instructions the checks name), read as Load reads them: what
+// LoadFiles loads as this configuration. The configuration need not be
+// valid: problems of content are left to the loaders. No config.yml gives
+// no files and no error; a file that exists but cannot be read (not a
+// regular file, unreadable, too large) gives an *Errors naming it, with the
+// files that could be read.
+func ReadFiles(root string) (Files, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve project root %s: %w", root, err)
+	}
+	rec := &recorder{source: diskSource{root: abs}, files: Files{}}
+	if _, err := load(context.Background(), abs, rec, false); errors.Is(err, ErrNotFound) {
+		return Files{}, nil
+	}
+	if len(rec.problems) > 0 {
+		return rec.files, &Errors{Problems: rec.problems}
+	}
+	return rec.files, nil
+}
+
+// UsedFiles returns the files of all (a commit's .gauntlet/, say) that
+// LoadFiles reads for the project at root: what ReadFiles would copy of
+// them on disk, so that the two compare file by file. Problems are as for
+// ReadFiles.
+func UsedFiles(root string, all Files) (Files, error) {
+	if err := all.Check(); err != nil {
+		return nil, err
+	}
+	rec := &recorder{source: filesSource{files: all}, files: Files{}}
+	if _, err := load(context.Background(), root, rec, false); errors.Is(err, ErrNotFound) {
+		return Files{}, nil
+	}
+	if len(rec.problems) > 0 {
+		return rec.files, &Errors{Problems: rec.problems}
+	}
+	return rec.files, nil
+}
+
+// load is Load reading the files of .gauntlet/ from src (nil: the disk
+// under root), asking git about log_dir when askGit is set.
+func load(ctx context.Context, root string, src source, askGit bool) (*Config, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve project root %s: %w", root, err)
+	}
+	if src == nil {
+		src = diskSource{root: abs}
+	}
+	data, err := readProjectFile(abs, src)
 	if err != nil {
 		return nil, err
 	}
 	proj := newProject(abs)
 	c := &collector{}
-	checkFiles := listGateFiles(c, abs, ChecksDir, "check", ".yml", ".yaml")
-	reviewFiles := listGateFiles(c, abs, ReviewsDir, "review", ".md")
+	checkFiles := listGateFiles(c, src, ChecksDir, "check", ".yml", ".yaml")
+	reviewFiles := listGateFiles(c, src, ReviewsDir, "review", ".md")
 	known := &gateNames{checks: map[string]bool{}, reviews: map[string]bool{}}
 	for _, g := range checkFiles {
 		known.checks[g.name] = true
@@ -70,18 +132,18 @@ func load(ctx context.Context, root string, askGit bool) (*Config, error) {
 	}
 	for _, g := range checkFiles {
 		f := c.file(g.rel)
-		content, err := fsread.File(filepath.Join(abs, g.rel), maxFileSize)
+		content, err := src.file(g.rel)
 		if err != nil {
 			f.errorf("", "%s", readProblem(err))
 			continue
 		}
-		if chk := parseCheck(f, proj, g, content); chk != nil {
+		if chk := parseCheck(f, proj, src, g, content); chk != nil {
 			cfg.Checks[g.name] = chk
 		}
 	}
 	for _, g := range reviewFiles {
 		f := c.file(g.rel)
-		content, err := fsread.File(filepath.Join(abs, g.rel), maxFileSize)
+		content, err := src.file(g.rel)
 		if err != nil {
 			f.errorf("", "%s", readProblem(err))
 			continue
@@ -90,7 +152,7 @@ func load(ctx context.Context, root string, askGit bool) (*Config, error) {
 			cfg.Reviews[g.name] = rev
 		}
 	}
-	cfg.CI = loadCI(c, abs, cfg, known)
+	cfg.CI = loadCI(c, src, cfg, known)
 	resolveBaselines(cfg)
 	if len(c.problems) > 0 {
 		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
@@ -107,7 +169,11 @@ func load(ctx context.Context, root string, askGit bool) (*Config, error) {
 // rule of Load except the one about tracked files, which needs git (the
 // fast path only reads the log directory). Errors are as for Load.
 func LoadProjectFile(root string) (*Config, error) {
-	abs, data, err := readProjectFile(root)
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve project root %s: %w", root, err)
+	}
+	data, err := readProjectFile(abs, diskSource{root: abs})
 	if err != nil {
 		return nil, err
 	}
@@ -151,25 +217,20 @@ func NoProjectLogDir(ctx context.Context, dir string) (string, error) {
 // projectFileRel is the project file's path relative to the root.
 func projectFileRel() string { return filepath.Join(Dir, ProjectFile) }
 
-// readProjectFile makes root absolute and reads its config.yml. A
-// config.yml that cannot be read (not a regular file, unreadable) is a
-// configuration problem (*Errors).
-func readProjectFile(root string) (abs string, data []byte, err error) {
-	abs, err = filepath.Abs(root)
-	if err != nil {
-		return "", nil, fmt.Errorf("resolve project root %s: %w", root, err)
-	}
-	path := filepath.Join(abs, projectFileRel())
-	data, err = fsread.File(path, maxFileSize)
+// readProjectFile reads config.yml of the project at the absolute root
+// from src. A config.yml that cannot be read (not a regular file,
+// unreadable) is a configuration problem (*Errors).
+func readProjectFile(abs string, src source) ([]byte, error) {
+	data, err := src.file(projectFileRel())
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, &NotFoundError{Dir: abs}
+		return nil, &NotFoundError{Dir: abs}
 	}
 	if err != nil {
 		c := &collector{}
 		c.file(projectFileRel()).errorf("", "%s", readProblem(err))
-		return "", nil, &Errors{Problems: c.problems}
+		return nil, &Errors{Problems: c.problems}
 	}
-	return abs, data, nil
+	return data, nil
 }
 
 // gateFile is one check or review file.
@@ -186,9 +247,9 @@ type gateNames struct {
 // listGateFiles lists the gate files of .gauntlet/<sub> with one of exts,
 // sorted by file name. A missing directory has no gates. Two files giving
 // the same gate name are reported; the first one is kept.
-func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateFile {
+func listGateFiles(c *collector, src source, sub, kind string, exts ...string) []gateFile {
 	dirRel := filepath.Join(Dir, sub)
-	entries, err := fsread.Dir(filepath.Join(root, dirRel))
+	entries, err := src.dir(dirRel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -199,14 +260,17 @@ func listGateFiles(c *collector, root, sub, kind string, exts ...string) []gateF
 	var out []gateFile
 	seen := map[string]string{}
 	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
+		ext := filepath.Ext(e)
 		if !slices.Contains(exts, ext) {
 			continue
 		}
-		name := strings.TrimSuffix(e.Name(), ext)
-		rel := filepath.Join(dirRel, e.Name())
+		name := strings.TrimSuffix(e, ext)
+		rel := filepath.Join(dirRel, e)
 		if prev, dup := seen[name]; dup {
 			c.file(rel).errorf("", "duplicate %s gate %q (already defined by %s)", kind, name, fserr.Quote(prev))
+			// Read all the same: a copy of the configuration (ReadFiles)
+			// holds it, so that it gives the same problem.
+			_, _ = src.file(rel)
 			continue
 		}
 		seen[name] = rel
@@ -549,8 +613,8 @@ func logDirProblem(p string) string {
 }
 
 // parseCheck decodes one check file; nil when it has problems. proj judges
-// its paths.
-func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
+// its paths; its fix instructions are read from src.
+func parseCheck(f *fileReport, proj *project, src source, g gateFile, data []byte) *Check {
 	chk := &Check{Name: g.name, File: g.rel, RunLocally: true, RunInCI: true, Cache: CacheTree}
 	v, err := parseYAML(data, 0)
 	if err != nil {
@@ -588,7 +652,7 @@ func parseCheck(f *fileReport, proj *project, g gateFile, data []byte) *Check {
 	}
 	if s, ok := o.nonEmpty("fix_instructions"); ok {
 		chk.FixInstructionsFile = s
-		chk.FixInstructions = readFixInstructions(o, proj, s)
+		chk.FixInstructions = readFixInstructions(o, proj, src, s)
 	}
 	parseScope(o, chk)
 	chk.Cache = cacheScope(o)
@@ -612,9 +676,10 @@ func timeout(o *object) time.Duration {
 }
 
 // readFixInstructions checks the fix_instructions path (relative to
-// .gauntlet/, inside it, an existing regular file; inside the project and
-// no git directory once links are resolved) and returns the file content.
-func readFixInstructions(o *object, proj *project, p string) string {
+// .gauntlet/, inside it, an existing regular file; on disk, inside the
+// project and no git directory once links are resolved) and returns the
+// file content, read from src.
+func readFixInstructions(o *object, proj *project, src source, p string) string {
 	const key = "fix_instructions"
 	dirName := Dir + "/"
 	if msg := relativeProblem(p, dirName); msg != "" {
@@ -627,12 +692,13 @@ func readFixInstructions(o *object, proj *project, p string) string {
 		return ""
 	}
 	shown := fserr.Quote(filepath.Join(Dir, rel))
-	abs := filepath.Join(proj.root, Dir, rel)
-	if msg := proj.checkFile(abs, filepath.Join(Dir, rel)); msg != "" {
-		o.errorf(key, "%s", msg)
-		return ""
+	if src.onDisk() {
+		if msg := proj.checkFile(filepath.Join(proj.root, Dir, rel), filepath.Join(Dir, rel)); msg != "" {
+			o.errorf(key, "%s", msg)
+			return ""
+		}
 	}
-	data, err := fsread.File(abs, maxFileSize)
+	data, err := src.file(filepath.Join(Dir, rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		o.errorf(key, "file %s does not exist", shown)
 		return ""

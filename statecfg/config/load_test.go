@@ -20,10 +20,13 @@ entry_points:
 `
 
 // writeTree creates files (path relative to root → content) under a new
-// temporary root and returns the root.
+// temporary root and returns the root. When the test ends, the tree as it
+// then is must load from memory (LoadFiles of ReadFiles) as it loads from
+// disk: every table of this package is a case of that differential test.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
+	t.Cleanup(func() { checkLoadFilesAgrees(t, root) })
 	for name, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if strings.HasSuffix(name, "/") {

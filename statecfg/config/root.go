@@ -3,11 +3,9 @@ package config
 import (
 	"os"
 	"path/filepath"
-)
 
-// gitEntry marks a git work tree's top level (a directory, or a file in
-// worktrees and submodules).
-const gitEntry = ".git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+)
 
 // FindRoot returns the nearest directory at or above start that holds
 // .gauntlet/config.yml. The search stops after the first directory holding
@@ -25,7 +23,7 @@ func FindRoot(start string) (root string, ok bool) {
 		if _, err := os.Lstat(filepath.Join(dir, Dir, ProjectFile)); err == nil {
 			return dir, true
 		}
-		if _, err := os.Lstat(filepath.Join(dir, gitEntry)); err == nil {
+		if _, err := os.Lstat(filepath.Join(dir, gitdir.Entry)); err == nil {
 			return "", false
 		}
 		parent := filepath.Dir(dir)

@@ -37,9 +37,11 @@ func TestAcquireBounds(t *testing.T) {
 		{"empty file, older than the bound", "", old, time.Hour, true, "taken 2h0m0s ago"},
 		{"ours elsewhere, started long ago", ours(host+"-elsewhere", old, nil), now, time.Hour, true, "no run lasts longer than 1h0m0s"},
 		{"ours elsewhere, started lately", ours(host+"-elsewhere", young, nil), old, time.Hour, false, ""},
-		{"ours alive, deadline passed", ours(host, young, &past), now, 0, true, "the deadline of its run has passed"},
+		// A live holder's lock is taken after its process started (an older
+		// one names a reused pid, TestPIDReuse).
+		{"ours alive, deadline passed", ours(host, now, &past), now, 0, true, "the deadline of its run has passed"},
 		{"ours elsewhere, deadline passed", ours(host+"-elsewhere", young, &past), now, 0, true, "the deadline of its run has passed"},
-		{"ours alive, deadline ahead", ours(host, old, &future), now, 0, false, ""},
+		{"ours alive, deadline ahead", ours(host, now, &future), now, 0, false, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

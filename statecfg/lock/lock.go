@@ -4,8 +4,10 @@
 // The lock is created with O_EXCL and holds JSON naming its owner (pid,
 // host, start time, and the deadline of its run when the run has one). A
 // lock that no live run can hold is stale and is taken over, with a
-// warning: ours (our JSON, our host) whose process is gone; ours whose
-// run's deadline has passed; and any lock, of any host or tool, older than
+// warning: ours (our JSON, our host) whose process is gone, or whose
+// process id now belongs to a process that started after the lock was
+// taken (the id was reused; see processStart for the OSes that tell);
+// ours whose run's deadline has passed; and any lock, of any host or tool, older than
 // the longest a run may last (Bounds.MaxAge, which the caller derives from
 // the configured timeouts). Any other existing lock file, including an
 // empty one or the TypeScript tool's plain pid, is respected.
@@ -205,15 +207,33 @@ type verdict struct {
 // The rules that make a lock stale.
 const (
 	staleDead = iota + 1
+	staleReused
 	staleDeadline
 	staleAge
 )
+
+// reuseTolerance is how much later than the lock's start time its process
+// may seem to have started and still be its holder: the holder writes the
+// lock after it started, but the start time of a process is known to a
+// second at best (Linux's boot time is whole seconds).
+const reuseTolerance = 2 * time.Second
+
+// startedAfter reports whether process pid started after the time at
+// (beyond reuseTolerance): then it is not the process that took a lock at
+// that time, its pid was reused. false when the OS does not tell.
+func startedAfter(pid int, at time.Time) bool {
+	start, ok := processStart(pid)
+	return ok && start.After(at.Add(reuseTolerance))
+}
 
 // warning says which stale lock at path was taken over, and why.
 func (v verdict) warning(path string) string {
 	switch v.why {
 	case staleDead:
 		return fmt.Sprintf("took over the stale lock file %s of process %d, which is no longer running", path, v.pid)
+	case staleReused:
+		return fmt.Sprintf("took over the stale lock file %s of process %d: that process id now belongs to a process started after the lock was taken%s",
+			path, v.pid, ageText(v.takenAt))
 	case staleDeadline:
 		return fmt.Sprintf("took over the stale lock file %s of process %d on %s%s: the deadline of its run has passed",
 			path, v.pid, v.host, ageText(v.takenAt))
@@ -225,6 +245,7 @@ func (v verdict) warning(path string) string {
 // judge tells whether the lock content, its file last modified at mod,
 // can still be held by a live run, now, on host, with runs lasting at most
 // maxAge (0: unbounded). A lock of ours is stale when its process is gone
+// or its pid now names a process that started after the lock was taken
 // (same host), its deadline has passed, or it is older than maxAge; any
 // other lock (the TypeScript tool's pid, an empty file, unknown content)
 // only when its file is older than maxAge.
@@ -236,6 +257,9 @@ func judge(content []byte, mod, now time.Time, host string, maxAge time.Duration
 		switch {
 		case o.Host == host && processGone(o.PID):
 			v.stale, v.why = true, staleDead
+			return v
+		case o.Host == host && startedAfter(o.PID, o.StartedAt):
+			v.stale, v.why = true, staleReused
 			return v
 		case o.Deadline != nil && now.After(*o.Deadline):
 			v.stale, v.why = true, staleDeadline

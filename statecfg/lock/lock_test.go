@@ -28,7 +28,8 @@ const (
 )
 
 // TestMain turns the test binary into a helper process when helperEnv is
-// set: "exit" exits at once (its pid is then dead); "acquire" waits for the
+// set: "exit" exits at once (its pid is then dead); "sleep" lives a
+// minute (unless killed); "acquire" waits for the
 // start file, acquires the lock of the log directory, prints "won <warning>"
 // or "held" or "error <msg>", holds the lock until stdin closes, then
 // releases it.
@@ -37,6 +38,9 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "exit":
+		os.Exit(0)
+	case "sleep":
+		time.Sleep(time.Minute)
 		os.Exit(0)
 	case "acquire":
 		os.Exit(helperAcquire())
@@ -95,9 +99,16 @@ func hostname(t *testing.T) string {
 	return h
 }
 
-// lockJSON is a lock file as this package writes it.
+// lockJSON is a lock file as this package writes it, taken now: after any
+// live process started (an older lock of a live pid names a process that
+// started after it: its pid was reused).
 func lockJSON(pid int, host string) string {
-	return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":"2026-01-27T10:00:00Z"}`+"\n", pid, host)
+	return lockJSONAt(pid, host, time.Now())
+}
+
+// lockJSONAt is a lock file as this package writes it, taken at.
+func lockJSONAt(pid int, host string, at time.Time) string {
+	return fmt.Sprintf(`{"pid":%d,"host":%q,"started_at":%q}`+"\n", pid, host, at.UTC().Format(time.RFC3339Nano))
 }
 
 func TestAcquireRelease(t *testing.T) {

@@ -209,7 +209,7 @@ func TestBuildPrompt(t *testing.T) {
 	if !strings.Contains(openPart, "1. src/c.go:? - Leak [medium]") || strings.Contains(openPart, "src/a.go") {
 		t.Errorf("open section wrong:\n%s", openPart)
 	}
-	if !strings.Contains(rerun, "files touched by the fixes: src/a.go") {
+	if !strings.Contains(rerun, "\nFiles touched by the fixes: src/a.go\n") {
 		t.Error("rerun rules lack the touched files")
 	}
 	if got := Stdin("P\n", "D"); got != "P\n\n--- DIFF ---\nD" {

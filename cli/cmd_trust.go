@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+)
+
+// TrustCmd is `agent-gauntlet trust`: it records the work tree's .gauntlet/
+// as the project's trusted configuration, the gates the stop hook runs
+// whatever the work tree's .gauntlet/ later says. It shows what changes
+// relative to the trusted configuration and asks for confirmation on a
+// terminal; without one it needs --yes.
+type TrustCmd struct {
+	Yes bool `short:"y" help:"Trust without asking. Needed when no terminal can confirm (an agent's shell, a script)."`
+}
+
+// trustDiffLines bounds the diff lines shown per file.
+const trustDiffLines = 40
+
+// msgTrustNeedsTerminal is the error of trust without a terminal and
+// without --yes.
+const msgTrustNeedsTerminal = "trust: no terminal to confirm on; run it in a terminal, or pass --yes to trust without asking"
+
+// Run executes the command.
+func (c *TrustCmd) Run(env *Env) error {
+	root, ok, err := trust.FindRoot(env.Ctx, env.Cwd)
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	if !ok {
+		return usageError(fmt.Errorf("trust: %w", &config.NotFoundError{Dir: env.Cwd}))
+	}
+	pl, err := place.Locate(env.Ctx, root)
+	if errors.Is(err, place.ErrNoRepository) {
+		return usageError(fmt.Errorf("trust: %s is not in a git work tree: the trusted configuration is kept in the repository's git directory", runner.Text(root)))
+	}
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	work, err := config.ReadFiles(root)
+	if err != nil {
+		return configError(env.Stderr, err)
+	}
+	if len(work) > 0 {
+		// Exactly the files that will be recorded must load.
+		if _, err := config.LoadFiles(env.Ctx, root, work); err != nil {
+			return configError(env.Stderr, err)
+		}
+	}
+	trusted, err := trust.Resolve(env.Ctx, pl)
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	diff := trust.Compare(trusted.Files, work)
+	if trusted.Source == trust.SourceRecord && diff.Empty() {
+		fmt.Fprintf(env.Stdout, "The configuration of %s is already the trusted one (%s, %s).\n", runner.Text(root),
+			trusted.Record.How.Describe(), trusted.Record.TrustedAt.Local().Format(time.RFC3339))
+		return nil
+	}
+	showTrustChange(env.Stdout, root, trusted, work, diff)
+	how := trust.HowYes
+	if !c.Yes {
+		if !isTerminal(env.Stdin) {
+			return usageError(errors.New(msgTrustNeedsTerminal))
+		}
+		yes, err := confirm(env.Ctx, env.Stdin, env.Stdout, "Trust this configuration")
+		if err != nil {
+			return initError(env.Ctx, err)
+		}
+		if !yes {
+			return errors.New("trust: not confirmed; nothing was recorded")
+		}
+		how = trust.HowTerminal
+	}
+	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Files: work}); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	if len(work) == 0 {
+		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.Text(root))
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "Trusted: the stop hook runs the gates of these %d file(s) in %s.\n", len(work), runner.Text(root))
+	return nil
+}
+
+// showTrustChange prints what trusting work changes: where the trusted
+// configuration comes from now, then each differing file's diff.
+func showTrustChange(w io.Writer, root string, trusted trust.Trusted, work config.Files, diff trust.Diff) {
+	if trusted.Unusable != nil {
+		fmt.Fprintf(w, "The trusted configuration record cannot be used (%v); trusting replaces it.\n", trusted.Unusable)
+	}
+	switch trusted.Source {
+	case trust.SourceRecord:
+		fmt.Fprintf(w, "The configuration of %s differs from the trusted one (%s, %s): %s.\n", runner.Text(root),
+			trusted.Record.How.Describe(), trusted.Record.TrustedAt.Local().Format(time.RFC3339), diff)
+	case trust.SourceHEAD:
+		fmt.Fprintf(w, "No configuration of %s is recorded as trusted; the stop hook trusts the one committed at HEAD (%s).\n",
+			runner.Text(root), trusted.Commit)
+		if diff.Empty() {
+			fmt.Fprintln(w, "The work tree's configuration is that one.")
+		} else {
+			fmt.Fprintf(w, "The work tree's configuration differs from it: %s.\n", diff)
+		}
+	default:
+		fmt.Fprintf(w, "No configuration of %s is trusted yet.\n", runner.Text(root))
+	}
+	if len(work) == 0 {
+		fmt.Fprintln(w, "The work tree has no .gauntlet/ configuration: trusting that means the stop hook runs no gates for this project.")
+	}
+	for _, group := range [][]string{diff.Changed, diff.Removed, diff.Added} {
+		for _, path := range group {
+			for _, line := range trust.TextDiff(path, trusted.Files[path], work[path], trustDiffLines) {
+				fmt.Fprintln(w, line)
+			}
+		}
+	}
+}
+
+// isTerminal reports whether r is a terminal a person can answer on.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// confirm asks a yes/no question (no by default, and at the end of the
+// input) and reports the answer.
+func confirm(ctx context.Context, in io.Reader, out io.Writer, question string) (bool, error) {
+	p := newPrompter(ctx, in, out, true)
+	defer p.close()
+	answer, err := p.choose(question, []string{"yes", "no"}, "no")
+	return answer == "yes", err
+}
+
+// trustWritten records the configuration init just wrote in root as the
+// project's trusted one, and says so (or why not).
+func trustWritten(env *Env, root string) {
+	pl, err := place.Locate(env.Ctx, root)
+	if errors.Is(err, place.ErrNoRepository) {
+		fmt.Fprintf(env.Stdout, "Not trusted yet: %s is not in a git work tree; run `agent-gauntlet trust` once it is.\n", runner.Text(root))
+		return
+	}
+	var files config.Files
+	if err == nil {
+		files, err = config.ReadFiles(root)
+	}
+	if err == nil {
+		err = trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: trust.HowInit, Files: files})
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "warning: the configuration was written but not trusted (%v); run `agent-gauntlet trust`\n", err)
+		return
+	}
+	fmt.Fprintln(env.Stdout, "Trusted the written configuration: the stop hook runs these gates; `agent-gauntlet trust` adopts later changes.")
+}
+
+// trustLine says whether the work tree's configuration of the project at
+// root is the trusted one, in one line for validate and status ("" with
+// the error when that cannot be told).
+func trustLine(ctx context.Context, root string) (*trust.Status, string) {
+	st, _, err := trust.Inspect(ctx, root)
+	switch {
+	case errors.Is(err, place.ErrNoRepository):
+		return nil, "Trust: not in a git work tree, so no configuration can be trusted; the stop hook runs the work tree's."
+	case err != nil:
+		return nil, fmt.Sprintf("Trust: cannot tell whether the configuration is the trusted one: %v", err)
+	}
+	return &st, "Trust: " + st.Describe()
+}
+
+// noteDeletedConfig tells, when err says the work tree has no
+// configuration, that the project's trusted one still applies (its
+// .gauntlet/ was deleted): a deleted configuration is a changed one.
+func noteDeletedConfig(env *Env, err error) {
+	if !errors.Is(err, config.ErrNotFound) {
+		return
+	}
+	root, ok, ferr := trust.FindRoot(env.Ctx, env.Cwd)
+	if ferr != nil || !ok {
+		return
+	}
+	// Trusted as it is (no gates, removed on purpose): nothing to say.
+	if st, line := trustLine(env.Ctx, root); st == nil || !st.Trusted {
+		fmt.Fprintf(env.Stderr, "%s (project %s)\n", line, runner.Text(root))
+	}
+}

@@ -1,0 +1,154 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+)
+
+// Files is a project's configuration as a set of files: each file the
+// loader reads under .gauntlet/, keyed by its slash-separated path relative
+// to the project root (".gauntlet/config.yml", ".gauntlet/checks/lint.yml").
+// Directories are implied by the paths. It is what a trusted configuration
+// records, and what LoadFiles loads without the disk.
+type Files map[string][]byte
+
+// source is where the loader reads the files of .gauntlet/ from: the disk
+// under the project root, or a Files. rel is an OS path relative to the
+// project root.
+type source interface {
+	// file returns the content of the regular file rel, with fsread.File's
+	// errors (fs.ErrNotExist, *fsread.NotRegularError, *fsread.TooLargeError)
+	// wrapped in an *fs.PathError.
+	file(rel string) ([]byte, error)
+	// dir returns the names in the directory rel, sorted, with fsread.Dir's
+	// errors.
+	dir(rel string) ([]string, error)
+	// onDisk reports whether the files are on disk, where symbolic links
+	// resolve and the path rules of the project apply to them.
+	onDisk() bool
+}
+
+// diskSource reads the files under root.
+type diskSource struct{ root string }
+
+func (s diskSource) file(rel string) ([]byte, error) {
+	return fsread.File(filepath.Join(s.root, rel), maxFileSize)
+}
+
+func (s diskSource) dir(rel string) ([]string, error) {
+	entries, err := fsread.Dir(filepath.Join(s.root, rel))
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names, nil
+}
+
+func (diskSource) onDisk() bool { return true }
+
+// recorder is a source that keeps a copy of every file read through it,
+// and the problems of those that exist but could not be read.
+type recorder struct {
+	source
+	files    Files
+	problems []Problem
+}
+
+func (r *recorder) file(rel string) ([]byte, error) {
+	data, err := r.source.file(rel)
+	switch {
+	case err == nil:
+		r.files[filepath.ToSlash(rel)] = data
+	case !errors.Is(err, fs.ErrNotExist):
+		r.problems = append(r.problems, Problem{File: rel, Message: readProblem(err)})
+	}
+	return data, err
+}
+
+func (r *recorder) dir(rel string) ([]string, error) {
+	names, err := r.source.dir(rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.problems = append(r.problems, Problem{File: rel, Message: readProblem(err)})
+	}
+	return names, err
+}
+
+// filesSource reads the files of a Files.
+type filesSource struct{ files Files }
+
+func (s filesSource) file(rel string) ([]byte, error) {
+	key := filepath.ToSlash(rel)
+	data, ok := s.files[key]
+	switch {
+	case ok && int64(len(data)) > maxFileSize:
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.TooLargeError{Limit: maxFileSize}}
+	case ok:
+		return data, nil
+	case s.isDir(key):
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.NotRegularError{Mode: fs.ModeDir, Want: "a regular file"}}
+	}
+	return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+}
+
+func (s filesSource) dir(rel string) ([]string, error) {
+	key := filepath.ToSlash(rel)
+	if _, ok := s.files[key]; ok {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.NotRegularError{Mode: 0, Want: "a directory"}}
+	}
+	var names []string
+	for p := range s.files {
+		rest, ok := strings.CutPrefix(p, key+"/")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if names == nil {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// isDir reports whether key is a directory of the set: some file lies
+// below it.
+func (s filesSource) isDir(key string) bool {
+	for p := range s.files {
+		if strings.HasPrefix(p, key+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (filesSource) onDisk() bool { return false }
+
+// Check reports the paths of f that LoadFiles cannot take: every path must
+// be a clean, slash-separated, relative path under .gauntlet/.
+func (f Files) Check() error {
+	var bad []string
+	for p := range f {
+		if !path.IsAbs(p) && path.Clean(p) == p && strings.HasPrefix(p, Dir+"/") {
+			continue
+		}
+		bad = append(bad, fmt.Sprintf("%q", p))
+	}
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		return fmt.Errorf("configuration files must be clean relative paths under %s/, not %s", Dir, strings.Join(bad, ", "))
+	}
+	return nil
+}

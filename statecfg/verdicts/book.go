@@ -1,0 +1,272 @@
+// Package verdicts keeps the gauntlet's own record of its verdicts: each
+// check's latest result, each review slot's latest verdict with its
+// violations as the reviewer reported them, the retry budget of the
+// current episode and the start of the stop hook's interval. They are
+// written when they happen, outside the work tree, under the git common
+// directory (<git common dir>/agent-gauntlet/verdicts/<project>/<worktree>.json),
+// one book per project place and work tree, atomically, under a lock,
+// bounded in size.
+//
+// The log directory stays the agent's side of the conversation: in a
+// review JSON file the agent marks a violation "fixed" or "skipped" with a
+// "result" note (or lets update-review do it). Pending merges exactly those
+// annotations onto the book's violations, matched by violation identity,
+// and ignores everything else the agent changed there: a flipped verdict, a
+// violation deleted, reworded or moved, a violation added, a file removed.
+// A violation stays pending until a verification run says otherwise.
+//
+// A project that has logs of an older version but no book is seeded once
+// from them (Seed); an execution state written by the TypeScript tool
+// (IntervalStart) keeps measuring the interval from last_run_completed_at.
+package verdicts
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+)
+
+// Kind is the store's kind of the books.
+const Kind = "verdicts"
+
+// Bounds of a book. Past them a slot keeps its first MaxViolations
+// violations and counts the rest (it stays failing); a book with more jobs
+// is refused (ErrTooLarge), never silently cut.
+const (
+	MaxViolations = 200
+	MaxJobs       = 5000
+	MaxBookBytes  = 16 << 20
+)
+
+// ErrTooLarge is matched by the error of a change that would take a book
+// past its bounds.
+var ErrTooLarge = errors.New("verdict record over its bounds")
+
+// Status is a verdict: a check's or a review slot's.
+type Status string
+
+// Verdicts. An error is a check's verdict (it counts as a failure); a
+// review slot that erred reached no verdict and is not recorded.
+const (
+	StatusPass             Status = "pass"
+	StatusFail             Status = "fail"
+	StatusError            Status = "error"
+	StatusSkippedPriorPass Status = "skipped_prior_pass"
+)
+
+// Book is the verdict record of one project in one work tree.
+type Book struct {
+	// Branch is the work tree's branch at the last run.
+	Branch string `json:"branch"`
+	// LastRun is the number of the last run that recorded anything, and
+	// LastRunAt when it ended.
+	LastRun   int       `json:"last_run"`
+	LastRunAt time.Time `json:"last_run_at,omitzero"`
+	// LastFullPassAt starts the stop hook's interval: when the last run
+	// covering every applicable gate passed; zero when none did, or a run
+	// failed since.
+	LastFullPassAt time.Time `json:"last_full_pass_at,omitzero"`
+	// Episode is the retry budget's episode, nil when none is open.
+	Episode *Episode `json:"episode,omitempty"`
+	// Checks are the latest verdict of each check job; Slots of each review
+	// slot, by job id and slot index.
+	Checks map[string]CheckVerdict        `json:"checks"`
+	Slots  map[string]map[int]SlotVerdict `json:"slots"`
+	// Cleared says when and why verdicts were last dropped without a run
+	// that verified them (an archive after a branch change, clean), for
+	// the person to be told.
+	Cleared *Clearing `json:"cleared,omitempty"`
+	// Seeded says the book was started from an older version's log
+	// directory (Seed), when.
+	Seeded time.Time `json:"seeded_from_logs_at,omitzero"`
+	// Damaged is set on the book Update hands over when the stored one
+	// could not be used (why): its verdicts are lost, so the caller seeds
+	// it again from the log directory and tells the person.
+	Damaged string `json:"-"`
+}
+
+// Episode is the span of runs one retry budget covers.
+type Episode struct {
+	// StartedAt is when it began, FirstRun its first run's number.
+	StartedAt time.Time `json:"started_at"`
+	FirstRun  int       `json:"first_run"`
+	// Runs is how many runs it counted (the budget spent).
+	Runs int `json:"runs"`
+	// SessionID is the agent session of its last run ("" from the command
+	// line).
+	SessionID string `json:"session_id,omitempty"`
+	// Branch, Head and Base are the branch, HEAD and the merge base with
+	// the base branch when it began: moving a ref later does not end it
+	// silently.
+	Branch string `json:"branch"`
+	Head   string `json:"head,omitempty"`
+	Base   string `json:"base,omitempty"`
+	// Reason says why it began ("first run", "new session", ...).
+	Reason string `json:"reason,omitempty"`
+}
+
+// CheckVerdict is a check job's latest verdict.
+type CheckVerdict struct {
+	Status Status    `json:"status"`
+	Run    int       `json:"run"`
+	At     time.Time `json:"at"`
+	// Log is its log file's name in the log directory.
+	Log string `json:"log,omitempty"`
+}
+
+// SlotVerdict is a review slot's latest verdict.
+type SlotVerdict struct {
+	Adapter string    `json:"adapter"`
+	Status  Status    `json:"status"`
+	Run     int       `json:"run"`
+	At      time.Time `json:"at"`
+	// JSON is the name, in the log directory, of the review JSON file the
+	// agent annotates; "" when the slot wrote none.
+	JSON string `json:"json,omitempty"`
+	// Violations are the reviewer's, as it reported them; Omitted counts
+	// those past MaxViolations.
+	Violations []Violation `json:"violations"`
+	Omitted    int         `json:"omitted,omitempty"`
+}
+
+// Violation is one review finding as the reviewer reported it.
+type Violation struct {
+	// ID is the violation's stable id (the review JSON's "id"), "" for one
+	// of an older version's log.
+	ID string `json:"id,omitempty"`
+	// File and Line locate it; LineText is the line as written when it is
+	// not a number ("?"), Line 0 then.
+	File     string `json:"file"`
+	Line     int    `json:"line,omitempty"`
+	LineText string `json:"line_text,omitempty"`
+	Anchor   string `json:"anchor,omitempty"`
+	Issue    string `json:"issue"`
+	Fix      string `json:"fix,omitempty"`
+	Priority string `json:"priority,omitempty"`
+}
+
+// Clearing is a drop of verdicts without a verification run.
+type Clearing struct {
+	At time.Time `json:"at"`
+	// Reason says what dropped them, for the person ("the branch changed
+	// from a to b", "agent-gauntlet clean").
+	Reason string `json:"reason"`
+	// Checks and Slots count what was pending then.
+	Checks int `json:"checks"`
+	Slots  int `json:"slots"`
+}
+
+// Key names one book.
+type Key struct {
+	// CommonDir is the git common directory; Project and Worktree the
+	// place's keys (place.Place.Project, Worktree).
+	CommonDir, Project, Worktree string
+}
+
+// KeyOf is the key of the book of the project at p, in p's work tree.
+func KeyOf(p place.Place) Key {
+	return Key{CommonDir: p.CommonDir, Project: p.Project(), Worktree: p.Worktree()}
+}
+
+// newBook is an empty book.
+func newBook() *Book {
+	return &Book{Checks: map[string]CheckVerdict{}, Slots: map[string]map[int]SlotVerdict{}}
+}
+
+// RecordCheck records check job's verdict v (pass, fail or error),
+// replacing the one before.
+func (b *Book) RecordCheck(job string, v CheckVerdict) error {
+	if _, ok := b.Checks[job]; !ok && b.jobs() >= MaxJobs {
+		return fmt.Errorf("record %s: %w (%d jobs)", job, ErrTooLarge, MaxJobs)
+	}
+	b.Checks[job] = v
+	b.noteRun(v.Run, v.At)
+	return nil
+}
+
+// RecordSlot records review job's slot verdict v (pass, fail or
+// skipped_prior_pass), replacing the one before. An error is no verdict:
+// the slot keeps its last one (its violations stay to verify).
+func (b *Book) RecordSlot(job string, slot int, v SlotVerdict) error {
+	if v.Status == StatusError {
+		return nil
+	}
+	if _, ok := b.Slots[job]; !ok && b.jobs() >= MaxJobs {
+		return fmt.Errorf("record %s: %w (%d jobs)", job, ErrTooLarge, MaxJobs)
+	}
+	if over := len(v.Violations) - MaxViolations; over > 0 {
+		v.Violations, v.Omitted = v.Violations[:MaxViolations], v.Omitted+over
+	}
+	if b.Slots[job] == nil {
+		b.Slots[job] = map[int]SlotVerdict{}
+	}
+	b.Slots[job][slot] = v
+	b.noteRun(v.Run, v.At)
+	return nil
+}
+
+// jobs counts the jobs with a verdict.
+func (b *Book) jobs() int { return len(b.Checks) + len(b.Slots) }
+
+// noteRun keeps the latest run seen.
+func (b *Book) noteRun(run int, at time.Time) {
+	if run > b.LastRun {
+		b.LastRun = run
+	}
+	if at.After(b.LastRunAt) {
+		b.LastRunAt = at
+	}
+}
+
+// Finish records the end of a run at: a full run (every applicable gate
+// of the work tree) that passed starts the interval and ends the episode;
+// a failed run (failed, or over the retry limit) ends the interval; a
+// partial run changes neither.
+func (b *Book) Finish(at time.Time, full, passed, failed bool) {
+	b.noteRun(0, at)
+	switch {
+	case full && passed:
+		b.LastFullPassAt = at
+		b.Episode = nil
+	case failed:
+		b.LastFullPassAt = time.Time{}
+	}
+}
+
+// CountRun adds a run to the retry budget of the open episode, opening
+// one (for reason, with start's branch, HEAD and base) when none is open,
+// and returns the run's place in the budget, 1 for the episode's first.
+func (b *Book) CountRun(start Episode, reason string) int {
+	if b.Episode == nil {
+		e := start
+		e.Runs, e.Reason = 0, reason
+		b.Episode = &e
+	}
+	b.Episode.Runs++
+	if start.SessionID != "" {
+		b.Episode.SessionID = start.SessionID
+	}
+	return b.Episode.Runs
+}
+
+// NewEpisode ends the open episode and opens a fresh budget (a new agent
+// session, a new commit after the retry limit) with no run counted yet,
+// saying why; CountRun then counts the run.
+func (b *Book) NewEpisode(start Episode, reason string) {
+	e := start
+	e.Runs, e.Reason = 0, reason
+	b.Episode = &e
+}
+
+// Clear drops every verdict without a verification run (the logs were
+// archived after a branch change or a merge, or by clean) and records when
+// and why, with what was pending, so that the person can be told.
+func (b *Book) Clear(at time.Time, reason string, keep func(job string) bool) {
+	p := b.pending(keep)
+	b.Cleared = &Clearing{At: at, Reason: reason, Checks: len(p.Checks), Slots: p.slotCount()}
+	clear(b.Checks)
+	clear(b.Slots)
+	b.Episode = nil
+}

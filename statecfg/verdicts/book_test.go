@@ -1,0 +1,237 @@
+package verdicts
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+func key(t *testing.T) Key {
+	t.Helper()
+	return Key{CommonDir: t.TempDir(), Project: "app", Worktree: "worktrees/second"}
+}
+
+func TestKeyOf(t *testing.T) {
+	p := place.Place{CommonDir: "/r/.git", GitDir: "/r/.git/worktrees/wt", TopLevel: "/wt", Prefix: "sub/dir/"}
+	k := KeyOf(p)
+	if k != (Key{CommonDir: "/r/.git", Project: "sub/dir", Worktree: "worktrees/wt"}) {
+		t.Errorf("KeyOf = %+v", k)
+	}
+	if got := k.Path(); got != "/r/.git/agent-gauntlet/verdicts/sub%2Fdir/worktrees%2Fwt.json" {
+		t.Errorf("Path = %s", got)
+	}
+	main := KeyOf(place.Place{CommonDir: "/r/.git", GitDir: "/r/.git", TopLevel: "/r"})
+	if main.Path() == k.Path() || main.Worktree != "." || main.Project != "." {
+		t.Errorf("the main work tree's key = %+v", main)
+	}
+}
+
+func TestUpdateAndRead(t *testing.T) {
+	k := key(t)
+	if b, err := Read(k); b != nil || err != nil {
+		t.Fatalf("Read without a book = %v, %v", b, err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	err := Update(k, func(b *Book) error {
+		if b.Damaged != "" {
+			t.Errorf("a new book is damaged: %s", b.Damaged)
+		}
+		b.Branch = "feature"
+		if err := b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusFail, Run: 2, At: at, Log: "check_._lint.2.log"}); err != nil {
+			return err
+		}
+		return b.RecordSlot(job, 1, SlotVerdict{Adapter: "claude", Status: StatusFail, Run: 2, At: at, JSON: jsonName, Violations: []Violation{vA, vLegacy}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Read(k)
+	if err != nil || b.Branch != "feature" || b.LastRun != 2 || !reflect.DeepEqual(b.Slots[job][1].Violations, []Violation{vA, vLegacy}) ||
+		b.Checks["check:.:lint"].Status != StatusFail {
+		t.Fatalf("Read = %+v, %v", b, err)
+	}
+	if err := Update(k, func(*Book) error { return errors.New("changed my mind") }); err == nil {
+		t.Fatal("a failed change was not reported")
+	}
+	if b2, _ := Read(k); !reflect.DeepEqual(b, b2) {
+		t.Errorf("a failed change was written")
+	}
+}
+
+// A book that cannot be used is an error to read, never "nothing
+// pending"; Update hands over an empty one saying why, for the caller to
+// seed again.
+func TestDamagedBook(t *testing.T) {
+	k := key(t)
+	if err := Update(k, func(b *Book) error { return b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusFail, Run: 1}) }); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(k.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := k
+	other.Worktree = "."
+	for name, data := range map[string]string{
+		"torn":           string(good[:len(good)/2]),
+		"empty":          "",
+		"another format": strings.Replace(string(good), `"format": 1`, `"format": 9`, 1),
+		"another place":  strings.Replace(string(good), `"worktree": "worktrees/second"`, `"worktree": "."`, 1),
+		"unknown field":  strings.Replace(string(good), "{", `{"surprise": 1,`, 1),
+	} {
+		if err := os.WriteFile(k.Path(), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := Read(k); b != nil || !errors.Is(err, ErrUnusable) {
+			t.Errorf("%s: Read = %v, %v; want ErrUnusable", name, b, err)
+		}
+		var damaged string
+		if err := Update(k, func(b *Book) error { damaged = b.Damaged; return nil }); err != nil || !strings.Contains(damaged, k.Path()) {
+			t.Errorf("%s: Update handed over Damaged = %q, %v", name, damaged, err)
+		}
+	}
+}
+
+// Concurrent writers (the hook's run and a run by hand) never lose each
+// other's verdicts.
+func TestConcurrentUpdates(t *testing.T) {
+	k := key(t)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := Update(k, func(b *Book) error {
+				return b.RecordCheck("check:"+string(rune('a'+i)), CheckVerdict{Status: StatusFail, Run: i})
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	b, err := Read(k)
+	if err != nil || len(b.Checks) != 20 {
+		t.Errorf("%d verdicts after 20 concurrent updates: %v", len(b.Checks), err)
+	}
+}
+
+func TestBookBounds(t *testing.T) {
+	b := newBook()
+	for i := range MaxJobs {
+		if err := b.RecordCheck("check:"+strings.Repeat("x", i%7)+string(rune(i)), CheckVerdict{Status: StatusPass}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(b.Checks) == MaxJobs {
+		if err := b.RecordCheck("check:one more", CheckVerdict{Status: StatusFail}); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("a job past the bound = %v", err)
+		}
+		if err := b.RecordSlot("review:one more", 1, SlotVerdict{Status: StatusFail}); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("a slot past the bound = %v", err)
+		}
+	}
+}
+
+// The interval: a full pass starts it, a failure ends it, a partial run
+// leaves it; the episode ends with a full pass.
+func TestFinishAndEpisodes(t *testing.T) {
+	b := newBook()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	start := Episode{StartedAt: t0, FirstRun: 1, Branch: "feature", Head: "c1", Base: "b1", SessionID: "s1"}
+	if n := b.CountRun(start, "first run"); n != 1 || b.Episode.Reason != "first run" || b.Episode.Base != "b1" {
+		t.Fatalf("CountRun = %d, %+v", n, b.Episode)
+	}
+	b.Finish(t0, true, false, true)
+	if n := b.CountRun(Episode{Head: "c2"}, "ignored: an episode is open"); n != 2 || b.Episode.Head != "c1" {
+		t.Errorf("second run = %d, %+v", n, b.Episode)
+	}
+	b.NewEpisode(Episode{StartedAt: t0, FirstRun: 3, Head: "c3"}, "new commit")
+	if n := b.CountRun(Episode{}, ""); n != 1 || b.Episode.Reason != "new commit" || b.Episode.Head != "c3" {
+		t.Errorf("after NewEpisode: %d, %+v", n, b.Episode)
+	}
+	t1 := t0.Add(time.Minute)
+	b.Finish(t1, false, true, false)
+	if !b.LastFullPassAt.IsZero() || b.Episode == nil {
+		t.Errorf("a partial pass started the interval or ended the episode: %+v", b)
+	}
+	b.Finish(t1, true, true, false)
+	if !b.LastFullPassAt.Equal(t1) || b.Episode != nil {
+		t.Errorf("a full pass: %+v", b)
+	}
+	b.Finish(t1.Add(time.Minute), false, false, true)
+	if !b.LastFullPassAt.IsZero() {
+		t.Errorf("a failure did not end the interval")
+	}
+}
+
+// Clear drops the verdicts and says what was pending and why.
+func TestClear(t *testing.T) {
+	b := bookWith(vA)
+	if err := b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusFail}); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	b.Clear(at, "the branch changed from feature to main", nil)
+	if p, _ := b.Pending(t.TempDir(), nil); !p.Empty() {
+		t.Errorf("pending after Clear: %+v", p)
+	}
+	if c := b.Cleared; c == nil || c.Checks != 1 || c.Slots != 1 || !c.At.Equal(at) || !strings.Contains(c.Reason, "branch") {
+		t.Errorf("Cleared = %+v", b.Cleared)
+	}
+}
+
+// A project upgraded with logs but no book loses no pending failure; the
+// budget and the interval carry over from its execution state.
+func TestSeed(t *testing.T) {
+	logDir := t.TempDir()
+	f := reviewJSON(vA, vB)
+	viol(f, 1)["status"] = "fixed"
+	writeJSON(t, filepath.Join(logDir, jsonName), f)
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := &state.State{LastRunCompletedAt: at, Branch: "feature", Commit: "c1", RunNumber: 3, Scope: "local", EpisodeStartRun: 2}
+	b := newBook()
+	b.Seed(Legacy{Checks: map[string]string{"check:.:lint": "check_._lint.3.log"},
+		Slots: []LegacySlot{{Job: job, Slot: 1, Adapter: "claude", Run: 3, JSON: jsonName, Violations: []Violation{vA, vB}}}, Run: 3}, st, at)
+	p, _ := b.Pending(logDir, nil)
+	open, _ := summarize(p)
+	if !p.Checks["check:.:lint"] || !reflect.DeepEqual(open, []string{"aaaaaaa:new:", "bbbbbbb:fixed:"}) {
+		t.Errorf("seeded pending = %+v, %q", p, open)
+	}
+	if b.Episode == nil || b.Episode.FirstRun != 2 || b.Episode.Runs != 2 || b.Seeded != at || b.LastRun != 3 {
+		t.Errorf("seeded book = %+v, episode %+v", b, b.Episode)
+	}
+}
+
+// The interval of a project without a book: a TypeScript tool's state
+// (its four fields only) measures it from last_run_completed_at; this
+// tool's from its last full pass (none after a failure).
+func TestIntervalStart(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	pass := at.Add(-time.Hour)
+	for _, tc := range []struct {
+		name string
+		b    *Book
+		st   *state.State
+		want time.Time
+	}{
+		{"nothing recorded", nil, nil, time.Time{}},
+		{"the TypeScript tool's state", nil, &state.State{LastRunCompletedAt: at, Branch: "main", Commit: "c", WorkingTreeRef: "w"}, at},
+		{"this tool's state after a pass", nil, &state.State{LastRunCompletedAt: at, RunNumber: 2, Scope: "local", LastFullPassAt: pass}, pass},
+		{"this tool's state after a failure", nil, &state.State{LastRunCompletedAt: at, RunNumber: 2, Scope: "local"}, time.Time{}},
+		{"a book wins over a forged state", &Book{}, &state.State{LastRunCompletedAt: at}, time.Time{}},
+		{"a book's last full pass", &Book{LastFullPassAt: pass}, nil, pass},
+	} {
+		if got := IntervalStart(tc.b, tc.st); !got.Equal(tc.want) {
+			t.Errorf("%s: IntervalStart = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

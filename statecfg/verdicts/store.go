@@ -1,0 +1,126 @@
+package verdicts
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+)
+
+// format is the version of the book's file format.
+const format = 1
+
+// ErrUnusable is matched by Read's error for a book that exists but cannot
+// be used (torn, edited into nonsense, another place's, another format).
+var ErrUnusable = errors.New("unusable verdict record")
+
+// onDisk is the file layout of a book.
+type onDisk struct {
+	Format   int    `json:"format"`
+	Project  string `json:"project"`
+	Worktree string `json:"worktree"`
+	*Book
+}
+
+// Path is the book's file.
+func (k Key) Path() string {
+	return store.Open(k.CommonDir, Kind).Path(k.Project, k.Worktree)
+}
+
+// Read returns the book of k: nil and no error when there is none; an
+// error wrapping ErrUnusable, naming the file, when one exists that cannot
+// be used (never read as "nothing pending").
+func Read(k Key) (*Book, error) {
+	path := k.Path()
+	data, err := fsread.File(path, MaxBookBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr != nil {
+			return nil, nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrUnusable, path, err)
+	}
+	b, why := decode(data, k)
+	if why != "" {
+		return nil, fmt.Errorf("%w %s: %s", ErrUnusable, path, why)
+	}
+	return b, nil
+}
+
+// decode parses a book written for k; why says what is wrong.
+func decode(data []byte, k Key) (*Book, string) {
+	d := onDisk{Book: newBook()}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, "not a verdict record (" + err.Error() + ")"
+	}
+	switch {
+	case dec.More():
+		return nil, "not a verdict record (data after it)"
+	case d.Format != format:
+		return nil, fmt.Sprintf("format %d, want %d", d.Format, format)
+	case d.Project != k.Project || d.Worktree != k.Worktree:
+		return nil, fmt.Sprintf("written for project %q in work tree %q", d.Project, d.Worktree)
+	case d.Book == nil:
+		return nil, "no verdicts"
+	}
+	if d.Checks == nil {
+		d.Checks = map[string]CheckVerdict{}
+	}
+	if d.Slots == nil {
+		d.Slots = map[string]map[int]SlotVerdict{}
+	}
+	return d.Book, ""
+}
+
+// Update reads the book of k (an empty one when there is none), calls
+// change with it, and writes it back atomically when change returns nil,
+// all under an exclusive lock of the book, so that concurrent writers never
+// lose each other's verdicts. A book that exists but cannot be used is
+// handed over empty with Book.Damaged saying why (and replaced): the caller
+// seeds it again and tells the person. A book over MaxBookBytes is not
+// written (ErrTooLarge).
+func Update(k Key, change func(b *Book) error) error {
+	path := k.Path()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("record verdicts: %w", err)
+	}
+	lf, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("record verdicts: %w", err)
+	}
+	defer lf.Close()
+	if err := filelock.Lock(lf); err != nil {
+		return fmt.Errorf("record verdicts: lock %s: %w", path, err)
+	}
+	defer func() { _ = filelock.Unlock(lf) }()
+	b, err := Read(k)
+	switch {
+	case err != nil:
+		b = newBook()
+		b.Damaged = err.Error()
+	case b == nil:
+		b = newBook()
+	}
+	if err := change(b); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(onDisk{Format: format, Project: k.Project, Worktree: k.Worktree, Book: b}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("record verdicts: %w", err)
+	}
+	if len(data) > MaxBookBytes {
+		return fmt.Errorf("record verdicts: %w (%d bytes, more than %d)", ErrTooLarge, len(data), MaxBookBytes)
+	}
+	return atomicfile.Write(path, append(data, '\n'), 0o644)
+}
