@@ -61,7 +61,7 @@ func (c *HooksCmd) report(env *Env, root, claudeOverride string, hook install.Ho
 		}
 		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
 		if st.Installed && hook == install.StopHook {
-			if note := noTimeoutNote(st.Command); note != "" {
+			if note := noTimeoutNote(a, st.Command); note != "" {
 				fmt.Fprintf(env.Stdout, "  %-12s %-14s Note: %s\n", "", "", note)
 			}
 		}
@@ -70,13 +70,14 @@ func (c *HooksCmd) report(env *Env, root, claudeOverride string, hook install.Ho
 
 // noTimeoutNote explains what a found hook command without --timeout (as
 // the TypeScript tool installed it) means, "" for one with it.
-func noTimeoutNote(command string) string {
+func noTimeoutNote(agent hookproto.Agent, command string) string {
 	if install.HasTimeout(command) {
 		return ""
 	}
+	assumed := stophook.AssumedTimeout(agent)
 	return fmt.Sprintf("no --timeout in this command: the hook assumes the agent kills it after %d s and stops the gates at %d s; "+
 		"to allow longer runs, add --timeout with the entry's timeout in seconds",
-		int(stophook.DefaultAgentTimeout.Seconds()), int(stophook.DeadlineFor(0).Seconds()))
+		int(assumed.Seconds()), int(stophook.DeadlineFor(assumed).Seconds()))
 }
 
 // shownPath shows p relative to root when it lies inside it, through

@@ -13,7 +13,7 @@ import (
 // an earlier one, or {} when there are none. It always exits 0 and never
 // blocks the session; like the stop hook, a bad flag value is a warning.
 type StartHookCmd struct {
-	Agent        string `help:"Agent whose hook protocol to speak: claude or cursor (others get Claude Code's). Detected from the input when empty." placeholder:"NAME"`
+	Agent        string `help:"Agent whose hook protocol to speak: ${agents} (Cursor has its own answer, the others Claude Code's). Detected from the input (or the client's hook environment) when empty." placeholder:"NAME"`
 	StdinTimeout string `hidden:"" name:"stdin-timeout" help:"Overrides how long to wait for the hook input (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_STDIN_TIMEOUT"`
 }
 

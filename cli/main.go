@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/alecthomas/kong"
 )
 
@@ -91,6 +92,12 @@ func (h *HelpCmd) Run(kctx *kong.Context) error {
 	return err
 }
 
+// kongVars are the variables of the help texts: the version, and the
+// agents' names (from hookproto's table of agents).
+func kongVars(version string) kong.Vars {
+	return kong.Vars{"version": version, "agents": hookproto.AgentList()}
+}
+
 // exitSignal is panicked by Kong's exit hook and recovered by Main, so that
 // Main never calls os.Exit.
 type exitSignal struct{ code int }
@@ -156,7 +163,7 @@ func run(env *Env, args []string) (code int) {
 		kong.UsageOnError(),
 		kong.Writers(env.Stdout, env.Stderr),
 		kong.Exit(func(c int) { panic(exitSignal{c}) }),
-		kong.Vars{"version": version()},
+		kongVars(version()),
 		kong.Bind(env),
 		kong.BindTo(env.Ctx, (*context.Context)(nil)),
 	)

@@ -49,26 +49,28 @@ type CursorSessionStartOutput struct {
 	AdditionalContext string `json:"additional_context"`
 }
 
+func encodeClaudeStart(context string) any {
+	var out ClaudeSessionStartOutput
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	out.HookSpecificOutput.AdditionalContext = context
+	return out
+}
+
+func encodeCursorStart(context string) any {
+	return CursorSessionStartOutput{AdditionalContext: context}
+}
+
 // EncodeSessionStart returns the answer that adds context to a new session
-// in agent's dialect, as exactly one line of JSON: {} when context is
-// empty (nothing to add).
+// in agent's dialect (Claude Code's for an agent without a session-start
+// encoder), as exactly one line of JSON: {} when context is empty (nothing
+// to add).
 func EncodeSessionStart(agent Agent, context string) []byte {
-	var v any = struct{}{}
-	switch {
-	case context == "":
-	case agent == Cursor:
-		v = CursorSessionStartOutput{AdditionalContext: context}
-	default:
-		var out ClaudeSessionStartOutput
-		out.HookSpecificOutput.HookEventName = "SessionStart"
-		out.HookSpecificOutput.AdditionalContext = context
-		v = out
+	if context == "" {
+		return line(struct{}{})
 	}
-	var buf bytes.Buffer
-	e := json.NewEncoder(&buf)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return []byte("{}\n")
+	enc := dialect(agent).encodeStart
+	if enc == nil {
+		enc = encodeClaudeStart
 	}
-	return buf.Bytes()
+	return line(enc(context))
 }

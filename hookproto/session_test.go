@@ -45,3 +45,19 @@ func TestEncodeSessionStart(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeSessionStartEveryAgent: every agent with a session-start hook
+// gets its own answer, the others Claude Code's; context never lost.
+func TestEncodeSessionStartEveryAgent(t *testing.T) {
+	for _, a := range Agents {
+		got := EncodeSessionStart(a, "ctx <x>")
+		assertOneLine(t, got)
+		want := `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx <x>"}}` + "\n"
+		if a == Cursor {
+			want = `{"additional_context":"ctx <x>"}` + "\n"
+		}
+		if string(got) != want {
+			t.Errorf("EncodeSessionStart(%s) = %s, want %s", a, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
@@ -89,6 +90,55 @@ var wantFresh = map[hookproto.Agent]string{
   }
 }
 `,
+	hookproto.Qwen: `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "agent-gauntlet stop-hook --agent qwen --timeout 600",
+            "timeout": 600
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+	// Factory Droid's hooks.json has the events at the top level.
+	hookproto.Droid: `{
+  "Stop": [
+    {
+      "hooks": [
+        {
+          "type": "command",
+          "command": "agent-gauntlet stop-hook --agent droid --timeout 600",
+          "timeout": 600
+        }
+      ]
+    }
+  ]
+}
+`,
+}
+
+// TestInstallTimeoutReadsBack: the timeout written into each agent's file
+// is the one its client reads, whatever the unit (Qwen Code reads 1000 and
+// more as milliseconds, Gemini CLI always).
+func TestInstallTimeoutReadsBack(t *testing.T) {
+	for _, spec := range Specs() {
+		for _, seconds := range []int{30, 600, 999, 1000, 3600} {
+			root := t.TempDir()
+			if _, err := Install(root, spec.Agent, Options{TimeoutSeconds: seconds}); err != nil {
+				t.Fatal(err)
+			}
+			st := Check(root, spec.Agent, "")
+			if !st.Installed || st.Timeout != time.Duration(seconds)*time.Second {
+				t.Errorf("%s: %d s installed, the client reads %s (%+v)", spec.Agent, seconds, st.Timeout, st)
+			}
+		}
+	}
 }
 
 func TestInstallFresh(t *testing.T) {
