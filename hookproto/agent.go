@@ -192,7 +192,7 @@ var Dialects = []Dialect{
 		Agent: Droid, Display: "Factory Droid", Env: "FACTORY_PROJECT_DIR",
 		decode: claudeShaped(Droid), encode: encodeClaude, encodeStart: encodeClaudeStart,
 		HookTimeout: 60 * time.Second,
-		Settings: Settings{Path: ".factory/hooks.json", Stop: "Stop", Start: "SessionStart", TopLevel: true},
+		Settings:    Settings{Path: ".factory/hooks.json", Stop: "Stop", Start: "SessionStart", TopLevel: true},
 	},
 }
 
