@@ -73,7 +73,7 @@ type CLI struct {
 	Validate     ValidateCmd     `cmd:"" help:"Validate .gauntlet/ and list every problem found."`
 	StopHook     StopHookCmd     `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
 	StartHook    StartHookCmd    `cmd:"" name:"start-hook" help:"Answer an agent's session-start hook: tell the new session about failures pending from an earlier one."`
-	Hooks        HooksCmd        `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+	Hooks        HooksCmd        `cmd:"" help:"Check, per agent, whether the hooks are installed and will run (trust, hooks turned off, installed twice, timeouts); exit 1 when something keeps the gates from running."`
 	UpdateReview UpdateReviewCmd `cmd:"" name:"update-review" help:"List the failed reviews' violations, mark one fixed or skipped."`
 	Status       StatusCmd       `cmd:"" help:"Show pending failures, review violations, the retry budget, the last run, the stop hook's interval and the lock."`
 	CI           CICmd           `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`

@@ -403,6 +403,9 @@ func findIn(v any, hook Hook, out []handler) []handler {
 	return out
 }
 
+// IsStopHook reports whether a hook command runs the gauntlet's stop hook.
+func IsStopHook(command string) bool { return isGauntletCommand(command, StopHook) }
+
 // isGauntletCommand reports whether a hook command runs the gauntlet's
 // hook: "agent-gauntlet stop-hook" (or start-hook), possibly by path and
 // with flags.
@@ -420,13 +423,39 @@ func isGauntletCommand(s string, hook Hook) bool {
 // agent's timeout: a --timeout flag, or GAUNTLET_STOP_HOOK_TIMEOUT set in
 // the command. Commands installed by the TypeScript tool have neither.
 func HasTimeout(command string) bool {
-	for _, f := range strings.Fields(command) {
+	_, ok := CommandTimeout(command)
+	return ok
+}
+
+// CommandTimeout is the agent's timeout a gauntlet hook command tells the
+// hook (--timeout N, --timeout=N or GAUNTLET_STOP_HOOK_TIMEOUT=N); ok is
+// false when it tells none. A value that is not a positive number counts
+// as told, 0 (the hook then assumes the client's default).
+func CommandTimeout(command string) (time.Duration, bool) {
+	fields := strings.Fields(command)
+	for i, f := range fields {
 		f = strings.Trim(f, `"'`)
-		if f == "--timeout" || strings.HasPrefix(f, "--timeout=") || strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT=") {
-			return true
+		value, told := "", false
+		switch {
+		case f == "--timeout":
+			told = true
+			if i+1 < len(fields) {
+				value = strings.Trim(fields[i+1], `"'`)
+			}
+		case strings.HasPrefix(f, "--timeout="):
+			value, told = strings.TrimPrefix(f, "--timeout="), true
+		case strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="):
+			value, told = strings.TrimPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="), true
+		}
+		if told {
+			n, err := strconv.Atoi(value)
+			if err != nil || n <= 0 {
+				return 0, true
+			}
+			return time.Duration(n) * time.Second, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // Status is where one agent's stop hook is installed.

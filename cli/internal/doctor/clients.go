@@ -1,0 +1,319 @@
+package doctor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+)
+
+// check finds what keeps one client from running its installed stop hook
+// (st).
+type check func(e env, d hookproto.Dialect, st install.Status) []Problem
+
+// clientChecks are the checks each client needs beyond the common ones:
+// trust, settings that turn hooks off, other files it reads hooks from.
+// Facts verified with the real clients (see testdata/e2e/*.txtar).
+var clientChecks = map[hookproto.Agent][]check{
+	hookproto.Claude: {
+		switches(
+			userFile(".claude/settings.json"), projectFile(".claude/settings.json"), projectFile(".claude/settings.local.json"),
+		)("disableAllHooks"),
+		claudeTwice,
+	},
+	hookproto.Codex:   {codexTrust},
+	hookproto.Copilot: {copilotTrust, copilotDisabled, copilotTwice},
+	hookproto.Qwen: {
+		switches(userFile(".qwen/settings.json"), projectFile(".qwen/settings.json"))("disableAllHooks"),
+	},
+	hookproto.Droid: {
+		switches(userFile(".factory/settings.json"))("hooks", "hooksDisabled"),
+	},
+}
+
+// place is a settings file of the user (under HOME) or of the project.
+type place struct {
+	rel  string
+	user bool
+}
+
+func userFile(rel string) place    { return place{rel: rel, user: true} }
+func projectFile(rel string) place { return place{rel: rel} }
+
+// path is the file's path, "" for a user file without HOME.
+func (p place) path(e env) string {
+	if !p.user {
+		return filepath.Join(e.root, filepath.FromSlash(p.rel))
+	}
+	if e.home == "" {
+		return ""
+	}
+	return filepath.Join(e.home, filepath.FromSlash(p.rel))
+}
+
+// shown is how the file is named in a message.
+func (p place) shown() string {
+	if p.user {
+		return "~/" + p.rel
+	}
+	return p.rel
+}
+
+// maxUserFile bounds what is read of a client's settings file.
+const maxUserFile = 16 << 20
+
+// readJSON reads a JSON object file, nil when it is missing or not JSON
+// (the client would not read it either).
+func readJSON(path string) map[string]any {
+	if path == "" {
+		return nil
+	}
+	data, err := fsread.File(path, maxUserFile)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// at is the value at the keys' path in m, nil when absent.
+func at(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = o[k]
+	}
+	return v
+}
+
+// switches checks that no file of places sets the boolean at keys to true:
+// a setting that turns every hook of the client off.
+func switches(places ...place) func(keys ...string) check {
+	return func(keys ...string) check {
+		setting := strings.Join(keys, ".")
+		return func(e env, d hookproto.Dialect, _ install.Status) []Problem {
+			var out []Problem
+			for _, p := range places {
+				if on, _ := at(readJSON(p.path(e)), keys...).(bool); on {
+					out = append(out, Problem{Kind: KindHooksDisabled, Blocking: true,
+						Message: fmt.Sprintf("%q: true in %s turns every %s hook off", setting, p.shown(), d.Display),
+						Fix:     fmt.Sprintf("remove %q from %s", setting, p.shown())})
+				}
+			}
+			return out
+		}
+	}
+}
+
+// claudeTwice: Claude Code runs every Stop hook of its settings files and
+// of its enabled plugins; the gauntlet's plugin and a hook in
+// .claude/settings.json or settings.local.json run the gates twice.
+func claudeTwice(e env, d hookproto.Dialect, st install.Status) []Problem {
+	var out []Problem
+	local := projectFile(".claude/settings.local.json")
+	if lp := local.path(e); lp != st.Path {
+		if other := install.CheckHook(e.root, d.Agent, lp, install.StopHook); other.Installed {
+			out = append(out, twice(d, fmt.Sprintf("both %s and %s hold the gauntlet's stop hook", e.rel(st.Path), local.shown()),
+				"remove it from one of them"))
+		}
+	}
+	for _, pl := range claudePlugins(e) {
+		out = append(out, twice(d, fmt.Sprintf("the %s plugin (enabled in %s) and %s both hold the gauntlet's stop hook", pl.name, pl.where, e.rel(st.Path)),
+			fmt.Sprintf("remove the hook from %s, or run `claude plugin uninstall %s`", e.rel(st.Path), pl.name)))
+	}
+	return out
+}
+
+// plugin is the gauntlet's Claude Code plugin, enabled in a settings file.
+type plugin struct{ name, where string }
+
+// claudePlugins lists where the gauntlet's Claude Code plugin is enabled:
+// an "agent-gauntlet@<marketplace>": true of enabledPlugins in the user's
+// or the project's settings.
+func claudePlugins(e env) []plugin {
+	var out []plugin
+	places := []place{userFile(".claude/settings.json"), projectFile(".claude/settings.json"), projectFile(".claude/settings.local.json")}
+	for _, p := range places {
+		plugins, _ := at(readJSON(p.path(e)), "enabledPlugins").(map[string]any)
+		for _, name := range sortedKeys(plugins) {
+			if on, _ := plugins[name].(bool); on && strings.HasPrefix(name, install.Program+"@") {
+				out = append(out, plugin{name: name, where: p.shown()})
+			}
+		}
+	}
+	return out
+}
+
+// codexConfig is what the doctor reads of Codex's config.toml.
+type codexConfig struct {
+	Projects map[string]struct {
+		TrustLevel string `toml:"trust_level"`
+	} `toml:"projects"`
+	Hooks struct {
+		State map[string]struct {
+			Enabled     *bool  `toml:"enabled"`
+			TrustedHash string `toml:"trusted_hash"`
+		} `toml:"state"`
+	} `toml:"hooks"`
+}
+
+// codexHome is Codex's home: CODEX_HOME, else ~/.codex.
+func (e env) codexHome() string {
+	if h := e.getenv("CODEX_HOME"); h != "" {
+		return h
+	}
+	if e.home == "" {
+		return ""
+	}
+	return filepath.Join(e.home, ".codex")
+}
+
+// codexTrust: Codex loads a project's .codex/ only in a trusted project,
+// and runs a hook of it only once the user trusted that hook in its /hooks
+// screen (its state in config.toml carries a trusted_hash), unless it is
+// run with --dangerously-bypass-hook-trust; a hook whose state says
+// enabled = false never runs. The state key is the hooks file's absolute
+// path, the event, the group's and the handler's indexes.
+func codexTrust(e env, d hookproto.Dialect, st install.Status) []Problem {
+	path := filepath.Join(e.codexHome(), "config.toml")
+	var cfg codexConfig
+	if _, err := toml.DecodeFile(path, &cfg); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return []Problem{{Kind: KindUnreadable, Blocking: true,
+			Message: fmt.Sprintf("%s cannot be read: %v", path, err), Fix: "fix the file (Codex cannot read it either)"}}
+	}
+	var out []Problem
+	if cfg.Projects[e.root].TrustLevel != "trusted" {
+		out = append(out, Problem{Kind: KindUntrustedProject, Blocking: true,
+			Message: "Codex ignores .codex/hooks.json in a project it does not trust",
+			Fix: fmt.Sprintf("run `codex exec --trust` once here, accept Codex's trust prompt, or add [projects.%q] trust_level = \"trusted\" to %s",
+				e.root, path)})
+	}
+	for _, key := range codexKeys(st, d) {
+		state := cfg.Hooks.State[key]
+		switch {
+		case state.Enabled != nil && !*state.Enabled:
+			out = append(out, Problem{Kind: KindHookDisabled, Blocking: true,
+				Message: fmt.Sprintf("Codex has the hook %s turned off (enabled = false in %s)", key, path),
+				Fix:     fmt.Sprintf("turn it on in Codex's /hooks screen, or remove enabled = false from [hooks.state.%q] in %s", key, path)})
+		case state.TrustedHash == "":
+			out = append(out, Problem{Kind: KindUntrustedHook, Blocking: true,
+				Message: "Codex skips a hook nobody has trusted yet, silently",
+				Fix:     "open Codex in this project and trust the hook in its /hooks screen (or run codex with --dangerously-bypass-hook-trust)"})
+		}
+	}
+	return out
+}
+
+// codexKeys are the state keys of the gauntlet's stop hooks in st's file.
+func codexKeys(st install.Status, d hookproto.Dialect) []string {
+	var file struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	data, err := fsread.File(st.Path, maxUserFile)
+	if err != nil || json.Unmarshal(data, &file) != nil {
+		return nil
+	}
+	var keys []string
+	for g, group := range file.Hooks[d.Settings.Stop] {
+		for h, handler := range group.Hooks {
+			if install.IsStopHook(handler.Command) {
+				keys = append(keys, fmt.Sprintf("%s:stop:%d:%d", st.Path, g, h))
+			}
+		}
+	}
+	return keys
+}
+
+// copilotTrust: Copilot CLI runs a repository's hooks only in a folder the
+// user trusts: the folder or one above it in trusted_folders of
+// ~/.copilot/config.json, or COPILOT_ALLOW_ALL=true (or --trust-folder for
+// one run, which the doctor cannot see).
+func copilotTrust(e env, d hookproto.Dialect, _ install.Status) []Problem {
+	if e.getenv("COPILOT_ALLOW_ALL") == "true" {
+		return nil
+	}
+	cfg := userFile(".copilot/config.json")
+	folders, _ := at(readJSON(cfg.path(e)), "trusted_folders").([]any)
+	for _, f := range folders {
+		if s, ok := f.(string); ok && within(e.root, s) {
+			return nil
+		}
+	}
+	return []Problem{{Kind: KindUntrustedFolder, Blocking: true,
+		Message: "Copilot CLI runs no repository hook in a folder you have not trusted, and says nothing",
+		Fix: fmt.Sprintf("accept Copilot's trust prompt here, add %q to trusted_folders in %s, or run copilot with --trust-folder",
+			e.root, cfg.shown())}}
+}
+
+// within reports whether dir is folder or lies below it.
+func within(dir, folder string) bool {
+	r, err := filepath.Rel(filepath.Clean(folder), dir)
+	return err == nil && (r == "." || filepath.IsLocal(r))
+}
+
+// copilotDisabled: "disableAllHooks": true in any file of .github/hooks
+// turns every repository hook off.
+func copilotDisabled(e env, d hookproto.Dialect, st install.Status) []Problem {
+	dir := filepath.Dir(st.Path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []Problem
+	for _, ent := range entries {
+		if ent.IsDir() || filepath.Ext(ent.Name()) != ".json" {
+			continue
+		}
+		p := filepath.Join(dir, ent.Name())
+		if on, _ := at(readJSON(p), "disableAllHooks").(bool); on {
+			out = append(out, Problem{Kind: KindHooksDisabled, Blocking: true,
+				Message: fmt.Sprintf("\"disableAllHooks\": true in %s turns every repository hook of %s off", e.rel(p), d.Display),
+				Fix:     "remove \"disableAllHooks\" from " + e.rel(p)})
+		}
+	}
+	return out
+}
+
+// copilotTwice: Copilot CLI also runs the Stop hooks of
+// .claude/settings.json, so the gauntlet's hook there runs the gates a
+// second time.
+func copilotTwice(e env, d hookproto.Dialect, st install.Status) []Problem {
+	claude := install.CheckHook(e.root, hookproto.Claude, "", install.StopHook)
+	claudeFile := projectFile(".claude/settings.json").path(e)
+	if !claude.Installed || claude.Path != claudeFile {
+		return nil
+	}
+	return []Problem{twice(d, fmt.Sprintf("%s and .claude/settings.json both hold the gauntlet's stop hook, and Copilot CLI reads both", e.rel(st.Path)),
+		fmt.Sprintf("remove the hook from %s if this project's agents all read .claude/settings.json, or from .claude/settings.json if Claude Code is not used here",
+			e.rel(st.Path)))}
+}
+
+// sortedKeys returns m's keys in order (for stable messages).
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
