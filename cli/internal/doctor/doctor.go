@@ -166,7 +166,7 @@ func (e env) agent(d hookproto.Dialect, override string) Agent {
 		a.Problems = append(a.Problems, Problem{Kind: KindUnreadable, Blocking: true,
 			Message: fmt.Sprintf("%s cannot read its hooks from %s either (%s)", d.Display, e.rel(stop.Path),
 				strings.TrimPrefix(stop.Err.Error(), stop.Path+": ")),
-			Fix:     "fix the file's JSON, then run `agent-gauntlet init --agent " + string(d.Agent) + "`"})
+			Fix: "fix the file's JSON, then run `agent-gauntlet init --agent " + string(d.Agent) + "`"})
 	}
 	if !stop.Installed {
 		if d.Agent == hookproto.Claude {
