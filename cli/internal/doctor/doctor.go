@@ -227,7 +227,7 @@ func (e env) timeout(d hookproto.Dialect, st install.Status) []Problem {
 	}
 	limit := stophook.DeadlineFor(min(told, st.Timeout))
 	if e.longest > limit {
-		need := int(math.Ceil((e.longest + e.longest/9 + 5*time.Second).Seconds()))
+		need := neededTimeout(e.longest)
 		out = append(out, Problem{Kind: KindTimeoutShort, Blocking: true,
 			Message: fmt.Sprintf("the gates may run for %s, but the hook stops them at %s (%s's hook timeout %s): a slow run ends as infrastructure_error and the agent stops unverified",
 				e.longest, limit, d.Display, min(told, st.Timeout)),
@@ -235,6 +235,13 @@ func (e env) timeout(d hookproto.Dialect, st install.Status) []Problem {
 				d.Settings.Timeout.Write(need), need)})
 	}
 	return out
+}
+
+// neededTimeout is a hook timeout, in whole seconds, whose deadline
+// (stophook.DeadlineFor) leaves a run of longest time to finish: the
+// deadline keeps a tenth of the timeout, and at least 5 s, for the answer.
+func neededTimeout(longest time.Duration) int {
+	return int(math.Ceil((longest + longest/9 + 5*time.Second).Seconds()))
 }
 
 // twice is the problem of gates installed twice for one client: they run

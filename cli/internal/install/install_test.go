@@ -480,3 +480,25 @@ func TestInstallStartHook(t *testing.T) {
 		t.Errorf("codex: %+v", st)
 	}
 }
+
+func TestCommandTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		want    time.Duration
+		told    bool
+	}{
+		{"agent-gauntlet stop-hook", 0, false},
+		{"agent-gauntlet stop-hook --agent qwen --timeout 600", 600 * time.Second, true},
+		{"agent-gauntlet stop-hook --timeout=90", 90 * time.Second, true},
+		{"GAUNTLET_STOP_HOOK_TIMEOUT=30 agent-gauntlet stop-hook", 30 * time.Second, true},
+		{`"/opt/bin/agent-gauntlet" stop-hook --timeout "120"`, 120 * time.Second, true},
+		{"agent-gauntlet stop-hook --timeout soon", 0, true},
+		{"agent-gauntlet stop-hook --timeout", 0, true},
+		{"agent-gauntlet stop-hook --timeout -5", 0, true},
+	} {
+		got, told := CommandTimeout(tc.command)
+		if got != tc.want || told != tc.told || HasTimeout(tc.command) != tc.told {
+			t.Errorf("CommandTimeout(%q) = %s, %v; want %s, %v", tc.command, got, told, tc.want, tc.told)
+		}
+	}
+}
