@@ -174,10 +174,10 @@ var Dialects = []Dialect{
 		shape: func(k keys) bool {
 			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil)
 		},
-		decode: decodeAs[CopilotInput], encode: encodeCopilot,
+		decode: decodeAs[CopilotInput], encode: encodeCopilot, encodeStart: encodeCopilotStart,
 		HookTimeout: 30 * time.Second,
 		Settings: Settings{Path: ".github/hooks/agent-gauntlet.json", Layout: LayoutCopilot, Stop: "agentStop",
-			Versioned: true,
+			Start: "sessionStart", Versioned: true,
 			Note: "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt, " +
 				"or run it with --trust-folder; it also runs the hooks of .claude/settings.json, so install one of the two."},
 	},

@@ -7,8 +7,9 @@ import (
 
 // SessionStart is what the gauntlet needs from a session-start hook input:
 // Claude Code's SessionStart (session_id, cwd, source: startup, resume,
-// clear, compact) and Cursor's sessionStart (conversation_id,
-// workspace_roots).
+// clear, compact; Qwen Code and Factory Droid send the same), Cursor's
+// sessionStart (conversation_id, workspace_roots) and Copilot CLI's
+// (sessionId, cwd, source "new").
 type SessionStart struct {
 	// Agent is the dialect the input was decoded as.
 	Agent Agent
@@ -44,6 +45,12 @@ type ClaudeSessionStartOutput struct {
 	} `json:"hookSpecificOutput"`
 }
 
+// CopilotSessionStartOutput is Copilot CLI's sessionStart answer:
+// additionalContext is added to the model's context.
+type CopilotSessionStartOutput struct {
+	AdditionalContext string `json:"additionalContext"`
+}
+
 // CursorSessionStartOutput is Cursor's sessionStart answer.
 type CursorSessionStartOutput struct {
 	AdditionalContext string `json:"additional_context"`
@@ -54,6 +61,10 @@ func encodeClaudeStart(context string) any {
 	out.HookSpecificOutput.HookEventName = "SessionStart"
 	out.HookSpecificOutput.AdditionalContext = context
 	return out
+}
+
+func encodeCopilotStart(context string) any {
+	return CopilotSessionStartOutput{AdditionalContext: context}
 }
 
 func encodeCursorStart(context string) any {

@@ -1,5 +1,6 @@
 // Package starthook answers an agent's session-start hook (Claude Code's,
-// Qwen Code's and Factory Droid's SessionStart, Cursor's sessionStart): when failures from an earlier
+// Qwen Code's and Factory Droid's SessionStart, Cursor's and Copilot CLI's
+// sessionStart): when failures from an earlier
 // session are pending in the project, the new session is told so, how to
 // see them and which gates the project runs; otherwise it is told nothing.
 //
