@@ -48,6 +48,9 @@ type Dialect struct {
 	// HookTimeout is how long the client lets a hook run when its entry
 	// names no timeout.
 	HookTimeout time.Duration
+	// Dedup: the client runs a hook command once per event even when
+	// several entries (in one file or several) name it.
+	Dedup bool
 	// Settings is where a project configures the client's hooks.
 	Settings Settings
 }
@@ -139,8 +142,8 @@ var Dialects = []Dialect{
 	{
 		Agent: Claude, Display: "Claude Code",
 		decode: decodeAs[ClaudeInput], encode: encodeClaude, encodeStart: encodeClaudeStart,
-		HookTimeout: 600 * time.Second,
-		Settings:    Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart"},
+		HookTimeout: 600 * time.Second, Dedup: true,
+		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart"},
 	},
 	{
 		Agent: Codex, Display: "Codex",
@@ -184,7 +187,7 @@ var Dialects = []Dialect{
 	{
 		Agent: Qwen, Display: "Qwen Code", Env: "QWEN_PROJECT_DIR",
 		decode: claudeShaped(Qwen), encode: encodeClaude, encodeStart: encodeClaudeStart,
-		HookTimeout: 60 * time.Second,
+		HookTimeout: 60 * time.Second, Dedup: true,
 		Settings: Settings{Path: ".qwen/settings.json", Stop: "Stop", Start: "SessionStart",
 			Timeout: SecondsBelow1000},
 	},

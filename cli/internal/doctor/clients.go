@@ -29,10 +29,9 @@ var clientChecks = map[hookproto.Agent][]check{
 		switches(
 			userFile(".claude/settings.json"), projectFile(".claude/settings.json"), projectFile(".claude/settings.local.json"),
 		)("disableAllHooks"),
-		claudeTwice,
 	},
 	hookproto.Codex:   {codexTrust},
-	hookproto.Copilot: {copilotTrust, copilotDisabled, copilotTwice},
+	hookproto.Copilot: {copilotTrust, copilotDisabled},
 	hookproto.Qwen: {
 		switches(userFile(".qwen/settings.json"), projectFile(".qwen/settings.json"))("disableAllHooks"),
 	},
@@ -41,10 +40,11 @@ var clientChecks = map[hookproto.Agent][]check{
 	},
 }
 
-// place is a settings file of the user (under HOME) or of the project.
+// place is a settings file of the user (under HOME) or of the project, or
+// one at an absolute path.
 type place struct {
-	rel  string
-	user bool
+	rel       string
+	user, abs bool
 }
 
 func userFile(rel string) place    { return place{rel: rel, user: true} }
@@ -52,6 +52,9 @@ func projectFile(rel string) place { return place{rel: rel} }
 
 // path is the file's path, "" for a user file without HOME.
 func (p place) path(e env) string {
+	if p.abs {
+		return p.rel
+	}
 	if !p.user {
 		return filepath.Join(e.root, filepath.FromSlash(p.rel))
 	}
@@ -63,7 +66,7 @@ func (p place) path(e env) string {
 
 // shown is how the file is named in a message.
 func (p place) shown() string {
-	if p.user {
+	if p.user && !p.abs {
 		return "~/" + p.rel
 	}
 	return p.rel
@@ -119,25 +122,6 @@ func switches(places ...place) func(keys ...string) check {
 			return out
 		}
 	}
-}
-
-// claudeTwice: Claude Code runs every Stop hook of its settings files and
-// of its enabled plugins; the gauntlet's plugin and a hook in
-// .claude/settings.json or settings.local.json run the gates twice.
-func claudeTwice(e env, d hookproto.Dialect, st install.Status) []Problem {
-	var out []Problem
-	local := projectFile(".claude/settings.local.json")
-	if lp := local.path(e); lp != st.Path {
-		if other := install.CheckHook(e.root, d.Agent, lp, install.StopHook); other.Installed {
-			out = append(out, twice(d, fmt.Sprintf("both %s and %s hold the gauntlet's stop hook", e.rel(st.Path), local.shown()),
-				"remove it from one of them"))
-		}
-	}
-	for _, pl := range claudePlugins(e) {
-		out = append(out, twice(d, fmt.Sprintf("the %s plugin (enabled in %s) and %s both hold the gauntlet's stop hook", pl.name, pl.where, e.rel(st.Path)),
-			fmt.Sprintf("remove the hook from %s, or run `claude plugin uninstall %s`", e.rel(st.Path), pl.name)))
-	}
-	return out
 }
 
 // plugin is the gauntlet's Claude Code plugin, enabled in a settings file.
@@ -294,20 +278,6 @@ func copilotDisabled(e env, d hookproto.Dialect, st install.Status) []Problem {
 	return out
 }
 
-// copilotTwice: Copilot CLI also runs the Stop hooks of
-// .claude/settings.json, so the gauntlet's hook there runs the gates a
-// second time.
-func copilotTwice(e env, d hookproto.Dialect, st install.Status) []Problem {
-	claude := install.CheckHook(e.root, hookproto.Claude, "", install.StopHook)
-	claudeFile := projectFile(".claude/settings.json").path(e)
-	if !claude.Installed || claude.Path != claudeFile {
-		return nil
-	}
-	return []Problem{twice(d, fmt.Sprintf("%s and .claude/settings.json both hold the gauntlet's stop hook, and Copilot CLI reads both", e.rel(st.Path)),
-		fmt.Sprintf("remove the hook from %s if this project's agents all read .claude/settings.json, or from .claude/settings.json if Claude Code is not used here",
-			e.rel(st.Path)))}
-}
-
 // sortedKeys returns m's keys in order (for stable messages).
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
@@ -316,4 +286,123 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// found is one gauntlet stop hook a client will run, and where it is.
+type found struct{ where, command string }
+
+// otherSources are the places besides its project file (the row's
+// Settings.Path) that each client reads stop hooks from, checked with the
+// real clients where marked: Claude Code's local and user settings and its
+// plugins; Copilot CLI's other files of .github/hooks and
+// .claude/settings.json (checked); Qwen Code's and Gemini CLI's user
+// settings; Factory Droid's "hooks" of .factory/settings.json (checked);
+// Codex's and Cursor's user hooks files.
+var otherSources = map[hookproto.Agent]func(e env, st install.Status) []found{
+	hookproto.Claude: func(e env, st install.Status) []found {
+		out := e.foundIn(hookproto.Claude, st.Path, projectFile(".claude/settings.local.json"), userFile(".claude/settings.json"))
+		for _, pl := range claudePlugins(e) {
+			out = append(out, found{where: "the " + pl.name + " plugin (enabled in " + pl.where + ")", command: pluginCommand})
+		}
+		return out
+	},
+	hookproto.Copilot: func(e env, st install.Status) []found {
+		var places []place
+		entries, _ := os.ReadDir(filepath.Dir(st.Path))
+		for _, ent := range entries {
+			if !ent.IsDir() && filepath.Ext(ent.Name()) == ".json" {
+				places = append(places, projectFile(".github/hooks/"+ent.Name()))
+			}
+		}
+		out := e.foundIn(hookproto.Copilot, st.Path, places...)
+		return append(out, e.foundIn(hookproto.Claude, st.Path, projectFile(".claude/settings.json"))...)
+	},
+	hookproto.Qwen: func(e env, st install.Status) []found {
+		return e.foundIn(hookproto.Qwen, st.Path, userFile(".qwen/settings.json"))
+	},
+	hookproto.Gemini: func(e env, st install.Status) []found {
+		return e.foundIn(hookproto.Gemini, st.Path, userFile(".gemini/settings.json"))
+	},
+	hookproto.Cursor: func(e env, st install.Status) []found {
+		return e.foundIn(hookproto.Cursor, st.Path, userFile(".cursor/hooks.json"))
+	},
+	// .factory/settings.json holds its hooks under "hooks", as Claude
+	// Code's settings do.
+	hookproto.Droid: func(e env, st install.Status) []found {
+		return e.foundIn(hookproto.Claude, st.Path, projectFile(".factory/settings.json"))
+	},
+	hookproto.Codex: func(e env, st install.Status) []found {
+		home := e.codexHome()
+		if home == "" {
+			return nil
+		}
+		return e.foundIn(hookproto.Codex, st.Path, place{rel: filepath.Join(home, "hooks.json"), abs: true})
+	},
+}
+
+// pluginCommand is what the gauntlet's Claude Code plugin runs at a stop
+// (plugins/agent-gauntlet/hooks/hooks.json): a command of its own, never
+// the same text as an installed hook's.
+const pluginCommand = `"${CLAUDE_PLUGIN_ROOT}/scripts/agent-gauntlet-hook" stop-hook --agent claude --timeout 600`
+
+// foundIn lists the gauntlet stop hooks in places, read as shape's
+// settings, skipping the file at skip (the project file, already counted).
+func (e env) foundIn(shape hookproto.Agent, skip string, places ...place) []found {
+	var out []found
+	for _, p := range places {
+		path := p.path(e)
+		if path == "" || path == skip {
+			continue
+		}
+		st := install.CheckHook(e.root, shape, path, install.StopHook)
+		for _, c := range st.Commands {
+			out = append(out, found{where: p.shown(), command: c})
+		}
+	}
+	return out
+}
+
+// installedTwice: the gates run more than once at a stop when the client
+// runs more than one gauntlet stop hook: every entry it reads, or, for a
+// client that runs a command once however many entries name it
+// (hookproto.Dialect.Dedup), every distinct command.
+func installedTwice(e env, d hookproto.Dialect, st install.Status) []Problem {
+	var all []found
+	for _, c := range st.Commands {
+		all = append(all, found{where: e.rel(st.Path), command: c})
+	}
+	if more := otherSources[d.Agent]; more != nil {
+		all = append(all, more(e, st)...)
+	}
+	runs, seen := []found{}, map[string]bool{}
+	for _, f := range all {
+		if d.Dedup && seen[f.command] {
+			continue
+		}
+		seen[f.command] = true
+		runs = append(runs, f)
+	}
+	if len(runs) < 2 {
+		return nil
+	}
+	var where []string
+	for _, f := range runs {
+		if !slices.Contains(where, f.where) {
+			where = append(where, f.where)
+		}
+	}
+	what := fmt.Sprintf("%s runs %d gauntlet stop hooks (%s)", d.Display, len(runs), strings.Join(where, ", "))
+	if len(where) == 1 {
+		what = fmt.Sprintf("%s holds %d gauntlet stop hooks", where[0], len(runs))
+	}
+	fix := "remove the gauntlet's stop hook from all but one of " + strings.Join(where, ", ")
+	if len(where) == 1 {
+		fix = "remove all but one of them from " + where[0]
+	}
+	for _, pl := range claudePlugins(e) {
+		if d.Agent == hookproto.Claude {
+			fix += fmt.Sprintf(" (`claude plugin uninstall %s` removes the plugin's)", pl.name)
+		}
+	}
+	return []Problem{twice(d, what, fix)}
 }

@@ -177,10 +177,7 @@ func (e env) agent(d hookproto.Dialect, override string) Agent {
 	for _, check := range clientChecks[d.Agent] {
 		a.Problems = append(a.Problems, check(e, d, stop)...)
 	}
-	if stop.Count > 1 {
-		a.Problems = append(a.Problems, twice(d, fmt.Sprintf("%s holds %d gauntlet stop hooks", e.rel(stop.Path), stop.Count),
-			"remove all but one of them from "+e.rel(stop.Path)))
-	}
+	a.Problems = append(a.Problems, installedTwice(e, d, stop)...)
 	a.Problems = append(a.Problems, e.timeout(d, stop)...)
 	return a
 }
@@ -247,7 +244,7 @@ func neededTimeout(longest time.Duration) int {
 // twice is the problem of gates installed twice for one client: they run
 // twice per stop.
 func twice(d hookproto.Dialect, what, fix string) Problem {
-	return Problem{Kind: KindInstalledTwice, Message: fmt.Sprintf("%s: %s runs the gates twice at every stop", what, d.Display), Fix: fix}
+	return Problem{Kind: KindInstalledTwice, Message: what + ": the gates run more than once at every stop", Fix: fix}
 }
 
 // rel shows p relative to the project root when it lies inside it.

@@ -467,9 +467,10 @@ type Status struct {
 	Installed bool
 	// Command is the installed command ("" when not installed).
 	Command string
-	// Count is how many gauntlet hooks of this kind the file holds (the
-	// client runs each).
+	// Count is how many gauntlet hooks of this kind the file holds.
 	Count int
+	// Commands are their commands, in order.
+	Commands []string
 	// Timeout is the timeout the client gives the first one: its entry's,
 	// read in the client's unit, else the client's default; 0 when not
 	// installed.
@@ -533,6 +534,9 @@ func checkFile(path string, spec Spec, hook Hook) Status {
 	}
 	found := findHandlers(list, hook)
 	st.Count = len(found)
+	for _, h := range found {
+		st.Commands = append(st.Commands, h.command)
+	}
 	if st.Count == 0 {
 		return st
 	}
