@@ -28,15 +28,19 @@ var clientChecks = map[hookproto.Agent][]check{
 	hookproto.Claude: {
 		switches(
 			userFile(".claude/settings.json"), projectFile(".claude/settings.json"), projectFile(".claude/settings.local.json"),
-		)("disableAllHooks"),
+		)(true, "disableAllHooks"),
 	},
-	hookproto.Codex:   {codexTrust},
+	hookproto.Codex: {codexTrust},
+	hookproto.Gemini: {
+		switches(userFile(".gemini/settings.json"), projectFile(".gemini/settings.json"))(false, "hooksConfig", "enabled"),
+		geminiDisabledByName,
+	},
 	hookproto.Copilot: {copilotTrust, copilotDisabled},
 	hookproto.Qwen: {
-		switches(userFile(".qwen/settings.json"), projectFile(".qwen/settings.json"))("disableAllHooks"),
+		switches(userFile(".qwen/settings.json"), projectFile(".qwen/settings.json"))(true, "disableAllHooks"),
 	},
 	hookproto.Droid: {
-		switches(userFile(".factory/settings.json"))("hooks", "hooksDisabled"),
+		switches(userFile(".factory/settings.json"))(true, "hooks", "hooksDisabled"),
 	},
 }
 
@@ -105,23 +109,39 @@ func at(m map[string]any, keys ...string) any {
 	return v
 }
 
-// switches checks that no file of places sets the boolean at keys to true:
+// switches checks that no file of places sets the boolean at keys to off:
 // a setting that turns every hook of the client off.
-func switches(places ...place) func(keys ...string) check {
-	return func(keys ...string) check {
+func switches(places ...place) func(off bool, keys ...string) check {
+	return func(off bool, keys ...string) check {
 		setting := strings.Join(keys, ".")
 		return func(e env, d hookproto.Dialect, _ install.Status) []Problem {
 			var out []Problem
 			for _, p := range places {
-				if on, _ := at(readJSON(p.path(e)), keys...).(bool); on {
+				if v, ok := at(readJSON(p.path(e)), keys...).(bool); ok && v == off {
 					out = append(out, Problem{Kind: KindHooksDisabled, Blocking: true,
-						Message: fmt.Sprintf("%q: true in %s turns every %s hook off", setting, p.shown(), d.Display),
+						Message: fmt.Sprintf("%q: %t in %s turns every %s hook off", setting, off, p.shown(), d.Display),
 						Fix:     fmt.Sprintf("remove %q from %s", setting, p.shown())})
 				}
 			}
 			return out
 		}
 	}
+}
+
+// geminiDisabledByName: Gemini CLI skips the hooks whose name (the
+// gauntlet's is install.Program) is listed in hooksConfig.disabled of its
+// user or project settings.
+func geminiDisabledByName(e env, d hookproto.Dialect, _ install.Status) []Problem {
+	var out []Problem
+	for _, p := range []place{userFile(".gemini/settings.json"), projectFile(".gemini/settings.json")} {
+		names, _ := at(readJSON(p.path(e)), "hooksConfig", "disabled").([]any)
+		if slices.Contains(names, any(install.Program)) {
+			out = append(out, Problem{Kind: KindHookDisabled, Blocking: true,
+				Message: fmt.Sprintf("%s lists %q in hooksConfig.disabled: %s skips the hook", p.shown(), install.Program, d.Display),
+				Fix:     fmt.Sprintf("remove %q from hooksConfig.disabled in %s", install.Program, p.shown())})
+		}
+	}
+	return out
 }
 
 // plugin is the gauntlet's Claude Code plugin, enabled in a settings file.
@@ -146,6 +166,7 @@ func claudePlugins(e env) []plugin {
 
 // codexConfig is what the doctor reads of Codex's config.toml.
 type codexConfig struct {
+	Features map[string]any `toml:"features"`
 	Projects map[string]struct {
 		TrustLevel string `toml:"trust_level"`
 	} `toml:"projects"`
@@ -182,6 +203,11 @@ func codexTrust(e env, d hookproto.Dialect, st install.Status) []Problem {
 			Message: fmt.Sprintf("%s cannot be read: %v", path, err), Fix: "fix the file (Codex cannot read it either)"}}
 	}
 	var out []Problem
+	if on, ok := cfg.Features["hooks"].(bool); ok && !on {
+		out = append(out, Problem{Kind: KindHooksDisabled, Blocking: true,
+			Message: fmt.Sprintf("hooks = false under [features] in %s turns every Codex hook off", path),
+			Fix:     fmt.Sprintf("remove hooks = false from [features] in %s", path)})
+	}
 	if cfg.Projects[e.root].TrustLevel != "trusted" {
 		out = append(out, Problem{Kind: KindUntrustedProject, Blocking: true,
 			Message: "Codex ignores .codex/hooks.json in a project it does not trust",
