@@ -20,7 +20,8 @@ type Input struct {
 	// workspace root), "" when the input names none.
 	Dir string
 	// Continuing reports that this stop follows a block by this hook:
-	// stop_hook_active (Claude Code, Codex, Gemini CLI) or loop_count > 0
+	// stop_hook_active (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen
+	// Code, Factory Droid) or loop_count > 0
 	// (Cursor).
 	Continuing bool
 	// AgentStatus is how the agent's turn ended as Cursor reports it
