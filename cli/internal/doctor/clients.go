@@ -23,7 +23,8 @@ type check func(e env, d hookproto.Dialect, st install.Status) []Problem
 
 // clientChecks are the checks each client needs beyond the common ones:
 // trust, settings that turn hooks off, other files it reads hooks from.
-// Facts verified with the real clients (see testdata/e2e/*.txtar).
+// Each fact was checked with the real client (the headers of
+// testdata/script/hooks_*.txtar and testdata/e2e/*.txtar say with which).
 var clientChecks = map[hookproto.Agent][]check{
 	hookproto.Claude: {
 		switches(
