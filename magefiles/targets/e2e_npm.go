@@ -117,7 +117,11 @@ func installNpm(ctx context.Context, root, dir string, pkgs []NpmPackage) (strin
 		return "", err
 	}
 	if len(missing) == 0 {
-		fmt.Fprintf(Out, "%s already installed in %s\n", pkgs[0].Spec(), prefix)
+		specs := make([]string, len(pkgs))
+		for i, p := range pkgs {
+			specs[i] = p.Spec()
+		}
+		fmt.Fprintf(Out, "already installed in %s: %s\n", prefix, strings.Join(specs, " "))
 		return prefix, nil
 	}
 	if err := os.MkdirAll(prefix, 0o755); err != nil {
