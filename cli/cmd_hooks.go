@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/doctor"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -14,9 +16,13 @@ import (
 
 // HooksCmd is `agent-gauntlet hooks`: per agent, whether the gauntlet's stop
 // hook, and its session-start hook where the agent has one, is installed in
-// the project and in which file.
+// the project and in which file, and whether the client will actually run
+// it (trust, settings that turn hooks off, the gates installed twice, a
+// hook timeout shorter than the longest run). It exits 1 when something
+// keeps the gates from running.
 type HooksCmd struct {
 	SettingsFile string `name:"settings-file" help:"Claude Code settings file to check instead of .claude/settings.json (and settings.local.json)." placeholder:"FILE"`
+	JSON         bool   `name:"json" help:"Print the report as one JSON object."`
 }
 
 // Run executes the command.
@@ -32,51 +38,95 @@ func (c *HooksCmd) Run(env *Env) error {
 			override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
 		}
 	}
-	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(root))
-	c.report(env, root, override, install.StopHook)
-	fmt.Fprintln(env.Stdout, "Session-start hooks (they tell a new session about pending failures):")
-	c.report(env, root, override, install.StartHook)
+	report := doctor.Examine(env.Ctx, doctor.Options{Root: root, ClaudeSettings: override, Getenv: env.Getenv})
+	if c.JSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return fmt.Errorf("hooks: %w", err)
+		}
+	} else {
+		writeHooks(env, report)
+	}
+	if report.Blocking() {
+		return exitPrinted(ExitFailure)
+	}
 	return nil
 }
 
-// report writes one line per agent that has hook: installed or not, where.
-func (c *HooksCmd) report(env *Env, root, claudeOverride string, hook install.Hook) {
-	for _, a := range hookproto.Agents {
-		if _, ok := install.SpecForHook(a, hook); !ok {
-			continue
+// writeHooks prints the report: one line per agent and hook, then one line
+// per problem with its fix, then a verdict.
+func writeHooks(env *Env, r doctor.Report) {
+	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(r.Root))
+	for _, a := range r.Agents {
+		writeHook(env, r.Root, a.Display, a.Stop)
+		if note := noTimeoutNote(a.Agent, a.Stop.Command); a.Stop.Installed && a.Stop.Plugin == "" && note != "" {
+			fmt.Fprintf(env.Stdout, "  %-14s %-14s Note: %s\n", "", "", note)
 		}
-		override := ""
-		if a == hookproto.Claude {
-			override = claudeOverride
+		for _, p := range a.Problems {
+			word := "Warning"
+			if p.Blocking {
+				word = "Problem"
+			}
+			fmt.Fprintf(env.Stdout, "  %-14s %-14s %s: %s. Fix: %s.\n", "", "", word, runner.Text(p.Message), runner.Text(p.Fix))
 		}
-		st := install.CheckHook(root, a, override, hook)
-		state, where := "not installed", shownPath(root, st.Path)
-		switch {
-		case st.Err != nil:
-			state, where = "unreadable", runner.Text(strings.TrimPrefix(st.Err.Error(), st.Path+": "))
-			where = shownPath(root, st.Path) + ": " + where
-		case st.Installed:
-			state = "installed"
-			where += "  (" + runner.Text(st.Command) + ")"
+	}
+	fmt.Fprintln(env.Stdout, "Session-start hooks (they tell a new session about pending failures):")
+	for _, a := range r.Agents {
+		if a.Start != nil {
+			writeHook(env, r.Root, a.Display, *a.Start)
 		}
-		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
-		if st.Installed && hook == install.StopHook {
-			if note := noTimeoutNote(st.Command); note != "" {
-				fmt.Fprintf(env.Stdout, "  %-12s %-14s Note: %s\n", "", "", note)
+	}
+	switch blocking, warnings := counts(r); {
+	case blocking > 0:
+		fmt.Fprintf(env.Stdout, "%d problem(s) keep the gates from running at the agents' stops: fix them as said above.\n", blocking)
+	case warnings > 0:
+		fmt.Fprintf(env.Stdout, "The installed hooks will run; %d warning(s) above.\n", warnings)
+	default:
+		fmt.Fprintln(env.Stdout, "Nothing keeps the installed hooks from running.")
+	}
+}
+
+// writeHook prints one hook's line: installed or not, where.
+func writeHook(env *Env, root, display string, h doctor.Hook) {
+	state, where := "not installed", shownPath(root, h.Path)
+	switch {
+	case h.Error != "":
+		state = "unreadable"
+		where += ": " + runner.Text(strings.TrimPrefix(h.Error, h.Path+": "))
+	case h.Plugin != "":
+		state, where = "installed", runner.Text(h.Plugin)
+	case h.Installed:
+		state = "installed"
+		where += "  (" + runner.Text(h.Command) + ")"
+	}
+	fmt.Fprintf(env.Stdout, "  %-14s %-14s %s\n", display, state, where)
+}
+
+// counts counts the blocking problems and the warnings.
+func counts(r doctor.Report) (blocking, warnings int) {
+	for _, a := range r.Agents {
+		for _, p := range a.Problems {
+			if p.Blocking {
+				blocking++
+			} else {
+				warnings++
 			}
 		}
 	}
+	return blocking, warnings
 }
 
 // noTimeoutNote explains what a found hook command without --timeout (as
 // the TypeScript tool installed it) means, "" for one with it.
-func noTimeoutNote(command string) string {
+func noTimeoutNote(agent hookproto.Agent, command string) string {
 	if install.HasTimeout(command) {
 		return ""
 	}
+	assumed := stophook.AssumedTimeout(agent)
 	return fmt.Sprintf("no --timeout in this command: the hook assumes the agent kills it after %d s and stops the gates at %d s; "+
 		"to allow longer runs, add --timeout with the entry's timeout in seconds",
-		int(stophook.DefaultAgentTimeout.Seconds()), int(stophook.DeadlineFor(0).Seconds()))
+		int(assumed.Seconds()), int(stophook.DeadlineFor(assumed).Seconds()))
 }
 
 // shownPath shows p relative to root when it lies inside it, through

@@ -31,7 +31,7 @@ type InitCmd struct {
 	DryRun       bool     `name:"dry-run" help:"Print what would be written, and write nothing (the proposed checks are still tried)."`
 	BaseBranch   string   `name:"base-branch" short:"b" help:"Ref the changes are compared against (base_branch). Default: the remote's default branch, else main or master, else the current branch's upstream." placeholder:"BRANCH"`
 	CLI          []string `name:"cli" help:"Review CLIs for cli.default_preference (claude, codex, gemini, github-copilot, cursor), repeatable or comma-separated. Default: the ones found on PATH, else claude." placeholder:"NAME"`
-	Agent        []string `help:"Agents to install the stop hook for (claude, codex, gemini, cursor, copilot, all or none), repeatable or comma-separated. Default: the agents of the review CLIs, else claude." placeholder:"NAME"`
+	Agent        []string `help:"Agents to install the stop hook for (${agents}, all or none), repeatable or comma-separated. Default: the agents of the review CLIs, else claude." placeholder:"NAME"`
 	SettingsFile string   `name:"settings-file" help:"Claude Code settings file to install the hook into, instead of .claude/settings.json." placeholder:"FILE"`
 	HookTimeout  int      `name:"hook-timeout" default:"600" help:"Seconds the agents give the stop hook before killing it (written into each hook); the hook stops the gates well before." placeholder:"SECONDS"`
 	Review       []string `help:"Built-in reviews to write (code-quality, security, error-handling, test-integrity, or none), repeatable or comma-separated. Default: code-quality." placeholder:"NAME"`
@@ -140,7 +140,7 @@ func (c *InitCmd) ask(ctx context.Context, p *prompter, root string, agentsGiven
 	if !agentsGiven {
 		def := install.DefaultAgents(a.clis)
 		var err error
-		a.agents, _, err = askList(p, "Install the stop hook for which agents (claude, codex, gemini, cursor, copilot, all, none)",
+		a.agents, _, err = askList(p, "Install the stop hook for which agents ("+hookproto.AgentList()+", all, none)",
 			def, func(v string) ([]hookproto.Agent, error) {
 				ag, _, err := parseAgentFlag([]string{v})
 				return ag, err
@@ -421,7 +421,7 @@ func (c *InitCmd) installHook(env *Env, root string, a hookproto.Agent, hook ins
 	if !res.Added {
 		fmt.Fprintf(env.Stdout, "%s %s already installed in %s\n", a.DisplayName(), name, where)
 		if hook == install.StopHook {
-			if note := noTimeoutNote(res.Command); note != "" {
+			if note := noTimeoutNote(a, res.Command); note != "" {
 				fmt.Fprintf(env.Stdout, "  Note: %s\n", note)
 			}
 		}

@@ -8,12 +8,13 @@ import (
 )
 
 // StartHookCmd is `agent-gauntlet start-hook`: it answers an agent's
-// session-start hook (Claude Code's SessionStart, Cursor's sessionStart)
-// with one JSON line that tells the new session about failures pending from
-// an earlier one, or {} when there are none. It always exits 0 and never
+// session-start hook (see hookproto.Dialects: Claude Code's, Qwen Code's
+// and Factory Droid's SessionStart, Cursor's and Copilot CLI's
+// sessionStart) with one JSON line that tells the new session about
+// failures pending from an earlier one, or {} when there are none. It always exits 0 and never
 // blocks the session; like the stop hook, a bad flag value is a warning.
 type StartHookCmd struct {
-	Agent        string `help:"Agent whose hook protocol to speak: claude or cursor (others get Claude Code's). Detected from the input when empty." placeholder:"NAME"`
+	Agent        string `help:"Agent whose hook protocol to speak: ${agents} (Cursor and Copilot CLI have their own answers, the others Claude Code's). Detected from the input (or the client's hook environment) when empty." placeholder:"NAME"`
 	StdinTimeout string `hidden:"" name:"stdin-timeout" help:"Overrides how long to wait for the hook input (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_STDIN_TIMEOUT"`
 }
 

@@ -19,10 +19,11 @@ import (
 // Flag values are plain strings on purpose: a parse error would exit 2, which
 // Claude Code reads as "block and show stderr to the model".
 type StopHookCmd struct {
-	Agent        string `help:"Agent whose hook protocol to speak: claude, codex, gemini, cursor or copilot. Detected from the input when empty." placeholder:"NAME"`
-	Timeout      string `help:"Seconds after which the agent kills this hook (the timeout of its hook entry); the gates are stopped well before. Without it 300 is assumed, the timeout earlier installers wrote." env:"GAUNTLET_STOP_HOOK_TIMEOUT" placeholder:"SECONDS"`
-	Deadline     string `hidden:"" help:"Overrides the hook's own deadline (a Go duration such as 90s), for tests." env:"GAUNTLET_STOP_HOOK_DEADLINE"`
-	StdinTimeout string `hidden:"" name:"stdin-timeout" help:"Overrides how long to wait for the hook input (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_STDIN_TIMEOUT"`
+	Agent         string `help:"Agent whose hook protocol to speak: ${agents}. Detected from the input (or the client's hook environment) when empty." placeholder:"NAME"`
+	Timeout       string `help:"Seconds after which the agent kills this hook (the timeout of its hook entry); the gates are stopped well before. Without it the detected client's default hook timeout is assumed, at most 300 s (the timeout earlier installers wrote)." env:"GAUNTLET_STOP_HOOK_TIMEOUT" placeholder:"SECONDS"`
+	Deadline      string `hidden:"" help:"Overrides the hook's own deadline (a Go duration such as 90s), for tests." env:"GAUNTLET_STOP_HOOK_DEADLINE"`
+	ClientTimeout string `hidden:"" name:"client-timeout" help:"Overrides the detected client's default hook timeout (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_CLIENT_TIMEOUT"`
+	StdinTimeout  string `hidden:"" name:"stdin-timeout" help:"Overrides how long to wait for the hook input (a Go duration), for tests." env:"GAUNTLET_STOP_HOOK_STDIN_TIMEOUT"`
 }
 
 // Run executes the command.
@@ -35,43 +36,42 @@ func (c *StopHookCmd) Run(env *Env) error {
 		warn("--agent: %v; detecting the agent from the input", err)
 		agent = ""
 	}
-	deadline := hookDeadline(c.Timeout, c.Deadline, warn)
+	timeout, deadline := hookDeadline(c.Timeout, c.Deadline, warn)
 	stdinTimeout, _ := parseHookDuration(c.StdinTimeout, "--stdin-timeout", warn)
+	clientTimeout, _ := parseHookDuration(c.ClientTimeout, "--client-timeout", warn)
 
 	stophook.Run(env.Ctx, stophook.Options{
-		Agent:        agent,
-		Stdin:        env.Stdin,
-		Stdout:       env.Stdout,
-		Stderr:       env.Stderr,
-		Getenv:       env.Getenv,
-		Cwd:          env.Cwd,
-		StdinTimeout: stdinTimeout,
-		Deadline:     deadline,
-		BeforeRun:    env.HandleSignals,
-		Version:      CacheVersion,
+		Agent:         agent,
+		Stdin:         env.Stdin,
+		Stdout:        env.Stdout,
+		Stderr:        env.Stderr,
+		Getenv:        env.Getenv,
+		Cwd:           env.Cwd,
+		StdinTimeout:  stdinTimeout,
+		AgentTimeout:  timeout,
+		ClientTimeout: clientTimeout,
+		Deadline:      deadline,
+		BeforeRun:     env.HandleSignals,
+		Version:       CacheVersion,
 	})
 	return nil
 }
 
-// hookDeadline is the hook's own deadline for the --timeout and --deadline
-// values: --deadline when valid, else stophook.DeadlineFor the --timeout
-// seconds. Without a valid --timeout the agent's timeout is taken to be
-// stophook.DefaultAgentTimeout (300 s, deadline 270 s), which also fits the
-// hooks the TypeScript tool installed without the flag.
-func hookDeadline(timeout, deadline string, warn func(string, ...any)) time.Duration {
-	agentTimeout := stophook.DefaultAgentTimeout
+// hookDeadline reads the --timeout and --deadline values: the agent's
+// timeout (0 when not given or not valid: the stop hook then assumes the
+// client's default, stophook.AssumedTimeout) and the deadline override (0
+// for none).
+func hookDeadline(timeout, deadline string, warn func(string, ...any)) (agentTimeout, override time.Duration) {
 	if timeout != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(timeout))
 		if err != nil || n <= 0 {
-			warn("--timeout %q is not a positive number of seconds; using %d", timeout, int(agentTimeout.Seconds()))
+			warn("--timeout %q is not a positive number of seconds; assuming the client's default hook timeout", timeout)
 		} else {
 			agentTimeout = time.Duration(min(int64(n), math.MaxInt64/int64(time.Second))) * time.Second
 		}
 	}
-	if d, ok := parseHookDuration(deadline, "--deadline", warn); ok {
-		return d
-	}
-	return stophook.DeadlineFor(agentTimeout)
+	override, _ = parseHookDuration(deadline, "--deadline", warn)
+	return agentTimeout, override
 }
 
 // parseHookDuration reads an optional positive duration flag, warning about a

@@ -10,33 +10,31 @@ import (
 func TestHookDeadline(t *testing.T) {
 	for _, tc := range []struct {
 		timeout, deadline string
-		want              time.Duration
+		want, override    time.Duration
 		warning           string
 	}{
-		// no --timeout: a hook the TypeScript tool installed (Claude Code
-		// timeout 300 s) must answer before it is killed
-		{"", "", 270 * time.Second, ""},
-		{"300", "", 270 * time.Second, ""},
-		{"600", "", 540 * time.Second, ""},
-		{" 900 ", "", 810 * time.Second, ""},
-		{"60", "", 54 * time.Second, ""},
-		{"abc", "", 270 * time.Second, `--timeout "abc" is not a positive number of seconds; using 300`},
-		{"0", "", 270 * time.Second, "using 300"},
-		{"-5", "", 270 * time.Second, "using 300"},
-		{"99999999999999999", "", 0, ""}, // huge: no overflow (checked below)
-		{"600", "90s", 90 * time.Second, ""},
-		{"", "90s", 90 * time.Second, ""},
-		{"", "soon", 270 * time.Second, `--deadline "soon" is not a positive duration; ignored`},
+		// no --timeout: the stop hook follows the client's default
+		{"", "", 0, 0, ""},
+		{"300", "", 300 * time.Second, 0, ""},
+		{" 900 ", "", 900 * time.Second, 0, ""},
+		{"60", "", 60 * time.Second, 0, ""},
+		{"abc", "", 0, 0, `--timeout "abc" is not a positive number of seconds; assuming the client's default hook timeout`},
+		{"0", "", 0, 0, "assuming the client's default"},
+		{"-5", "", 0, 0, "assuming the client's default"},
+		{"99999999999999999", "", -1, 0, ""}, // huge: no overflow (checked below)
+		{"600", "90s", 600 * time.Second, 90 * time.Second, ""},
+		{"", "90s", 0, 90 * time.Second, ""},
+		{"", "soon", 0, 0, `--deadline "soon" is not a positive duration; ignored`},
 	} {
 		var warnings []string
 		warn := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
-		got := hookDeadline(tc.timeout, tc.deadline, warn)
-		if tc.want == 0 {
-			if got <= 270*time.Second {
-				t.Errorf("hookDeadline(%q, %q) = %s, want a long deadline", tc.timeout, tc.deadline, got)
+		got, override := hookDeadline(tc.timeout, tc.deadline, warn)
+		if tc.want < 0 {
+			if got <= time.Hour {
+				t.Errorf("hookDeadline(%q, %q) = %s, want a long timeout", tc.timeout, tc.deadline, got)
 			}
-		} else if got != tc.want {
-			t.Errorf("hookDeadline(%q, %q) = %s, want %s", tc.timeout, tc.deadline, got, tc.want)
+		} else if got != tc.want || override != tc.override {
+			t.Errorf("hookDeadline(%q, %q) = %s, %s, want %s, %s", tc.timeout, tc.deadline, got, override, tc.want, tc.override)
 		}
 		joined := strings.Join(warnings, "\n")
 		if (tc.warning == "") != (joined == "") || !strings.Contains(joined, tc.warning) {

@@ -3,6 +3,7 @@ module github.com/agent-gauntlet/agent-gauntlet/cli
 go 1.25.0
 
 require (
+	github.com/BurntSushi/toml v1.5.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/rhysd/actionlint v1.7.12

@@ -18,7 +18,7 @@ import (
 func kongHook(t *testing.T, args []string) (any, error) {
 	t.Helper()
 	g := grammar(args)
-	p, err := kong.New(g, kong.Vars{"version": "x"}, kong.Writers(io.Discard, io.Discard),
+	p, err := kong.New(g, kongVars("x"), kong.Writers(io.Discard, io.Discard),
 		kong.Exit(func(int) { t.Fatalf("kong exited on %q", args) }))
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func kongHook(t *testing.T, args []string) (any, error) {
 // flags, as Kong reads them from its grammar.
 func hookFlags(t *testing.T, command string) (names, envs []string) {
 	t.Helper()
-	p, err := kong.New(grammar([]string{command}), kong.Vars{"version": "x"})
+	p, err := kong.New(grammar([]string{command}), kongVars("x"))
 	if err != nil {
 		t.Fatal(err)
 	}

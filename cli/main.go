@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/alecthomas/kong"
 )
 
@@ -73,7 +74,7 @@ type CLI struct {
 	Trust        TrustCmd        `cmd:"" help:"Record the work tree's .gauntlet/ as the trusted configuration, the gates the stop hook runs whatever the work tree later says."`
 	StopHook     StopHookCmd     `cmd:"" name:"stop-hook" help:"Answer an agent's stop hook: read its JSON on stdin, print one JSON decision."`
 	StartHook    StartHookCmd    `cmd:"" name:"start-hook" help:"Answer an agent's session-start hook: tell the new session about failures pending from an earlier one."`
-	Hooks        HooksCmd        `cmd:"" help:"List, per agent, whether the stop hook is installed and where."`
+	Hooks        HooksCmd        `cmd:"" help:"Check, per agent, whether the hooks are installed and will run (trust, hooks turned off, installed twice, timeouts); exit 1 when something keeps the gates from running."`
 	UpdateReview UpdateReviewCmd `cmd:"" name:"update-review" help:"List the failed reviews' violations, mark one fixed or skipped."`
 	Status       StatusCmd       `cmd:"" help:"Show pending failures, review violations, the retry budget, the last run, the stop hook's interval and the lock."`
 	CI           CICmd           `cmd:"" name:"ci" help:"Run the gates in GitHub Actions, one job per gate: list the jobs, write the workflow."`
@@ -90,6 +91,12 @@ func (h *HelpCmd) Run(kctx *kong.Context) error {
 	args := append(append([]string{}, h.Command...), "--help")
 	_, err := kctx.Kong.Parse(args)
 	return err
+}
+
+// kongVars are the variables of the help texts: the version, and the
+// agents' names (from hookproto's table of agents).
+func kongVars(version string) kong.Vars {
+	return kong.Vars{"version": version, "agents": hookproto.AgentList()}
 }
 
 // exitSignal is panicked by Kong's exit hook and recovered by Main, so that
@@ -157,7 +164,7 @@ func run(env *Env, args []string) (code int) {
 		kong.UsageOnError(),
 		kong.Writers(env.Stdout, env.Stderr),
 		kong.Exit(func(c int) { panic(exitSignal{c}) }),
-		kong.Vars{"version": version()},
+		kongVars(version()),
 		kong.Bind(env),
 		kong.BindTo(env.Ctx, (*context.Context)(nil)),
 	)

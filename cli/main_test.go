@@ -16,7 +16,7 @@ func BenchmarkGrammar(b *testing.B) {
 	for _, args := range [][]string{{"run"}, {"stop-hook"}} {
 		b.Run(args[0], func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				p, err := kong.New(grammar(args), kong.Vars{"version": "x"}, kong.Writers(io.Discard, io.Discard))
+				p, err := kong.New(grammar(args), kongVars("x"), kong.Writers(io.Discard, io.Discard))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -78,7 +78,7 @@ func TestStopHookFromDeletedDir(t *testing.T) {
 // made of a field of CLI (a renamed field would otherwise panic at start).
 func TestHookGrammars(t *testing.T) {
 	for name := range hookFields {
-		if _, err := kong.New(grammar([]string{name}), kong.Vars{"version": "x"}, kong.Writers(io.Discard, io.Discard)); err != nil {
+		if _, err := kong.New(grammar([]string{name}), kongVars("x"), kong.Writers(io.Discard, io.Discard)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

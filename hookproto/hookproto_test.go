@@ -28,6 +28,13 @@ func TestDecodeFixtures(t *testing.T) {
 		"cursor-stop-after-followup.json": {Agent: Cursor, Event: "stop", Dir: "/home/dev/project", AgentStatus: "completed", Continuing: true},
 		"cursor-stop-aborted.json":        {Agent: Cursor, Event: "stop", Dir: "/home/dev/project", AgentStatus: "aborted"},
 		"copilot-agentstop.json":          {Agent: Copilot, Dir: "/home/dev/project"},
+		"copilot-agentstop-recorded.json": {Agent: Copilot, Dir: "/home/dev/project"},
+		"copilot-agentstop-after-block.json": {Agent: Copilot, Dir: "/home/dev/project",
+			Continuing: true},
+		"qwen-stop-first.json":        {Agent: Qwen, Event: "Stop", Dir: "/home/dev/project"},
+		"qwen-stop-after-block.json":  {Agent: Qwen, Event: "Stop", Dir: "/home/dev/project", Continuing: true},
+		"droid-stop-first.json":       {Agent: Droid, Event: "Stop", Dir: "/home/dev/project"},
+		"droid-stop-after-block.json": {Agent: Droid, Event: "Stop", Dir: "/home/dev/project", Continuing: true},
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "fixtures", "*.json"))
 	if err != nil || len(files) == 0 {
@@ -44,10 +51,28 @@ func TestDecodeFixtures(t *testing.T) {
 			if !ok {
 				t.Fatalf("fixture %s has no expectation in this test", name)
 			}
-			if got := Detect(data); got != w.Agent {
-				t.Errorf("Detect = %q, want %q", got, w.Agent)
+			// A client that sends Claude Code's shape is recognised by
+			// its hooks' environment, the shape reads as Claude Code's.
+			d, _ := Lookup(w.Agent)
+			byShape := w.Agent
+			if d.Env != "" {
+				byShape = Claude
 			}
-			got, err := Decode(data, "")
+			if got := Detect(data); got != byShape {
+				t.Errorf("Detect = %q, want %q", got, byShape)
+			}
+			if d.Env != "" {
+				env := map[string]string{d.Env: "/home/dev/project", "CLAUDE_PROJECT_DIR": "/home/dev/project"}
+				if got := FromEnv(func(k string) string { return env[k] }); got != w.Agent {
+					t.Errorf("FromEnv = %q, want %q", got, w.Agent)
+				}
+			}
+			got, err := Decode(data, FromEnv(func(k string) string {
+				if k == d.Env {
+					return "x"
+				}
+				return ""
+			}))
 			if err != nil {
 				t.Fatalf("Decode: %v", err)
 			}
@@ -55,7 +80,7 @@ func TestDecodeFixtures(t *testing.T) {
 			if got != w {
 				t.Errorf("Decode =\n %+v\nwant\n %+v", got, w)
 			}
-			full, _ := Decode(data, "")
+			full, _ := Decode(data, w.Agent)
 			if full.SessionID == "" {
 				t.Errorf("SessionID not decoded")
 			}
@@ -189,6 +214,13 @@ var wantEncoded = map[Agent]map[string]string{
 		"allow": `{}`,
 		"warn":  `{}`,
 	},
+}
+
+func init() {
+	// Qwen Code and Factory Droid read Claude Code's answers: Qwen Code
+	// takes stopReason (else reason), Factory Droid reason.
+	wantEncoded[Qwen] = wantEncoded[Claude]
+	wantEncoded[Droid] = wantEncoded[Claude]
 }
 
 func TestEncode(t *testing.T) {

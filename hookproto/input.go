@@ -20,7 +20,8 @@ type Input struct {
 	// workspace root), "" when the input names none.
 	Dir string
 	// Continuing reports that this stop follows a block by this hook:
-	// stop_hook_active (Claude Code, Codex, Gemini CLI) or loop_count > 0
+	// stop_hook_active (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen
+	// Code, Factory Droid) or loop_count > 0
 	// (Cursor).
 	Continuing bool
 	// AgentStatus is how the agent's turn ended as Cursor reports it
@@ -134,15 +135,6 @@ func (c CopilotInput) Input() Input {
 	return Input{Agent: Copilot, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: bool(c.StopHookActive)}
 }
 
-// decoders holds one decoder per agent.
-var decoders = map[Agent]func([]byte) Input{
-	Claude:  decodeAs[ClaudeInput],
-	Codex:   decodeAs[CodexInput],
-	Gemini:  decodeAs[GeminiInput],
-	Cursor:  decodeAs[CursorInput],
-	Copilot: decodeAs[CopilotInput],
-}
-
 // decodeAs decodes data, already known to be a valid JSON object, as T.
 // Type mismatches of known fields leave those fields zero.
 func decodeAs[T interface{ Input() Input }](data []byte) Input {
@@ -162,19 +154,31 @@ func Decode(data []byte, agent Agent) (Input, error) {
 	if agent == "" {
 		agent = detect(data)
 	}
-	dec, ok := decoders[agent]
+	d, ok := Lookup(agent)
 	if !ok {
 		return Input{}, fmt.Errorf("decode hook input: unknown agent %q", agent)
 	}
-	return dec(data), nil
+	return d.decode(data), nil
 }
 
-// Detect names the agent whose input data looks like, from its shape:
-// Cursor (conversation_id, workspace_roots, loop_count or event "stop"),
-// Codex (turn_id), Gemini CLI (event "AfterAgent" or prompt_response),
-// Copilot CLI (event "agentStop", or camelCase sessionId/stopReason without
+// claudeShaped decodes Claude Code's shape as agent's input (Qwen Code and
+// Factory Droid send it).
+func claudeShaped(agent Agent) func([]byte) Input {
+	return func(data []byte) Input {
+		in := decodeAs[ClaudeInput](data)
+		in.Agent = agent
+		return in
+	}
+}
+
+// Detect names the agent whose input data looks like, from its shape: the
+// first row of Dialects whose distinguishing keys data has (Codex's
+// turn_id, Gemini CLI's event "AfterAgent" or prompt_response, Cursor's
+// conversation_id, workspace_roots, loop_count or event "stop", Copilot
+// CLI's event "agentStop" or camelCase sessionId/stopReason without
 // hook_event_name), else Claude Code. Data that is not a JSON object is
-// Claude Code's.
+// Claude Code's. Clients that send Claude Code's shape are recognised by
+// their environment instead (FromEnv).
 func Detect(data []byte) Agent {
 	data, err := object(data)
 	if err != nil {
@@ -183,8 +187,8 @@ func Detect(data []byte) Agent {
 	return detect(data)
 }
 
-// probe records which distinguishing keys an input has.
-type probe struct {
+// keys records which distinguishing keys an input has.
+type keys struct {
 	HookEventName  *string         `json:"hook_event_name"`
 	HookEventCamel *string         `json:"hookEventName"`
 	TurnID         json.RawMessage `json:"turn_id"`
@@ -196,25 +200,24 @@ type probe struct {
 	StopReason     json.RawMessage `json:"stopReason"`
 }
 
-func detect(data []byte) Agent {
-	var p probe
-	_ = json.Unmarshal(data, &p) // lenient, see decodeAs
-	event := ""
-	if p.HookEventName != nil {
-		event = *p.HookEventName
-	} else if p.HookEventCamel != nil {
-		event = *p.HookEventCamel
-	}
+// event is the input's event name, snake_case key first.
+func (k keys) event() string {
 	switch {
-	case p.ConversationID != nil || p.WorkspaceRoots != nil || p.LoopCount != nil || event == "stop":
-		return Cursor
-	case p.TurnID != nil:
-		return Codex
-	case event == "AfterAgent" || p.PromptResponse != nil:
-		return Gemini
-	case event == "agentStop" ||
-		(p.HookEventName == nil && (p.SessionIDCamel != nil || p.StopReason != nil)):
-		return Copilot
+	case k.HookEventName != nil:
+		return *k.HookEventName
+	case k.HookEventCamel != nil:
+		return *k.HookEventCamel
+	}
+	return ""
+}
+
+func detect(data []byte) Agent {
+	var k keys
+	_ = json.Unmarshal(data, &k) // lenient, see decodeAs
+	for _, d := range Dialects {
+		if d.shape != nil && d.shape(k) {
+			return d.Agent
+		}
 	}
 	return Claude
 }

@@ -79,6 +79,8 @@ func FuzzLoopFields(f *testing.F) {
 			Gemini:  `{"hook_event_name":"AfterAgent","stop_hook_active":` + value + `}`,
 			Copilot: `{"hookEventName":"agentStop","stop_hook_active":` + value + `}`,
 			Cursor:  `{"workspace_roots":["/w"],"loop_count":` + value + `}`,
+			Qwen:    `{"hook_event_name":"Stop","prompt_id":"p","stop_hook_active":` + value + `}`,
+			Droid:   `{"hook_event_name":"Stop","message_id":"m","stop_hook_active":` + value + `}`,
 		} {
 			in, err := Decode([]byte(input), agent)
 			if err != nil {

@@ -131,26 +131,18 @@ func encodeCopilot(r Response) any {
 	return CopilotOutput{}
 }
 
-// encoders holds one encoder per agent.
-var encoders = map[Agent]func(Response) any{
-	Claude:  encodeClaude,
-	Codex:   encodeCodex,
-	Gemini:  encodeGemini,
-	Cursor:  encodeCursor,
-	Copilot: encodeCopilot,
-}
-
 // Encode returns r in agent's dialect as exactly one line of JSON ending in
 // a newline; an unknown or empty agent gets Claude Code's dialect.
 func Encode(agent Agent, r Response) []byte {
-	enc, ok := encoders[agent]
-	if !ok {
-		enc = encodeClaude
-	}
+	return line(dialect(agent).encode(r))
+}
+
+// line encodes v as exactly one line of JSON, HTML characters unescaped.
+func line(v any) []byte {
 	var buf bytes.Buffer
 	e := json.NewEncoder(&buf)
 	e.SetEscapeHTML(false)
-	if err := e.Encode(enc(r)); err != nil {
+	if err := e.Encode(v); err != nil {
 		// Unreachable: the outputs hold strings only. Keep the promise of
 		// one valid line all the same.
 		return []byte("{}\n")

@@ -7,8 +7,9 @@ import (
 
 // SessionStart is what the gauntlet needs from a session-start hook input:
 // Claude Code's SessionStart (session_id, cwd, source: startup, resume,
-// clear, compact) and Cursor's sessionStart (conversation_id,
-// workspace_roots).
+// clear, compact; Qwen Code and Factory Droid send the same), Cursor's
+// sessionStart (conversation_id, workspace_roots) and Copilot CLI's
+// (sessionId, cwd, source "new").
 type SessionStart struct {
 	// Agent is the dialect the input was decoded as.
 	Agent Agent
@@ -44,31 +45,43 @@ type ClaudeSessionStartOutput struct {
 	} `json:"hookSpecificOutput"`
 }
 
+// CopilotSessionStartOutput is Copilot CLI's sessionStart answer:
+// additionalContext is added to the model's context.
+type CopilotSessionStartOutput struct {
+	AdditionalContext string `json:"additionalContext"`
+}
+
 // CursorSessionStartOutput is Cursor's sessionStart answer.
 type CursorSessionStartOutput struct {
 	AdditionalContext string `json:"additional_context"`
 }
 
+func encodeClaudeStart(context string) any {
+	var out ClaudeSessionStartOutput
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	out.HookSpecificOutput.AdditionalContext = context
+	return out
+}
+
+func encodeCopilotStart(context string) any {
+	return CopilotSessionStartOutput{AdditionalContext: context}
+}
+
+func encodeCursorStart(context string) any {
+	return CursorSessionStartOutput{AdditionalContext: context}
+}
+
 // EncodeSessionStart returns the answer that adds context to a new session
-// in agent's dialect, as exactly one line of JSON: {} when context is
-// empty (nothing to add).
+// in agent's dialect (Claude Code's for an agent without a session-start
+// encoder), as exactly one line of JSON: {} when context is empty (nothing
+// to add).
 func EncodeSessionStart(agent Agent, context string) []byte {
-	var v any = struct{}{}
-	switch {
-	case context == "":
-	case agent == Cursor:
-		v = CursorSessionStartOutput{AdditionalContext: context}
-	default:
-		var out ClaudeSessionStartOutput
-		out.HookSpecificOutput.HookEventName = "SessionStart"
-		out.HookSpecificOutput.AdditionalContext = context
-		v = out
+	if context == "" {
+		return line(struct{}{})
 	}
-	var buf bytes.Buffer
-	e := json.NewEncoder(&buf)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return []byte("{}\n")
+	enc := dialect(agent).encodeStart
+	if enc == nil {
+		enc = encodeClaudeStart
 	}
-	return buf.Bytes()
+	return line(enc(context))
 }

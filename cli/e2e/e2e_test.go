@@ -1,7 +1,7 @@
 //go:build e2e
 
-// Package e2e drives the real agent CLIs (Claude Code, Codex, Gemini CLI)
-// through whole turns against the loopback model stand-ins of
+// Package e2e drives the real agent CLIs (Claude Code, Codex, Gemini CLI,
+// Copilot CLI, Qwen Code, Factory Droid) through whole turns against the loopback model stand-ins of
 // cli/internal/modelstub, with agent-gauntlet as their stop hook. The
 // scenarios are ../../testdata/e2e/*.txtar. Run them with `go tool mage e2e`,
 // which installs the pinned CLIs first, or by hand:
@@ -14,7 +14,10 @@
 // from the Go module cache, a real project to run init on) and unpath NAME
 // (drop from PATH every directory holding NAME). Programs: agent-gauntlet
 // and `modelstub serve` (run it in the background with &). $REPO is the
-// repository root (its Claude Code plugin marketplace).
+// repository root (its Claude Code plugin marketplace). $NODE_PATH_FIRST is
+// PATH with, first, a node recent enough for every client (set
+// GAUNTLET_E2E_NODE_BIN to its directory when the machine's is older):
+// `env PATH=$NODE_PATH_FIRST` in a scenario whose client needs it.
 package e2e
 
 import (
@@ -38,9 +41,13 @@ import (
 // nodePrefixEnv names the npm prefix that holds the real agent CLIs.
 const nodePrefixEnv = "GAUNTLET_E2E_NODE_PREFIX"
 
+// nodeBinEnv names a directory holding a node recent enough for every
+// client, "" when the machine's is.
+const nodeBinEnv = "GAUNTLET_E2E_NODE_BIN"
+
 // agentCLIs are the executables every scenario folder may use; all must be
 // installed, or the suite fails.
-var agentCLIs = []string{"claude", "codex", "gemini"}
+var agentCLIs = []string{"claude", "codex", "gemini", "copilot", "qwen", "droid"}
 
 // waitAddrTimeout bounds how long waitaddr waits for a stand-in to listen.
 const waitAddrTimeout = 30 * time.Second
@@ -82,6 +89,10 @@ func TestE2E(t *testing.T) {
 				return err
 			}
 			e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+bin)
+			e.Setenv("NODE_PATH_FIRST", e.Getenv("PATH"))
+			if dir := os.Getenv(nodeBinEnv); dir != "" {
+				e.Setenv("NODE_PATH_FIRST", dir+string(os.PathListSeparator)+e.Getenv("PATH"))
+			}
 			e.Setenv("REPO", repo)
 			e.Setenv("NO_PROXY", "127.0.0.1,localhost")
 			e.Setenv("no_proxy", "127.0.0.1,localhost")

@@ -67,3 +67,14 @@ func TestE2EClientsArePinned(t *testing.T) {
 		}
 	}
 }
+
+func TestNodeMajor(t *testing.T) {
+	for v, want := range map[string]int{"v20.20.2\n": 20, "22.23.3": 22, "v26.0.0-pre": 26, "": 0, "vx": 0} {
+		if got := nodeMajor(v); got != want {
+			t.Errorf("nodeMajor(%q) = %d, want %d", v, got, want)
+		}
+	}
+	if p := E2ENode; p.Name != "node" || nodeMajor(p.Version) < 22 {
+		t.Errorf("E2ENode = %s, want node 22 or newer (Qwen Code needs it)", p.Spec())
+	}
+}

@@ -14,8 +14,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
@@ -60,89 +62,108 @@ const DefaultTimeoutSeconds = 600
 // gauntlet's retry limit, not Cursor, ends a failing loop.
 const DefaultCursorLoopLimit = 5
 
-// Spec is where and how one agent's stop hook is configured in a project.
+// Spec is where and how one agent's hook is configured in a project: the
+// agent's row of hookproto.Dialects, for one of its hook events.
 type Spec struct {
 	// Agent is the agent the hook answers.
 	Agent hookproto.Agent
 	// Path is the settings file, relative to the project root.
 	Path string
-	// Event is the hook event's key under "hooks".
+	// Event is the hook event's key (under "hooks", or at the top level).
 	Event string
+	// TopLevel: the events are keys of the document itself.
+	TopLevel bool
 	// Versioned files carry a top-level "version": 1 (Cursor, Copilot CLI).
 	Versioned bool
+	// Unit is how the client reads an entry's timeout.
+	Unit hookproto.TimeoutUnit
 	// Note is printed after installing, "" when there is nothing to say.
 	Note string
 	// entry builds the hook entry appended to the event's list.
 	entry func(command string, timeoutSeconds int) any
 }
 
-// Specs returns every agent's hook location and shape, in hookproto.Agents
-// order.
-func Specs() []Spec {
-	return []Spec{
-		{Agent: hookproto.Claude, Path: filepath.Join(".claude", "settings.json"), Event: "Stop", entry: nestedEntry(1)},
-		{Agent: hookproto.Codex, Path: filepath.Join(".codex", "hooks.json"), Event: "Stop", entry: nestedEntry(1),
-			Note: "Codex asks you to review and trust new hooks in its /hooks screen before it runs them, " +
-				"and loads .codex/hooks.json only in a trusted project: accept its trust prompt, run `codex exec --trust` once, " +
-				`or add [projects."<project path>"] trust_level = "trusted" to ~/.codex/config.toml.`},
-		{Agent: hookproto.Gemini, Path: filepath.Join(".gemini", "settings.json"), Event: "AfterAgent",
-			entry: nestedEntry(1000)},
-		{Agent: hookproto.Cursor, Path: filepath.Join(".cursor", "hooks.json"), Event: "stop", Versioned: true,
-			entry: func(command string, timeout int) any {
-				return struct {
-					Command   string `json:"command"`
-					Timeout   int    `json:"timeout"`
-					LoopLimit int    `json:"loop_limit"`
-				}{command, timeout, DefaultCursorLoopLimit}
-			}},
-		{Agent: hookproto.Copilot, Path: filepath.Join(".github", "hooks", "agent-gauntlet.json"), Event: "agentStop",
-			Versioned: true,
-			entry: func(command string, timeout int) any {
-				return struct {
-					Type       string `json:"type"`
-					Bash       string `json:"bash"`
-					PowerShell string `json:"powershell"`
-					TimeoutSec int    `json:"timeoutSec"`
-				}{"command", command, command, timeout}
-			}},
+// specOf is the spec of hook in the settings of row d; false when the
+// client has no such event.
+func specOf(d hookproto.Dialect, hook Hook) (Spec, bool) {
+	set := d.Settings
+	event := set.Stop
+	if hook == StartHook {
+		if !d.Agent.HasStart() {
+			return Spec{}, false
+		}
+		event = set.Start
 	}
+	spec := Spec{Agent: d.Agent, Path: filepath.FromSlash(set.Path), Event: event, TopLevel: set.TopLevel,
+		Versioned: set.Versioned, Unit: set.Timeout}
+	if hook == StopHook {
+		spec.Note = set.Note
+	}
+	spec.entry = entryOf(set, hook)
+	return spec, true
 }
 
-// nestedEntry builds the Claude Code shaped entry
-// {"hooks":[{"type":"command","command":...,"timeout":...}]}, its timeout in
-// seconds times unit (Gemini CLI counts milliseconds).
-func nestedEntry(unit int) func(string, int) any {
-	type hook struct {
+// entryOf builds the entries of the layout of set for hook, their timeout
+// written in the client's unit.
+func entryOf(set hookproto.Settings, hook Hook) func(string, int) any {
+	unit := set.Timeout
+	switch set.Layout {
+	case hookproto.LayoutCursor:
+		return func(command string, timeout int) any {
+			type entry struct {
+				Command   string `json:"command"`
+				Timeout   int    `json:"timeout"`
+				LoopLimit int    `json:"loop_limit,omitempty"`
+			}
+			e := entry{Command: command, Timeout: unit.Write(timeout)}
+			if hook == StopHook {
+				e.LoopLimit = DefaultCursorLoopLimit
+			}
+			return e
+		}
+	case hookproto.LayoutCopilot:
+		return func(command string, timeout int) any {
+			return struct {
+				Type       string `json:"type"`
+				Bash       string `json:"bash"`
+				PowerShell string `json:"powershell"`
+				TimeoutSec int    `json:"timeoutSec"`
+			}{"command", command, command, unit.Write(timeout)}
+		}
+	}
+	type handler struct {
 		Type    string `json:"type"`
 		Name    string `json:"name,omitempty"`
 		Command string `json:"command"`
 		Timeout int    `json:"timeout"`
 	}
 	return func(command string, timeout int) any {
-		h := hook{Type: "command", Command: command, Timeout: timeout * unit}
-		if unit != 1 {
-			h.Name = Program // Gemini CLI shows hooks by name
+		h := handler{Type: "command", Command: command, Timeout: unit.Write(timeout)}
+		if set.Named {
+			h.Name = Program
 		}
 		return struct {
-			Hooks []hook `json:"hooks"`
-		}{[]hook{h}}
+			Hooks []handler `json:"hooks"`
+		}{[]handler{h}}
 	}
 }
 
+// Specs returns every agent's stop-hook location and shape, in
+// hookproto.Agents order.
+func Specs() []Spec { return specs(StopHook) }
+
 // StartSpecs returns where the agents that have a session-start event
-// (Claude Code's SessionStart, Cursor's sessionStart) configure it: the same
-// files as their stop hooks.
-func StartSpecs() []Spec {
-	return []Spec{
-		{Agent: hookproto.Claude, Path: filepath.Join(".claude", "settings.json"), Event: "SessionStart", entry: nestedEntry(1)},
-		{Agent: hookproto.Cursor, Path: filepath.Join(".cursor", "hooks.json"), Event: "sessionStart", Versioned: true,
-			entry: func(command string, timeout int) any {
-				return struct {
-					Command string `json:"command"`
-					Timeout int    `json:"timeout"`
-				}{command, timeout}
-			}},
+// configure it: the same files as their stop hooks.
+func StartSpecs() []Spec { return specs(StartHook) }
+
+func specs(hook Hook) []Spec {
+	var out []Spec
+	for _, d := range hookproto.Dialects {
+		if s, ok := specOf(d, hook); ok {
+			out = append(out, s)
+		}
 	}
+	return out
 }
 
 // SpecFor returns agent's stop-hook spec.
@@ -151,16 +172,11 @@ func SpecFor(agent hookproto.Agent) (Spec, bool) { return SpecForHook(agent, Sto
 // SpecForHook returns agent's spec for hook; false when the agent has no
 // such event.
 func SpecForHook(agent hookproto.Agent, hook Hook) (Spec, bool) {
-	specs := Specs()
-	if hook == StartHook {
-		specs = StartSpecs()
+	d, ok := hookproto.Lookup(agent)
+	if !ok {
+		return Spec{}, false
 	}
-	for _, s := range specs {
-		if s.Agent == agent {
-			return s, true
-		}
-	}
-	return Spec{}, false
+	return specOf(d, hook)
 }
 
 // Command is the stop-hook command written for agent with the given
@@ -273,18 +289,23 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	return Result{Path: path, Added: true, Command: command}, nil
 }
 
-// parseSettings splits a settings file into the document, its "hooks"
-// object and the event's list.
+// parseSettings splits a settings file into the document, the object
+// holding the events (its "hooks" object, or the document itself for a
+// spec whose events are at the top level) and the event's list.
 func parseSettings(data []byte, spec Spec) (doc, hooks *jsonobj.Object, list []json.RawMessage, err error) {
 	doc, err = jsonobj.Parse(data)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if hooks, err = doc.Child("hooks"); err != nil {
-		return nil, nil, nil, err
+	hooks, where := doc, ""
+	if !spec.TopLevel {
+		if hooks, err = doc.Child("hooks"); err != nil {
+			return nil, nil, nil, err
+		}
+		where = "hooks."
 	}
 	if list, err = hooks.Array(spec.Event); err != nil {
-		return nil, nil, nil, fmt.Errorf("hooks.%s is not a JSON array", spec.Event)
+		return nil, nil, nil, fmt.Errorf("%s%s is not a JSON array", where, spec.Event)
 	}
 	return doc, hooks, list, nil
 }
@@ -295,11 +316,12 @@ func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error
 		return err
 	}
 	hooks.Set(spec.Event, raw)
-	raw, err = jsonobj.Marshal(hooks)
-	if err != nil {
-		return err
+	if hooks != doc {
+		if raw, err = jsonobj.Marshal(hooks); err != nil {
+			return err
+		}
+		doc.Set("hooks", raw)
 	}
-	doc.Set("hooks", raw)
 	if spec.Versioned {
 		if _, ok := doc.Get("version"); !ok {
 			doc.SetFirst("version", json.RawMessage("1"))
@@ -311,47 +333,78 @@ func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error
 // findCommand returns the first gauntlet command of hook found anywhere in
 // the entries, "" when none is.
 func findCommand(list []json.RawMessage, hook Hook) string {
+	if found := findHandlers(list, hook); len(found) > 0 {
+		return found[0].command
+	}
+	return ""
+}
+
+// handler is one gauntlet hook found in a settings file.
+type handler struct {
+	command string
+	// timeout is the entry's timeout as written, nil when it names none.
+	timeout *float64
+}
+
+// findHandlers returns every gauntlet hook of hook in the entries, in
+// order.
+func findHandlers(list []json.RawMessage, hook Hook) []handler {
+	var out []handler
 	for _, raw := range list {
 		var v any
 		if json.Unmarshal(raw, &v) != nil {
 			continue
 		}
-		if c := findIn(v, hook); c != "" {
-			return c
-		}
+		out = findIn(v, hook, out)
 	}
-	return ""
+	return out
 }
 
 // commandKeys are the fields whose string a client runs as a hook command
 // (Copilot CLI names them after the shell).
 var commandKeys = []string{"command", "bash", "powershell"}
 
-// findIn looks for a gauntlet command in the command fields of hook objects
-// at any depth. A bare string elsewhere does not count: the outdated shape
-// `"hooks": ["agent-gauntlet stop-hook"]` is one that no client runs.
-func findIn(v any, hook Hook) string {
+// timeoutKeys are the fields of a hook object that hold its timeout, one
+// per layout.
+var timeoutKeys = []string{hookproto.LayoutNested.TimeoutKey(), hookproto.LayoutCopilot.TimeoutKey()}
+
+// findIn appends the gauntlet hooks found in the command fields of hook
+// objects at any depth. A bare string elsewhere does not count: the
+// outdated shape `"hooks": ["agent-gauntlet stop-hook"]` is one that no
+// client runs.
+func findIn(v any, hook Hook, out []handler) []handler {
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			if c := findIn(e, hook); c != "" {
-				return c
-			}
+			out = findIn(e, hook, out)
 		}
 	case map[string]any:
 		for _, k := range commandKeys {
 			if c, ok := x[k].(string); ok && isGauntletCommand(c, hook) {
-				return c
+				h := handler{command: c}
+				for _, tk := range timeoutKeys {
+					if t, ok := x[tk].(float64); ok {
+						h.timeout = &t
+						break
+					}
+				}
+				return append(out, h)
 			}
 		}
-		for _, e := range x {
-			if c := findIn(e, hook); c != "" {
-				return c
-			}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			out = findIn(x[k], hook, out)
 		}
 	}
-	return ""
+	return out
 }
+
+// IsStopHook reports whether a hook command runs the gauntlet's stop hook.
+func IsStopHook(command string) bool { return isGauntletCommand(command, StopHook) }
 
 // isGauntletCommand reports whether a hook command runs the gauntlet's
 // hook: "agent-gauntlet stop-hook" (or start-hook), possibly by path and
@@ -370,13 +423,39 @@ func isGauntletCommand(s string, hook Hook) bool {
 // agent's timeout: a --timeout flag, or GAUNTLET_STOP_HOOK_TIMEOUT set in
 // the command. Commands installed by the TypeScript tool have neither.
 func HasTimeout(command string) bool {
-	for _, f := range strings.Fields(command) {
+	_, ok := CommandTimeout(command)
+	return ok
+}
+
+// CommandTimeout is the agent's timeout a gauntlet hook command tells the
+// hook (--timeout N, --timeout=N or GAUNTLET_STOP_HOOK_TIMEOUT=N); ok is
+// false when it tells none. A value that is not a positive number counts
+// as told, 0 (the hook then assumes the client's default).
+func CommandTimeout(command string) (time.Duration, bool) {
+	fields := strings.Fields(command)
+	for i, f := range fields {
 		f = strings.Trim(f, `"'`)
-		if f == "--timeout" || strings.HasPrefix(f, "--timeout=") || strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT=") {
-			return true
+		value, told := "", false
+		switch {
+		case f == "--timeout":
+			told = true
+			if i+1 < len(fields) {
+				value = strings.Trim(fields[i+1], `"'`)
+			}
+		case strings.HasPrefix(f, "--timeout="):
+			value, told = strings.TrimPrefix(f, "--timeout="), true
+		case strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="):
+			value, told = strings.TrimPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="), true
+		}
+		if told {
+			n, err := strconv.Atoi(value)
+			if err != nil || n <= 0 {
+				return 0, true
+			}
+			return time.Duration(n) * time.Second, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // Status is where one agent's stop hook is installed.
@@ -388,6 +467,14 @@ type Status struct {
 	Installed bool
 	// Command is the installed command ("" when not installed).
 	Command string
+	// Count is how many gauntlet hooks of this kind the file holds.
+	Count int
+	// Commands are their commands, in order.
+	Commands []string
+	// Timeout is the timeout the client gives the first one: its entry's,
+	// read in the client's unit, else the client's default; 0 when not
+	// installed.
+	Timeout time.Duration
 	// Err is set when Path exists but cannot be read or parsed.
 	Err error
 }
@@ -445,9 +532,27 @@ func checkFile(path string, spec Spec, hook Hook) Status {
 		st.Err = fmt.Errorf("%s: %v", path, err)
 		return st
 	}
-	st.Command = findCommand(list, hook)
-	st.Installed = st.Command != ""
+	found := findHandlers(list, hook)
+	st.Count = len(found)
+	for _, h := range found {
+		st.Commands = append(st.Commands, h.command)
+	}
+	if st.Count == 0 {
+		return st
+	}
+	st.Installed, st.Command = true, found[0].command
+	st.Timeout = clientTimeout(spec, found[0].timeout)
 	return st
+}
+
+// clientTimeout is the timeout the client of spec reads from an entry's
+// value (nil: the client's default).
+func clientTimeout(spec Spec, v *float64) time.Duration {
+	if v == nil || *v <= 0 {
+		d, _ := hookproto.Lookup(spec.Agent)
+		return d.HookTimeout
+	}
+	return spec.Unit.Read(*v)
 }
 
 func resolve(root, def, override string) string {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
@@ -89,6 +90,55 @@ var wantFresh = map[hookproto.Agent]string{
   }
 }
 `,
+	hookproto.Qwen: `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "agent-gauntlet stop-hook --agent qwen --timeout 600",
+            "timeout": 600
+          }
+        ]
+      }
+    ]
+  }
+}
+`,
+	// Factory Droid's hooks.json has the events at the top level.
+	hookproto.Droid: `{
+  "Stop": [
+    {
+      "hooks": [
+        {
+          "type": "command",
+          "command": "agent-gauntlet stop-hook --agent droid --timeout 600",
+          "timeout": 600
+        }
+      ]
+    }
+  ]
+}
+`,
+}
+
+// TestInstallTimeoutReadsBack: the timeout written into each agent's file
+// is the one its client reads, whatever the unit (Qwen Code reads 1000 and
+// more as milliseconds, Gemini CLI always).
+func TestInstallTimeoutReadsBack(t *testing.T) {
+	for _, spec := range Specs() {
+		for _, seconds := range []int{30, 600, 999, 1000, 3600} {
+			root := t.TempDir()
+			if _, err := Install(root, spec.Agent, Options{TimeoutSeconds: seconds}); err != nil {
+				t.Fatal(err)
+			}
+			st := Check(root, spec.Agent, "")
+			if !st.Installed || st.Timeout != time.Duration(seconds)*time.Second {
+				t.Errorf("%s: %d s installed, the client reads %s (%+v)", spec.Agent, seconds, st.Timeout, st)
+			}
+		}
+	}
 }
 
 func TestInstallFresh(t *testing.T) {
@@ -428,5 +478,27 @@ func TestInstallStartHook(t *testing.T) {
 	}
 	if st := CheckHook(root, hookproto.Codex, "", StartHook); st.Installed || st.Path != "" {
 		t.Errorf("codex: %+v", st)
+	}
+}
+
+func TestCommandTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		want    time.Duration
+		told    bool
+	}{
+		{"agent-gauntlet stop-hook", 0, false},
+		{"agent-gauntlet stop-hook --agent qwen --timeout 600", 600 * time.Second, true},
+		{"agent-gauntlet stop-hook --timeout=90", 90 * time.Second, true},
+		{"GAUNTLET_STOP_HOOK_TIMEOUT=30 agent-gauntlet stop-hook", 30 * time.Second, true},
+		{`"/opt/bin/agent-gauntlet" stop-hook --timeout "120"`, 120 * time.Second, true},
+		{"agent-gauntlet stop-hook --timeout soon", 0, true},
+		{"agent-gauntlet stop-hook --timeout", 0, true},
+		{"agent-gauntlet stop-hook --timeout -5", 0, true},
+	} {
+		got, told := CommandTimeout(tc.command)
+		if got != tc.want || told != tc.told || HasTimeout(tc.command) != tc.told {
+			t.Errorf("CommandTimeout(%q) = %s, %v; want %s, %v", tc.command, got, told, tc.want, tc.told)
+		}
 	}
 }

@@ -53,7 +53,20 @@ func TestHandlers(t *testing.T) {
 				`"delta":"first"`, "event: response.output_item.done", "event: response.completed"},
 		},
 		{
-			name: "openai unknown", api: "openai", method: "POST", path: "/v1/chat/completions",
+			name: "openai chat stream", api: "openai", method: "POST", path: "/v1/chat/completions",
+			body: `{"model":"m","stream":true,"messages":[{"role":"system","content":"s"},{"role":"user","content":"hi"}]}`,
+			code: 200, turn: true,
+			contains: []string{`data: {"choices":[{"delta":{"content":"","role":"assistant"}`, `"delta":{"content":"first"}`,
+				`"finish_reason":"stop"`, `"usage":{"completion_tokens":2`, "data: [DONE]\n\n"},
+		},
+		{
+			name: "openai chat", api: "openai", method: "POST", path: "/chat/completions",
+			body: `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`,
+			code: 200, turn: true,
+			contains: []string{`"message":{"content":"first","role":"assistant"}`, `"object":"chat.completion"`},
+		},
+		{
+			name: "openai unknown", api: "openai", method: "POST", path: "/v1/completions",
 			body: `{}`, code: 404, contains: []string{"not_found"},
 		},
 		{
@@ -120,6 +133,7 @@ func TestLastUserText(t *testing.T) {
 		{"anthropic", `{"messages":[{"role":"user","content":"one"},{"role":"assistant","content":"x"},{"role":"user","content":[{"type":"text","text":"a"},{"type":"tool_result"},{"type":"text","text":"b"}]}]}`, "a\nb"},
 		{"openai", `{"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}]},{"type":"message","role":"assistant","content":[]}]}`, "a"},
 		{"openai", `{"input":"plain"}`, "plain"},
+		{"openai", `{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"x"},{"role":"user","content":[{"type":"text","text":"b"}]}]}`, "b"},
 		{"gemini", `{"contents":[{"role":"user","parts":[{"text":"a"},{"text":"b"}]},{"role":"model","parts":[{"text":"x"}]}]}`, "a\nb"},
 		{"gemini", `not json`, ""},
 	}

@@ -7,8 +7,10 @@ import (
 	"time"
 )
 
-// OpenAI returns a handler for the OpenAI Responses API as Codex calls it:
-// POST /v1/responses (streamed or not) answered from replies, GET /v1/models;
+// OpenAI returns a handler for the OpenAI APIs: the Responses API as Codex
+// calls it (POST /v1/responses, streamed or not) and Chat Completions as
+// Qwen Code, Factory Droid and Copilot CLI call it (POST
+// [/v1]/chat/completions), answered from replies, and GET [/v1]/models;
 // anything else is 404. Every request is recorded.
 func OpenAI(rec *Recorder, replies *Replies) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +38,9 @@ func OpenAI(rec *Recorder, replies *Replies) http.Handler {
 				return
 			}
 			writeJSON(w, http.StatusOK, openaiResponse(req.Model, text, "completed"))
-		case r.Method == http.MethodGet && path == "/v1/models":
+		case r.Method == http.MethodPost && strings.HasSuffix(path, chatPath):
+			chatCompletions(w, r, raw, rec, replies)
+		case r.Method == http.MethodGet && strings.HasSuffix(path, "/models"):
 			record(rec, "openai", r, raw, false, "")
 			writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{}})
 		default:

@@ -143,6 +143,14 @@ func newSSE(w http.ResponseWriter) *sse {
 	return &sse{w: w, f: f}
 }
 
+// done ends an OpenAI style stream: data: [DONE].
+func (s *sse) done() {
+	fmt.Fprint(s.w, "data: [DONE]\n\n")
+	if s.f != nil {
+		s.f.Flush()
+	}
+}
+
 // event writes one event; an empty name writes a data-only event.
 func (s *sse) event(name string, data any) {
 	b, err := json.Marshal(data)

@@ -92,6 +92,9 @@ func UserTexts(api string, body json.RawMessage) []string {
 			}
 		}
 	case "openai":
+		if texts, ok := chatUserTexts(body); ok {
+			return texts
+		}
 		var req struct {
 			Input json.RawMessage `json:"input"`
 		}

@@ -1,5 +1,6 @@
-// Package starthook answers an agent's session-start hook (Claude Code's
-// SessionStart, Cursor's sessionStart): when failures from an earlier
+// Package starthook answers an agent's session-start hook (Claude Code's,
+// Qwen Code's and Factory Droid's SessionStart, Cursor's and Copilot CLI's
+// sessionStart): when failures from an earlier
 // session are pending in the project, the new session is told so, how to
 // see them and which gates the project runs; otherwise it is told nothing.
 //
@@ -56,6 +57,12 @@ func Run(ctx context.Context, o Options) (added string) {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Agent == "" {
+		o.Agent = hookproto.FromEnv(o.Getenv)
+	}
 	agent := o.Agent
 	defer func() {
 		if r := recover(); r != nil {
@@ -71,9 +78,6 @@ func Run(ctx context.Context, o Options) (added string) {
 	}
 	agent = in.Agent
 	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	if getenv(config.EnvStopHookActive) != "" {
 		return "" // one of the gauntlet's own review CLIs
 	}

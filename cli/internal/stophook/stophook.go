@@ -83,9 +83,16 @@ type Options struct {
 	Now func() time.Time
 	// StdinTimeout bounds the wait for the input (DefaultStdinTimeout).
 	StdinTimeout time.Duration
-	// Deadline bounds the whole hook from its start
-	// (DeadlineFor(DefaultAgentTimeout)); a run still going then is
-	// cancelled and answered as infrastructure_error.
+	// AgentTimeout is how long the agent lets the hook run (the command's
+	// --timeout); 0 when not said: the deadline then follows the client's
+	// default (see limitFor).
+	AgentTimeout time.Duration
+	// ClientTimeout, when set, stands for the client's default hook
+	// timeout (tests).
+	ClientTimeout time.Duration
+	// Deadline, when set, bounds the whole hook from its start instead of
+	// DeadlineFor(AgentTimeout); a run still going then is cancelled and
+	// answered as infrastructure_error.
 	Deadline time.Duration
 	// BeforeRun, when set, is called once the hook has decided to run the
 	// gauntlet, before the run starts: the process installs there the
@@ -132,9 +139,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StdinTimeout <= 0 {
 		o.StdinTimeout = DefaultStdinTimeout
-	}
-	if o.Deadline <= 0 {
-		o.Deadline = DeadlineFor(DefaultAgentTimeout)
 	}
 	return o
 }
@@ -210,6 +214,8 @@ type hook struct {
 	// real-time bound, whatever clock Options.Now injects for the interval.
 	start time.Time
 	agent hookproto.Agent
+	// limit is the deadline, known once the agent is.
+	limit limit
 }
 
 func (h *hook) warn(format string, args ...any) {
@@ -240,14 +246,15 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 // decide follows docs/design.md, The stop hook's decision order. It records the log dir and the debug
 // settings in known as soon as they are found.
 func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
-	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.o.Deadline))
-	defer cancel()
-
-	// 1 and 2. The input, and the loop guard.
+	// 1 and 2. The input, and the loop guard. Reading it has its own
+	// bound; the deadline follows the agent it names.
 	in, stop := h.input(ctx)
 	if stop != nil {
 		return *stop
 	}
+	h.limit = limitFor(h.o, h.agent)
+	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.limit.deadline))
+	defer cancel()
 
 	// 3. The project root, from the input's directory.
 	cfg, stop := h.project(ctx, in)
@@ -313,9 +320,13 @@ func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
 	if err != nil {
 		return stop(runner.StatusInvalidInput, err.Error())
 	}
-	in, err := hookproto.Decode(data, h.o.Agent)
+	agent := h.o.Agent
+	if agent == "" {
+		agent = hookproto.FromEnv(h.o.Getenv)
+	}
+	in, err := hookproto.Decode(data, agent)
 	if err != nil {
-		if h.o.Agent == "" {
+		if h.agent = agent; agent == "" {
 			h.agent = hookproto.Detect(data)
 		}
 		return stop(runner.StatusInvalidInput, decodeProblem(err))
@@ -449,7 +460,7 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 	case <-ctx.Done():
 		select {
 		case r = <-done:
-		case <-time.After(Grace(h.o.Deadline)):
+		case <-time.After(Grace(h.limit.deadline)):
 		}
 		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
 	}
@@ -483,7 +494,7 @@ func workTreeEnv(getenv func(string) string) func(string) string {
 
 func (h *hook) deadlineDetail(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Sprintf("The gates did not finish within the stop hook's deadline of %s.", h.o.Deadline)
+		return h.limit.missed(h.agent)
 	}
 	return "The stop hook was interrupted."
 }

@@ -1,0 +1,256 @@
+// Package doctor tells, for each agent, whether the gauntlet's hooks are
+// installed in a project and whether the client will actually run them to
+// their end: a client that skips hooks it was not told to trust, hooks
+// turned off in its settings, the same gates installed twice for one
+// client, a hook timeout shorter than the configuration's longest run.
+//
+// It only reads: the project's settings files (through the install
+// package, which reads the rows of hookproto.Dialects) and the clients'
+// user settings under HOME. Each problem says how to fix it.
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// Problem is one reason an installed hook will not do its job.
+type Problem struct {
+	// Kind names the situation (see the constants).
+	Kind string `json:"kind"`
+	// Blocking is true when the gates will not run, or not to their end,
+	// at the agent's stops; false for a waste (the gates run twice).
+	Blocking bool `json:"blocking"`
+	// Message says what is wrong; Fix the command or setting that fixes it.
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// The kinds of problem.
+const (
+	KindUntrustedProject = "untrusted_project"
+	KindUntrustedHook    = "untrusted_hook"
+	KindUntrustedFolder  = "untrusted_folder"
+	KindHooksDisabled    = "hooks_disabled"
+	KindHookDisabled     = "hook_disabled"
+	KindInstalledTwice   = "installed_twice"
+	KindTimeoutShort     = "timeout_shorter_than_run"
+	KindTimeoutMismatch  = "timeout_above_client"
+	KindUnreadable       = "unreadable"
+)
+
+// Hook is one of an agent's hooks in the project.
+type Hook struct {
+	Installed bool `json:"installed"`
+	// Path is the settings file checked (absolute).
+	Path    string `json:"path"`
+	Command string `json:"command,omitempty"`
+	// TimeoutSeconds is how long the client lets the hook run.
+	TimeoutSeconds float64 `json:"timeout_seconds,omitempty"`
+	// Error is set when the file cannot be read or parsed.
+	Error string `json:"error,omitempty"`
+	// Count is how many gauntlet hooks of this kind the file holds.
+	Count int `json:"count,omitempty"`
+	// Plugin names the Claude Code plugin that holds the hook when no
+	// settings file does.
+	Plugin string `json:"plugin,omitempty"`
+}
+
+// Agent is the report of one agent.
+type Agent struct {
+	Agent   hookproto.Agent `json:"agent"`
+	Display string          `json:"display"`
+	Stop    Hook            `json:"stop"`
+	// Start is the session-start hook, nil when the client has none.
+	Start    *Hook     `json:"start,omitempty"`
+	Problems []Problem `json:"problems"`
+}
+
+// Report is what Examine found.
+type Report struct {
+	// Root is the project root.
+	Root string `json:"root"`
+	// LongestRunSeconds is the configuration's longest possible run, 0
+	// when it is unbounded or unknown.
+	LongestRunSeconds float64 `json:"longest_run_seconds,omitempty"`
+	Agents            []Agent `json:"agents"`
+}
+
+// Blocking reports whether any problem keeps the gates from running.
+func (r Report) Blocking() bool {
+	for _, a := range r.Agents {
+		for _, p := range a.Problems {
+			if p.Blocking {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Options say where to look.
+type Options struct {
+	// Root is the project root.
+	Root string
+	// ClaudeSettings overrides Claude Code's settings file ("" for the
+	// row's), as install.Check takes it.
+	ClaudeSettings string
+	// Getenv reads the environment: HOME and the clients' variables.
+	Getenv func(string) string
+}
+
+// env is what a check reads besides the project.
+type env struct {
+	root    string
+	home    string
+	getenv  func(string) string
+	longest time.Duration
+}
+
+// Examine reports every agent of hookproto.Dialects.
+func Examine(ctx context.Context, o Options) Report {
+	e := env{root: o.Root, getenv: o.Getenv, home: o.Getenv("HOME")}
+	r := Report{Root: o.Root}
+	if cfg, err := runner.LoadProject(ctx, o.Root, runner.LoadGates); err == nil {
+		if d, ok := gateTime(cfg); ok {
+			e.longest = d
+			r.LongestRunSeconds = d.Seconds()
+		}
+	}
+	for _, d := range hookproto.Dialects {
+		override := ""
+		if d.Agent == hookproto.Claude {
+			override = o.ClaudeSettings
+		}
+		r.Agents = append(r.Agents, e.agent(d, override))
+	}
+	return r
+}
+
+// gateTime is the longest the gates of cfg may run: runner.MaxRunDuration
+// (every job the configuration can give, each for its timeout, the review
+// CLIs' probes) less what it adds for a run's own work, which it bounds
+// generously for the lock: the bound of the same configuration without
+// entry points. False when nothing bounds the gates.
+func gateTime(cfg *config.Config) (time.Duration, bool) {
+	total, ok := runner.MaxRunDuration(cfg)
+	if !ok {
+		return 0, false
+	}
+	bare := *cfg
+	bare.EntryPoints = nil
+	overhead, _ := runner.MaxRunDuration(&bare)
+	return total - overhead, true
+}
+
+// agent examines one agent.
+func (e env) agent(d hookproto.Dialect, override string) Agent {
+	a := Agent{Agent: d.Agent, Display: d.Display, Problems: []Problem{}}
+	stop := install.CheckHook(e.root, d.Agent, override, install.StopHook)
+	a.Stop = hookOf(stop)
+	if d.Agent.HasStart() {
+		h := hookOf(install.CheckHook(e.root, d.Agent, override, install.StartHook))
+		a.Start = &h
+	}
+	if stop.Err != nil {
+		a.Problems = append(a.Problems, Problem{Kind: KindUnreadable, Blocking: true,
+			Message: fmt.Sprintf("%s cannot read its hooks from %s either (%s)", d.Display, e.rel(stop.Path),
+				strings.TrimPrefix(stop.Err.Error(), stop.Path+": ")),
+			Fix: "fix the file's JSON, then run `agent-gauntlet init --agent " + string(d.Agent) + "`"})
+	}
+	if !stop.Installed {
+		if d.Agent == hookproto.Claude {
+			e.byPlugin(&a)
+		}
+		return a
+	}
+	for _, check := range clientChecks[d.Agent] {
+		a.Problems = append(a.Problems, check(e, d, stop)...)
+	}
+	a.Problems = append(a.Problems, installedTwice(e, d, stop)...)
+	a.Problems = append(a.Problems, e.timeout(d, stop)...)
+	return a
+}
+
+// byPlugin marks Claude Code's hooks installed by the gauntlet's plugin,
+// when it is enabled: its hooks.json runs the stop hook with --timeout
+// 600 and timeout 600, and the session-start hook.
+func (e env) byPlugin(a *Agent) {
+	pl := claudePlugins(e)
+	if len(pl) == 0 {
+		return
+	}
+	where := "plugin " + pl[0].name + " (enabled in " + pl[0].where + ")"
+	a.Stop = Hook{Installed: true, Plugin: where, TimeoutSeconds: install.DefaultTimeoutSeconds, Count: 1}
+	if a.Start != nil {
+		a.Start = &Hook{Installed: true, Plugin: where, TimeoutSeconds: install.StartTimeoutSeconds, Count: 1}
+	}
+}
+
+func hookOf(st install.Status) Hook {
+	h := Hook{Installed: st.Installed, Path: st.Path, Command: st.Command, Count: st.Count,
+		TimeoutSeconds: st.Timeout.Seconds()}
+	if st.Err != nil {
+		h.Error = st.Err.Error()
+	}
+	return h
+}
+
+// timeout checks that the client lets the hook run as long as the hook
+// believes (its --timeout, else the default it assumes) and that the hook's
+// own deadline leaves the configuration's longest run time to finish.
+func (e env) timeout(d hookproto.Dialect, st install.Status) []Problem {
+	told, ok := install.CommandTimeout(st.Command)
+	if !ok || told <= 0 {
+		told = stophook.AssumedTimeout(d.Agent)
+	}
+	key, file := d.Settings.Layout.TimeoutKey(), e.rel(st.Path)
+	var out []Problem
+	if told > st.Timeout {
+		out = append(out, Problem{Kind: KindTimeoutMismatch, Blocking: true,
+			Message: fmt.Sprintf("%s kills the hook after %s but the hook expects %s: a long run is killed before it answers, and the stop goes through unrecorded",
+				d.Display, st.Timeout, told),
+			Fix: fmt.Sprintf("set %q of the hook in %s to the seconds of --timeout (%d)", key, file, int(told.Seconds()))})
+	}
+	limit := stophook.DeadlineFor(min(told, st.Timeout))
+	if e.longest > limit {
+		need := neededTimeout(e.longest)
+		out = append(out, Problem{Kind: KindTimeoutShort, Blocking: true,
+			Message: fmt.Sprintf("the gates may run for %s, but the hook stops them at %s (%s's hook timeout %s): a slow run ends as infrastructure_error and the agent stops unverified",
+				e.longest, limit, d.Display, min(told, st.Timeout)),
+			Fix: fmt.Sprintf("set %q of the hook in %s to %d and its --timeout to %d (or shorten the gates' timeouts)", key, file,
+				d.Settings.Timeout.Write(need), need)})
+	}
+	return out
+}
+
+// neededTimeout is a hook timeout, in whole seconds, whose deadline
+// (stophook.DeadlineFor) leaves a run of longest time to finish: the
+// deadline keeps a tenth of the timeout, and at least 5 s, for the answer.
+func neededTimeout(longest time.Duration) int {
+	return int(math.Ceil((longest + longest/9 + 5*time.Second).Seconds()))
+}
+
+// twice is the problem of gates installed twice for one client: they run
+// twice per stop.
+func twice(d hookproto.Dialect, what, fix string) Problem {
+	return Problem{Kind: KindInstalledTwice, Message: what + ": the gates run more than once at every stop", Fix: fix}
+}
+
+// rel shows p relative to the project root when it lies inside it.
+func (e env) rel(p string) string {
+	if r, err := filepath.Rel(e.root, p); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	return p
+}
