@@ -18,11 +18,11 @@ type ListCmd struct{}
 // when the project has one, what .gauntlet/ci.yml runs in CI.
 // Configuration problems are printed as by validate (exit 2).
 func (c *ListCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	writeList(env.Stdout, cfg)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // StatusCmd is `agent-gauntlet status`: where the gauntlet stands between
@@ -19,7 +20,7 @@ type StatusCmd struct {
 
 // Run prints the status.
 func (c *StatusCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}

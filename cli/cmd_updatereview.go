@@ -28,7 +28,7 @@ type UpdateReviewListCmd struct {
 
 // Run prints the violations of the newest failing review of each slot.
 func (c *UpdateReviewListCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
@@ -106,7 +106,7 @@ func (c *UpdateReviewSkipCmd) Run(env *Env) error {
 // decide records a decision and reports it in one line (plus warnings).
 // The caller's mistakes (unknown id, empty note, already resolved) exit 2.
 func decide(env *Env, id, status, note string) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}

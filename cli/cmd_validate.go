@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // ValidateCmd is `agent-gauntlet validate`.
@@ -13,11 +13,11 @@ type ValidateCmd struct{}
 // either `All config files are valid.` and where each review's prompt comes
 // from (exit 0), or every problem, one line each, on stderr (exit 2).
 func (c *ValidateCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	fmt.Fprintln(env.Stdout, "All config files are valid.")
 	if len(cfg.Reviews) > 0 {
 		fmt.Fprintln(env.Stdout, "Review prompts:")

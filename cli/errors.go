@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -72,7 +71,7 @@ func report(w io.Writer, err error) int {
 func configError(w io.Writer, err error) error {
 	var errs *config.Errors
 	if errors.As(err, &errs) {
-		runner.WriteConfigProblems(w, errs)
+		config.WriteProblems(w, errs)
 		return exitPrinted(ExitUsage)
 	}
 	return usageError(err)

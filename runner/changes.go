@@ -9,7 +9,6 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
@@ -38,7 +37,7 @@ type changes struct {
 
 // diffSpec is the change scope the flags and the environment choose.
 func (e *execution) diffSpec() gate.DiffSpec {
-	return diffSpecFor(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.getenv)
+	return diffSpecFor(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.ciHead)
 }
 
 // detect returns the change scope of the run and its changed files, those
@@ -196,8 +195,8 @@ func unionFiles(a, b []string) []string {
 
 // diffSpecFor is the change scope a run or detect asks for: one commit
 // (-c), the uncommitted changes (-u), CI's range, or the local changes
-// against base.
-func diffSpecFor(base, commit string, uncommitted, ci bool, getenv func(string) string) gate.DiffSpec {
+// against base (up to head, GITHUB_SHA, in CI).
+func diffSpecFor(base, commit string, uncommitted, ci bool, head string) gate.DiffSpec {
 	spec := gate.DiffSpec{BaseBranch: base}
 	switch {
 	case commit != "":
@@ -205,7 +204,7 @@ func diffSpecFor(base, commit string, uncommitted, ci bool, getenv func(string) 
 	case uncommitted:
 		spec.Mode = gate.DiffUncommitted
 	case ci:
-		spec.Mode, spec.Head = gate.DiffCI, getenv(config.EnvGitHubSHA)
+		spec.Mode, spec.Head = gate.DiffCI, head
 	default:
 		spec.Mode = gate.DiffLocal
 	}

@@ -54,7 +54,7 @@ func archive(root, logDir string, reason CleanReason, debug *DebugLog) (logdir.R
 
 // CleanOptions configure Clean.
 type CleanOptions struct {
-	// Config is the project (see LoadProject); nil when there is none.
+	// Config is the project (see config.LoadProject); nil when there is none.
 	Config *config.Config
 	// Dir holds the gauntlet_logs cleaned without a project; empty means
 	// the cwd.
@@ -97,11 +97,9 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if cfg := opts.Config; cfg != nil {
 		root = cfg.Root
 		res.LogDir = cfg.LogDirPath()
-		global, err := config.LoadGlobal(config.GlobalPath(opts.Getenv))
-		if err != nil {
-			res.Warnings = append(res.Warnings, err.Error())
-		}
-		debugSettings = config.ResolveDebugLog(cfg.DebugLog, global)
+		eff := config.Resolve(cfg, opts.Getenv)
+		res.Warnings = append(res.Warnings, eff.Warnings...)
+		debugSettings = eff.DebugLog
 	} else {
 		dir, err := config.NoProjectLogDir(ctx, opts.Dir)
 		if err != nil {

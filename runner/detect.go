@@ -65,7 +65,7 @@ type Detection struct {
 	NotApplicable []string
 }
 
-// Detect lists the changed files of the project cfg (see LoadProject) and
+// Detect lists the changed files of the project cfg (see config.LoadProject) and
 // the jobs a run would execute for them, without taking the lock, writing
 // logs or running anything.
 func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detection, error) {
@@ -74,8 +74,9 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		getenv = os.Getenv
 	}
 	root := cfg.Root
-	ci := IsCI(getenv)
-	d := Detection{Root: root, BaseBranch: EffectiveBaseBranch(opts.BaseBranch, cfg, getenv)}
+	eff := config.Resolve(cfg, getenv)
+	ci := eff.CI
+	d := Detection{Root: root, BaseBranch: eff.Base(opts.BaseBranch)}
 
 	var expanded []entry.Expanded
 	if opts.All {
@@ -88,7 +89,7 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		if err := checkRefFlags(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
 			return d, err
 		}
-		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, getenv)
+		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, eff.Head)
 		d.Mode = string(spec.Mode)
 		ch, err := git.ChangedFiles(ctx, root, spec)
 		if err != nil {

@@ -83,6 +83,8 @@ type execution struct {
 	logRel string
 	base   string
 	ci     bool
+	// ciHead is the commit a CI run checks (GITHUB_SHA).
+	ciHead string
 	// lock is held from takeLock to cleanup.
 	lock *lock.Lock
 	// prev is the execution state the run found (zero after auto-clean).

@@ -264,28 +264,6 @@ func TestDebugLogKeepsOthersFiles(t *testing.T) {
 	}
 }
 
-func TestEffectiveBaseBranch(t *testing.T) {
-	cfg := &config.Config{BaseBranch: "origin/main"}
-	tests := []struct {
-		flag string
-		env  map[string]string
-		want string
-	}{
-		{"", nil, "origin/main"},
-		{"dev", map[string]string{"CI": "true", "GITHUB_BASE_REF": "main"}, "dev"},
-		{"", map[string]string{"CI": "true", "GITHUB_BASE_REF": "main"}, "main"},
-		{"", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_BASE_REF": "release"}, "release"},
-		{"", map[string]string{"GITHUB_BASE_REF": "main"}, "origin/main"},
-		{"", map[string]string{"CI": "1", "GITHUB_BASE_REF": "main"}, "origin/main"},
-	}
-	for _, tt := range tests {
-		getenv := func(k string) string { return tt.env[k] }
-		if got := EffectiveBaseBranch(tt.flag, cfg, getenv); got != tt.want {
-			t.Errorf("EffectiveBaseBranch(%q, %v) = %q, want %q", tt.flag, tt.env, got, tt.want)
-		}
-	}
-}
-
 func TestLogDirFiltering(t *testing.T) {
 	tests := []struct {
 		root, dir, want string

@@ -3,6 +3,8 @@ package runner
 import (
 	"io"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // Kinds selects which gate kinds a run executes.
@@ -17,8 +19,15 @@ const (
 
 // Options configure one ExecuteRun.
 type Options struct {
-	// Dir is the project root or a directory below it; empty means the process cwd.
-	Dir string
+	// Dir is the project root or a directory below it; empty means the
+	// process cwd. Project, when set, is the project the caller opened
+	// (config.OpenProject): the run reads its configuration from it, and
+	// Dir is not looked at.
+	Dir     string
+	Project *config.Project
+	// Settings are the effective settings the caller resolved
+	// (config.Resolve); nil resolves them with Getenv.
+	Settings *config.Effective
 	// Kinds selects checks, reviews or both; empty means KindsAll.
 	Kinds Kinds
 	// Command names the invoking command for the debug log ("run", "check",

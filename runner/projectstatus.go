@@ -147,11 +147,9 @@ func Status(cfg *config.Config, getenv func(string) string, now time.Time) Proje
 		st.PreExisting = append(st.PreExisting, prev.PreExisting...)
 	}
 	st.Run = runBudget(names, cfg.MaxRetries, episode)
-	global, err := config.LoadGlobal(config.GlobalPath(getenv))
-	if err != nil {
-		st.Warnings = append(st.Warnings, err.Error())
-	}
-	st.StopHook = hookOutlook(config.ResolveStopHook(getenv, cfg.StopHook, global), logDir, now)
+	eff := config.Resolve(cfg, getenv)
+	st.Warnings = append(st.Warnings, eff.Warnings...)
+	st.StopHook = hookOutlook(eff.StopHook, logDir, now)
 	if info := lock.Inspect(logDir, LockMaxAge(cfg)); info.Exists {
 		age := max(now.Sub(info.TakenAt), 0)
 		st.Lock = &LockStatus{Path: info.Path, PID: info.PID, Host: info.Host, StartedAt: info.TakenAt,

@@ -27,7 +27,7 @@ type RunResult struct {
 	// retry_limit_exceeded refusals).
 	ErrorMessage string
 	// ConfigErr is the configuration or command-line error that kept the
-	// run from starting, as LoadProject returns it (no or invalid
+	// run from starting, as config.OpenProject and config.Project.All return it (no or invalid
 	// .gauntlet/config.yml), an unknown -g gate, or a usage error (see
 	// IsUsageError: a -c or -b that names nothing, a configured base branch
 	// that does not exist, a repository git refuses); nothing of it was

@@ -19,40 +19,47 @@ import (
 // when the run cannot go on; a configuration or command-line error is
 // returned in ConfigErr, unprinted.
 func (e *execution) setup(ctx context.Context) *RunResult {
-	dir := e.opts.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			r := e.fail(StatusError, fmt.Errorf("get working directory: %w", err))
-			return &r
+	p := e.opts.Project
+	if p == nil {
+		dir := e.opts.Dir
+		if dir == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				r := e.fail(StatusError, fmt.Errorf("get working directory: %w", err))
+				return &r
+			}
+			dir = wd
 		}
-		dir = wd
+		var err error
+		if p, err = config.OpenProject(dir); err != nil {
+			return configResult(err)
+		}
 	}
-	cfg, err := LoadProject(ctx, dir, LoadAll)
+	cfg, err := p.All(ctx)
 	if err != nil {
-		status := StatusError
-		if errors.Is(err, config.ErrNotFound) {
-			status = StatusNoConfig
-		}
-		return &RunResult{Status: status, ErrorMessage: err.Error(), ConfigErr: err}
+		return configResult(err)
 	}
-	WriteConfigWarnings(e.cons, cfg.Warnings)
+	config.WriteWarnings(e.cons, cfg.Warnings)
 	e.root, e.cfg = cfg.Root, cfg
 	e.logDir = cfg.LogDirPath()
 	e.logRel = insideRel(e.root, e.logDir)
-	global, gerr := config.LoadGlobal(config.GlobalPath(e.getenv))
-	if gerr != nil {
-		e.cons.Printf(lineWarning, gerr)
+	eff := e.opts.Settings
+	if eff == nil {
+		r := config.Resolve(cfg, e.getenv)
+		eff = &r
 	}
-	e.debug = OpenDebugLog(e.logDir, config.ResolveDebugLog(cfg.DebugLog, global), e.now)
+	for _, w := range eff.Warnings {
+		e.cons.Printf(lineWarning, w)
+	}
+	e.debug = OpenDebugLog(e.logDir, eff.DebugLog, e.now)
 	e.debug.Event(EventCommand, e.commandLine())
 
 	if err := git.Available(); err != nil {
 		r := e.fail(StatusInfrastructureError, err)
 		return &r
 	}
-	e.ci = IsCI(e.getenv)
-	e.base = EffectiveBaseBranch(e.opts.BaseBranch, cfg, e.getenv)
+	e.ci, e.ciHead = eff.CI, eff.Head
+	e.base = eff.Base(e.opts.BaseBranch)
 	e.snap = lazy(func() (runSnapshot, error) { return e.takeSnapshot(ctx) })
 	e.loc = lazy(func() (git.Location, error) { return git.Locate(ctx, e.root) })
 	if err := e.checkFilters(); err != nil {
@@ -68,6 +75,17 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 		return &r
 	}
 	return nil
+}
+
+// configResult is the result of a run whose project did not load (err, as
+// config.OpenProject and config.Project.All return it): no_config without
+// a project, else error; the error is returned in ConfigErr, unprinted.
+func configResult(err error) *RunResult {
+	status := StatusError
+	if errors.Is(err, config.ErrNotFound) {
+		status = StatusNoConfig
+	}
+	return &RunResult{Status: status, ErrorMessage: err.Error(), ConfigErr: err}
 }
 
 // checkFilters checks -g (a gate of the run's kinds),

@@ -25,7 +25,7 @@ type FlagError struct {
 func (e *FlagError) Error() string { return fmt.Sprintf("%s %q %s", e.Flag, e.Value, e.Problem) }
 
 // IsUsageError reports whether err (of ExecuteRun's ConfigErr, Detect or
-// LoadProject) is the user's to fix before anything can run: a flag that
+// config.LoadProject) is the user's to fix before anything can run: a flag that
 // names nothing (*FlagError), a configured base branch that does not exist,
 // or a repository git refuses (no repository, "dubious ownership"). The
 // CLI exits 2 for it, after one line.

@@ -9,7 +9,7 @@ import (
 
 // ConfigInstructions is what a block tells the agent when its change broke
 // the .gauntlet/ configuration: problems are the configuration's problems,
-// one per line, as runner.ConfigErrorText gives them.
+// one per line, as config.ErrorText gives them.
 func ConfigInstructions(problems string) string {
 	var b strings.Builder
 	b.WriteString("**GAUNTLET FAILED — THE .gauntlet/ CONFIGURATION NO LONGER LOADS. YOU MUST FIX IT NOW.**\n\n")

@@ -1,12 +1,10 @@
-package runner
+package config
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // The one rendering of configuration problems, used by every command
@@ -23,23 +21,23 @@ import (
 // warningPrefix starts every configuration warning line.
 const warningPrefix = "warning: "
 
-// WriteConfigWarnings writes each configuration warning on its own line.
-func WriteConfigWarnings(w io.Writer, warnings []string) {
+// WriteWarnings writes each configuration warning on its own line.
+func WriteWarnings(w io.Writer, warnings []string) {
 	for _, line := range warnings {
 		fmt.Fprintf(w, "%s%s\n", warningPrefix, line)
 	}
 }
 
-// WriteConfigProblems writes an invalid configuration: its warnings, every
+// WriteProblems writes an invalid configuration: its warnings, every
 // problem on its own line, and the count.
-func WriteConfigProblems(w io.Writer, errs *config.Errors) {
-	WriteConfigWarnings(w, errs.Warnings)
+func WriteProblems(w io.Writer, errs *Errors) {
+	WriteWarnings(w, errs.Warnings)
 	writeProblems(w, errs)
 }
 
 // writeProblems writes every problem of errs on its own line, then the
 // count.
-func writeProblems(w io.Writer, errs *config.Errors) {
+func writeProblems(w io.Writer, errs *Errors) {
 	for _, line := range errs.Lines() {
 		fmt.Fprintln(w, line)
 	}
@@ -50,12 +48,12 @@ func writeProblems(w io.Writer, errs *config.Errors) {
 	fmt.Fprintf(w, "Validation failed: %d %s found.\n", len(errs.Problems), noun)
 }
 
-// ConfigErrorText is err, an error of LoadProject, as the detail of a
-// message (the stop hook's): the problems and the count of an invalid
-// configuration as WriteConfigProblems writes them (without the warnings),
-// else err's message.
-func ConfigErrorText(err error) string {
-	var errs *config.Errors
+// ErrorText is err, an error of LoadProject, as the detail of a message
+// (the stop hook's): the problems and the count of an invalid
+// configuration as WriteProblems writes them (without the warnings), else
+// err's message.
+func ErrorText(err error) string {
+	var errs *Errors
 	if !errors.As(err, &errs) {
 		return err.Error()
 	}
