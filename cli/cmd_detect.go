@@ -39,7 +39,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 	// One write for the whole listing, however many files changed.
 	w := bufio.NewWriterSize(env.Stdout, 64<<10)
 	defer w.Flush()
-	q := runner.Text
+	q := runner.SafeText
 	fmt.Fprintf(w, "Base branch: %s\n", q(d.BaseBranch))
 	if !c.All {
 		if len(d.Files) == 0 {

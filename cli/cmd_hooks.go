@@ -32,7 +32,7 @@ func (c *HooksCmd) Run(env *Env) error {
 			override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
 		}
 	}
-	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(root))
+	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.SafeText(root))
 	c.report(env, root, override, install.StopHook)
 	fmt.Fprintln(env.Stdout, "Session-start hooks (they tell a new session about pending failures):")
 	c.report(env, root, override, install.StartHook)
@@ -53,11 +53,11 @@ func (c *HooksCmd) report(env *Env, root, claudeOverride string, hook install.Ho
 		state, where := "not installed", shownPath(root, st.Path)
 		switch {
 		case st.Err != nil:
-			state, where = "unreadable", runner.Text(strings.TrimPrefix(st.Err.Error(), st.Path+": "))
+			state, where = "unreadable", runner.SafeText(strings.TrimPrefix(st.Err.Error(), st.Path+": "))
 			where = shownPath(root, st.Path) + ": " + where
 		case st.Installed:
 			state = "installed"
-			where += "  (" + runner.Text(st.Command) + ")"
+			where += "  (" + runner.SafeText(st.Command) + ")"
 		}
 		fmt.Fprintf(env.Stdout, "  %-12s %-14s %s\n", a.DisplayName(), state, where)
 		if st.Installed && hook == install.StopHook {
@@ -80,10 +80,10 @@ func noTimeoutNote(command string) string {
 }
 
 // shownPath shows p relative to root when it lies inside it, through
-// runner.Text.
+// runner.SafeText.
 func shownPath(root, p string) string {
 	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return runner.Text(rel)
+		return runner.SafeText(rel)
 	}
-	return runner.Text(p)
+	return runner.SafeText(p)
 }

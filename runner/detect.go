@@ -25,12 +25,6 @@ type DetectOptions struct {
 	Getenv func(string) string
 }
 
-// The kinds of a DetectedJob.
-const (
-	KindCheck  = string(gate.KindCheck)
-	KindReview = string(gate.KindReview)
-)
-
 // DetectedJob is one job a run would execute.
 type DetectedJob struct {
 	ID string

@@ -8,6 +8,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 )
 
 // finish ends a run whose gates ran: the status (decideStatus), the
@@ -18,8 +19,8 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 	sum := console.Summarize(results, previous)
 	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
-		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: gateResults(jobs, results)}
-	res.Status = decideStatus(outcome{
+		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(jobs, results, e.runNumber)}
+	res.Status = decideStatus(tally{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: e.attempt, maxRetries: e.cfg.MaxRetries,
 		noBudget: e.pastCommit(),
@@ -44,7 +45,7 @@ func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, res
 	if !e.pastCommit() {
 		e.writeState(ctx, ch.from, res.Status, archiving)
 	}
-	e.cons.PrintSummary(sum, e.attempt, StatusText(res.Status))
+	e.cons.PrintSummary(sum, e.attempt, outcome.StatusText(res.Status))
 	if err := e.cons.Close(); err != nil {
 		e.cons.Printf(lineWarning, err)
 	}

@@ -13,20 +13,12 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
-)
-
-// Violation statuses an agent records (the review JSON's "status").
-const (
-	DecisionFixed   = gate.ViolationFixed
-	DecisionSkipped = gate.ViolationSkipped
-	// StatusNew is a violation nobody has acted on yet.
-	StatusNew = gate.ViolationNew
 )
 
 // Errors of Decide that are the caller's mistakes (the CLI exits 2).
@@ -44,53 +36,26 @@ var (
 // minIDPrefix is the shortest id prefix Decide accepts.
 const minIDPrefix = 4
 
-// ReviewViolation is one violation of the newest failing review records.
-type ReviewViolation struct {
-	// ID is the short stable id.
-	ID string `json:"id"`
-	// Job is the review job, Slot and Adapter the review that reported it.
-	Job     string `json:"review"`
-	Slot    int    `json:"slot"`
-	Adapter string `json:"adapter"`
-	File    string `json:"file"`
-	// Line is the line number, or "?" when the reviewer gave none.
-	Line     string `json:"line"`
-	Priority string `json:"priority"`
-	// Status is new, fixed or skipped.
-	Status string `json:"status"`
-	Issue  string `json:"issue"`
-	Fix    string `json:"fix,omitempty"`
-	// Note is the agent's "result" note.
-	Note string `json:"note,omitempty"`
-	// Path is the review JSON (a legacy log when Editable is false).
-	Path     string `json:"path"`
-	Editable bool   `json:"-"`
-	// Run is the run that wrote it.
-	Run int `json:"run"`
-	// anchor is the anchor stored with it ("" in older files).
-	anchor string
-}
-
 // ReviewViolations lists the violations of every review slot whose newest
 // verdict in the project's log directory failed, by review, slot and file
 // position, with one warning per unreadable file. The same violation
 // reported by several slots appears once per slot (one id).
-func ReviewViolations(cfg *config.Config) ([]ReviewViolation, []string, error) {
+func ReviewViolations(cfg *config.Config) ([]Violation, []string, error) {
 	names, err := logdir.Scan(cfg.LogDirPath())
 	if err != nil {
 		return nil, nil, err
 	}
 	records, warnings := review.Latest(cfg.LogDirPath(), names, JobNames(cfg))
-	var out []ReviewViolation
+	var out []Violation
 	for _, r := range records {
 		if r.Status != gate.StatusFail {
 			continue
 		}
 		for _, v := range r.Violations {
-			out = append(out, ReviewViolation{ID: review.ID(v), Job: r.Job, Slot: r.Slot, Adapter: r.Adapter,
-				File: v.File, Line: parse.LineText(v.Line), Priority: v.Priority, Status: review.StatusOf(v),
-				Issue: v.Issue, Fix: v.Fix, Note: review.ResultText(v), Path: r.Path, Editable: r.JSON, Run: r.Run,
-				anchor: v.Anchor})
+			pv := outcome.ViolationOf(v, ViolationStatus(review.StatusOf(v)))
+			pv.Result = review.ResultText(v)
+			pv.Review, pv.Slot, pv.Adapter, pv.Run, pv.Path, pv.Editable = r.Job, r.Slot, r.Adapter, r.Run, r.Path, r.JSON
+			out = append(out, pv)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return statusRank(out[i].Status) < statusRank(out[j].Status) })
@@ -98,11 +63,11 @@ func ReviewViolations(cfg *config.Config) ([]ReviewViolation, []string, error) {
 }
 
 // statusRank orders new before fixed before skipped.
-func statusRank(s string) int {
+func statusRank(s ViolationStatus) int {
 	switch s {
-	case StatusNew:
+	case ViolationNew:
 		return 0
-	case DecisionFixed:
+	case ViolationFixed:
 		return 1
 	}
 	return 2
@@ -111,7 +76,7 @@ func statusRank(s string) int {
 // DecideResult is what Decide did.
 type DecideResult struct {
 	// Violation is the violation decided (its first occurrence).
-	Violation ReviewViolation
+	Violation Violation
 	// Files are the review JSON files changed; Marked the violations
 	// marked in them (one per slot that reported it).
 	Files  []string
@@ -129,10 +94,10 @@ type DecideResult struct {
 // keep working). A skip is also kept as a decision of the branch, so that
 // later reviews on the branch keep it skipped. It holds the run lock while
 // it writes: a run in progress is a *lock.HeldError.
-func Decide(ctx context.Context, cfg *config.Config, id, status, note string, now time.Time) (DecideResult, error) {
+func Decide(ctx context.Context, cfg *config.Config, id string, status ViolationStatus, note string, now time.Time) (DecideResult, error) {
 	var res DecideResult
-	if status != DecisionFixed && status != DecisionSkipped {
-		return res, fmt.Errorf("unknown decision %q (want %s or %s)", status, DecisionFixed, DecisionSkipped)
+	if status != ViolationFixed && status != ViolationSkipped {
+		return res, fmt.Errorf("unknown decision %q (want %s or %s)", status, ViolationFixed, ViolationSkipped)
 	}
 	if strings.TrimSpace(note) == "" {
 		return res, ErrEmptyNote
@@ -161,7 +126,7 @@ func Decide(ctx context.Context, cfg *config.Config, id, status, note string, no
 	ids, files := map[string]bool{matches[0].ID: true}, map[string]bool{}
 	open := false
 	for _, m := range matches {
-		if m.Status == StatusNew {
+		if m.Status == ViolationNew {
 			open = true
 			if !m.Editable {
 				return res, fmt.Errorf("violation %s is in %s, a log without a review JSON: edit it by hand or run the review again", m.ID, m.Path)
@@ -171,20 +136,20 @@ func Decide(ctx context.Context, cfg *config.Config, id, status, note string, no
 	}
 	if !open {
 		msg := fmt.Sprintf("%s is marked %s", matches[0].ID, matches[0].Status)
-		if matches[0].Note != "" {
-			msg += fmt.Sprintf(" (%s)", SafeText(oneLineText(matches[0].Note)))
+		if matches[0].Result != "" {
+			msg += fmt.Sprintf(" (%s)", SafeText(oneLineText(matches[0].Result)))
 		}
 		return res, fmt.Errorf("%w: %s", ErrResolved, msg)
 	}
 	for _, p := range sortedKeys(files) {
-		n, err := review.Mark(p, ids, status, note)
+		n, err := review.Mark(p, ids, string(status), note)
 		if err != nil {
 			return res, err
 		}
 		res.Files = append(res.Files, p)
 		res.Marked += n
 	}
-	if status == DecisionSkipped {
+	if status == ViolationSkipped {
 		res.Branch, res.Warnings = keepSkip(ctx, cfg, matches[0], note, now, res.Warnings)
 	}
 	return res, nil
@@ -192,7 +157,7 @@ func Decide(ctx context.Context, cfg *config.Config, id, status, note string, no
 
 // keepSkip keeps a skip as a decision of the branch the logs were written
 // on (the current one when the execution state does not say).
-func keepSkip(ctx context.Context, cfg *config.Config, v ReviewViolation, note string, now time.Time, warnings []string) (string, []string) {
+func keepSkip(ctx context.Context, cfg *config.Config, v Violation, note string, now time.Time, warnings []string) (string, []string) {
 	loc, err := git.Locate(ctx, cfg.Root)
 	if err != nil {
 		return "", append(warnings, fmt.Sprintf("the skip is in the review JSON, but cannot be kept as a decision of the branch: %v", err))
@@ -201,11 +166,8 @@ func keepSkip(ctx context.Context, cfg *config.Config, v ReviewViolation, note s
 	if st, err := state.Read(cfg.LogDirPath()); err == nil && st != nil && st.Branch != "" {
 		branch = st.Branch
 	}
-	gv := gate.Violation{File: v.File, Line: v.Line, Issue: v.Issue, ID: v.ID, Anchor: v.anchor, Result: note}
-	if n, ok := parse.LineNumber(v.Line); ok {
-		gv.Line = n
-	}
-	rec := skipOf(v.Job, gv, fingerprint.NewSource(cfg.Root), now)
+	gv := gate.Violation{File: v.File, Line: v.Line, Issue: v.Issue, ID: v.ID, Anchor: v.Anchor, Result: note}
+	rec := skipOf(v.Review, gv, fingerprint.NewSource(cfg.Root), now)
 	if _, err := recordSkips(loc, branch, []skipRecord{rec}); err != nil {
 		return "", append(warnings, fmt.Sprintf("the skip is in the review JSON, but cannot be kept as a decision of the branch: %v", err))
 	}
@@ -214,9 +176,9 @@ func keepSkip(ctx context.Context, cfg *config.Config, v ReviewViolation, note s
 
 // findViolation returns the occurrences of the violation id names: its
 // exact id, or a prefix of at least minIDPrefix characters naming one id.
-func findViolation(all []ReviewViolation, id string) ([]ReviewViolation, error) {
+func findViolation(all []Violation, id string) ([]Violation, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
-	var exact, prefixed []ReviewViolation
+	var exact, prefixed []Violation
 	ids := map[string]bool{}
 	for _, v := range all {
 		switch {
