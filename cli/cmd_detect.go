@@ -31,7 +31,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 		fmt.Fprintln(env.Stderr, w)
 	}
 	if runner.IsUsageError(err) {
-		return usageError(err)
+		return usageError(spelled(err))
 	}
 	if err != nil {
 		return err

@@ -63,6 +63,10 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		Stderr:      env.Stderr,
 		Getenv:      env.Getenv,
 	})
+	if err := spelled(res.ConfigErr); err != res.ConfigErr {
+		res.ConfigErr, res.ErrorMessage = err, err.Error()
+		res.Message = runner.Message(res.Status, res.Detail())
+	}
 	var refused *runner.ReportPathError
 	if errors.As(res.ConfigErr, &refused) {
 		return finishReports(env, command, f.reportFlags, nil, res)

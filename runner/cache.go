@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"os"
 	"path"
 	"path/filepath"
@@ -57,7 +58,7 @@ type runCache struct {
 	// root is the project root (git runs there); debug takes the notes of
 	// what the cache did not do.
 	root  string
-	debug *DebugLog
+	debug *debuglog.Log
 }
 
 // openCache returns the result cache of the run, nil when the run does
@@ -69,11 +70,11 @@ func (e *execution) openCache(ctx context.Context) *runCache {
 	}
 	loc, err := e.loc.get()
 	if err != nil {
-		e.debug.Event(EventCache, fmt.Sprintf("off: %v", err))
+		e.debug.Event(debuglog.EventCache, fmt.Sprintf("off: %v", err))
 		return nil
 	}
 	if hasSubmodules(e.root, loc.Prefix) {
-		e.debug.Event(EventCache, "off: the repository has submodules, whose work trees no key covers")
+		e.debug.Event(debuglog.EventCache, "off: the repository has submodules, whose work trees no key covers")
 		return nil
 	}
 	c := &runCache{
@@ -111,8 +112,8 @@ func hasSubmodules(root, prefix string) bool {
 	return err == nil
 }
 
-// scope is the cache scope of job, "" when the gate stays out of the cache.
-func scope(job gate.Job) string {
+// cacheScope is the cache scope of job, "" when the gate stays out of the cache.
+func cacheScope(job gate.Job) string {
 	var s config.CacheScope
 	switch {
 	case job.Check != nil:
@@ -135,20 +136,20 @@ func scope(job gate.Job) string {
 func (e *execution) computeKeys(ctx context.Context, c *runCache, ch changes, jobs []gate.Job) {
 	tree, err := e.snapshotTree(ctx)
 	if err != nil {
-		e.debug.Event(EventCache, fmt.Sprintf("no keys: %v", err))
+		e.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
 	}
 	c.tree = tree
 	var diff *cache.Diff
 	for _, j := range jobs {
-		if j.Kind == gate.KindReview && scope(j) != "" {
+		if j.Kind == gate.KindReview && cacheScope(j) != "" {
 			diff = e.reviewDiff(ctx, ch)
 			break
 		}
 	}
 	keys, err := c.keysOn(ctx, tree, jobs, diff)
 	if err != nil {
-		e.debug.Event(EventCache, fmt.Sprintf("no keys: %v", err))
+		e.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
 	}
 	c.keys = keys
@@ -160,7 +161,7 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 	paths := map[string]bool{}
 	wants := map[string][]string{}
 	for _, j := range jobs {
-		switch scope(j) {
+		switch cacheScope(j) {
 		case cache.ScopeTree:
 			paths[c.prefix] = true
 		case cache.ScopeEntryPoint:
@@ -189,7 +190,7 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 	keys := map[string]string{}
 	sums := changedSums{}
 	for _, j := range jobs {
-		s := scope(j)
+		s := cacheScope(j)
 		if s == "" {
 			continue
 		}
@@ -210,7 +211,7 @@ func (c *runCache) keysOn(ctx context.Context, tree string, jobs []gate.Job, dif
 		}
 		k, err := cache.Key(c.run, g)
 		if err != nil {
-			c.debug.Event(EventCache, fmt.Sprintf("%s: %v", j.ID, err))
+			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s: %v", j.ID, err))
 			continue
 		}
 		keys[j.ID] = k
@@ -301,7 +302,7 @@ func (e *execution) takeCached(c *runCache, jobs []gate.Job, env gate.Env, repor
 		var p cache.Proof
 		stored, ok, why := c.ledger.Get(key, &p)
 		if why != nil {
-			e.debug.Event(EventCache, fmt.Sprintf("%s: %v", j.ID, why))
+			e.debug.Event(debuglog.EventCache, fmt.Sprintf("%s: %v", j.ID, why))
 		}
 		if !ok || p.Job != j.ID || p.Status != gate.StatusPass {
 			rest = append(rest, j)
@@ -374,16 +375,16 @@ func (e *execution) record(ctx context.Context, c *runCache, results []gate.Resu
 		return
 	}
 	if moved, err := e.treeMoved(ctx); err != nil || moved {
-		e.debug.Event(EventCache, fmt.Sprintf("nothing recorded: the work tree changed during the gates (%v)", err))
+		e.debug.Event(debuglog.EventCache, fmt.Sprintf("nothing recorded: the work tree changed during the gates (%v)", err))
 		return
 	}
 	for _, p := range proofs {
 		if err := c.ledger.Put(c.keys[p.Job], p); err != nil {
-			e.debug.Event(EventCache, fmt.Sprintf("%s not recorded: %v", p.Job, err))
+			e.debug.Event(debuglog.EventCache, fmt.Sprintf("%s not recorded: %v", p.Job, err))
 		}
 	}
 	if _, err := c.ledger.Sweep(); err != nil {
-		e.debug.Event(EventCache, err.Error())
+		e.debug.Event(debuglog.EventCache, err.Error())
 	}
 }
 
@@ -403,7 +404,7 @@ type answerStore struct {
 	version string
 	// take is false with --no-cache: answers are kept, not taken.
 	take  bool
-	debug *DebugLog
+	debug *debuglog.Log
 }
 
 // Answer returns the kept answer of adapter with model to stdin in slot.
@@ -414,7 +415,7 @@ func (a answerStore) Answer(adapter, model string, slot int, stdin string) (revi
 	var s review.StoredAnswer
 	_, ok, why := a.ledger.Get(cache.AnswerKey(a.version, adapter, model, slot, stdin), &s)
 	if why != nil {
-		a.debug.Event(EventCache, why.Error())
+		a.debug.Event(debuglog.EventCache, why.Error())
 	}
 	return s, ok && s.Text != ""
 }
@@ -422,7 +423,7 @@ func (a answerStore) Answer(adapter, model string, slot int, stdin string) (revi
 // Keep keeps an answer.
 func (a answerStore) Keep(adapter, model string, slot int, stdin string, s review.StoredAnswer) {
 	if err := a.ledger.Put(cache.AnswerKey(a.version, adapter, model, slot, stdin), s); err != nil {
-		a.debug.Event(EventCache, fmt.Sprintf("answer not kept: %v", err))
+		a.debug.Event(debuglog.EventCache, fmt.Sprintf("answer not kept: %v", err))
 	}
 }
 
@@ -530,7 +531,7 @@ func (b *BaseResults) Load(ctx context.Context, job gate.Job, commit, extra stri
 	}
 	_, ok, why := b.c.ledger.Get(k, v)
 	if why != nil {
-		b.c.debug.Event(EventCache, fmt.Sprintf("base result of %s: %v", job.ID, why))
+		b.c.debug.Event(debuglog.EventCache, fmt.Sprintf("base result of %s: %v", job.ID, why))
 	}
 	return ok
 }
@@ -543,6 +544,6 @@ func (b *BaseResults) Save(ctx context.Context, job gate.Job, commit, extra stri
 		return
 	}
 	if err := b.c.ledger.Put(k, v); err != nil {
-		b.c.debug.Event(EventCache, fmt.Sprintf("base result of %s not kept: %v", job.ID, err))
+		b.c.debug.Event(debuglog.EventCache, fmt.Sprintf("base result of %s not kept: %v", job.ID, err))
 	}
 }

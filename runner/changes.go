@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
@@ -37,7 +36,7 @@ type changes struct {
 
 // diffSpec is the change scope the flags and the environment choose.
 func (e *execution) diffSpec() gate.DiffSpec {
-	return diffSpecFor(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.ciHead)
+	return scope.Spec(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.ciHead)
 }
 
 // detect returns the change scope of the run and its changed files, those
@@ -54,7 +53,7 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification
 	for _, w := range ch.Warnings {
 		e.cons.Printf("%s", w)
 	}
-	c := changes{spec: spec, full: spec, files: withoutDir(ch.Files, e.logRel)}
+	c := changes{spec: spec, full: spec, files: scope.WithoutDir(ch.Files, e.logRel)}
 	if !verification || prev.WorkingTreeRef == "" {
 		return c, nil
 	}
@@ -82,8 +81,8 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification
 	if err != nil {
 		return changes{}, err
 	}
-	c.since = withoutDir(since.Files, e.logRel)
-	c.files = unionFiles(c.files, c.since)
+	c.since = scope.WithoutDir(since.Files, e.logRel)
+	c.files = scope.Union(c.files, c.since)
 	if c.full.Mode != gate.DiffCommit && c.full.Mode != gate.DiffCI {
 		c.full.WorkTree = tree
 	}
@@ -138,7 +137,7 @@ func (e *execution) previousChanges(ctx context.Context, c changes, prev state.S
 	if err != nil {
 		return changes{}, err
 	}
-	files := withoutDir(ch.Files, e.logRel)
+	files := scope.WithoutDir(ch.Files, e.logRel)
 	if len(files) == 0 {
 		return c, nil
 	}
@@ -152,61 +151,4 @@ func (e *execution) excludes() []string {
 		return nil
 	}
 	return []string{e.logRel}
-}
-
-// insideRel returns dir relative to root (slash-separated) when dir lies
-// strictly inside root, else "".
-func insideRel(root, dir string) string {
-	rel, err := filepath.Rel(root, dir)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return ""
-	}
-	return filepath.ToSlash(rel)
-}
-
-// withoutDir drops the files at or below dir ("" keeps everything).
-func withoutDir(files []string, dir string) []string {
-	if dir == "" {
-		return files
-	}
-	kept := files[:0:0]
-	for _, f := range files {
-		if f != dir && !strings.HasPrefix(f, dir+"/") {
-			kept = append(kept, f)
-		}
-	}
-	return kept
-}
-
-// unionFiles appends b's new entries to a.
-func unionFiles(a, b []string) []string {
-	seen := make(map[string]bool, len(a))
-	for _, f := range a {
-		seen[f] = true
-	}
-	for _, f := range b {
-		if !seen[f] {
-			seen[f] = true
-			a = append(a, f)
-		}
-	}
-	return a
-}
-
-// diffSpecFor is the change scope a run or detect asks for: one commit
-// (-c), the uncommitted changes (-u), CI's range, or the local changes
-// against base (up to head, GITHUB_SHA, in CI).
-func diffSpecFor(base, commit string, uncommitted, ci bool, head string) gate.DiffSpec {
-	spec := gate.DiffSpec{BaseBranch: base}
-	switch {
-	case commit != "":
-		spec.Mode, spec.Commit = gate.DiffCommit, commit
-	case uncommitted:
-		spec.Mode = gate.DiffUncommitted
-	case ci:
-		spec.Mode, spec.Head = gate.DiffCI, head
-	default:
-		spec.Mode = gate.DiffLocal
-	}
-	return spec
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"path/filepath"
 	"strings"
 
@@ -122,7 +124,7 @@ func (e *execution) memoChanges(ctx context.Context, spec gate.DiffSpec) (git.Ch
 		var rec memoRecord
 		_, hit, why := l.Get(key, &rec)
 		if why != nil {
-			e.debug.Event(EventCache, fmt.Sprintf("changes: %v", why))
+			e.debug.Event(debuglog.EventCache, fmt.Sprintf("changes: %v", why))
 		}
 		if hit && rec.Complete {
 			ch := rec.changes()
@@ -179,7 +181,7 @@ func (e *execution) fileExists(files []string) func(string) bool {
 	if e.exists != nil {
 		return e.exists
 	}
-	fs := fileExists(e.root, files)
+	fs := entry.FileExists(e.root, files)
 	memo := e.memoFiles
 	e.exists = func(f string) bool {
 		if present, ok := memo[f]; ok {
@@ -220,9 +222,9 @@ func (e *execution) recordChanges(ctx context.Context) {
 		return
 	}
 	if err := m.ledger.Put(m.key, rec); err != nil {
-		e.debug.Event(EventCache, fmt.Sprintf("changes not recorded: %v", err))
+		e.debug.Event(debuglog.EventCache, fmt.Sprintf("changes not recorded: %v", err))
 	}
 	if _, err := m.ledger.Sweep(); err != nil {
-		e.debug.Event(EventCache, err.Error())
+		e.debug.Event(debuglog.EventCache, err.Error())
 	}
 }

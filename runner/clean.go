@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,7 +47,7 @@ func (r CleanReason) kind() string {
 // link may lead the archive out of it). The Result's warnings name the
 // entries left in place, for the caller to print. The caller holds the run
 // lock.
-func archive(root, logDir string, reason CleanReason, debug *DebugLog) (logdir.Result, error) {
+func archive(root, logDir string, reason CleanReason, debug *debuglog.Log) (logdir.Result, error) {
 	res, err := logdir.Clean(root, logDir, reason != CleanAllPassed)
 	if res.Archived {
 		debug.Clean(reason.kind(), string(reason))
@@ -128,9 +131,9 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if st, err := state.Read(res.LogDir); err == nil && st != nil {
 		branch = st.Branch
 	}
-	res.Warnings = append(res.Warnings, harvestSkips(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
+	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
 		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
-	archived, err := archive(root, res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
+	archived, err := archive(root, res.LogDir, CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived
 	res.Warnings = append(res.Warnings, archived.Warnings...)
 	if err != nil {
@@ -145,5 +148,12 @@ func cleanJobNames(cfg *config.Config) *logdir.JobNames {
 	if cfg == nil {
 		return nil
 	}
-	return JobNames(cfg)
+	return entry.JobNames(cfg)
+}
+
+// RecordStopHook appends a stop hook's decision (allow or block) and its
+// reason (the status, or `error: <message>`) to the debug log of logDir,
+// when settings enable it.
+func RecordStopHook(logDir string, settings config.DebugLog, now func() time.Time, decision, reason string) {
+	debuglog.Open(logDir, settings, now).StopHook(decision, reason)
 }

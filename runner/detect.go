@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
@@ -80,16 +81,16 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		if err := git.Available(); err != nil {
 			return d, err
 		}
-		if err := checkRefFlags(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
+		if err := scope.CheckRevisions(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
 			return d, err
 		}
-		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, eff.Head)
+		spec := scope.Spec(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, eff.Head)
 		d.Mode = string(spec.Mode)
 		ch, err := git.ChangedFiles(ctx, root, spec)
 		if err != nil {
 			return d, err
 		}
-		d.Files = withoutDir(ch.Files, insideRel(root, cfg.LogDirPath()))
+		d.Files = scope.WithoutDir(ch.Files, scope.InsideRel(root, cfg.LogDirPath()))
 		d.Warnings = append(d.Warnings, ch.Warnings...)
 		var notes []string
 		expanded, notes = entry.Expand(root, cfg.EntryPoints, d.Files)
@@ -110,10 +111,10 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 	}
 	d.Warnings = append(d.Warnings, warnings...)
 	if !opts.All {
-		var skipped []notApplicable
-		jobs, skipped = scopeJobs(root, jobs, expanded, d.Files, nil)
+		var skipped []entry.NotApplicable
+		jobs, skipped = entry.Narrow(root, jobs, expanded, d.Files, nil)
 		for _, s := range skipped {
-			d.NotApplicable = append(d.NotApplicable, s.line())
+			d.NotApplicable = append(d.NotApplicable, s.Line())
 		}
 	}
 	d.Jobs = detectedJobs(jobs)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"io"
 	"os"
 	"sync"
@@ -60,7 +63,7 @@ func executeRun(ctx context.Context, opts Options, d deps) (res RunResult) {
 	res = e.execute(ctx)
 	e.describe(&res)
 	res.Message = Message(res.Status, res.Detail())
-	e.debug.Event(EventRunEnd, fmt.Sprintf("status=%s fixed=%d skipped=%d failed=%d iterations=%d",
+	e.debug.Event(debuglog.EventRunEnd, fmt.Sprintf("status=%s fixed=%d skipped=%d failed=%d iterations=%d",
 		res.Status, res.Fixed, res.Skipped, res.GatesFailed, e.runNumber))
 	return res
 }
@@ -74,7 +77,7 @@ type execution struct {
 	now    func() time.Time
 	cons   *console.Console
 	// Set by setup.
-	debug  *DebugLog
+	debug  *debuglog.Log
 	root   string
 	cfg    *config.Config
 	logDir string
@@ -194,7 +197,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	prev := e.readState()
 	// Skips the agent marked since the last run become decisions of the
 	// branch the logs were written on, before auto-clean archives them.
-	for _, w := range harvestSkips(ctx, e.root, e.logDir, JobNames(e.cfg), prev.Branch, e.locate, e.now()) {
+	for _, w := range decisions.Harvest(ctx, e.root, e.logDir, entry.JobNames(e.cfg), prev.Branch, e.locate, e.now()) {
 		e.cons.Printf(lineWarning, w)
 	}
 	// The run's changes do not depend on what follows: git lists them while
@@ -241,7 +244,7 @@ func (e *execution) execute(ctx context.Context) RunResult {
 	e.cons.Printf(lineChangedFiles, len(ch.files))
 
 	jobs := e.jobs(ch.files)
-	e.names = JobNames(e.cfg, jobIDs(jobs)...)
+	e.names = entry.JobNames(e.cfg, jobIDs(jobs)...)
 	if len(jobs) == 0 {
 		e.cons.Printf(LineNoApplicableGates)
 		return RunResult{Status: StatusNoApplicableGates}
@@ -325,12 +328,12 @@ func (e *execution) skips(jobs []gate.Job) []gate.Skip {
 	}
 	loc, err := e.loc.get()
 	if err != nil {
-		e.cons.Printf(lineWarning, skipsWarning(err))
+		e.cons.Printf(lineWarning, decisions.Warning(err))
 		return nil
 	}
-	skips, err := loadSkips(loc)
+	skips, err := decisions.Load(loc)
 	if err != nil {
-		e.cons.Printf(lineWarning, skipsWarning(err))
+		e.cons.Printf(lineWarning, decisions.Warning(err))
 	}
 	return skips
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
@@ -120,14 +121,14 @@ func (e *execution) logRunStart(ctx context.Context, spec gate.DiffSpec, gates i
 	if err != nil {
 		st.BaseRef = spec.BaseBranch
 	}
-	e.debug.Event(EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
+	e.debug.Event(debuglog.EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
 		mode, st.BaseRef, st.Changed(), st.New, st.Modified, st.Deleted, st.LinesAdded, st.LinesRemoved, gates))
 }
 
 // reporter prints gate events and records them in the debug log.
 type reporter struct {
 	cons  *console.Console
-	debug *DebugLog
+	debug *debuglog.Log
 }
 
 // Start prints the [START] line.
@@ -143,7 +144,7 @@ func (r reporter) Result(res gate.Result) {
 	if res.Cached != nil {
 		fields += fmt.Sprintf(" cached_from_run=%d", res.Cached.Run)
 	}
-	r.debug.Event(EventGateResult, fields)
+	r.debug.Event(debuglog.EventGateResult, fields)
 }
 
 // reviewRunner runs the review gates of the run in one review.Session. In

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"slices"
 	"time"
 
@@ -36,7 +37,7 @@ const (
 func MaxRunDuration(cfg *config.Config) (time.Duration, bool) {
 	total := runOverhead
 	probed, seen := map[string]bool{}, map[string]bool{}
-	for _, j := range configuredJobs(cfg) {
+	for _, j := range entry.Configured(cfg) {
 		if seen[j.ID] {
 			continue // a job of both places: one run runs it in one
 		}

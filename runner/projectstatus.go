@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"sort"
 	"time"
 
@@ -111,7 +112,7 @@ func Status(cfg *config.Config, getenv func(string) string, now time.Time) Proje
 	if err != nil {
 		st.Warnings = append(st.Warnings, err.Error())
 	}
-	jn := JobNames(cfg)
+	jn := entry.JobNames(cfg)
 	for job := range check.Failing(logDir, names, jn, func(string) bool { return true }) {
 		st.FailedChecks = append(st.FailedChecks, job)
 	}

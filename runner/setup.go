@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +44,7 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	config.WriteWarnings(e.cons, cfg.Warnings)
 	e.root, e.cfg = cfg.Root, cfg
 	e.logDir = cfg.LogDirPath()
-	e.logRel = insideRel(e.root, e.logDir)
+	e.logRel = scope.InsideRel(e.root, e.logDir)
 	eff := e.opts.Settings
 	if eff == nil {
 		r := config.Resolve(cfg, e.getenv)
@@ -51,8 +53,8 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	for _, w := range eff.Warnings {
 		e.cons.Printf(lineWarning, w)
 	}
-	e.debug = OpenDebugLog(e.logDir, eff.DebugLog, e.now)
-	e.debug.Event(EventCommand, e.commandLine())
+	e.debug = debuglog.Open(e.logDir, eff.DebugLog, e.now)
+	e.debug.Event(debuglog.EventCommand, e.commandLine())
 
 	if err := git.Available(); err != nil {
 		r := e.fail(StatusInfrastructureError, err)
@@ -67,7 +69,7 @@ func (e *execution) setup(ctx context.Context) *RunResult {
 	}
 	// -c and -b name revisions: one that names nothing is a usage error,
 	// found before anything is locked, archived or written.
-	if err := checkRefFlags(ctx, e.root, e.opts.Commit, e.opts.BaseBranch); err != nil {
+	if err := scope.CheckRevisions(ctx, e.root, e.opts.Commit, e.opts.BaseBranch); err != nil {
 		if r := usageResult(err); r != nil {
 			return r
 		}
@@ -178,9 +180,9 @@ func (e *execution) jobs(files []string) []gate.Job {
 	for _, w := range append(append(notes, missing...), warnings...) {
 		e.cons.Printf("%s", w)
 	}
-	jobs, skipped := scopeJobs(e.root, jobs, expanded, files, e.fileExists(files))
+	jobs, skipped := entry.Narrow(e.root, jobs, expanded, files, e.fileExists(files))
 	for _, s := range skipped {
-		e.cons.Printf("%s", s.line())
+		e.cons.Printf("%s", s.Line())
 	}
 	return jobs
 }

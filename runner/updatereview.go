@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"io/fs"
 	"os"
 	"sort"
@@ -45,7 +47,7 @@ func ReviewViolations(cfg *config.Config) ([]Violation, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	records, warnings := review.Latest(cfg.LogDirPath(), names, JobNames(cfg))
+	records, warnings := review.Latest(cfg.LogDirPath(), names, entry.JobNames(cfg))
 	var out []Violation
 	for _, r := range records {
 		if r.Status != gate.StatusFail {
@@ -167,8 +169,8 @@ func keepSkip(ctx context.Context, cfg *config.Config, v Violation, note string,
 		branch = st.Branch
 	}
 	gv := gate.Violation{File: v.File, Line: v.Line, Issue: v.Issue, ID: v.ID, Anchor: v.Anchor, Result: note}
-	rec := skipOf(v.Review, gv, fingerprint.NewSource(cfg.Root), now)
-	if _, err := recordSkips(loc, branch, []skipRecord{rec}); err != nil {
+	rec := decisions.Of(v.Review, gv, fingerprint.NewSource(cfg.Root), now)
+	if _, err := decisions.Keep(loc, branch, []decisions.Decision{rec}); err != nil {
 		return "", append(warnings, fmt.Sprintf("the skip is in the review JSON, but cannot be kept as a decision of the branch: %v", err))
 	}
 	return branch, warnings

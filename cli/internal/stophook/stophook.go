@@ -187,7 +187,7 @@ func run(ctx context.Context, opts Options, d deps) Outcome {
 	h := &hook{o: o, d: d, start: time.Now()}
 	out := h.safeDecide(ctx)
 	if out.LogDir != "" {
-		runner.OpenDebugLog(out.LogDir, out.debug, o.Now).StopHook(decisionWord(out.Block()), string(out.Status))
+		runner.RecordStopHook(out.LogDir, out.debug, o.Now, decisionWord(out.Block()), string(out.Status))
 	}
 	fmt.Fprintf(o.Stderr, "agent-gauntlet stop-hook: %s (%s)\n", out.Message, out.Status)
 	_, _ = o.Stdout.Write(hookproto.Encode(out.Agent, out.Response()))

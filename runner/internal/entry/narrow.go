@@ -1,4 +1,4 @@
-package runner
+package entry
 
 import (
 	"fmt"
@@ -6,15 +6,14 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
-// notApplicable is a check job left out of a run: it works on the changed
+// NotApplicable is a check job left out of a run: it works on the changed
 // files of its entry point, and none is left for it.
-type notApplicable struct {
-	id     string
-	reason string
+type NotApplicable struct {
+	ID     string
+	Reason string
 }
 
 // sameList reports whether a and b hold the same paths: at once when they
@@ -45,22 +44,25 @@ func narrow(j gate.Job, exists func(string) bool) (narrowed []string, deleted in
 	return narrowed, deleted
 }
 
-// line is its console line.
-func (n notApplicable) line() string { return fmt.Sprintf(lineNotApplicable, n.id, n.reason) }
+// lineNotApplicable is the console line of a NotApplicable job.
+const lineNotApplicable = "Not applicable: %s (%s)"
 
-// scopeJobs gives every check job of jobs (made from eps) the changed files
+// Line is its console line.
+func (n NotApplicable) Line() string { return fmt.Sprintf(lineNotApplicable, n.ID, n.Reason) }
+
+// Narrow gives every check job of jobs (made from eps) the changed files
 // of its entry point that still exist as files (deleted ones are not
 // passed) and pass its glob, relative to the project root; a scoped check
 // (config.Check.Scoped) left with none does not apply and is returned
 // apart. exists tells whether a changed file exists as a file (nil: ask
-// the file system, see fileExists).
-func scopeJobs(root string, jobs []gate.Job, eps []entry.Expanded, files []string, exists func(string) bool) ([]gate.Job, []notApplicable) {
-	entry.SetChangedFiles(jobs, eps, files)
+// the file system, see FileExists).
+func Narrow(root string, jobs []gate.Job, eps []Expanded, files []string, exists func(string) bool) ([]gate.Job, []NotApplicable) {
+	SetChangedFiles(jobs, eps, files)
 	if exists == nil {
-		exists = fileExists(root, files)
+		exists = FileExists(root, files)
 	}
 	kept := make([]gate.Job, 0, len(jobs))
-	var skipped []notApplicable
+	var skipped []NotApplicable
 	// Checks without a glob given the same changed files keep the same
 	// ones: narrowed once, shared (a large change is as many paths per
 	// check).
@@ -95,7 +97,7 @@ func scopeJobs(root string, jobs []gate.Job, eps []entry.Expanded, files []strin
 			if deleted < total {
 				reason = "no changed file matches its glob " + strings.Join(j.Check.Glob, ", ")
 			}
-			skipped = append(skipped, notApplicable{id: j.ID, reason: reason})
+			skipped = append(skipped, NotApplicable{ID: j.ID, Reason: reason})
 			continue
 		}
 		kept = append(kept, j)

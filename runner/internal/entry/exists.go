@@ -1,4 +1,4 @@
-package runner
+package entry
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 )
 
-// minListed is how many changed files a directory must hold for fileExists
+// minListed is how many changed files a directory must hold for FileExists
 // to read its listing rather than look at each file: one read of its
 // entries, not one lstat each.
 const minListed = 16
@@ -16,19 +16,19 @@ const minListed = 16
 // whole; what the budget leaves unread is looked at one file at a time.
 const listBudget = 16
 
-// fileExists returns whether a path of the project at root exists as a
+// FileExists returns whether a path of the project at root exists as a
 // file (not as a directory: a symbolic link counts), each asked once.
 // The changed files of one directory (as files lists them) are looked up
 // in one listing of it when it holds at least minListed of them; a name
 // the listing does not show as it is spelled (deleted, or another case or
 // normalisation on file systems that fold them) is asked of lstat, so the
 // answer is always lstat's.
-func fileExists(root string, files []string) func(string) bool {
+func FileExists(root string, files []string) func(string) bool {
 	e := existence{root: root, known: map[string]bool{}, listed: map[string]bool{}}
 	return e.exists(files)
 }
 
-// existence is the state of one fileExists.
+// existence is the state of one FileExists.
 type existence struct {
 	root  string
 	known map[string]bool
@@ -38,7 +38,7 @@ type existence struct {
 	listed map[string]bool
 }
 
-// exists is the function fileExists returns.
+// exists is the function FileExists returns.
 func (e *existence) exists(files []string) func(string) bool {
 	return func(f string) bool {
 		if ok, seen := e.known[f]; seen {

@@ -1,4 +1,7 @@
-package runner
+// Package debuglog appends the events of runs, cleans and stop hooks to a
+// log directory's .debug.log, one line each, when the project or the
+// global configuration enables it.
+package debuglog
 
 import (
 	"errors"
@@ -14,7 +17,9 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
-// Debug log events (reference/UPSTREAM.md §5.8).
+// The events of the debug log: a command and its flags, the start and end
+// of a run, each gate's result, an archive of the logs, a stop hook's
+// decision.
 const (
 	EventCommand    = "COMMAND"
 	EventRunStart   = "RUN_START"
@@ -26,21 +31,21 @@ const (
 	EventCache = "CACHE"
 )
 
-// DebugLog appends one line per event to <log_dir>/.debug.log:
+// Log appends one line per event to <log_dir>/.debug.log:
 // `[<RFC 3339 time>] <EVENT> <fields>`. Before each write a file of at
 // least max_size_mb is renamed to .debug.log.1 (replacing the old backup).
 // Write errors are ignored: the debug log never breaks a run. A nil
-// *DebugLog (debug logging disabled) ignores every call.
-type DebugLog struct {
+// *Log (debug logging disabled) ignores every call.
+type Log struct {
 	mu       sync.Mutex
 	path     string
 	maxBytes int64
 	now      func() time.Time
 }
 
-// OpenDebugLog returns the debug log of logDir, or nil when settings
-// disable it. now may be nil (time.Now).
-func OpenDebugLog(logDir string, settings config.DebugLog, now func() time.Time) *DebugLog {
+// Open returns the debug log of logDir, or nil when settings disable it.
+// now may be nil (time.Now).
+func Open(logDir string, settings config.DebugLog, now func() time.Time) *Log {
 	if !settings.Enabled {
 		return nil
 	}
@@ -51,11 +56,11 @@ func OpenDebugLog(logDir string, settings config.DebugLog, now func() time.Time)
 	if maxBytes <= 0 {
 		maxBytes = config.DefaultDebugLogMaxSizeMB << 20
 	}
-	return &DebugLog{path: filepath.Join(logDir, logdir.DebugLogFile), maxBytes: maxBytes, now: now}
+	return &Log{path: filepath.Join(logDir, logdir.DebugLogFile), maxBytes: maxBytes, now: now}
 }
 
 // Event appends `[time] <event> <fields>`.
-func (d *DebugLog) Event(event, fields string) {
+func (d *Log) Event(event, fields string) {
 	if d == nil {
 		return
 	}
@@ -86,11 +91,11 @@ func (d *DebugLog) Event(event, fields string) {
 
 // StopHook appends `STOP_HOOK decision=<allow|block> reason=<reason>`;
 // reason is the status, or `error: <message>`.
-func (d *DebugLog) StopHook(decision, reason string) {
+func (d *Log) StopHook(decision, reason string) {
 	d.Event(EventStopHook, fmt.Sprintf("decision=%s reason=%s", decision, reason))
 }
 
 // Clean appends `CLEAN type=<auto|manual> reason=<reason>`.
-func (d *DebugLog) Clean(kind, reason string) {
+func (d *Log) Clean(kind, reason string) {
 	d.Event(EventClean, fmt.Sprintf("type=%s reason=%s", kind, reason))
 }

@@ -1,4 +1,4 @@
-package runner
+package entry
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -14,7 +13,7 @@ import (
 // same entry point path given other files (another exclude) or a glob get
 // their own. Deleted files, and those the exists oracle says are gone, are
 // never passed.
-func TestScopeJobsSharesNarrowing(t *testing.T) {
+func TestNarrowShares(t *testing.T) {
 	root := t.TempDir()
 	for _, f := range []string{"src/x.go", "src/y.go", "src/z.txt"} {
 		p := filepath.Join(root, f)
@@ -36,11 +35,11 @@ func TestScopeJobsSharesNarrowing(t *testing.T) {
 		},
 	}
 	files := []string{"src/x.go", "src/y.go", "src/z.txt", "src/gone.go", "src/said-gone.go"}
-	eps, _ := entry.Expand(root, cfg.EntryPoints, files)
-	jobs, _ := entry.Jobs(cfg, eps, entry.Filter{Checks: true})
-	fs := fileExists(root, files)
+	eps, _ := Expand(root, cfg.EntryPoints, files)
+	jobs, _ := Jobs(cfg, eps, Filter{Checks: true})
+	fs := FileExists(root, files)
 	exists := func(f string) bool { return f != "src/said-gone.go" && fs(f) }
-	scoped, skipped := scopeJobs(root, jobs, eps, files, exists)
+	scoped, skipped := Narrow(root, jobs, eps, files, exists)
 	if len(skipped) != 0 {
 		t.Fatalf("skipped %v", skipped)
 	}

@@ -1,4 +1,7 @@
-package runner
+// Package decisions keeps the agent's skip decisions: a review violation
+// the agent marked skipped stays skipped on its branch, whatever happens to
+// the logs, when a later review reports it again.
+package decisions
 
 import (
 	"context"
@@ -37,13 +40,13 @@ type decisionBook struct {
 	Version int `json:"version"`
 	// Project is the project root relative to the work tree's top level
 	// ("." at the top level); Branch the branch.
-	Project string       `json:"project"`
-	Branch  string       `json:"branch"`
-	Skips   []skipRecord `json:"skips"`
+	Project string     `json:"project"`
+	Branch  string     `json:"branch"`
+	Skips   []Decision `json:"skips"`
 }
 
-// skipRecord is one skip decision.
-type skipRecord struct {
+// Decision is one skip decision.
+type Decision struct {
 	ID     string `json:"id"`
 	File   string `json:"file"`
 	Line   int    `json:"line,omitempty"`
@@ -56,13 +59,13 @@ type skipRecord struct {
 }
 
 // gateSkip is the record as the review gates apply it.
-func (r skipRecord) gateSkip() gate.Skip {
+func (r Decision) gateSkip() gate.Skip {
 	return gate.Skip{ID: r.ID, File: r.File, Line: r.Line, Anchor: r.Anchor, Issue: r.Issue, Note: r.Note}
 }
 
 // same reports whether r and o are one decision: the same id, or the same
 // fingerprint at the same line.
-func (r skipRecord) same(o skipRecord) bool {
+func (r Decision) same(o Decision) bool {
 	return r.ID == o.ID || (r.File == o.File && r.Line == o.Line && fingerprint.SimilarIssues(r.Issue, o.Issue) &&
 		(r.Anchor == o.Anchor || r.Anchor == "" || o.Anchor == ""))
 }
@@ -77,9 +80,9 @@ func decisionsOf(loc git.Location, branch string) (store.Store, []string) {
 	return store.Open(loc.CommonDir, decisionsKind), []string{project, branch}
 }
 
-// loadSkips reads the skip decisions of loc's project on its branch. A
+// Load reads the skip decisions of loc's project on its branch. A
 // corrupt record reads as none (with the error, for a warning).
-func loadSkips(loc git.Location) ([]gate.Skip, error) {
+func Load(loc git.Location) ([]gate.Skip, error) {
 	s, key := decisionsOf(loc, loc.Branch)
 	var book decisionBook
 	_, err := s.Read(&book, key...)
@@ -90,9 +93,9 @@ func loadSkips(loc git.Location) ([]gate.Skip, error) {
 	return out, err
 }
 
-// recordSkips adds the decisions to loc's project on branch (replacing a
+// Keep adds the decisions to loc's project on branch (replacing a
 // decision about the same violation) and returns how many were new.
-func recordSkips(loc git.Location, branch string, skips []skipRecord) (int, error) {
+func Keep(loc git.Location, branch string, skips []Decision) (int, error) {
 	if len(skips) == 0 {
 		return 0, nil
 	}
@@ -125,7 +128,7 @@ func recordSkips(loc git.Location, branch string, skips []skipRecord) (int, erro
 
 // indexSkip is the index of the decision in list about the same violation
 // as sk, or -1.
-func indexSkip(list []skipRecord, sk skipRecord) int {
+func indexSkip(list []Decision, sk Decision) int {
 	for i, r := range list {
 		if r.same(sk) {
 			return i
@@ -134,45 +137,45 @@ func indexSkip(list []skipRecord, sk skipRecord) int {
 	return -1
 }
 
-// skipOf is the decision an agent took by marking v skipped in review job's
+// Of is the decision an agent took by marking v skipped in review job's
 // record; src gives the anchor of a violation stored without one (a file of
 // the TypeScript tool, or a hand edit).
-func skipOf(job string, v gate.Violation, src *fingerprint.Source, now time.Time) skipRecord {
+func Of(job string, v gate.Violation, src *fingerprint.Source, now time.Time) Decision {
 	line, _ := parse.LineNumber(v.Line)
 	anchor := v.Anchor
 	if anchor == "" {
 		anchor = src.Anchor(v.File, line)
 	}
-	return skipRecord{ID: review.ID(v), File: v.File, Line: line, Anchor: anchor, Issue: v.Issue,
+	return Decision{ID: review.ID(v), File: v.File, Line: line, Anchor: anchor, Issue: v.Issue,
 		Note: review.ResultText(v), Review: job, SkippedAt: now.UTC()}
 }
 
 // skippedInLogs are the violations marked skipped in the newest verdict of
 // every review slot of logDir (its files named by jn), as decisions, with
 // a warning per unreadable file.
-func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]skipRecord, []string) {
+func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, []string) {
 	names, err := logdir.Scan(logDir)
 	if err != nil {
 		return nil, []string{err.Error()}
 	}
 	records, warnings := review.Latest(logDir, names, jn)
 	src := fingerprint.NewSource(root)
-	var out []skipRecord
+	var out []Decision
 	for _, r := range records {
 		for _, v := range r.Violations {
 			if review.StatusOf(v) == gate.ViolationSkipped {
-				out = append(out, skipOf(r.Job, v, src, now))
+				out = append(out, Of(r.Job, v, src, now))
 			}
 		}
 	}
 	return out, warnings
 }
 
-// harvestSkips keeps the skips the agent marked in logDir's review records
+// Harvest keeps the skips the agent marked in logDir's review records
 // (by command or by hand; files named by jn) as decisions of branch (the branch the logs were
 // written on; the current one when ""), before anything archives those
 // records. Problems are returned as warnings: decisions never stop a run.
-func harvestSkips(ctx context.Context, root, logDir string, jn *logdir.JobNames, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
+func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
 	skips, warnings := skippedInLogs(logDir, root, jn, now)
 	if len(skips) == 0 {
 		return warnings
@@ -184,14 +187,14 @@ func harvestSkips(ctx context.Context, root, logDir string, jn *logdir.JobNames,
 	if branch == "" {
 		branch = loc.Branch
 	}
-	if _, err := recordSkips(loc, branch, skips); err != nil {
+	if _, err := Keep(loc, branch, skips); err != nil {
 		warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
 	}
 	return warnings
 }
 
-// skipsWarning words a problem reading the decisions.
-func skipsWarning(err error) string {
+// Warning words a problem reading the decisions.
+func Warning(err error) string {
 	if errors.Is(err, store.ErrCorrupt) {
 		return fmt.Sprintf("ignoring the skip decisions: %v", err)
 	}

@@ -1,4 +1,4 @@
-package runner
+package entry
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// fileExists answers as lstat does for every changed path, whether its
+// FileExists answers as lstat does for every changed path, whether its
 // directory is looked up in a listing (many changed files) or not (few),
 // with a listing cut short by its budget, for deleted files, directories
 // and symbolic links (dangling ones count as files).
@@ -55,7 +55,7 @@ func TestFileExistsAgreesWithLstat(t *testing.T) {
 		files = append(files, fmt.Sprintf("big/e%04d", 1999-i*7), fmt.Sprintf("big/gone%d", i))
 	}
 	rand.New(rand.NewSource(1)).Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
-	exists := fileExists(root, files)
+	exists := FileExists(root, files)
 	for _, f := range append(files, "few/b.go", "many/f0.go") {
 		st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
 		want := err == nil && !st.IsDir()
