@@ -7,6 +7,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,42 +19,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
-
-// CleanReason says why the logs are archived; it is the reason of the debug
-// log's CLEAN event.
-type CleanReason string
-
-// The reasons to archive the logs: after a passing run, before a run whose
-// previous context is gone (auto-clean), and on `agent-gauntlet clean`.
-const (
-	CleanAllPassed     CleanReason = "all_passed"
-	CleanBranchChanged CleanReason = "branch changed"
-	CleanCommitMerged  CleanReason = "commit merged"
-	CleanUserRequest   CleanReason = "user_request"
-)
-
-// kind is the CLEAN event's type: manual for the clean command, else auto.
-func (r CleanReason) kind() string {
-	if r == CleanUserRequest {
-		return "manual"
-	}
-	return "auto"
-}
-
-// archive is the one way logs are archived: it moves the gauntlet's own
-// logs of logDir into previous/ for reason, the execution state too except
-// after a pass (CleanAllPassed keeps it), and records a CLEAN event when
-// anything moved. root is the project root logDir was judged against (no
-// link may lead the archive out of it). The Result's warnings name the
-// entries left in place, for the caller to print. The caller holds the run
-// lock.
-func archive(root, logDir string, reason CleanReason, debug *debuglog.Log) (logdir.Result, error) {
-	res, err := logdir.Clean(root, logDir, reason != CleanAllPassed)
-	if res.Archived {
-		debug.Clean(reason.kind(), string(reason))
-	}
-	return res, err
-}
 
 // CleanOptions configure Clean.
 type CleanOptions struct {
@@ -115,7 +80,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	}
 	var bounds lock.Bounds
 	if opts.Config != nil {
-		bounds.MaxAge = LockMaxAge(opts.Config)
+		bounds.MaxAge = run.LockMaxAge(opts.Config)
 	}
 	l, err := lock.AcquireWithin(res.LogDir, bounds)
 	if err != nil {
@@ -133,7 +98,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	}
 	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
 		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
-	archived, err := archive(root, res.LogDir, CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))
+	archived, err := run.Archive(root, res.LogDir, run.CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived
 	res.Warnings = append(res.Warnings, archived.Warnings...)
 	if err != nil {

@@ -2,7 +2,6 @@ package outcome
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -20,10 +19,10 @@ func Gates(jobs []gate.Job, results []gate.Result, run int) []GateResult {
 	out := make([]GateResult, 0, len(results))
 	for _, r := range results {
 		j := byID[r.JobID]
-		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint, WorkingDir: workingDir(j), File: gateFile(j),
+		g := GateResult{JobID: r.JobID, Kind: string(j.Kind), Gate: j.Name, EntryPoint: j.EntryPoint, WorkingDir: workingDir(j), File: j.File(),
 			Status: GateStatus(r.Status), Message: r.Message, Duration: r.Duration, LogPath: r.LogPath,
 			Open: r.ErrorCount, Fixed: len(r.Fixed), Skipped: len(r.Skipped),
-			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: timeout(j),
+			Exited: r.Exited, ExitCode: r.ExitCode, TimedOut: r.TimedOut, Timeout: j.Timeout(),
 			Infrastructure: r.Infrastructure}
 		if c := r.Cached; c != nil {
 			g.Cached = &CachedFrom{At: c.At, Run: c.Run, Root: c.Root, ConsoleLog: c.ConsoleLog}
@@ -51,29 +50,6 @@ func workingDir(j gate.Job) string {
 		return "."
 	}
 	return j.WorkingDir
-}
-
-// gateFile is the file job's gate is defined in, relative to the project
-// root.
-func gateFile(j gate.Job) string {
-	switch {
-	case j.Check != nil:
-		return j.Check.File
-	case j.Review != nil:
-		return j.Review.File
-	}
-	return ""
-}
-
-// timeout is job's configured timeout.
-func timeout(j gate.Job) time.Duration {
-	switch {
-	case j.Check != nil:
-		return j.Check.Timeout
-	case j.Review != nil:
-		return j.Review.Timeout
-	}
-	return 0
 }
 
 // slotViolations lists a slot's open, fixed and skipped violations, each

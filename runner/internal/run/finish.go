@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"context"
@@ -12,54 +12,66 @@ import (
 )
 
 // finish ends a run whose gates ran: the status (decideStatus), the
-// execution state, the summary, and archiving after a pass. An
-// interrupted run writes no state and no summary; a look at a past commit
-// writes no state and archives nothing.
-func (e *execution) finish(ctx context.Context, ch changes, jobs []gate.Job, results []gate.Result, previous *gate.Pending, consolePath string) RunResult {
-	sum := console.Summarize(results, previous)
-	res := RunResult{ConsoleLogPath: consolePath, GatesRun: len(results) - sum.NotRun,
+// execution state, the summary, archiving after a pass, and the passes
+// recorded in the result cache. An interrupted run writes no state and no
+// summary; a look at a past commit writes no state and archives nothing.
+func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned, prep *prepared, g ran) outcome.RunResult {
+	results := g.results
+	sum := console.Summarize(results, prep.previous)
+	res := outcome.RunResult{ConsoleLogPath: prep.consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
-		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(jobs, results, e.runNumber)}
+		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
 	res.Status = decideStatus(tally{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
-		onlyInfrastructure: onlyInfrastructure(results), run: e.attempt, maxRetries: e.cfg.MaxRetries,
-		noBudget: e.pastCommit(),
+		onlyInfrastructure: onlyInfrastructure(results), run: b.attempt, maxRetries: p.cfg.MaxRetries,
+		noBudget: p.pastCommit(),
 	})
 	switch res.Status {
-	case StatusError:
-		e.cons.Printf(lineInterrupted)
+	case outcome.StatusError:
+		s.cons.Printf(lineInterrupted)
 		res.ErrorMessage = fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
 		return res
-	case StatusInfrastructureError:
-		// Nothing the agent can fix: do not block it (seeds: infrastructure
-		// problems approve). The errors are in the logs and the message.
+	case outcome.StatusInfrastructureError:
+		// Nothing the agent can fix: do not block it. The errors are in the
+		// logs and the message.
 		res.ErrorMessage = infrastructureDetail(results)
 	}
-	archiving := endsEpisode(res.Status) && e.mayArchive(jobs)
+	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, pl), from: ch.from,
+		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs)}
 	for _, g := range res.Gates {
-		if g.Status == GatePreExisting {
+		if g.Status == outcome.GatePreExisting {
 			e.preExisting = append(e.preExisting, g.JobID)
 		}
 	}
-	e.reviewDefs = reviewDefinitions(jobs)
-	if !e.pastCommit() {
-		e.writeState(ctx, ch.from, res.Status, archiving)
+	if !p.pastCommit() {
+		writeState(ctx, s, p, b, e)
 	}
-	e.cons.PrintSummary(sum, e.attempt, outcome.StatusText(res.Status))
-	if err := e.cons.Close(); err != nil {
-		e.cons.Printf(lineWarning, err)
+	s.cons.PrintSummary(sum, b.attempt, outcome.StatusText(res.Status))
+	if err := s.cons.Close(); err != nil {
+		s.cons.Printf(lineWarning, err)
 	}
-	if archiving && e.archiveAfterPass() {
-		res.ConsoleLogPath = e.archived(res.ConsoleLogPath)
-		for i := range res.Gates {
-			g := &res.Gates[i]
-			g.LogPath = e.archived(g.LogPath)
-			for j := range g.Slots {
-				g.Slots[j].LogPath, g.Slots[j].JSONPath = e.archived(g.Slots[j].LogPath), e.archived(g.Slots[j].JSONPath)
+	if e.archived && archiveAfterPass(s, p) {
+		res = movedToPrevious(res, p.logDir)
+	}
+	prep.cache.Record(ctx, results, b.runNumber, res.ConsoleLogPath, p.snap.treeMoved)
+	return res
+}
+
+// movedToPrevious is res with its log paths where archiving logDir moved
+// them.
+func movedToPrevious(res outcome.RunResult, logDir string) outcome.RunResult {
+	res.ConsoleLogPath = archived(logDir, res.ConsoleLogPath)
+	for i := range res.Gates {
+		g := &res.Gates[i]
+		g.LogPath = archived(logDir, g.LogPath)
+		for j := range g.Slots {
+			sl := &g.Slots[j]
+			sl.LogPath, sl.JSONPath = archived(logDir, sl.LogPath), archived(logDir, sl.JSONPath)
+			for k := range sl.Violations {
+				sl.Violations[k].Path = archived(logDir, sl.Violations[k].Path)
 			}
 		}
 	}
-	e.record(ctx, e.cache, results, res.ConsoleLogPath)
 	return res
 }
 
@@ -77,7 +89,9 @@ func cachedCount(results []gate.Result) int {
 // endsEpisode reports whether a run with status s ends the episode and
 // archives the logs: passed, and passed_with_warnings (the skips it reports
 // are decisions kept apart from the logs, see decisions.go).
-func endsEpisode(s GauntletStatus) bool { return s == StatusPassed || s == StatusPassedWithWarnings }
+func endsEpisode(s outcome.GauntletStatus) bool {
+	return s == outcome.StatusPassed || s == outcome.StatusPassedWithWarnings
+}
 
 // onlyInfrastructure reports whether every gate that did not pass failed for
 // reasons the agent cannot fix (gate.Result.Infrastructure).

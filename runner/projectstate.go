@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"sort"
 	"time"
 
@@ -151,7 +152,7 @@ func Status(cfg *config.Config, getenv func(string) string, now time.Time) Proje
 	eff := config.Resolve(cfg, getenv)
 	st.Warnings = append(st.Warnings, eff.Warnings...)
 	st.StopHook = hookOutlook(eff.StopHook, logDir, now)
-	if info := lock.Inspect(logDir, LockMaxAge(cfg)); info.Exists {
+	if info := lock.Inspect(logDir, run.LockMaxAge(cfg)); info.Exists {
 		age := max(now.Sub(info.TakenAt), 0)
 		st.Lock = &LockStatus{Path: info.Path, PID: info.PID, Host: info.Host, StartedAt: info.TakenAt,
 			Age: age, AgeSec: int(age.Seconds()), Stale: !info.Held}
@@ -161,7 +162,7 @@ func Status(cfg *config.Config, getenv func(string) string, now time.Time) Proje
 
 // runBudget places the next run in the retry budget of maxRetries of its
 // episode (recordedStart, the execution state's episode_start_run; see
-// episodeStart), from the numbered files of the log directory. A new agent
+// run.EpisodeStart), from the numbered files of the log directory. A new agent
 // session or a new commit may still start a fresh budget at the limit.
 func runBudget(names []logdir.Name, maxRetries, recordedStart int) RunBudget {
 	b := RunBudget{Next: 1, MaxRetries: maxRetries, Allowed: maxRetries + 1}
@@ -169,7 +170,7 @@ func runBudget(names []logdir.Name, maxRetries, recordedStart int) RunBudget {
 		b.Next = max(b.Next, n.Run+1)
 		b.Verification = b.Verification || n.IsGate()
 	}
-	b.Left = max(0, b.Allowed-(b.Next-episodeStart(recordedStart, b.Next)))
+	b.Left = max(0, b.Allowed-(b.Next-run.EpisodeStart(recordedStart, b.Next)))
 	return b
 }
 

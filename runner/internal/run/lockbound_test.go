@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"context"
@@ -50,19 +50,18 @@ func TestMaxRunDuration(t *testing.T) {
 func TestLockBounds(t *testing.T) {
 	cfg := &config.Config{Root: t.TempDir(), Checks: map[string]*config.Check{"lint": {Name: "lint", Timeout: time.Hour, RunLocally: true}},
 		EntryPoints: []config.EntryPoint{{Path: ".", Checks: []string{"lint"}}}}
-	e := &execution{cfg: cfg}
-	b := e.lockBounds(context.Background())
+	b := lockBounds(context.Background(), cfg)
 	if b.MaxAge != runOverhead+time.Hour+stopGrace || time.Until(b.Deadline) > b.MaxAge || time.Until(b.Deadline) < b.MaxAge-time.Minute {
 		t.Errorf("bounds without a deadline: %+v", b)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	d, _ := ctx.Deadline()
-	if b := e.lockBounds(ctx); !b.Deadline.Equal(d.Add(stopGrace)) {
+	if b := lockBounds(ctx, cfg); !b.Deadline.Equal(d.Add(stopGrace)) {
 		t.Errorf("bounds with a deadline: %+v, want %s", b, d.Add(stopGrace))
 	}
 	cfg.Checks["lint"].Timeout = 0
-	if b := e.lockBounds(context.Background()); b.MaxAge != 0 || !b.Deadline.IsZero() {
+	if b := lockBounds(context.Background(), cfg); b.MaxAge != 0 || !b.Deadline.IsZero() {
 		t.Errorf("unbounded: %+v", b)
 	}
 }

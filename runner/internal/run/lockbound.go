@@ -1,11 +1,11 @@
-package runner
+package run
 
 import (
 	"context"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"slices"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
@@ -27,7 +27,7 @@ const (
 
 // MaxRunDuration is the longest a run of the configuration cfg can last,
 // false when nothing bounds it (a gate without timeout). Every job the
-// configuration can give (configuredJobs, locally or in CI) runs at most
+// configuration can give (entry.Configured, locally or in CI) runs at most
 // once per run and
 // the lanes at most add up: a check for its timeout; a review slot for its
 // timeout on each CLI of its preference (a slot is handed to the next CLI
@@ -86,12 +86,12 @@ func LockMaxAge(cfg *config.Config) time.Duration {
 	return d + stopGrace
 }
 
-// lockBounds are the bounds of this run's lock: locks older than the
+// lockBounds are the bounds of the lock of a run of cfg under ctx: locks older than the
 // longest run of the configuration are stale, and this run's own lock is
 // stale after its deadline: the earliest of its start plus the longest run
 // and its context's deadline (the stop hook's), each plus stopGrace.
-func (e *execution) lockBounds(ctx context.Context) lock.Bounds {
-	b := lock.Bounds{MaxAge: LockMaxAge(e.cfg)}
+func lockBounds(ctx context.Context, cfg *config.Config) lock.Bounds {
+	b := lock.Bounds{MaxAge: LockMaxAge(cfg)}
 	var ends []time.Time
 	if b.MaxAge > 0 {
 		ends = append(ends, time.Now().Add(b.MaxAge))

@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"context"
@@ -19,36 +19,47 @@ const detachedHEAD = "HEAD"
 // branch (CleanCommitMerged). Without logs to archive nothing is asked of
 // git; the stale state then stays (it is harmless without logs) and nothing
 // is said.
-func (e *execution) autoClean(ctx context.Context, prev state.State) (bool, error) {
-	if prev.Branch == "" && prev.Commit == "" || !archivable(e.logDir) {
+func autoClean(ctx context.Context, s *services, p *project, refs *future[git.Refs], prev state.State) (bool, error) {
+	if prev.Branch == "" && prev.Commit == "" || !archivable(p.logDir) {
 		return false, nil
 	}
-	e.refs.start()
-	reason, err := e.staleReason(ctx, prev)
+	refs.start()
+	st := staleness{root: p.root, refs: refs, prev: prev}
+	reason, err := st.reason(ctx, s, p.opts.BaseBranch == "")
 	if err != nil || reason == "" {
 		return false, err
 	}
-	res, err := archive(e.root, e.logDir, reason, e.debug)
-	e.printKept(res)
+	res, err := Archive(p.root, p.logDir, reason, p.debug)
+	printKept(s, res)
 	if err != nil {
-		return false, fmt.Errorf("auto-clean %s: %w", e.logDir, err)
+		return false, fmt.Errorf("auto-clean %s: %w", p.logDir, err)
 	}
 	if res.Archived {
-		e.cons.Printf(lineAutoClean, reason)
+		s.cons.Printf(lineAutoClean, reason)
 	}
 	return res.Archived, nil
 }
 
-// staleReason says why prev's context is gone, "" when it is not. A branch
-// that cannot be read is a warning and no reason.
-func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanReason, error) {
+// staleness judges whether the context of the previous run, whose state is
+// prev, is gone from the project at root.
+type staleness struct {
+	root string
+	refs *future[git.Refs]
+	prev state.State
+}
+
+// reason says why the previous run's context is gone, "" when it is not;
+// configuredBase is true when the run compares with the configured base
+// branch (no -b). A branch that cannot be read is a warning and no reason.
+func (st staleness) reason(ctx context.Context, s *services, configuredBase bool) (CleanReason, error) {
+	prev := st.prev
 	// The branch decides alone most of the time; the refs are on their way.
-	branch, err := git.Branch(ctx, e.root)
+	branch, err := git.Branch(ctx, st.root)
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) || errors.Is(err, git.ErrRepository) {
 			return "", err
 		}
-		e.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))
+		s.cons.Printf(lineWarning, fmt.Sprintf("cannot read the current branch, no auto-clean: %v", err))
 		return "", nil
 	}
 	// A detached HEAD (mid-rebase, a checked-out commit) is named "HEAD":
@@ -60,7 +71,7 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 	switch {
 	case prev.Branch != "" && prev.Branch != detachedHEAD && branch != detachedHEAD && prev.Branch != branch:
 		return CleanBranchChanged, nil
-	case e.opts.BaseBranch == "" && e.merged(ctx, prev):
+	case configuredBase && st.merged(ctx):
 		return CleanCommitMerged, nil
 	}
 	return "", nil
@@ -69,15 +80,15 @@ func (e *execution) staleReason(ctx context.Context, prev state.State) (CleanRea
 // merged reports whether the work the state verified is now in the base
 // branch: its commit (committedMerged), or the commits made on top of it
 // since (headMerged).
-func (e *execution) merged(ctx context.Context, prev state.State) bool {
-	if prev.Commit == "" {
+func (st staleness) merged(ctx context.Context) bool {
+	if st.prev.Commit == "" {
 		return false
 	}
-	refs, err := e.refs.get()
+	refs, err := st.refs.get()
 	if err != nil || refs.BaseErr != nil || refs.Base == "" {
 		return false
 	}
-	return e.committedMerged(ctx, prev, refs) || e.headMerged(ctx, prev, refs)
+	return st.committedMerged(ctx, refs) || st.headMerged(ctx, refs)
 }
 
 // committedMerged reports whether the state's commit is now reachable from
@@ -85,13 +96,14 @@ func (e *execution) merged(ctx context.Context, prev state.State) bool {
 // was verified (the base recorded in the working-tree snapshot); without a
 // recorded base, a commit still checked out (HEAD) is not called merged, so
 // work sitting uncommitted on top of the base branch keeps its logs.
-func (e *execution) committedMerged(ctx context.Context, prev state.State, refs git.Refs) bool {
-	in, err := isAncestor(ctx, e.root, prev.Commit, refs.Base)
+func (st staleness) committedMerged(ctx context.Context, refs git.Refs) bool {
+	prev := st.prev
+	in, err := isAncestor(ctx, st.root, prev.Commit, refs.Base)
 	if err != nil || !in {
 		return false
 	}
 	if recorded := refs.SnapshotBase; recorded != "" {
-		already, err := isAncestor(ctx, e.root, prev.Commit, recorded)
+		already, err := isAncestor(ctx, st.root, prev.Commit, recorded)
 		return err == nil && !already
 	}
 	return refs.Head != prev.Commit
@@ -103,17 +115,18 @@ func (e *execution) committedMerged(ctx context.Context, prev state.State, refs 
 // and has moved past it (a merge; a base branch that is HEAD itself is
 // work committed or pushed onto it, whose logs stay), and HEAD was not in
 // the base recorded in the snapshot.
-func (e *execution) headMerged(ctx context.Context, prev state.State, refs git.Refs) bool {
+func (st staleness) headMerged(ctx context.Context, refs git.Refs) bool {
+	prev := st.prev
 	if refs.Head == "" || refs.Head == prev.Commit || refs.Head == refs.Base {
 		return false
 	}
 	for _, q := range [][2]string{{prev.Commit, refs.Head}, {refs.Head, refs.Base}} {
-		if in, err := isAncestor(ctx, e.root, q[0], q[1]); err != nil || !in {
+		if in, err := isAncestor(ctx, st.root, q[0], q[1]); err != nil || !in {
 			return false
 		}
 	}
 	if recorded := refs.SnapshotBase; recorded != "" {
-		already, err := isAncestor(ctx, e.root, refs.Head, recorded)
+		already, err := isAncestor(ctx, st.root, refs.Head, recorded)
 		return err == nil && !already
 	}
 	return true

@@ -1,4 +1,6 @@
-package runner
+package run
+
+import "github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 
 // tally is what the status of a run that ran its gates depends on.
 type tally struct {
@@ -22,20 +24,20 @@ type tally struct {
 // error; a failure in the last run allowed exceeds the retry limit; a
 // failure that is only infrastructure (no review CLI could run) does not
 // block; any other failure fails; skipped violations pass with warnings.
-func decideStatus(o tally) GauntletStatus {
+func decideStatus(o tally) outcome.GauntletStatus {
 	switch {
 	case o.interrupted:
-		return StatusError
+		return outcome.StatusError
 	case o.gatesFailed > 0 && !o.noBudget && o.run >= o.maxRetries+1:
-		return StatusRetryLimitExceeded
+		return outcome.StatusRetryLimitExceeded
 	case o.gatesFailed > 0 && o.onlyInfrastructure:
-		return StatusInfrastructureError
+		return outcome.StatusInfrastructureError
 	case o.gatesFailed > 0:
-		return StatusFailed
+		return outcome.StatusFailed
 	case o.skipped > 0:
-		return StatusPassedWithWarnings
+		return outcome.StatusPassedWithWarnings
 	}
-	return StatusPassed
+	return outcome.StatusPassed
 }
 
 // retryLimitReached reports whether run (its place in the episode's

@@ -1,9 +1,10 @@
-package runner
+package run
 
 import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 )
 
 func TestOnlyInfrastructure(t *testing.T) {
@@ -34,18 +35,18 @@ func TestDecideStatus(t *testing.T) {
 	tests := []struct {
 		name string
 		o    tally
-		want GauntletStatus
+		want outcome.GauntletStatus
 	}{
-		{"all passed", tally{run: 1, maxRetries: 3}, StatusPassed},
-		{"skips pass with warnings", tally{skipped: 2, run: 1, maxRetries: 3}, StatusPassedWithWarnings},
-		{"a failure fails", tally{gatesFailed: 1, skipped: 2, run: 2, maxRetries: 3}, StatusFailed},
-		{"a failure in the last allowed run exceeds the limit", tally{gatesFailed: 1, run: 4, maxRetries: 3}, StatusRetryLimitExceeded},
-		{"a pass in the last allowed run passes", tally{run: 4, maxRetries: 3}, StatusPassed},
-		{"max_retries 0: the first failure exceeds", tally{gatesFailed: 1, run: 1, maxRetries: 0}, StatusRetryLimitExceeded},
-		{"only reviewers that could not run", tally{gatesFailed: 1, onlyInfrastructure: true, run: 1, maxRetries: 3}, StatusInfrastructureError},
-		{"the retry limit before infrastructure", tally{gatesFailed: 1, onlyInfrastructure: true, run: 4, maxRetries: 3}, StatusRetryLimitExceeded},
-		{"interrupted, whatever ran", tally{interrupted: true, gatesFailed: 1, run: 4, maxRetries: 3}, StatusError},
-		{"a look at a past commit has no budget", tally{gatesFailed: 1, run: 1, maxRetries: 0, noBudget: true}, StatusFailed},
+		{"all passed", tally{run: 1, maxRetries: 3}, outcome.StatusPassed},
+		{"skips pass with warnings", tally{skipped: 2, run: 1, maxRetries: 3}, outcome.StatusPassedWithWarnings},
+		{"a failure fails", tally{gatesFailed: 1, skipped: 2, run: 2, maxRetries: 3}, outcome.StatusFailed},
+		{"a failure in the last allowed run exceeds the limit", tally{gatesFailed: 1, run: 4, maxRetries: 3}, outcome.StatusRetryLimitExceeded},
+		{"a pass in the last allowed run passes", tally{run: 4, maxRetries: 3}, outcome.StatusPassed},
+		{"max_retries 0: the first failure exceeds", tally{gatesFailed: 1, run: 1, maxRetries: 0}, outcome.StatusRetryLimitExceeded},
+		{"only reviewers that could not run", tally{gatesFailed: 1, onlyInfrastructure: true, run: 1, maxRetries: 3}, outcome.StatusInfrastructureError},
+		{"the retry limit before infrastructure", tally{gatesFailed: 1, onlyInfrastructure: true, run: 4, maxRetries: 3}, outcome.StatusRetryLimitExceeded},
+		{"interrupted, whatever ran", tally{interrupted: true, gatesFailed: 1, run: 4, maxRetries: 3}, outcome.StatusError},
+		{"a look at a past commit has no budget", tally{gatesFailed: 1, run: 1, maxRetries: 0, noBudget: true}, outcome.StatusFailed},
 	}
 	for _, tt := range tests {
 		if got := decideStatus(tt.o); got != tt.want {
@@ -62,14 +63,14 @@ func TestDecideStatus(t *testing.T) {
 	}
 }
 
-// episodeStart clamps the recorded start of the budget: none, or one beyond
+// EpisodeStart clamps the recorded start of the budget: none, or one beyond
 // the next run (the logs were archived since), counts from run 1.
 func TestEpisodeStart(t *testing.T) {
 	for _, tt := range []struct{ recorded, next, want int }{
 		{0, 1, 1}, {0, 7, 1}, {3, 7, 3}, {7, 7, 7}, {5, 1, 1}, {-2, 4, 1},
 	} {
-		if got := episodeStart(tt.recorded, tt.next); got != tt.want {
-			t.Errorf("episodeStart(%d, %d) = %d, want %d", tt.recorded, tt.next, got, tt.want)
+		if got := EpisodeStart(tt.recorded, tt.next); got != tt.want {
+			t.Errorf("EpisodeStart(%d, %d) = %d, want %d", tt.recorded, tt.next, got, tt.want)
 		}
 	}
 }

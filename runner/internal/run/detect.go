@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"context"
@@ -34,64 +34,76 @@ type changes struct {
 	from string
 }
 
-// diffSpec is the change scope the flags and the environment choose.
-func (e *execution) diffSpec() gate.DiffSpec {
-	return scope.Spec(e.base, e.opts.Commit, e.opts.Uncommitted, e.ci, e.ciHead)
+// detect returns the change scope of the run and its changed files, those
+// of the flags' scope as the run lists them (begun.changed), and says how
+// many; none stops the run (stopNoChanges, with the changes). In
+// verification mode the files changed since the previous run's snapshot
+// are added to the normal change set (so committing a non-fix never hides a
+// failure, and the gates that apply are those of the whole change set), and
+// the reviews that judged that snapshot may see only the changes since it.
+func detect(ctx context.Context, s *services, p *project, b *begun) (*changes, error) {
+	c, err := detectChanges(ctx, s, p, b)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.files) == 0 {
+		return c, stopNoChanges
+	}
+	s.cons.Printf(lineChangedFiles, len(c.files))
+	return c, nil
 }
 
-// detect returns the change scope of the run and its changed files, those
-// of spec as e.changed lists them. In verification mode the files changed
-// since the previous run's snapshot are added to the normal change set (so
-// committing a non-fix never hides a failure, and the gates that apply are
-// those of the whole change set), and the reviews that judged that snapshot
-// may see only the changes since it.
-func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification bool, prev state.State) (changes, error) {
-	ch, err := e.changed.get()
+// detectChanges is detect before the count.
+func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*changes, error) {
+	spec := p.diffSpec()
+	ch, err := b.changed.get()
 	if err != nil {
-		return changes{}, err
+		return nil, err
 	}
 	for _, w := range ch.Warnings {
-		e.cons.Printf("%s", w)
+		s.cons.Printf("%s", w)
 	}
-	c := changes{spec: spec, full: spec, files: scope.WithoutDir(ch.Files, e.logRel)}
-	if !verification || prev.WorkingTreeRef == "" {
+	prev := b.prev
+	c := &changes{spec: spec, full: spec, files: scope.WithoutDir(ch.Files, p.logRel)}
+	if !b.verification || prev.WorkingTreeRef == "" {
 		return c, nil
 	}
-	ok, err := git.ObjectExists(ctx, e.root, prev.WorkingTreeRef)
+	ok, err := git.ObjectExists(ctx, p.root, prev.WorkingTreeRef)
 	if err != nil {
-		return changes{}, err
+		return nil, err
 	}
 	if !ok {
-		e.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
+		s.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
 		return c, nil
 	}
-	tree, err := e.snapshotTree(ctx)
+	tree, err := p.snap.tree()
 	if err != nil {
 		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil {
-			return changes{}, err
+			return nil, err
 		}
-		e.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
+		s.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
 		return c, nil
 	}
-	if refs, err := e.refs.get(); err == nil {
+	refs, refsErr := b.refs.get()
+	if refsErr == nil {
 		c.from = refs.SnapshotSince
 	}
-	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
-	since, err := git.ChangedFiles(ctx, e.root, fix)
+	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
+	since, err := git.ChangedFiles(ctx, p.root, fix)
 	if err != nil {
-		return changes{}, err
+		return nil, err
 	}
-	c.since = scope.WithoutDir(since.Files, e.logRel)
+	c.since = scope.WithoutDir(since.Files, p.logRel)
 	c.files = scope.Union(c.files, c.since)
 	if c.full.Mode != gate.DiffCommit && c.full.Mode != gate.DiffCI {
 		c.full.WorkTree = tree
 	}
 	c.spec = c.full
-	if len(c.since) > 0 && !e.opts.Uncommitted {
+	if len(c.since) > 0 && !p.opts.Uncommitted {
 		c.spec = fix
 	}
 	if len(c.files) == 0 {
-		return e.previousChanges(ctx, c, prev, tree)
+		return previousChanges(ctx, p, c, prev, tree, refs, refsErr)
 	}
 	return c, nil
 }
@@ -111,14 +123,15 @@ func (e *execution) detect(ctx context.Context, spec gate.DiffSpec, verification
 // Every changed path counts as touched, so reviews verify their pending
 // violations on that diff too. When even that is empty (nothing left of the
 // previous changes), the run has nothing to verify and reports no changes.
-func (e *execution) previousChanges(ctx context.Context, c changes, prev state.State, tree string) (changes, error) {
+// refs are the run's refs (refsErr when they could not be resolved).
+func previousChanges(ctx context.Context, p *project, c *changes, prev state.State, tree string, refs git.Refs, refsErr error) (*changes, error) {
 	from := c.from
 	if from == "" && prev.Commit != "" {
 		from = prev.Commit
-		if refs, err := e.refs.get(); err == nil && refs.SnapshotBase != "" {
-			mb, err := git.MergeBase(ctx, e.root, refs.SnapshotBase, prev.Commit)
+		if refsErr == nil && refs.SnapshotBase != "" {
+			mb, err := git.MergeBase(ctx, p.root, refs.SnapshotBase, prev.Commit)
 			if err != nil {
-				return changes{}, err
+				return nil, err
 			}
 			if mb != "" {
 				from = mb
@@ -128,27 +141,22 @@ func (e *execution) previousChanges(ctx context.Context, c changes, prev state.S
 	if from == "" {
 		return c, nil
 	}
-	if ok, err := git.ObjectExists(ctx, e.root, from); err != nil || !ok {
-		return c, err
+	if ok, err := git.ObjectExists(ctx, p.root, from); err != nil || !ok {
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	}
 	c.from = from
-	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: e.base, FixBase: from, WorkTree: tree}
-	ch, err := git.ChangedFiles(ctx, e.root, spec)
+	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree}
+	ch, err := git.ChangedFiles(ctx, p.root, spec)
 	if err != nil {
-		return changes{}, err
+		return nil, err
 	}
-	files := scope.WithoutDir(ch.Files, e.logRel)
+	files := scope.WithoutDir(ch.Files, p.logRel)
 	if len(files) == 0 {
 		return c, nil
 	}
 	c.files, c.since, c.spec, c.full = files, files, spec, spec
 	return c, nil
-}
-
-// excludes are the directories left out of snapshots.
-func (e *execution) excludes() []string {
-	if e.logRel == "" {
-		return nil
-	}
-	return []string{e.logRel}
 }

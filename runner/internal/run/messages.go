@@ -1,4 +1,4 @@
-package runner
+package run
 
 import "fmt"
 
@@ -14,7 +14,6 @@ const (
 	lineFreshBudget   = "Retry limit reached in the previous episode, but %s starts a fresh retry budget of %d run(s)."
 	lineChangedFiles  = "Found %d changed file(s)."
 	lineRunning       = "Running %d gate(s)..."
-	lineNotApplicable = "Not applicable: %s (%s)"
 	linePreviousFails = "Found %d gate(s) with %d previous violation(s)."
 	lineInterrupted   = "Run interrupted; gates were stopped."
 	lineWarning       = "Warning: %s"

@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"

@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"io"
@@ -17,7 +17,7 @@ const (
 	KindsReviews Kinds = "reviews"
 )
 
-// Options configure one ExecuteRun.
+// Options configure one run (Execute).
 type Options struct {
 	// Dir is the project root or a directory below it; empty means the
 	// process cwd. Project, when set, is the project the caller opened
@@ -30,8 +30,9 @@ type Options struct {
 	Settings *config.Effective
 	// Kinds selects checks, reviews or both; empty means KindsAll.
 	Kinds Kinds
-	// Command names the invoking command for the debug log ("run", "check",
-	// "review", "stop-hook").
+	// Command is the invoking command with its flags, as the caller spells
+	// them, for the debug log's COMMAND event ("check -g lint",
+	// "stop-hook"); "" is "run".
 	Command string
 	// BaseBranch overrides base_branch (-b).
 	BaseBranch string
@@ -51,11 +52,12 @@ type Options struct {
 	// session_id), "" from the command line. After the retry limit, a run
 	// of another session starts a fresh budget.
 	SessionID string
-	// Reports are the absolute paths of the files the caller writes from
-	// the result (--junit, --sarif): the run refuses to start, with a
-	// ConfigErr, when one lies in the log directory or in .gauntlet/
-	// (checkReports).
-	Reports []string
+	// Precheck, when set, is the caller's own check of the run, made once
+	// the project is loaded and before anything is locked or written: its
+	// error refuses the run as a configuration error (RunResult.ConfigErr,
+	// unprinted). The CLI refuses report files among the gauntlet's own
+	// files this way.
+	Precheck func(cfg *config.Config) error
 	// Version is the agent-gauntlet version that keys the result cache;
 	// "" runs without the cache.
 	Version string
