@@ -53,8 +53,8 @@ type CleanResult struct {
 // root: a problem is a *config.Errors; ctx bounds its git question); the
 // debug log records a manual CLEAN. The violations the agent skipped in the
 // review records are kept as decisions of their branch first (see
-// decisions.go). A missing log directory has nothing to archive (and is
-// not created). A run in progress is a *lock.HeldError.
+// runner/internal/decisions). A missing log directory has nothing to
+// archive (and is not created). A run in progress is a *lock.HeldError.
 func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv

@@ -60,9 +60,9 @@ type Detection struct {
 	NotApplicable []string
 }
 
-// Detect lists the changed files of the project cfg (see config.LoadProject) and
-// the jobs a run would execute for them, without taking the lock, writing
-// logs or running anything.
+// Detect lists the changed files of the project cfg (see
+// config.LoadProject) and the jobs a run would execute for them, without
+// taking the lock, writing logs or running anything.
 func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detection, error) {
 	getenv := opts.Getenv
 	if getenv == nil {

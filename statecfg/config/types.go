@@ -19,7 +19,7 @@ const (
 	ReviewsDir = "reviews"
 )
 
-// Defaults of the project configuration (reference/UPSTREAM.md §2).
+// Defaults of the project configuration.
 const (
 	DefaultBaseBranch             = "origin/main"
 	DefaultLogDir                 = "gauntlet_logs"

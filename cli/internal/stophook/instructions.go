@@ -43,7 +43,7 @@ func BlockReason(consoleLog string, gates []runner.GateResult) string {
 	return reason
 }
 
-// Instructions is what every block tells the agent (DESIGN §4). consoleLog
+// Instructions is what every block tells the agent. consoleLog
 // is the absolute path of the run's console.N.log, "" when there is none.
 func Instructions(consoleLog string) string {
 	var b strings.Builder

@@ -1,7 +1,7 @@
 // Package stophook answers an agent's stop hook: it reads the hook input,
-// decides in the order of DESIGN.md §4 whether the gauntlet must run, runs it
-// in-process through runner.ExecuteRun, and writes exactly one line of JSON
-// in the agent's dialect. Only a failed run blocks the agent.
+// decides in the order of decide (stophook.go) whether the gauntlet must
+// run, runs it in-process through runner.ExecuteRun, and writes exactly one
+// line of JSON in the agent's dialect. Only a failed run blocks the agent.
 //
 // Run never panics and never fails: every surprise becomes an answer that
 // lets the agent stop. The fast paths (invalid input, loop guard, no config,
@@ -236,8 +236,9 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 	return h.decide(ctx, &known)
 }
 
-// decide follows DESIGN.md §4. It records the log dir and the debug
-// settings in known as soon as they are found.
+// decide answers in order: the input, the loop guard, the project, its
+// settings, a run in progress, the interval, the run. It records the log
+// dir and the debug settings in known as soon as they are found.
 func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.o.Deadline))
 	defer cancel()

@@ -1,6 +1,5 @@
 // Package entry maps changed paths to expanded entry points and entry points
-// to jobs (reference/UPSTREAM.md §3.3, §3.4), without upstream's bugs: every
-// `path: "."` entry counts, a `dir/*` wildcard yields directories only, and
+// to jobs: every `path: "."` entry counts, a `dir/*` wildcard yields directories only, and
 // the working directory of a glob entry point is its fixed prefix.
 package entry
 

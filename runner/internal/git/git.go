@@ -201,7 +201,7 @@ func plainEnv() bool {
 // showPrefix returns root's path below the top level of its work tree,
 // slash-separated with a trailing slash ("" at the top level), as
 // `git rev-parse --show-prefix` prints it. The project root may lie below
-// the top level (DESIGN §4.3), while `git status` reports paths relative to
+// the top level (config.FindRoot), while `git status` reports paths relative to
 // the top level. In a plain repository the nearest ".git" at or above root
 // (the one config.FindRoot stops at) tells, without a git process.
 func showPrefix(ctx context.Context, root string) (string, error) {

@@ -88,7 +88,7 @@ func cachedCount(results []gate.Result) int {
 
 // endsEpisode reports whether a run with status s ends the episode and
 // archives the logs: passed, and passed_with_warnings (the skips it reports
-// are decisions kept apart from the logs, see decisions.go).
+// are decisions kept apart from the logs, see runner/internal/decisions).
 func endsEpisode(s outcome.GauntletStatus) bool {
 	return s == outcome.StatusPassed || s == outcome.StatusPassedWithWarnings
 }
