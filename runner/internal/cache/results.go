@@ -106,11 +106,11 @@ func scopeOf(job gate.Job) string {
 	return ScopeTree
 }
 
-// WantsDiff reports whether a job of jobs is a cached review: its key
-// needs the inputs of the review's diff (ReviewDiff).
+// WantsDiff reports whether a job of jobs that reads the diff (a review)
+// is cached: its key needs the inputs of the diff (ReviewDiff).
 func WantsDiff(jobs []gate.Job) bool {
 	for _, j := range jobs {
-		if j.Kind == gate.KindReview && scopeOf(j) != "" {
+		if j.ReadsDiff() && scopeOf(j) != "" {
 			return true
 		}
 	}
@@ -171,7 +171,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff
 			continue
 		}
 		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed)}
-		if j.Kind == gate.KindReview {
+		if j.ReadsDiff() {
 			if diff == nil {
 				continue
 			}

@@ -48,3 +48,30 @@ func (j Job) CacheSetting() config.CacheScope {
 	}
 	return ""
 }
+
+// Defined reports whether the job holds the configuration of its kind's
+// gate, and no other.
+func (j Job) Defined() bool {
+	switch j.Kind {
+	case KindCheck:
+		return j.Check != nil && j.Review == nil
+	case KindReview:
+		return j.Review != nil && j.Check == nil
+	}
+	return false
+}
+
+// Command is the shell command the job runs ("" for a kind that runs
+// none).
+func (j Job) Command() string {
+	if j.Kind == KindCheck && j.Check != nil {
+		return j.Check.Command
+	}
+	return ""
+}
+
+// ReadsDiff reports whether the job judges the change's diff itself (a
+// review): it is given the run's snapshot tree and the agent's skip
+// decisions, its result depends on what the diff is computed from, and the
+// execution state records its definition.
+func (j Job) ReadsDiff() bool { return j.Kind == KindReview }

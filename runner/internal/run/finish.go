@@ -125,7 +125,7 @@ func infrastructureDetail(results []gate.Result) string {
 func reviewDefinitions(jobs []gate.Job) map[string]string {
 	var defs map[string]string
 	for _, j := range jobs {
-		if j.Kind != gate.KindReview {
+		if !j.ReadsDiff() {
 			continue
 		}
 		if defs == nil {

@@ -155,10 +155,11 @@ func gateSpec(s *services, p *project, spec gate.DiffSpec, jobs []gate.Job) (gat
 	return spec, hasReview(jobs)
 }
 
-// hasReview reports whether jobs hold a review job.
+// hasReview reports whether jobs hold a job that reads the diff (a
+// review).
 func hasReview(jobs []gate.Job) bool {
 	for _, j := range jobs {
-		if j.Kind == gate.KindReview {
+		if j.ReadsDiff() {
 			return true
 		}
 	}
