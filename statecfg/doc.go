@@ -1,9 +1,16 @@
 // Package statecfg is the root of the statecfg module: configuration
-// (project, global, environment overrides), execution state, the run lock and
-// the log directory. It knows nothing of gates; the runner module builds on it.
+// (project, global, environment overrides) and state (the execution state,
+// the run lock, the log directory, the records kept under the git common
+// directory). It knows nothing of gates; the runner module builds on it.
 //
-// The work is done by its subpackages: config, state, lock, logdir and
-// ledger (the result cache's store), with glob (entry point patterns),
-// atomicfile (atomic writes), fsread (reads that never block on a FIFO) and
-// fserr (paths named once in messages).
+// Configuration and state: config, state, lock, logdir, ledger (records by
+// content: the result cache), store (records by name: the agent's skip
+// decisions) and builtin (the built-in review prompts); testenv makes a
+// hermetic environment for tests.
+//
+// The small tools every module shares, which are neither: atomicfile
+// (atomic writes), fsread (reads that never block on a FIFO), fserr (paths
+// named once in messages), jsonobj (order-keeping JSON objects), glob
+// (entry point patterns), procgroup (a child in its own process group,
+// killed whole) and gitcmd (the one way any module runs git).
 package statecfg
