@@ -8,9 +8,7 @@
 // decisions) and builtin (the built-in review prompts); testenv makes a
 // hermetic environment for tests.
 //
-// The small tools every module shares, which are neither: atomicfile
-// (atomic writes), fsread (reads that never block on a FIFO), fserr (paths
-// named once in messages), jsonobj (order-keeping JSON objects), glob
-// (entry point patterns), procgroup (a child in its own process group,
-// killed whole) and gitcmd (the one way any module runs git).
+// The small tools every module shares, which are neither, are grouped
+// under kit/ (see kit/doc.go): atomicfile, fsread, fserr, jsonobj, glob,
+// procgroup and gitcmd.
 package statecfg

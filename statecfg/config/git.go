@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 )
 
 // maxTrackedOutput is what trackedFile keeps of git's answer: one name is

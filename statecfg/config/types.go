@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // File and directory names of a project's configuration. One source of truth.

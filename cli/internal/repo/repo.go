@@ -1,7 +1,7 @@
 // Package repo answers what `init` asks of the git repository around a
 // project: its top level, the files in it, the base branch its changes
 // should be compared with, and whether a path is ignored. Every git command
-// runs through statecfg/gitcmd, with a deadline.
+// runs through statecfg/kit/gitcmd, with a deadline.
 package repo
 
 import (
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 )
 
 // gitTimeout bounds one git command.

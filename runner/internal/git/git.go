@@ -1,6 +1,6 @@
 // Package git is the runner's only door to git: change detection, the
 // working-tree snapshot, review diffs and diff statistics. Every call goes
-// through statecfg/gitcmd with the caller's context as `git -C <root>
+// through statecfg/kit/gitcmd with the caller's context as `git -C <root>
 // <args>`, never a shell; paths travel NUL-separated (-z) or after `--`.
 package git
 
@@ -16,7 +16,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 )
 
 // Program is the git executable, looked up in PATH.
