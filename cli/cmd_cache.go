@@ -26,7 +26,7 @@ func (c *CacheClearCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "Removed %d cached result(s) from %s.\n", n, runner.Text(rc.Dir))
+	fmt.Fprintf(env.Stdout, "Removed %d cached result(s) from %s.\n", n, runner.SafeText(rc.Dir))
 	return nil
 }
 
@@ -43,6 +43,6 @@ func (c *CacheInfoCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "Result cache: %s\nResults: %d (%.1f KiB)\n", runner.Text(rc.Dir), n, float64(size)/1024)
+	fmt.Fprintf(env.Stdout, "Result cache: %s\nResults: %d (%.1f KiB)\n", runner.SafeText(rc.Dir), n, float64(size)/1024)
 	return nil
 }

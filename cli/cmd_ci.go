@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/ciwork"
-	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -26,17 +25,17 @@ type CIListJobsCmd struct {
 // Run prints the jobs of the project's ci.yml on stdout (warnings on
 // stderr). Without ci.yml, or with an invalid configuration, it exits 2.
 func (c *CIListJobsCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	if cfg.CI == nil {
 		return usageError(fmt.Errorf("CI configuration file not found at %s: run agent-gauntlet ci init to create it",
 			filepath.Join(cfg.Root, config.Dir, config.CIFile)))
 	}
 	jobs := ciwork.List(cfg.Root, cfg)
-	runner.WriteConfigWarnings(env.Stderr, jobs.Warnings())
+	config.WriteWarnings(env.Stderr, jobs.Warnings())
 	line, err := ciwork.JSON(jobs)
 	if err != nil {
 		return err
@@ -62,7 +61,7 @@ type CIInitCmd struct {
 // not write, or that was edited since, is left alone without --force
 // (exit 1).
 func (c *CIInitCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if errors.Is(err, config.ErrNotFound) {
 		err = fmt.Errorf("%w: run agent-gauntlet init first", err)
 	}
@@ -72,7 +71,7 @@ func (c *CIInitCmd) Run(env *Env) error {
 	if cfg, err = ensureCIFile(env, cfg); err != nil {
 		return err
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	return c.writeWorkflow(env, cfg)
 }
 
@@ -91,7 +90,7 @@ func ensureCIFile(env *Env, cfg *config.Config) (*config.Config, error) {
 	if created {
 		fmt.Fprintf(env.Stdout, "Created %s\n", shownPath(env.Cwd, path))
 	}
-	cfg, err = runner.LoadProject(env.Ctx, cfg.Root, runner.LoadAll)
+	cfg, err = config.LoadProject(env.Ctx, cfg.Root, config.ReadAll)
 	if err != nil {
 		return nil, configError(env.Stderr, err)
 	}

@@ -17,12 +17,12 @@ type CleanCmd struct{}
 // (runner.Clean). A configuration that does not load exits 2; a run in
 // progress (lock held) exits 1.
 func (c *CleanCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil && !errors.Is(err, config.ErrNotFound) {
 		return configError(env.Stderr, err)
 	}
 	if cfg != nil {
-		runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+		config.WriteWarnings(env.Stderr, cfg.Warnings)
 	}
 	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
 	for _, w := range res.Warnings {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // DetectCmd is `agent-gauntlet detect`.
@@ -18,11 +19,11 @@ type DetectCmd struct {
 // Run prints the changed files and the gates a run would execute, without
 // taking the lock, writing logs or running anything.
 func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	d, err := runner.Detect(ctx, cfg, runner.DetectOptions{
 		BaseBranch: c.BaseBranch, Commit: c.Commit, Uncommitted: c.Uncommitted, All: c.All, Getenv: env.Getenv,
 	})
@@ -30,7 +31,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 		fmt.Fprintln(env.Stderr, w)
 	}
 	if runner.IsUsageError(err) {
-		return usageError(err)
+		return usageError(spelled(err))
 	}
 	if err != nil {
 		return err
@@ -38,7 +39,7 @@ func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
 	// One write for the whole listing, however many files changed.
 	w := bufio.NewWriterSize(env.Stdout, 64<<10)
 	defer w.Flush()
-	q := runner.Text
+	q := runner.SafeText
 	fmt.Fprintf(w, "Base branch: %s\n", q(d.BaseBranch))
 	if !c.All {
 		if len(d.Files) == 0 {

@@ -26,14 +26,14 @@ type HealthCmd struct{}
 // invalid.
 func (c *HealthCmd) Run(env *Env) error {
 	fmt.Fprintln(env.Stdout, healthConfigTitle)
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	root := env.Cwd
 	var configErr error
 	var errs *config.Errors
 	switch {
 	case err == nil:
 		root = cfg.Root
-		runner.WriteConfigWarnings(env.Stdout, cfg.Warnings)
+		config.WriteWarnings(env.Stdout, cfg.Warnings)
 		fmt.Fprintln(env.Stdout, healthConfigValid)
 	case errors.As(err, &errs):
 		configErr = configError(env.Stdout, err)

@@ -57,7 +57,7 @@ func (c *HooksCmd) Run(env *Env) error {
 // writeHooks prints the report: one line per agent and hook, then one line
 // per problem with its fix, then a verdict.
 func writeHooks(env *Env, r doctor.Report) {
-	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.Text(r.Root))
+	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.SafeText(r.Root))
 	for _, a := range r.Agents {
 		writeHook(env, r.Root, a.Display, a.Stop)
 		if note := noTimeoutNote(a.Agent, a.Stop.Command); a.Stop.Installed && a.Stop.Plugin == "" && note != "" {
@@ -68,7 +68,7 @@ func writeHooks(env *Env, r doctor.Report) {
 			if p.Blocking {
 				word = "Problem"
 			}
-			fmt.Fprintf(env.Stdout, "  %-14s %-14s %s: %s. Fix: %s.\n", "", "", word, runner.Text(p.Message), runner.Text(p.Fix))
+			fmt.Fprintf(env.Stdout, "  %-14s %-14s %s: %s. Fix: %s.\n", "", "", word, runner.SafeText(p.Message), runner.SafeText(p.Fix))
 		}
 	}
 	fmt.Fprintln(env.Stdout, "Session-start hooks (they tell a new session about pending failures):")
@@ -93,12 +93,12 @@ func writeHook(env *Env, root, display string, h doctor.Hook) {
 	switch {
 	case h.Error != "":
 		state = "unreadable"
-		where += ": " + runner.Text(strings.TrimPrefix(h.Error, h.Path+": "))
+		where += ": " + runner.SafeText(strings.TrimPrefix(h.Error, h.Path+": "))
 	case h.Plugin != "":
-		state, where = "installed", runner.Text(h.Plugin)
+		state, where = "installed", runner.SafeText(h.Plugin)
 	case h.Installed:
 		state = "installed"
-		where += "  (" + runner.Text(h.Command) + ")"
+		where += "  (" + runner.SafeText(h.Command) + ")"
 	}
 	fmt.Fprintf(env.Stdout, "  %-14s %-14s %s\n", display, state, where)
 }
@@ -130,10 +130,10 @@ func noTimeoutNote(agent hookproto.Agent, command string) string {
 }
 
 // shownPath shows p relative to root when it lies inside it, through
-// runner.Text.
+// runner.SafeText.
 func shownPath(root, p string) string {
 	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return runner.Text(rel)
+		return runner.SafeText(rel)
 	}
-	return runner.Text(p)
+	return runner.SafeText(p)
 }

@@ -68,10 +68,10 @@ func (c *InitCmd) Run(env *Env) error {
 	root := env.Cwd
 	if above, ok := config.FindRoot(root); ok && !sameDir(above, root) {
 		return usageError(fmt.Errorf("init: %s is inside the project at %s (it has %s): run init there, or use that project",
-			runner.Text(root), runner.Text(above), filepath.Join(config.Dir, config.ProjectFile)))
+			runner.SafeText(root), runner.SafeText(above), filepath.Join(config.Dir, config.ProjectFile)))
 	}
 	if _, err := os.Lstat(filepath.Join(root, config.Dir)); err == nil {
-		fmt.Fprintf(env.Stdout, "%s/ already exists in %s: the configuration is left unchanged.\n", config.Dir, runner.Text(root))
+		fmt.Fprintf(env.Stdout, "%s/ already exists in %s: the configuration is left unchanged.\n", config.Dir, runner.SafeText(root))
 		if !agentsGiven {
 			return nil
 		}

@@ -89,7 +89,7 @@ func showDir(dir string) string {
 	if dir == "." {
 		return ". (the project root)"
 	}
-	return runner.Text(dir)
+	return runner.SafeText(dir)
 }
 
 // maxFailureLine bounds the failure line kept as a note.

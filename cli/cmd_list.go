@@ -18,19 +18,19 @@ type ListCmd struct{}
 // when the project has one, what .gauntlet/ci.yml runs in CI.
 // Configuration problems are printed as by validate (exit 2).
 func (c *ListCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	writeList(env.Stdout, cfg)
 	return nil
 }
 
 // writeList renders the configuration for `list`; every name and command
-// from the configuration goes through runner.Text.
+// from the configuration goes through runner.SafeText.
 func writeList(w io.Writer, cfg *config.Config) {
-	q := runner.Text
+	q := runner.SafeText
 	fmt.Fprintln(w, "Entry points:")
 	for _, ep := range cfg.EntryPoints {
 		fmt.Fprintf(w, "  %s\n", q(ep.Path))
@@ -71,7 +71,7 @@ func writeList(w io.Writer, cfg *config.Config) {
 // writeCIList renders ci.yml for `list`: runtimes, services, setup steps,
 // and the gates that run in CI with what each requires.
 func writeCIList(w io.Writer, ci *config.CI) {
-	q := runner.Text
+	q := runner.SafeText
 	fmt.Fprintf(w, "CI (%s):\n", q(ci.File))
 	var runtimes, services, setup []string
 	for _, r := range ci.Runtimes {
@@ -117,7 +117,7 @@ func writeCIList(w io.Writer, ci *config.CI) {
 	}
 }
 
-// listJoinOrNone joins items, each through runner.Text, or says "(none)".
+// listJoinOrNone joins items, each through runner.SafeText, or says "(none)".
 func listJoinOrNone(items []string) string {
 	if len(items) == 0 {
 		return "(none)"
@@ -125,11 +125,11 @@ func listJoinOrNone(items []string) string {
 	return quotedJoin(items, ", ")
 }
 
-// quotedJoin joins items, each through runner.Text.
+// quotedJoin joins items, each through runner.SafeText.
 func quotedJoin(items []string, sep string) string {
 	out := make([]string, len(items))
 	for i, s := range items {
-		out[i] = runner.Text(s)
+		out[i] = runner.SafeText(s)
 	}
 	return strings.Join(out, sep)
 }

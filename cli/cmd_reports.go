@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/repo"
 	runreport "github.com/agent-gauntlet/agent-gauntlet/cli/internal/report"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // formatJSON is --format's value for the JSON document.
@@ -40,6 +42,64 @@ func (p reportPaths) list() []string {
 		}
 	}
 	return out
+}
+
+// precheck refuses, before a run locks or writes anything, a report file
+// inside the log directory of the project cfg, whose files are the
+// gauntlet's own (clean archives them, run numbering and verification read
+// them), or inside .gauntlet/, the configuration, or one that is a
+// directory. Paths are compared after resolving symbolic links.
+func (p reportPaths) precheck(cfg *config.Config) error {
+	dirs := []struct{ what, path string }{
+		{"the log directory", cfg.LogDirPath()},
+		{"the configuration directory", filepath.Join(cfg.Root, config.Dir)},
+	}
+	for _, f := range p.list() {
+		real := resolvePath(f)
+		for _, d := range dirs {
+			if within(real, resolvePath(d.path)) {
+				return &reportPathError{Path: f, Reason: fmt.Sprintf("it is in %s %s, which holds only the gauntlet's own files: write it elsewhere", d.what, d.path)}
+			}
+		}
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+			return &reportPathError{Path: f, Reason: "it is a directory"}
+		}
+	}
+	return nil
+}
+
+// reportPathError refuses a report file (see precheck): the command writes
+// no report then.
+type reportPathError struct {
+	Path, Reason string
+}
+
+// Error names the file and why it is refused.
+func (e *reportPathError) Error() string { return fmt.Sprintf("report file %s: %s", e.Path, e.Reason) }
+
+// resolvePath is the absolute path p with the symbolic links of its
+// longest existing prefix resolved.
+func resolvePath(p string) string {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	rest := ""
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(dir) == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
+}
+
+// within reports whether p is dir or lies below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // reportPaths resolves the report flags against cwd.

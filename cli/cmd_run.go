@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 )
@@ -49,13 +50,13 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
 		Dir:         env.Cwd,
 		Kinds:       kinds,
-		Command:     command,
+		Command:     f.commandLine(command),
 		BaseBranch:  f.BaseBranch,
 		Gate:        f.Gate,
 		WorkingDir:  f.WorkingDir,
 		Commit:      f.Commit,
 		Uncommitted: f.Uncommitted,
-		Reports:     paths.list(),
+		Precheck:    paths.precheck,
 		Silent:      f.json(),
 		NoCache:     f.NoCache,
 		Version:     CacheVersion(),
@@ -63,9 +64,35 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		Stderr:      env.Stderr,
 		Getenv:      env.Getenv,
 	})
-	var refused *runner.ReportPathError
+	if err := spelled(res.ConfigErr); err != res.ConfigErr {
+		res.ConfigErr, res.ErrorMessage = err, err.Error()
+		res.Message = runner.Message(res.Status, res.Detail())
+	}
+	var refused *reportPathError
 	if errors.As(res.ConfigErr, &refused) {
 		return finishReports(env, command, f.reportFlags, nil, res)
 	}
 	return finishReports(env, command, f.reportFlags, &paths, res)
+}
+
+// commandLine is the command with its flags, for the debug log's COMMAND
+// event.
+func (f gateFlags) commandLine(command string) string {
+	parts := []string{command}
+	if f.BaseBranch != "" {
+		parts = append(parts, "-b", f.BaseBranch)
+	}
+	if f.Gate != "" {
+		parts = append(parts, "-g", f.Gate)
+	}
+	if f.WorkingDir != "" {
+		parts = append(parts, "--working-directory", f.WorkingDir)
+	}
+	if f.Commit != "" {
+		parts = append(parts, "-c", f.Commit)
+	}
+	if f.Uncommitted {
+		parts = append(parts, "-u")
+	}
+	return strings.Join(parts, " ")
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
@@ -20,7 +21,7 @@ type StatusCmd struct {
 
 // Run prints the status.
 func (c *StatusCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		noteDeletedConfig(env, err)
 		return configError(env.Stderr, err)

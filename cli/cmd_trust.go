@@ -43,7 +43,7 @@ func (c *TrustCmd) Run(env *Env) error {
 	}
 	pl, err := place.Locate(env.Ctx, root)
 	if errors.Is(err, place.ErrNoRepository) {
-		return usageError(fmt.Errorf("trust: %s is not in a git work tree: the trusted configuration is kept in the repository's git directory", runner.Text(root)))
+		return usageError(fmt.Errorf("trust: %s is not in a git work tree: the trusted configuration is kept in the repository's git directory", runner.SafeText(root)))
 	}
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
@@ -64,7 +64,7 @@ func (c *TrustCmd) Run(env *Env) error {
 	}
 	diff := trust.Compare(trusted.Files, work)
 	if trusted.Source == trust.SourceRecord && diff.Empty() {
-		fmt.Fprintf(env.Stdout, "The configuration of %s is already the trusted one (%s, %s).\n", runner.Text(root),
+		fmt.Fprintf(env.Stdout, "The configuration of %s is already the trusted one (%s, %s).\n", runner.SafeText(root),
 			trusted.Record.How.Describe(), trusted.Record.TrustedAt.Local().Format(time.RFC3339))
 		return nil
 	}
@@ -87,10 +87,10 @@ func (c *TrustCmd) Run(env *Env) error {
 		return fmt.Errorf("trust: %w", err)
 	}
 	if len(work) == 0 {
-		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.Text(root))
+		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.SafeText(root))
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "Trusted: the stop hook runs the gates of these %d file(s) in %s.\n", len(work), runner.Text(root))
+	fmt.Fprintf(env.Stdout, "Trusted: the stop hook runs the gates of these %d file(s) in %s.\n", len(work), runner.SafeText(root))
 	return nil
 }
 
@@ -102,18 +102,18 @@ func showTrustChange(w io.Writer, root string, trusted trust.Trusted, work confi
 	}
 	switch trusted.Source {
 	case trust.SourceRecord:
-		fmt.Fprintf(w, "The configuration of %s differs from the trusted one (%s, %s): %s.\n", runner.Text(root),
+		fmt.Fprintf(w, "The configuration of %s differs from the trusted one (%s, %s): %s.\n", runner.SafeText(root),
 			trusted.Record.How.Describe(), trusted.Record.TrustedAt.Local().Format(time.RFC3339), diff)
 	case trust.SourceHEAD:
 		fmt.Fprintf(w, "No configuration of %s is recorded as trusted; the stop hook trusts the one committed at HEAD (%s).\n",
-			runner.Text(root), trusted.Commit)
+			runner.SafeText(root), trusted.Commit)
 		if diff.Empty() {
 			fmt.Fprintln(w, "The work tree's configuration is that one.")
 		} else {
 			fmt.Fprintf(w, "The work tree's configuration differs from it: %s.\n", diff)
 		}
 	default:
-		fmt.Fprintf(w, "No configuration of %s is trusted yet.\n", runner.Text(root))
+		fmt.Fprintf(w, "No configuration of %s is trusted yet.\n", runner.SafeText(root))
 	}
 	if len(work) == 0 {
 		fmt.Fprintln(w, "The work tree has no .gauntlet/ configuration: trusting that means the stop hook runs no gates for this project.")
@@ -147,7 +147,7 @@ func confirm(ctx context.Context, in io.Reader, out io.Writer, question string) 
 func trustWritten(env *Env, root string) {
 	pl, err := place.Locate(env.Ctx, root)
 	if errors.Is(err, place.ErrNoRepository) {
-		fmt.Fprintf(env.Stdout, "Not trusted yet: %s is not in a git work tree; run `agent-gauntlet trust` once it is.\n", runner.Text(root))
+		fmt.Fprintf(env.Stdout, "Not trusted yet: %s is not in a git work tree; run `agent-gauntlet trust` once it is.\n", runner.SafeText(root))
 		return
 	}
 	var files config.Files
@@ -191,6 +191,6 @@ func noteDeletedConfig(env *Env, err error) {
 	}
 	// Trusted as it is (no gates, removed on purpose): nothing to say.
 	if st, line := trustLine(env.Ctx, root); st == nil || !st.Trusted {
-		fmt.Fprintf(env.Stderr, "%s (project %s)\n", line, runner.Text(root))
+		fmt.Fprintf(env.Stderr, "%s (project %s)\n", line, runner.SafeText(root))
 	}
 }

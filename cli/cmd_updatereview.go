@@ -28,7 +28,7 @@ type UpdateReviewListCmd struct {
 
 // Run prints the violations of the newest failing review of each slot.
 func (c *UpdateReviewListCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
@@ -40,20 +40,49 @@ func (c *UpdateReviewListCmd) Run(env *Env) error {
 		return err
 	}
 	if c.JSON {
-		if vs == nil {
-			vs = []runner.ReviewViolation{}
+		out := make([]violationJSON, 0, len(vs))
+		for _, v := range vs {
+			out = append(out, newViolationJSON(v))
 		}
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(vs)
+		return enc.Encode(out)
 	}
 	writeViolations(env.Stdout, cfg, vs)
 	return nil
 }
 
+// violationJSON is one violation of `update-review list --json`.
+type violationJSON struct {
+	ID      string `json:"id"`
+	Review  string `json:"review"`
+	Slot    int    `json:"slot"`
+	Adapter string `json:"adapter"`
+	File    string `json:"file"`
+	// Line is the line number, or "?" when the reviewer gave none.
+	Line     string `json:"line"`
+	Priority string `json:"priority"`
+	// Status is new, fixed or skipped.
+	Status string `json:"status"`
+	Issue  string `json:"issue"`
+	Fix    string `json:"fix,omitempty"`
+	// Note is the agent's "result" note.
+	Note string `json:"note,omitempty"`
+	// Path is the review JSON (or a log without one).
+	Path string `json:"path"`
+	// Run is the run that wrote it.
+	Run int `json:"run"`
+}
+
+// newViolationJSON is v as `update-review list --json` prints it.
+func newViolationJSON(v runner.Violation) violationJSON {
+	return violationJSON{ID: v.ID, Review: v.Review, Slot: v.Slot, Adapter: v.Adapter, File: v.File, Line: v.LineText(),
+		Priority: v.Priority, Status: string(v.Status), Issue: v.Issue, Fix: v.Fix, Note: v.Result, Path: v.Path, Run: v.Run}
+}
+
 // writeViolations renders the list for people and agents: one line per
 // violation, then the counts and how to act on them.
-func writeViolations(w io.Writer, cfg *config.Config, vs []runner.ReviewViolation) {
+func writeViolations(w io.Writer, cfg *config.Config, vs []runner.Violation) {
 	if len(vs) == 0 {
 		fmt.Fprintln(w, "No pending review violations.")
 		return
@@ -61,19 +90,19 @@ func writeViolations(w io.Writer, cfg *config.Config, vs []runner.ReviewViolatio
 	fmt.Fprintf(w, "Review violations in %s:\n", runner.SafeText(cfg.LogDirPath()))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  ID\tSTATUS\tPRIORITY\tWHERE\tISSUE")
-	counts := map[string]int{}
+	counts := map[runner.ViolationStatus]int{}
 	for _, v := range vs {
 		counts[v.Status]++
 		issue := oneLine(v.Issue)
-		if v.Note != "" {
-			issue += " (note: " + oneLine(v.Note) + ")"
+		if v.Result != "" {
+			issue += " (note: " + oneLine(v.Result) + ")"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s:%s\t%s\n", v.ID, v.Status, runner.SafeText(v.Priority),
-			runner.SafeText(v.File), runner.SafeText(v.Line), runner.SafeText(issue))
+			runner.SafeText(v.File), v.LineText(), runner.SafeText(issue))
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(w, "%d new, %d fixed, %d skipped.\n", counts[runner.StatusNew], counts[runner.DecisionFixed], counts[runner.DecisionSkipped])
-	if counts[runner.StatusNew] > 0 {
+	fmt.Fprintf(w, "%d new, %d fixed, %d skipped.\n", counts[runner.ViolationNew], counts[runner.ViolationFixed], counts[runner.ViolationSkipped])
+	if counts[runner.ViolationNew] > 0 {
 		fmt.Fprintln(w, `Mark each new one: agent-gauntlet update-review fix <id> "<what you changed>", or skip <id> "<why not>".`)
 	}
 }
@@ -89,7 +118,7 @@ type UpdateReviewFixCmd struct {
 
 // Run marks the violation fixed.
 func (c *UpdateReviewFixCmd) Run(env *Env) error {
-	return decide(env, c.ID, runner.DecisionFixed, c.Note)
+	return decide(env, c.ID, runner.ViolationFixed, c.Note)
 }
 
 // UpdateReviewSkipCmd is `agent-gauntlet update-review skip <id> "<note>"`.
@@ -100,13 +129,13 @@ type UpdateReviewSkipCmd struct {
 
 // Run marks the violation skipped.
 func (c *UpdateReviewSkipCmd) Run(env *Env) error {
-	return decide(env, c.ID, runner.DecisionSkipped, c.Note)
+	return decide(env, c.ID, runner.ViolationSkipped, c.Note)
 }
 
 // decide records a decision and reports it in one line (plus warnings).
 // The caller's mistakes (unknown id, empty note, already resolved) exit 2.
-func decide(env *Env, id, status, note string) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadGates)
+func decide(env *Env, id string, status runner.ViolationStatus, note string) error {
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
@@ -127,10 +156,10 @@ func decide(env *Env, id, status, note string) error {
 		return err
 	}
 	v := res.Violation
-	fmt.Fprintf(env.Stdout, "Marked %s %s: %s:%s %s\n", v.ID, status, runner.SafeText(v.File), runner.SafeText(v.Line),
+	fmt.Fprintf(env.Stdout, "Marked %s %s: %s:%s %s\n", v.ID, status, runner.SafeText(v.File), v.LineText(),
 		runner.SafeText(oneLine(v.Issue)))
 	switch {
-	case status == runner.DecisionFixed:
+	case status == runner.ViolationFixed:
 		fmt.Fprintln(env.Stdout, "The next run asks the reviewer to verify the fix.")
 	case res.Branch != "":
 		fmt.Fprintf(env.Stdout, "It no longer fails the review, and stays skipped when a later review on branch %s reports it again.\n",

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // ValidateCmd is `agent-gauntlet validate`.
@@ -14,12 +14,12 @@ type ValidateCmd struct{}
 // configuration and where each review's prompt comes from (exit 0), or
 // every problem, one line each, on stderr (exit 2).
 func (c *ValidateCmd) Run(env *Env) error {
-	cfg, err := runner.LoadProject(env.Ctx, env.Cwd, runner.LoadAll)
+	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		noteDeletedConfig(env, err)
 		return configError(env.Stderr, err)
 	}
-	runner.WriteConfigWarnings(env.Stderr, cfg.Warnings)
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
 	fmt.Fprintln(env.Stdout, "All config files are valid.")
 	_, line := trustLine(env.Ctx, cfg.Root)
 	fmt.Fprintln(env.Stdout, line)

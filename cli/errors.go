@@ -72,8 +72,40 @@ func report(w io.Writer, err error) int {
 func configError(w io.Writer, err error) error {
 	var errs *config.Errors
 	if errors.As(err, &errs) {
-		runner.WriteConfigProblems(w, errs)
+		config.WriteProblems(w, errs)
 		return exitPrinted(ExitUsage)
 	}
 	return usageError(err)
+}
+
+// flagError is a command-line value that names nothing: a --commit that is
+// no commit of the repository, a --base-branch that is no branch or
+// commit. It is a usage error (exit 2).
+type flagError struct {
+	// Flag is the flag's long name ("--commit").
+	Flag string
+	// rev is the runner's error about the revision it gave.
+	rev *runner.RevisionError
+}
+
+// Error names the flag, its value and the problem.
+func (e *flagError) Error() string {
+	return fmt.Sprintf("%s %q %s", e.Flag, e.rev.Value, e.rev.Problem)
+}
+
+// Unwrap returns the runner's error.
+func (e *flagError) Unwrap() error { return e.rev }
+
+// spelled is err with a revision that names nothing
+// (runner.RevisionError) named by the flag that gave it.
+func spelled(err error) error {
+	var rev *runner.RevisionError
+	if !errors.As(err, &rev) {
+		return err
+	}
+	flag := "--base-branch"
+	if rev.Commit {
+		flag = "--commit"
+	}
+	return &flagError{Flag: flag, rev: rev}
 }

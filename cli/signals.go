@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// EndingSignals are the signals that end the program, all the same way
-// (DESIGN §7): the context is canceled, children's process groups are
+// EndingSignals are the signals that end the program, all the same way:
+// the context is canceled, children's process groups are
 // killed, the lock is released, prompts stop, and nothing half-done is
 // left behind. On Windows, where os/signal emulates them, Ctrl-C and
 // Ctrl-Break arrive as SIGINT, and closing the console window, logging off

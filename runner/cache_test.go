@@ -6,15 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/ledger"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
@@ -89,83 +85,16 @@ func TestCacheRecordsNothingWhenTheGatesMoveTheTree(t *testing.T) {
 			t.Fatalf("run %d: %d runs, %+v", i, runs(t, root), res)
 		}
 	}
-	records, err := ledger.Open(CacheDir(filepath.Join(root, ".git")), 0).Stats()
+	records, err := ledger.Open(cache.Dir(filepath.Join(root, ".git")), 0).Stats()
 	if err != nil || records.Records != 0 {
 		t.Fatalf("records %+v, %v", records, err)
 	}
 }
 
-// Base results are keyed by the base commit's tree (content, not commit),
-// the gate and the caller's extra inputs; they are never a run's pass.
-func TestBaseResults(t *testing.T) {
-	root := project(t, "make lint", "")
-	first := gitIn(t, root, "rev-parse", "HEAD")
-	gitIn(t, root, "commit", "-q", "--allow-empty", "-m", "same tree")
-	same := gitIn(t, root, "rev-parse", "HEAD")
-	if err := os.WriteFile(filepath.Join(root, "src", "main.txt"), []byte("changed\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitIn(t, root, "commit", "-q", "-am", "other tree")
-	other := gitIn(t, root, "rev-parse", "HEAD")
-
-	e := &execution{root: root}
-	e.cache = &runCache{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
-		run: cache.Run{Version: "v1", BaseBranch: "main"}}
-	b := e.baseResults()
-	lint := &config.Check{Name: "lint", Command: "make lint", Cache: config.CacheTree}
-	job := gate.Job{ID: "check:src:lint", Kind: gate.KindCheck, Name: "lint", EntryPoint: "src", WorkingDir: "src", Check: lint}
-	type result struct{ Passed bool }
-	b.Save(context.Background(), job, first, "a.go", result{Passed: false})
-	var got result
-	if !b.Load(context.Background(), job, first, "a.go", &got) || got.Passed {
-		t.Fatal("the saved base result is not there")
-	}
-	if !b.Load(context.Background(), job, same, "a.go", &got) {
-		t.Error("a commit with the same tree missed")
-	}
-	for name, miss := range map[string]func() bool{
-		"another tree":  func() bool { return b.Load(context.Background(), job, other, "a.go", &got) },
-		"another extra": func() bool { return b.Load(context.Background(), job, first, "b.go", &got) },
-		"an unknown commit": func() bool {
-			return b.Load(context.Background(), job, strings.Repeat("0", 40), "a.go", &got)
-		},
-		"another command": func() bool {
-			j := job
-			c := *lint
-			c.Command = "make lint2"
-			j.Check = &c
-			return b.Load(context.Background(), j, first, "a.go", &got)
-		},
-		"a review": func() bool {
-			j := job
-			j.Kind, j.Check, j.Review = gate.KindReview, nil, &config.Review{Name: "lint"}
-			return b.Load(context.Background(), j, first, "a.go", &got)
-		},
-	} {
-		if miss() {
-			t.Errorf("%s: hit", name)
-		}
-	}
-	// The run's own lookup never takes a base result for a pass.
-	keys, err := e.cache.keysOn(context.Background(), gitIn(t, root, "rev-parse", first+"^{tree}"), []gate.Job{job}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p cache.Proof
-	if _, ok, _ := e.cache.ledger.Get(keys[job.ID], &p); ok {
-		t.Fatal("a base result answers a run's lookup")
-	}
-	var none *BaseResults
-	if none.Load(context.Background(), job, first, "", &got) {
-		t.Fatal("no cache, yet a hit")
-	}
-	none.Save(context.Background(), job, first, "", got)
-}
-
 // memoRecords lists the keys of the changes memo in the cache of root.
 func memoRecords(t *testing.T, root string) []string {
 	t.Helper()
-	dir := ChangesDir(filepath.Join(root, ".git"))
+	dir := cache.ChangesDir(filepath.Join(root, ".git"))
 	entries, _ := os.ReadDir(dir)
 	var keys []string
 	for _, e := range entries {
@@ -174,7 +103,7 @@ func memoRecords(t *testing.T, root string) []string {
 			continue
 		}
 		var rec struct{ Key string }
-		if json.Unmarshal(data, &rec) == nil && strings.Contains(rec.Key, changesTag) {
+		if json.Unmarshal(data, &rec) == nil && strings.Contains(rec.Key, "agent-gauntlet local changes") {
 			keys = append(keys, rec.Key)
 		}
 	}
@@ -213,9 +142,9 @@ func TestChangesMemo(t *testing.T) {
 	}
 	firstRef := ref()
 	// Forge the memo: the next run must take it as it is.
-	l := ledger.Open(ChangesDir(filepath.Join(root, ".git")), 0)
-	forged, _ := newMemoRecord(git.Changes{Files: []string{".gitignore", "src/new.txt", "src/forged.txt"}, BaseRef: "main"},
-		[]string{"src/forged.txt"})
+	l := ledger.Open(cache.ChangesDir(filepath.Join(root, ".git")), 0)
+	forged := map[string]any{"files": ".gitignore\nsrc/new.txt\nsrc/forged.txt", "absent": "src/forged.txt", "base_ref": "main",
+		"warnings": nil, "complete": true}
 	if err := l.Put(keys[0], git.Changes{Files: []string{"src/other.txt"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +200,7 @@ func TestCacheOffWithSubmodules(t *testing.T) {
 			t.Fatalf("run %d: %d runs, %+v", i, runs(t, root), res)
 		}
 	}
-	if !hasSubmodules(filepath.Join(root, "src"), "src/") || hasSubmodules(filepath.Join(root, "src"), "") {
+	if !cache.HasSubmodules(filepath.Join(root, "src"), "src/") || cache.HasSubmodules(filepath.Join(root, "src"), "") {
 		t.Error("hasSubmodules does not find the top level from a prefix")
 	}
 }
@@ -286,59 +215,5 @@ func TestChangesMemoEarlyEnd(t *testing.T) {
 	}
 	if last.Status != StatusRetryLimitExceeded {
 		t.Fatalf("last run: %s (%s)", last.Status, last.ErrorMessage)
-	}
-}
-
-// The baselines' store keys a base result by the changed files the base
-// run is given: those that are files at the base. Files new in the work
-// tree do not change the key; one that the base has does.
-func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
-	root := project(t, "make lint", "")
-	base := gitIn(t, root, "rev-parse", "HEAD")
-	e := &execution{root: root}
-	e.cache = &runCache{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
-		run: cache.Run{Version: "v1", BaseBranch: "main"}}
-	s := baseStore{b: e.baseResults(), take: true}
-	lint := &config.Check{Name: "lint", Command: "make lint", Cache: config.CacheTree, Baseline: true}
-	req := func(changed ...string) baseline.Request {
-		return baseline.Request{Commit: base, BaseBranch: "main", Job: gate.Job{ID: "check:src:lint", Kind: gate.KindCheck,
-			Name: "lint", EntryPoint: "src", WorkingDir: "src", Check: lint, Changed: changed}}
-	}
-	s.Save(context.Background(), req("src/main.txt", "src/new.txt"), baseline.Result{Passed: true})
-	for _, c := range []struct {
-		changed []string
-		hit     bool
-	}{
-		{[]string{"src/main.txt", "src/new.txt"}, true},
-		{[]string{"src/main.txt", "src/new.txt", "src/newer.txt"}, true},
-		{[]string{"src/main.txt"}, true},
-		{[]string{"src/new.txt"}, false},
-		{[]string{"src", "src/main.txt"}, true}, // a directory at the base is no file
-	} {
-		if _, ok := s.Load(context.Background(), req(c.changed...)); ok != c.hit {
-			t.Errorf("changed %q: hit %v, want %v", c.changed, ok, c.hit)
-		}
-	}
-	if _, ok := (baseStore{b: e.baseResults()}).Load(context.Background(), req("src/main.txt")); ok {
-		t.Error("--no-cache took a base result")
-	}
-}
-
-func TestMemoRecord(t *testing.T) {
-	ch := git.Changes{Files: []string{"a b.txt", "dir/ü.go", "gone.txt"}, BaseRef: "main", Warnings: []string{"w"}}
-	rec, ok := newMemoRecord(ch, []string{"gone.txt"})
-	if !ok || !rec.Complete {
-		t.Fatal("not recorded")
-	}
-	if got := rec.changes(); !slices.Equal(got.Files, ch.Files) || got.BaseRef != "main" || !slices.Equal(got.Warnings, ch.Warnings) {
-		t.Fatalf("round trip: %+v", got)
-	}
-	if !slices.Equal(lines(rec.Absent), []string{"gone.txt"}) || lines("") != nil {
-		t.Fatalf("absent %q", rec.Absent)
-	}
-	for _, bad := range []string{"a\nb", "c\rd"} {
-		if _, ok := newMemoRecord(git.Changes{Files: []string{bad}}, nil); ok {
-			t.Errorf("%q recorded", bad)
-		}
 	}
 }

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,45 +20,9 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
-// CleanReason says why the logs are archived; it is the reason of the debug
-// log's CLEAN event.
-type CleanReason string
-
-// The reasons to archive the logs: after a passing run, before a run whose
-// previous context is gone (auto-clean), and on `agent-gauntlet clean`.
-const (
-	CleanAllPassed     CleanReason = "all_passed"
-	CleanBranchChanged CleanReason = "branch changed"
-	CleanCommitMerged  CleanReason = "commit merged"
-	CleanUserRequest   CleanReason = "user_request"
-)
-
-// kind is the CLEAN event's type: manual for the clean command, else auto.
-func (r CleanReason) kind() string {
-	if r == CleanUserRequest {
-		return "manual"
-	}
-	return "auto"
-}
-
-// archive is the one way logs are archived: it moves the gauntlet's own
-// logs of logDir into previous/ for reason, the execution state too except
-// after a pass (CleanAllPassed keeps it), and records a CLEAN event when
-// anything moved. root is the project root logDir was judged against (no
-// link may lead the archive out of it). The Result's warnings name the
-// entries left in place, for the caller to print. The caller holds the run
-// lock.
-func archive(root, logDir string, reason CleanReason, debug *DebugLog) (logdir.Result, error) {
-	res, err := logdir.Clean(root, logDir, reason != CleanAllPassed)
-	if res.Archived {
-		debug.Clean(reason.kind(), string(reason))
-	}
-	return res, err
-}
-
 // CleanOptions configure Clean.
 type CleanOptions struct {
-	// Config is the project (see LoadProject); nil when there is none.
+	// Config is the project (see config.LoadProject); nil when there is none.
 	Config *config.Config
 	// Dir holds the gauntlet_logs cleaned without a project; empty means
 	// the cwd.
@@ -85,8 +53,8 @@ type CleanResult struct {
 // root: a problem is a *config.Errors; ctx bounds its git question); the
 // debug log records a manual CLEAN. The violations the agent skipped in the
 // review records are kept as decisions of their branch first (see
-// decisions.go). A missing log directory has nothing to archive (and is
-// not created). A run in progress is a *lock.HeldError.
+// runner/internal/decisions). A missing log directory has nothing to
+// archive (and is not created). A run in progress is a *lock.HeldError.
 func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
@@ -97,11 +65,9 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if cfg := opts.Config; cfg != nil {
 		root = cfg.Root
 		res.LogDir = cfg.LogDirPath()
-		global, err := config.LoadGlobal(config.GlobalPath(opts.Getenv))
-		if err != nil {
-			res.Warnings = append(res.Warnings, err.Error())
-		}
-		debugSettings = config.ResolveDebugLog(cfg.DebugLog, global)
+		eff := config.Resolve(cfg, opts.Getenv)
+		res.Warnings = append(res.Warnings, eff.Warnings...)
+		debugSettings = eff.DebugLog
 	} else {
 		dir, err := config.NoProjectLogDir(ctx, opts.Dir)
 		if err != nil {
@@ -114,7 +80,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	}
 	var bounds lock.Bounds
 	if opts.Config != nil {
-		bounds.MaxAge = LockMaxAge(opts.Config)
+		bounds.MaxAge = run.LockMaxAge(opts.Config)
 	}
 	l, err := lock.AcquireWithin(res.LogDir, bounds)
 	if err != nil {
@@ -130,9 +96,9 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if st, err := state.Read(res.LogDir); err == nil && st != nil {
 		branch = st.Branch
 	}
-	res.Warnings = append(res.Warnings, harvestSkips(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
+	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
 		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
-	archived, err := archive(root, res.LogDir, CleanUserRequest, OpenDebugLog(res.LogDir, debugSettings, opts.Now))
+	archived, err := run.Archive(root, res.LogDir, run.CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived
 	res.Warnings = append(res.Warnings, archived.Warnings...)
 	if err != nil {
@@ -147,5 +113,12 @@ func cleanJobNames(cfg *config.Config) *logdir.JobNames {
 	if cfg == nil {
 		return nil
 	}
-	return JobNames(cfg)
+	return entry.JobNames(cfg)
+}
+
+// RecordStopHook appends a stop hook's decision (allow or block) and its
+// reason (the status, or `error: <message>`) to the debug log of logDir,
+// when settings enable it.
+func RecordStopHook(logDir string, settings config.DebugLog, now func() time.Time, decision, reason string) {
+	debuglog.Open(logDir, settings, now).StopHook(decision, reason)
 }

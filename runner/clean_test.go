@@ -18,7 +18,7 @@ func TestClean(t *testing.T) {
 	if res := ExecuteRun(t.Context(), Options{Dir: root, Silent: true}); res.Status != StatusFailed {
 		t.Fatalf("run %+v", res)
 	}
-	cfg, err := LoadProject(t.Context(), filepath.Join(root, "src"), LoadAll)
+	cfg, err := config.LoadProject(t.Context(), filepath.Join(root, "src"), config.ReadAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestClean(t *testing.T) {
 // creates nothing when it does not exist.
 func TestCleanWithoutProject(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := LoadProject(t.Context(), dir, LoadAll); !errors.Is(err, config.ErrNotFound) {
+	if _, err := config.LoadProject(t.Context(), dir, config.ReadAll); !errors.Is(err, config.ErrNotFound) {
 		t.Fatalf("LoadProject = %v", err)
 	}
 	res, err := Clean(t.Context(), CleanOptions{Dir: dir})

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
@@ -24,12 +25,6 @@ type DetectOptions struct {
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 }
-
-// The kinds of a DetectedJob.
-const (
-	KindCheck  = string(gate.KindCheck)
-	KindReview = string(gate.KindReview)
-)
 
 // DetectedJob is one job a run would execute.
 type DetectedJob struct {
@@ -65,17 +60,18 @@ type Detection struct {
 	NotApplicable []string
 }
 
-// Detect lists the changed files of the project cfg (see LoadProject) and
-// the jobs a run would execute for them, without taking the lock, writing
-// logs or running anything.
+// Detect lists the changed files of the project cfg (see
+// config.LoadProject) and the jobs a run would execute for them, without
+// taking the lock, writing logs or running anything.
 func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detection, error) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	root := cfg.Root
-	ci := IsCI(getenv)
-	d := Detection{Root: root, BaseBranch: EffectiveBaseBranch(opts.BaseBranch, cfg, getenv)}
+	eff := config.Resolve(cfg, getenv)
+	ci := eff.CI
+	d := Detection{Root: root, BaseBranch: eff.Base(opts.BaseBranch)}
 
 	var expanded []entry.Expanded
 	if opts.All {
@@ -85,16 +81,16 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 		if err := git.Available(); err != nil {
 			return d, err
 		}
-		if err := checkRefFlags(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
+		if err := scope.CheckRevisions(ctx, root, opts.Commit, opts.BaseBranch); err != nil {
 			return d, err
 		}
-		spec := diffSpecFor(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, getenv)
+		spec := scope.Spec(d.BaseBranch, opts.Commit, opts.Uncommitted, ci, eff.Head)
 		d.Mode = string(spec.Mode)
 		ch, err := git.ChangedFiles(ctx, root, spec)
 		if err != nil {
 			return d, err
 		}
-		d.Files = withoutDir(ch.Files, insideRel(root, cfg.LogDirPath()))
+		d.Files = scope.WithoutDir(ch.Files, scope.InsideRel(root, cfg.LogDirPath()))
 		d.Warnings = append(d.Warnings, ch.Warnings...)
 		var notes []string
 		expanded, notes = entry.Expand(root, cfg.EntryPoints, d.Files)
@@ -115,10 +111,10 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 	}
 	d.Warnings = append(d.Warnings, warnings...)
 	if !opts.All {
-		var skipped []notApplicable
-		jobs, skipped = scopeJobs(root, jobs, expanded, d.Files, nil)
+		var skipped []entry.NotApplicable
+		jobs, skipped = entry.Narrow(root, jobs, expanded, d.Files, nil)
 		for _, s := range skipped {
-			d.NotApplicable = append(d.NotApplicable, s.line())
+			d.NotApplicable = append(d.NotApplicable, s.Line())
 		}
 	}
 	d.Jobs = detectedJobs(jobs)

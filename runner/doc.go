@@ -1,13 +1,23 @@
-// Package runner runs the gauntlet: it detects what changed, maps changed
-// paths to entry points, runs their check and review gates, writes the
-// numbered logs and the execution state, and reports one GauntletStatus.
+// Package runner is the door of the runner module: the types of a run's
+// outcome and one file per service the CLI calls. The engine and its parts
+// live under internal/ (internal/run is the run itself).
 //
-// ExecuteRun is the whole run in-process; the CLI and the stop hook both call
-// it, and it never exits the process. Its sequence is execute (execute.go),
-// calling one step per file: setup (the project, the debug log, git),
-// autoClean (the policy of archiving before a run), detect (the changes,
-// changes.go), runGates (gates.go), finish (the status, the state, the
-// summary) and archiveAfterPass (archive.go). LoadProject is the one way a
-// project is loaded, Clean the one way logs are archived (clean.go), and
-// messages.go the one table of what each status says.
+// Types:
+//
+//	status.go        GauntletStatus, the one status of every outcome
+//	result.go        RunResult, GateResult, SlotResult, Violation
+//	errors.go        the usage errors of a run or Detect
+//
+// Services:
+//
+//	run.go           ExecuteRun (the engine, internal/run), LockMaxAge
+//	detect.go        Detect, AllJobs: the changes and the jobs of a run
+//	clean.go         Clean: archive the logs; RecordStopHook
+//	projectstate.go  Status: where a project stands between runs
+//	violations.go    ReviewViolations, Decide: the agent's side of reviews
+//	health.go        Health: the review CLIs
+//	trial.go         TryCheck: run a proposed check once (init)
+//	headconfig.go    BrokenByChange: is a broken configuration the change's
+//	cache.go         OpenResultCache: the result cache of a repository
+//	reports.go       LogTail: the end of a log, for reports
 package runner

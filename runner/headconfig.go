@@ -38,7 +38,7 @@ func BrokenByChange(ctx context.Context, root string) bool {
 		// it (a path the configuration names), not something it broke.
 		return false
 	}
-	_, err = LoadProject(ctx, tmp, LoadAll)
+	_, err = config.LoadProject(ctx, tmp, config.ReadAll)
 	return err == nil
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// HealthTitle heads the block Health writes.
-const HealthTitle = "CLI Tool Health Check:"
+// healthTitle heads the block Health writes.
+const healthTitle = "CLI Tool Health Check:"
 
 // healthUnknown is the state of a configured name that is no review CLI.
 const healthUnknown = "Unknown"
@@ -22,8 +22,8 @@ const healthUnknown = "Unknown"
 // entry point lists.
 const lineUnlisted = "warning: review gate %q is listed by no entry point, so it never runs\n"
 
-// AdapterHealth is the state of one review CLI.
-type AdapterHealth struct {
+// adapterHealth is the state of one review CLI.
+type adapterHealth struct {
 	// Name is the adapter's registry key (claude, codex, gemini,
 	// github-copilot, cursor).
 	Name string
@@ -55,10 +55,10 @@ func (e *UnservedError) Error() string {
 	return "no healthy review CLI for: " + strings.Join(parts, "; ")
 }
 
-// HealthAdapters returns the review CLIs cfg uses, in cli.default_preference
+// healthAdapters returns the review CLIs cfg uses, in cli.default_preference
 // order followed by any other name a review prefers; with a nil cfg, every
 // supported CLI.
-func HealthAdapters(cfg *config.Config) []string {
+func healthAdapters(cfg *config.Config) []string {
 	if cfg == nil {
 		return adapter.Names()
 	}
@@ -92,23 +92,23 @@ func HealthAdapters(cfg *config.Config) []string {
 	return names
 }
 
-// CheckAdapters checks the named review CLIs concurrently in project root:
+// checkAdapters checks the named review CLIs concurrently in project root:
 // on PATH, and when probe is set, answering a tiny prompt without a
 // usage-limit message (each probe is bounded by adapter.ProbeTimeout).
-func CheckAdapters(ctx context.Context, root string, names []string, probe bool) []AdapterHealth {
-	out := make([]AdapterHealth, len(names))
+func checkAdapters(ctx context.Context, root string, names []string, probe bool) []adapterHealth {
+	out := make([]adapterHealth, len(names))
 	var wg sync.WaitGroup
 	for i, name := range names {
 		spec, ok := adapter.Lookup(name)
 		if !ok {
-			out[i] = AdapterHealth{Name: name, Message: healthUnknown}
+			out[i] = adapterHealth{Name: name, Message: healthUnknown}
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			h := adapter.Check(ctx, spec, root, probe)
-			out[i] = AdapterHealth{Name: name, Healthy: h.OK(), Message: h.Message}
+			out[i] = adapterHealth{Name: name, Healthy: h.OK(), Message: h.Message}
 		}()
 	}
 	wg.Wait()
@@ -124,9 +124,9 @@ func CheckAdapters(ctx context.Context, root string, names []string, probe bool)
 // a review gate no entry point lists gets a warning line instead.
 func Health(ctx context.Context, root string, cfg *config.Config, w io.Writer) error {
 	probe := cfg != nil && cfg.CLI.CheckUsageLimit
-	results := CheckAdapters(ctx, root, HealthAdapters(cfg), probe)
+	results := checkAdapters(ctx, root, healthAdapters(cfg), probe)
 	var b strings.Builder
-	b.WriteString(HealthTitle + "\n")
+	b.WriteString(healthTitle + "\n")
 	healthy := map[string]bool{}
 	for _, r := range results {
 		fmt.Fprintf(&b, "  %-10s : %s\n", r.Name, r.Message)

@@ -37,8 +37,8 @@ func TestHealthAdapters(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		if got := HealthAdapters(tt.cfg); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s: HealthAdapters = %q, want %q", tt.name, got, tt.want)
+		if got := healthAdapters(tt.cfg); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: healthAdapters = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
@@ -60,7 +60,7 @@ func TestHealth(t *testing.T) {
 	}
 	var out strings.Builder
 	err := Health(context.Background(), t.TempDir(), cfg, &out)
-	want := HealthTitle + "\n  claude     : Missing\n  codex      : Installed\n  vim        : Unknown\n"
+	want := healthTitle + "\n  claude     : Missing\n  codex      : Installed\n  vim        : Unknown\n"
 	if out.String() != want {
 		t.Errorf("output =\n%s\nwant\n%s", out.String(), want)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
-// TrialOutputLimit bounds the output a Trial keeps.
-const TrialOutputLimit = 64 << 10
+// trialOutputLimit bounds the output a Trial keeps.
+const trialOutputLimit = 64 << 10
 
 // TrialOptions describe one check to run once, outside any run: how `init`
 // proves a proposed check before writing it.
@@ -43,7 +43,7 @@ type Trial struct {
 	// code 1", "Timed out after 300s", "Command exited with code 0").
 	Message string
 	// Output is the start of the command's combined output, at most
-	// TrialOutputLimit bytes.
+	// trialOutputLimit bytes.
 	Output string
 	// Duration is how long it ran.
 	Duration time.Duration
@@ -81,7 +81,7 @@ func trialOutput(logPath, command string) string {
 		return ""
 	}
 	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, TrialOutputLimit+int64(len(command))+4096))
+	b, _ := io.ReadAll(io.LimitReader(f, trialOutputLimit+int64(len(command))+4096))
 	s := string(b)
 	if i := strings.Index(s, "Executing command: "+command+"\n"); i >= 0 {
 		s = s[i+len("Executing command: ")+len(command)+1:]
@@ -92,8 +92,8 @@ func trialOutput(logPath, command string) string {
 	if i := strings.LastIndex(s, "\nResult: "); i >= 0 {
 		s = s[:i]
 	}
-	if len(s) > TrialOutputLimit {
-		s = s[:TrialOutputLimit]
+	if len(s) > trialOutputLimit {
+		s = s[:trialOutputLimit]
 	}
 	return s
 }

@@ -13,13 +13,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // CIFile is the CI configuration inside Dir (optional): the runtimes,
 // services and setup steps of the GitHub Actions workflow that
 // `agent-gauntlet ci init` writes, and which check and review gates run in
-// CI (reference/UPSTREAM.md §2.6, plus reviews).
+// CI, reviews included.
 const CIFile = "ci.yml"
 
 // CI runtimes the generated workflow sets up with their official setup

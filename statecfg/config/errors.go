@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // ErrNotFound is matched (errors.Is) by the error Load and LoadProjectFile

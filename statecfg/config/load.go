@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/builtin"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // Load loads and validates the configuration of the project at root:
@@ -112,6 +112,28 @@ func load(ctx context.Context, root string, src source, askGit bool) (*Config, e
 	if err != nil {
 		return nil, err
 	}
+	l := loadGates(abs, src, data)
+	if askGit {
+		return l.result(l.trackedProblem(ctx))
+	}
+	return l.result(nil)
+}
+
+// loaded is a load of config.yml (data) and every gate file, without the
+// git question about log_dir: what Load answers once that question is
+// asked (result).
+type loaded struct {
+	cfg *Config
+	c   *collector
+	// afterProject counts the problems of config.yml: the problem the git
+	// question may add to it follows them.
+	afterProject int
+	parsed       projectParse
+}
+
+// loadGates parses config.yml from data and reads and parses every gate
+// file and ci.yml of the project at the absolute root abs, from src.
+func loadGates(abs string, src source, data []byte) *loaded {
 	proj := newProject(abs)
 	c := &collector{}
 	checkFiles := listGateFiles(c, src, ChecksDir, "check", ".yml", ".yaml")
@@ -127,9 +149,7 @@ func load(ctx context.Context, root string, src source, askGit bool) (*Config, e
 	f := c.file(projectFileRel())
 	cfg, parsed := parseProject(f, data, known, proj)
 	cfg.Root = abs
-	if parsed.logDir != nil && askGit {
-		checkTracked(ctx, f, parsed.logDir, parsed.logDirDefault)
-	}
+	l := &loaded{cfg: cfg, c: c, afterProject: len(c.problems), parsed: parsed}
 	for _, g := range checkFiles {
 		f := c.file(g.rel)
 		content, err := src.file(g.rel)
@@ -154,11 +174,36 @@ func load(ctx context.Context, root string, src source, askGit bool) (*Config, e
 	}
 	cfg.CI = loadCI(c, src, cfg, known)
 	resolveBaselines(cfg)
-	if len(c.problems) > 0 {
-		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
-	}
 	cfg.Warnings = c.warningLines()
-	return cfg, nil
+	return l
+}
+
+// trackedProblem asks git, under ctx, whether log_dir holds a file git
+// tracks: the problem of config.yml that says so, nil when it does not (or
+// git cannot tell).
+func (l *loaded) trackedProblem(ctx context.Context) *Problem {
+	if l.parsed.logDir == nil {
+		return nil
+	}
+	c := &collector{}
+	checkTracked(ctx, c.file(projectFileRel()), l.parsed.logDir, l.parsed.logDirDefault)
+	if len(c.problems) == 0 {
+		return nil
+	}
+	return &c.problems[0]
+}
+
+// result is the configuration, or every problem found (with tracked, when
+// not nil, among those of config.yml) and the warnings.
+func (l *loaded) result(tracked *Problem) (*Config, error) {
+	problems := l.c.problems
+	if tracked != nil {
+		problems = slices.Insert(slices.Clone(problems), l.afterProject, *tracked)
+	}
+	if len(problems) > 0 {
+		return nil, &Errors{Problems: problems, Warnings: l.cfg.Warnings}
+	}
+	return l.cfg, nil
 }
 
 // LoadProjectFile loads only .gauntlet/config.yml of the project at root,
@@ -177,6 +222,12 @@ func LoadProjectFile(root string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseSettings(abs, data)
+}
+
+// parseSettings is LoadProjectFile of config.yml's content data, for the
+// project at the absolute root abs.
+func parseSettings(abs string, data []byte) (*Config, error) {
 	c := &collector{}
 	f := c.file(projectFileRel())
 	cfg, _ := parseProject(f, data, nil, newProject(abs))

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
-// Changed-file scoping of check gates (issue 18): what a check's command
+// Changed-file scoping of check gates: what a check's command
 // may name to receive the changed files of its entry point.
 const (
 	// ChangedFilesPlaceholder in a check's command becomes the changed

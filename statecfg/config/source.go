@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // Files is a project's configuration as a set of files: each file the

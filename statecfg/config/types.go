@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // File and directory names of a project's configuration. One source of truth.
@@ -19,7 +19,7 @@ const (
 	ReviewsDir = "reviews"
 )
 
-// Defaults of the project configuration (reference/UPSTREAM.md §2).
+// Defaults of the project configuration.
 const (
 	DefaultBaseBranch             = "origin/main"
 	DefaultLogDir                 = "gauntlet_logs"

@@ -27,8 +27,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // Format is the version of the record format; records of another format

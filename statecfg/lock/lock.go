@@ -24,8 +24,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // File is the lock's file name inside the log directory.

@@ -8,8 +8,8 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // probeFlags are Inspect's extra open flags. O_NONBLOCK: a FIFO in the lock's

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // Files of /proc that tell when a process started.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // openLogFile opens path for OpenLog: for appending, created if missing.

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/procgroup"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // Place is where a project sits in its repository.

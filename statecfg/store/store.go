@@ -1,9 +1,12 @@
-// Package store keeps small JSON records that must outlive the log
-// directory: the agent's decisions on review violations today, cached
-// review answers later. It lives under the repository's git common
-// directory (`git rev-parse --git-common-dir`), in agent-gauntlet/<kind>/,
-// so that clean, archiving and auto-clean never touch it, every worktree of
-// the repository shares it, and nothing shows up in `git status`.
+// Package store keeps small JSON records, by name, that must outlive the
+// log directory: the agent's skip decisions on review violations
+// (runner/internal/decisions). Records found by the exact content of what
+// they answer (the result cache, reviewers' answers) are in the ledger
+// package, under the same directory. It lives under the repository's git
+// common directory (`git rev-parse --git-common-dir`), in
+// agent-gauntlet/<kind>/, so that clean, archiving and auto-clean never
+// touch it, every worktree of the repository shares it, and nothing shows
+// up in `git status`.
 //
 // A record is one JSON file named by its key's parts (each escaped, so any
 // branch name is one safe file name). Writes are atomic (a temporary file
@@ -21,8 +24,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 )
 
 // Dir is the store's directory inside the git common directory.

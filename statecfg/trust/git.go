@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/procgroup"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // Bounds of the git processes of this package.

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // JSON renders jobs as list-jobs prints them: one compact JSON object on

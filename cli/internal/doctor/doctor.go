@@ -121,8 +121,8 @@ type env struct {
 func Examine(ctx context.Context, o Options) Report {
 	e := env{root: o.Root, getenv: o.Getenv, home: o.Getenv("HOME")}
 	r := Report{Root: o.Root}
-	if cfg, err := runner.LoadProject(ctx, o.Root, runner.LoadGates); err == nil {
-		if d, ok := gateTime(cfg); ok {
+	if cfg, err := config.LoadProject(ctx, o.Root, config.ReadGates); err == nil {
+		if d, ok := runner.GatesDuration(cfg); ok {
 			e.longest = d
 			r.LongestRunSeconds = d.Seconds()
 		}
@@ -135,22 +135,6 @@ func Examine(ctx context.Context, o Options) Report {
 		r.Agents = append(r.Agents, e.agent(d, override))
 	}
 	return r
-}
-
-// gateTime is the longest the gates of cfg may run: runner.MaxRunDuration
-// (every job the configuration can give, each for its timeout, the review
-// CLIs' probes) less what it adds for a run's own work, which it bounds
-// generously for the lock: the bound of the same configuration without
-// entry points. False when nothing bounds the gates.
-func gateTime(cfg *config.Config) (time.Duration, bool) {
-	total, ok := runner.MaxRunDuration(cfg)
-	if !ok {
-		return 0, false
-	}
-	bare := *cfg
-	bare.EntryPoints = nil
-	overhead, _ := runner.MaxRunDuration(&bare)
-	return total - overhead, true
 }
 
 // agent examines one agent.

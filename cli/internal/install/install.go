@@ -20,10 +20,10 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
 )
 
 // claudeLocalSettings is Claude Code's per-user project settings file, where

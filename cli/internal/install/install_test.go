@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
 )
 
 // wantFresh is the file each agent gets in an empty project.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // BaselineSupported tells whether check files take `baseline: true` (a

@@ -1,46 +1,55 @@
 // Package repo answers what `init` asks of the git repository around a
 // project: its top level, the files in it, the base branch its changes
 // should be compared with, and whether a path is ignored. Every git command
-// runs with a deadline in its own process group.
+// runs through statecfg/kit/gitcmd, with a deadline.
 package repo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/procgroup"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 )
 
 // gitTimeout bounds one git command.
 const gitTimeout = 30 * time.Second
 
 // git runs git in dir and returns its trimmed stdout; a non-zero exit is an
-// error carrying git's first stderr line.
+// error carrying git's first stderr line (an *exitError).
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	procgroup.Set(cmd)
-	cmd.WaitDelay = time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return "", fmt.Errorf("git %s: %w", args[0], ctx.Err())
-		}
-		line, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
-		if line == "" {
-			return "", fmt.Errorf("git %s: %w", args[0], err)
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], line)
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: dir, Args: args})
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("git %s: %w", args[0], ctx.Err())
 	}
-	return strings.TrimRight(stdout.String(), "\n"), nil
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	if res.ExitCode != 0 {
+		return "", &exitError{sub: args[0], code: res.ExitCode, stderr: res.Stderr}
+	}
+	return strings.TrimRight(string(res.Stdout), "\n"), nil
+}
+
+// exitError is a git command that exited non-zero.
+type exitError struct {
+	sub    string
+	code   int
+	stderr string
+}
+
+// Error names the subcommand and git's first stderr line (its exit status
+// when it said nothing).
+func (e *exitError) Error() string {
+	line, _, _ := strings.Cut(strings.TrimSpace(e.stderr), "\n")
+	if line == "" {
+		return fmt.Sprintf("git %s: exit status %d", e.sub, e.code)
+	}
+	return fmt.Sprintf("git %s: %s", e.sub, line)
 }
 
 // TopLevel returns the top level of the git work tree holding dir, or an
@@ -132,8 +141,8 @@ func Ignored(ctx context.Context, dir, rel string) (bool, error) {
 	if err == nil {
 		return true, nil
 	}
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) && exitErr.ExitCode() == 1 {
+	var exitErr *exitError
+	if errors.As(err, &exitErr) && exitErr.code == 1 {
 		return false, nil
 	}
 	return false, err

@@ -381,7 +381,7 @@ func TestSchemaEnums(t *testing.T) {
 		{"gate_status", strs(schema.Defs["gate_status"].Enum), strs(runner.GateStatuses)},
 		{"slot_status", strs(schema.Defs["slot_status"].Enum), strs(runner.SlotStatuses)},
 		{"violation_status", strs(schema.Defs["violation_status"].Enum), strs(runner.ViolationStatuses)},
-		{"kind", strs(schema.Defs["gate"].Properties["kind"].Enum), strs([]string{runner.GateKindCheck, runner.GateKindReview})},
+		{"kind", strs(schema.Defs["gate"].Properties["kind"].Enum), strs([]string{runner.KindCheck, runner.KindReview})},
 		{"priority", strs(schema.Defs["violation"].Properties["priority"].Enum), strs(config.Priorities)},
 	} {
 		if !slices.Equal(tt.got, tt.want) {

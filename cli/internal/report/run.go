@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 )
 
 // Tool names the program in every report.

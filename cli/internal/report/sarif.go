@@ -156,7 +156,7 @@ func (b sarifBuilder) gate(g runner.GateResult, inv *sarif.Invocation) {
 		inv.AddTToolExecutionNotification(sarif.NewNotification().WithLevel(levelError).
 			WithTextMessage(fmt.Sprintf("%s: %s", g.JobID, g.Message)))
 	}
-	if g.Kind == runner.GateKindCheck {
+	if g.Kind == runner.KindCheck {
 		if o := sarifOutcomes[g.Status]; (o == sarifResult || o == sarifPreExisting) && b.findingResults(g, gateFindings(g)) {
 			return
 		}
@@ -184,7 +184,7 @@ func (b sarifBuilder) rule(g runner.GateResult) string {
 	rule := sarif.NewRule(id).
 		WithShortDescription(sarif.NewMultiformatMessageString(fmt.Sprintf("agent-gauntlet %s gate %q", g.Kind, g.Gate))).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(levelError))
-	if g.Kind == runner.GateKindCheck {
+	if g.Kind == runner.KindCheck {
 		rule.WithFullDescription(sarif.NewMultiformatMessageString(fmt.Sprintf("The command of the check gate %s (%s) must pass.", g.Gate, file))).
 			WithTextHelp(fmt.Sprintf("Run `agent-gauntlet check -g %s` to run the check again; its log shows the command's output. Fix what it reports.", g.Gate))
 	} else {

@@ -87,7 +87,7 @@ func Run(ctx context.Context, o Options) (added string) {
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(o.Cwd, dir)
 	}
-	cfg, err := runner.LoadProject(ctx, dir, runner.LoadGates)
+	cfg, err := config.LoadProject(ctx, dir, config.ReadGates)
 	if err != nil {
 		return "" // no project here, or one whose configuration the stop hook will report
 	}

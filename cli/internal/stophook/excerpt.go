@@ -104,7 +104,7 @@ func gateParts(g runner.GateResult) []part {
 	if g.Infrastructure {
 		return []part{{head: []string{fmt.Sprintf("### `%s` could not run (not yours to fix): %s", id, runner.SafeText(g.Message))}}}
 	}
-	if g.Kind == "check" {
+	if g.Kind == runner.KindCheck {
 		return []part{checkPart(g, id, g.Findings)}
 	}
 	var out []part

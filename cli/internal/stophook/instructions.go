@@ -9,7 +9,7 @@ import (
 
 // ConfigInstructions is what a block tells the agent when its change broke
 // the .gauntlet/ configuration: problems are the configuration's problems,
-// one per line, as runner.ConfigErrorText gives them.
+// one per line, as config.ErrorText gives them.
 func ConfigInstructions(problems string) string {
 	var b strings.Builder
 	b.WriteString("**GAUNTLET FAILED — THE .gauntlet/ CONFIGURATION NO LONGER LOADS. YOU MUST FIX IT NOW.**\n\n")
@@ -43,8 +43,7 @@ func BlockReason(consoleLog string, gates []runner.GateResult) string {
 	return reason
 }
 
-// Instructions is what every block tells the agent (docs/design.md, The
-// stop hook's decision order). consoleLog
+// Instructions is what every block tells the agent. consoleLog
 // is the absolute path of the run's console.N.log, "" when there is none.
 func Instructions(consoleLog string) string {
 	var b strings.Builder

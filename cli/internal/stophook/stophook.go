@@ -1,8 +1,7 @@
 // Package stophook answers an agent's stop hook: it reads the hook input,
-// decides in the order of docs/design.md (The stop hook's decision order)
-// whether the gauntlet must run, runs it
-// in-process through runner.ExecuteRun, and writes exactly one line of JSON
-// in the agent's dialect. Only a failed run blocks the agent.
+// decides in the order of decide (stophook.go) whether the gauntlet must
+// run, runs it in-process through runner.ExecuteRun, and writes exactly one
+// line of JSON in the agent's dialect. Only a failed run blocks the agent.
 //
 // Run never panics and never fails: every surprise becomes an answer that
 // lets the agent stop. The fast paths (invalid input, loop guard, no config,
@@ -192,7 +191,7 @@ func run(ctx context.Context, opts Options, d deps) Outcome {
 	h := &hook{o: o, d: d, start: time.Now()}
 	out := h.safeDecide(ctx)
 	if out.LogDir != "" {
-		runner.OpenDebugLog(out.LogDir, out.debug, o.Now).StopHook(decisionWord(out.Block()), string(out.Status))
+		runner.RecordStopHook(out.LogDir, out.debug, o.Now, decisionWord(out.Block()), string(out.Status))
 	}
 	fmt.Fprintf(o.Stderr, "agent-gauntlet stop-hook: %s (%s)\n", out.Message, out.Status)
 	_, _ = o.Stdout.Write(hookproto.Encode(out.Agent, out.Response()))
@@ -243,8 +242,9 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 	return h.decide(ctx, &known)
 }
 
-// decide follows docs/design.md, The stop hook's decision order. It records the log dir and the debug
-// settings in known as soon as they are found.
+// decide answers in order: the input, the loop guard, the project, its
+// settings, a run in progress, the interval, the run. It records the log
+// dir and the debug settings in known as soon as they are found.
 func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	// 1 and 2. The input, and the loop guard. Reading it has its own
 	// bound; the deadline follows the agent it names.
@@ -256,21 +256,24 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.limit.deadline))
 	defer cancel()
 
-	// 3. The project root, from the input's directory.
-	cfg, stop := h.project(ctx, in)
+	// 3. The project root, from the input's directory: opened once, its
+	// settings read now, its gates when a lock is judged, the whole of it
+	// by the run it is handed to.
+	p, cfg, stop := h.project(ctx, in)
 	if stop != nil {
 		return *stop
 	}
 	root := cfg.Root
 
-	// 4. Settings: env > project > global > defaults.
-	global, err := config.LoadGlobal(config.GlobalPath(h.o.Getenv))
-	if err != nil {
-		h.warn("%v", err)
+	// 4. Settings: env > project > global > defaults, resolved once for the
+	// hook and its run, in the environment of the work tree.
+	eff := config.Resolve(cfg, workTreeEnv(h.o.Getenv))
+	for _, w := range eff.Warnings {
+		h.warn("%s", w)
 	}
-	settings := config.ResolveStopHook(h.o.Getenv, cfg.StopHook, global)
+	settings := eff.StopHook
 	logDir := cfg.LogDirPath()
-	known.LogDir, known.debug = logDir, config.ResolveDebugLog(cfg.DebugLog, global)
+	known.LogDir, known.debug = logDir, eff.DebugLog
 	if in.Continuing && !settings.VerifyOnContinue {
 		return h.answer(runner.StatusStopHookActive, "")
 	}
@@ -284,7 +287,7 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	// configuration; the run takes it over, with a warning in its console
 	// log.
 	if lock.Exists(logDir) {
-		if info := lock.Inspect(logDir, h.lockMaxAge(ctx, root)); info.Held {
+		if info := lock.Inspect(logDir, lockMaxAge(p)); info.Held {
 			return h.answer(runner.StatusLockExists, info.Message())
 		}
 	}
@@ -296,7 +299,7 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	}
 
 	// 7. The run.
-	out := h.run(ctx, root, logDir, in.SessionID)
+	out := h.run(ctx, p, eff, logDir, in.SessionID)
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
@@ -343,20 +346,25 @@ func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
 	return in, nil
 }
 
-// project loads the settings of the project the input's directory (else
-// the process cwd) lies in (step 3). A non-nil outcome answers: an agent
-// continuing after a block stands down, no project approves no_config,
-// and a configuration that does not load is judged by configProblem.
-func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Config, *Outcome) {
+// project opens the project the input's directory (else the process cwd)
+// lies in and reads its settings (step 3). A non-nil outcome answers: an
+// agent continuing after a block stands down, no project approves
+// no_config, and a configuration that does not load is judged by
+// configProblem.
+func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Project, *config.Config, *Outcome) {
 	dir := in.Dir
 	if dir == "" {
 		dir = h.o.Cwd
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(h.o.Cwd, dir)
 	}
-	cfg, err := runner.LoadProject(ctx, dir, runner.LoadSettings)
+	p, err := config.OpenProject(dir)
+	var cfg *config.Config
 	if err == nil {
-		return cfg, nil
+		cfg, err = p.Settings()
+	}
+	if err == nil {
+		return p, cfg, nil
 	}
 	var out Outcome
 	switch root, ok := config.FindRoot(absDir(dir)); {
@@ -367,9 +375,9 @@ func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Config,
 	case ok:
 		out = h.configProblem(ctx, root, err)
 	default:
-		out = h.answer(runner.StatusError, runner.ConfigErrorText(err))
+		out = h.answer(runner.StatusError, config.ErrorText(err))
 	}
-	return nil, &out
+	return nil, nil, &out
 }
 
 // configProblem answers for a configuration of the project at root that
@@ -380,10 +388,10 @@ func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Config,
 func (h *hook) configProblem(ctx context.Context, root string, err error) Outcome {
 	var errs *config.Errors
 	if !errors.As(err, &errs) || !runner.BrokenByChange(ctx, root) {
-		return h.answer(runner.StatusError, runner.ConfigErrorText(err))
+		return h.answer(runner.StatusError, config.ErrorText(err))
 	}
 	out := h.answer(runner.StatusFailed, brokenConfigDetail)
-	out.Instructions = ConfigInstructions(runner.ConfigErrorText(err))
+	out.Instructions = ConfigInstructions(config.ErrorText(err))
 	return out
 }
 
@@ -399,11 +407,12 @@ func absDir(dir string) string {
 	return dir
 }
 
-// lockMaxAge is the age past which a lock of the project at root is stale
-// (runner.LockMaxAge of its whole configuration), 0 when runs are
-// unbounded or the configuration does not load (the run will say why).
-func (h *hook) lockMaxAge(ctx context.Context, root string) time.Duration {
-	cfg, err := runner.LoadProject(ctx, root, runner.LoadGates)
+// lockMaxAge is the age past which a lock of the project p is stale
+// (runner.LockMaxAge of its whole configuration, its gates read without
+// git), 0 when runs are unbounded or the configuration does not load (the
+// run will say why).
+func lockMaxAge(p *config.Project) time.Duration {
+	cfg, err := p.Gates()
 	if err != nil {
 		return 0
 	}
@@ -430,10 +439,12 @@ func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
 	return remaining
 }
 
-// run executes the gauntlet for the agent session session under the
-// hook's deadline. A run that outlives the deadline gets Grace to stop,
-// then the hook answers without it.
-func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
+// run executes the gauntlet on the project p with the hook's effective
+// settings eff, for the agent session session, under the hook's deadline.
+// A run that outlives the deadline gets Grace to stop, then the hook
+// answers without it.
+func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective, logDir, session string) Outcome {
+	root := p.Root
 	type result struct {
 		res   runner.RunResult
 		panic any
@@ -450,7 +461,7 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 			}
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
-			Dir: root, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
+			Dir: root, Project: p, Settings: &eff, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
 			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Version: h.version(),
 		})}
 	}()
@@ -475,7 +486,7 @@ func (h *hook) run(ctx context.Context, root, logDir, session string) Outcome {
 }
 
 // ciVars are the environment variables that put a run in CI mode (see
-// runner.IsCI), or steer its changes in that mode.
+// config.IsCI), or steer its changes in that mode.
 var ciVars = []string{config.EnvCI, config.EnvGitHubActions, config.EnvGitHubBaseRef, config.EnvGitHubSHA}
 
 // workTreeEnv is getenv without the CI variables: the stop hook judges the
@@ -507,7 +518,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	}
 	detail := res.Detail()
 	if res.ConfigErr != nil {
-		detail = runner.ConfigErrorText(res.ConfigErr)
+		detail = config.ErrorText(res.ConfigErr)
 	}
 	out := h.answer(status, detail)
 	var errs *config.Errors

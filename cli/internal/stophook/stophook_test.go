@@ -364,6 +364,33 @@ func TestRunsWhenDue(t *testing.T) {
 	}
 }
 
+// The run judges the configuration the hook judged: the hook opens the
+// project once and hands it, with the settings it resolved (in the work
+// tree's environment, without the CI variables), to the run; a
+// configuration edited in between is not read again.
+func TestRunGetsTheProjectTheHookOpened(t *testing.T) {
+	root := project(t, "stop_hook:\n  run_interval_minutes: 0\n")
+	mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "lint.yml"), "command: \"true\"\n")
+	getenv := env(t, map[string]string{"CI": "true", "GITHUB_BASE_REF": "other"})
+	exec := func(ctx context.Context, o runner.Options) runner.RunResult {
+		if o.Project == nil || o.Project.Root != root || o.Settings == nil {
+			t.Fatalf("the run was not handed the hook's project: %+v", o)
+		}
+		if o.Settings.CI || o.Settings.BaseBranch != "origin/main" || o.Settings.StopHook.RunIntervalMinutes != 0 {
+			t.Errorf("settings %+v, want the work tree's (no CI, base origin/main, interval 0)", *o.Settings)
+		}
+		mustWrite(t, filepath.Join(root, ".gauntlet", "config.yml"), "not: [yaml\n")
+		if cfg, err := o.Project.All(ctx); err != nil || cfg.Root != root {
+			t.Errorf("the project the hook opened reads %v, %v", cfg, err)
+		}
+		return runner.RunResult{Status: runner.StatusPassed}
+	}
+	out, _, stderr := callExec(t, Options{Getenv: getenv}, exec, input(root, false))
+	if out.Status != runner.StatusPassed {
+		t.Errorf("outcome %+v; stderr:\n%s", out, stderr)
+	}
+}
+
 func TestGlobalConfigInvalidWarnsOnce(t *testing.T) {
 	root := project(t, "")
 	getenv := env(t, nil)

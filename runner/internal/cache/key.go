@@ -161,7 +161,7 @@ func Key(r Run, g Gate) (string, error) {
 	default:
 		return "", fmt.Errorf("cache key of %s: unknown scope %q", g.Job.ID, g.Scope)
 	}
-	if g.Job.Kind == gate.KindReview && g.Diff == nil {
+	if g.Job.ReadsDiff() && g.Diff == nil {
 		return "", fmt.Errorf("cache key of %s: no diff inputs", g.Job.ID)
 	}
 	b, err := json.Marshal(doc)
@@ -177,10 +177,7 @@ func Key(r Run, g Gate) (string, error) {
 // changed files are fingerprinted apart (ListFingerprint).
 func definition(j gate.Job) (json.RawMessage, error) {
 	j.Changed = nil
-	switch {
-	case j.Kind == gate.KindCheck && j.Check != nil && j.Review == nil:
-	case j.Kind == gate.KindReview && j.Review != nil && j.Check == nil:
-	default:
+	if !j.Defined() {
 		return nil, fmt.Errorf("cache key of %s: no gate configuration", j.ID)
 	}
 	b, err := json.Marshal(j)

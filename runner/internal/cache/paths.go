@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // maxNamed bounds the paths taken from one command.
@@ -19,8 +19,8 @@ const maxNamed = 64
 // keyed by the whole tree.
 func Paths(job gate.Job) (paths []string, ok bool) {
 	paths = append(paths, scopeDir(job.EntryPoint))
-	if job.Kind == gate.KindCheck && job.Check != nil {
-		paths = append(paths, NamedPaths(job.Check.Command, job.WorkingDir)...)
+	if cmd := job.Command(); cmd != "" {
+		paths = append(paths, NamedPaths(cmd, job.WorkingDir)...)
 	}
 	for _, p := range paths {
 		if strings.ContainsAny(p, "\n\x00") {

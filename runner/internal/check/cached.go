@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // MsgNotRunCached says, in a cached check's log, why the command did not

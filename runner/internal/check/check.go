@@ -20,7 +20,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // ansiRE matches the ANSI color sequences stripped from the console log.

@@ -1,6 +1,5 @@
 // Package entry maps changed paths to expanded entry points and entry points
-// to jobs as the TypeScript tool does, without its bugs: every
-// `path: "."` entry counts, a `dir/*` wildcard yields directories only, and
+// to jobs: every `path: "."` entry counts, a `dir/*` wildcard yields directories only, and
 // the working directory of a glob entry point is its fixed prefix.
 package entry
 
@@ -16,8 +15,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // Root is the entry point path of the whole repository.

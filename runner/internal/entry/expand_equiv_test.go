@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // expandReference is the straightforward Expand (every entry point against

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // Files returns the changed files that make ep apply, in the order of

@@ -1,7 +1,7 @@
 // Package git is the runner's only door to git: change detection, the
 // working-tree snapshot, review diffs and diff statistics. Every call goes
-// through proc with the caller's context as `git -C <root> <args>`, never a
-// shell; paths travel NUL-separated (-z) or after `--`.
+// through statecfg/kit/gitcmd with the caller's context as `git -C <root>
+// <args>`, never a shell; paths travel NUL-separated (-z) or after `--`.
 package git
 
 import (
@@ -16,11 +16,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 )
 
 // Program is the git executable, looked up in PATH.
-const Program = "git"
+const Program = gitcmd.Program
 
 // ErrGitMissing is wrapped by every error caused by git not being on PATH.
 var ErrGitMissing = errors.New("git executable not found in PATH")
@@ -30,9 +30,6 @@ var ErrNoCommits = errors.New("repository has no commits yet")
 
 // emptyTree is the id of git's empty tree, the "parent" of a root commit.
 const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-
-// maxStderr bounds the stderr kept for an error message.
-const maxStderr = 4 << 10
 
 // CommandError is a git command that exited non-zero.
 type CommandError struct {
@@ -132,69 +129,31 @@ func run(ctx context.Context, c call) ([]byte, int, error) {
 	return out, code, err
 }
 
-// runLimited is run that also reports whether stdout exceeded c.limit.
+// runLimited executes c (through gitcmd), keeping at most c.limit bytes of
+// stdout (all when zero), and reports whether stdout exceeded it and git's
+// exit code.
 func runLimited(ctx context.Context, c call) ([]byte, bool, int, error) {
-	out, code, err := runInto(ctx, c)
-	return out.buf.Bytes(), out.overflow, code, err
-}
-
-// limitedBuffer keeps at most max bytes (all when max <= 0).
-type limitedBuffer struct {
-	buf      bytes.Buffer
-	max      int
-	overflow bool
-}
-
-// Write keeps what fits and reports everything written, so the child never
-// blocks or fails on a full buffer.
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.max <= 0 {
-		return b.buf.Write(p)
-	}
-	room := b.max - b.buf.Len()
-	if len(p) > room {
-		b.overflow = true
-		if room > 0 {
-			b.buf.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return b.buf.Write(p)
-}
-
-// runInto executes c, keeping at most c.limit bytes of stdout (all when
-// zero) and maxStderr bytes of stderr for the error message.
-func runInto(ctx context.Context, c call) (*limitedBuffer, int, error) {
-	out := &limitedBuffer{max: c.limit}
-	errBuf := &limitedBuffer{max: maxStderr}
-	argv := append([]string{"-C", c.root}, c.args...)
-	env := append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	env = append(env, c.env...)
-	spec := proc.Spec{Path: Program, Args: argv, Env: env, Stdout: out, Stderr: errBuf}
-	if c.stdin != "" {
-		spec.Stdin = strings.NewReader(c.stdin)
-	}
-	res, err := proc.Run(ctx, spec)
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: c.root, Args: c.args, Env: c.env, Stdin: c.stdin, Limit: c.limit})
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return out, -1, fmt.Errorf("%w: %w", ErrGitMissing, err)
+			return res.Stdout, false, -1, fmt.Errorf("%w: %w", ErrGitMissing, err)
 		}
-		return out, -1, fmt.Errorf("git %s: %w", strings.Join(c.args, " "), err)
+		return res.Stdout, false, -1, fmt.Errorf("git %s: %w", strings.Join(c.args, " "), err)
 	}
 	if res.ExitCode != 0 {
 		// Whatever the command expects to fail with, a repository git
 		// refuses is never an answer.
-		if re := repoProblem(c.root, errBuf.buf.String()); re != nil {
-			return out, res.ExitCode, re
+		if re := repoProblem(c.root, res.Stderr); re != nil {
+			return res.Stdout, res.Truncated, res.ExitCode, re
 		}
 		for _, ok := range c.okCodes {
 			if res.ExitCode == ok {
-				return out, res.ExitCode, nil
+				return res.Stdout, res.Truncated, res.ExitCode, nil
 			}
 		}
-		return out, res.ExitCode, &CommandError{Args: c.args, Code: res.ExitCode, Stderr: errBuf.buf.String()}
+		return res.Stdout, res.Truncated, res.ExitCode, &CommandError{Args: c.args, Code: res.ExitCode, Stderr: res.Stderr}
 	}
-	return out, 0, nil
+	return res.Stdout, res.Truncated, 0, nil
 }
 
 // output runs git in root and returns its stdout.
@@ -242,7 +201,7 @@ func plainEnv() bool {
 // showPrefix returns root's path below the top level of its work tree,
 // slash-separated with a trailing slash ("" at the top level), as
 // `git rev-parse --show-prefix` prints it. The project root may lie below
-// the top level (docs/design.md, The stop hook's decision order), while `git status` reports paths relative to
+// the top level (config.FindRoot), while `git status` reports paths relative to
 // the top level. In a plain repository the nearest ".git" at or above root
 // (the one config.FindRoot stops at) tells, without a git process.
 func showPrefix(ctx context.Context, root string) (string, error) {

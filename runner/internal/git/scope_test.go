@@ -3,7 +3,7 @@ package git
 import (
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/glob"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/glob"
 )
 
 // dirScope is the scope of a file or directory: everything in it.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // snapshotMessage is the message of a working-tree snapshot commit.

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/procgroup"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // DefaultWaitDelay is how long Wait waits after the group was signalled

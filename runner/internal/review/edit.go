@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/jsonobj"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
 )
 
 // Mark sets "status" and "result" of the violations of the review JSON at

@@ -9,13 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fserr"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 

@@ -1,5 +1,5 @@
-// Package sched runs a run's jobs as the TypeScript tool orders them:
-// preflight first, then a parallel lane and a sequential lane side by side when
+// Package sched runs a run's jobs: preflight
+// first, then a parallel lane and a sequential lane side by side when
 // parallelism is allowed, or everything in order otherwise; fail_fast stops
 // the sequential lane and a canceled context stops everything.
 package sched
@@ -26,9 +26,8 @@ type Options struct {
 	// AllowParallel lets jobs marked Parallel run concurrently with each
 	// other and with the sequential lane.
 	AllowParallel bool
-	// Check and Review run the two job kinds.
-	Check  RunFunc
-	Review RunFunc
+	// Runners run the jobs of each gate kind; every kind of the jobs has one.
+	Runners map[gate.Kind]RunFunc
 	// Preflight, when set, checks a job before anything runs: a non-empty
 	// message fails the job. PreflightResult turns it into the job's result.
 	Preflight       func(ctx context.Context, job gate.Job, env gate.Env) string
@@ -37,9 +36,6 @@ type Options struct {
 	// concurrent use.
 	Report Reporter
 }
-
-// failFast reports whether job stops the sequential lane when it fails.
-func failFast(job gate.Job) bool { return job.Check != nil && job.Check.FailFast }
 
 // safeRun runs one job, turning a panic into an error result (a panic in
 // the parallel lane would otherwise end the process).
@@ -93,7 +89,7 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 				if o.Report != nil {
 					o.Report.Result(r)
 				}
-				if failFast(job) {
+				if job.FailFast() {
 					stop(job.ID)
 				}
 				continue
@@ -107,11 +103,7 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 		if o.Report != nil {
 			o.Report.Start(job.ID)
 		}
-		run := o.Check
-		if job.Kind == gate.KindReview {
-			run = o.Review
-		}
-		r := safeRun(ctx, run, job, env)
+		r := safeRun(ctx, o.Runners[job.Kind], job, env)
 		if r.JobID == "" {
 			r.JobID = job.ID
 		}
@@ -121,7 +113,7 @@ func Run(ctx context.Context, jobs []gate.Job, env gate.Env, o Options) []gate.R
 		if o.Report != nil {
 			o.Report.Result(r)
 		}
-		if r.Status.Failed() && failFast(job) {
+		if r.Status.Failed() && job.FailFast() {
 			stop(job.ID)
 		}
 	}

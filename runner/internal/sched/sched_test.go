@@ -37,7 +37,7 @@ func TestSequentialOrderAndFailFast(t *testing.T) {
 		return gate.Result{JobID: j.ID, Status: status[j.ID]}
 	}
 	jobs := []gate.Job{check("a", true, false), check("b", false, true), check("c", false, false)}
-	res := Run(context.Background(), jobs, gate.Env{}, Options{AllowParallel: false, Check: run, Report: rec})
+	res := Run(context.Background(), jobs, gate.Env{}, Options{AllowParallel: false, Runners: checks(run), Report: rec})
 	want := []string{"start a", "pass a", "start b", "fail b", "not_run c"}
 	if !slices.Equal(rec.events, want) || len(res) != 3 {
 		t.Fatalf("events %q results %d", rec.events, len(res))
@@ -66,7 +66,7 @@ func TestParallelLaneRunsBesideSequential(t *testing.T) {
 		return gate.Result{JobID: j.ID, Status: gate.StatusPass}
 	}
 	jobs := []gate.Job{check("par", true, false), check("seq", false, false)}
-	res := Run(context.Background(), jobs, gate.Env{}, Options{AllowParallel: true, Check: run})
+	res := Run(context.Background(), jobs, gate.Env{}, Options{AllowParallel: true, Runners: checks(run)})
 	if len(res) != 2 || res[0].JobID != "par" || res[1].JobID != "seq" {
 		t.Fatalf("results %+v", res)
 	}
@@ -81,7 +81,7 @@ func TestPreflightFailFastStopsEverything(t *testing.T) {
 	}
 	jobs := []gate.Job{check("a", false, true), check("b", false, false)}
 	res := Run(context.Background(), jobs, gate.Env{}, Options{
-		Check: run, Report: rec,
+		Runners: checks(run), Report: rec,
 		Preflight: func(_ context.Context, j gate.Job, _ gate.Env) string {
 			if j.ID == "a" {
 				return "Missing command: x"
@@ -103,7 +103,7 @@ func TestCanceledContextStartsNothing(t *testing.T) {
 	cancel()
 	n := 0
 	run := func(context.Context, gate.Job, gate.Env) gate.Result { n++; return gate.Result{} }
-	res := Run(ctx, []gate.Job{check("a", false, false), check("b", true, false)}, gate.Env{}, Options{AllowParallel: true, Check: run})
+	res := Run(ctx, []gate.Job{check("a", false, false), check("b", true, false)}, gate.Env{}, Options{AllowParallel: true, Runners: checks(run)})
 	if n != 0 {
 		t.Fatalf("%d jobs ran", n)
 	}
@@ -121,10 +121,10 @@ func TestReviewDispatch(t *testing.T) {
 		return gate.Result{Status: gate.StatusPass}
 	}
 	jobs := []gate.Job{check("a", false, false), {ID: "review:.:q", Kind: gate.KindReview, Review: &config.Review{}}}
-	Run(context.Background(), jobs, gate.Env{}, Options{Check: run, Review: func(ctx context.Context, j gate.Job, e gate.Env) gate.Result {
+	Run(context.Background(), jobs, gate.Env{}, Options{Runners: map[gate.Kind]RunFunc{gate.KindCheck: run, gate.KindReview: func(ctx context.Context, j gate.Job, e gate.Env) gate.Result {
 		kinds = append(kinds, "R")
 		return gate.Result{Status: gate.StatusPass}
-	}})
+	}}})
 	if !slices.Equal(kinds, []gate.Kind{gate.KindCheck, "R"}) {
 		t.Fatalf("kinds %q", kinds)
 	}
@@ -132,8 +132,11 @@ func TestReviewDispatch(t *testing.T) {
 
 func TestPanicBecomesError(t *testing.T) {
 	run := func(context.Context, gate.Job, gate.Env) gate.Result { panic("boom") }
-	res := Run(context.Background(), []gate.Job{check("a", true, false)}, gate.Env{}, Options{AllowParallel: true, Check: run})
+	res := Run(context.Background(), []gate.Job{check("a", true, false)}, gate.Env{}, Options{AllowParallel: true, Runners: checks(run)})
 	if len(res) != 1 || res[0].Status != gate.StatusError || res[0].Message != "Execution failed: boom" {
 		t.Fatalf("results %+v", res)
 	}
 }
+
+// checks runs every check job with run.
+func checks(run RunFunc) map[gate.Kind]RunFunc { return map[gate.Kind]RunFunc{gate.KindCheck: run} }

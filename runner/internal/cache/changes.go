@@ -1,0 +1,195 @@
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/ledger"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+)
+
+// The changes of a local run (base...HEAD, staged, unstaged and untracked
+// paths) are a function of the base commit, HEAD, the user's index and the
+// work tree, which the run's snapshot tree captures (tracked files as they
+// are, untracked ones that are not ignored, under the ignore rules git
+// applies to both). With the cache on, a run keeps the changes it listed
+// under those; a run that finds them again takes them instead of asking
+// git: a stop with nothing new to check then scans the work tree once (the
+// snapshot, in its kept index) rather than twice.
+
+// changesTag opens every key of the changes memo.
+const changesTag = "agent-gauntlet local changes v3"
+
+// changesKind is the store kind (a directory of store.Dir in the git common
+// directory) of the changes memo, kept apart from the results: it is only
+// an acceleration, bounded on its own (changesBytes).
+const changesKind = "changes"
+
+// changesBytes bounds the changes memo.
+const changesBytes = 4 << 20
+
+// ChangesDir is the directory of the changes memo of the repository whose
+// git common directory is commonDir.
+func ChangesDir(commonDir string) string { return filepath.Join(commonDir, store.Dir, changesKind) }
+
+// changesKeyDoc is the canonical form of a changes key.
+type changesKeyDoc struct {
+	Tag        string `json:"tag"`
+	Version    string `json:"version"`
+	Project    string `json:"project"`
+	BaseBranch string `json:"base_branch"`
+	BaseCommit string `json:"base_commit"`
+	Head       string `json:"head"`
+	Index      string `json:"index"`
+	Tree       string `json:"tree"`
+}
+
+// memoRecord is what the changes memo keeps: the changes, and those of
+// them that do not exist as files (deleted, or a directory now). Both are
+// functions of the key: which changed paths exist is what the snapshot
+// tree says of them. Path lists are kept one path a line: a change of
+// 10,000 files reads as one string, not as 10,000 (a path holding a line
+// break is never recorded).
+type memoRecord struct {
+	Files    string   `json:"files"`
+	Absent   string   `json:"absent"`
+	BaseRef  string   `json:"base_ref"`
+	Warnings []string `json:"warnings"`
+	// Complete is true in every record written whole.
+	Complete bool `json:"complete"`
+}
+
+// newMemoRecord is the record of ch with the paths of absent; ok is false
+// when a path holds a line break.
+func newMemoRecord(ch git.Changes, absent []string) (memoRecord, bool) {
+	for _, l := range [][]string{ch.Files, absent} {
+		for _, f := range l {
+			if strings.ContainsAny(f, "\n\r") {
+				return memoRecord{}, false
+			}
+		}
+	}
+	return memoRecord{Files: strings.Join(ch.Files, "\n"), Absent: strings.Join(absent, "\n"), BaseRef: ch.BaseRef,
+		Warnings: ch.Warnings, Complete: true}, true
+}
+
+// lines splits a path list of a memoRecord.
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// changes are the changes of r.
+func (r memoRecord) changes() git.Changes {
+	return git.Changes{Files: lines(r.Files), BaseRef: r.BaseRef, Warnings: r.Warnings}
+}
+
+// Memo is the changes memo of one run: its ledger, and the key of the
+// changes now, with the identities of the user's index and HEAD the key
+// holds.
+type Memo struct {
+	ledger      *ledger.Ledger
+	key         string
+	index, head string
+}
+
+// NewMemo is the memo of the changes of spec (a local run) of the project
+// at root now, keyed by version, where the project sits (loc), the tree of
+// the run's snapshot of the work tree, the base commit and HEAD (refs) and
+// the user's index; ok is false when there is none (submodules, no HEAD, a
+// base that names nothing, an index whose identity git cannot tell).
+func NewMemo(ctx context.Context, root, version string, loc git.Location, tree string, refs git.Refs, spec gate.DiffSpec) (*Memo, bool) {
+	if HasSubmodules(root, loc.Prefix) || refs.BaseErr != nil || refs.Head == "" {
+		return nil, false
+	}
+	index, ok := git.IndexIdentity(ctx, root)
+	if !ok {
+		return nil, false
+	}
+	b, err := json.Marshal(changesKeyDoc{Tag: changesTag, Version: version, Project: loc.Prefix,
+		BaseBranch: spec.BaseBranch, BaseCommit: refs.Base, Head: refs.Head, Index: index, Tree: tree})
+	if err != nil {
+		return nil, false
+	}
+	return &Memo{ledger: ledger.Open(ChangesDir(loc.CommonDir), changesBytes), key: string(b), index: index, head: refs.Head}, true
+}
+
+// Listed are a run's changes, with what the memo knows of them.
+type Listed struct {
+	git.Changes
+	// Exists says, of each changed path a hit of the memo holds, whether it
+	// exists as a file; nil after a miss.
+	Exists map[string]bool
+	// miss is the memo that missed: Record keeps the changes there.
+	miss *Memo
+}
+
+// Changes returns the changes of spec of the project at root: from the
+// memo m when it holds them, else listed by git (and kept for Record). A
+// nil memo always asks git.
+func (m *Memo) Changes(ctx context.Context, root string, spec gate.DiffSpec, debug *debuglog.Log) (Listed, error) {
+	if m != nil {
+		var rec memoRecord
+		_, hit, why := m.ledger.Get(m.key, &rec)
+		if why != nil {
+			debug.Event(debuglog.EventCache, fmt.Sprintf("changes: %v", why))
+		}
+		if hit && rec.Complete {
+			ch := rec.changes()
+			exists := make(map[string]bool, len(ch.Files))
+			for _, f := range ch.Files {
+				exists[f] = true
+			}
+			for _, f := range lines(rec.Absent) {
+				exists[f] = false
+			}
+			return Listed{Changes: ch, Exists: exists}, nil
+		}
+	}
+	ch, err := git.ChangedFiles(ctx, root, spec)
+	return Listed{Changes: ch, miss: m}, err
+}
+
+// Record keeps the changes listed on a miss of the memo, when their key
+// still describes the repository of the project at root: neither the
+// user's index nor HEAD moved, and still says the work tree is still the
+// run's snapshot. exists tells which changed paths exist as files.
+func (l Listed) Record(ctx context.Context, root string, exists func(string) bool, still func(context.Context) bool, debug *debuglog.Log) {
+	m := l.miss
+	if m == nil || ctx.Err() != nil {
+		return
+	}
+	if index, ok := git.IndexIdentity(ctx, root); !ok || index != m.index {
+		return
+	}
+	if head, err := git.Head(ctx, root); err != nil || head != m.head {
+		return
+	}
+	if !still(ctx) {
+		return
+	}
+	var absent []string
+	for _, f := range l.Files {
+		if !exists(f) {
+			absent = append(absent, f)
+		}
+	}
+	rec, ok := newMemoRecord(l.Changes, absent)
+	if !ok {
+		return
+	}
+	if err := m.ledger.Put(m.key, rec); err != nil {
+		debug.Event(debuglog.EventCache, fmt.Sprintf("changes not recorded: %v", err))
+	}
+	if _, err := m.ledger.Sweep(); err != nil {
+		debug.Event(debuglog.EventCache, err.Error())
+	}
+}

@@ -1,0 +1,397 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/ledger"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+)
+
+// The result cache. A gate that passed is recorded in a ledger under the
+// git common directory, keyed by everything its result depends on (Key);
+// a later run whose key for the gate is the same takes the pass from the
+// ledger instead of running the gate. Reviews also keep their reviewers'
+// answers there, by the exact question (answers.go), and failed checks
+// with baseline: true their results on base commits (base.go).
+//
+// Safety rules: a pass is only ever taken for the exact key it was recorded
+// under; anything that makes a key uncertain (no snapshot, no version, a
+// path that cannot be looked up) leaves the gate uncached; only passes are
+// recorded, and only when the work tree the gates ran on is still the one
+// the keys were computed from (a gate that changed it proves nothing about
+// either tree).
+
+// resultsKind is the store kind (a directory of store.Dir in the git
+// common directory) of the result cache.
+const resultsKind = "cache"
+
+// Dir is the directory of the result cache of the repository whose git
+// common directory is commonDir.
+func Dir(commonDir string) string { return filepath.Join(commonDir, store.Dir, resultsKind) }
+
+// Results is the result cache as one run uses it.
+type Results struct {
+	ledger *ledger.Ledger
+	run    Run
+	// prefix is the project root below the top level ("" or ending in
+	// "/"): tree paths are looked up under it.
+	prefix string
+	// lookup is false with --no-cache: results are recorded, not taken.
+	lookup bool
+	// keys are the keys of the run's jobs that have one, by job id
+	// (ComputeKeys).
+	keys map[string]string
+	// root is the project root (git runs there); debug takes the notes of
+	// what the cache did not do.
+	root  string
+	debug *debuglog.Log
+}
+
+// Open returns the result cache of a run of the project at root, which
+// sits in its repository at loc, keyed by run (its Project is loc's
+// prefix), bounded by cfg's cache.max_size_mb; lookup is false with
+// --no-cache. It is nil when the repository has submodules (a note in
+// debug): a submodule's work tree is not in the snapshot (only the commit
+// it is at), so no key could cover what a gate sees there.
+func Open(root string, loc git.Location, run Run, cfg *config.Config, lookup bool, debug *debuglog.Log) *Results {
+	if HasSubmodules(root, loc.Prefix) {
+		debug.Event(debuglog.EventCache, "off: the repository has submodules, whose work trees no key covers")
+		return nil
+	}
+	run.Project = loc.Prefix
+	return &Results{
+		ledger: ledger.Open(Dir(loc.CommonDir), int64(cfg.Cache.MaxSizeMB*(1<<20))),
+		run:    run,
+		prefix: loc.Prefix,
+		lookup: lookup,
+		keys:   map[string]string{},
+		root:   root,
+		debug:  debug,
+	}
+}
+
+// HasSubmodules reports whether the work tree of the project at root
+// (prefix below its top level) declares submodules.
+func HasSubmodules(root, prefix string) bool {
+	top := root
+	for p := strings.TrimSuffix(prefix, "/"); p != ""; p = path.Dir(p) {
+		top = filepath.Dir(top)
+		if path.Dir(p) == "." {
+			break
+		}
+	}
+	_, err := os.Lstat(filepath.Join(top, ".gitmodules"))
+	return err == nil
+}
+
+// scopeOf is the cache scope of job, "" when the gate stays out of the
+// cache.
+func scopeOf(job gate.Job) string {
+	switch job.CacheSetting() {
+	case config.CacheOff:
+		return ""
+	case config.CacheEntryPoint:
+		return ScopeEntryPoint
+	}
+	return ScopeTree
+}
+
+// WantsDiff reports whether a job of jobs that reads the diff (a review)
+// is cached: its key needs the inputs of the diff (ReviewDiff).
+func WantsDiff(jobs []gate.Job) bool {
+	for _, j := range jobs {
+		if j.ReadsDiff() && scopeOf(j) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ComputeKeys computes the keys of jobs on the top-level tree of the run's
+// snapshot (one git process for every path they need), with diff the
+// inputs of the reviews' diff (nil: reviews get no key); a job whose key
+// cannot be computed has none, and stays out of the cache. An error (a
+// note in the debug log) leaves every job without a key.
+func (c *Results) ComputeKeys(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) {
+	keys, err := c.keysOn(ctx, tree, jobs, diff)
+	if err != nil {
+		c.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
+		return
+	}
+	c.keys = keys
+}
+
+// keysOn computes the keys of jobs for the top-level tree, with diff the
+// diff inputs of review jobs (nil: reviews get no key).
+func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
+	paths := map[string]bool{}
+	wants := map[string][]string{}
+	for _, j := range jobs {
+		switch scopeOf(j) {
+		case ScopeTree:
+			paths[c.prefix] = true
+		case ScopeEntryPoint:
+			ps, ok := Paths(j)
+			if !ok {
+				paths[c.prefix] = true // keyed by the whole tree instead
+				continue
+			}
+			wants[j.ID] = ps
+			for _, p := range ps {
+				paths[c.treePath(p)] = true
+			}
+		}
+	}
+	list := make([]string, 0, len(paths))
+	for p := range paths {
+		list = append(list, p)
+	}
+	ids := map[string]git.TreeEntry{"": {ID: tree, Type: "tree"}}
+	if len(list) > 1 || (len(list) == 1 && list[0] != "") {
+		var err error
+		if ids, err = git.TreeEntries(ctx, c.root, tree, list); err != nil {
+			return nil, err
+		}
+	}
+	keys := map[string]string{}
+	sums := changedSums{}
+	for _, j := range jobs {
+		s := scopeOf(j)
+		if s == "" {
+			continue
+		}
+		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed)}
+		if j.ReadsDiff() {
+			if diff == nil {
+				continue
+			}
+			d := *diff
+			g.Diff = &d
+		}
+		if ps, ok := wants[j.ID]; ok {
+			for _, p := range ps {
+				g.Objects = append(g.Objects, Object{Path: p, ID: ids[c.treePath(p)].ID})
+			}
+		} else {
+			g.Scope, g.Tree = ScopeTree, ids[c.prefix].ID
+		}
+		k, err := Key(c.run, g)
+		if err != nil {
+			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s: %v", j.ID, err))
+			continue
+		}
+		keys[j.ID] = k
+	}
+	return keys, nil
+}
+
+// changedSums fingerprints the changed-file lists of jobs, once for a list
+// several checks share (the same slice).
+type changedSums map[sliceID]string
+
+// sliceID identifies a slice: where it starts and its length.
+type sliceID struct {
+	first *string
+	n     int
+}
+
+// of is the fingerprint of list.
+func (s changedSums) of(list []string) string {
+	if len(list) == 0 {
+		return ListFingerprint(list)
+	}
+	id := sliceID{&list[0], len(list)}
+	if sum, ok := s[id]; ok {
+		return sum
+	}
+	sum := ListFingerprint(list)
+	s[id] = sum
+	return sum
+}
+
+// treePath is p (relative to the project root) relative to the top level.
+func (c *Results) treePath(p string) string {
+	if p == "." {
+		return strings.TrimSuffix(c.prefix, "/")
+	}
+	return path.Join(c.prefix, p)
+}
+
+// ReviewDiff is what the diff of a run's reviews is computed from, nil
+// when it cannot be pinned down (reviews are not cached then): the run's
+// whole change scope full (a verification run's reviews are keyed by the
+// scope they verify), refs as the run resolved them and the agent's skip
+// decisions the reviews apply.
+func ReviewDiff(ctx context.Context, root string, full gate.DiffSpec, refs git.Refs, skips []gate.Skip) *Diff {
+	d := &Diff{Mode: full.Mode, Skips: SkipsFingerprint(skips)}
+	switch full.Mode {
+	case gate.DiffLocal:
+		if refs.BaseErr != nil || refs.Head == "" {
+			return nil
+		}
+		mb, err := git.MergeBase(ctx, root, refs.Base, refs.Head)
+		if err != nil || mb == "" {
+			return nil
+		}
+		d.MergeBase = mb
+	case gate.DiffUncommitted:
+		d.Head = refs.Head
+	case gate.DiffCommit:
+		sha, err := git.ResolveCommit(ctx, root, full.Commit)
+		if err != nil || sha == "" {
+			return nil
+		}
+		d.Commit = sha
+	default:
+		return nil // CI: a fresh clone has no cache to speak of
+	}
+	return d
+}
+
+// Hit is the pass the cache holds for a job of a run.
+type Hit struct {
+	// Result is the job's result; Result.Cached names the run that proved it.
+	Result gate.Result
+	// Proof is that run's record.
+	Proof Proof
+}
+
+// Take returns the passes the cache holds for jobs (by index in jobs),
+// each as a result at now, and the jobs left to run; with --no-cache, or
+// before ComputeKeys, every job is left to run. A nil cache holds none.
+func (c *Results) Take(jobs []gate.Job, now time.Time) (map[int]Hit, []gate.Job) {
+	if c == nil || !c.lookup || len(c.keys) == 0 {
+		return nil, jobs
+	}
+	hits := map[int]Hit{}
+	var rest []gate.Job
+	for i, j := range jobs {
+		key, ok := c.keys[j.ID]
+		if !ok {
+			rest = append(rest, j)
+			continue
+		}
+		var p Proof
+		stored, ok, why := c.ledger.Get(key, &p)
+		if why != nil {
+			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s: %v", j.ID, why))
+		}
+		if !ok || p.Job != j.ID || p.Status != gate.StatusPass {
+			rest = append(rest, j)
+			continue
+		}
+		hits[i] = Hit{Result: gate.Result{JobID: j.ID, Status: gate.StatusPass, Message: p.Message, Skipped: p.Skipped,
+			Cached: &gate.Cached{At: stored, Age: now.Sub(stored), Run: p.Run, Root: p.Root, ConsoleLog: p.ConsoleLog}}, Proof: p}
+	}
+	return hits, rest
+}
+
+// Merge puts the results taken from the cache (by index in jobs) and those
+// of the jobs that ran (in the order of ran) back in job order.
+func Merge(jobs []gate.Job, hits map[int]gate.Result, ran []gate.Result) []gate.Result {
+	if len(hits) == 0 {
+		return ran
+	}
+	byID := make(map[string]gate.Result, len(ran))
+	for _, r := range ran {
+		byID[r.JobID] = r
+	}
+	out := make([]gate.Result, 0, len(jobs))
+	for i, j := range jobs {
+		if r, ok := hits[i]; ok {
+			out = append(out, r)
+		} else if r, ok := byID[j.ID]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Record keeps the passes among results of the gates that ran, run number
+// run of the project at root whose console log is consoleLog, when moved
+// (asked only then) says the work tree is still the one the keys were
+// computed from; then it bounds the ledger. A nil cache records nothing.
+func (c *Results) Record(ctx context.Context, results []gate.Result, run int, consoleLog string, moved func(context.Context) (bool, error)) {
+	if c == nil || len(c.keys) == 0 {
+		return
+	}
+	var proofs []Proof
+	for _, r := range results {
+		if _, ok := c.keys[r.JobID]; ok && r.Cached == nil && r.Status == gate.StatusPass && !r.Infrastructure {
+			proofs = append(proofs, proofOf(r, run, c.root, consoleLog))
+		}
+	}
+	if len(proofs) == 0 {
+		return
+	}
+	if m, err := moved(ctx); err != nil || m {
+		c.debug.Event(debuglog.EventCache, fmt.Sprintf("nothing recorded: the work tree changed during the gates (%v)", err))
+		return
+	}
+	for _, p := range proofs {
+		if err := c.ledger.Put(c.keys[p.Job], p); err != nil {
+			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s not recorded: %v", p.Job, err))
+		}
+	}
+	if _, err := c.ledger.Sweep(); err != nil {
+		c.debug.Event(debuglog.EventCache, err.Error())
+	}
+}
+
+// proofOf is the record of a passing result r of run number run of the
+// project at root.
+func proofOf(r gate.Result, run int, root, consoleLog string) Proof {
+	p := Proof{Job: r.JobID, Status: gate.StatusPass, Message: r.Message, Duration: r.Duration,
+		Run: run, Root: root, ConsoleLog: consoleLog, Skipped: r.Skipped}
+	for _, s := range r.Slots {
+		p.Slots = append(p.Slots, Slot{Adapter: s.Adapter, Index: s.Index, Message: s.Message})
+	}
+	return p
+}
+
+// Store is the result cache of a repository, for `agent-gauntlet cache`.
+type Store struct {
+	// Dir is its directory.
+	Dir    string
+	ledger *ledger.Ledger
+	// changes is the changes memo, cleared with the results.
+	changes *ledger.Ledger
+}
+
+// OpenStore finds the result cache of the repository holding dir.
+func OpenStore(ctx context.Context, dir string) (Store, error) {
+	if err := git.Available(); err != nil {
+		return Store{}, err
+	}
+	loc, err := git.Locate(ctx, dir)
+	if err != nil {
+		return Store{}, fmt.Errorf("find the repository of %s: %w", dir, err)
+	}
+	d := Dir(loc.CommonDir)
+	return Store{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0)}, nil
+}
+
+// Clear removes every result of the cache (and the changes memo) and
+// returns how many results it removed.
+func (s Store) Clear() (int, error) {
+	if _, err := s.changes.Clear(); err != nil {
+		return 0, err
+	}
+	return s.ledger.Clear()
+}
+
+// Stats counts the results of the cache and their size in bytes.
+func (s Store) Stats() (int, int64, error) {
+	st, err := s.ledger.Stats()
+	return st.Records, st.Bytes, err
+}

@@ -1,0 +1,202 @@
+// Package decisions keeps the agent's skip decisions: a review violation
+// the agent marked skipped stays skipped on its branch, whatever happens to
+// the logs, when a later review reports it again.
+package decisions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+)
+
+// The agent's skip decisions are kept per project and branch in the store
+// under the git common directory (statecfg/store, kind "decisions"), where
+// archiving, clean and auto-clean never reach: a violation skipped on a
+// branch stays skipped when a later review on that branch reports it again
+// (see the fingerprint package for what "again" means), whatever happened
+// to the logs in between.
+const (
+	// decisionsKind is the store's kind of record.
+	decisionsKind = "decisions"
+	// maxSkips bounds the decisions kept per project and branch; the oldest
+	// go first.
+	maxSkips = 500
+	// decisionsVersion is the record format.
+	decisionsVersion = 1
+)
+
+// decisionBook is the record of one project on one branch.
+type decisionBook struct {
+	Version int `json:"version"`
+	// Project is the project root relative to the work tree's top level
+	// ("." at the top level); Branch the branch.
+	Project string     `json:"project"`
+	Branch  string     `json:"branch"`
+	Skips   []Decision `json:"skips"`
+}
+
+// Decision is one skip decision.
+type Decision struct {
+	ID     string `json:"id"`
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Anchor string `json:"anchor,omitempty"`
+	Issue  string `json:"issue"`
+	Note   string `json:"note"`
+	// Review is the review job that reported it.
+	Review    string    `json:"review,omitempty"`
+	SkippedAt time.Time `json:"skipped_at"`
+}
+
+// gateSkip is the record as the review gates apply it.
+func (r Decision) gateSkip() gate.Skip {
+	return gate.Skip{ID: r.ID, File: r.File, Line: r.Line, Anchor: r.Anchor, Issue: r.Issue, Note: r.Note}
+}
+
+// same reports whether r and o are one decision: the same id, or the same
+// fingerprint at the same line.
+func (r Decision) same(o Decision) bool {
+	return r.ID == o.ID || (r.File == o.File && r.Line == o.Line && fingerprint.SimilarIssues(r.Issue, o.Issue) &&
+		(r.Anchor == o.Anchor || r.Anchor == "" || o.Anchor == ""))
+}
+
+// decisionsOf is the store and key of the decisions of loc's project on
+// branch.
+func decisionsOf(loc git.Location, branch string) (store.Store, []string) {
+	project := strings.TrimSuffix(loc.Prefix, "/")
+	if project == "" {
+		project = "."
+	}
+	return store.Open(loc.CommonDir, decisionsKind), []string{project, branch}
+}
+
+// Load reads the skip decisions of loc's project on its branch. A
+// corrupt record reads as none (with the error, for a warning).
+func Load(loc git.Location) ([]gate.Skip, error) {
+	s, key := decisionsOf(loc, loc.Branch)
+	var book decisionBook
+	_, err := s.Read(&book, key...)
+	out := make([]gate.Skip, 0, len(book.Skips))
+	for _, r := range book.Skips {
+		out = append(out, r.gateSkip())
+	}
+	return out, err
+}
+
+// Keep adds the decisions to loc's project on branch (replacing a
+// decision about the same violation) and returns how many were new.
+func Keep(loc git.Location, branch string, skips []Decision) (int, error) {
+	if len(skips) == 0 {
+		return 0, nil
+	}
+	s, key := decisionsOf(loc, branch)
+	var book decisionBook
+	added := 0
+	err := s.Update(&book, func() (bool, error) {
+		book.Version, book.Project, book.Branch = decisionsVersion, key[0], branch
+		changed := false
+		for _, sk := range skips {
+			i := indexSkip(book.Skips, sk)
+			switch {
+			case i < 0:
+				book.Skips = append(book.Skips, sk)
+				added++
+				changed = true
+			case book.Skips[i].Note != sk.Note || book.Skips[i].Anchor == "" && sk.Anchor != "":
+				sk.SkippedAt = book.Skips[i].SkippedAt
+				book.Skips[i] = sk
+				changed = true
+			}
+		}
+		if over := len(book.Skips) - maxSkips; over > 0 {
+			book.Skips = book.Skips[over:]
+		}
+		return changed, nil
+	}, key...)
+	return added, err
+}
+
+// indexSkip is the index of the decision in list about the same violation
+// as sk, or -1.
+func indexSkip(list []Decision, sk Decision) int {
+	for i, r := range list {
+		if r.same(sk) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Of is the decision an agent took by marking v skipped in review job's
+// record; src gives the anchor of a violation stored without one (a file of
+// the TypeScript tool, or a hand edit).
+func Of(job string, v gate.Violation, src *fingerprint.Source, now time.Time) Decision {
+	line, _ := parse.LineNumber(v.Line)
+	anchor := v.Anchor
+	if anchor == "" {
+		anchor = src.Anchor(v.File, line)
+	}
+	return Decision{ID: review.ID(v), File: v.File, Line: line, Anchor: anchor, Issue: v.Issue,
+		Note: review.ResultText(v), Review: job, SkippedAt: now.UTC()}
+}
+
+// skippedInLogs are the violations marked skipped in the newest verdict of
+// every review slot of logDir (its files named by jn), as decisions, with
+// a warning per unreadable file.
+func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, []string) {
+	names, err := logdir.Scan(logDir)
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	records, warnings := review.Latest(logDir, names, jn)
+	src := fingerprint.NewSource(root)
+	var out []Decision
+	for _, r := range records {
+		for _, v := range r.Violations {
+			if review.StatusOf(v) == gate.ViolationSkipped {
+				out = append(out, Of(r.Job, v, src, now))
+			}
+		}
+	}
+	return out, warnings
+}
+
+// Harvest keeps the skips the agent marked in logDir's review records
+// (by command or by hand; files named by jn) as decisions of branch (the branch the logs were
+// written on; the current one when ""), before anything archives those
+// records. Problems are returned as warnings: decisions never stop a run.
+func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
+	skips, warnings := skippedInLogs(logDir, root, jn, now)
+	if len(skips) == 0 {
+		return warnings
+	}
+	loc, err := locate(ctx)
+	if err != nil {
+		return append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
+	}
+	if branch == "" {
+		branch = loc.Branch
+	}
+	if _, err := Keep(loc, branch, skips); err != nil {
+		warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
+	}
+	return warnings
+}
+
+// Warning words a problem reading the decisions.
+func Warning(err error) string {
+	if errors.Is(err, store.ErrCorrupt) {
+		return fmt.Sprintf("ignoring the skip decisions: %v", err)
+	}
+	return fmt.Sprintf("cannot read the skip decisions: %v", err)
+}

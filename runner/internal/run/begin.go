@@ -1,0 +1,187 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// begun is a run that holds the lock: the state it found, the git
+// questions it asked early (answered late, so that independent git
+// processes overlap) and its place in the log directory and the episode.
+type begun struct {
+	// lock is held until the run ends.
+	lock *lock.Lock
+	// prev is the execution state the run found (zero after auto-clean).
+	prev state.State
+	// refs resolves HEAD, the base branch and what the previous snapshot
+	// records; changed lists the changes of the run's change scope; exists
+	// tells which changed paths exist as files.
+	refs    *future[git.Refs]
+	changed *future[cache.Listed]
+	exists  *existence
+	// runDir holds the run's numbered files: the log directory, or its
+	// CommitDir space for a look at a past commit (-c); runNumber is N of
+	// them.
+	runDir    string
+	runNumber int
+	// episodeStart is the run number the retry budget of the episode counts
+	// from, attempt this run's place in it (1 for its first run).
+	episodeStart, attempt int
+	// verification is true when failure logs are pending: the run verifies
+	// them.
+	verification bool
+}
+
+// begin takes the run lock (taking over one no live run can hold, see
+// lockBounds), reads the execution state, keeps the skips the agent marked
+// since the last run as decisions of the branch the logs were written on
+// (before auto-clean archives them), starts listing the changes, archives
+// the logs when the previous run's context is gone (autoClean) and places
+// the run (startRun). Once the lock is taken the run is returned, with the
+// error that ends it.
+func begin(ctx context.Context, s *services, p *project) (*begun, error) {
+	lk, err := lock.AcquireWithin(p.logDir, lockBounds(ctx, p.cfg))
+	if err != nil {
+		var held *lock.HeldError
+		if !errors.As(err, &held) {
+			err = fmt.Errorf("acquire lock: %w", err)
+		}
+		return nil, err
+	}
+	if lk.Warning != "" {
+		s.cons.Printf(lineWarning, lk.Warning)
+	}
+	b := &begun{lock: lk}
+	prev := readState(s, p.logDir)
+	for _, w := range decisions.Harvest(ctx, p.root, p.logDir, entry.JobNames(p.cfg), prev.Branch, p.locate, s.now()) {
+		s.cons.Printf(lineWarning, w)
+	}
+	// The run's changes do not depend on what follows: git lists them while
+	// the state is checked.
+	spec := p.diffSpec()
+	b.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, p.root, p.base, prev.WorkingTreeRef) })
+	b.changed = listChanges(ctx, p, b.refs, spec)
+	b.exists = &existence{root: p.root, changed: b.changed}
+	// A look at a past commit leaves the work tree's logs as they are.
+	if !p.pastCommit() {
+		cleaned, err := autoClean(ctx, s, p, b.refs, prev)
+		if err != nil {
+			return b, err
+		}
+		if cleaned {
+			prev = state.State{}
+		}
+	}
+	b.prev = prev
+	return b, b.place(s, p)
+}
+
+// readState reads the execution state of the previous run; the zero State
+// when there is none (or it is unreadable, with a warning).
+func readState(s *services, logDir string) state.State {
+	prev, err := state.Read(logDir)
+	if err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("ignoring unreadable execution state: %v", err))
+	}
+	if err != nil || prev == nil {
+		return state.State{}
+	}
+	return *prev
+}
+
+// locate answers where the project sits in its repository, once per run.
+func (p *project) locate(context.Context) (git.Location, error) { return p.loc.get() }
+
+// cacheWanted reports whether the run may use the result cache (the
+// project and the caller allow it), before the jobs are known.
+func (p *project) cacheWanted() bool { return p.opts.Version != "" && p.cfg.Cache.Enabled }
+
+// listChanges starts listing the run's changes of spec: from the changes
+// memo of the result cache when the cache is on and the scope is local,
+// else from git.
+func listChanges(ctx context.Context, p *project, refs *future[git.Refs], spec gate.DiffSpec) *future[cache.Listed] {
+	if !p.cacheWanted() || spec.Mode != gate.DiffLocal {
+		return async(func() (cache.Listed, error) {
+			ch, err := git.ChangedFiles(ctx, p.root, spec)
+			return cache.Listed{Changes: ch}, err
+		})
+	}
+	// The memo's key needs the snapshot, HEAD, the base and where the
+	// project is: all asked at once.
+	p.snap.start()
+	refs.start()
+	p.loc.start()
+	return async(func() (cache.Listed, error) {
+		return changesMemo(ctx, p, refs, spec).Changes(ctx, p.root, spec, p.debug)
+	})
+}
+
+// changesMemo is the changes memo of the run's changes of spec, nil when
+// the run has none (no snapshot, no HEAD, a base that names nothing, a
+// repository that cannot be located).
+func changesMemo(ctx context.Context, p *project, refs *future[git.Refs], spec gate.DiffSpec) *cache.Memo {
+	loc, err := p.loc.get()
+	if err != nil || cache.HasSubmodules(p.root, loc.Prefix) {
+		return nil
+	}
+	tree, err := p.snap.tree()
+	if err != nil {
+		return nil
+	}
+	r, err := refs.get()
+	if err != nil {
+		return nil
+	}
+	m, _ := cache.NewMemo(ctx, p.root, p.opts.Version, loc, tree, r, spec)
+	return m
+}
+
+// recordChanges keeps the changes listed on a miss of the changes memo,
+// when their key still describes the repository (cache.Listed.Record). A
+// run that ended early still lists them meanwhile.
+func (b *begun) recordChanges(ctx context.Context, p *project) {
+	l, err := b.changed.get()
+	if err != nil {
+		return
+	}
+	l.Record(ctx, p.root, b.exists.of(l.Files), p.snap.still, p.debug)
+}
+
+// existence tells whether a changed path exists as a file (see
+// entry.Narrow): as the changes memo recorded it for the paths it holds,
+// else as the file system says, each path asked once.
+type existence struct {
+	root    string
+	changed *future[cache.Listed]
+	once    sync.Once
+	exists  func(string) bool
+}
+
+// of is the run's answer, made the first time from the changed paths
+// files.
+func (e *existence) of(files []string) func(string) bool {
+	e.once.Do(func() {
+		fs := entry.FileExists(e.root, files)
+		var memo map[string]bool
+		if l, err := e.changed.get(); err == nil {
+			memo = l.Exists
+		}
+		e.exists = func(f string) bool {
+			if present, ok := memo[f]; ok {
+				return present
+			}
+			return fs(f)
+		}
+	})
+	return e.exists
+}

@@ -1,0 +1,137 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
+)
+
+// finish ends a run whose gates ran: the status (decideStatus), the
+// execution state, the summary, archiving after a pass, and the passes
+// recorded in the result cache. An interrupted run writes no state and no
+// summary; a look at a past commit writes no state and archives nothing.
+func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned, prep *prepared, g ran) outcome.RunResult {
+	results := g.results
+	sum := console.Summarize(results, prep.previous)
+	res := outcome.RunResult{ConsoleLogPath: prep.consolePath, GatesRun: len(results) - sum.NotRun,
+		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
+		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
+	res.Status = decideStatus(tally{
+		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
+		onlyInfrastructure: onlyInfrastructure(results), run: b.attempt, maxRetries: p.cfg.MaxRetries,
+		noBudget: p.pastCommit(),
+	})
+	switch res.Status {
+	case outcome.StatusError:
+		s.cons.Printf(lineInterrupted)
+		res.ErrorMessage = fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
+		return res
+	case outcome.StatusInfrastructureError:
+		// Nothing the agent can fix: do not block it. The errors are in the
+		// logs and the message.
+		res.ErrorMessage = infrastructureDetail(results)
+	}
+	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, pl), from: ch.from,
+		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs)}
+	for _, g := range res.Gates {
+		if g.Status == outcome.GatePreExisting {
+			e.preExisting = append(e.preExisting, g.JobID)
+		}
+	}
+	if !p.pastCommit() {
+		writeState(ctx, s, p, b, e)
+	}
+	s.cons.PrintSummary(sum, b.attempt, outcome.StatusText(res.Status))
+	if err := s.cons.Close(); err != nil {
+		s.cons.Printf(lineWarning, err)
+	}
+	if e.archived && archiveAfterPass(s, p) {
+		res = movedToPrevious(res, p.logDir)
+	}
+	prep.cache.Record(ctx, results, b.runNumber, res.ConsoleLogPath, p.snap.treeMoved)
+	return res
+}
+
+// movedToPrevious is res with its log paths where archiving logDir moved
+// them.
+func movedToPrevious(res outcome.RunResult, logDir string) outcome.RunResult {
+	res.ConsoleLogPath = archived(logDir, res.ConsoleLogPath)
+	for i := range res.Gates {
+		g := &res.Gates[i]
+		g.LogPath = archived(logDir, g.LogPath)
+		for j := range g.Slots {
+			sl := &g.Slots[j]
+			sl.LogPath, sl.JSONPath = archived(logDir, sl.LogPath), archived(logDir, sl.JSONPath)
+			for k := range sl.Violations {
+				sl.Violations[k].Path = archived(logDir, sl.Violations[k].Path)
+			}
+		}
+	}
+	return res
+}
+
+// cachedCount counts the results taken from the result cache.
+func cachedCount(results []gate.Result) int {
+	n := 0
+	for _, r := range results {
+		if r.Cached != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// endsEpisode reports whether a run with status s ends the episode and
+// archives the logs: passed, and passed_with_warnings (the skips it reports
+// are decisions kept apart from the logs, see runner/internal/decisions).
+func endsEpisode(s outcome.GauntletStatus) bool {
+	return s == outcome.StatusPassed || s == outcome.StatusPassedWithWarnings
+}
+
+// onlyInfrastructure reports whether every gate that did not pass failed for
+// reasons the agent cannot fix (gate.Result.Infrastructure).
+func onlyInfrastructure(results []gate.Result) bool {
+	found := false
+	for _, r := range results {
+		if !r.Status.Failed() {
+			continue
+		}
+		if !r.Infrastructure {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// infrastructureDetail names each gate that could not run and why.
+func infrastructureDetail(results []gate.Result) string {
+	var parts []string
+	for _, r := range results {
+		if r.Infrastructure {
+			parts = append(parts, r.JobID+": "+r.Message)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// reviewDefinitions fingerprints the definition of every review job of
+// jobs (see state.State.ReviewDefinitions), nil when there is none.
+func reviewDefinitions(jobs []gate.Job) map[string]string {
+	var defs map[string]string
+	for _, j := range jobs {
+		if !j.ReadsDiff() {
+			continue
+		}
+		if defs == nil {
+			defs = map[string]string{}
+		}
+		defs[j.ID] = cache.DefinitionFingerprint(j)
+	}
+	return defs
+}

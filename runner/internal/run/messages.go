@@ -1,0 +1,37 @@
+package run
+
+import "fmt"
+
+// Console lines other than gate lines and the summary. LineNoChanges and
+// LineNoApplicableGates are also what `detect` prints.
+const (
+	LineNoChanges         = "No changes detected."
+	LineNoApplicableGates = "No applicable gates for these changes."
+	lineAutoClean         = "Auto-cleaning logs (%s)..."
+	lineVerification      = "Existing logs detected — running in verification mode..."
+	// lineFreshBudget: why the retry limit of the previous episode no
+	// longer applies, and the runs the new budget allows.
+	lineFreshBudget   = "Retry limit reached in the previous episode, but %s starts a fresh retry budget of %d run(s)."
+	lineChangedFiles  = "Found %d changed file(s)."
+	lineRunning       = "Running %d gate(s)..."
+	linePreviousFails = "Found %d gate(s) with %d previous violation(s)."
+	lineInterrupted   = "Run interrupted; gates were stopped."
+	lineWarning       = "Warning: %s"
+	lineError         = "Error: %v"
+	lineLeftOut       = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews do not see it, checks do."
+)
+
+// Why an episode ends at its retry limit (lineFreshBudget).
+const (
+	reasonNewSession = "a new agent session"
+	reasonNewCommit  = "a new commit (HEAD moved)"
+)
+
+// retryLimitMessage is printed (and returned) when run n of the episode
+// may not start.
+func retryLimitMessage(n, allowed, maxRetries int) string {
+	return fmt.Sprintf("Retry limit exceeded: run %d exceeds max allowed %d (max_retries: %d). "+
+		"Human input required on what to do next; a new agent session or a new commit starts a fresh budget, "+
+		"and `agent-gauntlet clean` archives the logs and starts over.",
+		n, allowed, maxRetries)
+}

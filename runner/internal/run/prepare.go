@@ -1,0 +1,185 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+)
+
+// prepared is what the gates of a run are given besides their jobs.
+type prepared struct {
+	// consolePath is the run's console log, open from prepare on.
+	consolePath string
+	// previous is what earlier runs left to verify (nil outside a
+	// verification run).
+	previous *gate.Pending
+	// skips are the agent's skip decisions on the branch (for runs with
+	// reviews).
+	skips []gate.Skip
+	// cache is the run's result cache, its keys computed; nil when the run
+	// uses none.
+	cache *cache.Results
+	// spec is the change scope the gates get; reviewed is true when the
+	// run's reviews were given the tree of the run's snapshot: the state
+	// then records that tree even if the gates changed the work tree since
+	// (see finalSnapshot).
+	spec     gate.DiffSpec
+	reviewed bool
+}
+
+// prepare opens the run's console log and makes what its gates are given:
+// the failures earlier runs left to verify, the agent's skip decisions,
+// the result cache with the jobs' keys, and the change scope; it writes
+// the debug log's RUN_START event and says how many gates run.
+func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned) (*prepared, error) {
+	consolePath := logdir.ConsoleName(b.runNumber).Path(b.runDir)
+	if err := os.MkdirAll(b.runDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create log directory %s: %w", b.runDir, err)
+	}
+	if err := s.cons.Open(consolePath); err != nil {
+		return nil, err
+	}
+	prep := &prepared{consolePath: consolePath}
+	prep.previous = previousFailures(s, p, b, pl)
+	prep.skips = branchSkips(s, p, pl.jobs)
+	prep.cache = openCache(p, b)
+	if prep.cache != nil {
+		computeKeys(ctx, p, b, ch, pl.jobs, prep.cache, prep.skips)
+	}
+	prep.spec, prep.reviewed = gateSpec(s, p, ch.spec, pl.jobs)
+	logRunStart(ctx, p, prep.spec, len(pl.jobs), b.verification)
+	s.cons.Printf(lineRunning, len(pl.jobs))
+	return prep, nil
+}
+
+// previousFailures loads what earlier runs left to verify, in a
+// verification run (nil otherwise), and says how much.
+func previousFailures(s *services, p *project, b *begun, pl *planned) *gate.Pending {
+	if !b.verification {
+		return nil
+	}
+	previous, warnings, err := s.deps.loadPending(p.logDir, pl.names, p.opts.Gate)
+	for _, w := range warnings {
+		s.cons.Printf(lineWarning, w)
+	}
+	if err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("cannot load previous failures: %v", err))
+	}
+	if n, v := previous.Count(); n > 0 {
+		s.cons.Printf(linePreviousFails, n, v)
+	}
+	return previous
+}
+
+// branchSkips are the agent's skip decisions on the current branch, for
+// the review gates among jobs (none without a review job: no git
+// question).
+func branchSkips(s *services, p *project, jobs []gate.Job) []gate.Skip {
+	if !hasReview(jobs) {
+		return nil
+	}
+	loc, err := p.loc.get()
+	if err != nil {
+		s.cons.Printf(lineWarning, decisions.Warning(err))
+		return nil
+	}
+	skips, err := decisions.Load(loc)
+	if err != nil {
+		s.cons.Printf(lineWarning, decisions.Warning(err))
+	}
+	return skips
+}
+
+// openCache returns the result cache of the run, nil when the run does
+// not use one: no version to key by, the project turned it off, the
+// repository cannot be located or has submodules (a note in the debug
+// log).
+func openCache(p *project, b *begun) *cache.Results {
+	if !p.cacheWanted() {
+		return nil
+	}
+	loc, err := p.loc.get()
+	if err != nil {
+		p.debug.Event(debuglog.EventCache, fmt.Sprintf("off: %v", err))
+		return nil
+	}
+	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg)}
+	if refs, err := b.refs.get(); err == nil && refs.BaseErr == nil {
+		run.BaseCommit = refs.Base
+	}
+	return cache.Open(p.root, loc, run, p.cfg, !p.opts.NoCache, p.debug)
+}
+
+// computeKeys computes the keys in the cache c of jobs on the tree of the
+// run's snapshot, the reviews' with the inputs of their diff: the whole
+// change set ch.full, the refs and the skip decisions they apply (skips).
+// Without a snapshot no job has a key.
+func computeKeys(ctx context.Context, p *project, b *begun, ch *changes, jobs []gate.Job, c *cache.Results, skips []gate.Skip) {
+	tree, err := p.snap.tree()
+	if err != nil {
+		p.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
+		return
+	}
+	var diff *cache.Diff
+	if cache.WantsDiff(jobs) {
+		if refs, err := b.refs.get(); err == nil {
+			diff = cache.ReviewDiff(ctx, p.root, ch.full, refs, skips)
+		}
+	}
+	c.ComputeKeys(ctx, tree, jobs, diff)
+}
+
+// gateSpec is the change scope the gates get: spec with the tree of the
+// run's snapshot of the work tree when reviews (or the debug log's diff
+// statistics) need one, so that every gate sees the same work tree; and
+// whether the reviews were given that tree (the one the run's state then
+// records).
+func gateSpec(s *services, p *project, spec gate.DiffSpec, jobs []gate.Job) (gate.DiffSpec, bool) {
+	needTree := p.debug != nil || hasReview(jobs)
+	if !needTree || spec.WorkTree != "" || spec.Mode == gate.DiffCommit || spec.Mode == gate.DiffCI {
+		return spec, spec.WorkTree != "" && hasReview(jobs)
+	}
+	tree, err := p.snap.tree()
+	if err != nil {
+		s.cons.Printf(lineWarning, err)
+		return spec, false
+	}
+	spec.WorkTree = tree
+	return spec, hasReview(jobs)
+}
+
+// hasReview reports whether jobs hold a job that reads the diff (a
+// review).
+func hasReview(jobs []gate.Job) bool {
+	for _, j := range jobs {
+		if j.ReadsDiff() {
+			return true
+		}
+	}
+	return false
+}
+
+// logRunStart writes the debug log's RUN_START event with the diff
+// statistics of spec.
+func logRunStart(ctx context.Context, p *project, spec gate.DiffSpec, gates int, verification bool) {
+	if p.debug == nil {
+		return
+	}
+	mode := "full"
+	if verification {
+		mode = "verification"
+	}
+	st, err := git.DiffStats(ctx, p.root, spec)
+	if err != nil {
+		st.BaseRef = spec.BaseBranch
+	}
+	p.debug.Event(debuglog.EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
+		mode, st.BaseRef, st.Changed(), st.New, st.Modified, st.Deleted, st.LinesAdded, st.LinesRemoved, gates))
+}

@@ -1,0 +1,125 @@
+package run
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+)
+
+// snapshot is a run's snapshot of the work tree (without the log
+// directory) in a kept index, taken at most once: before the gates when
+// something needs it then (a review's diff, a cache key, a verification
+// run's changes), else after them, for the execution state.
+type snapshot struct {
+	taken *future[takenSnapshot]
+	// gatesDone is set once every gate has ended; gatesRan tells whether
+	// any gate ran (all cached: none).
+	gatesDone, gatesRan atomic.Bool
+	moved               struct {
+		once    sync.Once
+		changed bool
+		err     error
+		// checked is true when git was asked (not inferred).
+		checked bool
+	}
+}
+
+// takenSnapshot is the snapshot as taken.
+type takenSnapshot struct {
+	tree *git.TreeSnapshot
+	// afterGates is true when it was taken after every gate had ended: it
+	// then is the work tree the gates left, no check needed.
+	afterGates bool
+}
+
+// newSnapshot is the snapshot of the work tree of the project at root,
+// the log directory (logRel, "" for none inside the root) left out; it is
+// taken under ctx when first asked for, and each path it had to leave out
+// gets a note on cons.
+func newSnapshot(ctx context.Context, root, logRel string, cons *console.Console) *snapshot {
+	s := &snapshot{}
+	var excludes []string
+	if logRel != "" {
+		excludes = []string{logRel}
+	}
+	s.taken = lazy(func() (takenSnapshot, error) {
+		after := s.gatesDone.Load()
+		ts, err := git.NewTreeSnapshot(ctx, root, excludes...)
+		if err != nil {
+			return takenSnapshot{}, err
+		}
+		for _, p := range ts.LeftOut {
+			cons.Printf(lineLeftOut, console.Text(p))
+		}
+		return takenSnapshot{tree: ts, afterGates: after}, nil
+	})
+	return s
+}
+
+// start starts taking the snapshot, when nothing has yet.
+func (s *snapshot) start() { s.taken.start() }
+
+// tree is the tree of the snapshot, taking it if needed.
+func (s *snapshot) tree() (string, error) {
+	ts, err := s.taken.get()
+	if err != nil {
+		return "", err
+	}
+	return ts.tree.Tree, nil
+}
+
+// gatesEnded notes that every gate has ended, and whether any ran: a
+// snapshot taken from now on is the work tree the gates left.
+func (s *snapshot) gatesEnded(ran bool) {
+	s.gatesRan.Store(ran)
+	s.gatesDone.Store(true)
+}
+
+// noGateRan reports whether the gates have ended without any running.
+func (s *snapshot) noGateRan() bool { return s.gatesDone.Load() && !s.gatesRan.Load() }
+
+// treeMoved reports whether the work tree differs from the snapshot taken
+// before the gates (asked once; false for a snapshot taken after them, or
+// when no gate ran).
+func (s *snapshot) treeMoved(ctx context.Context) (bool, error) {
+	s.moved.once.Do(func() {
+		ts, err := s.taken.get()
+		switch {
+		case err != nil:
+			s.moved.changed, s.moved.err = true, err
+		case ts.afterGates || s.noGateRan():
+		default:
+			s.moved.changed, s.moved.err = ts.tree.Changed(ctx)
+			s.moved.checked = true
+		}
+	})
+	return s.moved.changed, s.moved.err
+}
+
+// still reports whether the work tree is still the snapshot, asking git
+// unless treeMoved already did.
+func (s *snapshot) still(ctx context.Context) bool {
+	if moved, err := s.treeMoved(ctx); s.moved.checked || err != nil {
+		return err == nil && !moved
+	}
+	ts, err := s.taken.get()
+	if err != nil {
+		return false
+	}
+	moved, err := ts.tree.Changed(ctx)
+	return err == nil && !moved
+}
+
+// close waits for the snapshot, if it is being taken, and removes its
+// index.
+func (s *snapshot) close() {
+	if s == nil || !s.taken.started.Load() {
+		return
+	}
+	if ts, err := s.taken.get(); err == nil {
+		ts.tree.Close()
+	}
+}

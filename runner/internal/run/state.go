@@ -1,0 +1,129 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+)
+
+// ending is what the execution state records of a run that ran its gates,
+// beyond the repository as the run leaves it.
+type ending struct {
+	status outcome.GauntletStatus
+	// archived is true when the run archives the logs.
+	archived bool
+	// from is where the verified change set began (changes.from).
+	from string
+	// reviewed is true when the run's reviews were given the tree of the
+	// run's snapshot (prepared.reviewed).
+	reviewed bool
+	// preExisting are the run's checks that failed as on the base branch;
+	// reviewDefs fingerprint the definitions of its review jobs (which tell
+	// the next run which review gates judged the snapshot).
+	preExisting []string
+	reviewDefs  map[string]string
+}
+
+// writeState records the branch, commit and a snapshot of the work tree:
+// the branch and HEAD are asked of git while the snapshot is taken, or
+// the snapshot taken before the gates (for verification or reviews) is
+// checked and retaken if the gates changed the work tree. With them go
+// the episode (nextEpisode), the start of the stop hook's interval
+// (lastFullPass), the run's number and change scope, and what e says.
+func writeState(ctx context.Context, s *services, p *project, b *begun, e ending) {
+	p.snap.start()
+	hs, err := headState(ctx, p, b)
+	if err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+		return
+	}
+	branch, head := hs.Branch, hs.Head
+	ref, err := finalSnapshot(ctx, p, b, hs, e)
+	if err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
+		ref = head
+	}
+	now := s.now()
+	st := state.State{LastRunCompletedAt: now, Branch: branch, Commit: head, WorkingTreeRef: ref,
+		LastFullPassAt: lastFullPass(p, b, e.status, now), EpisodeStartRun: nextEpisode(p, b, e.status, e.archived),
+		SessionID: p.opts.SessionID, RunNumber: b.runNumber, Scope: p.scopeName(), PreExisting: e.preExisting,
+		ReviewDefinitions: e.reviewDefs}
+	if err := state.Write(p.logDir, st); err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+	}
+}
+
+// recordedBase is the base commit a snapshot records, "" when the base
+// branch names none.
+func recordedBase(hs git.HeadState) string {
+	if hs.BaseErr != nil {
+		return ""
+	}
+	return hs.Base
+}
+
+// finalSnapshot returns the snapshot commit, on HEAD with the base and
+// e.from recorded, of the work tree the run's reviews were given when they
+// were given the run's snapshot (e.reviewed): what the gates changed in
+// the work tree since (a formatter, an edit during the run) is then among
+// the next run's changes since the snapshot, so no review that judged it
+// ever misses it. Otherwise it is the work tree as the gates left it: the
+// run's snapshot when nothing moved since it was taken, else taken again.
+func finalSnapshot(ctx context.Context, p *project, b *begun, hs git.HeadState, e ending) (string, error) {
+	ts, err := p.snap.taken.get()
+	if err != nil {
+		return "", err
+	}
+	if !e.reviewed {
+		changed, err := p.snap.treeMoved(ctx)
+		if err != nil {
+			return "", err
+		}
+		if changed {
+			if err := ts.tree.Retake(ctx); err != nil {
+				return "", err
+			}
+		}
+	}
+	if ref := sameSnapshot(b, ts.tree.Tree, hs, e.from); ref != "" {
+		return ref, nil
+	}
+	c, err := git.CommitTreeOn(ctx, p.root, ts.tree.Tree, recordedBase(hs), e.from, hs.Head)
+	if err != nil {
+		return "", fmt.Errorf("snapshot commit: %w", err)
+	}
+	return c, nil
+}
+
+// headState is the branch, HEAD and base commit for the execution state:
+// asked of git, or, when no gate ran (every pass from the cache, a run of
+// milliseconds), what the run resolved at its start.
+func headState(ctx context.Context, p *project, b *begun) (git.HeadState, error) {
+	if p.snap.noGateRan() && p.loc.started.Load() && b.refs.started.Load() {
+		loc, lerr := p.loc.get()
+		refs, rerr := b.refs.get()
+		if lerr == nil && rerr == nil && refs.Head != "" {
+			return git.HeadState{Branch: loc.Branch, Head: refs.Head, Base: refs.Base, BaseErr: refs.BaseErr}, nil
+		}
+	}
+	return git.ReadHeadState(ctx, p.root, p.base)
+}
+
+// sameSnapshot is the previous run's snapshot commit when it is the one
+// this run would write (the same tree, on the same HEAD, recording the
+// same base and origin), "" otherwise.
+func sameSnapshot(b *begun, tree string, hs git.HeadState, from string) string {
+	prev := b.prev.WorkingTreeRef
+	if prev == "" || !b.refs.started.Load() {
+		return ""
+	}
+	refs, err := b.refs.get()
+	if err != nil || refs.SnapshotTree != tree || refs.SnapshotParent != hs.Head || hs.Head == "" ||
+		refs.SnapshotBase != recordedBase(hs) || refs.SnapshotSince != from {
+		return ""
+	}
+	return prev
+}

@@ -1,0 +1,154 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// outcome is one load's result, comparable.
+type outcome struct {
+	cfg *Config
+	err error
+}
+
+// sameOutcome reports whether a and b are the same configuration or the
+// same error (its type and text).
+func sameOutcome(a, b outcome) bool {
+	if (a.err == nil) != (b.err == nil) {
+		return false
+	}
+	if a.err != nil {
+		return reflect.TypeOf(a.err) == reflect.TypeOf(b.err) && a.err.Error() == b.err.Error() &&
+			errors.Is(a.err, ErrNotFound) == errors.Is(b.err, ErrNotFound) && reflect.DeepEqual(warningsOf(a.err), warningsOf(b.err))
+	}
+	return reflect.DeepEqual(a.cfg, b.cfg)
+}
+
+// warningsOf is the warnings an *Errors carries.
+func warningsOf(err error) []string {
+	var errs *Errors
+	if errors.As(err, &errs) {
+		return errs.Warnings
+	}
+	return nil
+}
+
+// Every level of a Project is what the load it stands for returns, in
+// whatever order a command asks for the levels: one read of each file
+// gives the same configuration as a fresh load, problems in the same order
+// (the tracked-files problem of log_dir among config.yml's, before the
+// gates' problems).
+func TestProjectLevelsAgreeWithLoads(t *testing.T) {
+	trees := map[string]map[string]string{
+		"valid":          {".gauntlet/config.yml": guardConfig + "unknown_key: 1\n", ".gauntlet/checks/lint.yml": "command: make lint\n"},
+		"config problem": {".gauntlet/config.yml": guardConfig + "max_retries: x\n", ".gauntlet/checks/lint.yml": "command: make lint\n"},
+		"gate problem":   {".gauntlet/config.yml": guardConfig, ".gauntlet/checks/lint.yml": "timeout: 3\n"},
+		"unknown gate":   {".gauntlet/config.yml": guardConfig},
+		"tracked log_dir and problems everywhere": {
+			".gauntlet/config.yml": guardConfig + "log_dir: src\nmax_retries: x\n", ".gauntlet/checks/lint.yml": "timeout: 3\n",
+			".gauntlet/reviews/r.md": "---\nnum_reviews: x\n---\nReview.\n", "src/main.go": "package main\n",
+		},
+		"tracked log_dir only": {".gauntlet/config.yml": guardConfig + "log_dir: src\n", ".gauntlet/checks/lint.yml": "command: make lint\n", "src/main.go": ""},
+		"not yaml":             {".gauntlet/config.yml": "entry_points: [\n"},
+	}
+	orders := [][]Reading{
+		{ReadSettings, ReadGates, ReadAll},
+		{ReadAll, ReadGates, ReadSettings},
+		{ReadGates, ReadAll},
+	}
+	loads := map[Reading]func(ctx context.Context, root string) (*Config, error){
+		ReadAll:      Load,
+		ReadGates:    func(_ context.Context, root string) (*Config, error) { return LoadWithoutGit(root) },
+		ReadSettings: func(_ context.Context, root string) (*Config, error) { return LoadProjectFile(root) },
+	}
+	for name, files := range trees {
+		root := repo(t, files)
+		for _, order := range orders {
+			p, err := OpenProject(root + "/.gauntlet")
+			if err != nil {
+				t.Fatalf("%s: OpenProject: %v", name, err)
+			}
+			for _, r := range order {
+				cfg, err := p.Read(t.Context(), r)
+				want, werr := loads[r](t.Context(), root)
+				if !sameOutcome(outcome{cfg, err}, outcome{want, werr}) {
+					t.Errorf("%s, order %v: level %d = %v, %v\nwant %v, %v", name, order, r, cfg, err, want, werr)
+				}
+				again, aerr := p.Read(t.Context(), r)
+				if again != cfg || !sameOutcome(outcome{again, aerr}, outcome{cfg, err}) {
+					t.Errorf("%s: level %d read twice differs", name, r)
+				}
+				lp, lerr := LoadProject(t.Context(), root, r)
+				if !sameOutcome(outcome{lp, lerr}, outcome{want, werr}) {
+					t.Errorf("%s: LoadProject level %d = %v, %v", name, r, lp, lerr)
+				}
+			}
+		}
+	}
+}
+
+// The problems of config.yml come first, the one git finds about log_dir
+// among them, then the gates' (Errors.Problems).
+func TestLoadOrdersTheTrackedProblem(t *testing.T) {
+	root := repo(t, map[string]string{".gauntlet/config.yml": guardConfig + "log_dir: src\nmax_retries: x\n",
+		".gauntlet/checks/lint.yml": "timeout: 3\n", "src/main.go": "package main\n"})
+	_, err := Load(t.Context(), root)
+	var errs *Errors
+	if !errors.As(err, &errs) {
+		t.Fatalf("Load = %v", err)
+	}
+	var fields []string
+	for _, p := range errs.Problems {
+		fields = append(fields, p.File+" "+p.Field)
+	}
+	want := []string{".gauntlet/config.yml max_retries", ".gauntlet/config.yml log_dir", ".gauntlet/checks/lint.yml command"}
+	if !reflect.DeepEqual(fields, want) {
+		t.Errorf("problems %q, want %q", fields, want)
+	}
+}
+
+// A directory without a project has none, at every level, naming the
+// directory the search started from.
+func TestOpenProjectNotFound(t *testing.T) {
+	dir := t.TempDir()
+	_, err := OpenProject(dir)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Dir != dir {
+		t.Fatalf("OpenProject = %v", err)
+	}
+	if _, err := LoadProject(t.Context(), dir, ReadSettings); !errors.Is(err, ErrNotFound) {
+		t.Errorf("LoadProject = %v", err)
+	}
+}
+
+func TestEffective(t *testing.T) {
+	cfg := &Config{BaseBranch: "origin/main"}
+	tests := []struct {
+		flag string
+		env  map[string]string
+		want string
+		ci   bool
+		head string
+	}{
+		{"", nil, "origin/main", false, ""},
+		{"dev", map[string]string{"CI": "true", "GITHUB_BASE_REF": "main"}, "dev", true, ""},
+		{"", map[string]string{"CI": "true", "GITHUB_BASE_REF": "main", "GITHUB_SHA": "abc"}, "main", true, "abc"},
+		{"", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_BASE_REF": "release"}, "release", true, ""},
+		{"", map[string]string{"GITHUB_BASE_REF": "main", "GITHUB_SHA": "abc"}, "origin/main", false, ""},
+		{"", map[string]string{"CI": "1", "GITHUB_BASE_REF": "main"}, "origin/main", false, ""},
+	}
+	for _, tt := range tests {
+		getenv := func(k string) string {
+			if k == "HOME" {
+				return t.TempDir()
+			}
+			return tt.env[k]
+		}
+		e := Resolve(cfg, getenv)
+		if got := e.Base(tt.flag); got != tt.want || e.CI != tt.ci || e.Head != tt.head {
+			t.Errorf("Resolve(%v).Base(%q) = %q (ci %v, head %q), want %q (ci %v, head %q)", tt.env, tt.flag, got, e.CI, e.Head, tt.want, tt.ci, tt.head)
+		}
+	}
+}

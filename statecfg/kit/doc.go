@@ -1,0 +1,15 @@
+// Package kit groups the small tools every module of agent-gauntlet
+// shares, which are neither configuration nor state; it holds no code
+// itself. Its packages:
+//
+//	atomicfile  write a file atomically (a temporary file renamed over it)
+//	fsread      read a file, bounded, never blocking on a FIFO or a device
+//	fserr       name a path once in an error message
+//	jsonobj     a JSON object that keeps the order of its keys
+//	glob        the patterns of entry points and check globs
+//	procgroup   start a child in its own process group, kill the group
+//	gitcmd      run git: context, process group, bounded output
+//
+// They live in statecfg, the lowest module that runner and cli both
+// import, so that one copy serves all three.
+package kit

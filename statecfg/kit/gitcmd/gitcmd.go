@@ -1,0 +1,118 @@
+// Package gitcmd runs git, for every module: one process per call, `git -C
+// <dir> <args>`, under the caller's context, in a process group of its own
+// (procgroup) that is killed whole when the context ends or the process
+// exits, with a bounded wait for its output after that; stdout is bounded
+// when the caller asks, stderr always. git runs in the C locale, takes no
+// optional lock and never prompts.
+package gitcmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
+)
+
+// Program is the git executable, looked up in PATH.
+const Program = "git"
+
+// WaitDelay is how long a call waits for git's output once its context
+// ended or git exited, before the pipes are closed.
+const WaitDelay = 2 * time.Second
+
+// MaxStderr bounds the stderr a Result keeps.
+const MaxStderr = 4 << 10
+
+// env is what every call adds to the environment: messages in English
+// (callers read them), no optional lock taken in the user's repository, no
+// credential prompt.
+var env = []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}
+
+// Call is one git invocation.
+type Call struct {
+	// Dir is the directory git runs in (-C).
+	Dir string
+	// Args follow `git -C <dir>`.
+	Args []string
+	// Env is added to the environment (after the parent's and the fixed
+	// variables).
+	Env []string
+	// Stdin, when not "", is git's standard input.
+	Stdin string
+	// Limit, when positive, bounds the stdout kept (Result.Truncated tells
+	// whether git wrote more).
+	Limit int
+}
+
+// Result is what a git process that ran left.
+type Result struct {
+	Stdout []byte
+	// Truncated is true when stdout exceeded Call.Limit.
+	Truncated bool
+	// Stderr is the start of git's stderr (at most MaxStderr bytes).
+	Stderr string
+	// ExitCode is git's exit code.
+	ExitCode int
+}
+
+// Run runs git. A non-zero exit is not an error (see Result.ExitCode); an
+// error is a git that could not start (errors.Is exec.ErrNotFound when it
+// is not on PATH), a context that ended (wrapping ctx.Err()), or a wait
+// that failed.
+func Run(ctx context.Context, c Call) (Result, error) {
+	out := &boundedBuffer{max: c.Limit}
+	errBuf := &boundedBuffer{max: MaxStderr}
+	cmd := exec.CommandContext(ctx, Program, append([]string{"-C", c.Dir}, c.Args...)...)
+	cmd.Env = append(append(os.Environ(), env...), c.Env...)
+	cmd.Stdout, cmd.Stderr = out, errBuf
+	if c.Stdin != "" {
+		cmd.Stdin = strings.NewReader(c.Stdin)
+	}
+	procgroup.Set(cmd)
+	cmd.WaitDelay = WaitDelay
+	if err := cmd.Start(); err != nil {
+		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", Program, err)
+	}
+	err := cmd.Wait()
+	// Whatever happened, nothing git started may outlive it.
+	_ = procgroup.Kill(cmd.Process)
+	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: errBuf.buf.String(), ExitCode: cmd.ProcessState.ExitCode()}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("%s: %w", Program, ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
+		return res, fmt.Errorf("wait %s: %w", Program, err)
+	}
+	return res, nil
+}
+
+// boundedBuffer keeps at most max bytes (all when max <= 0).
+type boundedBuffer struct {
+	buf      bytes.Buffer
+	max      int
+	overflow bool
+}
+
+// Write keeps what fits and reports everything written, so that git never
+// blocks or fails on a full buffer.
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	if b.max <= 0 {
+		return b.buf.Write(p)
+	}
+	room := b.max - b.buf.Len()
+	if len(p) > room {
+		b.overflow = true
+		if room > 0 {
+			b.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
