@@ -9,9 +9,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 )
 
 // Messages of the path rules (one source of truth). The %s verbs are

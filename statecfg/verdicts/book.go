@@ -82,8 +82,8 @@ type Book struct {
 	// directory (Seed), when.
 	Seeded time.Time `json:"seeded_from_logs_at,omitzero"`
 	// Damaged is set on the book Update hands over when the stored one
-	// could not be used (why): its verdicts are lost, so the caller seeds
-	// it again from the log directory and tells the person.
+	// could not be used (why): its verdicts are lost, so the caller
+	// rebuilds it from the log directory (Seed) and tells the person.
 	Damaged string `json:"-"`
 }
 

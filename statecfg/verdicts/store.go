@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -88,7 +88,7 @@ func decode(data []byte, k Key) (*Book, string) {
 // all under an exclusive lock of the book, so that concurrent writers never
 // lose each other's verdicts. A book that exists but cannot be used is
 // handed over empty with Book.Damaged saying why (and replaced): the caller
-// seeds it again and tells the person. A book over MaxBookBytes is not
+// rebuilds it (Seed) and tells the person. A book over MaxBookBytes is not
 // written (ErrTooLarge).
 func Update(k Key, change func(b *Book) error) error {
 	path := k.Path()
