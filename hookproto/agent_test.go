@@ -22,6 +22,9 @@ func TestDialects(t *testing.T) {
 		if d.decode == nil || d.encode == nil || d.HookTimeout <= 0 {
 			t.Errorf("%s: decoder, encoder and hook timeout required", d.Agent)
 		}
+		if d.DirField == "" {
+			t.Errorf("%s: the input field of the directory is not named", d.Agent)
+		}
 		if d.shape == nil && d.Env == "" && d.Agent != Claude {
 			t.Errorf("%s: neither a shape nor an Env marker: never recognised", d.Agent)
 		}
@@ -71,6 +74,45 @@ func TestFromEnv(t *testing.T) {
 	}
 	if FromEnv(nil) != "" {
 		t.Error("FromEnv(nil) not empty")
+	}
+}
+
+// The session's project is the one the client names in its row's variable,
+// whatever the input's cwd says and whichever other clients' variables are
+// set too (Qwen Code and Factory Droid set Claude Code's and Gemini CLI's
+// as well); a client without one is taken at its input's word.
+func TestSessionProject(t *testing.T) {
+	all := map[string]string{
+		"CLAUDE_PROJECT_DIR": "/claude", "GEMINI_PROJECT_DIR": "/gemini", "QWEN_PROJECT_DIR": "/qwen",
+		"FACTORY_PROJECT_DIR": "/factory", "DROID_PROJECT_DIR": "/droid", "CURSOR_PROJECT_DIR": "/cursor",
+	}
+	want := map[Agent]Project{
+		Claude:  {Dir: "/claude", From: "CLAUDE_PROJECT_DIR", Env: true},
+		Gemini:  {Dir: "/gemini", From: "GEMINI_PROJECT_DIR", Env: true},
+		Qwen:    {Dir: "/qwen", From: "QWEN_PROJECT_DIR", Env: true},
+		Droid:   {Dir: "/factory", From: "FACTORY_PROJECT_DIR", Env: true},
+		Codex:   {Dir: "/cd/elsewhere", From: "cwd"},
+		Copilot: {Dir: "/cd/elsewhere", From: "cwd"},
+		Cursor:  {Dir: "/cd/elsewhere", From: "workspace_roots"},
+	}
+	for _, a := range Agents {
+		in := Input{Agent: a, Dir: "/cd/elsewhere"}
+		if got := SessionProject(in, func(k string) string { return all[k] }, "/proc/cwd"); got != want[a] {
+			t.Errorf("%s: SessionProject = %+v, want %+v", a, got, want[a])
+		}
+		// Without the variable (or with one that is no absolute path) the
+		// input decides; a relative directory is taken from the hook's cwd.
+		bad := func(k string) string {
+			return map[string]string{"CLAUDE_PROJECT_DIR": "rel", "GEMINI_PROJECT_DIR": ""}[k]
+		}
+		in.Dir = "sub"
+		if got := SessionProject(in, bad, "/proc/cwd"); got.Dir != "/proc/cwd/sub" || got.Env {
+			t.Errorf("%s: without the variable = %+v", a, got)
+		}
+		in.Dir = ""
+		if got := SessionProject(in, nil, "/proc/cwd"); got != (Project{}) {
+			t.Errorf("%s: nothing named = %+v", a, got)
+		}
 	}
 }
 
