@@ -17,9 +17,10 @@ import (
 type pendingView struct {
 	// Gates are the job ids whose latest result failed, sorted.
 	Gates []string
-	// Archived are the job ids whose failures were moved out of the way
-	// (agent-gauntlet clean, or the automatic clean after a branch change
-	// or a merged commit) with no passing run since; ArchivedAt is when.
+	// Archived are the other job ids whose failures were moved out of the
+	// way (agent-gauntlet clean, or the automatic clean after a branch
+	// change or a merged commit) with no passing run since; ArchivedAt is
+	// when.
 	Archived   []string
 	ArchivedAt time.Time
 }
@@ -28,14 +29,12 @@ type pendingView struct {
 func (v pendingView) empty() bool { return len(v.Gates)+len(v.Archived) == 0 }
 
 // all is every gate that waits, pending first.
-func (v pendingView) all() []string {
-	out := slices.Clone(v.Gates)
-	for _, g := range v.Archived {
-		if !slices.Contains(out, g) {
-			out = append(out, g)
-		}
-	}
-	return out
+func (v pendingView) all() []string { return append(slices.Clone(v.Gates), v.Archived...) }
+
+// PendingGates are the gates that wait to be verified in the project of
+// cfg, as the stop hook's answers list them ("pending"): for status.
+func PendingGates(cfg *config.Config, getenv func(string) string, now time.Time) []string {
+	return pendingFailures(cfg, getenv, now).all()
 }
 
 // pendingFailures is the one way the stop hook learns what waits to be
@@ -52,7 +51,11 @@ func pendingFailures(cfg *config.Config, getenv func(string) string, now time.Ti
 	if err != nil || !fi.IsDir() {
 		return v
 	}
-	v.Archived = failing(runner.Status(&prev, getenv, now))
+	for _, g := range failing(runner.Status(&prev, getenv, now)) {
+		if !slices.Contains(v.Gates, g) {
+			v.Archived = append(v.Archived, g)
+		}
+	}
 	if len(v.Archived) > 0 {
 		v.ArchivedAt = fi.ModTime()
 	}

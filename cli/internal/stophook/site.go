@@ -33,6 +33,15 @@ type site struct {
 	project *config.Project
 }
 
+// gates is the configuration in force with its gates, read without git;
+// an error when there is none or it does not load.
+func (s *site) gates() (*config.Config, error) {
+	if s.project == nil {
+		return nil, config.ErrNotFound
+	}
+	return s.project.Gates()
+}
+
 // differs reports that the work tree's configuration is not the one in
 // force, or is not trusted: every answer says so.
 func (s *site) differs() bool { return s.trust == nil || !s.trust.Trusted }

@@ -297,7 +297,6 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	}
 	cfg, err := s.project.Settings()
 	if err != nil {
-		known.site = nil
 		if s.source == trust.SourceNone || in.Continuing {
 			return h.configFailure(ctx, root, err, in.Continuing)
 		}

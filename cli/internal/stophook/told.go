@@ -36,10 +36,13 @@ func (h *hook) tell(out Outcome, f *facts) Outcome {
 		if note := s.trustNote(); note != "" {
 			notes = append(notes, note)
 		}
-		if s.project != nil {
-			if cfg, err := s.project.Gates(); err == nil {
-				view = pendingFailures(cfg, workTreeEnv(h.o.Getenv), h.o.Now())
-			}
+		cfg, err := s.gates()
+		if err == nil {
+			view = pendingFailures(cfg, workTreeEnv(h.o.Getenv), h.o.Now())
+		} else if out.unverified == "" {
+			// Without gates to name them by, the failure logs are what is
+			// known.
+			out.unverified = strayLogs(s.root)
 		}
 		if out.Block() && s.differs() && s.source != trust.SourceNone {
 			out.Instructions += "\n\n" + editsDoNotApply
@@ -101,10 +104,10 @@ func unverifiedNote(out Outcome, view pendingView) string {
 // retryLimitNote names the retry limit that ended the episode, and where
 // it is set.
 func retryLimitNote(status runner.GauntletStatus, s *site) string {
-	if status != runner.StatusRetryLimitExceeded || s == nil || s.project == nil {
+	if status != runner.StatusRetryLimitExceeded || s == nil {
 		return ""
 	}
-	cfg, err := s.project.Settings()
+	cfg, err := s.gates()
 	if err != nil {
 		return ""
 	}
