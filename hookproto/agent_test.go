@@ -1,6 +1,7 @@
 package hookproto
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -82,22 +83,24 @@ func TestFromEnv(t *testing.T) {
 // set too (Qwen Code and Factory Droid set Claude Code's and Gemini CLI's
 // as well); a client without one is taken at its input's word.
 func TestSessionProject(t *testing.T) {
+	base := t.TempDir()
+	dir := func(name string) string { return filepath.Join(base, name) }
 	all := map[string]string{
-		"CLAUDE_PROJECT_DIR": "/claude", "GEMINI_PROJECT_DIR": "/gemini", "QWEN_PROJECT_DIR": "/qwen",
-		"FACTORY_PROJECT_DIR": "/factory", "DROID_PROJECT_DIR": "/droid", "CURSOR_PROJECT_DIR": "/cursor",
+		"CLAUDE_PROJECT_DIR": dir("claude"), "GEMINI_PROJECT_DIR": dir("gemini"), "QWEN_PROJECT_DIR": dir("qwen"),
+		"FACTORY_PROJECT_DIR": dir("factory"), "DROID_PROJECT_DIR": dir("droid"), "CURSOR_PROJECT_DIR": dir("cursor"),
 	}
 	want := map[Agent]Project{
-		Claude:  {Dir: "/claude", From: "CLAUDE_PROJECT_DIR", Env: true},
-		Gemini:  {Dir: "/gemini", From: "GEMINI_PROJECT_DIR", Env: true},
-		Qwen:    {Dir: "/qwen", From: "QWEN_PROJECT_DIR", Env: true},
-		Droid:   {Dir: "/factory", From: "FACTORY_PROJECT_DIR", Env: true},
-		Codex:   {Dir: "/cd/elsewhere", From: "cwd"},
-		Copilot: {Dir: "/cd/elsewhere", From: "cwd"},
-		Cursor:  {Dir: "/cd/elsewhere", From: "workspace_roots"},
+		Claude:  {Dir: dir("claude"), From: "CLAUDE_PROJECT_DIR", Env: true},
+		Gemini:  {Dir: dir("gemini"), From: "GEMINI_PROJECT_DIR", Env: true},
+		Qwen:    {Dir: dir("qwen"), From: "QWEN_PROJECT_DIR", Env: true},
+		Droid:   {Dir: dir("factory"), From: "FACTORY_PROJECT_DIR", Env: true},
+		Codex:   {Dir: dir("elsewhere"), From: "cwd"},
+		Copilot: {Dir: dir("elsewhere"), From: "cwd"},
+		Cursor:  {Dir: dir("elsewhere"), From: "workspace_roots"},
 	}
 	for _, a := range Agents {
-		in := Input{Agent: a, Dir: "/cd/elsewhere"}
-		if got := SessionProject(in, func(k string) string { return all[k] }, "/proc/cwd"); got != want[a] {
+		in := Input{Agent: a, Dir: dir("elsewhere")}
+		if got := SessionProject(in, func(k string) string { return all[k] }, dir("cwd")); got != want[a] {
 			t.Errorf("%s: SessionProject = %+v, want %+v", a, got, want[a])
 		}
 		// Without the variable (or with one that is no absolute path) the
@@ -106,11 +109,11 @@ func TestSessionProject(t *testing.T) {
 			return map[string]string{"CLAUDE_PROJECT_DIR": "rel", "GEMINI_PROJECT_DIR": ""}[k]
 		}
 		in.Dir = "sub"
-		if got := SessionProject(in, bad, "/proc/cwd"); got.Dir != "/proc/cwd/sub" || got.Env {
+		if got := SessionProject(in, bad, dir("cwd")); got.Dir != filepath.Join(dir("cwd"), "sub") || got.Env {
 			t.Errorf("%s: without the variable = %+v", a, got)
 		}
 		in.Dir = ""
-		if got := SessionProject(in, nil, "/proc/cwd"); got != (Project{}) {
+		if got := SessionProject(in, nil, dir("cwd")); got != (Project{}) {
 			t.Errorf("%s: nothing named = %+v", a, got)
 		}
 	}

@@ -295,10 +295,16 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if stop != nil {
 		return *stop
 	}
+	return h.gate(ctx, in, s, known)
+}
+
+// gate answers for the session's project s (steps 4 to 7): its settings,
+// a run in progress, the interval, the run.
+func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *facts) Outcome {
 	cfg, err := s.project.Settings()
 	if err != nil {
 		if s.source == trust.SourceNone || in.Continuing {
-			return h.configFailure(ctx, root, err, in.Continuing)
+			return h.configFailure(ctx, s.root, err, in.Continuing)
 		}
 		return h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
 	}
@@ -342,9 +348,14 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 		return out
 	}
 
-	// 7. The run, of the configuration in force. A work tree's
-	// configuration that the change broke blocks first: the agent can fix
-	// it, and no retry budget ends such a loop, so once per turn.
+	return h.verify(ctx, in, s, eff, logDir)
+}
+
+// verify runs the configuration in force of the session's project s
+// (step 7), with the hook's effective settings eff. A work tree's
+// configuration that the change broke blocks first: the agent can fix it,
+// and no retry budget ends such a loop, so once per turn.
+func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff config.Effective, logDir string) Outcome {
 	if err := s.workTreeProblem(); err != nil {
 		if in.Continuing {
 			return h.answer(runner.StatusStopHookActive, "The work tree's .gauntlet/ configuration does not load, "+
@@ -363,7 +374,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 		if s.source != trust.SourceNone {
 			return h.answer(runner.StatusError, config.ErrorText(out.configErr))
 		}
-		return h.configProblem(ctx, root, out.configErr)
+		return h.configProblem(ctx, s.root, out.configErr)
 	}
 	return out
 }
