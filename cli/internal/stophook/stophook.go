@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -566,6 +567,11 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	detail := res.Detail()
 	if res.ConfigErr != nil {
 		detail = config.ErrorText(res.ConfigErr)
+	}
+	if status == runner.StatusPassedWithWarnings && res.Skipped > 0 {
+		// Skipped is the agent's word, not a verification: say how much.
+		detail = strings.TrimSpace(detail + fmt.Sprintf(" The agent skipped %d review violation(s) instead of "+
+			"fixing them (agent-gauntlet update-review list shows its reasons).", res.Skipped))
 	}
 	out := h.answer(status, detail)
 	var errs *config.Errors

@@ -161,7 +161,7 @@ var approvePaths = []approvePath{
 		setup: stopIn(false)},
 	{name: "passed", status: runner.StatusPassed, run: runner.StatusPassed, setup: stopIn(false)},
 	{name: "passed with warnings", status: runner.StatusPassedWithWarnings, run: runner.StatusPassedWithWarnings,
-		setup: stopIn(false)},
+		source: "The agent skipped 2 review violation(s) instead of fixing them", setup: stopIn(false)},
 }
 
 // stop is the stop a path answers: in dir, continuing right after a block,
@@ -227,7 +227,7 @@ func TestEveryApproveSaysWhatWasNotVerified(t *testing.T) {
 						// A pass archives the logs it verified.
 						os.Remove(filepath.Join(logDir, failingLog))
 					}
-					return runner.RunResult{Status: path.run, ErrorMessage: "it broke"}
+					return runner.RunResult{Status: path.run, ErrorMessage: "it broke", Skipped: 2}
 				}
 				for _, agent := range hookproto.Agents {
 					if path.only != "" && agent != path.only {
