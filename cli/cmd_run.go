@@ -47,6 +47,10 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		res.Message = runner.Message(res.Status, res.Detail())
 		return finishReports(env, command, f.reportFlags, nil, res)
 	}
+	if !f.json() {
+		// --format json keeps stderr silent: the report is the output.
+		warnUntrusted(env)
+	}
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
 		Dir:         env.Cwd,
 		Kinds:       kinds,

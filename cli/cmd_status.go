@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -26,7 +27,8 @@ func (c *StatusCmd) Run(env *Env) error {
 		noteDeletedConfig(env, err)
 		return configError(env.Stderr, err)
 	}
-	st := runner.Status(cfg, env.Getenv, time.Now())
+	now := time.Now()
+	st := runner.Status(cfg, env.Getenv, now)
 	for _, w := range st.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}
@@ -36,14 +38,25 @@ func (c *StatusCmd) Run(env *Env) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(struct {
 			runner.ProjectStatus
+			// Pending are the gates that wait to be verified, as the stop
+			// hook's answers list them.
+			Pending []string `json:"pending"`
 			// Trust is how the work tree's configuration stands to the
 			// trusted one (null when that cannot be told).
 			Trust *trust.Status `json:"trust"`
-		}{st, trusted})
+		}{st, nonNil(stophook.PendingGates(cfg, env.Getenv, now)), trusted})
 	}
 	writeStatus(env.Stdout, st, time.Now())
 	fmt.Fprintln(env.Stdout, line)
 	return nil
+}
+
+// nonNil is list, [] for none (a JSON array, never null).
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // writeStatus renders the status for people and agents.

@@ -194,3 +194,21 @@ func noteDeletedConfig(env *Env, err error) {
 		fmt.Fprintf(env.Stderr, "%s (project %s)\n", line, runner.SafeText(root))
 	}
 }
+
+// warnUntrusted says in one warning line when the configuration a command
+// run by hand uses (the work tree's) is not the trusted one the stop hook
+// runs: which files differ, and that agent-gauntlet trust adopts them. It
+// says nothing when the two are the same: a trusted configuration, or
+// nothing to trust yet (no record, no commit: the stop hook runs the work
+// tree's too), outside a git work tree, or when git cannot tell.
+func warnUntrusted(env *Env) {
+	root, ok, err := trust.FindRoot(env.Ctx, env.Cwd)
+	if err != nil || !ok {
+		return
+	}
+	st, _, err := trust.Inspect(env.Ctx, root)
+	if err != nil || st.Source == trust.SourceNone || st.Trusted && st.Unusable == "" {
+		return
+	}
+	fmt.Fprintf(env.Stderr, "warning: %s\n", st.Describe())
+}

@@ -2,6 +2,7 @@ package hookproto
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -35,6 +36,13 @@ type Dialect struct {
 	// this client's, whatever the input's shape (Qwen Code and Factory
 	// Droid send Claude Code's shape).
 	Env string
+	// ProjectEnv, when not "", is the variable the client sets in its
+	// hooks' environment to the session's project directory: the project
+	// the session was started in, which a `cd` of the agent's shell does
+	// not move (see SessionProject).
+	ProjectEnv string
+	// DirField names the input's field Input.Dir comes from, for messages.
+	DirField string
 	// shape reports whether an input's distinguishing keys are this
 	// client's; nil for a client recognised by Env only.
 	shape func(keys) bool
@@ -140,13 +148,13 @@ type Settings struct {
 // first. Detection tries the rows in this order.
 var Dialects = []Dialect{
 	{
-		Agent: Claude, Display: "Claude Code",
+		Agent: Claude, Display: "Claude Code", ProjectEnv: "CLAUDE_PROJECT_DIR", DirField: "cwd",
 		decode: decodeAs[ClaudeInput], encode: encodeClaude, encodeStart: encodeClaudeStart,
 		HookTimeout: 600 * time.Second, Dedup: true,
 		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart"},
 	},
 	{
-		Agent: Codex, Display: "Codex",
+		Agent: Codex, Display: "Codex", DirField: "cwd",
 		shape:  func(k keys) bool { return k.TurnID != nil },
 		decode: decodeAs[CodexInput], encode: encodeCodex,
 		HookTimeout: 600 * time.Second,
@@ -156,14 +164,14 @@ var Dialects = []Dialect{
 				`or add [projects."<project path>"] trust_level = "trusted" to ~/.codex/config.toml.`},
 	},
 	{
-		Agent: Gemini, Display: "Gemini CLI",
+		Agent: Gemini, Display: "Gemini CLI", ProjectEnv: "GEMINI_PROJECT_DIR", DirField: "cwd",
 		shape:  func(k keys) bool { return k.event() == "AfterAgent" || k.PromptResponse != nil },
 		decode: decodeAs[GeminiInput], encode: encodeGemini,
 		HookTimeout: 60 * time.Second,
 		Settings:    Settings{Path: ".gemini/settings.json", Stop: "AfterAgent", Named: true, Timeout: Milliseconds},
 	},
 	{
-		Agent: Cursor, Display: "Cursor",
+		Agent: Cursor, Display: "Cursor", DirField: "workspace_roots",
 		shape: func(k keys) bool {
 			return k.ConversationID != nil || k.WorkspaceRoots != nil || k.LoopCount != nil || k.event() == "stop"
 		},
@@ -173,7 +181,7 @@ var Dialects = []Dialect{
 			Versioned: true},
 	},
 	{
-		Agent: Copilot, Display: "Copilot CLI",
+		Agent: Copilot, Display: "Copilot CLI", DirField: "cwd",
 		shape: func(k keys) bool {
 			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil)
 		},
@@ -185,14 +193,14 @@ var Dialects = []Dialect{
 				"or run it with --trust-folder; it also runs the hooks of .claude/settings.json, so install one of the two."},
 	},
 	{
-		Agent: Qwen, Display: "Qwen Code", Env: "QWEN_PROJECT_DIR",
+		Agent: Qwen, Display: "Qwen Code", Env: "QWEN_PROJECT_DIR", ProjectEnv: "QWEN_PROJECT_DIR", DirField: "cwd",
 		decode: claudeShaped(Qwen), encode: encodeClaude, encodeStart: encodeClaudeStart,
 		HookTimeout: 60 * time.Second, Dedup: true,
 		Settings: Settings{Path: ".qwen/settings.json", Stop: "Stop", Start: "SessionStart",
 			Timeout: SecondsBelow1000},
 	},
 	{
-		Agent: Droid, Display: "Factory Droid", Env: "FACTORY_PROJECT_DIR",
+		Agent: Droid, Display: "Factory Droid", Env: "FACTORY_PROJECT_DIR", ProjectEnv: "FACTORY_PROJECT_DIR", DirField: "cwd",
 		decode: claudeShaped(Droid), encode: encodeClaude, encodeStart: encodeClaudeStart,
 		HookTimeout: 60 * time.Second,
 		Settings:    Settings{Path: ".factory/hooks.json", Stop: "Stop", Start: "SessionStart", TopLevel: true},
@@ -259,6 +267,41 @@ func FromEnv(getenv func(string) string) Agent {
 		}
 	}
 	return ""
+}
+
+// Project is where a hook's client says the session's project is.
+type Project struct {
+	// Dir is the directory, "" when the client names none.
+	Dir string
+	// From names where Dir came from, for messages: the variable
+	// ("CLAUDE_PROJECT_DIR") or the input's field ("cwd",
+	// "workspace_roots"); "" with Dir.
+	From string
+	// Env is true when Dir is the client's project variable.
+	Env bool
+}
+
+// SessionProject is the directory of the session's project as the client
+// of in says it: the variable of its row (ProjectEnv) when getenv sets it
+// to an absolute path, which the agent's shell cannot move with `cd`; else
+// the directory the input names (Cursor's workspace root, the others'
+// cwd), made absolute against cwd when relative. Dir is "" when neither
+// names one.
+func SessionProject(in Input, getenv func(string) string, cwd string) Project {
+	d := dialect(in.Agent)
+	if d.ProjectEnv != "" && getenv != nil {
+		if dir := getenv(d.ProjectEnv); dir != "" && filepath.IsAbs(dir) {
+			return Project{Dir: filepath.Clean(dir), From: d.ProjectEnv, Env: true}
+		}
+	}
+	if in.Dir == "" {
+		return Project{}
+	}
+	dir := in.Dir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cwd, dir)
+	}
+	return Project{Dir: filepath.Clean(dir), From: d.DirField}
 }
 
 // ParseAgent returns the agent named s (case-insensitive, surrounding space

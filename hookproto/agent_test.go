@@ -1,6 +1,7 @@
 package hookproto
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ func TestDialects(t *testing.T) {
 		}
 		if d.decode == nil || d.encode == nil || d.HookTimeout <= 0 {
 			t.Errorf("%s: decoder, encoder and hook timeout required", d.Agent)
+		}
+		if d.DirField == "" {
+			t.Errorf("%s: the input field of the directory is not named", d.Agent)
 		}
 		if d.shape == nil && d.Env == "" && d.Agent != Claude {
 			t.Errorf("%s: neither a shape nor an Env marker: never recognised", d.Agent)
@@ -71,6 +75,47 @@ func TestFromEnv(t *testing.T) {
 	}
 	if FromEnv(nil) != "" {
 		t.Error("FromEnv(nil) not empty")
+	}
+}
+
+// The session's project is the one the client names in its row's variable,
+// whatever the input's cwd says and whichever other clients' variables are
+// set too (Qwen Code and Factory Droid set Claude Code's and Gemini CLI's
+// as well); a client without one is taken at its input's word.
+func TestSessionProject(t *testing.T) {
+	base := t.TempDir()
+	dir := func(name string) string { return filepath.Join(base, name) }
+	all := map[string]string{
+		"CLAUDE_PROJECT_DIR": dir("claude"), "GEMINI_PROJECT_DIR": dir("gemini"), "QWEN_PROJECT_DIR": dir("qwen"),
+		"FACTORY_PROJECT_DIR": dir("factory"), "DROID_PROJECT_DIR": dir("droid"), "CURSOR_PROJECT_DIR": dir("cursor"),
+	}
+	want := map[Agent]Project{
+		Claude:  {Dir: dir("claude"), From: "CLAUDE_PROJECT_DIR", Env: true},
+		Gemini:  {Dir: dir("gemini"), From: "GEMINI_PROJECT_DIR", Env: true},
+		Qwen:    {Dir: dir("qwen"), From: "QWEN_PROJECT_DIR", Env: true},
+		Droid:   {Dir: dir("factory"), From: "FACTORY_PROJECT_DIR", Env: true},
+		Codex:   {Dir: dir("elsewhere"), From: "cwd"},
+		Copilot: {Dir: dir("elsewhere"), From: "cwd"},
+		Cursor:  {Dir: dir("elsewhere"), From: "workspace_roots"},
+	}
+	for _, a := range Agents {
+		in := Input{Agent: a, Dir: dir("elsewhere")}
+		if got := SessionProject(in, func(k string) string { return all[k] }, dir("cwd")); got != want[a] {
+			t.Errorf("%s: SessionProject = %+v, want %+v", a, got, want[a])
+		}
+		// Without the variable (or with one that is no absolute path) the
+		// input decides; a relative directory is taken from the hook's cwd.
+		bad := func(k string) string {
+			return map[string]string{"CLAUDE_PROJECT_DIR": "rel", "GEMINI_PROJECT_DIR": ""}[k]
+		}
+		in.Dir = "sub"
+		if got := SessionProject(in, bad, dir("cwd")); got.Dir != filepath.Join(dir("cwd"), "sub") || got.Env {
+			t.Errorf("%s: without the variable = %+v", a, got)
+		}
+		in.Dir = ""
+		if got := SessionProject(in, nil, dir("cwd")); got != (Project{}) {
+			t.Errorf("%s: nothing named = %+v", a, got)
+		}
 	}
 }
 

@@ -28,6 +28,10 @@ type Response struct {
 	// Routine marks a message that needs no one's attention: dialects that
 	// show every message to the user as a warning (Codex) leave it out.
 	Routine bool
+	// Pending are the gates that wait to be verified (job ids), for
+	// programs reading the answer; the dialects that accept keys of their
+	// own carry them as "pending".
+	Pending []string
 }
 
 // instructions is what a block feeds back to the agent; never empty, since
@@ -52,10 +56,13 @@ type ClaudeOutput struct {
 	SystemMessage string `json:"systemMessage"`
 	Reason        string `json:"reason,omitempty"`
 	StopReason    string `json:"stopReason,omitempty"`
+	// Pending are the gates that wait to be verified, when any.
+	Pending []string `json:"pending,omitempty"`
 }
 
 func encodeClaude(r Response) any {
-	out := ClaudeOutput{Decision: DecisionApprove, Status: r.Status, Message: r.Message, SystemMessage: r.Message}
+	out := ClaudeOutput{Decision: DecisionApprove, Status: r.Status, Message: r.Message, SystemMessage: r.Message,
+		Pending: r.Pending}
 	if r.Block {
 		out.Decision = DecisionBlock
 		out.Reason = r.instructions()
@@ -93,10 +100,13 @@ type GeminiOutput struct {
 	Message       string `json:"message"`
 	SystemMessage string `json:"systemMessage"`
 	Reason        string `json:"reason,omitempty"`
+	// Pending are the gates that wait to be verified, when any.
+	Pending []string `json:"pending,omitempty"`
 }
 
 func encodeGemini(r Response) any {
-	out := GeminiOutput{Decision: DecisionApprove, Status: r.Status, Message: r.Message, SystemMessage: r.Message}
+	out := GeminiOutput{Decision: DecisionApprove, Status: r.Status, Message: r.Message, SystemMessage: r.Message,
+		Pending: r.Pending}
 	if r.Block {
 		out.Decision = DecisionDeny
 		out.Reason = r.instructions()

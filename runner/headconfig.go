@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"maps"
 	"os"
@@ -68,4 +69,14 @@ func regularFiles(dir string) (map[string]string, bool) {
 		return nil
 	})
 	return files, err == nil
+}
+
+// RepositoryProblem is what keeps git from working in the project at root,
+// in one line naming the fix (no repository, or one git refuses: "dubious
+// ownership"); nil when git works there, or fails for another reason.
+func RepositoryProblem(ctx context.Context, root string) error {
+	if _, err := git.Branch(ctx, root); errors.Is(err, git.ErrRepository) {
+		return err
+	}
+	return nil
 }

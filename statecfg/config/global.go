@@ -82,26 +82,31 @@ func globalError(path, why string) error {
 // which wins over the defaults (enabled, 10 minutes, no verify on continue).
 // Environment values that do not parse are ignored.
 func ResolveStopHook(getenv func(string) string, project StopHookSettings, global Global) StopHook {
-	r := StopHook{Enabled: DefaultStopHookEnabled, RunIntervalMinutes: DefaultRunIntervalMinutes}
-	for _, s := range []StopHookSettings{global.StopHook, project} {
+	r := StopHook{Enabled: DefaultStopHookEnabled, RunIntervalMinutes: DefaultRunIntervalMinutes,
+		From: StopHookOrigins{Enabled: OriginDefault, RunIntervalMinutes: OriginDefault, VerifyOnContinue: OriginDefault}}
+	for _, src := range []struct {
+		s    StopHookSettings
+		from Origin
+	}{{global.StopHook, OriginGlobal}, {project, OriginProject}} {
+		s := src.s
 		if s.Enabled != nil {
-			r.Enabled = *s.Enabled
+			r.Enabled, r.From.Enabled = *s.Enabled, src.from
 		}
 		if s.RunIntervalMinutes != nil {
-			r.RunIntervalMinutes = *s.RunIntervalMinutes
+			r.RunIntervalMinutes, r.From.RunIntervalMinutes = *s.RunIntervalMinutes, src.from
 		}
 		if s.VerifyOnContinue != nil {
-			r.VerifyOnContinue = *s.VerifyOnContinue
+			r.VerifyOnContinue, r.From.VerifyOnContinue = *s.VerifyOnContinue, src.from
 		}
 	}
 	if getenv == nil {
 		return r
 	}
 	if b, ok := parseEnvBool(getenv(EnvStopHookEnabled)); ok {
-		r.Enabled = b
+		r.Enabled, r.From.Enabled = b, OriginEnv
 	}
 	if n, ok := parseEnvMinutes(getenv(EnvStopHookIntervalMinutes)); ok {
-		r.RunIntervalMinutes = n
+		r.RunIntervalMinutes, r.From.RunIntervalMinutes = n, OriginEnv
 	}
 	return r
 }

@@ -147,13 +147,48 @@ func TestResolveStopHook(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ResolveStopHook(envMap(tc.env), tc.project, Global{StopHook: tc.global})
+			got.From = StopHookOrigins{}
 			if got != tc.want {
 				t.Errorf("ResolveStopHook = %+v, want %+v", got, tc.want)
 			}
 		})
 	}
-	if got := ResolveStopHook(nil, StopHookSettings{}, Global{}); got != defaults {
+	got := ResolveStopHook(nil, StopHookSettings{}, Global{})
+	if got.From != (StopHookOrigins{OriginDefault, OriginDefault, OriginDefault}) {
+		t.Errorf("ResolveStopHook(nil getenv) origins = %+v", got.From)
+	}
+	if got.From = (StopHookOrigins{}); got != defaults {
 		t.Errorf("ResolveStopHook(nil getenv) = %+v", got)
+	}
+}
+
+// Each setting names the strongest source that set it: what a message
+// about a disabled hook or a shortened check names.
+func TestResolveStopHookOrigins(t *testing.T) {
+	tests := []struct {
+		name            string
+		env             map[string]string
+		project, global StopHookSettings
+		want            StopHookOrigins
+	}{
+		{name: "defaults", want: StopHookOrigins{OriginDefault, OriginDefault, OriginDefault}},
+		{name: "global", global: StopHookSettings{Enabled: ptr(false), RunIntervalMinutes: ptr(3), VerifyOnContinue: ptr(true)},
+			want: StopHookOrigins{OriginGlobal, OriginGlobal, OriginGlobal}},
+		{name: "project over global, field by field", global: StopHookSettings{Enabled: ptr(false), RunIntervalMinutes: ptr(3)},
+			project: StopHookSettings{Enabled: ptr(true), VerifyOnContinue: ptr(false)},
+			want:    StopHookOrigins{OriginProject, OriginGlobal, OriginProject}},
+		{name: "env over both", env: map[string]string{EnvStopHookEnabled: "false", EnvStopHookIntervalMinutes: "0"},
+			project: StopHookSettings{Enabled: ptr(true), RunIntervalMinutes: ptr(5)},
+			want:    StopHookOrigins{OriginEnv, OriginEnv, OriginDefault}},
+		{name: "env that does not parse sets nothing", env: map[string]string{EnvStopHookEnabled: "nope"},
+			global: StopHookSettings{Enabled: ptr(false)}, want: StopHookOrigins{OriginGlobal, OriginDefault, OriginDefault}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ResolveStopHook(envMap(tc.env), tc.project, Global{StopHook: tc.global}).From; got != tc.want {
+				t.Errorf("origins = %+v, want %+v", got, tc.want)
+			}
+		})
 	}
 }
 

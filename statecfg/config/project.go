@@ -35,8 +35,11 @@ const (
 type Project struct {
 	// Root is the absolute project root.
 	Root string
-	// data is config.yml as OpenProject read it.
+	// data is config.yml as OpenProject read it; src is where every file
+	// of .gauntlet/ is read from: the disk under Root (OpenProject), or a
+	// set of files (OpenFiles).
 	data []byte
+	src  source
 
 	settingsOnce sync.Once
 	settings     *Config
@@ -72,7 +75,31 @@ func OpenProject(dir string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Project{Root: abs, data: data}, nil
+	return &Project{Root: abs, data: data, src: diskSource{root: abs}}, nil
+}
+
+// OpenFiles is the project at root whose .gauntlet/ is files instead of
+// the disk (a trusted configuration): every level is the one LoadFiles
+// loads, so a command that runs it runs exactly those gates, while the
+// paths the configuration names outside .gauntlet/ (log_dir,
+// working_directory) are still judged in the project at root on disk.
+// files without config.yml give a *NotFoundError naming root; a path of
+// files that is not a clean relative path under .gauntlet/ is an error.
+// It runs no process.
+func OpenFiles(root string, files Files) (*Project, error) {
+	if err := files.Check(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve project root %s: %w", root, err)
+	}
+	src := filesSource{files: files}
+	data, err := readProjectFile(abs, src)
+	if err != nil {
+		return nil, err
+	}
+	return &Project{Root: abs, data: data, src: src}, nil
 }
 
 // Settings is the project's config.yml alone, as LoadProjectFile loads it.
@@ -83,7 +110,7 @@ func (p *Project) Settings() (*Config, error) {
 
 // loadedGates is the load of config.yml and every gate file, done once.
 func (p *Project) loadedGates() *loaded {
-	p.gatesOnce.Do(func() { p.gates = loadGates(p.Root, diskSource{root: p.Root}, p.data) })
+	p.gatesOnce.Do(func() { p.gates = loadGates(p.Root, p.src, p.data) })
 	return p.gates
 }
 

@@ -3,6 +3,8 @@ package config
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -150,5 +152,75 @@ func TestEffective(t *testing.T) {
 		if got := e.Base(tt.flag); got != tt.want || e.CI != tt.ci || e.Head != tt.head {
 			t.Errorf("Resolve(%v).Base(%q) = %q (ci %v, head %q), want %q (ci %v, head %q)", tt.env, tt.flag, got, e.CI, e.Head, tt.want, tt.ci, tt.head)
 		}
+	}
+}
+
+// A project opened over a set of files is, at every level, the
+// configuration those files load as (the loads of the same files on
+// disk), whatever the work tree's .gauntlet/ now says: weakened, broken or
+// gone. The paths it names outside .gauntlet/ are still judged on disk.
+func TestOpenFilesIgnoresTheWorkTreesConfiguration(t *testing.T) {
+	trees := map[string]map[string]string{
+		"valid": {".gauntlet/config.yml": guardConfig + "max_retries: 5\nstop_hook: {enabled: true}\n",
+			".gauntlet/checks/lint.yml": "command: make lint\nfix_instructions: fix.md\n", ".gauntlet/fix.md": "Fix it.\n"},
+		"gate problem":       {".gauntlet/config.yml": guardConfig, ".gauntlet/checks/lint.yml": "timeout: 3\n"},
+		"tracked log_dir":    {".gauntlet/config.yml": guardConfig + "log_dir: src\n", ".gauntlet/checks/lint.yml": "command: make lint\n", "src/main.go": ""},
+		"config.yml problem": {".gauntlet/config.yml": guardConfig + "max_retries: x\n", ".gauntlet/checks/lint.yml": "command: make lint\n"},
+	}
+	work := map[string]map[string]string{
+		"weakened": {"config.yml": guardConfig + "max_retries: 0\nstop_hook: {enabled: false}\n", "checks/lint.yml": "command: \"true\"\nrun_locally: false\n"},
+		"broken":   {"config.yml": "entry_points: [\n"},
+		"deleted":  nil,
+	}
+	levels := map[Reading]func(root string) (*Config, error){
+		ReadAll:      func(root string) (*Config, error) { return Load(t.Context(), root) },
+		ReadGates:    LoadWithoutGit,
+		ReadSettings: LoadProjectFile,
+	}
+	for name, tree := range trees {
+		root := repo(t, tree)
+		want := map[Reading]outcome{}
+		for r, load := range levels {
+			cfg, err := load(root)
+			want[r] = outcome{cfg, err}
+		}
+		files, err := ReadFiles(root)
+		if err != nil {
+			t.Fatalf("%s: ReadFiles: %v", name, err)
+		}
+		for wname, wtree := range work {
+			if err := os.RemoveAll(filepath.Join(root, Dir)); err != nil {
+				t.Fatal(err)
+			}
+			for rel, content := range wtree {
+				mustWriteFile(t, filepath.Join(root, Dir, rel), content)
+			}
+			for r := range levels {
+				p, err := OpenFiles(root, files)
+				if err != nil {
+					t.Fatalf("%s/%s: OpenFiles: %v", name, wname, err)
+				}
+				cfg, err := p.Read(t.Context(), r)
+				if !sameOutcome(outcome{cfg, err}, want[r]) {
+					t.Errorf("%s with a %s work tree: level %d = %v, %v\nwant %v, %v", name, wname, r, cfg, err, want[r].cfg, want[r].err)
+				}
+			}
+		}
+	}
+	if _, err := OpenFiles(t.TempDir(), Files{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("OpenFiles of no files = %v, want not found", err)
+	}
+	if _, err := OpenFiles(t.TempDir(), Files{"../config.yml": nil}); err == nil {
+		t.Error("OpenFiles took a path outside .gauntlet/")
+	}
+}
+
+func mustWriteFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -293,6 +293,32 @@ type StopHook struct {
 	Enabled            bool
 	RunIntervalMinutes int
 	VerifyOnContinue   bool
+	// From says where each setting came from, for the messages that must
+	// name what switched the hook off or shortened its checks.
+	From StopHookOrigins
+}
+
+// Origin is where a resolved setting came from.
+type Origin string
+
+// The origins of a resolved setting, from the weakest to the strongest.
+const (
+	// OriginDefault: no source set it.
+	OriginDefault Origin = "default"
+	// OriginGlobal: the global configuration (GlobalPath).
+	OriginGlobal Origin = "global"
+	// OriginProject: the project's .gauntlet/config.yml.
+	OriginProject Origin = "project"
+	// OriginEnv: an environment variable (EnvStopHookEnabled,
+	// EnvStopHookIntervalMinutes).
+	OriginEnv Origin = "env"
+)
+
+// StopHookOrigins says where each field of a StopHook came from.
+type StopHookOrigins struct {
+	Enabled            Origin
+	RunIntervalMinutes Origin
+	VerifyOnContinue   Origin
 }
 
 // DebugLog is the resolved debug-log configuration.

@@ -229,14 +229,29 @@ func FindRoot(ctx context.Context, start string) (root string, ok bool, err erro
 			break
 		}
 	}
-	committed, err := committedProjects(ctx, d.TopLevel, places)
-	if err != nil {
-		return "", false, err
-	}
-	for _, p := range places {
-		if _, err := os.Lstat(RecordPath(p)); err == nil || committed[p.Prefix] {
-			return p.Root(), true, nil
+	// The nearest place with a record, unless one nearer has a committed
+	// configuration: git is asked only about the nearer ones, not at all
+	// when the nearest has a record.
+	recorded := len(places)
+	for i, p := range places {
+		if _, err := os.Lstat(RecordPath(p)); err == nil {
+			recorded = i
+			break
 		}
+	}
+	if recorded > 0 {
+		committed, err := committedProjects(ctx, d.TopLevel, places[:recorded])
+		if err != nil {
+			return "", false, err
+		}
+		for _, p := range places[:recorded] {
+			if committed[p.Prefix] {
+				return p.Root(), true, nil
+			}
+		}
+	}
+	if recorded < len(places) {
+		return places[recorded].Root(), true, nil
 	}
 	return "", false, nil
 }

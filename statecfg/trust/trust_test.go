@@ -333,6 +333,32 @@ func TestFindRootOfADeletedConfiguration(t *testing.T) {
 	}
 }
 
+// The nearest project wins, whether a record or a commit names it; when the
+// directory searched from has a record, git is not asked at all (the stop
+// hook's fast path): a git that fails then changes nothing.
+func TestFindRootNearestFirst(t *testing.T) {
+	top := repo(t, map[string]string{".gauntlet/config.yml": configYML, "app/.gauntlet/config.yml": configYML, "app/src/x": ""})
+	app := filepath.Join(top, "app")
+	if err := WriteRecord(locate(t, top), Record{How: HowTerminal, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{top, app} {
+		if err := os.RemoveAll(filepath.Join(dir, ".gauntlet")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if root, ok, err := FindRoot(t.Context(), filepath.Join(app, "src")); err != nil || !ok || root != app {
+		t.Errorf("committed nearer than a record: FindRoot = %q, %v, %v; want %s", root, ok, err, app)
+	}
+	if err := WriteRecord(locate(t, app), Record{How: HowTerminal, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir()) // no git to ask
+	if root, ok, err := FindRoot(t.Context(), app); err != nil || !ok || root != app {
+		t.Errorf("record at the nearest place, without git: FindRoot = %q, %v, %v", root, ok, err)
+	}
+}
+
 func TestInspect(t *testing.T) {
 	top := repo(t, map[string]string{".gauntlet/config.yml": configYML, ".gauntlet/checks/lint.yml": lintYML})
 	p := locate(t, top)

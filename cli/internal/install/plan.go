@@ -362,8 +362,11 @@ func (p *Plan) configYAML() string {
 	}
 	b.WriteString("\n# The stop hook runs the gates at every stop: a gate whose inputs did not\n")
 	b.WriteString("# change since it passed is taken from the result cache, so no interval is\n")
-	b.WriteString("# needed to keep stops fast.\n")
-	b.WriteString("stop_hook:\n  run_interval_minutes: 0\n  # enabled: true\n  # verify_on_continue: false\n")
+	b.WriteString("# needed to keep stops fast. verify_on_continue: an agent that stops again\n")
+	b.WriteString("# right after a block, without fixing, is verified (and blocked) again, until\n")
+	b.WriteString("# the gates pass or max_retries ends the episode; false allows that stop\n")
+	b.WriteString("# unverified, saying so.\n")
+	b.WriteString("stop_hook:\n  run_interval_minutes: 0\n  verify_on_continue: true\n  # enabled: true\n")
 	fmt.Fprintf(&b, "\n# The result cache, shared by every worktree of the repository.\n# cache:\n#   enabled: true\n#   max_size_mb: %d\n",
 		config.DefaultCacheMaxSizeMB)
 	return b.String()

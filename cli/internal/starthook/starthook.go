@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -81,11 +80,9 @@ func Run(ctx context.Context, o Options) (added string) {
 	if getenv(config.EnvStopHookActive) != "" {
 		return "" // one of the gauntlet's own review CLIs
 	}
-	dir := in.Dir
+	dir := hookproto.SessionProject(hookproto.Input{Agent: in.Agent, Dir: in.Dir}, getenv, o.Cwd).Dir
 	if dir == "" {
 		dir = o.Cwd
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(o.Cwd, dir)
 	}
 	cfg, err := config.LoadProject(ctx, dir, config.ReadGates)
 	if err != nil {

@@ -13,9 +13,10 @@ import (
 func ConfigInstructions(problems string) string {
 	var b strings.Builder
 	b.WriteString("**GAUNTLET FAILED — THE .gauntlet/ CONFIGURATION NO LONGER LOADS. YOU MUST FIX IT NOW.**\n\n")
-	b.WriteString("The configuration committed at HEAD loads; the one in the work tree does not, so your change broke it " +
-		"and no gate can run. You cannot stop until it loads again and the gates pass. Fix these problems in the " +
-		"files they name (or restore the committed version of a file you did not mean to change):\n\n")
+	b.WriteString("The configuration the stop hook trusts (the one recorded by `agent-gauntlet trust`, or committed at " +
+		"HEAD) loads; the one in the work tree does not, so your change broke it. You cannot stop until it loads " +
+		"again and the gates pass. Fix these problems in the files they name (or restore the committed version of " +
+		"a file you did not mean to change):\n\n")
 	b.WriteString(problems)
 	b.WriteString("\n\nThen try to stop again: this hook loads the configuration again and runs the gates. " +
 		"Do not run the gauntlet yourself.")

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -25,6 +26,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // EnvActive, when non-empty, marks a process started by the gauntlet itself
@@ -167,6 +169,15 @@ type Outcome struct {
 	// preExisting is true when the run found failures the base branch has
 	// too: the message names them, so it is not routine.
 	preExisting bool
+	// unverified says what an approve without a run leaves unverified
+	// when no failure is pending ("" for the work tree as it is now).
+	unverified string
+	// Pending are the gates that wait to be verified (see tell).
+	Pending []string
+	// told is true when tell added what the answer did not verify, or how
+	// the configuration in force stands to the work tree's: nobody may
+	// miss it.
+	told bool
 }
 
 // Block reports whether the outcome keeps the agent working.
@@ -175,7 +186,8 @@ func (o Outcome) Block() bool { return runner.IsBlocking(o.Status) }
 // Response is the outcome before encoding.
 func (o Outcome) Response() hookproto.Response {
 	return hookproto.Response{Block: o.Block(), Status: string(o.Status), Message: o.Message,
-		Instructions: o.Instructions, Routine: runner.IsRoutine(o.Status) && !o.preExisting}
+		Instructions: o.Instructions, Pending: o.Pending,
+		Routine: runner.IsRoutine(o.Status) && !o.preExisting && !o.told}
 }
 
 // Run answers one stop: it decides, appends the decision to the debug log
@@ -231,21 +243,36 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 	if h.agent == "" {
 		h.agent = hookproto.Claude // until the input says otherwise
 	}
-	var known Outcome // the log dir and debug settings, once found
+	var known facts
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic: %v\n%s", r, debug.Stack())
 			out = h.answer(runner.StatusError, fmt.Sprintf("Internal error: %v", r))
+			known.site = nil // nothing more is read after a panic
 		}
-		out.LogDir, out.debug = known.LogDir, known.debug
+		out = h.tell(out, &known)
+		out.LogDir, out.debug = known.logDir, known.debug
 	}()
 	return h.decide(ctx, &known)
 }
 
+// facts are what decide found out on the way to its answer, for tell and
+// the debug log.
+type facts struct {
+	// site is the project and the configuration in force, once known.
+	site *site
+	// logDir is the project's log directory and debug its debug-log
+	// settings, once known.
+	logDir string
+	debug  config.DebugLog
+	// settings are the stop hook's settings, once resolved.
+	settings *config.StopHook
+}
+
 // decide answers in order: the input, the loop guard, the project, its
-// settings, a run in progress, the interval, the run. It records the log
-// dir and the debug settings in known as soon as they are found.
-func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
+// settings, a run in progress, the interval, the run. It records what it
+// finds in known as soon as it is found.
+func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// 1 and 2. The input, and the loop guard. Reading it has its own
 	// bound; the deadline follows the agent it names.
 	in, stop := h.input(ctx)
@@ -256,14 +283,32 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.limit.deadline))
 	defer cancel()
 
-	// 3. The project root, from the input's directory: opened once, its
-	// settings read now, its gates when a lock is judged, the whole of it
-	// by the run it is handed to.
-	p, cfg, stop := h.project(ctx, in)
+	// 3. The session's project and the configuration in force there: the
+	// trusted one (the work tree's only when nothing can be trusted),
+	// opened once, its settings read now, its gates when a lock is judged,
+	// the whole of it by the run it is handed to.
+	root, where, stop := h.locate(ctx, in)
 	if stop != nil {
 		return *stop
 	}
-	root := cfg.Root
+	s, stop := h.open(ctx, root, where, in.Continuing)
+	known.site = s
+	if stop != nil {
+		return *stop
+	}
+	return h.gate(ctx, in, s, known)
+}
+
+// gate answers for the session's project s (steps 4 to 7): its settings,
+// a run in progress, the interval, the run.
+func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *facts) Outcome {
+	cfg, err := s.project.Settings()
+	if err != nil {
+		if s.source == trust.SourceNone || in.Continuing {
+			return h.configFailure(ctx, s.root, err, in.Continuing)
+		}
+		return h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
+	}
 
 	// 4. Settings: env > project > global > defaults, resolved once for the
 	// hook and its run, in the environment of the work tree.
@@ -273,12 +318,14 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	}
 	settings := eff.StopHook
 	logDir := cfg.LogDirPath()
-	known.LogDir, known.debug = logDir, eff.DebugLog
+	known.logDir, known.debug, known.settings = logDir, eff.DebugLog, &settings
 	if in.Continuing && !settings.VerifyOnContinue {
-		return h.answer(runner.StatusStopHookActive, "")
+		return h.answer(runner.StatusStopHookActive, "This stop follows a block (the loop signal), and "+
+			"stop_hook.verify_on_continue is off ("+h.origin(settings.From.VerifyOnContinue, s, "")+
+			"), so the gates did not run.")
 	}
 	if !settings.Enabled {
-		return h.answer(runner.StatusStopHookDisabled, "Enabled: false in the environment or configuration.")
+		return h.answer(runner.StatusStopHookDisabled, h.disabledDetail(settings, s))
 	}
 
 	// 5. Another run in progress. A lock no live run can hold is not: ours
@@ -287,26 +334,48 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	// configuration; the run takes it over, with a warning in its console
 	// log.
 	if lock.Exists(logDir) {
-		if info := lock.Inspect(logDir, lockMaxAge(p)); info.Held {
-			return h.answer(runner.StatusLockExists, info.Message())
+		if info := lock.Inspect(logDir, lockMaxAge(s.project)); info.Held {
+			return h.answer(runner.StatusLockExists, info.Message()+
+				" If no gauntlet run is in progress, the lock was left or planted: delete it.")
 		}
 	}
 
 	// 6. The run interval, unless failures are pending verification.
 	if remaining := h.intervalRemaining(logDir, settings.RunIntervalMinutes); remaining > 0 {
-		return h.answer(runner.StatusIntervalNotElapsed,
-			fmt.Sprintf("Next run in %s (interval %d min).", remaining, settings.RunIntervalMinutes))
+		out := h.answer(runner.StatusIntervalNotElapsed,
+			fmt.Sprintf("Next run in %s (interval %d min). run_interval_minutes is set by %s.", remaining,
+				settings.RunIntervalMinutes, h.origin(settings.From.RunIntervalMinutes, s, config.EnvStopHookIntervalMinutes)))
+		out.unverified = sinceLastPass(logDir)
+		return out
 	}
 
-	// 7. The run.
-	out := h.run(ctx, p, eff, logDir, in.SessionID)
+	return h.verify(ctx, in, s, eff, logDir)
+}
+
+// verify runs the configuration in force of the session's project s
+// (step 7), with the hook's effective settings eff. A work tree's
+// configuration that the change broke blocks first: the agent can fix it,
+// and no retry budget ends such a loop, so once per turn.
+func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff config.Effective, logDir string) Outcome {
+	if err := s.workTreeProblem(); err != nil {
+		if in.Continuing {
+			return h.answer(runner.StatusStopHookActive, "The work tree's .gauntlet/ configuration does not load, "+
+				"and the stop right after such a block is allowed: the gates did not run.")
+		}
+		return h.brokenWorkTree(err, s.source)
+	}
+	out := h.run(ctx, s.project, eff, logDir, in.SessionID)
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
 		if in.Continuing {
-			return h.answer(runner.StatusStopHookActive, "")
+			return h.answer(runner.StatusStopHookActive, "The configuration does not load, "+
+				"and the stop right after such a block is allowed: the gates did not run.")
 		}
-		return h.configProblem(ctx, root, out.configErr)
+		if s.source != trust.SourceNone {
+			return h.answer(runner.StatusError, config.ErrorText(out.configErr))
+		}
+		return h.configProblem(ctx, s.root, out.configErr)
 	}
 	return out
 }
@@ -346,40 +415,6 @@ func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
 	return in, nil
 }
 
-// project opens the project the input's directory (else the process cwd)
-// lies in and reads its settings (step 3). A non-nil outcome answers: an
-// agent continuing after a block stands down, no project approves
-// no_config, and a configuration that does not load is judged by
-// configProblem.
-func (h *hook) project(ctx context.Context, in hookproto.Input) (*config.Project, *config.Config, *Outcome) {
-	dir := in.Dir
-	if dir == "" {
-		dir = h.o.Cwd
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(h.o.Cwd, dir)
-	}
-	p, err := config.OpenProject(dir)
-	var cfg *config.Config
-	if err == nil {
-		cfg, err = p.Settings()
-	}
-	if err == nil {
-		return p, cfg, nil
-	}
-	var out Outcome
-	switch root, ok := config.FindRoot(absDir(dir)); {
-	case in.Continuing:
-		out = h.answer(runner.StatusStopHookActive, "")
-	case errors.Is(err, config.ErrNotFound):
-		out = h.answer(runner.StatusNoConfig, "")
-	case ok:
-		out = h.configProblem(ctx, root, err)
-	default:
-		out = h.answer(runner.StatusError, config.ErrorText(err))
-	}
-	return nil, nil, &out
-}
-
 // configProblem answers for a configuration of the project at root that
 // does not load (err, as runner.LoadProject returns it): when the change
 // broke it (HEAD's loads, runner.BrokenByChange) the agent is blocked with
@@ -398,6 +433,19 @@ func (h *hook) configProblem(ctx context.Context, root string, err error) Outcom
 // brokenConfigDetail is the message's detail of a configuration the change
 // broke.
 const brokenConfigDetail = "The .gauntlet/ configuration in the work tree no longer loads; the committed one does."
+
+// brokenWorkTree blocks for a work tree's configuration that does not load
+// (err) while the trusted one in force, from source, does: the agent's
+// change broke it, and its problems are the instructions.
+func (h *hook) brokenWorkTree(err error, source trust.Source) Outcome {
+	detail := brokenConfigDetail
+	if source == trust.SourceRecord {
+		detail = "The .gauntlet/ configuration in the work tree no longer loads; the trusted one does."
+	}
+	out := h.answer(runner.StatusFailed, detail)
+	out.Instructions = ConfigInstructions(config.ErrorText(err))
+	return out
+}
 
 // absDir is dir made absolute, as it is when that fails.
 func absDir(dir string) string {
@@ -519,6 +567,11 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	detail := res.Detail()
 	if res.ConfigErr != nil {
 		detail = config.ErrorText(res.ConfigErr)
+	}
+	if status == runner.StatusPassedWithWarnings && res.Skipped > 0 {
+		// Skipped is the agent's word, not a verification: say how much.
+		detail = strings.TrimSpace(detail + fmt.Sprintf(" The agent skipped %d review violation(s) instead of "+
+			"fixing them (agent-gauntlet update-review list shows its reasons).", res.Skipped))
 	}
 	out := h.answer(status, detail)
 	var errs *config.Errors

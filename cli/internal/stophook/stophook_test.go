@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,22 +17,43 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // now is the fixed clock of these tests.
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // project makes a git-rooted project with a gauntlet config holding extra
-// YAML, and a hermetic HOME; it returns the root.
+// YAML, trusted as init trusts what it writes; it returns the root.
 func project(t testing.TB, extra string) string {
 	t.Helper()
 	root := t.TempDir()
 	mustWrite(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
 	mustWrite(t, filepath.Join(root, ".gauntlet", "config.yml"),
 		"cli:\n  default_preference: [claude]\nentry_points:\n  - path: \".\"\n"+extra)
+	retrust(t, root)
 	return root
+}
+
+// retrust records the work tree's configuration of the project at root as
+// its trusted one, as `agent-gauntlet trust --yes` does.
+func retrust(t testing.TB, root string) {
+	t.Helper()
+	p, err := place.Locate(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := config.ReadFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trust.WriteRecord(p, trust.Record{TrustedAt: now, How: trust.HowYes, Files: files}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func mustWrite(t testing.TB, path, content string) {
@@ -238,12 +260,14 @@ func TestFastPaths(t *testing.T) {
 		{"config above git top level is not ours", func(t *testing.T) (Options, string) {
 			outer := project(t, "")
 			inner := filepath.Join(outer, "vendor", "repo")
-			mustWrite(t, filepath.Join(inner, ".git", "HEAD"), "x")
+			if out, err := exec.Command("git", "init", "-q", inner).CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v: %s", err, out)
+			}
 			return Options{}, input(inner, false)
 		}, runner.StatusNoConfig, ""},
 		{"disabled by project", func(t *testing.T) (Options, string) {
 			return Options{}, input(project(t, "stop_hook:\n  enabled: false\n"), false)
-		}, runner.StatusStopHookDisabled, "Enabled: false"},
+		}, runner.StatusStopHookDisabled, "stop_hook.enabled is false, set by the trusted .gauntlet/config.yml"},
 		{"disabled by env over project", func(t *testing.T) (Options, string) {
 			return Options{Getenv: env(t, map[string]string{"GAUNTLET_STOP_HOOK_ENABLED": "false"})},
 				input(project(t, "stop_hook:\n  enabled: true\n"), false)
@@ -406,16 +430,28 @@ func TestGlobalConfigInvalidWarnsOnce(t *testing.T) {
 	}
 }
 
+// A trusted configuration that does not load lets the stop go with status
+// error, naming the problem; a work tree's that does not load while the
+// trusted one does was broken by the change: a block, with the problems
+// and the trust note. The loop guard holds on continuation either way.
 func TestInvalidProjectConfig(t *testing.T) {
 	root := project(t, "")
 	mustWrite(t, filepath.Join(root, ".gauntlet", "config.yml"), "entry_points: 42\n")
 	out, _, _ := call(t, Options{}, input(root, false))
-	if out.Status != runner.StatusError || !strings.Contains(out.Message, "config.yml") {
-		t.Errorf("outcome = %+v", out)
+	if out.Status != runner.StatusFailed || !strings.Contains(out.Instructions, "entry_points: must be a list") ||
+		!strings.Contains(out.Message, "changed .gauntlet/config.yml") {
+		t.Errorf("broken work tree: outcome = %+v", out)
 	}
-	// The loop guard still holds on continuation.
 	if out, _, _ := call(t, Options{}, input(root, true)); out.Status != runner.StatusStopHookActive {
-		t.Errorf("continuation outcome = %+v", out)
+		t.Errorf("broken work tree: continuation outcome = %+v", out)
+	}
+	retrust(t, root)
+	out, _, _ = call(t, Options{}, input(root, false))
+	if out.Status != runner.StatusError || !strings.Contains(out.Message, "config.yml") || !strings.Contains(out.Message, "Not verified") {
+		t.Errorf("broken trusted configuration: outcome = %+v", out)
+	}
+	if out, _, _ := call(t, Options{}, input(root, true)); out.Status != runner.StatusStopHookActive {
+		t.Errorf("broken trusted configuration: continuation outcome = %+v", out)
 	}
 }
 

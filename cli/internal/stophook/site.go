@@ -1,0 +1,228 @@
+package stophook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+)
+
+// site is the project a stop judges and the configuration in force there.
+type site struct {
+	// root is the project root; where says which directory the search
+	// started from and who named it.
+	root  string
+	where hookproto.Project
+	// trust is how the work tree's configuration stands to the trusted
+	// one; nil when the project is in no git work tree, where nothing can
+	// be trusted.
+	trust *trust.Status
+	// source is where the configuration in force comes from (the trusted
+	// record, HEAD's commit, or none: the work tree's).
+	source trust.Source
+	// project is the configuration in force: the trusted files when there
+	// are any, else the work tree's.
+	project *config.Project
+}
+
+// gates is the configuration in force with its gates, read without git;
+// an error when there is none or it does not load.
+func (s *site) gates() (*config.Config, error) {
+	if s.project == nil {
+		return nil, config.ErrNotFound
+	}
+	return s.project.Gates()
+}
+
+// differs reports that the work tree's configuration is not the one in
+// force, or is not trusted: every answer says so.
+func (s *site) differs() bool { return s.trust == nil || !s.trust.Trusted }
+
+// trustNote says how the configuration in force stands to the work tree's,
+// "" when the work tree's is the trusted one.
+func (s *site) trustNote() string {
+	switch {
+	case s.trust == nil:
+		return "The project is in no git work tree, so no configuration can be trusted: the stop hook ran the work tree's."
+	case s.trust.Trusted && s.trust.Unusable == "":
+		return ""
+	}
+	return s.trust.Describe()
+}
+
+// locate finds the project of the session (step 3): the directory the
+// client names for it (hookproto.SessionProject; the hook's working
+// directory when it names none), or, when no project is at or above that
+// one, the input's directory inside it (a project in a subdirectory of the
+// session's). A project whose .gauntlet/ is gone from the work tree is
+// found through its trusted record or HEAD's commit. A non-nil outcome
+// answers: no project, or git failing.
+func (h *hook) locate(ctx context.Context, in hookproto.Input) (string, hookproto.Project, *Outcome) {
+	where := hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
+	if where.Dir == "" {
+		where = hookproto.Project{Dir: absDir(h.o.Cwd), From: "the hook's working directory"}
+	}
+	root, ok, err := trust.FindRoot(ctx, where.Dir)
+	if inner := resolveDir(in.Dir, h.o.Cwd); err == nil && !ok && where.Env && in.Dir != "" &&
+		inner != where.Dir && within(inner, where.Dir) {
+		if root, ok, err = trust.FindRoot(ctx, inner); ok {
+			row, _ := hookproto.Lookup(in.Agent)
+			where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
+		}
+	}
+	switch {
+	case err != nil:
+		out := h.answer(runner.StatusInfrastructureError, fmt.Sprintf("Cannot tell which project %s is in: %v.", where.Dir, err))
+		return "", where, &out
+	case !ok && in.Continuing:
+		out := h.answer(runner.StatusStopHookActive, "")
+		return "", where, &out
+	case !ok:
+		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
+		out.unverified = strayLogs(where.Dir)
+		return "", where, &out
+	}
+	return root, where, nil
+}
+
+// resolveDir is dir made absolute against cwd.
+func resolveDir(dir, cwd string) string {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cwd, dir)
+	}
+	return absDir(dir)
+}
+
+// within reports whether dir is base or below it.
+func within(dir, base string) bool {
+	rel, err := filepath.Rel(base, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// noProjectDetail says where no project was found, and who named that
+// directory.
+func noProjectDetail(where hookproto.Project) string {
+	return fmt.Sprintf("Looked at and above %s (from %s): no .gauntlet/config.yml, no trusted configuration and none committed at HEAD.",
+		runner.SafeText(where.Dir), where.From)
+}
+
+// strayLogs is what a project without a configuration leaves unverified:
+// the failures logged in the default log directory of dir, "" when it
+// holds none.
+func strayLogs(dir string) string {
+	logDir := filepath.Join(dir, config.DefaultLogDir)
+	if pending, err := logdir.HasPendingLogs(logDir); err != nil || !pending {
+		return ""
+	}
+	return fmt.Sprintf("failure logs in %s from an earlier run", runner.SafeText(logDir))
+}
+
+// open resolves the configuration in force in the project at root: the
+// trusted one (trust.Inspect: its record, else HEAD's commit, pinned as the
+// record on first use), else the work tree's. A non-nil outcome answers:
+// git failing (infrastructure_error), a trusted configuration without gates
+// (no_config), a configuration that does not load.
+func (h *hook) open(ctx context.Context, root string, where hookproto.Project, continuing bool) (*site, *Outcome) {
+	s := &site{root: root, where: where}
+	st, t, err := trust.Inspect(ctx, root)
+	switch {
+	case errors.Is(err, place.ErrNoRepository):
+		s.source = trust.SourceNone
+	case err != nil:
+		detail := fmt.Sprintf("Cannot read the trusted configuration: %v.", err)
+		if problem := runner.RepositoryProblem(ctx, root); problem != nil {
+			detail = problem.Error()
+		}
+		out := h.answer(runner.StatusInfrastructureError, detail)
+		return nil, &out
+	default:
+		s.trust, s.source = &st, t.Source
+		h.pin(ctx, root, t)
+	}
+	if s.source == trust.SourceNone {
+		p, err := config.OpenProject(root)
+		if err != nil {
+			out := h.configFailure(ctx, root, err, continuing)
+			return s, &out
+		}
+		s.project = p
+		return s, nil
+	}
+	p, err := config.OpenFiles(root, t.Files)
+	if errors.Is(err, config.ErrNotFound) {
+		out := h.answer(runner.StatusNoConfig, "The trusted configuration has no gates ("+trustedWhen(st)+").")
+		return s, &out
+	}
+	if err != nil {
+		out := h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
+		return s, &out
+	}
+	s.project = p
+	return s, nil
+}
+
+// pin records HEAD's configuration as the trusted one when t stands for it
+// because the project has no record (the first stop after an upgrade); a
+// failure is a warning, the stop goes on with HEAD's.
+func (h *hook) pin(ctx context.Context, root string, t trust.Trusted) {
+	if t.Source != trust.SourceHEAD || t.Unusable != nil {
+		return
+	}
+	p, err := place.Locate(ctx, root)
+	if err == nil {
+		err = trust.Pin(p, t, h.o.Now())
+	}
+	if err != nil {
+		h.warn("cannot record the configuration committed at HEAD as the trusted one: %v", err)
+	}
+}
+
+// trustedWhen says how and when the trusted configuration was recorded.
+func trustedWhen(st trust.Status) string {
+	switch {
+	case st.TrustedAt != nil:
+		return st.How.Describe() + ", " + st.TrustedAt.UTC().Format("2006-01-02T15:04:05Z")
+	case st.Source == trust.SourceHEAD:
+		return "the one committed at HEAD"
+	}
+	return "none recorded"
+}
+
+// configFailure answers for a work tree's configuration that does not
+// load when nothing is trusted (err, as config.OpenProject returns it): an
+// agent continuing after a block stands down, no configuration is
+// no_config, a broken one is judged by configProblem.
+func (h *hook) configFailure(ctx context.Context, root string, err error, continuing bool) Outcome {
+	switch {
+	case continuing:
+		return h.answer(runner.StatusStopHookActive, "")
+	case errors.Is(err, config.ErrNotFound):
+		return h.answer(runner.StatusNoConfig, "")
+	}
+	return h.configProblem(ctx, root, err)
+}
+
+// workTreeProblem is the problem of the work tree's configuration when it
+// differs from the trusted one in force and does not load (a
+// *config.Errors), nil otherwise: the change broke it, and the agent can
+// fix it. A work tree without a configuration is a changed one, not a
+// broken one. It runs no process.
+func (s *site) workTreeProblem() error {
+	if s.source == trust.SourceNone || !s.differs() {
+		return nil
+	}
+	_, err := config.LoadWithoutGit(s.root)
+	var errs *config.Errors
+	if errors.As(err, &errs) {
+		return err
+	}
+	return nil
+}

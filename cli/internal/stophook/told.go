@@ -1,0 +1,177 @@
+package stophook
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+)
+
+// passes are the statuses of a run that verified the work tree as it is:
+// every applicable gate ran and passed, or there was nothing to verify.
+// Any other approve leaves something unverified.
+var passes = []runner.GauntletStatus{
+	runner.StatusPassed, runner.StatusPassedWithWarnings, runner.StatusNoApplicableGates, runner.StatusNoChanges,
+}
+
+// maxNamed bounds the gates a message names; the rest are counted.
+const maxNamed = 8
+
+// tell is the last step of every answer: it adds to the message (the
+// systemMessage of the dialects that show one) how the configuration in
+// force stands to the work tree's, and, for every approve that is not a
+// pass of the tree as it is, what was not verified; it fills Pending with
+// the gates that wait to be verified. A block whose configuration differs
+// tells the agent that its edits of .gauntlet/ do not apply. Nothing
+// approves silently: that is this function's one job.
+func (h *hook) tell(out Outcome, f *facts) Outcome {
+	var notes []string
+	var view pendingView
+	if s := f.site; s != nil {
+		if note := s.trustNote(); note != "" {
+			notes = append(notes, note)
+		}
+		cfg, err := s.gates()
+		if err == nil {
+			view = pendingFailures(cfg, workTreeEnv(h.o.Getenv), h.o.Now())
+		} else if out.unverified == "" {
+			// Without gates to name them by, the failure logs are what is
+			// known.
+			out.unverified = strayLogs(s.root)
+		}
+		if out.Block() && s.differs() && s.source != trust.SourceNone {
+			out.Instructions += "\n\n" + editsDoNotApply
+		}
+	}
+	out.Pending = view.all()
+	if !out.Block() {
+		if note := unverifiedNote(out, view); note != "" {
+			notes = append(notes, note)
+		}
+		if note := retryLimitNote(out.Status, f.site); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	if len(notes) > 0 {
+		out.Message += " " + strings.Join(notes, " ")
+		out.told = true
+	}
+	return out
+}
+
+// editsDoNotApply is what a block adds when the work tree's configuration
+// is not the one the stop hook runs.
+const editsDoNotApply = "**Your edits of .gauntlet/ do not apply.** The stop hook runs the trusted configuration; " +
+	"a changed, weakened or deleted .gauntlet/ in the work tree changes nothing until a person runs " +
+	"`agent-gauntlet trust`. Fix the code, not the gates."
+
+// unverifiedNote says what an approve did not verify ("" for a pass of
+// the work tree as it is with nothing pending): the gates still failing,
+// those whose failures were archived without a passing run since, else
+// what the answer says (out.unverified), else the work tree as it is now.
+func unverifiedNote(out Outcome, view pendingView) string {
+	pass := false
+	for _, s := range passes {
+		pass = pass || out.Status == s
+	}
+	if pass && view.empty() {
+		return ""
+	}
+	var parts []string
+	if n := len(view.Gates); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
+	}
+	if n := len(view.Archived); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d gate(s) whose failures were archived at %s, by `agent-gauntlet clean` "+
+			"or after a branch change or a merged commit, with no passing run since (%s)",
+			n, stamp(view.ArchivedAt), named(view.Archived)))
+	}
+	if len(parts) == 0 {
+		what := out.unverified
+		if what == "" {
+			what = "the work tree as it is now"
+		}
+		parts = append(parts, what)
+	}
+	return "Not verified: " + strings.Join(parts, "; ") + "."
+}
+
+// retryLimitNote names the retry limit that ended the episode, and where
+// it is set.
+func retryLimitNote(status runner.GauntletStatus, s *site) string {
+	if status != runner.StatusRetryLimitExceeded || s == nil {
+		return ""
+	}
+	cfg, err := s.gates()
+	if err != nil {
+		return ""
+	}
+	where := "the trusted .gauntlet/config.yml"
+	if s.source == trust.SourceNone {
+		where = "the work tree's .gauntlet/config.yml, which is not trusted"
+	}
+	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode), from %s.", cfg.MaxRetries, cfg.MaxRetries+1, where)
+}
+
+// named lists gates, at most maxNamed, the rest counted.
+func named(gates []string) string {
+	shown := gates[:min(len(gates), maxNamed)]
+	safe := make([]string, len(shown))
+	for i, g := range shown {
+		safe[i] = runner.SafeText(g)
+	}
+	text := strings.Join(safe, ", ")
+	if more := len(gates) - len(shown); more > 0 {
+		text += fmt.Sprintf(" and %d more", more)
+	}
+	return text
+}
+
+// stamp is a time as messages write it.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// sinceLastPass is what an interval leaves unverified: the changes since
+// the last full pass the execution state of logDir records.
+func sinceLastPass(logDir string) string {
+	st, err := state.Read(logDir)
+	if err != nil || st == nil || st.LastFullPassAt.IsZero() {
+		return "the changes since the last full pass"
+	}
+	return "the changes since the last full pass at " + stamp(st.LastFullPassAt)
+}
+
+// disabledDetail says what disabled the stop hook: the variable, the
+// global configuration (and when it changed), or the project's
+// configuration in force (and how it came to be trusted).
+func (h *hook) disabledDetail(settings config.StopHook, s *site) string {
+	return "The gates did not run: stop_hook.enabled is false, set by " +
+		h.origin(settings.From.Enabled, s, config.EnvStopHookEnabled) + "."
+}
+
+// origin names the source of a stop-hook setting: envVar with its value,
+// the global configuration's file and when it changed, the project's
+// configuration in force (trusted, or the work tree's when nothing is), or
+// the default.
+func (h *hook) origin(from config.Origin, s *site, envVar string) string {
+	switch from {
+	case config.OriginEnv:
+		return fmt.Sprintf("the environment variable %s=%s", envVar, runner.SafeText(h.o.Getenv(envVar)))
+	case config.OriginGlobal:
+		path := config.GlobalPath(h.o.Getenv)
+		if fi, err := os.Stat(path); err == nil {
+			return fmt.Sprintf("the global configuration %s (changed %s)", runner.SafeText(path), stamp(fi.ModTime()))
+		}
+		return "the global configuration " + runner.SafeText(path)
+	case config.OriginProject:
+		if s.source == trust.SourceNone {
+			return "the work tree's .gauntlet/config.yml, which is not trusted"
+		}
+		return "the trusted .gauntlet/config.yml (" + trustedWhen(*s.trust) + ")"
+	}
+	return "the default"
+}

@@ -1,0 +1,324 @@
+package stophook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+)
+
+// failingLog is the log of a failed run of the check lint in the entry
+// point ".", as runs write it.
+const failingLog = "check_._lint.1.log"
+
+// failedLog is the content of a check's log that failed.
+const failedLog = "make: *** [lint] Error 1\nResult: fail - Exited with code 1\n"
+
+// gatedProject is a trusted project with the check lint at its top level
+// and extra YAML in config.yml.
+func gatedProject(t *testing.T, extra string) string {
+	t.Helper()
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "lint.yml"), "command: make lint\n")
+	mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "vet.yml"), "command: make vet\n")
+	mustWrite(t, filepath.Join(root, ".gauntlet", "config.yml"),
+		"cli:\n  default_preference: [claude]\nentry_points:\n  - path: \".\"\n    checks: [lint, vet]\n"+extra)
+	retrust(t, root)
+	return root
+}
+
+// approvePath is one way the stop hook lets an agent stop.
+type approvePath struct {
+	name string
+	// extra is YAML added to config.yml; env the hook's environment.
+	extra string
+	env   map[string]string
+	// setup prepares the project at root (log dir logDir) and returns the
+	// stop: its directory and whether it follows a block, or a raw input.
+	setup func(t *testing.T, root, logDir string, getenv func(string) string) stop
+	// only, when set, is the one agent the path exists for; noPending
+	// marks a path that a pending failure rules out (it runs instead);
+	// logsOnly one without a configuration to name the gates by: the
+	// failure logs are named instead.
+	only      hookproto.Agent
+	noPending bool
+	logsOnly  bool
+	// status is the answer's status; run, when set, is the status the run
+	// returns (the gauntlet runs).
+	status runner.GauntletStatus
+	run    runner.GauntletStatus
+	// source is what the message must name as the reason (a variable, a
+	// file), "" for nothing in particular.
+	source string
+}
+
+// approvePaths are every way the hook approves. For each, with and without
+// a failure pending, the answer is either a pass of the work tree as it is
+// with nothing pending, or its message (the systemMessage) says what was
+// not verified, naming what is pending, and its pending list holds it.
+var approvePaths = []approvePath{
+	{name: "invalid input", status: runner.StatusInvalidInput,
+		setup: func(*testing.T, string, string, func(string) string) stop { return stop{raw: "not json"} }},
+	{name: "gauntlet's own review CLI", env: map[string]string{EnvActive: "1"}, status: runner.StatusStopHookActive,
+		source: EnvActive, setup: stopIn(false)},
+	{name: "cursor turn aborted", status: runner.StatusStopHookDisabled, source: `"aborted"`, only: hookproto.Cursor,
+		setup: func(_ *testing.T, root, _ string, _ func(string) string) stop {
+			return stop{raw: `{"conversation_id":"c","workspace_roots":["` + root + `"],"status":"aborted","loop_count":0}`}
+		}},
+	{name: "loop guard", status: runner.StatusStopHookActive, source: "verify_on_continue is off (the default)",
+		setup: stopIn(true)},
+	{name: "loop guard set off in the global configuration", status: runner.StatusStopHookActive,
+		source: "the global configuration", setup: func(t *testing.T, root, _ string, getenv func(string) string) stop {
+			writeGlobal(t, getenv, "stop_hook:\n  verify_on_continue: false\n")
+			return stop{dir: root, continuing: true}
+		}},
+	{name: "disabled by the environment", env: map[string]string{"GAUNTLET_STOP_HOOK_ENABLED": "0"},
+		status: runner.StatusStopHookDisabled, source: "GAUNTLET_STOP_HOOK_ENABLED=0", setup: stopIn(false)},
+	{name: "disabled by the global configuration", status: runner.StatusStopHookDisabled,
+		source: "the global configuration", setup: func(t *testing.T, root, _ string, getenv func(string) string) stop {
+			writeGlobal(t, getenv, "stop_hook:\n  enabled: false\n")
+			return stop{dir: root}
+		}},
+	{name: "disabled by the trusted configuration", extra: "stop_hook:\n  enabled: false\n",
+		status: runner.StatusStopHookDisabled, source: "the trusted .gauntlet/config.yml", setup: stopIn(false)},
+	{name: "lock held", status: runner.StatusLockExists, source: lock.File,
+		setup: func(t *testing.T, root, logDir string, _ func(string) string) stop {
+			mustWrite(t, lock.Path(logDir), "")
+			return stop{dir: root}
+		}},
+	{name: "interval", status: runner.StatusIntervalNotElapsed, source: "run_interval_minutes is set by the default",
+		noPending: true, setup: func(t *testing.T, root, logDir string, _ func(string) string) stop {
+			writeState(t, logDir, now.Add(-time.Minute))
+			return stop{dir: root}
+		}},
+	{name: "no project", status: runner.StatusNoConfig, source: "Looked at and above", logsOnly: true,
+		setup: func(t *testing.T, _, _ string, _ func(string) string) stop {
+			dir := t.TempDir()
+			if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v: %s", err, out)
+			}
+			mustWrite(t, filepath.Join(dir, config.DefaultLogDir, failingLog), failedLog)
+			return stop{dir: dir}
+		}},
+	{name: "trusted configuration without gates", status: runner.StatusNoConfig, source: "has no gates", logsOnly: true,
+		setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
+			if err := os.RemoveAll(filepath.Join(root, ".gauntlet")); err != nil {
+				t.Fatal(err)
+			}
+			mustWrite(t, filepath.Join(root, "keep"), "")
+			retrust(t, root)
+			return stop{dir: root}
+		}},
+	{name: "trusted configuration that does not load", status: runner.StatusError, source: "does not load", logsOnly: true,
+		setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
+			mustWrite(t, filepath.Join(root, ".gauntlet", "config.yml"), "entry_points: 42\n")
+			retrust(t, root)
+			return stop{dir: root}
+		}},
+	{name: "broken work tree, right after its block", extra: "stop_hook:\n  verify_on_continue: true\n",
+		status: runner.StatusStopHookActive, source: "does not load",
+		setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
+			mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "lint.yml"), "timeout: 3\n")
+			return stop{dir: root, continuing: true}
+		}},
+	{name: "weakened work tree, trusted gates pass", status: runner.StatusPassed, run: runner.StatusPassed,
+		source: "changed .gauntlet/checks/lint.yml", setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
+			mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "lint.yml"), "command: \"true\"\n")
+			return stop{dir: root}
+		}},
+	{name: "deleted work tree configuration, trusted gates pass", status: runner.StatusPassed, run: runner.StatusPassed,
+		source: "removed .gauntlet/checks/lint.yml", setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
+			if err := os.RemoveAll(filepath.Join(root, ".gauntlet")); err != nil {
+				t.Fatal(err)
+			}
+			return stop{dir: root}
+		}},
+	{name: "archived failures, then no changes", status: runner.StatusNoChanges, run: runner.StatusNoChanges,
+		source: "archived", setup: func(t *testing.T, root, logDir string, _ func(string) string) stop {
+			mustWrite(t, filepath.Join(logDir, logdir.PreviousDir, "check_._vet.7.log"), failedLog)
+			return stop{dir: root}
+		}},
+	{name: "retry limit", status: runner.StatusRetryLimitExceeded, run: runner.StatusRetryLimitExceeded,
+		source: "max_retries: 3", setup: stopIn(false)},
+	{name: "infrastructure error", status: runner.StatusInfrastructureError, run: runner.StatusInfrastructureError,
+		setup: stopIn(false)},
+	{name: "error", status: runner.StatusError, run: runner.StatusError, setup: stopIn(false)},
+	{name: "no changes", status: runner.StatusNoChanges, run: runner.StatusNoChanges, setup: stopIn(false)},
+	{name: "no applicable gates", status: runner.StatusNoApplicableGates, run: runner.StatusNoApplicableGates,
+		setup: stopIn(false)},
+	{name: "passed", status: runner.StatusPassed, run: runner.StatusPassed, setup: stopIn(false)},
+	{name: "passed with warnings", status: runner.StatusPassedWithWarnings, run: runner.StatusPassedWithWarnings,
+		source: "The agent skipped 2 review violation(s) instead of fixing them", setup: stopIn(false)},
+}
+
+// stop is the stop a path answers: in dir, continuing right after a block,
+// in the shape of the agent's client; or raw, as it is.
+type stop struct {
+	dir        string
+	continuing bool
+	raw        string
+}
+
+// in is the stop as agent's client sends it.
+func (s stop) in(agent hookproto.Agent) string {
+	if s.raw != "" {
+		return s.raw
+	}
+	switch agent {
+	case hookproto.Cursor:
+		n := 0
+		if s.continuing {
+			n = 1
+		}
+		return fmt.Sprintf(`{"conversation_id":"c","hook_event_name":"stop","workspace_roots":[%q],"status":"completed","loop_count":%d}`, s.dir, n)
+	case hookproto.Copilot:
+		return fmt.Sprintf(`{"sessionId":"s","cwd":%q,"stopReason":"end_turn","stop_hook_active":%v}`, s.dir, s.continuing)
+	}
+	return input(s.dir, s.continuing)
+}
+
+// stopIn is a setup whose stop is in the project (continuing: right after
+// a block).
+func stopIn(continuing bool) func(*testing.T, string, string, func(string) string) stop {
+	return func(_ *testing.T, root, _ string, _ func(string) string) stop {
+		return stop{dir: root, continuing: continuing}
+	}
+}
+
+// writeGlobal writes the global configuration of getenv's HOME.
+func writeGlobal(t *testing.T, getenv func(string) string, content string) {
+	mustWrite(t, filepath.Join(getenv("HOME"), ".config", "agent-gauntlet", "config.yml"), content)
+}
+
+func TestEveryApproveSaysWhatWasNotVerified(t *testing.T) {
+	for _, path := range approvePaths {
+		for _, pending := range []bool{false, true} {
+			if pending && path.noPending {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/pending=%v", path.name, pending), func(t *testing.T) {
+				root := gatedProject(t, path.extra)
+				logDir := filepath.Join(root, "gauntlet_logs")
+				if pending {
+					mustWrite(t, filepath.Join(logDir, failingLog), failedLog)
+				}
+				getenv := env(t, path.env)
+				st := path.setup(t, root, logDir, getenv)
+				ran := false
+				execute := func(context.Context, runner.Options) runner.RunResult {
+					ran = true
+					if path.run == "" {
+						t.Errorf("the gauntlet ran")
+					}
+					if path.run == runner.StatusPassed || path.run == runner.StatusPassedWithWarnings {
+						// A pass archives the logs it verified.
+						os.Remove(filepath.Join(logDir, failingLog))
+					}
+					return runner.RunResult{Status: path.run, ErrorMessage: "it broke", Skipped: 2}
+				}
+				for _, agent := range hookproto.Agents {
+					if path.only != "" && agent != path.only {
+						continue
+					}
+					out, line, stderr := callExec(t, Options{Agent: agent, Getenv: getenv}, execute, st.in(agent))
+					if out.Status != path.status {
+						t.Fatalf("%s: status %s (%s), want %s", agent, out.Status, out.Message, path.status)
+					}
+					if out.Block() {
+						t.Fatalf("%s: blocked", agent)
+					}
+					assertTold(t, agent, path, out, line, stderr, pending && path.run != runner.StatusPassed &&
+						path.run != runner.StatusPassedWithWarnings)
+				}
+				if (path.run != "") != ran {
+					t.Errorf("ran = %v", ran)
+				}
+			})
+		}
+	}
+}
+
+// assertTold checks one answer: a pass of the work tree as it is says
+// nothing more (unless the configuration differs); any other approve says
+// what was not verified, in the field the agent's client shows (stderr
+// for the clients whose allow carries no message), naming the reason's
+// source and, when a failure is pending, the gate.
+func assertTold(t *testing.T, agent hookproto.Agent, path approvePath, out Outcome, line []byte, stderr string, pending bool) {
+	t.Helper()
+	realPass := slices.Contains(passes, out.Status) && !pending && !strings.Contains(path.name, "archived")
+	if realPass {
+		if strings.Contains(out.Message, "Not verified") || len(out.Pending) > 0 {
+			t.Errorf("%s: a pass says %q (pending %v)", agent, out.Message, out.Pending)
+		}
+	} else if !strings.Contains(out.Message, "Not verified: ") {
+		t.Errorf("%s: %q does not say what was not verified", agent, out.Message)
+	}
+	if path.source != "" && !strings.Contains(out.Message, path.source) {
+		t.Errorf("%s: %q does not name %q", agent, out.Message, path.source)
+	}
+	wantPending := []string{"check:.:lint"}
+	if strings.Contains(path.name, "archived") {
+		wantPending = []string{"check:.:vet"}
+		if pending {
+			wantPending = []string{"check:.:lint", "check:.:vet"}
+		}
+	}
+	switch {
+	case path.logsOnly && pending:
+		if !strings.Contains(out.Message, "failure logs in") || len(out.Pending) > 0 {
+			t.Errorf("%s: pending failure logs not named: %q, pending %v", agent, out.Message, out.Pending)
+		}
+	case path.logsOnly, !pending && !strings.Contains(path.name, "archived"):
+	case out.Status == runner.StatusInvalidInput, out.Status == runner.StatusStopHookActive && path.env[EnvActive] != "",
+		path.only == hookproto.Cursor:
+		// Answered before the project is known.
+	default:
+		for _, g := range wantPending {
+			if !strings.Contains(out.Message, g) {
+				t.Errorf("%s: pending failure %s not named: %q", agent, g, out.Message)
+			}
+		}
+		if !slices.Equal(out.Pending, wantPending) {
+			t.Errorf("%s: pending %v, want %v", agent, out.Pending, wantPending)
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatal(err)
+	}
+	shown, _ := m["systemMessage"].(string)
+	switch agent {
+	case hookproto.Cursor, hookproto.Copilot:
+		// Their allow carries no message: the diagnostic line is what is
+		// left, and agent-gauntlet status.
+		shown = stderr
+	}
+	if !realPass && !strings.Contains(shown, "Not verified: ") {
+		t.Errorf("%s: what the user is shown (%q) does not say what was not verified", agent, shown)
+	}
+	if p, ok := m["pending"]; ok && len(out.Pending) == 0 || !ok && len(out.Pending) > 0 && usesPendingKey(agent) {
+		t.Errorf("%s: pending key %v, want %v", agent, p, out.Pending)
+	}
+}
+
+// usesPendingKey reports whether agent's answer carries the pending list.
+func usesPendingKey(agent hookproto.Agent) bool {
+	switch agent {
+	case hookproto.Codex, hookproto.Cursor, hookproto.Copilot:
+		return false
+	}
+	return true
+}
