@@ -26,7 +26,7 @@ func (c *StatusCmd) Run(env *Env) error {
 		noteDeletedConfig(env, err)
 		return configError(env.Stderr, err)
 	}
-	st := runner.Status(cfg, env.Getenv, time.Now())
+	st := runner.Status(env.Ctx, cfg, env.Getenv, time.Now())
 	for _, w := range st.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}

@@ -293,7 +293,7 @@ func (h *hook) decide(ctx context.Context, known *Outcome) Outcome {
 	}
 
 	// 6. The run interval, unless failures are pending verification.
-	if remaining := h.intervalRemaining(logDir, settings.RunIntervalMinutes); remaining > 0 {
+	if remaining := h.intervalRemaining(ctx, root, logDir, settings.RunIntervalMinutes); remaining > 0 {
 		return h.answer(runner.StatusIntervalNotElapsed,
 			fmt.Sprintf("Next run in %s (interval %d min).", remaining, settings.RunIntervalMinutes))
 	}
@@ -432,10 +432,11 @@ func decodeProblem(err error) string {
 	return err.Error()
 }
 
-// intervalRemaining is the time left before the interval allows a run, 0
-// when a run is due (see runner.IntervalRemaining).
-func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
-	remaining, _ := runner.IntervalRemaining(logDir, minutes, h.o.Now())
+// intervalRemaining is the time left before the interval allows a run in
+// the project at root, 0 when a run is due (see runner.IntervalRemaining:
+// the gauntlet's own records decide, with the execution state).
+func (h *hook) intervalRemaining(ctx context.Context, root, logDir string, minutes int) time.Duration {
+	remaining, _ := runner.IntervalRemaining(ctx, root, logDir, minutes, h.o.Now())
 	return remaining
 }
 
@@ -462,7 +463,7 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Project: p, Settings: &eff, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
-			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Version: h.version(),
+			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Agent: true, Version: h.version(),
 		})}
 	}()
 	var r result

@@ -427,7 +427,6 @@ func TestRunSkipPassedSlots(t *testing.T) {
 	// Slot 1's adapter changes (claude is missing now): the pass still counts.
 	f.missing = map[string]bool{"claude": true}
 	env = nextRun(t, env)
-	env.Previous = &gate.Pending{}
 	res = newSession(d).Run(context.Background(), job, env)
 	if got, want := slotLabels(res), []string{"codex@1:pass", "codex@2:skipped_prior_pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("run 3 slots = %v, want %v", got, want)

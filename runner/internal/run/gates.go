@@ -23,7 +23,7 @@ type ran struct {
 func runGates(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned, prep *prepared) ran {
 	env := gate.Env{Root: p.root, LogDir: b.runDir, Names: pl.names, RunNumber: b.runNumber, Diff: prep.spec, CI: p.eff.CI,
 		Config: p.cfg, Previous: prep.previous, Console: s.cons, Skips: prep.skips}
-	report := reporter{cons: s.cons, debug: p.debug}
+	report := reporter{cons: s.cons, debug: p.debug, record: verdictRecorder(ctx, s, p, b)}
 	hits, rest := takeCached(s, prep.cache, pl.jobs, env, report)
 	var results []gate.Result
 	if len(rest) > 0 {
@@ -60,10 +60,12 @@ func takeCached(s *services, c *cache.Results, jobs []gate.Job, env gate.Env, re
 	return hits, rest
 }
 
-// reporter prints gate events and records them in the debug log.
+// reporter prints gate events, records them in the debug log and each
+// result's verdicts in the verdict book (record, nil for none).
 type reporter struct {
-	cons  *console.Console
-	debug *debuglog.Log
+	cons   *console.Console
+	debug  *debuglog.Log
+	record func(gate.Result)
 }
 
 // Start prints the [START] line.
@@ -80,4 +82,7 @@ func (r reporter) Result(res gate.Result) {
 		fields += fmt.Sprintf(" cached_from_run=%d", res.Cached.Run)
 	}
 	r.debug.Event(debuglog.EventGateResult, fields)
+	if r.record != nil {
+		r.record(res)
+	}
 }

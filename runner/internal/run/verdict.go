@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
+)
+
+// verdictRecorder records each gate result of the run in the verdict book
+// as it comes (see verdictsOf), nil for a run that records nothing (a look
+// at a past commit). Once the run's context ends (interrupted, the hook's
+// deadline) nothing more is recorded: a gate cut short reached no verdict.
+func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) func(gate.Result) {
+	if p.pastCommit() || b.rec == nil {
+		return nil
+	}
+	return func(res gate.Result) {
+		if ctx.Err() != nil {
+			return
+		}
+		check, slots := verdictsOf(res, b.runNumber, s.now())
+		if check == nil && len(slots) == 0 {
+			return
+		}
+		b.rec.save(s, func(bk *verdicts.Book) error {
+			if check != nil {
+				if err := bk.RecordCheck(res.JobID, *check); err != nil {
+					return err
+				}
+			}
+			for i, v := range slots {
+				if err := bk.RecordSlot(res.JobID, i, v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// verdictsOf are the verdicts of a gate result of run at: a check's (pass,
+// pre-existing as pass, fail, error) or a review's slots that reached one
+// (pass, fail with the violations still open, by slot index). A check that
+// did not run, or could not for reasons the agent cannot fix
+// (gate.Result.Infrastructure), a slot that erred or was skipped for a
+// prior pass, reach none: the verdict before stands.
+func verdictsOf(res gate.Result, run int, at time.Time) (*verdicts.CheckVerdict, map[int]verdicts.SlotVerdict) {
+	if gate.KindOf(res.JobID) == gate.KindCheck {
+		var st verdicts.Status
+		switch {
+		case res.Status == gate.StatusPass || res.Status == gate.StatusPreExisting:
+			st = verdicts.StatusPass
+		case res.Status == gate.StatusFail:
+			st = verdicts.StatusFail
+		case res.Status == gate.StatusError && !res.Infrastructure:
+			st = verdicts.StatusError
+		default:
+			return nil, nil
+		}
+		return &verdicts.CheckVerdict{Status: st, Run: run, At: at, Log: baseName(res.LogPath)}, nil
+	}
+	slots := map[int]verdicts.SlotVerdict{}
+	for _, sl := range res.Slots {
+		v := verdicts.SlotVerdict{Adapter: sl.Adapter, Run: run, At: at, JSON: baseName(sl.JSONPath)}
+		switch sl.Status {
+		case gate.StatusPass:
+			v.Status = verdicts.StatusPass
+		case gate.StatusFail:
+			v.Status = verdicts.StatusFail
+			v.Violations = make([]verdicts.Violation, 0, len(sl.Open))
+			for _, viol := range sl.Open {
+				v.Violations = append(v.Violations, bookViolation(viol))
+			}
+		default:
+			continue
+		}
+		slots[sl.Index] = v
+	}
+	return nil, slots
+}
+
+// baseName is the base name of path, "" for "".
+func baseName(path string) string {
+	if path == "" {
+		return ""
+	}
+	return filepath.Base(path)
+}
