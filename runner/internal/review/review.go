@@ -26,6 +26,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // Gate and slot messages.
@@ -143,6 +144,9 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 	}
 	diff, err := d.diff(ctx, env.Root, env.Diff, entry.JobScope(job))
 	if err != nil {
+		// git failing, a snapshot that could not be taken: the reviewer
+		// was never asked, nothing the agent can fix.
+		res.Infrastructure = true
 		return done(gate.StatusError, err.Error())
 	}
 	if strings.TrimSpace(diff) == "" {
@@ -389,6 +393,7 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		lg, err := g.openLog(name, index)
 		if err != nil {
 			slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, err.Error(), 1
+			slot.Infrastructure = fserr.Exhausted(err)
 			return slotRun{slot: slot}
 		}
 		slot.LogPath = lg.path

@@ -182,11 +182,14 @@ func previousFailures(s *services, p *project, b *begun) *gate.Pending {
 // change set began (changeOrigin); an agent's run that judged the change
 // spends one run of the budget (a fresh one first when place granted it);
 // a full pass starts the interval and marks the snapshot verified on its
-// branch, a failure ends the interval.
+// branch, a failure or a run that could not judge ends the interval.
 func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *changes, e ending, ep endPoint) {
 	now := s.now()
 	passed := e.status == outcome.StatusPassed || e.status == outcome.StatusPassedWithWarnings
-	failed := e.status == outcome.StatusFailed || e.status == outcome.StatusRetryLimitExceeded
+	// A run that could not judge (an infrastructure error) ends the
+	// interval as a failure does: the next stop verifies.
+	failed := e.status == outcome.StatusFailed || e.status == outcome.StatusRetryLimitExceeded ||
+		e.status == outcome.StatusInfrastructureError
 	start := verdicts.Episode{StartedAt: now, FirstRun: b.runNumber, SessionID: p.opts.SessionID, Branch: ep.branch, Head: ep.head}
 	if judged(e.status) && !e.archived && b.rec.Book.Episode == nil {
 		start.Base = changeOrigin(ctx, p, b, ch)
