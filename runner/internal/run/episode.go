@@ -258,6 +258,9 @@ func (b *begun) nothingChanged(s *services, p *project) {
 	if err != nil || lerr != nil || refs.Head == "" || loc.Branch == detachedHEAD {
 		return
 	}
+	if pt, ok := b.rec.Book.VerifiedOn(loc.Branch); ok && pt.Commit == refs.Head {
+		return
+	}
 	now := s.now()
 	b.rec.save(s, func(bk *verdicts.Book) error {
 		bk.MarkVerified(loc.Branch, refs.Head, now)

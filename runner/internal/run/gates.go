@@ -48,14 +48,20 @@ func takeCached(s *services, c *cache.Results, jobs []gate.Job, env gate.Env, re
 		return nil, rest
 	}
 	hits := make(map[int]gate.Result, len(found))
+	all := make([]gate.Result, 0, len(found))
 	for i, job := range jobs {
 		hit, ok := found[i]
 		if !ok {
 			continue
 		}
 		res := writeCached(env, job, hit, s.now)
-		report.Result(res)
+		report.show(res)
 		hits[i] = res
+		all = append(all, res)
+	}
+	// The passes the cache held are recorded at once: they happen together.
+	if report.record != nil {
+		report.record(all...)
 	}
 	return hits, rest
 }
@@ -65,14 +71,23 @@ func takeCached(s *services, c *cache.Results, jobs []gate.Job, env gate.Env, re
 type reporter struct {
 	cons   *console.Console
 	debug  *debuglog.Log
-	record func(gate.Result)
+	record func(...gate.Result)
 }
 
 // Start prints the [START] line.
 func (r reporter) Start(id string) { r.cons.Start(id) }
 
-// Result prints the result lines and logs GATE_RESULT.
+// Result prints the result lines, logs GATE_RESULT and records the
+// verdicts.
 func (r reporter) Result(res gate.Result) {
+	r.show(res)
+	if r.record != nil {
+		r.record(res)
+	}
+}
+
+// show prints the result lines and logs GATE_RESULT.
+func (r reporter) show(res gate.Result) {
 	r.cons.Result(res)
 	fields := fmt.Sprintf("%s status=%s duration=%.2fs", res.JobID, res.Status, res.Duration.Seconds())
 	if len(res.Slots) > 0 {
@@ -82,7 +97,4 @@ func (r reporter) Result(res gate.Result) {
 		fields += fmt.Sprintf(" cached_from_run=%d", res.Cached.Run)
 	}
 	r.debug.Event(debuglog.EventGateResult, fields)
-	if r.record != nil {
-		r.record(res)
-	}
 }

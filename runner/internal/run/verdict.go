@@ -9,31 +9,45 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
-// verdictRecorder records each gate result of the run in the verdict book
-// as it comes (see verdictsOf), nil for a run that records nothing (a look
-// at a past commit). Once the run's context ends (interrupted, the hook's
-// deadline) nothing more is recorded: a gate cut short reached no verdict.
-func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) func(gate.Result) {
+// verdictRecorder records gate results of the run in the verdict book as
+// they come (see verdictsOf), those given together in one write; nil for a
+// run that records nothing (a look at a past commit). Once the run's
+// context ends (interrupted, the hook's deadline) nothing more is
+// recorded: a gate cut short reached no verdict.
+func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) func(...gate.Result) {
 	if p.pastCommit() || b.rec == nil {
 		return nil
 	}
-	return func(res gate.Result) {
+	return func(results ...gate.Result) {
 		if ctx.Err() != nil {
 			return
 		}
-		check, slots := verdictsOf(res, b.runNumber, s.now())
-		if check == nil && len(slots) == 0 {
+		now := s.now()
+		type found struct {
+			job   string
+			check *verdicts.CheckVerdict
+			slots map[int]verdicts.SlotVerdict
+		}
+		var all []found
+		for _, res := range results {
+			if check, slots := verdictsOf(res, b.runNumber, now); check != nil || len(slots) > 0 {
+				all = append(all, found{res.JobID, check, slots})
+			}
+		}
+		if len(all) == 0 {
 			return
 		}
 		b.rec.save(s, func(bk *verdicts.Book) error {
-			if check != nil {
-				if err := bk.RecordCheck(res.JobID, *check); err != nil {
-					return err
+			for _, f := range all {
+				if f.check != nil {
+					if err := bk.RecordCheck(f.job, *f.check); err != nil {
+						return err
+					}
 				}
-			}
-			for i, v := range slots {
-				if err := bk.RecordSlot(res.JobID, i, v); err != nil {
-					return err
+				for i, v := range f.slots {
+					if err := bk.RecordSlot(f.job, i, v); err != nil {
+						return err
+					}
 				}
 			}
 			return nil
