@@ -67,7 +67,9 @@ type Cleared struct {
 func (p PendingFailures) Empty() bool { return len(p.Checks) == 0 && len(p.Reviews) == 0 }
 
 // Jobs are the pending jobs: the checks, then the review jobs, each once.
-func (p PendingFailures) Jobs() []string { return append(append([]string{}, p.Checks...), p.reviewJobs()...) }
+func (p PendingFailures) Jobs() []string {
+	return append(append([]string{}, p.Checks...), p.reviewJobs()...)
+}
 
 // reviewJobs are the review jobs with a failed slot, each once, sorted.
 func (p PendingFailures) reviewJobs() []string {
