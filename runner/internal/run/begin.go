@@ -54,12 +54,14 @@ type begun struct {
 }
 
 // begin takes the run lock (taking over one no live run can hold, see
-// lockBounds), reads the execution state, keeps the skips the agent marked
-// since the last run as decisions of the branch the logs were written on
-// (before auto-clean archives them), starts listing the changes, archives
-// the logs when the previous run's context is gone (autoClean) and places
-// the run (startRun). Once the lock is taken the run is returned, with the
-// error that ends it.
+// lockBounds), reads the execution state and the verdict book (openRecord:
+// made from the log directory once; what the previous run recorded comes
+// from it), keeps the skips the agent marked since the last run as
+// decisions of the branch the logs were written on (before auto-clean
+// archives them), starts listing the changes, archives the logs when the
+// previous run's context is gone (autoClean), drops another branch's
+// verdicts (Record.follow) and places the run (place). Once the lock is
+// taken the run is returned, with the error that ends it.
 func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	lk, err := lock.AcquireWithin(p.logDir, lockBounds(ctx, p.cfg))
 	if err != nil {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 )
 
 // changes is what detect found.
@@ -142,11 +142,11 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 // scope does not hold (refs moved: the work was committed onto the base
 // branch, the base moved onto it, the first commit was made), the whole
 // change set, which every gate that did not judge the previous snapshot
-// is given, becomes the changes since from, and they all count as changed
-// since the snapshot: a review verifies its pending violations on them. A
-// failed check with baseline: true is still compared on the base branch
-// as it is (a failure the base has too, merged there, is pre-existing),
-// unless the run is on the base branch itself (the caller decides).
+// is given (and every review whose entry point did not change since it:
+// it verifies its pending violations on it), becomes the changes since
+// from. A failed check with baseline: true is still compared with the
+// base branch as it is (a failure merged into it is pre-existing), unless
+// the run is on the base branch itself (the caller decides).
 func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string) error {
 	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree}
 	ch, err := git.ChangedFiles(ctx, p.root, spec)
@@ -157,10 +157,11 @@ func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string
 	if len(scope.Union(c.files, files)) == len(c.files) {
 		return nil
 	}
-	c.from = from
+	if c.spec == c.full {
+		c.spec = spec
+	}
+	c.from, c.full = from, spec
 	c.files = scope.Union(c.files, files)
-	c.since = scope.Union(c.since, files)
-	c.spec, c.full = spec, spec
 	return nil
 }
 

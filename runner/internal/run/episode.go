@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
@@ -40,7 +39,7 @@ func (b *begun) place(s *services, p *project) error {
 	}
 	b.runNumber = n
 	var warnings []string
-	b.pending, warnings = b.rec.Book.Pending(p.logDir, func(job string) bool { return b.jobs.has(job) })
+	b.pending, warnings = b.rec.Book.Pending(p.logDir, b.jobs.has)
 	for _, w := range warnings {
 		s.cons.Printf(lineWarning, w)
 	}
@@ -113,65 +112,6 @@ func (r *Record) episode() *verdicts.Episode {
 		return nil
 	}
 	return r.Book.Episode
-}
-
-// previousFailures are the failures the run's gates verify, from what the
-// book left pending (of gate -g only, when given): the failed checks, the
-// failed slots with their violations (new, or fixed by the agent's word),
-// the slots that passed, and the violations the agent skipped. Nil outside
-// a verification run.
-func previousFailures(s *services, p *project, b *begun) *gate.Pending {
-	if !b.verification {
-		return nil
-	}
-	keep := func(job string) bool { return p.opts.Gate == "" || gate.IsOfGate(job, p.opts.Gate) }
-	out := &gate.Pending{Checks: map[string]bool{}, Slots: map[string]map[int][]gate.Violation{},
-		Passed: map[string]map[int]gate.PassedSlot{}, Skipped: map[string]map[int][]gate.Violation{}}
-	for job := range b.pending.Checks {
-		if keep(job) {
-			out.Checks[job] = true
-		}
-	}
-	for job, slots := range b.pending.Slots {
-		if !keep(job) {
-			continue
-		}
-		out.Slots[job] = map[int][]gate.Violation{}
-		for index, vs := range slots {
-			list := make([]gate.Violation, 0, len(vs))
-			for _, v := range vs {
-				list = append(list, GateViolation(v))
-			}
-			out.Slots[job][index] = list
-		}
-	}
-	for _, sv := range b.pending.Skipped {
-		if !keep(sv.Job) {
-			continue
-		}
-		if out.Skipped[sv.Job] == nil {
-			out.Skipped[sv.Job] = map[int][]gate.Violation{}
-		}
-		out.Skipped[sv.Job][sv.Slot] = append(out.Skipped[sv.Job][sv.Slot], GateViolation(sv.Annotated))
-	}
-	for job, slots := range b.rec.Book.Slots {
-		if !keep(job) || !b.jobs.has(job) {
-			continue
-		}
-		for index, v := range slots {
-			if v.Status != verdicts.StatusPass {
-				continue
-			}
-			if out.Passed[job] == nil {
-				out.Passed[job] = map[int]gate.PassedSlot{}
-			}
-			out.Passed[job][index] = gate.PassedSlot{Adapter: v.Adapter, Run: v.Run}
-		}
-	}
-	if n, v := out.Count(); n > 0 {
-		s.cons.Printf(linePreviousFails, n, v)
-	}
-	return out
 }
 
 // recordEnd records in the verdict book how a run that ran its gates
