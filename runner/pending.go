@@ -101,8 +101,11 @@ func (p PendingFailures) Describe() string {
 }
 
 // Pending reads what the gauntlet's own records leave to verify in the
-// project cfg (its gates loaded), at now: the one source of pending
-// failures for status, the hooks and their messages. A project upgraded
+// project cfg, at now: the one source of pending failures for status, the
+// hooks and their messages. With its gates loaded (config.Project.Gates
+// or All), what belongs to gates the configuration no longer gives is
+// left out, as a run leaves it; a configuration of settings only leaves
+// nothing out. A project upgraded
 // with logs but no records yet gets them read from its log directory (the
 // next run writes them). It writes nothing, and runs no git command unless
 // git's location variables are set.

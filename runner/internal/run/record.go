@@ -236,8 +236,10 @@ type Verdicts struct {
 
 // ReadVerdicts reads the verdict book of the project cfg at now (a book
 // made from the log directory when there is none, see ReadRecord), and
-// what it leaves to verify of the jobs the configuration can give. It
-// writes nothing.
+// what it leaves to verify of the jobs the configuration can give. A
+// configuration read without its gate files (config.Project.Settings)
+// gives no job: then everything the book holds is pending, never nothing.
+// It writes nothing.
 func ReadVerdicts(ctx context.Context, cfg *config.Config, now time.Time) Verdicts {
 	logDir := cfg.LogDirPath()
 	jobs := configuredJobs(cfg)
@@ -250,8 +252,12 @@ func ReadVerdicts(ctx context.Context, cfg *config.Config, now time.Time) Verdic
 	if v.Damaged != "" {
 		v.Warnings = append(v.Warnings, v.Damaged)
 	}
+	keep := jobs.has
+	if len(cfg.Checks)+len(cfg.Reviews) == 0 {
+		keep = nil
+	}
 	var ws []string
-	v.Pending, ws = v.Book.Pending(logDir, jobs.has)
+	v.Pending, ws = v.Book.Pending(logDir, keep)
 	v.Warnings = append(v.Warnings, ws...)
 	return v
 }
