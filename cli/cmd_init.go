@@ -326,6 +326,7 @@ func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers
 		return fmt.Errorf("init: %w", err)
 	}
 	trustWritten(env, root)
+	markStart(env, root, a.base)
 	if a.gitignore {
 		entry := install.GitignoreEntry(config.DefaultLogDir)
 		added, err := install.AddToGitignore(root, entry)
@@ -345,6 +346,27 @@ func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers
 	}
 	fmt.Fprintln(env.Stdout, "Done: the stop hook now runs these gates whenever the agent wants to stop. `agent-gauntlet run` runs them by hand.")
 	return nil
+}
+
+// markStart records where the agent's work starts (runner.MarkStart) and,
+// when the base branch is the branch checked out in a repository without a
+// remote, says what that means: commits on it are the agent's work,
+// checked from that point, not the base's own.
+func markStart(env *Env, root, base string) {
+	branch, point, err := runner.MarkStart(env.Ctx, root)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "warning: cannot record where the work starts: %v\n", err)
+		return
+	}
+	if point == "" || branch != base || len(repo.Remotes(env.Ctx, root)) > 0 {
+		return
+	}
+	from := "the empty repository (there is no commit yet)"
+	if point != runner.EmptyTree {
+		from = "commit " + point[:min(len(point), 12)] + " (HEAD now)"
+	}
+	fmt.Fprintf(env.Stdout, "There is no remote: base_branch %q is the branch you work on, so what is committed on it is checked from the last point its gates passed, starting at %s.\n",
+		runner.SafeText(base), from)
 }
 
 // initError turns an error of the questions or trials into init's error:

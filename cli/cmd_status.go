@@ -28,7 +28,7 @@ func (c *StatusCmd) Run(env *Env) error {
 		return configError(env.Stderr, err)
 	}
 	now := time.Now()
-	st := runner.Status(cfg, env.Getenv, now)
+	st := runner.Status(env.Ctx, cfg, env.Getenv, now)
 	for _, w := range st.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}
@@ -44,7 +44,7 @@ func (c *StatusCmd) Run(env *Env) error {
 			// Trust is how the work tree's configuration stands to the
 			// trusted one (null when that cannot be told).
 			Trust *trust.Status `json:"trust"`
-		}{st, nonNil(stophook.PendingGates(cfg, env.Getenv, now)), trusted})
+		}{st, nonNil(stophook.PendingGates(env.Ctx, cfg, now)), trusted})
 	}
 	writeStatus(env.Stdout, st, time.Now())
 	fmt.Fprintln(env.Stdout, line)
@@ -76,6 +76,10 @@ func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 		for _, j := range st.FailedReviews {
 			fmt.Fprintf(w, "  %s\n", runner.SafeText(j))
 		}
+	}
+	if c := st.Cleared; c != nil && c.Checks+c.Slots > 0 {
+		fmt.Fprintf(w, "Cleared unverified: %d check(s) and %d review slot(s) pending were dropped %s (%s ago): %s\n",
+			c.Checks, c.Slots, c.At.Local().Format(time.RFC3339), max(now.Sub(c.At), 0).Round(time.Second), runner.SafeText(c.Reason))
 	}
 	if len(st.PreExisting) > 0 {
 		fmt.Fprintf(w, "%s: %d check(s) in the last run\n", runner.PreExistingLabel, len(st.PreExisting))

@@ -32,7 +32,7 @@ func (c *UpdateReviewListCmd) Run(env *Env) error {
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	vs, warnings, err := runner.ReviewViolations(cfg)
+	vs, warnings, err := runner.ReviewViolations(env.Ctx, cfg)
 	for _, w := range warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}

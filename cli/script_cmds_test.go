@@ -62,21 +62,23 @@ func cmdLinkBin(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdExecState writes a real .execution_state:
 //
-//	execstate [-partial] <log-dir> <age> [branch]
+//	execstate [-ts] <log-dir> <age> [branch]
 //
 // last_run_completed_at and last_full_pass_completed_at (the start of the
 // stop hook's interval) are now minus age (a Go duration: 5m is five
-// minutes ago, -1h one hour ahead): a full run passed then; with -partial
-// only last_run_completed_at is set, as a partial run (or the TypeScript
-// tool) leaves it. branch defaults to main; commit is the HEAD of the git
-// repository in the current directory (empty when there is none).
+// minutes ago, -1h one hour ahead): a full run of this tool passed then.
+// With -ts the file holds only the TypeScript tool's four fields, as that
+// tool writes them (last_run_completed_at in its ISO form, branch, commit,
+// working_tree_ref). branch defaults to main; commit (and the TypeScript
+// tool's working_tree_ref) is the HEAD of the git repository in the current
+// directory (empty when there is none).
 func cmdExecState(ts *testscript.TestScript, neg bool, args []string) {
-	partial := len(args) > 0 && args[0] == "-partial"
-	if partial {
+	typeScript := len(args) > 0 && args[0] == "-ts"
+	if typeScript {
 		args = args[1:]
 	}
 	if neg || len(args) < 2 || len(args) > 3 {
-		ts.Fatalf("usage: execstate [-partial] <log-dir> <age> [branch]")
+		ts.Fatalf("usage: execstate [-ts] <log-dir> <age> [branch]")
 	}
 	age, err := time.ParseDuration(args[1])
 	ts.Check(err)
@@ -87,16 +89,22 @@ func cmdExecState(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.Command("git", "rev-parse", "HEAD")
 	cmd.Dir = ts.MkAbs(".")
 	cmd.Env = envList(ts)
-	commit, _ := cmd.Output()
-	st := state.State{
-		LastRunCompletedAt: time.Now().Add(-age),
-		Branch:             branch,
-		Commit:             strings.TrimSpace(string(commit)),
+	out, _ := cmd.Output()
+	commit := strings.TrimSpace(string(out))
+	at := time.Now().Add(-age)
+	dir := ts.MkAbs(args[0])
+	if typeScript {
+		data, err := json.Marshal(map[string]string{
+			"last_run_completed_at": at.UTC().Format("2006-01-02T15:04:05.000Z"),
+			"branch":                branch, "commit": commit, "working_tree_ref": commit,
+		})
+		ts.Check(err)
+		ts.Check(os.MkdirAll(dir, 0o755))
+		ts.Check(os.WriteFile(state.Path(dir), data, 0o644))
+		return
 	}
-	if !partial {
-		st.LastFullPassAt = st.LastRunCompletedAt
-	}
-	ts.Check(state.Write(ts.MkAbs(args[0]), st))
+	st := state.State{LastRunCompletedAt: at, Branch: branch, Commit: commit, LastFullPassAt: at}
+	ts.Check(state.Write(dir, st))
 }
 
 // envList is the script's hermetic environment (see scripttest.Hermetic)

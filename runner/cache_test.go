@@ -205,13 +205,14 @@ func TestCacheOffWithSubmodules(t *testing.T) {
 	}
 }
 
-// A run that ends before it reads its changes (refused at the retry limit)
-// waits for their listing before it records it: no race with the memo.
+// A run that ends before it reads its changes (an agent's run refused at
+// the retry limit) waits for their listing before it records it: no race
+// with the memo.
 func TestChangesMemoEarlyEnd(t *testing.T) {
 	root := project(t, "exit 1", "max_retries: 1\n")
 	var last RunResult
 	for range 4 {
-		last = ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1"})
+		last = ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1", Agent: true})
 	}
 	if last.Status != StatusRetryLimitExceeded {
 		t.Fatalf("last run: %s (%s)", last.Status, last.ErrorMessage)

@@ -46,12 +46,18 @@ type CleanResult struct {
 	Warnings []string
 }
 
+// CleanReason is why `agent-gauntlet clean` drops the verdicts it finds
+// pending, as the gauntlet's records say it.
+const CleanReason = "agent-gauntlet clean"
+
 // Clean is `agent-gauntlet clean`: under the run lock it archives the logs
 // and the execution state of the project opts.Config into
 // <log_dir>/previous/, or of gauntlet_logs in opts.Dir when there is no
 // project (judged by the rules of log_dir, with opts.Dir for the project
 // root: a problem is a *config.Errors; ctx bounds its git question); the
-// debug log records a manual CLEAN. The violations the agent skipped in the
+// debug log records a manual CLEAN. The gauntlet's own records of the
+// project's verdicts start over too, keeping when and why (CleanReason)
+// with what was pending, for the person to be told. The violations the agent skipped in the
 // review records are kept as decisions of their branch first (see
 // runner/internal/decisions). A missing log directory has nothing to
 // archive (and is not created). A run in progress is a *lock.HeldError.
@@ -100,6 +106,11 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
 	archived, err := run.Archive(root, res.LogDir, run.CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived
+	if opts.Config != nil {
+		if werr := run.ClearRecord(ctx, root, CleanReason, opts.Now()); werr != nil {
+			res.Warnings = append(res.Warnings, werr.Error())
+		}
+	}
 	res.Warnings = append(res.Warnings, archived.Warnings...)
 	if err != nil {
 		err = fmt.Errorf("clean %s: %w", res.LogDir, err)

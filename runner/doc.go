@@ -14,6 +14,8 @@
 //	detect.go        Detect, AllJobs: the changes and the jobs of a run
 //	clean.go         Clean: archive the logs; RecordStopHook
 //	projectstate.go  Status: where a project stands between runs
+//	pending.go       Pending: what the gauntlet's own records leave to verify
+//	start.go         MarkStart: the point init records to check work from
 //	violations.go    ReviewViolations, Decide: the agent's side of reviews
 //	health.go        Health: the review CLIs
 //	trial.go         TryCheck: run a proposed check once (init)

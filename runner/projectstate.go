@@ -1,19 +1,16 @@
 package runner
 
 import (
+	"context"
 	"fmt"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
-	"sort"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/check"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // ProjectStatus is where a project's gauntlet stands between runs: what
@@ -23,17 +20,19 @@ type ProjectStatus struct {
 	// Root is the project root; LogDir its log directory.
 	Root   string `json:"project"`
 	LogDir string `json:"log_dir"`
-	// FailedChecks are the check jobs whose latest log failed;
-	// FailedReviews the review jobs with a slot whose newest verdict failed.
+	// FailedChecks are the check jobs whose latest verdict failed or
+	// erred; FailedReviews the review jobs with a slot whose latest verdict
+	// failed (the gauntlet's own records, see Pending).
 	FailedChecks  []string `json:"failed_checks"`
 	FailedReviews []string `json:"failed_reviews"`
-	// Violations counts the violations of the failed reviews by status.
+	// Violations counts the violations of the failed review slots by the
+	// agent's mark.
 	Violations ViolationCounts `json:"violations"`
 	// PreExisting are the checks of the last run that failed as they do on
 	// the base branch (baseline: true): not caused by the change, not
 	// pending, here for information.
 	PreExisting []string `json:"pre_existing_checks"`
-	// Run is the next run's number and retry budget.
+	// Run is the next run's number and the agent's retry budget.
 	Run RunBudget `json:"run"`
 	// LastRun is the execution state's last run, nil when there is none.
 	LastRun *LastRun `json:"last_run"`
@@ -41,6 +40,11 @@ type ProjectStatus struct {
 	StopHook HookOutlook `json:"stop_hook"`
 	// Lock describes the run lock, nil when there is none.
 	Lock *LockStatus `json:"lock"`
+	// Cleared says when and why verdicts were last dropped without a run
+	// that verified them, nil when never; Record is the gauntlet's own
+	// record of its verdicts ("" for a project with no place for one).
+	Cleared *Cleared `json:"cleared,omitempty"`
+	Record  string   `json:"verdict_record,omitempty"`
 	// Warnings name files that could not be read.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -62,8 +66,10 @@ type RunBudget struct {
 	Next         int  `json:"next"`
 	Verification bool `json:"verification"`
 	// MaxRetries is the configured max_retries; Allowed the runs it allows
-	// (max_retries + 1); Left those still allowed (0: the next run is
-	// refused with retry_limit_exceeded).
+	// (max_retries + 1); Left those the agent's stop hook still has in the
+	// episode (0: its next run is refused with retry_limit_exceeded, unless
+	// a new session or commit starts a fresh budget). Runs by hand spend
+	// none.
 	MaxRetries int `json:"max_retries"`
 	Allowed    int `json:"allowed"`
 	Left       int `json:"left"`
@@ -104,54 +110,33 @@ type LockStatus struct {
 	Stale bool `json:"stale"`
 }
 
-// Status reads where the project of cfg stands at now; getenv resolves the
-// stop hook's settings (environment > project > global).
-func Status(cfg *config.Config, getenv func(string) string, now time.Time) ProjectStatus {
+// Status reads where the project of cfg stands at now: what the
+// gauntlet's own records leave to verify (Pending), the agent's retry
+// budget, the last run, the stop hook's interval and the lock; getenv
+// resolves the stop hook's settings (environment > project > global).
+// Reading it runs no git command (unless git's location variables are
+// set).
+func Status(ctx context.Context, cfg *config.Config, getenv func(string) string, now time.Time) ProjectStatus {
 	logDir := cfg.LogDirPath()
-	st := ProjectStatus{Root: cfg.Root, LogDir: logDir, FailedChecks: []string{}, FailedReviews: []string{}, PreExisting: []string{}}
-	names, err := logdir.Scan(logDir)
+	st := ProjectStatus{Root: cfg.Root, LogDir: logDir, PreExisting: []string{}}
+	v := run.ReadVerdicts(ctx, cfg, now)
+	pf := pendingOf(v)
+	st.FailedChecks, st.FailedReviews, st.Violations = pf.Checks, pf.reviewJobs(), pf.Violations
+	st.Cleared, st.Record = pf.Cleared, pf.Record
+	st.Warnings = append(st.Warnings, pf.Warnings...)
+	if prev, err := state.Read(logDir); err == nil && prev != nil {
+		st.LastRun = &LastRun{CompletedAt: prev.LastRunCompletedAt, Branch: prev.Branch, Commit: prev.Commit}
+		st.PreExisting = append(st.PreExisting, prev.PreExisting...)
+	}
+	next, err := logdir.NextRunNumber(logDir)
 	if err != nil {
 		st.Warnings = append(st.Warnings, err.Error())
 	}
-	jn := entry.JobNames(cfg)
-	for job := range check.Failing(logDir, names, jn, func(string) bool { return true }) {
-		st.FailedChecks = append(st.FailedChecks, job)
-	}
-	sort.Strings(st.FailedChecks)
-	records, warnings := review.Latest(logDir, names, jn)
-	st.Warnings = append(st.Warnings, warnings...)
-	failed := map[string]bool{}
-	for _, r := range records {
-		if r.Status != gate.StatusFail {
-			continue
-		}
-		if !failed[r.Job] {
-			failed[r.Job] = true
-			st.FailedReviews = append(st.FailedReviews, r.Job)
-		}
-		for _, v := range r.Violations {
-			switch review.StatusOf(v) {
-			case gate.ViolationFixed:
-				st.Violations.Fixed++
-			case gate.ViolationSkipped:
-				st.Violations.Skipped++
-			default:
-				st.Violations.New++
-			}
-		}
-	}
-	episode := 0
-	if prev, err := state.Read(logDir); err != nil {
-		st.Warnings = append(st.Warnings, err.Error())
-	} else if prev != nil {
-		st.LastRun = &LastRun{CompletedAt: prev.LastRunCompletedAt, Branch: prev.Branch, Commit: prev.Commit}
-		episode = prev.EpisodeStartRun
-		st.PreExisting = append(st.PreExisting, prev.PreExisting...)
-	}
-	st.Run = runBudget(names, cfg.MaxRetries, episode)
+	st.Run = RunBudget{Next: next, Verification: !pf.Empty(), MaxRetries: cfg.MaxRetries, Allowed: cfg.MaxRetries + 1}
+	st.Run.Left = max(0, st.Run.Allowed-v.Book.Spent())
 	eff := config.Resolve(cfg, getenv)
 	st.Warnings = append(st.Warnings, eff.Warnings...)
-	st.StopHook = hookOutlook(eff.StopHook, logDir, now)
+	st.StopHook = hookOutlook(ctx, eff.StopHook, cfg.Root, logDir, now)
 	if info := lock.Inspect(logDir, run.LockMaxAge(cfg)); info.Exists {
 		age := max(now.Sub(info.TakenAt), 0)
 		st.Lock = &LockStatus{Path: info.Path, PID: info.PID, Host: info.Host, StartedAt: info.TakenAt,
@@ -160,24 +145,10 @@ func Status(cfg *config.Config, getenv func(string) string, now time.Time) Proje
 	return st
 }
 
-// runBudget places the next run in the retry budget of maxRetries of its
-// episode (recordedStart, the execution state's episode_start_run; see
-// run.EpisodeStart), from the numbered files of the log directory. A new agent
-// session or a new commit may still start a fresh budget at the limit.
-func runBudget(names []logdir.Name, maxRetries, recordedStart int) RunBudget {
-	b := RunBudget{Next: 1, MaxRetries: maxRetries, Allowed: maxRetries + 1}
-	for _, n := range names {
-		b.Next = max(b.Next, n.Run+1)
-		b.Verification = b.Verification || n.IsGate()
-	}
-	b.Left = max(0, b.Allowed-(b.Next-run.EpisodeStart(recordedStart, b.Next)))
-	return b
-}
-
 // hookOutlook says whether the stop hook runs the gates at the next stop.
-func hookOutlook(settings config.StopHook, logDir string, now time.Time) HookOutlook {
+func hookOutlook(ctx context.Context, settings config.StopHook, root, logDir string, now time.Time) HookOutlook {
 	o := HookOutlook{Enabled: settings.Enabled, IntervalMinutes: settings.RunIntervalMinutes}
-	remaining, why := IntervalRemaining(logDir, settings.RunIntervalMinutes, now)
+	remaining, why := IntervalRemaining(ctx, root, logDir, settings.RunIntervalMinutes, now)
 	switch {
 	case !settings.Enabled:
 		o.Reason = "the stop hook is disabled: stops are approved without a run"
@@ -191,14 +162,22 @@ func hookOutlook(settings config.StopHook, logDir string, now time.Time) HookOut
 }
 
 // IntervalRemaining is the time left before the stop hook's interval lets
-// it run the gates again (0 when a run is due), and why a run is due:
-// interval 0, no or unreadable execution state, no full pass recorded (the
-// interval counts from the last run that covered every applicable gate and
-// passed, with no failure since: a partial run, -c or a failure never
-// starts it), a pass in the future (a skewed clock never silences the
-// hook), the interval elapsed, or failure logs pending (they are always
-// verified).
-func IntervalRemaining(logDir string, minutes int, now time.Time) (time.Duration, string) {
+// it run the gates again (0 when a run is due) in the project at root
+// whose log directory is logDir, and why a run is due: interval 0, no or
+// an unreadable execution state, failures pending in the gauntlet's own
+// records (they are always verified), no full pass recorded, a pass in
+// the future (a skewed clock never silences the hook), or the interval
+// elapsed.
+//
+// The interval starts at the last full pass (the last run that covered
+// every applicable gate and passed, with no failure since: a partial run,
+// -c or a failure never starts it), and it applies only when both the
+// verdict book and the execution state say so: an execution state with
+// only the TypeScript tool's fields counts from its
+// last_run_completed_at, and no execution state, or one edited, can make
+// the hook skip a run that the book says is due. Without a book yet the
+// execution state alone decides (verdicts.IntervalStart).
+func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, now time.Time) (time.Duration, string) {
 	if minutes <= 0 {
 		return 0, "no run interval is set"
 	}
@@ -206,16 +185,33 @@ func IntervalRemaining(logDir string, minutes int, now time.Time) (time.Duration
 	if err != nil || st == nil {
 		return 0, "no earlier run is recorded"
 	}
-	if pending, err := logdir.HasPendingLogs(logDir); err != nil || pending {
-		return 0, "failures are pending (they are always verified)"
-	}
-	if st.LastFullPassAt.IsZero() {
-		return 0, "no full run has passed since the last failure"
+	starts := []time.Time{verdicts.IntervalStart(nil, st)}
+	book, err := run.StoredBook(ctx, root)
+	switch {
+	case err != nil:
+		return 0, "the gauntlet's record of its verdicts cannot be used"
+	case book == nil:
+		// A project without records yet: its logs tell what is pending.
+		if pending, err := logdir.HasPendingLogs(logDir); err != nil || pending {
+			return 0, "failures are pending (they are always verified)"
+		}
+	default:
+		if p, _ := book.Pending(logDir, nil); !p.Empty() || len(p.Skipped) > 0 {
+			return 0, "failures are pending (they are always verified)"
+		}
+		starts = append(starts, book.LastFullPassAt)
 	}
 	interval := time.Duration(minutes) * time.Minute
-	elapsed := now.Sub(st.LastFullPassAt)
-	if elapsed < 0 || elapsed >= interval {
-		return 0, "the run interval has elapsed"
+	left := interval
+	for _, start := range starts {
+		if start.IsZero() {
+			return 0, "no full run has passed since the last failure"
+		}
+		elapsed := now.Sub(start)
+		if elapsed < 0 || elapsed >= interval {
+			return 0, "the run interval has elapsed"
+		}
+		left = min(left, (interval - elapsed + time.Second - 1).Truncate(time.Second))
 	}
-	return (interval - elapsed + time.Second - 1).Truncate(time.Second), ""
+	return left, ""
 }

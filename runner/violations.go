@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -19,8 +20,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // Errors of Decide that are the caller's mistakes (the CLI exits 2).
@@ -38,30 +39,54 @@ var (
 // minIDPrefix is the shortest id prefix Decide accepts.
 const minIDPrefix = 4
 
-// ReviewViolations lists the violations of every review slot whose newest
-// verdict in the project's log directory failed, by review, slot and file
-// position, with one warning per unreadable file. The same violation
-// reported by several slots appears once per slot (one id).
-func ReviewViolations(cfg *config.Config) ([]Violation, []string, error) {
-	names, err := logdir.Scan(cfg.LogDirPath())
-	if err != nil {
-		return nil, nil, err
-	}
-	records, warnings := review.Latest(cfg.LogDirPath(), names, entry.JobNames(cfg))
+// ReviewViolations lists the violations of every review slot whose latest
+// verdict in the gauntlet's own records failed (see Pending), as the
+// reviewer reported them, with the agent's marks from the slot's review
+// JSON, by status (new, fixed, skipped), review and slot; and one warning
+// per file whose marks could not be read. The same violation reported by
+// several slots appears once per slot (one id). Path is the slot's review
+// JSON, Editable false when it is gone (or was never written).
+func ReviewViolations(ctx context.Context, cfg *config.Config) ([]Violation, []string, error) {
+	logDir := cfg.LogDirPath()
+	v := run.ReadVerdicts(ctx, cfg, time.Now())
 	var out []Violation
-	for _, r := range records {
-		if r.Status != gate.StatusFail {
-			continue
+	add := func(job string, slot int, a verdicts.Annotated) {
+		sv := v.Book.Slots[job][slot]
+		pv := outcome.ViolationOf(run.GateViolation(a), ViolationStatus(a.Status))
+		pv.Review, pv.Slot, pv.Adapter, pv.Run = job, slot, sv.Adapter, sv.Run
+		if sv.JSON != "" {
+			pv.Path = filepath.Join(logDir, sv.JSON)
+			if fi, err := os.Lstat(pv.Path); err == nil && fi.Mode().IsRegular() {
+				pv.Editable = true
+			}
 		}
-		for _, v := range r.Violations {
-			pv := outcome.ViolationOf(v, ViolationStatus(review.StatusOf(v)))
-			pv.Result = review.ResultText(v)
-			pv.Review, pv.Slot, pv.Adapter, pv.Run, pv.Path, pv.Editable = r.Job, r.Slot, r.Adapter, r.Run, r.Path, r.JSON
-			out = append(out, pv)
+		out = append(out, pv)
+	}
+	for job, slots := range v.Pending.Slots {
+		for slot, vs := range slots {
+			for _, a := range vs {
+				add(job, slot, a)
+			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return statusRank(out[i].Status) < statusRank(out[j].Status) })
-	return out, warnings, nil
+	for _, s := range v.Pending.Skipped {
+		add(s.Job, s.Slot, s.Annotated)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case statusRank(a.Status) != statusRank(b.Status):
+			return statusRank(a.Status) < statusRank(b.Status)
+		case a.Review != b.Review:
+			return a.Review < b.Review
+		case a.Slot != b.Slot:
+			return a.Slot < b.Slot
+		case a.File != b.File:
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return out, v.Warnings, nil
 }
 
 // statusRank orders new before fixed before skipped.
@@ -115,7 +140,7 @@ func Decide(ctx context.Context, cfg *config.Config, id string, status Violation
 	if l.Warning != "" {
 		res.Warnings = append(res.Warnings, l.Warning)
 	}
-	all, warnings, err := ReviewViolations(cfg)
+	all, warnings, err := ReviewViolations(ctx, cfg)
 	res.Warnings = append(res.Warnings, warnings...)
 	if err != nil {
 		return res, err

@@ -2,7 +2,11 @@
 // .execution_state JSON file in the log directory that records when the
 // last run completed and on which branch, commit and work tree, and what
 // the stop hook's interval and the retry budget of the current episode
-// start from.
+// start from. The gauntlet's own record of these (statecfg/verdicts) is
+// the one it trusts: the file is in the log directory, where the agent
+// can edit it, and it is kept for the TypeScript tool, which reads it, and
+// for a project upgraded without that record (see verdicts.Book.Seed and
+// verdicts.IntervalStart).
 //
 // The fields of the TypeScript tool (last_run_completed_at, branch,
 // commit, working_tree_ref) keep their meaning, so that it can still read

@@ -68,8 +68,17 @@ type Book struct {
 	// covering every applicable gate passed; zero when none did, or a run
 	// failed since.
 	LastFullPassAt time.Time `json:"last_full_pass_at,omitzero"`
-	// Episode is the retry budget's episode, nil when none is open.
+	// Episode is the span of runs since a run first left failures
+	// pending, with the retry budget the agent spent in it; nil when none
+	// is open.
 	Episode *Episode `json:"episode,omitempty"`
+	// Snapshot is what the last run of the work tree recorded of the tree
+	// it judged, nil before any: the next run verifies the changes since.
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	// Verified are, per branch, the last point its gates were seen to
+	// pass (see MarkVerified): work committed onto that branch since is
+	// never taken for the base's own.
+	Verified map[string]Point `json:"verified,omitempty"`
 	// Checks are the latest verdict of each check job; Slots of each review
 	// slot, by job id and slot index.
 	Checks map[string]CheckVerdict        `json:"checks"`
@@ -87,25 +96,57 @@ type Book struct {
 	Damaged string `json:"-"`
 }
 
-// Episode is the span of runs one retry budget covers.
+// Episode is the span of runs from the first that left failures pending
+// to the run that verifies them all, and the retry budget the agent spends
+// in it.
 type Episode struct {
 	// StartedAt is when it began, FirstRun its first run's number.
 	StartedAt time.Time `json:"started_at"`
 	FirstRun  int       `json:"first_run"`
-	// Runs is how many runs it counted (the budget spent).
+	// Runs is how many of its runs the budget counted (the agent's, see
+	// CountRun): the budget spent.
 	Runs int `json:"runs"`
-	// SessionID is the agent session of its last run ("" from the command
-	// line).
+	// SessionID is the agent session of its last counted run.
 	SessionID string `json:"session_id,omitempty"`
-	// Branch, Head and Base are the branch, HEAD and the merge base with
-	// the base branch when it began: moving a ref later does not end it
-	// silently.
-	Branch string `json:"branch"`
-	Head   string `json:"head,omitempty"`
-	Base   string `json:"base,omitempty"`
+	// Branch and Head are the branch and HEAD when it began; LastHead is
+	// HEAD at its last counted run (a new commit since starts a fresh
+	// budget at the retry limit).
+	Branch   string `json:"branch"`
+	Head     string `json:"head,omitempty"`
+	LastHead string `json:"last_head,omitempty"`
+	// Base is where the change set of its first run began: the merge base
+	// with the base branch, the last verified point of a base branch that
+	// is HEAD's own, or git's empty tree before the first commit. A run
+	// that verifies the episode's failures looks at everything since,
+	// whatever refs moved: moving one does not end an episode silently.
+	Base string `json:"base,omitempty"`
 	// Reason says why it began ("first run", "new session", ...).
 	Reason string `json:"reason,omitempty"`
 }
+
+// Snapshot is the work tree a run judged.
+type Snapshot struct {
+	// Run is the run's number; Ref the commit capturing the work tree
+	// (tracked and untracked files) it judged, on Commit, HEAD then.
+	Run    int    `json:"run"`
+	Ref    string `json:"ref,omitempty"`
+	Commit string `json:"commit,omitempty"`
+	// Scope is the run's change scope, Definitions a fingerprint of each
+	// of its review jobs' definition: they tell which reviews judged the
+	// snapshot as they are defined now.
+	Scope       string            `json:"scope,omitempty"`
+	Definitions map[string]string `json:"review_definitions,omitempty"`
+}
+
+// Point is a commit the gates were seen to pass on, and when.
+type Point struct {
+	Commit string    `json:"commit"`
+	At     time.Time `json:"at"`
+}
+
+// MaxVerified bounds the branches whose verified point a book keeps: the
+// oldest is dropped first.
+const MaxVerified = 64
 
 // CheckVerdict is a check job's latest verdict.
 type CheckVerdict struct {
@@ -153,9 +194,11 @@ type Clearing struct {
 	// Reason says what dropped them, for the person ("the branch changed
 	// from a to b", "agent-gauntlet clean").
 	Reason string `json:"reason"`
-	// Checks and Slots count what was pending then.
-	Checks int `json:"checks"`
-	Slots  int `json:"slots"`
+	// Checks and Slots count what was pending then; Jobs names its jobs,
+	// sorted.
+	Checks int      `json:"checks"`
+	Slots  int      `json:"slots"`
+	Jobs   []string `json:"jobs,omitempty"`
 }
 
 // Key names one book.
@@ -169,6 +212,9 @@ type Key struct {
 func KeyOf(p place.Place) Key {
 	return Key{CommonDir: p.CommonDir, Project: p.Project(), Worktree: p.Worktree()}
 }
+
+// NewBook is an empty book.
+func NewBook() *Book { return newBook() }
 
 // newBook is an empty book.
 func newBook() *Book {
@@ -230,6 +276,7 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 	case full && passed:
 		b.LastFullPassAt = at
 		b.Episode = nil
+		b.Cleared = nil // the tree as it is was verified since
 	case failed:
 		b.LastFullPassAt = time.Time{}
 	}
@@ -238,17 +285,81 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 // CountRun adds a run to the retry budget of the open episode, opening
 // one (for reason, with start's branch, HEAD and base) when none is open,
 // and returns the run's place in the budget, 1 for the episode's first.
+// The episode's last HEAD becomes start's, and its session start's when
+// it has one.
 func (b *Book) CountRun(start Episode, reason string) int {
-	if b.Episode == nil {
-		e := start
-		e.Runs, e.Reason = 0, reason
-		b.Episode = &e
-	}
+	b.OpenEpisode(start, reason)
 	b.Episode.Runs++
+	b.Episode.LastHead = start.Head
 	if start.SessionID != "" {
 		b.Episode.SessionID = start.SessionID
 	}
 	return b.Episode.Runs
+}
+
+// OpenEpisode opens an episode (for reason, with start's branch, HEAD and
+// base, no run counted) when none is open, and leaves an open one as it
+// is.
+func (b *Book) OpenEpisode(start Episode, reason string) {
+	if b.Episode == nil {
+		b.NewEpisode(start, reason)
+	}
+}
+
+// FreshBudget gives the open episode a fresh retry budget for reason (a
+// new agent session, a new commit after the retry limit): no run counted
+// yet. Where its change set began stays: its failures are still verified
+// from there.
+func (b *Book) FreshBudget(reason string) {
+	if b.Episode != nil {
+		b.Episode.Runs, b.Episode.Reason = 0, reason
+	}
+}
+
+// Spent is the retry budget the open episode has spent: the runs it
+// counted, 0 with none open.
+func (b *Book) Spent() int {
+	if b.Episode == nil {
+		return 0
+	}
+	return b.Episode.Runs
+}
+
+// Settle drops every verdict after a run that verified them all (it
+// passed and archived the logs) and ends the episode. Nothing is pending
+// after it, and nothing was dropped unverified.
+func (b *Book) Settle() {
+	clear(b.Checks)
+	clear(b.Slots)
+	b.Episode = nil
+}
+
+// MarkVerified records commit as the last point the gates were seen to
+// pass on branch, at (a full run that passed, or found nothing changed).
+// Past MaxVerified branches, the oldest point is dropped.
+func (b *Book) MarkVerified(branch, commit string, at time.Time) {
+	if branch == "" || commit == "" {
+		return
+	}
+	if b.Verified == nil {
+		b.Verified = map[string]Point{}
+	}
+	b.Verified[branch] = Point{Commit: commit, At: at}
+	for len(b.Verified) > MaxVerified {
+		oldest := ""
+		for name, p := range b.Verified {
+			if oldest == "" || p.At.Before(b.Verified[oldest].At) {
+				oldest = name
+			}
+		}
+		delete(b.Verified, oldest)
+	}
+}
+
+// VerifiedOn is the last point the gates were seen to pass on branch.
+func (b *Book) VerifiedOn(branch string) (Point, bool) {
+	p, ok := b.Verified[branch]
+	return p, ok && p.Commit != ""
 }
 
 // NewEpisode ends the open episode and opens a fresh budget (a new agent
@@ -260,13 +371,17 @@ func (b *Book) NewEpisode(start Episode, reason string) {
 	b.Episode = &e
 }
 
-// Clear drops every verdict without a verification run (the logs were
-// archived after a branch change or a merge, or by clean) and records when
-// and why, with what was pending, so that the person can be told.
+// Clear drops every verdict without a verification run (the branch
+// changed, clean), with the episode, the interval and the last run's
+// snapshot: the gauntlet starts over. When something was pending, it
+// records when and why, with how much, so that the person can be told
+// until a full pass verifies the tree (Finish).
 func (b *Book) Clear(at time.Time, reason string, keep func(job string) bool) {
 	p := b.pending(keep)
-	b.Cleared = &Clearing{At: at, Reason: reason, Checks: len(p.Checks), Slots: p.slotCount()}
+	if len(p.Checks)+p.slotCount() > 0 {
+		b.Cleared = &Clearing{At: at, Reason: reason, Checks: len(p.Checks), Slots: p.slotCount(), Jobs: p.jobs()}
+	}
 	clear(b.Checks)
 	clear(b.Slots)
-	b.Episode = nil
+	b.Episode, b.Snapshot, b.LastFullPassAt = nil, nil, time.Time{}
 }

@@ -2,6 +2,7 @@ package verdicts
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -233,5 +234,114 @@ func TestIntervalStart(t *testing.T) {
 		if got := IntervalStart(tc.b, tc.st); !got.Equal(tc.want) {
 			t.Errorf("%s: IntervalStart = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// An episode opens at the first failure of any run, and only the runs the
+// caller counts spend its budget; a fresh budget keeps where it began;
+// Settle ends it with every verdict.
+func TestEpisodeBudget(t *testing.T) {
+	b := newBook()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b.OpenEpisode(Episode{StartedAt: t0, FirstRun: 1, Branch: "main", Head: "c1", Base: gitEmptyTree}, "a run left failures pending")
+	if b.Spent() != 0 || b.Episode.Base != gitEmptyTree {
+		t.Fatalf("a run by hand spent the budget: %+v", b.Episode)
+	}
+	b.OpenEpisode(Episode{Base: "other"}, "ignored")
+	if b.Episode.Base != gitEmptyTree || b.Episode.Reason != "a run left failures pending" {
+		t.Errorf("an open episode was replaced: %+v", b.Episode)
+	}
+	if n := b.CountRun(Episode{Head: "c2", SessionID: "s1"}, ""); n != 1 || b.Episode.LastHead != "c2" || b.Episode.SessionID != "s1" {
+		t.Errorf("CountRun = %d, %+v", n, b.Episode)
+	}
+	b.CountRun(Episode{Head: "c3"}, "")
+	if b.Spent() != 2 || b.Episode.SessionID != "s1" || b.Episode.LastHead != "c3" {
+		t.Errorf("second run: %+v", b.Episode)
+	}
+	b.FreshBudget("a new agent session")
+	if b.Spent() != 0 || b.Episode.Base != gitEmptyTree || b.Episode.FirstRun != 1 || b.Episode.Reason != "a new agent session" {
+		t.Errorf("a fresh budget moved the episode's start: %+v", b.Episode)
+	}
+	if err := b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusFail, Run: 3}); err != nil {
+		t.Fatal(err)
+	}
+	b.Settle()
+	if b.Episode != nil || len(b.Checks) != 0 || b.Spent() != 0 {
+		t.Errorf("after Settle: %+v", b)
+	}
+	b.FreshBudget("no episode: nothing happens")
+	if b.Episode != nil {
+		t.Errorf("FreshBudget opened an episode")
+	}
+}
+
+// gitEmptyTree stands for git's empty tree, where an episode without a
+// commit begins.
+const gitEmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// The verified point of each branch: the latest wins, the oldest branch
+// goes past MaxVerified, nothing is kept for no branch or no commit.
+func TestVerifiedPoints(t *testing.T) {
+	b := newBook()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b.MarkVerified("main", "c1", t0)
+	b.MarkVerified("main", "c2", t0.Add(time.Minute))
+	b.MarkVerified("", "c3", t0)
+	b.MarkVerified("feature", "", t0)
+	if p, ok := b.VerifiedOn("main"); !ok || p.Commit != "c2" {
+		t.Errorf("main = %+v, %v", p, ok)
+	}
+	if _, ok := b.VerifiedOn("feature"); ok || len(b.Verified) != 1 {
+		t.Errorf("a point without a commit or branch was kept: %+v", b.Verified)
+	}
+	for i := range MaxVerified {
+		b.MarkVerified(fmt.Sprintf("b%d", i), "c", t0.Add(time.Duration(i+2)*time.Minute))
+	}
+	if len(b.Verified) != MaxVerified {
+		t.Fatalf("%d points kept, want %d", len(b.Verified), MaxVerified)
+	}
+	if _, ok := b.VerifiedOn("b0"); !ok {
+		t.Error("a recent branch was dropped")
+	}
+	if _, ok := b.VerifiedOn("main"); ok {
+		t.Error("the oldest branch was kept past the bound")
+	}
+}
+
+// Clear starts over: no verdict, episode, interval or snapshot, while the
+// verified points of the branches stay.
+func TestClearStartsOver(t *testing.T) {
+	b := bookWith(vA)
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b.LastFullPassAt = at
+	b.Snapshot = &Snapshot{Run: 3, Ref: "r", Commit: "c"}
+	b.Episode = &Episode{FirstRun: 2, Runs: 1}
+	b.MarkVerified("main", "c0", at)
+	b.Clear(at, "agent-gauntlet clean", nil)
+	if b.Snapshot != nil || b.Episode != nil || !b.LastFullPassAt.IsZero() || len(b.Slots) != 0 {
+		t.Errorf("after Clear: %+v", b)
+	}
+	if _, ok := b.VerifiedOn("main"); !ok {
+		t.Error("Clear dropped a verified point")
+	}
+}
+
+// Seeding keeps each slot's latest verdict, a pass too (a verification
+// run does not ask a passed slot again), and the last run's snapshot.
+func TestSeedPassesAndSnapshot(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := &state.State{LastRunCompletedAt: at, Branch: "feature", Commit: "c1", WorkingTreeRef: "w1", RunNumber: 2, Scope: "local main",
+		ReviewDefinitions: map[string]string{job: "d1"}}
+	b := newBook()
+	b.Seed(Legacy{Slots: []LegacySlot{{Job: job, Slot: 2, Adapter: "codex", Status: StatusPass, Run: 2}}, Run: 2}, st, at)
+	if v := b.Slots[job][2]; v.Status != StatusPass || v.Adapter != "codex" || v.Run != 2 {
+		t.Errorf("seeded pass = %+v", v)
+	}
+	if p, _ := b.Pending(t.TempDir(), nil); !p.Empty() || b.Episode != nil {
+		t.Errorf("a pass was seeded as pending: %+v, %+v", p, b.Episode)
+	}
+	want := &Snapshot{Run: 2, Ref: "w1", Commit: "c1", Scope: "local main", Definitions: map[string]string{job: "d1"}}
+	if !reflect.DeepEqual(b.Snapshot, want) {
+		t.Errorf("snapshot = %+v, want %+v", b.Snapshot, want)
 	}
 }

@@ -69,6 +69,19 @@ func (p Pending) slotCount() int {
 	return n
 }
 
+// jobs are the jobs of p, each once, sorted.
+func (p Pending) jobs() []string {
+	var out []string
+	for job := range p.Checks {
+		out = append(out, job)
+	}
+	for job := range p.Slots {
+		out = append(out, job)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // Pending returns what b leaves to verify for the jobs keep accepts (nil:
 // all; the caller drops jobs its configuration no longer has): the checks
 // whose verdict failed or erred, and the slots whose verdict failed, each

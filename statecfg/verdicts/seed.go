@@ -6,25 +6,26 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
-// Legacy is what an older version's log directory leaves pending, as the
-// engine reads it there (the checks whose latest log failed, the slots
-// whose latest verdict failed): what a project upgraded with logs but no
-// book must not lose.
+// Legacy is what an older version's log directory holds, as the engine
+// reads it there (the checks whose latest log failed, each slot's latest
+// verdict): what a project upgraded with logs but no book must not lose.
 type Legacy struct {
 	// Checks are the failing check jobs, with their log file names.
 	Checks map[string]string
-	// Slots are the failing slots.
+	// Slots are the slots' latest verdicts.
 	Slots []LegacySlot
 	// Run is the highest run number of the log directory.
 	Run int
 }
 
-// LegacySlot is one failing slot of an older version's logs.
+// LegacySlot is one slot's latest verdict in an older version's logs.
 type LegacySlot struct {
 	Job     string
 	Slot    int
 	Adapter string
-	Run     int
+	// Status is the verdict: fail when empty, or pass.
+	Status Status
+	Run    int
 	// JSON is its review JSON file's name in the log directory ("" for a
 	// legacy log): the agent's marks keep coming from it.
 	JSON       string
@@ -44,7 +45,11 @@ func (b *Book) Seed(l Legacy, st *state.State, at time.Time) {
 		if b.Slots[s.Job] == nil {
 			b.Slots[s.Job] = map[int]SlotVerdict{}
 		}
-		v := SlotVerdict{Adapter: s.Adapter, Status: StatusFail, Run: s.Run, At: at, JSON: s.JSON, Violations: s.Violations}
+		status := s.Status
+		if status == "" {
+			status = StatusFail
+		}
+		v := SlotVerdict{Adapter: s.Adapter, Status: status, Run: s.Run, At: at, JSON: s.JSON, Violations: s.Violations}
 		if over := len(v.Violations) - MaxViolations; over > 0 {
 			v.Violations, v.Omitted = v.Violations[:MaxViolations], over
 		}
@@ -56,6 +61,10 @@ func (b *Book) Seed(l Legacy, st *state.State, at time.Time) {
 		return
 	}
 	b.Branch, b.LastRunAt = st.Branch, st.LastRunCompletedAt
+	if st.WorkingTreeRef != "" || st.Commit != "" {
+		b.Snapshot = &Snapshot{Run: st.RunNumber, Ref: st.WorkingTreeRef, Commit: st.Commit, Scope: st.Scope,
+			Definitions: st.ReviewDefinitions}
+	}
 	b.LastFullPassAt = IntervalStart(nil, st)
 	if !b.pending(nil).Empty() && l.Run > 0 {
 		first := st.EpisodeStartRun
@@ -63,7 +72,7 @@ func (b *Book) Seed(l Legacy, st *state.State, at time.Time) {
 			first = 1
 		}
 		b.Episode = &Episode{StartedAt: st.LastRunCompletedAt, FirstRun: first, Runs: l.Run - first + 1,
-			SessionID: st.SessionID, Branch: st.Branch, Head: st.Commit, Reason: "carried over from the logs"}
+			SessionID: st.SessionID, Branch: st.Branch, Head: st.Commit, LastHead: st.Commit, Reason: "carried over from the logs"}
 	}
 }
 

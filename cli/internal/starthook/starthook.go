@@ -92,7 +92,7 @@ func Run(ctx context.Context, o Options) (added string) {
 	if o.Now != nil {
 		now = o.Now
 	}
-	return Context(cfg, runner.Status(cfg, getenv, now()))
+	return Context(cfg, runner.Status(ctx, cfg, getenv, now()))
 }
 
 // read reads and decodes the input; note says why there is no answer.

@@ -1,70 +1,54 @@
 package stophook
 
 import (
-	"os"
-	"path/filepath"
+	"context"
 	"slices"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // pendingView is what waits to be verified in a project: the gates whose
-// latest verdict failed, and the failures archived without a verification
-// since.
+// latest verdict failed, and the verdicts dropped without a verification
+// since (agent-gauntlet clean, a branch change).
 type pendingView struct {
-	// Gates are the job ids whose latest result failed, sorted.
+	// Gates are the job ids whose latest verdict failed: checks, then
+	// review jobs.
 	Gates []string
-	// Archived are the other job ids whose failures were moved out of the
-	// way (agent-gauntlet clean, or the automatic clean after a branch
-	// change or a merged commit) with no passing run since; ArchivedAt is
-	// when.
-	Archived   []string
-	ArchivedAt time.Time
+	// Cleared is the last drop of pending verdicts with no full pass
+	// since, nil when none.
+	Cleared *runner.Cleared
 }
 
 // empty reports that nothing waits to be verified.
-func (v pendingView) empty() bool { return len(v.Gates)+len(v.Archived) == 0 }
+func (v pendingView) empty() bool { return len(v.Gates) == 0 && v.Cleared == nil }
 
-// all is every gate that waits, pending first.
-func (v pendingView) all() []string { return append(slices.Clone(v.Gates), v.Archived...) }
+// all is every gate that waits to be verified: the failing ones, then
+// those whose failures were dropped unverified, each once.
+func (v pendingView) all() []string {
+	out := slices.Clone(v.Gates)
+	if v.Cleared != nil {
+		for _, j := range v.Cleared.Jobs {
+			if !slices.Contains(out, j) {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
 
 // PendingGates are the gates that wait to be verified in the project of
 // cfg, as the stop hook's answers list them ("pending"): for status.
-func PendingGates(cfg *config.Config, getenv func(string) string, now time.Time) []string {
-	return pendingFailures(cfg, getenv, now).all()
+func PendingGates(ctx context.Context, cfg *config.Config, now time.Time) []string {
+	return pendingFailures(ctx, cfg, now).all()
 }
 
 // pendingFailures is the one way the stop hook learns what waits to be
-// verified in the project of cfg (the configuration in force), read
-// through runner.Status: the failures of the log directory, and those an
-// archive left in its previous/ directory without a passing run since (a
-// pass archives its own logs there, replacing them). It runs no git
-// command.
-func pendingFailures(cfg *config.Config, getenv func(string) string, now time.Time) pendingView {
-	v := pendingView{Gates: failing(runner.Status(cfg, getenv, now))}
-	prev := *cfg
-	prev.LogDir = filepath.Join(cfg.LogDirPath(), logdir.PreviousDir)
-	fi, err := os.Lstat(prev.LogDir)
-	if err != nil || !fi.IsDir() {
-		return v
-	}
-	for _, g := range failing(runner.Status(&prev, getenv, now)) {
-		if !slices.Contains(v.Gates, g) {
-			v.Archived = append(v.Archived, g)
-		}
-	}
-	if len(v.Archived) > 0 {
-		v.ArchivedAt = fi.ModTime()
-	}
-	return v
-}
-
-// failing is the sorted job ids of st's failed checks and reviews.
-func failing(st runner.ProjectStatus) []string {
-	out := append(slices.Clone(st.FailedChecks), st.FailedReviews...)
-	slices.Sort(out)
-	return slices.Compact(out)
+// verified in the project of cfg (the configuration in force): the
+// gauntlet's own records of its verdicts (runner.Pending), never the log
+// directory's files.
+func pendingFailures(ctx context.Context, cfg *config.Config, now time.Time) pendingView {
+	p := runner.Pending(ctx, cfg, now)
+	return pendingView{Gates: p.Jobs(), Cleared: p.Cleared}
 }

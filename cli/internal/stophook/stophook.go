@@ -250,7 +250,7 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 			out = h.answer(runner.StatusError, fmt.Sprintf("Internal error: %v", r))
 			known.site = nil // nothing more is read after a panic
 		}
-		out = h.tell(out, &known)
+		out = h.tell(ctx, out, &known)
 		out.LogDir, out.debug = known.logDir, known.debug
 	}()
 	return h.decide(ctx, &known)
@@ -341,7 +341,7 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 	}
 
 	// 6. The run interval, unless failures are pending verification.
-	if remaining := h.intervalRemaining(logDir, settings.RunIntervalMinutes); remaining > 0 {
+	if remaining := h.intervalRemaining(ctx, s.root, logDir, settings.RunIntervalMinutes); remaining > 0 {
 		out := h.answer(runner.StatusIntervalNotElapsed,
 			fmt.Sprintf("Next run in %s (interval %d min). run_interval_minutes is set by %s.", remaining,
 				settings.RunIntervalMinutes, h.origin(settings.From.RunIntervalMinutes, s, config.EnvStopHookIntervalMinutes)))
@@ -480,10 +480,11 @@ func decodeProblem(err error) string {
 	return err.Error()
 }
 
-// intervalRemaining is the time left before the interval allows a run, 0
-// when a run is due (see runner.IntervalRemaining).
-func (h *hook) intervalRemaining(logDir string, minutes int) time.Duration {
-	remaining, _ := runner.IntervalRemaining(logDir, minutes, h.o.Now())
+// intervalRemaining is the time left before the interval allows a run in
+// the project at root, 0 when a run is due (see runner.IntervalRemaining:
+// the gauntlet's own records decide, with the execution state).
+func (h *hook) intervalRemaining(ctx context.Context, root, logDir string, minutes int) time.Duration {
+	remaining, _ := runner.IntervalRemaining(ctx, root, logDir, minutes, h.o.Now())
 	return remaining
 }
 
@@ -510,7 +511,7 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		}()
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Project: p, Settings: &eff, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
-			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Version: h.version(),
+			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Agent: true, Version: h.version(),
 		})}
 	}()
 	var r result

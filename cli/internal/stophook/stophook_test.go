@@ -345,7 +345,8 @@ func TestRunsWhenDue(t *testing.T) {
 		}, nil},
 		{"last run in the future", "", nil, func(t *testing.T, d string) { writeState(t, d, now.Add(time.Hour)) }, nil},
 		{"a recent partial run, no full pass", "", nil, func(t *testing.T, d string) {
-			if err := state.Write(d, state.State{LastRunCompletedAt: now.Add(-time.Minute), Branch: "main", Commit: "abc"}); err != nil {
+			st := state.State{LastRunCompletedAt: now.Add(-time.Minute), Branch: "main", Commit: "abc", RunNumber: 3, Scope: "local main"}
+			if err := state.Write(d, st); err != nil {
 				t.Fatal(err)
 			}
 		}, nil},

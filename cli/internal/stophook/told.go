@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -29,7 +30,7 @@ const maxNamed = 8
 // the gates that wait to be verified. A block whose configuration differs
 // tells the agent that its edits of .gauntlet/ do not apply. Nothing
 // approves silently: that is this function's one job.
-func (h *hook) tell(out Outcome, f *facts) Outcome {
+func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 	var notes []string
 	var view pendingView
 	if s := f.site; s != nil {
@@ -38,7 +39,7 @@ func (h *hook) tell(out Outcome, f *facts) Outcome {
 		}
 		cfg, err := s.gates()
 		if err == nil {
-			view = pendingFailures(cfg, workTreeEnv(h.o.Getenv), h.o.Now())
+			view = pendingFailures(ctx, cfg, h.o.Now())
 		} else if out.unverified == "" {
 			// Without gates to name them by, the failure logs are what is
 			// known.
@@ -72,7 +73,7 @@ const editsDoNotApply = "**Your edits of .gauntlet/ do not apply.** The stop hoo
 
 // unverifiedNote says what an approve did not verify ("" for a pass of
 // the work tree as it is with nothing pending): the gates still failing,
-// those whose failures were archived without a passing run since, else
+// the verdicts dropped without a passing run since, else
 // what the answer says (out.unverified), else the work tree as it is now.
 func unverifiedNote(out Outcome, view pendingView) string {
 	pass := false
@@ -86,10 +87,13 @@ func unverifiedNote(out Outcome, view pendingView) string {
 	if n := len(view.Gates); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
 	}
-	if n := len(view.Archived); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d gate(s) whose failures were archived at %s, by `agent-gauntlet clean` "+
-			"or after a branch change or a merged commit, with no passing run since (%s)",
-			n, stamp(view.ArchivedAt), named(view.Archived)))
+	if c := view.Cleared; c != nil {
+		what := fmt.Sprintf("%d gate(s) whose failures were dropped at %s (%s) with no passing run since",
+			len(c.Jobs), stamp(c.At), runner.SafeText(c.Reason))
+		if len(c.Jobs) > 0 {
+			what += " (" + named(c.Jobs) + ")"
+		}
+		parts = append(parts, what)
 	}
 	if len(parts) == 0 {
 		what := out.unverified

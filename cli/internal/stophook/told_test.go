@@ -16,7 +16,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // failingLog is the log of a failed run of the check lint in the entry
@@ -146,9 +147,9 @@ var approvePaths = []approvePath{
 			}
 			return stop{dir: root}
 		}},
-	{name: "archived failures, then no changes", status: runner.StatusNoChanges, run: runner.StatusNoChanges,
-		source: "archived", setup: func(t *testing.T, root, logDir string, _ func(string) string) stop {
-			mustWrite(t, filepath.Join(logDir, logdir.PreviousDir, "check_._vet.7.log"), failedLog)
+	{name: "cleared failures, then no changes", status: runner.StatusNoChanges, run: runner.StatusNoChanges,
+		source: "agent-gauntlet clean", setup: func(t *testing.T, root, logDir string, _ func(string) string) stop {
+			clearedBook(t, root, logDir, "check:.:vet")
 			return stop{dir: root}
 		}},
 	{name: "retry limit", status: runner.StatusRetryLimitExceeded, run: runner.StatusRetryLimitExceeded,
@@ -162,6 +163,32 @@ var approvePaths = []approvePath{
 	{name: "passed", status: runner.StatusPassed, run: runner.StatusPassed, setup: stopIn(false)},
 	{name: "passed with warnings", status: runner.StatusPassedWithWarnings, run: runner.StatusPassedWithWarnings,
 		source: "The agent skipped 2 review violation(s) instead of fixing them", setup: stopIn(false)},
+}
+
+// clearedBook writes the verdict book of the project at root as
+// `agent-gauntlet clean` leaves it after job failed: the failure dropped,
+// unverified; a check whose failure log is in logDir (the pending case)
+// fails after it.
+func clearedBook(t *testing.T, root, logDir, job string) {
+	t.Helper()
+	p, err := place.Locate(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	err = verdicts.Update(verdicts.KeyOf(p), func(b *verdicts.Book) error {
+		if err := b.RecordCheck(job, verdicts.CheckVerdict{Status: verdicts.StatusFail, Run: 7, At: now}); err != nil {
+			return err
+		}
+		b.Clear(now, "agent-gauntlet clean", nil)
+		if _, err := os.Stat(filepath.Join(logDir, failingLog)); err == nil {
+			return b.RecordCheck("check:.:lint", verdicts.CheckVerdict{Status: verdicts.StatusFail, Run: 8, At: now, Log: failingLog})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // stop is the stop a path answers: in dir, continuing right after a block,
@@ -258,7 +285,7 @@ func TestEveryApproveSaysWhatWasNotVerified(t *testing.T) {
 // source and, when a failure is pending, the gate.
 func assertTold(t *testing.T, agent hookproto.Agent, path approvePath, out Outcome, line []byte, stderr string, pending bool) {
 	t.Helper()
-	realPass := slices.Contains(passes, out.Status) && !pending && !strings.Contains(path.name, "archived")
+	realPass := slices.Contains(passes, out.Status) && !pending && !strings.Contains(path.name, "cleared")
 	if realPass {
 		if strings.Contains(out.Message, "Not verified") || len(out.Pending) > 0 {
 			t.Errorf("%s: a pass says %q (pending %v)", agent, out.Message, out.Pending)
@@ -270,7 +297,7 @@ func assertTold(t *testing.T, agent hookproto.Agent, path approvePath, out Outco
 		t.Errorf("%s: %q does not name %q", agent, out.Message, path.source)
 	}
 	wantPending := []string{"check:.:lint"}
-	if strings.Contains(path.name, "archived") {
+	if strings.Contains(path.name, "cleared") {
 		wantPending = []string{"check:.:vet"}
 		if pending {
 			wantPending = []string{"check:.:lint", "check:.:vet"}
@@ -281,7 +308,7 @@ func assertTold(t *testing.T, agent hookproto.Agent, path approvePath, out Outco
 		if !strings.Contains(out.Message, "failure logs in") || len(out.Pending) > 0 {
 			t.Errorf("%s: pending failure logs not named: %q, pending %v", agent, out.Message, out.Pending)
 		}
-	case path.logsOnly, !pending && !strings.Contains(path.name, "archived"):
+	case path.logsOnly, !pending && !strings.Contains(path.name, "cleared"):
 	case out.Status == runner.StatusInvalidInput, out.Status == runner.StatusStopHookActive && path.env[EnvActive] != "",
 		path.only == hookproto.Cursor:
 		// Answered before the project is known.

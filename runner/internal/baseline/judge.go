@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -218,9 +219,16 @@ func (j *Judge) where(commit string) string {
 }
 
 // unavailable is the verdict on a failure whose base could not be asked:
-// it fails, saying why (never a false approve).
+// it fails, saying why (never a false approve). A base that could not even
+// be checked out (ErrNoWorktree) is an infrastructure error instead: the
+// failure is not judged (it may be the base's), nothing the change can
+// fix; the run says so and the next one asks again.
 func (j *Judge) unavailable(f check.Failure, msg, commit string, err error) check.Judgement {
 	fmt.Fprintf(f.Log, noteLine, "not compared with the base branch: "+err.Error())
-	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNoBaseline, msg, err),
+	out := check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNoBaseline, msg, err),
 		Baseline: &gate.Baseline{Commit: commit, Reason: err.Error()}}
+	if errors.Is(err, ErrNoWorktree) {
+		out.Status, out.Infrastructure = gate.StatusError, true
+	}
+	return out
 }

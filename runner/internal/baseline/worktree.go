@@ -58,6 +58,12 @@ type tree struct {
 	err               error
 }
 
+// ErrNoWorktree is matched by the error of a base that could not be checked
+// out into a temporary worktree (git failing, a full disk): nothing the
+// change can fix, so the failure it was to judge reached no verdict (see
+// Judge.unavailable).
+var ErrNoWorktree = errors.New("cannot make a worktree of the base")
+
 // NewWorktrees returns the worktree source of the project at root.
 func NewWorktrees(root string) *Worktrees {
 	return &Worktrees{root: root, trees: map[string]*tree{}}
@@ -290,17 +296,17 @@ func (w *Worktrees) add(ctx context.Context, t *tree, commit string) error {
 	PruneStale(ctx, w.root)
 	prefix, err := git.Prefix(ctx, w.root)
 	if err != nil {
-		return fmt.Errorf("cannot make a worktree of the base: %w", err)
+		return fmt.Errorf("%w: %w", ErrNoWorktree, err)
 	}
 	parent, err := os.MkdirTemp(tempDir(ctx, w.root), tempPattern)
 	if err != nil {
-		return fmt.Errorf("cannot make a worktree of the base: %w", err)
+		return fmt.Errorf("%w: %w", ErrNoWorktree, err)
 	}
 	t.parent, t.dir = parent, filepath.Join(parent, treeName)
 	if err := git.AddWorktree(ctx, w.root, t.dir, commit, lockReason()); err != nil {
 		w.remove(t)
 		t.parent = ""
-		return fmt.Errorf("cannot make a worktree of the base: %w", err)
+		return fmt.Errorf("%w: %w", ErrNoWorktree, err)
 	}
 	t.root = filepath.Join(t.dir, filepath.FromSlash(prefix))
 	return nil

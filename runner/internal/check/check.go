@@ -110,7 +110,15 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 	}
 	_, werr := f.Write(b.Bytes())
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil && res.Status == gate.StatusPass {
+	err := errors.Join(werr, cerr)
+	switch {
+	case err != nil && fserr.Exhausted(err):
+		// The file system took no more (full, a quota): the command's own
+		// output may be cut as well, so it reached no verdict the agent can
+		// act on.
+		res.Status, res.Message, res.ErrorCount = gate.StatusError, fmt.Sprintf("write check log: %v", err), 1
+		res.Infrastructure = true
+	case err != nil && res.Status == gate.StatusPass:
 		res.Status, res.Message = gate.StatusError, fmt.Sprintf("write check log: %v", err)
 	}
 }
@@ -146,6 +154,10 @@ type Judgement struct {
 	Status   gate.Status
 	Message  string
 	Baseline *gate.Baseline
+	// Infrastructure is true when the failure could not be judged for
+	// reasons the agent cannot fix (the base could not be checked out):
+	// see gate.Result.Infrastructure.
+	Infrastructure bool
 	// Findings are the failure's findings as judged (each marked new or
 	// unchanged); nil keeps Failure.Findings.
 	Findings *findings.Result
@@ -165,6 +177,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	f, err := openLog(env, job, cmd)
 	if err != nil {
 		res.Status, res.Message, res.ErrorCount = gate.StatusError, err.Error(), 1
+		res.Infrastructure = fserr.Exhausted(err)
 		return res
 	}
 	defer func() { res.Duration = time.Since(start) }()
@@ -188,7 +201,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	if judge != nil && out.Status == gate.StatusFail && !out.TimedOut {
 		res.OutputEnd = logSize(f)
 		j := judge(ctx, Failure{Job: job, Env: env, Dir: dir, Outcome: out, Log: f, Findings: found})
-		res.Status, res.Message, res.Baseline = j.Status, j.Message, j.Baseline
+		res.Status, res.Message, res.Baseline, res.Infrastructure = j.Status, j.Message, j.Baseline, j.Infrastructure
 		if j.Findings != nil {
 			res.Findings = j.Findings
 		}

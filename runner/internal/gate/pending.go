@@ -12,6 +12,40 @@ type Pending struct {
 	// verify (status new or fixed; the agent's skips left out). The list is
 	// empty when the reviewer failed the slot without naming any violation.
 	Slots map[string]map[int][]Violation
+	// Passed holds, per review job id and slot index, the slots whose
+	// latest verdict passed: a verification run of a review with several
+	// slots does not ask them again.
+	Passed map[string]map[int]PassedSlot
+	// Skipped holds, per review job id and slot index, the violations the
+	// agent skipped in the slot's latest verdict, a failure (with its
+	// note as Result): the reviewer is told about them.
+	Skipped map[string]map[int][]Violation
+}
+
+// PassedSlot is a review slot whose latest verdict passed.
+type PassedSlot struct {
+	// Adapter is the CLI that passed it; Run the run it passed in.
+	Adapter string
+	Run     int
+}
+
+// SlotPassed is how review job id's slot passed last, when its latest
+// verdict passed.
+func (p *Pending) SlotPassed(id string, slot int) (PassedSlot, bool) {
+	if p == nil {
+		return PassedSlot{}, false
+	}
+	s, ok := p.Passed[id][slot]
+	return s, ok
+}
+
+// SlotSkipped are the violations the agent skipped in review job id's
+// slot's latest verdict.
+func (p *Pending) SlotSkipped(id string, slot int) []Violation {
+	if p == nil {
+		return nil
+	}
+	return p.Skipped[id][slot]
 }
 
 // CheckFailed reports whether check job id failed in its latest run.

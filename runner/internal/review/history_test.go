@@ -137,11 +137,46 @@ func pendingSlots(t *testing.T, dir, gateName string) (map[string]map[int][]gate
 	return PendingSlots(dir, names, testJobs, func(job string) bool { return gateName == "" || gate.IsOfGate(job, gateName) })
 }
 
-// loadPending is what the runner passes a verification run's gates.
+// loadPending is what the runner passes a verification run's gates, as
+// the log directory dir holds it: the pending slots, the slots that
+// passed, and the violations the agent skipped in failed slots. (The
+// runner reads it from its verdict book; the logs are where these tests
+// write it.)
 func loadPending(t *testing.T, dir, gateName string) *gate.Pending {
 	t.Helper()
 	slots, _ := pendingSlots(t, dir, gateName)
-	return &gate.Pending{Slots: slots}
+	p := &gate.Pending{Slots: slots, Passed: map[string]map[int]gate.PassedSlot{}, Skipped: map[string]map[int][]gate.Violation{}}
+	names, err := logdir.Scan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _ := latestVerdicts(slotNames(dir, names, testJobs), 0, nil)
+	for job, byIndex := range records {
+		for index, r := range byIndex {
+			switch {
+			case r.passed():
+				run := r.Run
+				if r.status == gate.StatusSkippedPriorPass && r.passIteration > 0 {
+					run = r.passIteration
+				}
+				if p.Passed[job] == nil {
+					p.Passed[job] = map[int]gate.PassedSlot{}
+				}
+				p.Passed[job][index] = gate.PassedSlot{Adapter: r.adapter, Run: run}
+			case r.status == gate.StatusFail:
+				for _, v := range r.violations {
+					if StatusOf(v) == gate.ViolationSkipped {
+						v.Status = gate.ViolationSkipped
+						if p.Skipped[job] == nil {
+							p.Skipped[job] = map[int][]gate.Violation{}
+						}
+						p.Skipped[job][index] = append(p.Skipped[job][index], v)
+					}
+				}
+			}
+		}
+	}
+	return p
 }
 
 func TestParseLegacyLog(t *testing.T) {

@@ -26,7 +26,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // Gate and slot messages.
@@ -116,9 +116,6 @@ type gateRun struct {
 	book    *book
 	// verification is true when env.Previous is set.
 	verification bool
-	// history is, per slot index, the record of the newest earlier run in
-	// which the slot reached a verdict (see latestVerdicts).
-	history map[int]record
 	// prefs are the adapters to try, in order; probe asks for the usage probe.
 	prefs []string
 	probe bool
@@ -147,6 +144,9 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 	}
 	diff, err := d.diff(ctx, env.Root, env.Diff, entry.JobScope(job))
 	if err != nil {
+		// git failing, a snapshot that could not be taken: the reviewer
+		// was never asked, nothing the agent can fix.
+		res.Infrastructure = true
 		return done(gate.StatusError, err.Error())
 	}
 	if strings.TrimSpace(diff) == "" {
@@ -163,7 +163,6 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 		}
 		g.probe = env.Config.CLI.CheckUsageLimit
 	}
-	g.history = g.loadHistory()
 
 	n := max(job.Review.NumReviews, 1)
 	g.header = append(g.header,
@@ -236,27 +235,6 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 	return done(status, msg)
 }
 
-// loadHistory reads, per slot of this job, the record of the newest
-// earlier run in which the slot reached a verdict, passing over runs in
-// which it erred (verification mode only; unreadable files are ignored
-// here, PendingSlots warns about them).
-func (g *gateRun) loadHistory() map[int]record {
-	out := map[int]record{}
-	if !g.verification {
-		return out
-	}
-	names, err := logdir.Scan(g.env.LogDir)
-	if err != nil {
-		return out
-	}
-	id := g.job.ID
-	records, _ := latestVerdicts(slotNames(g.env.LogDir, names, g.env.Names), g.env.RunNumber, func(job string) bool { return job == id })
-	if records[id] != nil {
-		out = records[id]
-	}
-	return out
-}
-
 // skipPlan is a slot skipped because it passed before.
 type skipPlan struct {
 	index         int
@@ -265,9 +243,9 @@ type skipPlan struct {
 }
 
 // planSlots decides which slots run. In verification mode with more than
-// one slot, a slot whose latest verdict (see loadHistory) was a pass,
-// whatever its adapter, is skipped; when every slot passed, slot 1 runs
-// anyway (the safety latch).
+// one slot, a slot whose latest verdict was a pass (env.Previous, from the
+// gauntlet's own records), whatever its adapter, is skipped; when every
+// slot passed, slot 1 runs anyway (the safety latch).
 func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
 	if !g.verification || n < 2 {
 		for i := 1; i <= n; i++ {
@@ -277,21 +255,17 @@ func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
 	}
 	allPassed := true
 	for i := 1; i <= n; i++ {
-		if r, ok := g.history[i]; !ok || !r.passed() {
+		if _, ok := g.env.Previous.SlotPassed(g.job.ID, i); !ok {
 			allPassed = false
 		}
 	}
 	for i := 1; i <= n; i++ {
-		r, ok := g.history[i]
-		if !ok || !r.passed() || (allPassed && i == 1) {
+		r, ok := g.env.Previous.SlotPassed(g.job.ID, i)
+		if !ok || (allPassed && i == 1) {
 			toRun = append(toRun, i)
 			continue
 		}
-		iter := r.Run
-		if r.status == gate.StatusSkippedPriorPass && r.passIteration > 0 {
-			iter = r.passIteration
-		}
-		skipped = append(skipped, skipPlan{index: i, adapter: r.adapter, passIteration: iter})
+		skipped = append(skipped, skipPlan{index: i, adapter: r.Adapter, passIteration: r.Run})
 	}
 	if allPassed {
 		g.header = append(g.header, "Running @1: safety latch (all slots previously passed)")
@@ -419,14 +393,12 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		lg, err := g.openLog(name, index)
 		if err != nil {
 			slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, err.Error(), 1
+			slot.Infrastructure = fserr.Exhausted(err)
 			return slotRun{slot: slot}
 		}
 		slot.LogPath = lg.path
 		if !healthy {
 			return g.noHealthySlot(slot, lg)
-		}
-		for _, w := range in.warnings {
-			lg.Printf("Warning: %s", w)
 		}
 		lg.Printf("[START] %s (%s@%d)", g.job.ID, name, index)
 		lg.Printf("Command: %s", quoteArgs(append([]string{spec.Binary}, spec.Argv(g.env.Root, g.rv.Model)...)))
@@ -480,26 +452,14 @@ type slotInput struct {
 	// previous are the slot's violations pending verification;
 	// skippedBefore those the agent skipped in its last failing verdict.
 	previous, skippedBefore []gate.Violation
-	// warnings are about the slot's history files.
-	warnings []string
 	// prompt and stdin are the question.
 	prompt, stdin string
 }
 
 // slotInput is the question of slot index.
 func (g *gateRun) slotInput(index int) slotInput {
-	in := slotInput{previous: g.env.Previous.SlotViolations(g.job.ID, index)}
-	if r, ok := g.history[index]; ok {
-		_, _, in.warnings = pending(r)
-		if r.status == gate.StatusFail {
-			for _, v := range r.violations {
-				if strings.EqualFold(strings.TrimSpace(v.Status), gate.ViolationSkipped) {
-					v.Status = gate.ViolationSkipped
-					in.skippedBefore = append(in.skippedBefore, v)
-				}
-			}
-		}
-	}
+	in := slotInput{previous: g.env.Previous.SlotViolations(g.job.ID, index),
+		skippedBefore: g.env.Previous.SlotSkipped(g.job.ID, index)}
 	in.prompt = BuildPrompt(g.rv.Prompt, in.previous)
 	in.stdin = Stdin(in.prompt, g.diff)
 	return in

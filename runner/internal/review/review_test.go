@@ -427,7 +427,6 @@ func TestRunSkipPassedSlots(t *testing.T) {
 	// Slot 1's adapter changes (claude is missing now): the pass still counts.
 	f.missing = map[string]bool{"claude": true}
 	env = nextRun(t, env)
-	env.Previous = &gate.Pending{}
 	res = newSession(d).Run(context.Background(), job, env)
 	if got, want := slotLabels(res), []string{"codex@1:pass", "codex@2:skipped_prior_pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("run 3 slots = %v, want %v", got, want)
@@ -581,7 +580,7 @@ func TestRunInfrastructure(t *testing.T) {
 		{name: "an object that is no review", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"verdict":"ok"}`}}}, status: gate.StatusError, infra: true},
 		{name: "every violation lacks a required field", n: 1, replies: map[string][]reply{"claude": {{stdout: `{"status":"fail","violations":[{"issue":"x"}]}`}}}, status: gate.StatusError, infra: true},
 		{name: "no JSON in one slot, violations in the other", n: 2, replies: map[string][]reply{"claude": {{stdout: "no idea"}}, "codex": {{stdout: failing}}}, status: gate.StatusError},
-		{name: "diff error", n: 1, diffErr: errors.New("review diff: base branch missing"), status: gate.StatusError},
+		{name: "diff error (git failing)", n: 1, diffErr: errors.New("review diff: git diff: exit status 128: fatal: bad object"), status: gate.StatusError, infra: true},
 		{name: "fail", n: 1, replies: map[string][]reply{"claude": {{stdout: failing}}}, status: gate.StatusFail},
 		{name: "pass", n: 2, status: gate.StatusPass},
 	} {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
@@ -83,40 +82,17 @@ func printKept(s *services, res logdir.Result) {
 // mayArchive reports whether a passing run may archive the logs. A full
 // run (fullRun: every gate that applies to the work tree) may. A partial
 // run (check, review, -g, --working-directory, and -u or -b, which narrow
-// the changes and so the gates) may only when every pending gate log
-// belongs to a gate it just ran, and passed: otherwise other gates'
-// pending failures would be archived unverified. A -c run checks a past
-// commit, not the work tree, and never archives.
-func mayArchive(p *project, pl *planned) bool {
+// the changes and so the gates) may only when its verdicts left nothing
+// pending in the verdict book: otherwise other gates' pending failures
+// would be archived unverified. A -c run checks a past commit, not the
+// work tree, and never archives.
+func mayArchive(p *project, b *begun) bool {
 	if p.pastCommit() {
 		return false
 	}
 	if p.fullRun() {
 		return true
 	}
-	names, err := logdir.Scan(p.logDir)
-	if err != nil {
-		return false
-	}
-	for _, n := range names {
-		if n.IsGate() && !ranLog(n, pl.names, pl.jobs) {
-			return false
-		}
-	}
-	return true
-}
-
-// ranLog reports whether the gate file name, named by jn, belongs to one of
-// jobs: a check's log, or a review's slot log or JSON.
-func ranLog(n logdir.Name, jn *logdir.JobNames, jobs []gate.Job) bool {
-	job, ok := jn.JobOf(n)
-	if !ok {
-		return false
-	}
-	for _, j := range jobs {
-		if j.ID == job && (j.Kind == gate.KindCheck) == (n.Kind == logdir.KindJobLog) {
-			return true
-		}
-	}
-	return false
+	pending, _ := b.rec.Book.Pending(p.logDir, func(job string) bool { return b.jobs.has(job) })
+	return pending.Empty()
 }

@@ -14,11 +14,13 @@ import (
 const detachedHEAD = "HEAD"
 
 // autoClean archives the logs and the execution state before a run when
-// the previous run's context is gone: the state's branch is not the current
-// branch (CleanBranchChanged), or its commit has been merged into the base
-// branch (CleanCommitMerged). Without logs to archive nothing is asked of
-// git; the stale state then stays (it is harmless without logs) and nothing
-// is said.
+// the previous run's context is gone: the previous run's branch is not the
+// current branch (CleanBranchChanged), or its commit has been merged into
+// the base branch (CleanCommitMerged). Without logs to archive nothing is
+// asked of git; the stale state then stays (it is harmless without logs)
+// and nothing is said. The verdicts stay (see Record.follow): a merge,
+// or moving a ref so that work looks merged, never ends an episode, whose
+// failures the run still verifies from where it began.
 func autoClean(ctx context.Context, s *services, p *project, refs *future[git.Refs], prev state.State) (bool, error) {
 	if prev.Branch == "" && prev.Commit == "" || !archivable(p.logDir) {
 		return false, nil

@@ -11,8 +11,11 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // begun is a run that holds the lock: the state it found, the git
@@ -21,8 +24,17 @@ import (
 type begun struct {
 	// lock is held until the run ends.
 	lock *lock.Lock
-	// prev is the execution state the run found (zero after auto-clean).
+	// prev is what the previous run recorded of the work tree it judged
+	// (the verdict book's, else the execution state's; zero after
+	// auto-clean).
 	prev state.State
+	// rec is the verdict book (nil for a look at a past commit, which
+	// records nothing); jobs are every job the configuration can give.
+	rec  *Record
+	jobs configured
+	// pending is what the book left to verify when the run began, of the
+	// configured jobs.
+	pending verdicts.Pending
 	// refs resolves HEAD, the base branch and what the previous snapshot
 	// records; changed lists the changes of the run's change scope; exists
 	// tells which changed paths exist as files.
@@ -34,21 +46,22 @@ type begun struct {
 	// them.
 	runDir    string
 	runNumber int
-	// episodeStart is the run number the retry budget of the episode counts
-	// from, attempt this run's place in it (1 for its first run).
-	episodeStart, attempt int
-	// verification is true when failure logs are pending: the run verifies
+	// budget is the run's place in the retry budget.
+	budget
+	// verification is true when failures are pending: the run verifies
 	// them.
 	verification bool
 }
 
 // begin takes the run lock (taking over one no live run can hold, see
-// lockBounds), reads the execution state, keeps the skips the agent marked
-// since the last run as decisions of the branch the logs were written on
-// (before auto-clean archives them), starts listing the changes, archives
-// the logs when the previous run's context is gone (autoClean) and places
-// the run (startRun). Once the lock is taken the run is returned, with the
-// error that ends it.
+// lockBounds), reads the execution state and the verdict book (openRecord:
+// made from the log directory once; what the previous run recorded comes
+// from it), keeps the skips the agent marked since the last run as
+// decisions of the branch the logs were written on (before auto-clean
+// archives them), starts listing the changes, archives the logs when the
+// previous run's context is gone (autoClean), drops another branch's
+// verdicts (Record.follow) and places the run (place). Once the lock is
+// taken the run is returned, with the error that ends it.
 func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	lk, err := lock.AcquireWithin(p.logDir, lockBounds(ctx, p.cfg))
 	if err != nil {
@@ -62,8 +75,17 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 		s.cons.Printf(lineWarning, lk.Warning)
 	}
 	b := &begun{lock: lk}
-	prev := readState(s, p.logDir)
-	for _, w := range decisions.Harvest(ctx, p.root, p.logDir, entry.JobNames(p.cfg), prev.Branch, p.locate, s.now()) {
+	b.jobs = configuredJobs(p.cfg)
+	st := readState(s, p.logDir)
+	prev := state.State{}
+	if st != nil {
+		prev = *st
+	}
+	if !p.pastCommit() {
+		b.rec = openRecord(ctx, s, p, b.jobs.names, st)
+		prev = b.rec.previous(prev)
+	}
+	for _, w := range decisions.Harvest(ctx, p.root, p.logDir, b.jobs.names, prev.Branch, p.locate, s.now()) {
 		s.cons.Printf(lineWarning, w)
 	}
 	// The run's changes do not depend on what follows: git lists them while
@@ -81,22 +103,55 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 		if cleaned {
 			prev = state.State{}
 		}
+		if loc, err := p.loc.get(); err == nil {
+			b.rec.follow(s, loc.Branch)
+		}
 	}
 	b.prev = prev
 	return b, b.place(s, p)
 }
 
-// readState reads the execution state of the previous run; the zero State
-// when there is none (or it is unreadable, with a warning).
-func readState(s *services, logDir string) state.State {
+// readState reads the execution state of the previous run; nil when there
+// is none (or it is unreadable, with a warning).
+func readState(s *services, logDir string) *state.State {
 	prev, err := state.Read(logDir)
 	if err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("ignoring unreadable execution state: %v", err))
+		return nil
 	}
-	if err != nil || prev == nil {
-		return state.State{}
+	return prev
+}
+
+// configured are every job the configuration can give for the tree as
+// it is (entry.Configured): their ids and the names of their files.
+type configured struct {
+	ids   map[string]bool
+	names *logdir.JobNames
+}
+
+// has reports whether job is configured: what the verdict book holds of
+// other jobs (a gate removed, a directory gone) is not pending.
+func (c configured) has(job string) bool { return c.ids[job] }
+
+// budget is a run's place in the retry budget of its episode.
+type budget struct {
+	// attempt is 1 for the episode's first run; fresh says why the run
+	// starts a fresh budget ("": it does not).
+	attempt int
+	fresh   string
+}
+
+// configuredJobs are the jobs the configuration cfg can give.
+func configuredJobs(cfg *config.Config) configured {
+	jobs := entry.Configured(cfg)
+	c := configured{ids: make(map[string]bool, len(jobs))}
+	ids := make([]string, 0, len(jobs))
+	for _, j := range jobs {
+		ids = append(ids, j.ID)
+		c.ids[j.ID] = true
 	}
-	return *prev
+	c.names = logdir.NewJobNames(ids...)
+	return c
 }
 
 // locate answers where the project sits in its repository, once per run.

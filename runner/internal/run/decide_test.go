@@ -62,15 +62,3 @@ func TestDecideStatus(t *testing.T) {
 		}
 	}
 }
-
-// EpisodeStart clamps the recorded start of the budget: none, or one beyond
-// the next run (the logs were archived since), counts from run 1.
-func TestEpisodeStart(t *testing.T) {
-	for _, tt := range []struct{ recorded, next, want int }{
-		{0, 1, 1}, {0, 7, 1}, {3, 7, 3}, {7, 7, 7}, {5, 1, 1}, {-2, 4, 1},
-	} {
-		if got := EpisodeStart(tt.recorded, tt.next); got != tt.want {
-			t.Errorf("EpisodeStart(%d, %d) = %d, want %d", tt.recorded, tt.next, got, tt.want)
-		}
-	}
-}

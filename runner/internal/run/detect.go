@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 )
 
 // changes is what detect found.
@@ -28,10 +28,14 @@ type changes struct {
 	// since are the paths changed since the previous run's snapshot
 	// (verification mode only).
 	since []string
-	// from is where the change set verified by a chain of verification runs
-	// began, when known (see previousChanges): recorded in this run's
-	// snapshot, so that the next run of the chain finds it again.
+	// from is the point the change set reached back to (reachBack), ""
+	// for none: recorded in this run's snapshot, and where an episode that
+	// opens with this run begins.
 	from string
+	// base is the change set whose base commit a failed check with
+	// baseline: true is compared on: full's, except on the base branch
+	// itself, whose merge base is HEAD (see reachBackTo).
+	base gate.DiffSpec
 }
 
 // detect returns the change scope of the run and its changed files, those
@@ -53,7 +57,10 @@ func detect(ctx context.Context, s *services, p *project, b *begun) (*changes, e
 	return c, nil
 }
 
-// detectChanges is detect before the count.
+// detectChanges is detect before the count: the changes of the flags'
+// scope, with those since the previous run's snapshot in a verification
+// run (sinceSnapshot), and those since the point the run must reach back
+// to (reachBack).
 func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*changes, error) {
 	spec := p.diffSpec()
 	ch, err := b.changed.get()
@@ -63,17 +70,14 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 	for _, w := range ch.Warnings {
 		s.cons.Printf("%s", w)
 	}
-	prev := b.prev
-	c := &changes{spec: spec, full: spec, files: scope.WithoutDir(ch.Files, p.logRel)}
-	if !b.verification || prev.WorkingTreeRef == "" {
-		return c, nil
+	c := &changes{spec: spec, full: spec, base: spec, files: scope.WithoutDir(ch.Files, p.logRel)}
+	from := ""
+	if spec.Mode == gate.DiffLocal && p.opts.BaseBranch == "" {
+		if from, err = b.reachBack(ctx, p); err != nil {
+			return nil, err
+		}
 	}
-	ok, err := git.ObjectExists(ctx, p.root, prev.WorkingTreeRef)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		s.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
+	if from == "" && (!b.verification || b.prev.WorkingTreeRef == "") {
 		return c, nil
 	}
 	tree, err := p.snap.tree()
@@ -84,79 +88,137 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 		s.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
 		return c, nil
 	}
-	refs, refsErr := b.refs.get()
-	if refsErr == nil {
-		c.from = refs.SnapshotSince
-	}
-	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
-	since, err := git.ChangedFiles(ctx, p.root, fix)
-	if err != nil {
-		return nil, err
-	}
-	c.since = scope.WithoutDir(since.Files, p.logRel)
-	c.files = scope.Union(c.files, c.since)
 	if c.full.Mode != gate.DiffCommit && c.full.Mode != gate.DiffCI {
 		c.full.WorkTree = tree
 	}
-	c.spec = c.full
-	if len(c.since) > 0 && !p.opts.Uncommitted {
-		c.spec = fix
+	c.spec, c.base = c.full, c.full
+	if err := c.sinceSnapshot(ctx, s, p, b, tree); err != nil {
+		return nil, err
 	}
-	if len(c.files) == 0 {
-		return previousChanges(ctx, p, c, prev, tree, refs, refsErr)
+	if from != "" {
+		if err := c.reachBackTo(ctx, p, from, tree); err != nil {
+			return nil, err
+		}
+		if loc, err := p.loc.get(); err == nil && c.from != "" && namesBranch(p.base, loc.Branch) {
+			c.base = c.full
+		}
 	}
 	return c, nil
 }
 
-// previousChanges is the change set of a verification run that found none:
-// nothing changed since the previous run's snapshot, and the normal scope is
-// empty too. That happens when the failing work was committed onto the base
-// branch itself (HEAD is the base, so base...HEAD is empty): reporting
-// no_changes would approve while failure logs are pending. The previous
-// run's own change set is still in the work tree, though: it ran from the
-// merge base of the base branch it recorded in its snapshot and its HEAD
-// (its HEAD alone when it recorded none) to its snapshot, and as nothing
-// changed since that snapshot, the diff from that point to the work tree
-// now is that same change set. That point is recorded in this run's
-// snapshot (changes.from) and reused by the next runs of the chain, whose own
-// HEAD and base no longer tell it once the work is committed on the base.
-// Every changed path counts as touched, so reviews verify their pending
-// violations on that diff too. When even that is empty (nothing left of the
-// previous changes), the run has nothing to verify and reports no changes.
-// refs are the run's refs (refsErr when they could not be resolved).
-func previousChanges(ctx context.Context, p *project, c *changes, prev state.State, tree string, refs git.Refs, refsErr error) (*changes, error) {
-	from := c.from
-	if from == "" && prev.Commit != "" {
-		from = prev.Commit
-		if refsErr == nil && refs.SnapshotBase != "" {
-			mb, err := git.MergeBase(ctx, p.root, refs.SnapshotBase, prev.Commit)
-			if err != nil {
-				return nil, err
-			}
-			if mb != "" {
-				from = mb
-			}
-		}
+// sinceSnapshot adds, in a verification run, the files changed since the
+// previous run's snapshot of the work tree to the change set (so that
+// committing a non-fix never hides a failure), and narrows the change
+// scope to them when there are any: the reviews that judged that snapshot
+// may see only those (reviewRunner).
+func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b *begun, tree string) error {
+	prev := b.prev
+	if !b.verification || prev.WorkingTreeRef == "" {
+		return nil
 	}
-	if from == "" {
-		return c, nil
+	ok, err := git.ObjectExists(ctx, p.root, prev.WorkingTreeRef)
+	if err != nil {
+		return err
 	}
-	if ok, err := git.ObjectExists(ctx, p.root, from); err != nil || !ok {
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
+	if !ok {
+		s.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
+		return nil
 	}
-	c.from = from
+	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
+	since, err := git.ChangedFiles(ctx, p.root, fix)
+	if err != nil {
+		return err
+	}
+	c.since = scope.WithoutDir(since.Files, p.logRel)
+	c.files = scope.Union(c.files, c.since)
+	if len(c.since) > 0 && !p.opts.Uncommitted {
+		c.spec = fix
+	}
+	return nil
+}
+
+// reachBackTo adds the files changed since from (a commit or tree, see
+// begun.reachBack) to the change set. When that finds files the flags'
+// scope does not hold (refs moved: the work was committed onto the base
+// branch, the base moved onto it, the first commit was made), the whole
+// change set, which every gate that did not judge the previous snapshot
+// is given (and every review whose entry point did not change since it:
+// it verifies its pending violations on it), becomes the changes since
+// from. A failed check with baseline: true is still compared with the
+// base branch as it is (a failure merged into it is pre-existing), unless
+// the run is on the base branch itself (the caller decides).
+func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string) error {
 	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree}
 	ch, err := git.ChangedFiles(ctx, p.root, spec)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	files := scope.WithoutDir(ch.Files, p.logRel)
-	if len(files) == 0 {
-		return c, nil
+	if len(scope.Union(c.files, files)) == len(c.files) {
+		return nil
 	}
-	c.files, c.since, c.spec, c.full = files, files, spec, spec
-	return c, nil
+	if c.spec == c.full {
+		c.spec = spec
+	}
+	c.from, c.full = from, spec
+	c.files = scope.Union(c.files, files)
+	return nil
+}
+
+// reachBack is the point the run's change set must reach back to so that
+// none of the agent's work hides behind a moved ref, "" for none; asked
+// only of a run against the configured base branch (-u and -b choose their
+// own change set). A verification run reaches back to where its episode
+// began, whatever moved since (HEAD, the base, the first commit). Any
+// other run on the base branch itself (the base branch names the branch
+// checked out, or its copy on a remote: a repository without a remote, an
+// agent told to commit there) reaches back to the last point the gates
+// were seen to pass on that branch, once the base holds HEAD: the work
+// committed there since is the agent's, not the base's own. A point that
+// no longer exists is none.
+func (b *begun) reachBack(ctx context.Context, p *project) (string, error) {
+	book := b.rec.Book
+	loc, err := p.loc.get()
+	if err != nil || loc.Branch == detachedHEAD {
+		return "", nil
+	}
+	from := ""
+	if e := book.Episode; b.verification && e != nil && e.Branch == loc.Branch {
+		from = e.Base
+	} else if pt, ok := book.VerifiedOn(loc.Branch); ok && !b.verification && namesBranch(p.base, loc.Branch) {
+		in, err := b.headInBase(ctx, p)
+		if err != nil || !in {
+			return "", err
+		}
+		from = pt.Commit
+	}
+	if from == "" {
+		return "", nil
+	}
+	if from == git.EmptyTree {
+		return from, nil
+	}
+	ok, err := git.ObjectExists(ctx, p.root, from)
+	if err != nil || !ok {
+		return "", err
+	}
+	return from, nil
+}
+
+// namesBranch reports whether the base branch base names branch: the
+// branch itself, or its copy on a remote (origin/main for main).
+func namesBranch(base, branch string) bool {
+	base = strings.TrimPrefix(strings.TrimPrefix(base, "refs/"), "heads/")
+	return base == branch || strings.HasSuffix(base, "/"+branch) && !strings.Contains(branch, "/")
+}
+
+// headInBase reports whether the base branch holds HEAD: the agent's
+// committed work is then in the base, where the flags' scope does not see
+// it.
+func (b *begun) headInBase(ctx context.Context, p *project) (bool, error) {
+	refs, err := b.refs.get()
+	if err != nil || refs.Head == "" || refs.BaseErr != nil || refs.Base == "" {
+		return false, nil
+	}
+	return isAncestor(ctx, p.root, refs.Head, refs.Base)
 }

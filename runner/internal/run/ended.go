@@ -8,6 +8,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 )
 
@@ -64,7 +65,9 @@ type verdict struct {
 // ConfigErr: no_config without a project, infrastructure_error for a
 // repository git refuses (the stop hook approves; nothing the agent can
 // fix), error otherwise. A lock another run holds is lock_exists; git
-// missing, infrastructure_error; anything else, error; each printed.
+// missing or failing, and a file system that cannot take a write (full,
+// over quota, read-only), infrastructure_error: nothing the agent can fix
+// in the work tree; anything else, error; each printed.
 func judge(err error) verdict {
 	var st *stop
 	var ce *configError
@@ -84,7 +87,7 @@ func judge(err error) verdict {
 		return verdict{status: outcome.StatusError, configErr: err}
 	case errors.As(err, &held):
 		return verdict{status: outcome.StatusLockExists, line: fmt.Sprintf(lineError, err)}
-	case errors.Is(err, git.ErrGitMissing):
+	case errors.Is(err, git.ErrGitMissing), errors.As(err, new(*git.CommandError)), fserr.Exhausted(err):
 		return verdict{status: outcome.StatusInfrastructureError, line: fmt.Sprintf(lineError, err)}
 	}
 	return verdict{status: outcome.StatusError, line: fmt.Sprintf(lineError, err)}

@@ -3,6 +3,8 @@ package run
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"syscall"
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
@@ -40,6 +42,9 @@ func TestJudge(t *testing.T) {
 		{"a lock another run holds", &lock.HeldError{Path: "/p/gauntlet_logs/.gauntlet-run.lock"}, outcome.StatusLockExists, nil, true},
 		{"git missing", fmt.Errorf("%w: exec: not found", git.ErrGitMissing), outcome.StatusInfrastructureError, nil, true},
 		{"git missing, found by auto-clean", fmt.Errorf("auto-clean: %w", fmt.Errorf("%w: x", git.ErrGitMissing)), outcome.StatusInfrastructureError, nil, true},
+		{"git failing", fmt.Errorf("list changes: %w", &git.CommandError{Args: []string{"diff"}, Code: 128, Stderr: "fatal: bad object"}), outcome.StatusInfrastructureError, nil, true},
+		{"a full disk", fmt.Errorf("acquire lock: %w", &fs.PathError{Op: "write", Path: "/p/l", Err: syscall.ENOSPC}), outcome.StatusInfrastructureError, nil, true},
+		{"a file size limit", &fs.PathError{Op: "write", Path: "/p/console.1.log", Err: syscall.EFBIG}, outcome.StatusInfrastructureError, nil, true},
 		{"anything else", errors.New("create log directory: permission denied"), outcome.StatusError, nil, true},
 	}
 	for _, tt := range tests {

@@ -1,22 +1,27 @@
 package run
 
 import (
+	"context"
 	"path/filepath"
-	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // A run's place in the work tree's lifecycle: full or partial (see
 // project.fullRun), a look at a past commit outside it, and its retry
-// budget, counted per episode.
+// budget, counted per episode in the verdict book. The budget is the
+// agent's: only the stop hook's runs (Options.Agent) spend it, and only
+// those that judged the change (an infrastructure error or an interrupted
+// run spends nothing).
 
-// place decides the run number, the run's place in the retry budget of
-// its episode and whether this is a verification run (failure logs
-// pending); at the retry limit it stops the run. A look at a past commit
-// numbers its files in its own space (CommitDir), is never a verification
-// run and has no budget.
+// place decides the run number, what is pending (a verification run), and
+// the run's place in the retry budget of its episode; at the retry limit
+// it stops an agent's run. A look at a past commit numbers its files in
+// its own space (CommitDir), is never a verification run and has no
+// budget.
 func (b *begun) place(s *services, p *project) error {
 	if p.pastCommit() {
 		b.runDir = filepath.Join(p.logDir, logdir.CommitDir)
@@ -24,86 +29,181 @@ func (b *begun) place(s *services, p *project) error {
 		if err != nil {
 			return err
 		}
-		b.runNumber, b.episodeStart, b.attempt = n, n, 1
+		b.runNumber, b.attempt = n, 1
 		return nil
 	}
 	b.runDir = p.logDir
-	pending, err := logdir.HasPendingLogs(p.logDir)
-	if err == nil {
-		b.runNumber, err = logdir.NextRunNumber(p.logDir)
-	}
+	n, err := logdir.NextRunNumber(p.logDir)
 	if err != nil {
 		return err
 	}
-	b.episodeStart = EpisodeStart(b.prev.EpisodeStartRun, b.runNumber)
-	if attempt := b.runNumber - b.episodeStart + 1; retryLimitReached(attempt, p.cfg.MaxRetries) {
+	b.runNumber = n
+	var warnings []string
+	b.pending, warnings = b.rec.Book.Pending(p.logDir, b.jobs.has)
+	for _, w := range warnings {
+		s.cons.Printf(lineWarning, w)
+	}
+	b.attempt = b.rec.Book.Spent() + 1
+	if p.opts.Agent && retryLimitReached(b.attempt, p.cfg.MaxRetries) {
 		why := b.freshBudget(p)
 		if why == "" {
-			msg := retryLimitMessage(attempt, p.cfg.MaxRetries+1, p.cfg.MaxRetries)
+			msg := retryLimitMessage(b.attempt, p.cfg.MaxRetries+1, p.cfg.MaxRetries)
 			latest, _ := logdir.LatestConsoleLog(p.logDir)
 			return &stop{status: outcome.StatusRetryLimitExceeded, line: msg, message: msg, consoleLog: latest}
 		}
 		s.cons.Printf(lineFreshBudget, why, p.cfg.MaxRetries+1)
-		b.episodeStart = b.runNumber
+		b.fresh, b.attempt = why, 1
 	}
-	b.attempt = b.runNumber - b.episodeStart + 1
-	if pending {
+	// A failed slot whose violations the agent all skipped is not pending,
+	// but it is still its latest verdict: the run verifies, and reports the
+	// skips.
+	b.verification = !b.pending.Empty() || len(b.pending.Skipped) > 0
+	if b.verification {
 		s.cons.Printf(lineVerification)
 	}
-	b.verification = pending
 	return nil
 }
 
-// EpisodeStart is the run the budget counts from: the recorded one, or 1
-// when none is recorded or the recorded one lies beyond the next run (the
-// logs were archived since).
-func EpisodeStart(recorded, next int) int {
-	if recorded < 1 || recorded > next {
-		return 1
+// iteration is the run's place in its episode, for the summary: one more
+// than the runs since the episode's first (every run, the agent's and
+// those by hand); 1 outside an episode.
+func (b *begun) iteration() int {
+	e := b.rec.episode()
+	if e == nil || e.FirstRun < 1 || e.FirstRun > b.runNumber {
+		return b.attempt
 	}
-	return recorded
+	return b.runNumber - e.FirstRun + 1
 }
 
-// freshBudget says why an episode whose retry limit was reached ends, ""
-// when it does not: the stop hook runs for another agent session than the
-// run that reached it, or HEAD moved since (a new commit). The failures
-// still pending are verified in the new episode, so gates that fail now
-// still block.
+// freshBudget says why an episode whose retry limit was reached gets a
+// fresh budget, "" when it does not: the stop hook runs for another agent
+// session than the episode's last counted run, or HEAD moved since that
+// run (a new commit). The failures still pending are verified in it, so
+// gates that fail now still block.
 func (b *begun) freshBudget(p *project) string {
-	if s := p.opts.SessionID; s != "" && b.prev.SessionID != "" && s != b.prev.SessionID {
+	e := b.rec.Book.Episode
+	if e == nil {
+		return ""
+	}
+	if s := p.opts.SessionID; s != "" && e.SessionID != "" && s != e.SessionID {
 		return reasonNewSession
 	}
 	refs, err := b.refs.get()
-	if err == nil && refs.Head != b.prev.Commit {
+	if err == nil && refs.Head != e.LastHead {
 		return reasonNewCommit
 	}
 	return ""
 }
 
-// lastFullPass is the start of the stop hook's interval after a run that
-// ended with status at now: now after a full run that passed (or passed
-// with warnings); none after a run that failed (a failure since the last
-// full pass ends the interval); else unchanged.
-func lastFullPass(p *project, b *begun, status outcome.GauntletStatus, now time.Time) time.Time {
-	switch {
-	case p.fullRun() && (status == outcome.StatusPassed || status == outcome.StatusPassedWithWarnings):
-		return now
-	case status == outcome.StatusFailed || status == outcome.StatusRetryLimitExceeded:
-		return time.Time{}
+// judged reports whether a run that ended with status judged the change:
+// only such a run of the agent spends its retry budget.
+func judged(status outcome.GauntletStatus) bool {
+	switch status {
+	case outcome.StatusPassed, outcome.StatusPassedWithWarnings, outcome.StatusFailed, outcome.StatusRetryLimitExceeded:
+		return true
 	}
-	return b.prev.LastFullPassAt
+	return false
 }
 
-// nextEpisode is the run the retry budget counts from after a run that
-// ended with status: the next episode's first run after a full run that
-// passed with warnings (it ends the episode like a pass, its logs kept);
-// none (run 1) once the logs are archived; else this episode's start.
-func nextEpisode(p *project, b *begun, status outcome.GauntletStatus, archived bool) int {
-	switch {
-	case archived:
-		return 0
-	case p.fullRun() && status == outcome.StatusPassedWithWarnings:
-		return b.runNumber + 1
+// episode is the open episode of the book, nil when none is (or the run
+// records nothing).
+func (r *Record) episode() *verdicts.Episode {
+	if r == nil {
+		return nil
 	}
-	return b.episodeStart
+	return r.Book.Episode
+}
+
+// recordEnd records in the verdict book how a run that ran its gates
+// ended (e) and where it left the repository (ep): the snapshot the next
+// run verifies the changes since; a run that archived the logs verified
+// every pending failure (Settle); a run that judged the change and left
+// failures pending opens an episode when none is open, starting where its
+// change set began (changeOrigin); an agent's run that judged the change
+// spends one run of the budget (a fresh one first when place granted it);
+// a full pass starts the interval and marks the snapshot verified on its
+// branch, a failure or a run that could not judge ends the interval.
+func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *changes, e ending, ep endPoint) {
+	now := s.now()
+	passed := e.status == outcome.StatusPassed || e.status == outcome.StatusPassedWithWarnings
+	// A run that could not judge (an infrastructure error) ends the
+	// interval as a failure does: the next stop verifies.
+	failed := e.status == outcome.StatusFailed || e.status == outcome.StatusRetryLimitExceeded ||
+		e.status == outcome.StatusInfrastructureError
+	start := verdicts.Episode{StartedAt: now, FirstRun: b.runNumber, SessionID: p.opts.SessionID, Branch: ep.branch, Head: ep.head}
+	if judged(e.status) && !e.archived && b.rec.Book.Episode == nil {
+		start.Base = changeOrigin(ctx, p, b, ch)
+	}
+	keep := func(job string) bool { return b.jobs.has(job) }
+	b.rec.save(s, func(bk *verdicts.Book) error {
+		if ep.ok {
+			if ep.branch != detachedHEAD {
+				bk.Branch = ep.branch
+			}
+			bk.Snapshot = &verdicts.Snapshot{Run: b.runNumber, Ref: ep.ref, Commit: ep.head, Scope: p.scopeName(), Definitions: e.reviewDefs}
+		}
+		switch {
+		case e.archived:
+			bk.Settle()
+		case judged(e.status):
+			if pending, _ := bk.Pending(p.logDir, keep); !pending.Empty() {
+				bk.OpenEpisode(start, reasonFirstFailure)
+			}
+			if p.opts.Agent {
+				if b.fresh != "" {
+					bk.FreshBudget(b.fresh)
+				}
+				bk.CountRun(start, reasonFirstFailure)
+			}
+		}
+		bk.Finish(now, p.fullRun(), passed, failed)
+		if p.fullRun() && passed && ep.ok && ep.branch != detachedHEAD {
+			bk.MarkVerified(ep.branch, ep.ref, now)
+		}
+		return nil
+	})
+}
+
+// changeOrigin is where the run's change set began: the point it reached
+// back to (changes.from), else the merge base of its whole change set
+// (git's empty tree without a commit, HEAD when the base is unknown); ""
+// when not even HEAD can be read.
+func changeOrigin(ctx context.Context, p *project, b *begun, ch *changes) string {
+	if ch.from != "" {
+		return ch.from
+	}
+	refs, err := b.refs.get()
+	if err != nil {
+		return ""
+	}
+	if refs.Head == "" {
+		return git.EmptyTree
+	}
+	if base, err := git.BaseCommit(ctx, p.root, ch.full); err == nil {
+		return base
+	}
+	return refs.Head
+}
+
+// nothingChanged records, after a full run that found nothing changed
+// and nothing pending, HEAD as the last point the gates were seen to pass
+// on the branch: the work tree is HEAD's, with nothing of the agent's to
+// judge against the base.
+func (b *begun) nothingChanged(s *services, p *project) {
+	if !p.fullRun() || b.verification || b.rec == nil {
+		return
+	}
+	refs, err := b.refs.get()
+	loc, lerr := p.loc.get()
+	if err != nil || lerr != nil || refs.Head == "" || loc.Branch == detachedHEAD {
+		return
+	}
+	if pt, ok := b.rec.Book.VerifiedOn(loc.Branch); ok && pt.Commit == refs.Head {
+		return
+	}
+	now := s.now()
+	b.rec.save(s, func(bk *verdicts.Book) error {
+		bk.MarkVerified(loc.Branch, refs.Head, now)
+		return nil
+	})
 }

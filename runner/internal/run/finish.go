@@ -24,7 +24,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	res.Status = decideStatus(tally{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: b.attempt, maxRetries: p.cfg.MaxRetries,
-		noBudget: p.pastCommit(),
+		noBudget: p.pastCommit() || !p.opts.Agent,
 	})
 	switch res.Status {
 	case outcome.StatusError:
@@ -36,17 +36,20 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 		// logs and the message.
 		res.ErrorMessage = infrastructureDetail(results)
 	}
-	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, pl), from: ch.from,
+	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, b), from: ch.from,
 		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs)}
 	for _, g := range res.Gates {
 		if g.Status == outcome.GatePreExisting {
 			e.preExisting = append(e.preExisting, g.JobID)
 		}
 	}
+	iteration := b.iteration()
 	if !p.pastCommit() {
-		writeState(ctx, s, p, b, e)
+		ep := takeEnd(ctx, s, p, b, e)
+		recordEnd(ctx, s, p, b, ch, e, ep)
+		writeState(s, p, b, e, ep, b.rec.Book)
 	}
-	s.cons.PrintSummary(sum, b.attempt, outcome.StatusText(res.Status))
+	s.cons.PrintSummary(sum, iteration, outcome.StatusText(res.Status))
 	if err := s.cons.Close(); err != nil {
 		s.cons.Printf(lineWarning, err)
 	}

@@ -23,7 +23,7 @@ type ran struct {
 func runGates(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned, prep *prepared) ran {
 	env := gate.Env{Root: p.root, LogDir: b.runDir, Names: pl.names, RunNumber: b.runNumber, Diff: prep.spec, CI: p.eff.CI,
 		Config: p.cfg, Previous: prep.previous, Console: s.cons, Skips: prep.skips}
-	report := reporter{cons: s.cons, debug: p.debug}
+	report := reporter{cons: s.cons, debug: p.debug, record: verdictRecorder(ctx, s, p, b)}
 	hits, rest := takeCached(s, prep.cache, pl.jobs, env, report)
 	var results []gate.Result
 	if len(rest) > 0 {
@@ -48,29 +48,46 @@ func takeCached(s *services, c *cache.Results, jobs []gate.Job, env gate.Env, re
 		return nil, rest
 	}
 	hits := make(map[int]gate.Result, len(found))
+	all := make([]gate.Result, 0, len(found))
 	for i, job := range jobs {
 		hit, ok := found[i]
 		if !ok {
 			continue
 		}
 		res := writeCached(env, job, hit, s.now)
-		report.Result(res)
+		report.show(res)
 		hits[i] = res
+		all = append(all, res)
+	}
+	// The passes the cache held are recorded at once: they happen together.
+	if report.record != nil {
+		report.record(all...)
 	}
 	return hits, rest
 }
 
-// reporter prints gate events and records them in the debug log.
+// reporter prints gate events, records them in the debug log and each
+// result's verdicts in the verdict book (record, nil for none).
 type reporter struct {
-	cons  *console.Console
-	debug *debuglog.Log
+	cons   *console.Console
+	debug  *debuglog.Log
+	record func(...gate.Result)
 }
 
 // Start prints the [START] line.
 func (r reporter) Start(id string) { r.cons.Start(id) }
 
-// Result prints the result lines and logs GATE_RESULT.
+// Result prints the result lines, logs GATE_RESULT and records the
+// verdicts.
 func (r reporter) Result(res gate.Result) {
+	r.show(res)
+	if r.record != nil {
+		r.record(res)
+	}
+}
+
+// show prints the result lines and logs GATE_RESULT.
+func (r reporter) show(res gate.Result) {
 	r.cons.Result(res)
 	fields := fmt.Sprintf("%s status=%s duration=%.2fs", res.JobID, res.Status, res.Duration.Seconds())
 	if len(res.Slots) > 0 {

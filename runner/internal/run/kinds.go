@@ -13,7 +13,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/sched"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // kind is what the engine does with the jobs of one gate kind: the one
@@ -96,16 +96,16 @@ func writeCached(env gate.Env, job gate.Job, hit cache.Hit, now func() time.Time
 
 // checkRunner runs the check gates of a run: check.Run, and when a check
 // with baseline: true fails, its failure is compared with the same check
-// on the base commit of the run's whole change set (ch.full: the merge
-// base with the base branch, HEAD for -u, the commit's parent for -c, also
-// in verification runs; where the previous run's changes started when only
-// they are left), which the run's baselines answer (the result cache, then
-// a temporary worktree).
+// on the base commit of the run's change set (ch.base: the merge base with
+// the base branch, HEAD for -u, the commit's parent for -c, also in
+// verification runs; on the base branch itself, where the changes since
+// the last verified point or the episode's start began), which the run's
+// baselines answer (the result cache, then a temporary worktree).
 func checkRunner(k kindRun) sched.RunFunc {
 	if !anyBaseline(k.pl.jobs) {
 		return check.Run
 	}
-	root, spec := k.p.root, k.ch.full
+	root, spec := k.p.root, k.ch.base
 	j := &baseline.Judge{Source: k.p.baselines.source(k.prep.cache), BaseBranch: k.p.base, Where: whereBase(spec.Mode),
 		Commit: func(ctx context.Context) (string, error) { return git.BaseCommit(ctx, root, spec) }}
 	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
@@ -134,7 +134,7 @@ func reviewRunner(k kindRun) sched.RunFunc {
 	for _, ep := range expanded {
 		touched[ep.Path] = true
 	}
-	judged := judgedPrevious(k.p, k.b, k.pl)
+	judged := judgedPrevious(k.p, k.b)
 	prev := k.b.prev
 	full := ch.full
 	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
@@ -147,17 +147,22 @@ func reviewRunner(k kindRun) sched.RunFunc {
 
 // judgedPrevious are the review jobs that judged the previous run's
 // snapshot: that run had this run's change scope and the job reached a
-// verdict in it (review.Judged). None when the state does not say which
-// run wrote it.
-func judgedPrevious(p *project, b *begun, pl *planned) map[string]bool {
-	if b.prev.RunNumber == 0 || b.prev.Scope != p.scopeName() {
-		return nil
+// verdict (pass or fail) in it, as the verdict book records. None when the
+// book does not say which run that was.
+func judgedPrevious(p *project, b *begun) map[string]bool {
+	out := map[string]bool{}
+	run := b.prev.RunNumber
+	if run == 0 || b.prev.Scope != p.scopeName() || b.rec == nil {
+		return out
 	}
-	names, err := logdir.Scan(p.logDir)
-	if err != nil {
-		return nil
+	for job, slots := range b.rec.Book.Slots {
+		for _, v := range slots {
+			if v.Run == run && (v.Status == verdicts.StatusPass || v.Status == verdicts.StatusFail) {
+				out[job] = true
+			}
+		}
 	}
-	return review.Judged(p.logDir, names, pl.names, b.prev.RunNumber)
+	return out
 }
 
 // redefined reports whether the review job is not defined as it was in

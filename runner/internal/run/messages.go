@@ -25,6 +25,9 @@ const (
 const (
 	reasonNewSession = "a new agent session"
 	reasonNewCommit  = "a new commit (HEAD moved)"
+	// reasonFirstFailure is why an episode opens: a run left failures
+	// pending.
+	reasonFirstFailure = "a run left failures pending"
 )
 
 // retryLimitMessage is printed (and returned) when run n of the episode

@@ -52,6 +52,11 @@ type Options struct {
 	// session_id), "" from the command line. After the retry limit, a run
 	// of another session starts a fresh budget.
 	SessionID string
+	// Agent is true for a run the agent's stop hook makes: only such runs
+	// spend the retry budget, and only they are refused at its limit. A
+	// run by hand (run, check, review) is outside the budget; its verdicts
+	// are recorded like any other's.
+	Agent bool
 	// Precheck, when set, is the caller's own check of the run, made once
 	// the project is loaded and before anything is locked or written: its
 	// error refuses the run as a configuration error (RunResult.ConfigErr,

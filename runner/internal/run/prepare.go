@@ -47,7 +47,7 @@ func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes
 		return nil, err
 	}
 	prep := &prepared{consolePath: consolePath}
-	prep.previous = previousFailures(s, p, b, pl)
+	prep.previous = s.deps.previous(s, p, b)
 	prep.skips = branchSkips(s, p, pl.jobs)
 	prep.cache = openCache(p, b)
 	if prep.cache != nil {
@@ -57,25 +57,6 @@ func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes
 	logRunStart(ctx, p, prep.spec, len(pl.jobs), b.verification)
 	s.cons.Printf(lineRunning, len(pl.jobs))
 	return prep, nil
-}
-
-// previousFailures loads what earlier runs left to verify, in a
-// verification run (nil otherwise), and says how much.
-func previousFailures(s *services, p *project, b *begun, pl *planned) *gate.Pending {
-	if !b.verification {
-		return nil
-	}
-	previous, warnings, err := s.deps.loadPending(p.logDir, pl.names, p.opts.Gate)
-	for _, w := range warnings {
-		s.cons.Printf(lineWarning, w)
-	}
-	if err != nil {
-		s.cons.Printf(lineWarning, fmt.Sprintf("cannot load previous failures: %v", err))
-	}
-	if n, v := previous.Count(); n > 0 {
-		s.cons.Printf(linePreviousFails, n, v)
-	}
-	return previous
 }
 
 // branchSkips are the agent's skip decisions on the current branch, for

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -11,7 +12,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Execute runs the gauntlet once, in-process, and returns its result; it
@@ -23,8 +23,9 @@ func Execute(ctx context.Context, opts Options) outcome.RunResult {
 
 // deps are the effects of a run that tests replace.
 type deps struct {
-	// loadPending reads what earlier runs left to verify.
-	loadPending func(logDir string, jn *logdir.JobNames, gateName string) (*gate.Pending, []string, error)
+	// previous is what the run's gates are given to verify
+	// (previousFailures).
+	previous func(s *services, p *project, b *begun) *gate.Pending
 	// baseSource gives the base results of failed checks with baseline:
 	// true in the project at root, when the result cache has none (see
 	// cache.Results.BaseSource).
@@ -33,7 +34,7 @@ type deps struct {
 
 // realDeps are the real effects.
 func realDeps() deps {
-	return deps{loadPending: loadPending, baseSource: func(root string) baseline.ClosingSource {
+	return deps{previous: previousFailures, baseSource: func(root string) baseline.ClosingSource {
 		return baseline.NewWorktrees(root)
 	}}
 }
@@ -122,6 +123,9 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	ch, err := detect(ctx, r.s, p, b)
 	if ch != nil {
 		d.listed, d.changedFiles = true, len(ch.files)
+	}
+	if errors.Is(err, stopNoChanges) {
+		b.nothingChanged(r.s, p)
 	}
 	if err != nil {
 		return d.of(r.s.ended(err))

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // testProject creates a git repository with a gauntlet configuration whose one
@@ -59,7 +60,7 @@ func TestExecuteRunRecoversPanic(t *testing.T) {
 		t.Fatalf("first run %+v", res)
 	}
 	d := realDeps()
-	d.loadPending = func(string, *logdir.JobNames, string) (*gate.Pending, []string, error) { panic("boom") }
+	d.previous = func(*services, *project, *begun) *gate.Pending { panic("boom") }
 	res := execute(context.Background(), Options{Dir: root}, d)
 	if res.Status != outcome.StatusError || !strings.Contains(res.ErrorMessage, "boom") {
 		t.Fatalf("result %+v", res)
@@ -69,9 +70,10 @@ func TestExecuteRunRecoversPanic(t *testing.T) {
 	}
 }
 
-// Pending failures: checks whose latest log failed or erred, review slots
-// whose latest verdict failed, and only those of one gate with -g.
-func TestLoadPending(t *testing.T) {
+// What an older version's log directory leaves, as a book is seeded from
+// it: the checks whose latest log failed or erred, every slot's latest
+// verdict.
+func TestLegacyOf(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -85,24 +87,19 @@ func TestLoadPending(t *testing.T) {
 	write("check_src_err.1.log", "Health check failed\nResult: error - Missing command: x\n")
 	write("check_src_my%5Flint.1.log", "x\nResult: fail - Exited with code 1\n")
 	write("review_src_q_claude@1.1.json", `{"adapter":"claude","status":"fail","violations":[]}`)
+	write("review_src_q_codex@2.3.json", `{"adapter":"codex","status":"pass","violations":[]}`)
 	write("console.1.log", "Result: fail - x\n")
 	jn := logdir.NewJobNames("check:src:lint", "check:src:test", "check:src:err", "check:src:my_lint", "review:src:q")
-	p, warnings, err := loadPending(dir, jn, "")
-	if err != nil || len(warnings) != 0 {
-		t.Fatal(err, warnings)
+	l := legacyOf(dir, jn)
+	want := verdicts.Legacy{
+		Checks: map[string]string{"check:src:err": "", "check:src:lint": "", "check:src:my_lint": ""},
+		Slots: []verdicts.LegacySlot{
+			{Job: "review:src:q", Slot: 1, Adapter: "claude", Status: verdicts.StatusFail, Run: 1, JSON: "review_src_q_claude@1.1.json"},
+			{Job: "review:src:q", Slot: 2, Adapter: "codex", Status: verdicts.StatusPass, Run: 3, JSON: "review_src_q_codex@2.3.json"},
+		},
+		Run: 3,
 	}
-	want := &gate.Pending{
-		Checks: map[string]bool{"check:src:err": true, "check:src:lint": true, "check:src:my_lint": true},
-		Slots:  map[string]map[int][]gate.Violation{"review:src:q": {1: nil}},
-	}
-	if !reflect.DeepEqual(p, want) {
-		t.Fatalf("loadPending = %+v, want %+v", p, want)
-	}
-	if gates, failures := p.Count(); gates != 4 || failures != 4 {
-		t.Errorf("Count = %d, %d", gates, failures)
-	}
-	p, _, _ = loadPending(dir, jn, "lint")
-	if want := map[string]bool{"check:src:lint": true}; !reflect.DeepEqual(p.Checks, want) || len(p.Slots) != 0 {
-		t.Errorf("loadPending(lint) = %+v", p)
+	if !reflect.DeepEqual(l, want) {
+		t.Fatalf("legacyOf = %+v, want %+v", l, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // ending is what the execution state records of a run that ran its gates,
@@ -27,30 +28,48 @@ type ending struct {
 	reviewDefs  map[string]string
 }
 
-// writeState records the branch, commit and a snapshot of the work tree:
-// the branch and HEAD are asked of git while the snapshot is taken, or
-// the snapshot taken before the gates (for verification or reviews) is
-// checked and retaken if the gates changed the work tree. With them go
-// the episode (nextEpisode), the start of the stop hook's interval
-// (lastFullPass), the run's number and change scope, and what e says.
-func writeState(ctx context.Context, s *services, p *project, b *begun, e ending) {
+// endPoint is the repository as a run that ran its gates leaves it: its
+// branch, HEAD and the snapshot of the work tree (ref) the next run
+// verifies the changes since; ok is false when they could not be read.
+type endPoint struct {
+	branch, head, ref string
+	ok                bool
+}
+
+// takeEnd reads the branch and HEAD and takes a snapshot of the work
+// tree: the branch and HEAD are asked of git while the snapshot is taken,
+// or the snapshot taken before the gates (for verification or reviews) is
+// checked and retaken if the gates changed the work tree (finalSnapshot).
+func takeEnd(ctx context.Context, s *services, p *project, b *begun, e ending) endPoint {
 	p.snap.start()
 	hs, err := headState(ctx, p, b)
 	if err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
-		return
+		return endPoint{}
 	}
-	branch, head := hs.Branch, hs.Head
 	ref, err := finalSnapshot(ctx, p, b, hs, e)
 	if err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
-		ref = head
+		ref = hs.Head
 	}
-	now := s.now()
-	st := state.State{LastRunCompletedAt: now, Branch: branch, Commit: head, WorkingTreeRef: ref,
-		LastFullPassAt: lastFullPass(p, b, e.status, now), EpisodeStartRun: nextEpisode(p, b, e.status, e.archived),
-		SessionID: p.opts.SessionID, RunNumber: b.runNumber, Scope: p.scopeName(), PreExisting: e.preExisting,
-		ReviewDefinitions: e.reviewDefs}
+	return endPoint{branch: hs.Branch, head: hs.Head, ref: ref, ok: true}
+}
+
+// writeState writes the execution state of a run that ran its gates and
+// ended at ep: the TypeScript tool's fields (the time, branch, commit and
+// snapshot) and this tool's, which the book holds too (the start of the
+// stop hook's interval and the episode, after book, the verdict book as
+// the run left it), the run's number and change scope, and what e says.
+func writeState(s *services, p *project, b *begun, e ending, ep endPoint, book *verdicts.Book) {
+	if !ep.ok {
+		return
+	}
+	st := state.State{LastRunCompletedAt: s.now(), Branch: ep.branch, Commit: ep.head, WorkingTreeRef: ep.ref,
+		LastFullPassAt: book.LastFullPassAt, SessionID: p.opts.SessionID, RunNumber: b.runNumber, Scope: p.scopeName(),
+		PreExisting: e.preExisting, ReviewDefinitions: e.reviewDefs}
+	if book.Episode != nil {
+		st.EpisodeStartRun = book.Episode.FirstRun
+	}
 	if err := state.Write(p.logDir, st); err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	}

@@ -2,10 +2,12 @@ package fserr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -46,5 +48,26 @@ func TestWrap(t *testing.T) {
 	}
 	if got := Pathless(readDir).Error(); got != "is a directory" {
 		t.Errorf("Pathless = %q", got)
+	}
+}
+
+// Exhausted tells a file system that cannot take a write from any other
+// error, through wrapping.
+func TestExhausted(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&fs.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}, true},
+		{fmt.Errorf("write log: %w", &fs.PathError{Op: "write", Path: "/x", Err: syscall.EFBIG}), true},
+		{syscall.EDQUOT, true},
+		{syscall.EROFS, true},
+		{fs.ErrPermission, false},
+		{errors.New("no space left on device"), false},
+		{nil, false},
+	} {
+		if got := Exhausted(tc.err); got != tc.want {
+			t.Errorf("Exhausted(%v) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,5 @@
+package git
+
+// EmptyTree is the id of git's empty tree: where the changes of a
+// repository without a commit begin.
+const EmptyTree = emptyTree
