@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -22,47 +24,172 @@ const KeptIndexDir = "agent-gauntlet/index"
 // taken for the leftover of a git that was killed.
 const staleLock = 10 * time.Minute
 
-// keptIndex returns the kept index of the snapshots of root (with the
-// exclude directories) for the user's index as it is now, seeding it with
-// a copy of the user's index when there is none for it yet. Its name holds
-// the identity of the user's index it was seeded from (indexIdentity), so
-// an index is only ever used with the seed it was made from: a change of
-// the user's index (a commit, `git add`, `git rm --cached`) starts a new
-// one and the old ones of the project are removed. ok is false when it
-// cannot be used (no user index yet, a file system error, another
-// snapshot at work in it): the caller takes a temporary index instead.
-func keptIndex(gitDir, userIndex, root string, exclude []string) (string, bool) {
-	seed, ok := indexIdentity(userIndex)
-	if !ok {
-		return "", false
-	}
-	dir := filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir))
-	project := projectID(root, exclude)
-	index := filepath.Join(dir, project+"-"+seed)
-	if busy(index + ".lock") {
-		return "", false
-	}
-	if fi, err := os.Lstat(index); err == nil {
-		return index, fi.Mode().IsRegular()
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", false
-	}
-	tmp, err := os.CreateTemp(dir, "."+project+"-*.tmp")
+// keptIndexPath is the kept index of the snapshots of root with the
+// exclude directories, in the git directory gitDir.
+func keptIndexPath(gitDir, root string, exclude []string) string {
+	return filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), projectID(root, exclude))
+}
+
+// seedSuffix names, next to a kept index, the note of what it was last
+// merged from (see seedNote).
+const seedSuffix = ".seed"
+
+// seedNote is what a kept index was last merged from: the identity of the
+// user's index, and the paths it keeps as that index has them because the
+// sparse checkout leaves them out of the work tree (see mergeSeed).
+type seedNote struct {
+	user   string
+	hidden []string
+}
+
+// readSeedNote reads the seed note of the kept index kept.
+func readSeedNote(kept string) (seedNote, bool) {
+	data, err := os.ReadFile(kept + seedSuffix)
 	if err != nil {
-		return "", false
+		return seedNote{}, false
 	}
-	tmp.Close()
-	if ok, err := copyIndex(userIndex, tmp.Name()); !ok || err != nil {
-		os.Remove(tmp.Name())
-		return "", false
+	first, rest, ok := strings.Cut(string(data), "\n")
+	if !ok || first == "" {
+		return seedNote{}, false
 	}
-	if err := os.Rename(tmp.Name(), index); err != nil {
-		os.Remove(tmp.Name())
-		return "", false
+	n := seedNote{user: first}
+	for _, p := range strings.Split(rest, "\x00") {
+		if p != "" {
+			n.hidden = append(n.hidden, p)
+		}
 	}
-	removeOtherSeeds(dir, project, index)
-	return index, true
+	return n, true
+}
+
+// writeSeedNote notes n for the kept index kept.
+func writeSeedNote(kept string, n seedNote) error {
+	var b strings.Builder
+	b.WriteString(n.user + "\n")
+	for _, p := range n.hidden {
+		b.WriteString(p + "\x00")
+	}
+	tmp := kept + seedSuffix + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, kept+seedSuffix)
+}
+
+// fresh reports whether the kept index merged as n still stands for the
+// user's index with identity user: the same user index, and none of the
+// hidden paths in the work tree at top.
+func (n seedNote) fresh(user, top string) bool {
+	if n.user != user {
+		return false
+	}
+	for _, p := range n.hidden {
+		if fileExists(filepath.Join(top, filepath.FromSlash(p))) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeSeed writes to out the index a snapshot starts from: the entries of
+// the user's index (the paths git tracks, ignored ones included) and those
+// of ref, the kept index of the snapshots before (the untracked files they
+// added), every entry stripped of what makes git take it on trust:
+//
+//   - no index flag survives: a skip-worktree or assume-unchanged file is
+//     read from the work tree like any other; an intent-to-add entry, or a
+//     conflict's stages, are left to `git add` to read from the work tree;
+//   - a cached stat is kept only from ref, for an entry whose stat there is
+//     the user's too and was not racily clean there: ref's object id was
+//     read from the file as it is (literally), which the user's, read
+//     through the repository's conversions, need not be. Every other
+//     entry's stat is cleared, so that `git add` reads the file again.
+//
+// In a sparse checkout (sparse true), an entry the user's index marks
+// skip-worktree whose file is not in the work tree at top keeps its flag
+// and its content, and is returned among hidden: the snapshot holds it as
+// git does, and says so. A user's index that cannot be merged (a split or
+// sparse index, a damaged file) is left out: the snapshot then holds what
+// the work tree holds, without the ignored files git tracks.
+func mergeSeed(userIndex, ref, out, top string, sparse bool) (hidden []string, err error) {
+	user, uerr := readIndexFile(userIndex)
+	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
+		user = nil
+	}
+	var prev map[string]*indexEntry
+	var prevTime time.Time
+	old, rerr := readIndexFile(ref)
+	if fi, err := os.Stat(ref); rerr == nil && err == nil && (user == nil || old.HashSize == user.HashSize) {
+		prevTime = fi.ModTime()
+		prev = make(map[string]*indexEntry, len(old.Entries))
+		for i := range old.Entries {
+			if e := &old.Entries[i]; e.stage() == 0 && e.Flags&flagExtended == 0 {
+				prev[e.Path] = e
+			}
+		}
+	}
+	hashSize := 0
+	var entries []indexEntry
+	if user != nil {
+		hashSize = user.HashSize
+		entries = make([]indexEntry, 0, len(user.Entries)+len(prev))
+		for _, e := range user.Entries {
+			if e.stage() != 0 || e.intentToAdd() || e.Mode == modeDir {
+				continue
+			}
+			if sparse && e.skipWorktree() && !fileExists(filepath.Join(top, filepath.FromSlash(e.Path))) {
+				e.Flags &^= flagAssumeValid
+				e.XFlags = xflagSkipWT
+				hidden = append(hidden, e.Path)
+				entries = append(entries, e)
+				continue
+			}
+			e.Flags &^= flagAssumeValid | flagExtended
+			e.XFlags = 0
+			if p, ok := prev[e.Path]; ok && p.Stat == e.Stat && !racy(p, prevTime) {
+				e.Mode, e.OID = p.Mode, p.OID
+			} else {
+				e.Stat = [9]uint32{}
+			}
+			delete(prev, e.Path)
+			entries = append(entries, e)
+		}
+	}
+	if prev != nil {
+		hashSize = old.HashSize
+		for _, p := range prev {
+			e := *p
+			e.Flags &^= flagAssumeValid
+			if racy(p, prevTime) {
+				e.Stat = [9]uint32{}
+			}
+			entries = append(entries, e)
+		}
+	}
+	if hashSize == 0 {
+		// Nothing to start from: git makes the index (of the repository's
+		// object format) on its first `git add`.
+		if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, nil
+	}
+	slices.SortFunc(entries, compareEntries)
+	entries = slices.CompactFunc(entries, func(a, b indexEntry) bool { return a.Path == b.Path })
+	return hidden, writeIndexFile(out, entries, hashSize)
+}
+
+// racy reports whether git would not trust e's cached stat in an index
+// file written at written: the file changed no earlier than the index was
+// written, so the same stat may hide another content.
+func racy(e *indexEntry, written time.Time) bool {
+	mtime := time.Unix(int64(e.Stat[2]), int64(e.Stat[3]))
+	return !mtime.Before(written)
+}
+
+// isSparseCheckout reports whether the work tree of the git directory
+// gitDir is a sparse checkout (it has a sparse-checkout file).
+func isSparseCheckout(gitDir string) bool {
+	return fileExists(filepath.Join(gitDir, "info", "sparse-checkout"))
 }
 
 // busy reports whether git's lock file lock exists and is recent; an old
@@ -76,28 +203,6 @@ func busy(lock string) bool {
 		return os.Remove(lock) != nil
 	}
 	return true
-}
-
-// removeOtherSeeds removes the kept indexes of project other than keep
-// (they were seeded from an older user index), and leftovers of seeding.
-func removeOtherSeeds(dir, project, keep string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		p := filepath.Join(dir, name)
-		switch {
-		case p == keep, p == keep+treeSuffix, !e.Type().IsRegular():
-		case strings.HasPrefix(name, project+"-") && !strings.HasSuffix(name, ".lock"):
-			_ = os.Remove(p)
-		case strings.HasPrefix(name, "."+project+"-") && strings.HasSuffix(name, ".tmp"):
-			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleLock {
-				_ = os.Remove(p)
-			}
-		}
-	}
 }
 
 // projectID names the snapshots of root with exclude: the same root with

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ func keptIndexes(t *testing.T, gitDir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) {
+		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) &&
+			!strings.HasSuffix(e.Name(), seedSuffix) {
 			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
 		}
 	}
@@ -93,8 +95,8 @@ func TestKeptIndexMatchesFreshSnapshots(t *testing.T) {
 	}
 }
 
-// One kept index per project and user index: reused while the user's
-// index stays, replaced (and the old one removed) when it changes.
+// One kept index per project, kept while the user's index changes: it is
+// merged again from it, never replaced.
 func TestKeptIndexLifecycle(t *testing.T) {
 	r := newRepo(t)
 	gitDir := filepath.Join(r.root, ".git")
@@ -108,10 +110,11 @@ func TestKeptIndexLifecycle(t *testing.T) {
 	if len(first) != 1 {
 		t.Fatalf("kept indexes: %v", first)
 	}
+	seed, _ := os.ReadFile(first[0] + seedSuffix)
 	r.write("b.txt", "b\n")
 	keptTree(t, r.root, "logs")
-	if got := keptIndexes(t, gitDir); len(got) != 1 || got[0] != first[0] {
-		t.Fatalf("the user's index did not change, yet the kept index did: %v -> %v", first, got)
+	if again, _ := os.ReadFile(first[0] + seedSuffix); string(again) != string(seed) {
+		t.Fatal("the user's index did not change, yet the kept index was merged again")
 	}
 	// Another exclude list is another project.
 	keptTree(t, r.root, "other-logs")
@@ -120,9 +123,11 @@ func TestKeptIndexLifecycle(t *testing.T) {
 	}
 	r.git("add", "b.txt")
 	keptTree(t, r.root, "logs")
-	got := keptIndexes(t, gitDir)
-	if len(got) != 2 || (got[0] == first[0] || got[1] == first[0]) {
+	if got := keptIndexes(t, gitDir); len(got) != 2 || !slices.Contains(got, first[0]) {
 		t.Fatalf("after git add: %v (first was %v)", got, first)
+	}
+	if again, _ := os.ReadFile(first[0] + seedSuffix); string(again) == string(seed) {
+		t.Fatal("the user's index changed, yet the kept index was not merged again")
 	}
 	// The user's index itself is never touched.
 	if st := r.git("status", "--porcelain"); st != "A  b.txt" {
@@ -191,20 +196,16 @@ func TestKeptIndexTrouble(t *testing.T) {
 }
 
 // Without a user index (a repository where nothing was ever added) the
-// snapshot uses a temporary index.
-func TestKeptIndexNeedsAUserIndex(t *testing.T) {
+// kept index holds what the work tree holds.
+func TestKeptIndexNeedsNoUserIndex(t *testing.T) {
 	r := newRepo(t)
 	r.write("a.txt", "a\n")
-	s, err := NewTreeSnapshot(context.Background(), r.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if s.tmp == "" {
-		t.Fatal("kept an index seeded from nothing")
-	}
-	if files := r.git("ls-tree", "-r", "--name-only", s.Tree); files != "a.txt" {
+	tree := keptTree(t, r.root)
+	if files := r.git("ls-tree", "-r", "--name-only", tree); files != "a.txt" {
 		t.Fatalf("tree files: %q", files)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, ".git", "index")); !os.IsNotExist(err) {
+		t.Fatalf("the user's index was made: %v", err)
 	}
 }
 

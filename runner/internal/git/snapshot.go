@@ -4,16 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // snapshotMessage is the message of a working-tree snapshot commit.
@@ -25,13 +21,12 @@ var snapshotIdentity = []string{
 	"GIT_COMMITTER_NAME=agent-gauntlet", "GIT_COMMITTER_EMAIL=agent-gauntlet@localhost",
 }
 
-// SnapshotTree writes a tree object holding the work tree as it is: tracked
-// files with their current content and untracked files that are not
-// ignored. It works on a temporary copy of the index (GIT_INDEX_FILE), so the
-// user's index, stash and work tree are never touched. Only the project
-// root (git's working directory) is read from the work tree: outside it the
-// tree holds the index's content, which diffs restricted to the root
-// (--relative) never look at. Paths under the exclude directories
+// SnapshotTree writes a tree object holding the work tree as it is on
+// disk (see literal.go): every file that is not ignored, and the ignored
+// files git tracks, with their bytes and modes as the file system has
+// them, whatever attributes, configuration or index flags say. It works
+// on an index of its own (GIT_INDEX_FILE), so the user's index, stash and
+// work tree are never touched. Paths under the exclude directories
 // (relative to root, such as the log directory) are left out.
 func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, error) {
 	s, err := newTreeSnapshot(ctx, root, false, exclude)
@@ -47,12 +42,11 @@ func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, 
 // again, re-reading only what changed.
 //
 // The index of a TreeSnapshot is kept between runs too, in the git
-// directory of the work tree (see keptIndex): seeded once from a copy of
-// the user's index, it then caches the file stats of every file of the
-// snapshot, untracked and modified ones included, so that snapshotting an
-// unchanged work tree again costs about one `git status`, whatever its
-// size. It is seeded again whenever the user's index changes, so that its
-// tree is always the one a fresh copy would give.
+// directory of the work tree: it caches the file stats of every file of
+// the snapshot, untracked and modified ones included, so that snapshotting
+// an unchanged work tree again costs about one `git status`, whatever its
+// size. Whenever the user's index changes it is merged again from it (see
+// mergeSeed), so that it holds the paths git tracks.
 type TreeSnapshot struct {
 	// Tree is the snapshot's tree object.
 	Tree string
@@ -63,13 +57,21 @@ type TreeSnapshot struct {
 	// cannot read. They are relative to the project root; Changed counts
 	// them as changes, since the snapshot does not hold them.
 	LeftOut []string
-	root    string
-	// tmp is the temporary directory of the index, removed by Close; ""
-	// for a kept index.
-	tmp string
-	// kept is the kept index, "" for a temporary one.
-	kept    string
-	env     []string
+	// Hidden are the paths, relative to the top level, that a sparse
+	// checkout leaves out of the work tree and the snapshot holds as the
+	// user's index does.
+	Hidden []string
+	root   string
+	disk   *diskRepo
+	// user is the user's index.
+	user string
+	// index is the snapshot's index: the kept one (kept), or one in the
+	// temporary directory tmp, removed by Close.
+	index string
+	tmp   string
+	kept  string
+	// sparse is true in a sparse checkout.
+	sparse  bool
 	exclude []string
 }
 
@@ -81,31 +83,38 @@ func NewTreeSnapshot(ctx context.Context, root string, exclude ...string) (*Tree
 }
 
 // newTreeSnapshot takes a snapshot in the kept index when keep is set and
-// it can be used, else in a temporary copy of the user's index.
+// it can be used, else in a temporary one.
 func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []string) (*TreeSnapshot, error) {
 	gitDir, userIndex, err := gitPaths(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &TreeSnapshot{root: root}
+	d, err := openDisk(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if err := d.prepare(ctx); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	s := &TreeSnapshot{root: root, disk: d, user: userIndex, sparse: isSparseCheckout(gitDir)}
 	for _, x := range exclude {
 		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
 	}
-	if keep {
-		if index, ok := keptIndex(gitDir, userIndex, root, exclude); ok {
-			s.env, s.kept = []string{"GIT_INDEX_FILE=" + index}, index
-			err := s.Retake(ctx)
-			if err == nil || ctx.Err() != nil {
-				return s, err
-			}
-			// An index git cannot use: a temporary one this time, a fresh
-			// kept one next time (unless another snapshot holds it).
-			if _, lerr := os.Lstat(index + ".lock"); lerr != nil {
-				_ = os.Remove(index)
-				_ = os.Remove(index + treeSuffix)
-			}
-			s.kept = ""
+	kept := keptIndexPath(gitDir, root, exclude)
+	if keep && os.MkdirAll(filepath.Dir(kept), 0o755) == nil && !busy(kept+".lock") {
+		s.index, s.kept = kept, kept
+		err := s.Retake(ctx)
+		if err == nil || ctx.Err() != nil {
+			return s, err
 		}
+		// An index git cannot use: a temporary one this time, a fresh
+		// kept one next time (unless another snapshot holds it).
+		if !busy(kept + ".lock") {
+			for _, suffix := range []string{"", treeSuffix, seedSuffix} {
+				_ = os.Remove(kept + suffix)
+			}
+		}
+		s.kept = ""
 	}
 	// The temporary index lives in the git directory: never in the work
 	// tree (TMPDIR may point inside it) and on the same file system.
@@ -113,9 +122,9 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	index := filepath.Join(tmp, "index")
-	s.tmp, s.env = tmp, []string{"GIT_INDEX_FILE=" + index}
-	if err := s.seed(ctx, userIndex, index); err != nil {
+	s.tmp, s.index = tmp, filepath.Join(tmp, "index")
+	// Seeded with the kept index's stats when there is one to read.
+	if s.Hidden, err = mergeSeed(userIndex, kept, s.index, d.top, s.sparse); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -126,19 +135,27 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 	return s, nil
 }
 
-// seed fills the temporary index: a copy of the user's index (its cached
-// file stats make `git add -A` cheap), else HEAD's tree.
-func (s *TreeSnapshot) seed(ctx context.Context, userIndex, index string) error {
-	seeded, err := copyIndex(userIndex, index)
-	if err != nil || seeded {
+// seed merges the kept index again from the user's index (mergeSeed) when
+// that changed since the last merge, or a path it kept hidden appeared in
+// the work tree.
+func (s *TreeSnapshot) seed() error {
+	if s.kept == "" {
+		return nil
+	}
+	user, _ := indexIdentity(s.user)
+	if user == "" {
+		user = "none"
+	}
+	if n, ok := readSeedNote(s.kept); ok && n.fresh(user, s.disk.top) && fileExists(s.kept) {
+		s.Hidden = n.hidden
+		return nil
+	}
+	hidden, err := mergeSeed(s.user, s.kept, s.kept, s.disk.top, s.sparse)
+	if err != nil {
 		return err
 	}
-	head, err := Head(ctx, s.root)
-	if err != nil || head == "" {
-		return err
-	}
-	_, _, err = run(ctx, call{root: s.root, env: s.env, args: []string{"read-tree", head}})
-	return err
+	s.Hidden = hidden
+	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden})
 }
 
 // ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
@@ -154,13 +171,17 @@ var leftOutRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)')$`)
 })
 
-// Retake snapshots the work tree again into the kept index and sets Tree
-// and LeftOut. A path git cannot add never fails the snapshot: it is
-// left out (a tracked one keeps its content of the index), and named.
+// Retake snapshots the work tree again into the snapshot's index and
+// sets Tree and LeftOut. A path git cannot add never fails the snapshot:
+// it is left out (a tracked one keeps its content of the index), and
+// named.
 func (s *TreeSnapshot) Retake(ctx context.Context) error {
-	args := append([]string{"-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "add", "-A", "--ignore-errors", "--", "."}, s.exclude...)
+	if err := s.seed(); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	args := append([]string{"add", "-A", "--ignore-errors", "--", ":/"}, s.exclude...)
 	s.LeftOut = nil
-	if _, _, err := run(ctx, call{root: s.root, env: s.env, args: args}); err != nil {
+	if _, _, err := run(ctx, s.disk.call(s.root, s.index, args...)); err != nil {
 		left, ok := leftOut(err)
 		if !ok {
 			return fmt.Errorf("snapshot: %w", err)
@@ -176,7 +197,7 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 		s.Tree = tree
 		return nil
 	}
-	out, _, err := run(ctx, call{root: s.root, env: s.env, args: []string{"write-tree"}})
+	out, _, err := run(ctx, s.disk.call(s.root, s.index, "write-tree"))
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
@@ -218,8 +239,15 @@ func leftOut(err error) ([]string, bool) {
 // Changed reports whether the work tree differs from the snapshot: a file
 // modified or deleted, or a new file that is not ignored.
 func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
-	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", "."}, s.exclude...)
-	out, _, err := run(ctx, call{root: s.root, env: s.env, args: args, limit: 1})
+	for _, p := range s.Hidden {
+		if fileExists(filepath.Join(s.disk.top, filepath.FromSlash(p))) {
+			return true, nil
+		}
+	}
+	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", ":/"}, s.exclude...)
+	c := s.disk.call(s.root, s.index, args...)
+	c.limit = 1
+	out, _, err := run(ctx, c)
 	if err != nil {
 		return false, fmt.Errorf("snapshot: %w", err)
 	}
@@ -256,41 +284,6 @@ func gitPaths(ctx context.Context, root string) (gitDir, index string, err error
 		index = filepath.Join(root, index)
 	}
 	return gitDir, index, nil
-}
-
-// copyIndex copies the user's index p to dst (it caches file stats, which
-// makes `git add -A` cheap), with p's modification time: git trusts the
-// cached stats of a file only when the file changed before the index was
-// written, and a copy made later must not make a file modified in between
-// look unchanged. It reports false when there is no index yet.
-func copyIndex(p, dst string) (bool, error) {
-	src, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	defer src.Close()
-	fi, err := src.Stat()
-	if err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	if _, err := io.Copy(out, src); err != nil {
-		out.Close()
-		return false, fserr.Wrap("copy index", p, err)
-	}
-	if err := out.Close(); err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	if err := os.Chtimes(dst, fi.ModTime(), fi.ModTime()); err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	return true, nil
 }
 
 // baseTrailer records, in a snapshot's message, the base commit at the time
