@@ -30,6 +30,10 @@ func keptIndexPath(gitDir, root string, exclude []string) string {
 	return filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), projectID(root, exclude))
 }
 
+// userSuffix names, next to a kept index, the copy of the user's index it
+// was last merged from.
+const userSuffix = ".user"
+
 // seedSuffix names, next to a kept index, the note of what it was last
 // merged from (see seedNote).
 const seedSuffix = ".seed"
@@ -92,8 +96,11 @@ func (n seedNote) fresh(user, top string) bool {
 
 // mergeSeed writes to out the index a snapshot starts from: the entries of
 // the user's index (the paths git tracks, ignored ones included) and those
-// of ref, the kept index of the snapshots before (the untracked files they
-// added), every entry stripped of what makes git take it on trust:
+// of ref, the kept index of the snapshots before, that were not in the
+// user's index ref was merged from (prevUser, a copy of it: the untracked
+// files the snapshots added; one the user stopped tracking is left to
+// `git add` to add again unless it is ignored), every entry stripped of
+// what makes git take it on trust:
 //
 //   - no index flag survives: a skip-worktree or assume-unchanged file is
 //     read from the work tree like any other; an intent-to-add entry, or a
@@ -110,7 +117,7 @@ func (n seedNote) fresh(user, top string) bool {
 // git does, and says so. A user's index that cannot be merged (a split or
 // sparse index, a damaged file) is left out: the snapshot then holds what
 // the work tree holds, without the ignored files git tracks.
-func mergeSeed(userIndex, ref, out, top string, sparse bool) (hidden []string, err error) {
+func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, err error) {
 	user, uerr := readIndexFile(userIndex)
 	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
 		user = nil
@@ -156,6 +163,11 @@ func mergeSeed(userIndex, ref, out, top string, sparse bool) (hidden []string, e
 	}
 	if prev != nil {
 		hashSize = old.HashSize
+		if was, err := readIndexFile(prevUser); err == nil {
+			for i := range was.Entries {
+				delete(prev, was.Entries[i].Path)
+			}
+		}
 		for _, p := range prev {
 			e := *p
 			e.Flags &^= flagAssumeValid
@@ -263,25 +275,32 @@ func IndexIdentity(ctx context.Context, root string) (string, bool) {
 // `git write-tree`.
 const treeSuffix = ".tree"
 
-// knownTree is the tree of the kept index's content when the index is
-// still the one it was noted for, "" otherwise.
-func (s *TreeSnapshot) knownTree() string {
+// knownTree is the tree of the kept index's content, and its gitlinks,
+// when the index is still the one they were noted for; ok is false
+// otherwise.
+func (s *TreeSnapshot) knownTree() (tree string, gitlinks []string, ok bool) {
 	if s.kept == "" {
-		return ""
+		return "", nil, false
 	}
 	id, ok := indexIdentity(s.kept)
 	if !ok || !hashedIndex(s.kept) {
-		return ""
+		return "", nil, false
 	}
 	data, err := os.ReadFile(s.kept + treeSuffix)
 	if err != nil {
-		return ""
+		return "", nil, false
 	}
-	noted, tree, ok := strings.Cut(strings.TrimSpace(string(data)), " ")
+	head, links, _ := strings.Cut(string(data), "\n")
+	noted, tree, ok := strings.Cut(head, " ")
 	if !ok || noted != id || !isSHA(tree) {
-		return ""
+		return "", nil, false
 	}
-	return tree
+	for _, l := range strings.Split(links, "\x00") {
+		if l != "" {
+			gitlinks = append(gitlinks, l)
+		}
+	}
+	return tree, gitlinks, true
 }
 
 // hashedIndex reports whether the index file p ends with the hash of its
@@ -309,7 +328,8 @@ func hashedIndex(p string) bool {
 	return false
 }
 
-// noteTree notes s.Tree as the tree of the kept index's content now.
+// noteTree notes s.Tree and its gitlinks as those of the kept index's
+// content now.
 func (s *TreeSnapshot) noteTree() {
 	if s.kept == "" {
 		return
@@ -318,8 +338,13 @@ func (s *TreeSnapshot) noteTree() {
 	if !ok {
 		return
 	}
+	var b strings.Builder
+	b.WriteString(id + " " + s.Tree + "\n")
+	for _, l := range s.gitlinks {
+		b.WriteString(l + "\x00")
+	}
 	tmp := s.kept + treeSuffix + ".tmp"
-	if err := os.WriteFile(tmp, []byte(id+" "+s.Tree+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		return
 	}
 	if err := os.Rename(tmp, s.kept+treeSuffix); err != nil {

@@ -20,7 +20,7 @@ func keptIndexes(t *testing.T, gitDir string) []string {
 	var out []string
 	for _, e := range entries {
 		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) &&
-			!strings.HasSuffix(e.Name(), seedSuffix) {
+			!strings.HasSuffix(e.Name(), seedSuffix) && !strings.HasSuffix(e.Name(), userSuffix) && !strings.HasSuffix(e.Name(), keySuffix) {
 			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
 		}
 	}
@@ -298,14 +298,14 @@ func TestKeptIndexKnownTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.knownTree() != first || s.Tree != first {
-		t.Fatalf("known tree %q, tree %q, want %s", s.knownTree(), s.Tree, first)
+	if known, _, _ := s.knownTree(); known != first || s.Tree != first {
+		t.Fatalf("known tree %q, tree %q, want %s", known, s.Tree, first)
 	}
 	note := s.kept + treeSuffix
 	if err := os.WriteFile(note, []byte("0000 "+strings.Repeat("1", 40)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s.knownTree() != "" {
+	if _, _, ok := s.knownTree(); ok {
 		t.Fatal("a note for another index was used")
 	}
 	if err := os.WriteFile(note, []byte("garbage"), 0o644); err != nil {

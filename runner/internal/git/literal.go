@@ -93,6 +93,9 @@ func openDisk(ctx context.Context, root string) (*diskRepo, error) {
 	}
 	d := &diskRepo{top: top, gitDir: gitDir, commonDir: commonDirOf(gitDir),
 		shadow: filepath.Join(gitDir, filepath.FromSlash(shadowDir))}
+	if env := os.Getenv("GIT_COMMON_DIR"); env != "" {
+		d.commonDir = env
+	}
 	d.objects = os.Getenv("GIT_OBJECT_DIRECTORY")
 	if d.objects == "" {
 		d.objects = filepath.Join(d.commonDir, "objects")
@@ -106,9 +109,6 @@ func openDisk(ctx context.Context, root string) (*diskRepo, error) {
 // commonDirOf is the common directory of the git directory gitDir: the one
 // its commondir file names (a linked worktree's), else gitDir itself.
 func commonDirOf(gitDir string) string {
-	if env := os.Getenv("GIT_COMMON_DIR"); env != "" && plainEnv() {
-		return env
-	}
 	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
@@ -240,6 +240,16 @@ func (d *diskRepo) repositoryFormat(ctx context.Context) (string, error) {
 		s += "[extensions]\n" + ext.String()
 	}
 	return s, nil
+}
+
+// objectFormat is the object format of the repository ("sha1" or
+// "sha256"), as the private configuration copied it.
+func (d *diskRepo) objectFormat() string {
+	data, err := os.ReadFile(filepath.Join(d.shadow, "config"))
+	if err == nil && bytes.Contains(bytes.ToLower(data), []byte("objectformat = \"sha256\"")) {
+		return "sha256"
+	}
+	return "sha1"
 }
 
 // quoteConfig quotes a value for a git configuration file.

@@ -48,14 +48,22 @@ func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, 
 // size. Whenever the user's index changes it is merged again from it (see
 // mergeSeed), so that it holds the paths git tracks.
 type TreeSnapshot struct {
-	// Tree is the snapshot's tree object.
+	// Tree is the snapshot's tree object, as git holds a work tree: a
+	// repository of its own inside it is a gitlink to its commit, and one
+	// without a commit is left out.
 	Tree string
+	// KeyTree is everything in the work tree a program can read (what
+	// Tree holds, with each repository of its own inside the work tree, a
+	// gitlink or one left out, replaced by the tree of its work tree,
+	// snapshotted the same way, and without the Hidden paths); "" when
+	// that cannot be told, and Uncertain says why.
+	KeyTree   string
+	Uncertain string
 	// LeftOut are the paths of the work tree git cannot hold in a tree, so
 	// the snapshot leaves them out: a repository of its own without a
 	// commit (its directory, with a trailing slash; a repository with a
 	// commit is held as git holds it, a gitlink to that commit), a file it
-	// cannot read. They are relative to the project root; Changed counts
-	// them as changes, since the snapshot does not hold them.
+	// cannot read. They are relative to the project root.
 	LeftOut []string
 	// Hidden are the paths, relative to the top level, that a sparse
 	// checkout leaves out of the work tree and the snapshot holds as the
@@ -70,9 +78,19 @@ type TreeSnapshot struct {
 	index string
 	tmp   string
 	kept  string
+	// store is the gauntlet's directory in the outermost work tree's git
+	// directory, where nested snapshots keep their indexes.
+	store string
 	// sparse is true in a sparse checkout.
 	sparse  bool
 	exclude []string
+	// gitlinks are the top-level-relative paths of the gitlinks of Tree;
+	// leftTop those of LeftOut.
+	gitlinks, leftTop []string
+	// nested are the snapshots of the repositories inside the work tree,
+	// by top-level-relative path; depth is how deep this one is nested.
+	nested map[string]*TreeSnapshot
+	depth  int
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -93,24 +111,38 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	if err := d.prepare(ctx); err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	s := &TreeSnapshot{root: root, disk: d, user: userIndex, sparse: isSparseCheckout(gitDir)}
+	s := &TreeSnapshot{root: root, disk: d, user: userIndex, sparse: isSparseCheckout(gitDir),
+		store: filepath.Join(gitDir, "agent-gauntlet")}
 	for _, x := range exclude {
 		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
 	}
-	kept := keptIndexPath(gitDir, root, exclude)
-	if keep && os.MkdirAll(filepath.Dir(kept), 0o755) == nil && !busy(kept+".lock") {
+	kept := ""
+	if keep {
+		kept = keptIndexPath(gitDir, root, exclude)
+	}
+	if err := s.open(ctx, kept); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// open prepares the literal view and takes the snapshot in the kept index
+// kept ("" for none) or, when that cannot be used, in a temporary one
+// seeded with kept's stats when it can be read.
+func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
+	if err := s.disk.prepare(ctx); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if kept != "" && os.MkdirAll(filepath.Dir(kept), 0o755) == nil && !busy(kept+".lock") {
 		s.index, s.kept = kept, kept
 		err := s.Retake(ctx)
 		if err == nil || ctx.Err() != nil {
-			return s, err
+			return err
 		}
 		// An index git cannot use: a temporary one this time, a fresh
 		// kept one next time (unless another snapshot holds it).
 		if !busy(kept + ".lock") {
-			for _, suffix := range []string{"", treeSuffix, seedSuffix} {
+			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix} {
 				_ = os.Remove(kept + suffix)
 			}
 		}
@@ -118,21 +150,23 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 	}
 	// The temporary index lives in the git directory: never in the work
 	// tree (TMPDIR may point inside it) and on the same file system.
-	tmp, err := os.MkdirTemp(gitDir, "gauntlet-index-")
+	if err := os.MkdirAll(s.store, 0o755); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	tmp, err := os.MkdirTemp(s.store, "gauntlet-index-")
 	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
+		return fmt.Errorf("snapshot: %w", err)
 	}
 	s.tmp, s.index = tmp, filepath.Join(tmp, "index")
-	// Seeded with the kept index's stats when there is one to read.
-	if s.Hidden, err = mergeSeed(userIndex, kept, s.index, d.top, s.sparse); err != nil {
+	if s.Hidden, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("snapshot: %w", err)
+		return fmt.Errorf("snapshot: %w", err)
 	}
 	if err := s.Retake(ctx); err != nil {
 		s.Close()
-		return nil, err
+		return err
 	}
-	return s, nil
+	return nil
 }
 
 // seed merges the kept index again from the user's index (mergeSeed) when
@@ -150,12 +184,54 @@ func (s *TreeSnapshot) seed() error {
 		s.Hidden = n.hidden
 		return nil
 	}
-	hidden, err := mergeSeed(s.user, s.kept, s.kept, s.disk.top, s.sparse)
+	hidden, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
 	if err != nil {
 		return err
 	}
 	s.Hidden = hidden
+	if err := copyFile(s.user, s.kept+userSuffix); err != nil {
+		_ = os.Remove(s.kept + userSuffix)
+	}
 	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden})
+}
+
+// Retake snapshots the work tree again into the snapshot's index and
+// sets Tree, KeyTree and LeftOut. A path git cannot add never fails the
+// snapshot: it is left out (a tracked one keeps its content of the
+// index), and named.
+func (s *TreeSnapshot) Retake(ctx context.Context) error {
+	if err := s.seed(); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	args := append([]string{"add", "-A", "--ignore-errors", "--", ":/"}, s.exclude...)
+	s.LeftOut, s.leftTop = nil, nil
+	if _, _, err := run(ctx, s.disk.call(s.root, s.index, args...)); err != nil {
+		left, ok := leftOut(err)
+		if !ok {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		// git names them from the top level of the work tree.
+		pfx, err := showPrefix(ctx, s.root)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.leftTop = left
+		s.LeftOut = underPrefix(slices.Clone(left), pfx)
+	}
+	if tree, links, ok := s.knownTree(); ok {
+		s.Tree, s.gitlinks = tree, links
+	} else {
+		out, _, err := run(ctx, s.disk.call(s.root, s.index, "write-tree"))
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.Tree = strings.TrimSpace(string(out))
+		if s.gitlinks, err = indexGitlinks(s.index); err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.noteTree()
+	}
+	return s.takeNested(ctx)
 }
 
 // ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
@@ -170,41 +246,6 @@ const ignoredNotice = "The following paths are ignored by one of your .gitignore
 var leftOutRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)')$`)
 })
-
-// Retake snapshots the work tree again into the snapshot's index and
-// sets Tree and LeftOut. A path git cannot add never fails the snapshot:
-// it is left out (a tracked one keeps its content of the index), and
-// named.
-func (s *TreeSnapshot) Retake(ctx context.Context) error {
-	if err := s.seed(); err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	args := append([]string{"add", "-A", "--ignore-errors", "--", ":/"}, s.exclude...)
-	s.LeftOut = nil
-	if _, _, err := run(ctx, s.disk.call(s.root, s.index, args...)); err != nil {
-		left, ok := leftOut(err)
-		if !ok {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		// git names them from the top level of the work tree.
-		pfx, err := showPrefix(ctx, s.root)
-		if err != nil {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		s.LeftOut = underPrefix(left, pfx)
-	}
-	if tree := s.knownTree(); tree != "" {
-		s.Tree = tree
-		return nil
-	}
-	out, _, err := run(ctx, s.disk.call(s.root, s.index, "write-tree"))
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	s.Tree = strings.TrimSpace(string(out))
-	s.noteTree()
-	return nil
-}
 
 // leftOut reads the failure of `git add -A --ignore-errors`: the paths it
 // left out, and whether that is all it says (it added everything else).
@@ -245,18 +286,38 @@ func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
 		}
 	}
 	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", ":/"}, s.exclude...)
+	for p := range s.nested {
+		if slices.Contains(s.leftTop, p+"/") {
+			// Not in Tree, but in KeyTree: its own snapshot tells.
+			args = append(args, ":(exclude,literal,top)"+p)
+		}
+	}
 	c := s.disk.call(s.root, s.index, args...)
 	c.limit = 1
 	out, _, err := run(ctx, c)
 	if err != nil {
 		return false, fmt.Errorf("snapshot: %w", err)
 	}
-	return len(out) > 0, nil
+	if len(out) > 0 {
+		return true, nil
+	}
+	for _, n := range s.nested {
+		if changed, err := n.Changed(ctx); err != nil || changed {
+			return changed, err
+		}
+	}
+	return false, nil
 }
 
 // Close removes a temporary index; a kept one stays for the next run.
 func (s *TreeSnapshot) Close() {
-	if s != nil && s.tmp != "" {
+	if s == nil {
+		return
+	}
+	for _, n := range s.nested {
+		n.Close()
+	}
+	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""
 	}
