@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
 // diskFiles lists the files of the work tree at root as a gate finds them:
@@ -314,4 +317,161 @@ func TestSnapshotSparseCheckout(t *testing.T) {
 	if len(s.Hidden) != 0 {
 		t.Errorf("Hidden = %q", s.Hidden)
 	}
+}
+
+// changeCase is a repository where git's view of the work tree is not what
+// is on disk: after setup and a fresh checkout nothing has changed; edit
+// changes path on disk.
+type changeCase struct {
+	name  string
+	setup func(r *repo)
+	// checkout checks the files out again after the commit (as a clone
+	// would have them under the setup's attributes and configuration).
+	checkout bool
+	edit     func(r *repo)
+	path     string
+	// text is a line the review diff must show for the edit.
+	text string
+}
+
+// changeCases are the members of the class for change detection and
+// review diffs.
+func changeCases() []changeCase {
+	return []changeCase{
+		{"text=auto, rewritten with CRLF", func(r *repo) { r.write(".gitattributes", "* text=auto\n") }, false,
+			func(r *repo) { r.write("a.txt", "one\r\ntwo\r\n") }, "a.txt", "+one\r"},
+		{"core.autocrlf=true, checked out with CRLF, edited", func(r *repo) { r.git("config", "core.autocrlf", "true") }, true,
+			func(r *repo) { r.write("a.txt", "one\r\nthree\r\n") }, "a.txt", "+three\r"},
+		{"eol=crlf, checked out with CRLF, edited", func(r *repo) { r.write(".gitattributes", "*.txt eol=crlf\n") }, true,
+			func(r *repo) { r.write("a.txt", "one\r\nthree\r\n") }, "a.txt", "+three\r"},
+		{"core.fileMode=false, made executable", func(r *repo) { r.git("config", "core.fileMode", "false") }, false,
+			func(r *repo) { chmod(r, "a.txt", 0o755) }, "a.txt", "new mode 100755"},
+		{"core.symlinks=false, a link checked out as a file, edited", func(r *repo) {
+			if err := os.Symlink("b.txt", filepath.Join(r.root, "link")); err != nil {
+				r.t.Fatal(err)
+			}
+			r.git("add", "link")
+			r.git("commit", "-q", "-m", "link")
+			r.git("config", "core.symlinks", "false")
+		}, true, func(r *repo) { r.write("link", "c.txt") }, "link", "+c.txt"},
+		{"skip-worktree", func(r *repo) { r.git("update-index", "--skip-worktree", "a.txt") }, false,
+			func(r *repo) { r.write("a.txt", "changed behind the flag\n") }, "a.txt", "+changed behind the flag"},
+		{"assume-unchanged", func(r *repo) { r.git("update-index", "--assume-unchanged", "a.txt") }, false,
+			func(r *repo) { r.write("a.txt", "changed behind the flag\n") }, "a.txt", "+changed behind the flag"},
+		{"a clean filter that hides bytes", func(r *repo) {
+			r.git("config", "filter.hide.clean", "sed s/BAD/ok/")
+			r.write(".gitattributes", "*.txt filter=hide\n")
+			r.write("a.txt", "ok\n")
+		}, false, func(r *repo) { r.write("a.txt", "BAD\n") }, "a.txt", "+BAD"},
+		{"a smudging filter (as Git LFS)", func(r *repo) {
+			r.git("config", "filter.pointer.clean", "sed s/^/pointer:/")
+			r.git("config", "filter.pointer.smudge", "sed s/^pointer://")
+			r.write(".gitattributes", "*.bin filter=pointer\n")
+			r.write("x.bin", "content\n")
+		}, true, func(r *repo) { r.write("x.bin", "other content\n") }, "x.bin", "+other content"},
+		{"ident", func(r *repo) {
+			r.write(".gitattributes", "*.txt ident\n")
+			r.write("a.txt", "$Id$\n")
+		}, true, func(r *repo) { r.write("a.txt", "$Id: forged $\n") }, "a.txt", "+$Id: forged $"},
+		{"working-tree-encoding", func(r *repo) {
+			r.write(".gitattributes", "u16.txt working-tree-encoding=UTF-16\n")
+			r.write("u16.txt", "\xff\xfeh\x00i\x00\n\x00")
+		}, true, func(r *repo) { r.write("u16.txt", "\xfe\xff\x00h\x00i\x00\n") }, "u16.txt", ""},
+		{"-diff", func(r *repo) { r.write(".gitattributes", "*.txt -diff\n") }, false,
+			func(r *repo) { r.write("a.txt", "one\nchanged\n") }, "a.txt", "+changed"},
+		{"binary", func(r *repo) { r.write(".git/info/attributes", "*.txt binary\n") }, false,
+			func(r *repo) { r.write("a.txt", "one\nchanged\n") }, "a.txt", "+changed"},
+		{"a textconv driver", func(r *repo) {
+			r.git("config", "diff.upper.textconv", "tr a-z A-Z <")
+			r.write(".gitattributes", "*.txt diff=upper\n")
+		}, false, func(r *repo) { r.write("a.txt", "one\nchanged\n") }, "a.txt", "+changed"},
+		{"a repository inside, committed as a gitlink", func(r *repo) {
+			if err := os.MkdirAll(filepath.Join(r.root, "dep"), 0o755); err != nil {
+				r.t.Fatal(err)
+			}
+			n := newRepoAt(r.t, filepath.Join(r.root, "dep"))
+			n.write("f", "good\n")
+			n.commitAll("dep")
+		}, false, func(r *repo) { r.write("dep/f", "bad\n") }, "dep", ""},
+	}
+}
+
+// Change detection and review diffs see the disk: a checkout that git
+// converts is no change, an edit that git's view hides is one, and the
+// reviewer gets its real lines (never "Binary files differ" for text, nor
+// a driver's rendering).
+func TestChangesAreLiteral(t *testing.T) {
+	ctx := context.Background()
+	uncommitted := gate.DiffSpec{Mode: gate.DiffUncommitted}
+	local := gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}
+	for _, c := range changeCases() {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.write("a.txt", "one\ntwo\n")
+			r.write("b.txt", "b\n")
+			r.commitAll("base")
+			r.git("checkout", "-q", "-b", "feature")
+			c.setup(r)
+			r.git("add", "-A")
+			r.git("commit", "-q", "--allow-empty", "-m", "setup")
+			if c.checkout {
+				r.git("rm", "-q", "-r", "--cached", ".")
+				for _, f := range strings.Split(r.git("ls-tree", "-r", "--name-only", "HEAD"), "\n") {
+					r.remove(f)
+				}
+				r.git("reset", "-q", "--hard")
+			}
+			ageFiles(t, r.root, time.Hour)
+			for _, spec := range []gate.DiffSpec{uncommitted, local} {
+				ch, err := ChangedFiles(ctx, r.root, spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []string{}
+				if spec.Mode == gate.DiffLocal {
+					want = changedSince(r, "main")
+				}
+				if !slices.Equal(sorted(ch.Files), sorted(want)) {
+					t.Errorf("%s before the edit: %q, want %q", spec.Mode, ch.Files, want)
+				}
+			}
+			c.edit(r)
+			for _, spec := range []gate.DiffSpec{uncommitted, local} {
+				ch, err := ChangedFiles(ctx, r.root, spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Contains(ch.Files, c.path) {
+					t.Errorf("%s after the edit: %q lacks %s", spec.Mode, ch.Files, c.path)
+				}
+				if c.text == "" {
+					continue // UTF-16 is binary on disk; a repository inside shows its commit
+				}
+				diff, err := Diff(ctx, r.root, spec, dirScope("."))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(diff, "Binary files") {
+					t.Errorf("%s: the review diff calls a text file binary:\n%s", spec.Mode, diff)
+				}
+				if !strings.Contains(diff, "b/"+c.path) || !strings.Contains(diff, c.text) {
+					t.Errorf("%s: the review diff lacks %s (%q):\n%s", spec.Mode, c.path, c.text, diff)
+				}
+				for _, other := range []string{"b/b.txt", "b/.gitattributes"} {
+					if strings.Contains(diff, other) && (spec.Mode == gate.DiffUncommitted || other == "b/b.txt") {
+						t.Errorf("%s: the review diff shows %s, unchanged:\n%s", spec.Mode, other, diff)
+					}
+				}
+			}
+		})
+	}
+}
+
+// changedSince lists the files of the commits since base.
+func changedSince(r *repo, base string) []string {
+	out := r.git("diff", "--name-only", base+"...HEAD")
+	if out == "" {
+		return []string{}
+	}
+	return strings.Split(out, "\n")
 }

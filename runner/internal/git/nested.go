@@ -284,3 +284,31 @@ func copyFile(src, dst string) error {
 	_, werr := io.Copy(out, in)
 	return errors.Join(werr, out.Close())
 }
+
+// dirtyNested lists the repositories inside the work tree (paths relative
+// to the top level) whose work tree differs from their HEAD's tree: every
+// one of them when the snapshot could not read them all.
+func (s *TreeSnapshot) dirtyNested(ctx context.Context) ([]string, error) {
+	var dirty []string
+	if s.Uncertain != "" {
+		dirty = slices.Clone(s.gitlinks)
+		for _, l := range s.leftTop {
+			if d, ok := strings.CutSuffix(l, "/"); ok {
+				dirty = append(dirty, d)
+			}
+		}
+		return dirty, nil
+	}
+	for p, n := range s.nested {
+		out, _, err := run(ctx, call{root: n.disk.top, unset: literalEnvUnset, okCodes: []int{1, 128},
+			args: []string{"rev-parse", "-q", "--verify", "HEAD^{tree}"}})
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(string(out)) != n.Tree {
+			dirty = append(dirty, p)
+		}
+	}
+	slices.Sort(dirty)
+	return dirty, nil
+}
