@@ -3,12 +3,15 @@ package git
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -295,4 +298,48 @@ func writeIfDiffers(p string, data []byte) error {
 		return fmt.Errorf("literal view: %w", err)
 	}
 	return nil
+}
+
+// ViewIdentity identifies what, outside the work tree, decides which file
+// git converts on checkout (see checkoutView), and so which difference
+// from a commit is a change: the configuration files git reads, the
+// attribute files outside the work tree, and configuration given in the
+// environment. It changes when one of them does; ok is false when the
+// repository cannot be located.
+func ViewIdentity(ctx context.Context, root string) (string, bool) {
+	gitDir, _, err := gitPaths(ctx, root)
+	if err != nil {
+		return "", false
+	}
+	common := commonDirOf(gitDir)
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	files := []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"),
+		filepath.Join(common, "info", "attributes"), "/etc/gitconfig", "/etc/gitattributes"}
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	if xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"), filepath.Join(xdg, "git", "attributes"))
+	}
+	var b strings.Builder
+	for _, f := range files {
+		id, _ := fileIdentity(f)
+		fmt.Fprintf(&b, "%s=%s\n", f, id)
+	}
+	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_NOSYSTEM", "GIT_ATTR_NOSYSTEM"} {
+		fmt.Fprintf(&b, "%s=%s\n", k, os.Getenv(k))
+	}
+	if n, err := strconv.Atoi(os.Getenv("GIT_CONFIG_COUNT")); err == nil {
+		for i := range n {
+			fmt.Fprintf(&b, "%s=%s\n", os.Getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i)), os.Getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)))
+		}
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:16]), true
 }

@@ -475,3 +475,37 @@ func changedSince(r *repo, base string) []string {
 	}
 	return strings.Split(out, "\n")
 }
+
+// ViewIdentity changes with what decides git's conversions outside the
+// work tree, and only then.
+func TestViewIdentity(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	id := func() string {
+		t.Helper()
+		v, ok := ViewIdentity(ctx, r.root)
+		if !ok {
+			t.Fatal("no identity")
+		}
+		return v
+	}
+	first := id()
+	r.write("b.txt", "work tree files are the snapshot's business\n")
+	if id() != first {
+		t.Fatal("a work tree file changed the identity")
+	}
+	for name, change := range map[string]func(){
+		"repository config": func() { r.git("config", "core.autocrlf", "true") },
+		"info/attributes":   func() { r.write(".git/info/attributes", "* text\n") },
+		"config in the env": func() { t.Setenv("GIT_CONFIG_PARAMETERS", "'core.eol'='crlf'") },
+	} {
+		before := id()
+		time.Sleep(10 * time.Millisecond)
+		change()
+		if id() == before {
+			t.Errorf("%s: the identity did not change", name)
+		}
+	}
+}
