@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
 )
 
 // A snapshot holds the bytes on disk; a commit holds what git made of them.
@@ -346,9 +348,9 @@ func isFileMode(m string) bool { return m == "100644" || m == "100755" || m == "
 // blobID is the object id of a blob holding content, for ids of hexLen
 // hexadecimal digits (SHA-1 or SHA-256).
 func blobID(content []byte, hexLen int) string {
-	h := newHash(sha1.Size)
+	h := gitindex.NewHash(sha1.Size)
 	if hexLen == 2*sha256.Size {
-		h = newHash(sha256.Size)
+		h = gitindex.NewHash(sha256.Size)
 	}
 	fmt.Fprintf(h, "blob %d\x00", len(content))
 	h.Write(content)

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
 )
 
 // KeptIndexDir is where the snapshots' kept indexes live, inside the git
@@ -118,39 +120,39 @@ func (n seedNote) fresh(user, top string) bool {
 // sparse index, a damaged file) is left out: the snapshot then holds what
 // the work tree holds, without the ignored files git tracks.
 func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, err error) {
-	user, uerr := readIndexFile(userIndex)
+	user, uerr := gitindex.Read(userIndex)
 	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
 		user = nil
 	}
-	var prev map[string]*indexEntry
+	var prev map[string]*gitindex.Entry
 	var prevTime time.Time
-	old, rerr := readIndexFile(ref)
+	old, rerr := gitindex.Read(ref)
 	if fi, err := os.Stat(ref); rerr == nil && err == nil && (user == nil || old.HashSize == user.HashSize) {
 		prevTime = fi.ModTime()
-		prev = make(map[string]*indexEntry, len(old.Entries))
+		prev = make(map[string]*gitindex.Entry, len(old.Entries))
 		for i := range old.Entries {
-			if e := &old.Entries[i]; e.stage() == 0 && e.Flags&flagExtended == 0 {
+			if e := &old.Entries[i]; e.Stage() == 0 && e.Flags&gitindex.FlagExtended == 0 {
 				prev[e.Path] = e
 			}
 		}
 	}
 	hashSize := 0
-	var entries []indexEntry
+	var entries []gitindex.Entry
 	if user != nil {
 		hashSize = user.HashSize
-		entries = make([]indexEntry, 0, len(user.Entries)+len(prev))
+		entries = make([]gitindex.Entry, 0, len(user.Entries)+len(prev))
 		for _, e := range user.Entries {
-			if e.stage() != 0 || e.intentToAdd() || e.Mode == modeDir {
+			if e.Stage() != 0 || e.IntentToAdd() || e.Mode == gitindex.ModeDir {
 				continue
 			}
-			if sparse && e.skipWorktree() && !fileExists(filepath.Join(top, filepath.FromSlash(e.Path))) {
-				e.Flags &^= flagAssumeValid
-				e.XFlags = xflagSkipWT
+			if sparse && e.SkipWorktree() && !fileExists(filepath.Join(top, filepath.FromSlash(e.Path))) {
+				e.Flags &^= gitindex.FlagAssumeValid
+				e.XFlags = gitindex.XFlagSkipWorktree
 				hidden = append(hidden, e.Path)
 				entries = append(entries, e)
 				continue
 			}
-			e.Flags &^= flagAssumeValid | flagExtended
+			e.Flags &^= gitindex.FlagAssumeValid | gitindex.FlagExtended
 			e.XFlags = 0
 			if p, ok := prev[e.Path]; ok && p.Stat == e.Stat && !racy(p, prevTime) {
 				e.Mode, e.OID = p.Mode, p.OID
@@ -163,14 +165,14 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 	}
 	if prev != nil {
 		hashSize = old.HashSize
-		if was, err := readIndexFile(prevUser); err == nil {
+		if was, err := gitindex.Read(prevUser); err == nil {
 			for i := range was.Entries {
 				delete(prev, was.Entries[i].Path)
 			}
 		}
 		for _, p := range prev {
 			e := *p
-			e.Flags &^= flagAssumeValid
+			e.Flags &^= gitindex.FlagAssumeValid
 			if racy(p, prevTime) {
 				e.Stat = [9]uint32{}
 			}
@@ -185,15 +187,15 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 		}
 		return nil, nil
 	}
-	slices.SortFunc(entries, compareEntries)
-	entries = slices.CompactFunc(entries, func(a, b indexEntry) bool { return a.Path == b.Path })
-	return hidden, writeIndexFile(out, entries, hashSize)
+	slices.SortFunc(entries, gitindex.Compare)
+	entries = slices.CompactFunc(entries, func(a, b gitindex.Entry) bool { return a.Path == b.Path })
+	return hidden, gitindex.Write(out, entries, hashSize)
 }
 
 // racy reports whether git would not trust e's cached stat in an index
 // file written at written: the file changed no earlier than the index was
 // written, so the same stat may hide another content.
-func racy(e *indexEntry, written time.Time) bool {
+func racy(e *gitindex.Entry, written time.Time) bool {
 	mtime := time.Unix(int64(e.Stat[2]), int64(e.Stat[3]))
 	return !mtime.Before(written)
 }

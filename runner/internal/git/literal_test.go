@@ -276,11 +276,6 @@ func runRaw(root string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// execGit is the command of git in root.
-func execGit(root string, args ...string) *exec.Cmd {
-	return exec.Command("git", append([]string{"-C", root}, args...)...)
-}
-
 // In a sparse checkout, the paths it leaves out of the work tree are held
 // as the user's index has them and named (Hidden); one that appears in the
 // work tree is read from there.

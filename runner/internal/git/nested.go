@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
 )
 
 // Repositories inside the work tree. git holds a repository of its own
@@ -36,7 +38,7 @@ const keySuffix = ".key"
 // indexGitlinks lists the paths of the gitlinks in the index file p (none
 // when there is no file).
 func indexGitlinks(p string) ([]string, error) {
-	idx, err := readIndexFile(p)
+	idx, err := gitindex.Read(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -45,7 +47,7 @@ func indexGitlinks(p string) ([]string, error) {
 	}
 	var links []string
 	for _, e := range idx.Entries {
-		if e.Mode == modeGitlink && e.stage() == 0 {
+		if e.Mode == gitindex.ModeGitlink && e.Stage() == 0 {
 			links = append(links, e.Path)
 		}
 	}

@@ -1,4 +1,12 @@
-package git
+// Package gitindex reads and writes git's index file
+// (Documentation/gitformat-index in git's sources): versions 2, 3 and 4
+// are read, SHA-1 and SHA-256 alike; versions 2 and 3 are written, without
+// extensions (git rebuilds the cache tree it needs), through git's own lock
+// file. The runner's snapshots merge their index from the user's in Go
+// (git has no command that clears every entry's flags or says which cached
+// file stats to trust), and the configuration asks it which files git
+// tracks without starting git.
+package gitindex
 
 import (
 	"bytes"
@@ -14,31 +22,24 @@ import (
 	"strings"
 )
 
-// The snapshot's kept index is merged from the user's index and the kept
-// index before it (see mergeSeed) in Go: git has no command that clears
-// every entry's flags or says which cached file stats to trust. This file
-// reads and writes git's index format (Documentation/gitformat-index):
-// versions 2, 3 and 4 are read; versions 2 and 3 are written, without
-// extensions (git rebuilds the cache tree it needs).
-
 // Index entry flags (the 16-bit flags word and the version 3 extended one).
 const (
-	flagAssumeValid = 0x8000
-	flagExtended    = 0x4000
-	flagStageMask   = 0x3000
-	flagNameMask    = 0x0fff
-	xflagSkipWT     = 0x4000
-	xflagIntentAdd  = 0x2000
+	FlagAssumeValid   = 0x8000
+	FlagExtended      = 0x4000
+	flagStageMask     = 0x3000
+	flagNameMask      = 0x0fff
+	XFlagSkipWorktree = 0x4000
+	XFlagIntentToAdd  = 0x2000
 )
 
 // Entry modes of interest.
 const (
-	modeGitlink = 0o160000
-	modeDir     = 0o040000
+	ModeGitlink = 0o160000
+	ModeDir     = 0o040000
 )
 
-// indexEntry is one entry of an index file.
-type indexEntry struct {
+// Entry is one entry of an index file.
+type Entry struct {
 	// Stat is ctime (s, ns), mtime (s, ns), dev, ino as git cached them,
 	// then uid, gid and size: every field but the mode.
 	Stat [9]uint32
@@ -50,54 +51,54 @@ type indexEntry struct {
 	Path          string
 }
 
-// stage is the merge stage of e (0 outside a conflict).
-func (e *indexEntry) stage() int { return int(e.Flags&flagStageMask) >> 12 }
+// Stage is the merge stage of e (0 outside a conflict).
+func (e *Entry) Stage() int { return int(e.Flags&flagStageMask) >> 12 }
 
-// skipWorktree reports whether e carries the skip-worktree flag.
-func (e *indexEntry) skipWorktree() bool {
-	return e.Flags&flagExtended != 0 && e.XFlags&xflagSkipWT != 0
+// SkipWorktree reports whether e carries the skip-worktree flag.
+func (e *Entry) SkipWorktree() bool {
+	return e.Flags&FlagExtended != 0 && e.XFlags&XFlagSkipWorktree != 0
 }
 
-// intentToAdd reports whether e is an intent-to-add entry (`git add -N`).
-func (e *indexEntry) intentToAdd() bool {
-	return e.Flags&flagExtended != 0 && e.XFlags&xflagIntentAdd != 0
+// IntentToAdd reports whether e is an intent-to-add entry (`git add -N`).
+func (e *Entry) IntentToAdd() bool {
+	return e.Flags&FlagExtended != 0 && e.XFlags&XFlagIntentToAdd != 0
 }
 
-// indexFile is a parsed index file.
-type indexFile struct {
+// File is a parsed index file.
+type File struct {
 	Version uint32
 	// HashSize is the size of an object id (20 for SHA-1, 32 for SHA-256).
 	HashSize int
-	Entries  []indexEntry
+	Entries  []Entry
 	// Extensions are the signatures of the extensions it holds.
 	Extensions []string
 }
 
-// errIndexFormat is wrapped by every error about an index git did not
-// write as this file reads it.
-var errIndexFormat = errors.New("index format")
+// ErrFormat is wrapped by every error about a file that is not an index
+// as git writes one.
+var ErrFormat = errors.New("index format")
 
-// readIndexFile reads and parses the index file p (see parseIndex).
-func readIndexFile(p string) (*indexFile, error) {
+// Read reads and parses the index file p (see Parse).
+func Read(p string) (*File, error) {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := parseIndex(data)
+	idx, err := Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return idx, nil
 }
 
-// parseIndex parses an index file's content. The object id size is the one
+// Parse parses an index file's content. The object id size is the one
 // for which the trailing checksum matches (SHA-1, then SHA-256); an index
 // whose checksum is zeros (index.skipHash) is taken for SHA-1 when it parses
 // as such.
-func parseIndex(data []byte) (*indexFile, error) {
+func Parse(data []byte) (*File, error) {
 	var firstErr error
 	for _, size := range []int{sha1.Size, sha256.Size} {
-		idx, err := parseIndexHash(data, size)
+		idx, err := parseHash(data, size)
 		if err == nil {
 			return idx, nil
 		}
@@ -108,37 +109,37 @@ func parseIndex(data []byte) (*indexFile, error) {
 	return nil, firstErr
 }
 
-// newHash returns the hash of object ids of size bytes.
-func newHash(size int) hash.Hash {
+// NewHash returns the hash of object ids of size bytes.
+func NewHash(size int) hash.Hash {
 	if size == sha256.Size {
 		return sha256.New()
 	}
 	return sha1.New()
 }
 
-// parseIndexHash parses data as an index whose object ids have size bytes.
-func parseIndexHash(data []byte, size int) (*indexFile, error) {
+// parseHash parses data as an index whose object ids have size bytes.
+func parseHash(data []byte, size int) (*File, error) {
 	if len(data) < 12+size || string(data[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: no index header", errIndexFormat)
+		return nil, fmt.Errorf("%w: no index header", ErrFormat)
 	}
 	body, sum := data[:len(data)-size], data[len(data)-size:]
 	if !allZero(sum) {
-		h := newHash(size)
+		h := NewHash(size)
 		h.Write(body)
 		if !bytes.Equal(h.Sum(nil), sum) {
-			return nil, fmt.Errorf("%w: checksum mismatch", errIndexFormat)
+			return nil, fmt.Errorf("%w: checksum mismatch", ErrFormat)
 		}
 	} else if size != sha1.Size {
-		return nil, fmt.Errorf("%w: unhashed index", errIndexFormat)
+		return nil, fmt.Errorf("%w: unhashed index", ErrFormat)
 	}
-	idx := &indexFile{Version: binary.BigEndian.Uint32(data[4:8]), HashSize: size}
+	idx := &File{Version: binary.BigEndian.Uint32(data[4:8]), HashSize: size}
 	if idx.Version < 2 || idx.Version > 4 {
-		return nil, fmt.Errorf("%w: version %d", errIndexFormat, idx.Version)
+		return nil, fmt.Errorf("%w: version %d", ErrFormat, idx.Version)
 	}
 	n := binary.BigEndian.Uint32(data[8:12])
 	off := 12
 	prev := ""
-	idx.Entries = make([]indexEntry, 0, min(int(n), len(body)/62))
+	idx.Entries = make([]Entry, 0, min(int(n), len(body)/62))
 	for i := uint32(0); i < n; i++ {
 		e, next, err := parseEntry(body, off, size, idx.Version, prev)
 		if err != nil {
@@ -149,12 +150,12 @@ func parseIndexHash(data []byte, size int) (*indexFile, error) {
 	}
 	for off < len(body) {
 		if off+8 > len(body) {
-			return nil, fmt.Errorf("%w: truncated extension", errIndexFormat)
+			return nil, fmt.Errorf("%w: truncated extension", ErrFormat)
 		}
 		sig := string(body[off : off+4])
 		n := int(binary.BigEndian.Uint32(body[off+4 : off+8]))
 		if n < 0 || off+8+n > len(body) {
-			return nil, fmt.Errorf("%w: extension %q overruns the file", errIndexFormat, sig)
+			return nil, fmt.Errorf("%w: extension %q overruns the file", ErrFormat, sig)
 		}
 		idx.Extensions = append(idx.Extensions, sig)
 		off += 8 + n
@@ -164,11 +165,11 @@ func parseIndexHash(data []byte, size int) (*indexFile, error) {
 
 // parseEntry parses the entry at off and returns it and where the next
 // one starts.
-func parseEntry(body []byte, off, size int, version uint32, prev string) (indexEntry, int, error) {
-	var e indexEntry
+func parseEntry(body []byte, off, size int, version uint32, prev string) (Entry, int, error) {
+	var e Entry
 	fixed := 40 + size + 2
 	if off+fixed > len(body) {
-		return e, 0, fmt.Errorf("%w: truncated entry", errIndexFormat)
+		return e, 0, fmt.Errorf("%w: truncated entry", ErrFormat)
 	}
 	start := off
 	for i := 0; i < 6; i++ {
@@ -183,9 +184,9 @@ func parseEntry(body []byte, off, size int, version uint32, prev string) (indexE
 	off += size
 	e.Flags = binary.BigEndian.Uint16(body[off:])
 	off += 2
-	if e.Flags&flagExtended != 0 {
+	if e.Flags&FlagExtended != 0 {
 		if version < 3 || off+2 > len(body) {
-			return e, 0, fmt.Errorf("%w: extended flags in version %d", errIndexFormat, version)
+			return e, 0, fmt.Errorf("%w: extended flags in version %d", ErrFormat, version)
 		}
 		e.XFlags = binary.BigEndian.Uint16(body[off:])
 		off += 2
@@ -193,25 +194,25 @@ func parseEntry(body []byte, off, size int, version uint32, prev string) (indexE
 	if version == 4 {
 		strip, n := offsetVarint(body[off:])
 		if n <= 0 || strip > uint64(len(prev)) {
-			return e, 0, fmt.Errorf("%w: bad path prefix", errIndexFormat)
+			return e, 0, fmt.Errorf("%w: bad path prefix", ErrFormat)
 		}
 		off += n
 		end := bytes.IndexByte(body[off:], 0)
 		if end < 0 {
-			return e, 0, fmt.Errorf("%w: unterminated path", errIndexFormat)
+			return e, 0, fmt.Errorf("%w: unterminated path", ErrFormat)
 		}
 		e.Path = prev[:len(prev)-int(strip)] + string(body[off:off+end])
 		return e, off + end + 1, nil
 	}
 	end := bytes.IndexByte(body[off:], 0)
 	if end < 0 {
-		return e, 0, fmt.Errorf("%w: unterminated path", errIndexFormat)
+		return e, 0, fmt.Errorf("%w: unterminated path", ErrFormat)
 	}
 	e.Path = string(body[off : off+end])
 	// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
 	next := start + (off+end-start+8)&^7
 	if next > len(body) {
-		return e, 0, fmt.Errorf("%w: truncated entry padding", errIndexFormat)
+		return e, 0, fmt.Errorf("%w: truncated entry padding", ErrFormat)
 	}
 	return e, next, nil
 }
@@ -248,13 +249,13 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// encodeIndex is the content of an index file (version 2, or 3 when an
+// Encode is the content of an index file (version 2, or 3 when an
 // entry has extended flags) holding entries, which must be sorted as git
-// sorts them (compareEntries) and have object ids of hashSize bytes.
-func encodeIndex(entries []indexEntry, hashSize int) []byte {
+// sorts them (Compare) and have object ids of hashSize bytes.
+func Encode(entries []Entry, hashSize int) []byte {
 	version := uint32(2)
 	for i := range entries {
-		if entries[i].Flags&flagExtended != 0 {
+		if entries[i].Flags&FlagExtended != 0 {
 			version = 3
 			break
 		}
@@ -287,36 +288,36 @@ func encodeIndex(entries []indexEntry, hashSize int) []byte {
 		flags := e.Flags &^ flagNameMask
 		flags |= uint16(min(len(e.Path), flagNameMask))
 		put16(flags)
-		if flags&flagExtended != 0 {
+		if flags&FlagExtended != 0 {
 			put16(e.XFlags)
 		}
 		b.WriteString(e.Path)
 		pad := 8 - (b.Len()-start)%8
 		b.Write(make([]byte, pad))
 	}
-	h := newHash(hashSize)
+	h := NewHash(hashSize)
 	h.Write(b.Bytes())
 	b.Write(h.Sum(nil))
 	return b.Bytes()
 }
 
-// errIndexLocked reports an index whose lock file another process holds.
-var errIndexLocked = errors.New("index locked")
+// ErrLocked reports an index whose lock file another process holds.
+var ErrLocked = errors.New("index locked")
 
-// writeIndexFile writes entries (see encodeIndex) to p the way git writes
+// Write writes entries (see Encode) to p the way git writes
 // an index: into p.lock, created exclusively (so that no git writes p
-// meanwhile, and this waits for no git either: errIndexLocked), then
+// meanwhile, and this waits for no git either: ErrLocked), then
 // renamed over p.
-func writeIndexFile(p string, entries []indexEntry, hashSize int) error {
+func Write(p string, entries []Entry, hashSize int) error {
 	lock := p + ".lock"
 	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s: %w", p, errIndexLocked)
+		return fmt.Errorf("%s: %w", p, ErrLocked)
 	}
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(encodeIndex(entries, hashSize))
+	_, werr := f.Write(Encode(entries, hashSize))
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(lock)
@@ -329,10 +330,10 @@ func writeIndexFile(p string, entries []indexEntry, hashSize int) error {
 	return nil
 }
 
-// compareEntries orders entries as git does: by path bytes, then stage.
-func compareEntries(a, b indexEntry) int {
+// Compare orders entries as git does: by path bytes, then stage.
+func Compare(a, b Entry) int {
 	if c := strings.Compare(a.Path, b.Path); c != 0 {
 		return c
 	}
-	return a.stage() - b.stage()
+	return a.Stage() - b.Stage()
 }

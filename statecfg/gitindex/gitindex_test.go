@@ -1,11 +1,87 @@
-package git
+package gitindex
 
 import (
+	"bytes"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+)
+
+// repo is a throwaway git repository.
+type repo struct {
+	t    *testing.T
+	root string
+}
+
+// newRepo makes a repository, with args for git init.
+func newRepo(t *testing.T, args ...string) *repo {
+	t.Helper()
+	// A hermetic git (statecfg/testenv imports this package's importers).
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = t\n\temail = t@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &repo{t: t, root: t.TempDir()}
+	r.git(append([]string{"init", "-q", "-b", "main"}, args...)...)
+	return r
+}
+
+// run runs git in the repository with more environment.
+func (r *repo) run(env []string, args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", r.root}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		r.t.Fatalf("git %v: %v\n%s", args, err, errb.String())
+	}
+	return out.String()
+}
+
+func (r *repo) git(args ...string) string {
+	r.t.Helper()
+	return strings.TrimSpace(r.run(nil, args...))
+}
+func (r *repo) rawGit(args ...string) string { r.t.Helper(); return r.run(nil, args...) }
+func (r *repo) gitEnv(env []string, args ...string) string {
+	r.t.Helper()
+	return strings.TrimSpace(r.run(env, args...))
+}
+
+func (r *repo) write(name, content string) {
+	r.t.Helper()
+	p := filepath.Join(r.root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *repo) commitAll(msg string) {
+	r.t.Helper()
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", msg)
+}
+
+// Names that break shell-based or line-based tools.
+const (
+	spaced  = "dir with space/file one.txt"
+	unicode = "ünï/cödé ✓.txt"
+	quoted  = `q/it's "quoted".txt`
+	dashed  = "-dash.txt"
 )
 
 // Index files git writes (versions 2, 3 and 4, SHA-1 and SHA-256, with
@@ -23,11 +99,7 @@ func TestIndexFileRoundTrip(t *testing.T) {
 		{"SHA-256, version 4", []string{"--object-format=sha256"}, "4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRepo(t)
-			if tc.init != nil {
-				r = &repo{t: t, root: t.TempDir()}
-				r.git(append([]string{"init", "-q", "-b", "main"}, tc.init...)...)
-			}
+			r := newRepo(t, tc.init...)
 			for _, f := range []string{"a.txt", "d/e/f.txt", "d/e/g.txt", "d/h.txt", spaced, unicode, quoted, dashed,
 				strings.Repeat("long/", 60) + "x.txt"} {
 				r.write(f, f+"\n")
@@ -39,7 +111,7 @@ func TestIndexFileRoundTrip(t *testing.T) {
 			r.git("update-index", "--assume-unchanged", "d/h.txt")
 			r.git("update-index", "--index-version", tc.version)
 			p := filepath.Join(r.root, ".git", "index")
-			idx, err := readIndexFile(p)
+			idx, err := Read(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,9 +122,9 @@ func TestIndexFileRoundTrip(t *testing.T) {
 			for _, e := range idx.Entries {
 				tag := "H"
 				switch {
-				case e.skipWorktree():
+				case e.SkipWorktree():
 					tag = "S"
-				case e.Flags&flagAssumeValid != 0:
+				case e.Flags&FlagAssumeValid != 0:
 					tag = "h"
 				}
 				lines = append(lines, tag+" "+strings.TrimLeft(octal(e.Mode), "0")+" "+hex.EncodeToString(e.OID)+" "+e.Path)
@@ -71,7 +143,7 @@ func TestIndexFileRoundTrip(t *testing.T) {
 			}
 			// Written back, git reads the same entries.
 			out := filepath.Join(r.root, ".git", "copy-index")
-			if err := writeIndexFile(out, idx.Entries, idx.HashSize); err != nil {
+			if err := Write(out, idx.Entries, idx.HashSize); err != nil {
 				t.Fatal(err)
 			}
 			copyList := r.gitEnv([]string{"GIT_INDEX_FILE=" + out}, "ls-files", "-v", "-s")
@@ -86,9 +158,9 @@ func TestIndexFileRoundTrip(t *testing.T) {
 }
 
 // hasIntentToAdd reports whether an entry of idx is intent-to-add.
-func hasIntentToAdd(idx *indexFile) bool {
+func hasIntentToAdd(idx *File) bool {
 	for i := range idx.Entries {
-		if idx.Entries[i].intentToAdd() {
+		if idx.Entries[i].IntentToAdd() {
 			return true
 		}
 	}
@@ -123,7 +195,7 @@ func TestIndexFileDamage(t *testing.T) {
 		"truncated": data[:len(data)-5],
 		"flipped":   flipped,
 	} {
-		if _, err := parseIndex(content); err == nil {
+		if _, err := Parse(content); err == nil {
 			t.Errorf("%s: parsed", name)
 		}
 	}
@@ -132,19 +204,7 @@ func TestIndexFileDamage(t *testing.T) {
 	if err := os.WriteFile(out+".lock", nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeIndexFile(out, nil, 20); err == nil {
+	if err := Write(out, nil, 20); err == nil {
 		t.Error("wrote through another process's lock")
 	}
-}
-
-// gitEnv is git with more environment.
-func (r *repo) gitEnv(env []string, args ...string) string {
-	r.t.Helper()
-	cmd := execGit(r.root, args...)
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.Output()
-	if err != nil {
-		r.t.Fatalf("git %v: %v", args, err)
-	}
-	return strings.TrimSpace(string(out))
 }
