@@ -286,7 +286,11 @@ type Proof struct {
 	Duration time.Duration `json:"duration"`
 	// Baseline is what the base branch said about a pre-existing failure:
 	// the verdict holds only against that base commit (Usable).
-	Baseline *gate.Baseline `json:"baseline,omitempty"`
+	// BaselineFor identifies the question that found the base commit (the
+	// change scope, HEAD, the base branch's commit...): a run asking the
+	// same one has the same base commit without asking git.
+	Baseline    *gate.Baseline `json:"baseline,omitempty"`
+	BaselineFor string         `json:"baseline_for,omitempty"`
 	// Run is the number of the run that proved it, Root that run's project
 	// root (the work tree it ran in) and ConsoleLog its console log as the
 	// run left it (archived after a pass).
@@ -318,9 +322,11 @@ func Recordable(r gate.Result) bool {
 }
 
 // Usable reports whether p may stand for job in a run whose base commit
-// for baselines baseCommit gives (asked only for a pre-existing failure,
-// which holds only against the base it was compared with).
-func (p Proof) Usable(job gate.Job, baseCommit func() string) bool {
+// for baselines is found by the question baselineFor (see BaselineFor)
+// and given by baseCommit (asked only for a pre-existing failure, which
+// holds only against the base it was compared with, and only when the
+// question differs).
+func (p Proof) Usable(job gate.Job, baselineFor string, baseCommit func() string) bool {
 	if p.Job != job.ID {
 		return false
 	}
@@ -329,7 +335,8 @@ func (p Proof) Usable(job gate.Job, baseCommit func() string) bool {
 		return true
 	case gate.StatusPreExisting:
 		return job.Kind == gate.KindCheck && job.Check != nil && job.Check.Baseline &&
-			p.Baseline != nil && p.Baseline.PreExisting && p.Baseline.Commit != "" && p.Baseline.Commit == baseCommit()
+			p.Baseline != nil && p.Baseline.PreExisting && p.Baseline.Commit != "" &&
+			((p.BaselineFor != "" && p.BaselineFor == baselineFor) || p.Baseline.Commit == baseCommit())
 	}
 	return false
 }

@@ -374,23 +374,26 @@ func TestProofVerdicts(t *testing.T) {
 			t.Errorf("%s: Recordable = %v", name, got)
 		}
 	}
-	p := Proof{Job: job.ID, Status: pre.Status, Message: pre.Message, Baseline: pre.Baseline, Run: 3}
+	p := Proof{Job: job.ID, Status: pre.Status, Message: pre.Message, Baseline: pre.Baseline, BaselineFor: "local head1", Run: 3}
 	asked := 0
 	at := func(commit string) func() string { return func() string { asked++; return commit } }
-	if !p.Usable(job, at(base)) {
+	if !p.Usable(job, "local head2", at(base)) {
 		t.Error("a pre-existing failure was not taken against its base")
 	}
-	if p.Usable(job, at(strings.Repeat("c", 40))) {
+	if p.Usable(job, "local head2", at(strings.Repeat("c", 40))) {
 		t.Error("a pre-existing failure was taken against another base")
 	}
+	if !p.Usable(job, "local head1", at("")) || asked != 2 {
+		t.Errorf("the same question: the base was asked (%d times)", asked)
+	}
 	noBaseline := checkJob()
-	if p.Usable(noBaseline, at(base)) {
+	if p.Usable(noBaseline, "local head1", at(base)) {
 		t.Error("a pre-existing failure was taken for a check without baseline")
 	}
-	if (Proof{Job: job.ID, Status: gate.StatusPass}).Usable(job, at("")) == false || asked != 2 {
+	if !(Proof{Job: job.ID, Status: gate.StatusPass}).Usable(job, "", at("")) || asked != 2 {
 		t.Errorf("a pass: the base was asked %d times (want 2, by the pre-existing proofs only)", asked)
 	}
-	if (Proof{Job: "other", Status: gate.StatusPass}).Usable(job, at("")) {
+	if (Proof{Job: "other", Status: gate.StatusPass}).Usable(job, "", at("")) {
 		t.Error("another job's proof was taken")
 	}
 	r := p.Result(job, time.Unix(100, 0), time.Unix(160, 0))
