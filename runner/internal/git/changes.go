@@ -282,7 +282,7 @@ func sinceFiles(ctx context.Context, root, from, tree string) ([]string, error) 
 		}
 		return diffNames(ctx, root, from, tree, "--")
 	}
-	_, changed, err := checkoutView(ctx, root, from, tree)
+	_, changed, err := checkoutView(ctx, root, from, tree, false)
 	if err != nil {
 		return nil, err
 	}
@@ -311,36 +311,47 @@ func isSnapshotCommit(ctx context.Context, root, rev string) (bool, error) {
 // snap, or from a snapshot it takes; when the work tree cannot be read
 // literally, git's own listing stands in, with a warning.
 func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (files, warnings []string, err error) {
-	if snap == nil {
-		s, err := NewTreeSnapshot(ctx, root)
-		if err != nil {
-			if errors.Is(err, ErrGitMissing) || errors.Is(err, ErrRepository) || ctx.Err() != nil {
-				return nil, nil, err
-			}
-			files, serr := uncommittedFiles(ctx, root)
-			return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", err)}, serr
+	// The snapshot, HEAD and the staged paths are asked at once.
+	var head string
+	var staged []string
+	var snapErr error
+	own := snap == nil
+	err = parallel(func() error {
+		if own {
+			snap, snapErr = NewTreeSnapshot(ctx, root)
 		}
-		defer s.Close()
-		snap = s
+		return nil
+	}, func() error {
+		var err error
+		head, err = Head(ctx, root)
+		return err
+	}, func() error {
+		var err error
+		staged, err = diffNames(ctx, root, "--cached", "--")
+		return err
+	})
+	if own && snapErr == nil {
+		defer snap.Close()
 	}
-	head, err := Head(ctx, root)
 	if err != nil {
 		return nil, nil, err
+	}
+	if snapErr != nil {
+		if errors.Is(snapErr, ErrGitMissing) || errors.Is(snapErr, ErrRepository) || ctx.Err() != nil {
+			return nil, nil, snapErr
+		}
+		files, serr := uncommittedFiles(ctx, root)
+		return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", snapErr)}, serr
 	}
 	from := head
 	if from == "" {
 		from = emptyTree
 	}
-	var staged, changed []string
-	err = parallel(func() error {
-		var err error
-		staged, err = diffNames(ctx, root, "--cached", "--")
-		return err
-	}, func() error {
-		var err error
-		_, changed, err = checkoutView(ctx, root, from, snap.Tree)
-		return err
-	})
+	raw, err := snap.rawDiffIndex(ctx, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, changed, err := checkoutViewOf(ctx, snap.disk.top, from, raw, snap.noAttributesInTree())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -39,6 +39,22 @@ func rawDiff(ctx context.Context, top, from, to string) ([]rawChange, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseRaw(out)
+}
+
+// rawDiffIndex lists what differs between the commit or tree from and the
+// snapshot's index (what its Tree holds): `git diff-index --cached`, which
+// reads the index rather than the snapshot's trees.
+func (s *TreeSnapshot) rawDiffIndex(ctx context.Context, from string) ([]rawChange, error) {
+	out, _, err := run(ctx, s.disk.call(s.disk.top, s.index, "diff-index", "--cached", "-z", "--raw", "--no-renames", "--no-ext-diff", from, "--"))
+	if err != nil {
+		return nil, err
+	}
+	return parseRaw(out)
+}
+
+// parseRaw reads `--raw -z` output.
+func parseRaw(out []byte) ([]rawChange, error) {
 	fields := bytes.Split(out, []byte{0})
 	var list []rawChange
 	for i := 0; i+1 < len(fields); i += 2 {
@@ -60,6 +76,8 @@ var checkoutAttrs = []string{"text", "eol", "crlf", "filter", "ident", "working-
 type checkoutSettings struct {
 	autocrlf, eol string
 	noSymlinks    bool
+	// attributesFile is core.attributesFile, "" when not set.
+	attributesFile string
 	// smudging are the filter drivers that convert on checkout.
 	smudging map[string]bool
 }
@@ -68,7 +86,7 @@ type checkoutSettings struct {
 // that conversions on checkout depend on.
 func readCheckoutSettings(ctx context.Context, top string) (checkoutSettings, error) {
 	out, _, err := run(ctx, call{root: top, okCodes: []int{1},
-		args: []string{"config", "-z", "--get-regexp", `^(core\.(autocrlf|eol|symlinks)|filter\..*\.(smudge|process))$`}})
+		args: []string{"config", "-z", "--get-regexp", `^(core\.(autocrlf|eol|symlinks|attributesfile)|filter\..*\.(smudge|process))$`}})
 	if err != nil {
 		return checkoutSettings{}, err
 	}
@@ -82,6 +100,8 @@ func readCheckoutSettings(ctx context.Context, top string) (checkoutSettings, er
 			cs.eol = strings.ToLower(value)
 		case "core.symlinks":
 			cs.noSymlinks = isFalse(value)
+		case "core.attributesfile":
+			cs.attributesFile = value
 		default:
 			// filter.<driver>.smudge or .process
 			name := strings.TrimPrefix(key, "filter.")
@@ -90,6 +110,47 @@ func readCheckoutSettings(ctx context.Context, top string) (checkoutSettings, er
 		}
 	}
 	return cs, nil
+}
+
+// autoCRLF reports whether core.autocrlf converts line endings on checkout.
+func (cs checkoutSettings) autoCRLF() bool {
+	switch cs.autocrlf {
+	case "true", "1", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// attributesOutside reports whether an attribute file outside the work
+// tree may apply: the repository's info/attributes, the global one
+// (core.attributesFile, else git/attributes in the XDG configuration
+// directory) or the system's.
+func (cs checkoutSettings) attributesOutside(commonDir string) bool {
+	files := []string{filepath.Join(commonDir, "info", "attributes")}
+	home, _ := os.UserHomeDir()
+	switch g := cs.attributesFile; {
+	case strings.HasPrefix(g, "~/") && home != "":
+		files = append(files, filepath.Join(home, g[2:]))
+	case g != "":
+		files = append(files, g)
+	default:
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "attributes"))
+		}
+	}
+	if os.Getenv("GIT_ATTR_NOSYSTEM") == "" {
+		files = append(files, "/etc/gitattributes")
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.Size() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isFalse reports whether a git boolean is false.
@@ -105,6 +166,17 @@ func isFalse(v string) bool {
 // (name to value: "set", "unset", "unspecified" or a value) when it checks
 // it out under cs.
 func (cs checkoutSettings) converts(attrs map[string]string) bool {
+	if attrs == nil {
+		attrs = map[string]string{} // none asked: every attribute unspecified
+	}
+	get := func(name string) string {
+		if v, ok := attrs[name]; ok {
+			return v
+		}
+		return "unspecified"
+	}
+	attrs = map[string]string{"filter": get("filter"), "ident": get("ident"), "working-tree-encoding": get("working-tree-encoding"),
+		"text": get("text"), "crlf": get("crlf"), "eol": get("eol")}
 	if f := attrs["filter"]; f != "unset" && f != "unspecified" && f != "set" && cs.smudging[f] {
 		return true
 	}
@@ -127,12 +199,11 @@ func (cs checkoutSettings) converts(attrs map[string]string) bool {
 	case eol == "lf":
 		return false
 	case text == "unspecified":
-		return cs.autocrlf == "true" || cs.autocrlf == "1" || cs.autocrlf == "yes" || cs.autocrlf == "on"
+		return cs.autoCRLF()
 	}
 	// text is set or auto: the output line ending is core.eol's, unless
 	// core.autocrlf decides.
-	return cs.autocrlf == "true" || cs.autocrlf == "1" || cs.autocrlf == "yes" || cs.autocrlf == "on" ||
-		(cs.autocrlf != "input" && cs.eol == "crlf")
+	return cs.autoCRLF() || (cs.autocrlf != "input" && cs.eol == "crlf")
 }
 
 // checkAttrs reads attrs of paths (relative to the top level top).
@@ -165,8 +236,11 @@ func checkAttrs(ctx context.Context, top string, paths []string) (map[string]map
 // them, else a tree with each converted file's blob replaced by the bytes
 // git writes (or, for a link under core.symlinks=false, the file it
 // writes). Unchanged files are then equal on both sides. changed are the
-// paths (relative to the top level) that still differ.
-func checkoutView(ctx context.Context, root, from, to string) (view string, changed []string, err error) {
+// paths (relative to the top level) that still differ. noTreeAttrs says
+// that no .gitattributes file is in the work tree or the user's index:
+// unless attributes come from outside it or core.autocrlf converts, no
+// attribute is asked of git.
+func checkoutView(ctx context.Context, root, from, to string, noTreeAttrs bool) (view string, changed []string, err error) {
 	top, err := topLevel(ctx, root)
 	if err != nil {
 		return "", nil, err
@@ -175,6 +249,11 @@ func checkoutView(ctx context.Context, root, from, to string) (view string, chan
 	if err != nil {
 		return "", nil, err
 	}
+	return checkoutViewOf(ctx, top, from, changes, noTreeAttrs)
+}
+
+// checkoutViewOf is checkoutView with what differs already listed.
+func checkoutViewOf(ctx context.Context, top, from string, changes []rawChange, noTreeAttrs bool) (view string, changed []string, err error) {
 	var cands []rawChange
 	for _, c := range changes {
 		if (isFileMode(c.oldMode) && c.oldMode != "120000" && isFileMode(c.newMode)) ||
@@ -194,7 +273,7 @@ func checkoutView(ctx context.Context, root, from, to string) (view string, chan
 		return "", nil, err
 	}
 	defer v.close()
-	lines, err := checkoutLines(ctx, v, from, cands, explained)
+	lines, err := checkoutLines(ctx, v, from, cands, explained, noTreeAttrs)
 	if err != nil {
 		return "", nil, err
 	}
@@ -217,7 +296,7 @@ func checkoutView(ctx context.Context, root, from, to string) (view string, chan
 // their blob; explained gets the paths where that is the file of the
 // snapshot. The files git converts are checked out (into a temporary
 // directory, with view's index holding from) to see what git writes.
-func checkoutLines(ctx context.Context, v *viewIndex, from string, cands []rawChange, explained map[string]bool) (string, error) {
+func checkoutLines(ctx context.Context, v *viewIndex, from string, cands []rawChange, explained map[string]bool, noTreeAttrs bool) (string, error) {
 	if len(cands) == 0 {
 		return "", nil
 	}
@@ -225,15 +304,17 @@ func checkoutLines(ctx context.Context, v *viewIndex, from string, cands []rawCh
 	if err != nil {
 		return "", err
 	}
-	paths := make([]string, 0, len(cands))
-	for _, c := range cands {
-		if c.oldMode != "120000" {
-			paths = append(paths, c.path)
+	attrs := map[string]map[string]string{}
+	if !noTreeAttrs || cs.autoCRLF() || cs.attributesOutside(v.commonDir) {
+		paths := make([]string, 0, len(cands))
+		for _, c := range cands {
+			if c.oldMode != "120000" {
+				paths = append(paths, c.path)
+			}
 		}
-	}
-	attrs, err := checkAttrs(ctx, v.top, paths)
-	if err != nil {
-		return "", err
+		if attrs, err = checkAttrs(ctx, v.top, paths); err != nil {
+			return "", err
+		}
 	}
 	var lines strings.Builder
 	var smudge []rawChange
@@ -266,9 +347,9 @@ func checkoutLines(ctx context.Context, v *viewIndex, from string, cands []rawCh
 // viewIndex is a temporary index holding a tree, in a temporary directory
 // of the git directory, for checkoutView.
 type viewIndex struct {
-	top, dir string
-	from     string
-	read     bool
+	top, dir, commonDir string
+	from                string
+	read                bool
 }
 
 // newViewIndex makes the temporary directory (the tree is read on first
@@ -286,7 +367,7 @@ func newViewIndex(ctx context.Context, top, from string) (*viewIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewIndex{top: top, dir: tmp, from: from}, nil
+	return &viewIndex{top: top, dir: tmp, from: from, commonDir: commonDirOf(gitDir)}, nil
 }
 
 // close removes the temporary directory.

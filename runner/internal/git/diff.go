@@ -113,7 +113,7 @@ func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, labe
 // viewOf is the checkout view of from against the work tree snapshot to
 // (see checkoutView).
 func viewOf(ctx context.Context, root, from, to string) (string, error) {
-	view, _, err := checkoutView(ctx, root, from, to)
+	view, _, err := checkoutView(ctx, root, from, to, false)
 	return view, err
 }
 

@@ -46,6 +46,8 @@ const seedSuffix = ".seed"
 type seedNote struct {
 	user   string
 	hidden []string
+	// attrs is true when the user's index holds a .gitattributes file.
+	attrs bool
 }
 
 // readSeedNote reads the seed note of the kept index kept.
@@ -55,10 +57,11 @@ func readSeedNote(kept string) (seedNote, bool) {
 		return seedNote{}, false
 	}
 	first, rest, ok := strings.Cut(string(data), "\n")
-	if !ok || first == "" {
+	user, attrs, _ := strings.Cut(first, " ")
+	if !ok || user == "" {
 		return seedNote{}, false
 	}
-	n := seedNote{user: first}
+	n := seedNote{user: user, attrs: attrs == "attributes"}
 	for _, p := range strings.Split(rest, "\x00") {
 		if p != "" {
 			n.hidden = append(n.hidden, p)
@@ -70,7 +73,11 @@ func readSeedNote(kept string) (seedNote, bool) {
 // writeSeedNote notes n for the kept index kept.
 func writeSeedNote(kept string, n seedNote) error {
 	var b strings.Builder
-	b.WriteString(n.user + "\n")
+	b.WriteString(n.user)
+	if n.attrs {
+		b.WriteString(" attributes")
+	}
+	b.WriteString("\n")
 	for _, p := range n.hidden {
 		b.WriteString(p + "\x00")
 	}
@@ -118,8 +125,9 @@ func (n seedNote) fresh(user, top string) bool {
 // and its content, and is returned among hidden: the snapshot holds it as
 // git does, and says so. A user's index that cannot be merged (a split or
 // sparse index, a damaged file) is left out: the snapshot then holds what
-// the work tree holds, without the ignored files git tracks.
-func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, err error) {
+// the work tree holds, without the ignored files git tracks. attrs says
+// whether the user's index holds a .gitattributes file.
+func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, attrs bool, err error) {
 	user, uerr := gitindex.Read(userIndex)
 	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
 		user = nil
@@ -142,6 +150,7 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 		hashSize = user.HashSize
 		entries = make([]gitindex.Entry, 0, len(user.Entries)+len(prev))
 		for _, e := range user.Entries {
+			attrs = attrs || isAttributesPath(e.Path)
 			if e.Stage() != 0 || e.IntentToAdd() || e.Mode == gitindex.ModeDir {
 				continue
 			}
@@ -183,13 +192,18 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 		// Nothing to start from: git makes the index (of the repository's
 		// object format) on its first `git add`.
 		if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return nil, false, err
 		}
-		return nil, nil
+		return nil, false, nil
 	}
 	slices.SortFunc(entries, gitindex.Compare)
 	entries = slices.CompactFunc(entries, func(a, b gitindex.Entry) bool { return a.Path == b.Path })
-	return hidden, gitindex.Write(out, entries, hashSize)
+	return hidden, attrs, gitindex.Write(out, entries, hashSize)
+}
+
+// isAttributesPath reports whether an index path is a .gitattributes file.
+func isAttributesPath(p string) bool {
+	return p == ".gitattributes" || strings.HasSuffix(p, "/.gitattributes")
 }
 
 // racy reports whether git would not trust e's cached stat in an index
@@ -277,32 +291,33 @@ func IndexIdentity(ctx context.Context, root string) (string, bool) {
 // `git write-tree`.
 const treeSuffix = ".tree"
 
-// knownTree is the tree of the kept index's content, and its gitlinks,
-// when the index is still the one they were noted for; ok is false
-// otherwise.
-func (s *TreeSnapshot) knownTree() (tree string, gitlinks []string, ok bool) {
+// knownTree is the tree of the kept index's content, and what it holds
+// (indexFacts), when the index is still the one they were noted for; ok is
+// false otherwise.
+func (s *TreeSnapshot) knownTree() (tree string, facts indexFacts, ok bool) {
 	if s.kept == "" {
-		return "", nil, false
+		return "", facts, false
 	}
 	id, ok := indexIdentity(s.kept)
 	if !ok || !hashedIndex(s.kept) {
-		return "", nil, false
+		return "", facts, false
 	}
 	data, err := os.ReadFile(s.kept + treeSuffix)
 	if err != nil {
-		return "", nil, false
+		return "", facts, false
 	}
 	head, links, _ := strings.Cut(string(data), "\n")
-	noted, tree, ok := strings.Cut(head, " ")
-	if !ok || noted != id || !isSHA(tree) {
-		return "", nil, false
+	f := strings.Fields(head)
+	if len(f) < 2 || f[0] != id || !isSHA(f[1]) {
+		return "", facts, false
 	}
+	tree, facts.attrs = f[1], len(f) > 2 && f[2] == "attributes"
 	for _, l := range strings.Split(links, "\x00") {
 		if l != "" {
-			gitlinks = append(gitlinks, l)
+			facts.gitlinks = append(facts.gitlinks, l)
 		}
 	}
-	return tree, gitlinks, true
+	return tree, facts, true
 }
 
 // hashedIndex reports whether the index file p ends with the hash of its
@@ -341,7 +356,11 @@ func (s *TreeSnapshot) noteTree() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString(id + " " + s.Tree + "\n")
+	b.WriteString(id + " " + s.Tree)
+	if s.treeAttrs {
+		b.WriteString(" attributes")
+	}
+	b.WriteString("\n")
 	for _, l := range s.gitlinks {
 		b.WriteString(l + "\x00")
 	}

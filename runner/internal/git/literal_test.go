@@ -339,6 +339,17 @@ func changeCases() []changeCase {
 			func(r *repo) { r.write("a.txt", "one\r\nthree\r\n") }, "a.txt", "+three\r"},
 		{"eol=crlf, checked out with CRLF, edited", func(r *repo) { r.write(".gitattributes", "*.txt eol=crlf\n") }, true,
 			func(r *repo) { r.write("a.txt", "one\r\nthree\r\n") }, "a.txt", "+three\r"},
+		{"eol=crlf in the global attributes file, checked out with CRLF, edited", func(r *repo) {
+			home, _ := os.UserHomeDir()
+			p := filepath.Join(home, ".config", "git", "attributes")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				r.t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("*.txt eol=crlf\n"), 0o644); err != nil {
+				r.t.Fatal(err)
+			}
+			r.t.Cleanup(func() { os.Remove(p) })
+		}, true, func(r *repo) { r.write("a.txt", "one\r\nthree\r\n") }, "a.txt", "+three\r"},
 		{"core.fileMode=false, made executable", func(r *repo) { r.git("config", "core.fileMode", "false") }, false,
 			func(r *repo) { chmod(r, "a.txt", 0o755) }, "a.txt", "new mode 100755"},
 		{"core.symlinks=false, a link checked out as a file, edited", func(r *repo) {

@@ -35,23 +35,31 @@ const (
 // its Tree and nested trees.
 const keySuffix = ".key"
 
-// indexGitlinks lists the paths of the gitlinks in the index file p (none
-// when there is no file).
-func indexGitlinks(p string) ([]string, error) {
+// indexFacts are what a snapshot's index holds that its tree's users need:
+// the paths of its gitlinks, and whether it holds a .gitattributes file.
+type indexFacts struct {
+	gitlinks []string
+	attrs    bool
+}
+
+// readIndexFacts reads the facts of the index file p (none when there is
+// no file).
+func readIndexFacts(p string) (indexFacts, error) {
+	var f indexFacts
 	idx, err := gitindex.Read(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return f, nil
 	}
 	if err != nil {
-		return nil, err
+		return f, err
 	}
-	var links []string
 	for _, e := range idx.Entries {
 		if e.Mode == gitindex.ModeGitlink && e.Stage() == 0 {
-			links = append(links, e.Path)
+			f.gitlinks = append(f.gitlinks, e.Path)
 		}
+		f.attrs = f.attrs || isAttributesPath(e.Path)
 	}
-	return links, nil
+	return f, nil
 }
 
 // takeNested snapshots the repositories inside the work tree and sets

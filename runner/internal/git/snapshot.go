@@ -87,6 +87,9 @@ type TreeSnapshot struct {
 	// gitlinks are the top-level-relative paths of the gitlinks of Tree;
 	// leftTop those of LeftOut.
 	gitlinks, leftTop []string
+	// treeAttrs and userAttrs are true when the snapshot's index or the
+	// user's holds a .gitattributes file (see noAttributesInTree).
+	treeAttrs, userAttrs bool
 	// nested are the snapshots of the repositories inside the work tree,
 	// by top-level-relative path; depth is how deep this one is nested.
 	nested map[string]*TreeSnapshot
@@ -158,7 +161,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	s.tmp, s.index = tmp, filepath.Join(tmp, "index")
-	if s.Hidden, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
+	if s.Hidden, s.userAttrs, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
 		s.Close()
 		return fmt.Errorf("snapshot: %w", err)
 	}
@@ -168,6 +171,11 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 	}
 	return nil
 }
+
+// noAttributesInTree reports whether neither the snapshot's index nor the
+// user's holds a .gitattributes file: attributes can then only come from
+// outside the work tree (see checkoutLines).
+func (s *TreeSnapshot) noAttributesInTree() bool { return !s.treeAttrs && !s.userAttrs }
 
 // seed merges the kept index again from the user's index (mergeSeed) when
 // that changed since the last merge, or a path it kept hidden appeared in
@@ -181,18 +189,18 @@ func (s *TreeSnapshot) seed() error {
 		user = "none"
 	}
 	if n, ok := readSeedNote(s.kept); ok && n.fresh(user, s.disk.top) && fileExists(s.kept) {
-		s.Hidden = n.hidden
+		s.Hidden, s.userAttrs = n.hidden, n.attrs
 		return nil
 	}
-	hidden, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
+	hidden, attrs, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
 	if err != nil {
 		return err
 	}
-	s.Hidden = hidden
+	s.Hidden, s.userAttrs = hidden, attrs
 	if err := copyFile(s.user, s.kept+userSuffix); err != nil {
 		_ = os.Remove(s.kept + userSuffix)
 	}
-	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden})
+	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden, attrs: attrs})
 }
 
 // Retake snapshots the work tree again into the snapshot's index and
@@ -218,17 +226,19 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 		s.leftTop = left
 		s.LeftOut = underPrefix(slices.Clone(left), pfx)
 	}
-	if tree, links, ok := s.knownTree(); ok {
-		s.Tree, s.gitlinks = tree, links
+	if tree, facts, ok := s.knownTree(); ok {
+		s.Tree, s.gitlinks, s.treeAttrs = tree, facts.gitlinks, facts.attrs
 	} else {
 		out, _, err := run(ctx, s.disk.call(s.root, s.index, "write-tree"))
 		if err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}
 		s.Tree = strings.TrimSpace(string(out))
-		if s.gitlinks, err = indexGitlinks(s.index); err != nil {
+		facts, err := readIndexFacts(s.index)
+		if err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}
+		s.gitlinks, s.treeAttrs = facts.gitlinks, facts.attrs
 		s.noteTree()
 	}
 	return s.takeNested(ctx)
