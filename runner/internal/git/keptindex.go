@@ -32,6 +32,19 @@ func keptIndexPath(gitDir, root string, exclude []string) string {
 	return filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), projectID(root, exclude))
 }
 
+// removeOldSeeds removes the kept indexes an earlier version made for the
+// project of kept: one per seed of the user's index, named
+// <project>-<seed> (with its .tree note).
+func removeOldSeeds(kept string) {
+	old, _ := filepath.Glob(kept + "-*")
+	for _, p := range old {
+		if strings.HasSuffix(p, ".lock") || strings.HasSuffix(p, ".tmp") {
+			continue
+		}
+		_ = os.Remove(p)
+	}
+}
+
 // userSuffix names, next to a kept index, the copy of the user's index it
 // was last merged from.
 const userSuffix = ".user"

@@ -338,3 +338,24 @@ func TestHashedIndex(t *testing.T) {
 		t.Error("a missing index is hashed")
 	}
 }
+
+// The kept indexes of an earlier version (one per seed) are removed when
+// the project's kept index is first made.
+func TestKeptIndexRemovesOldSeeds(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	kept := keptIndexPath(filepath.Join(r.root, ".git"), r.root, nil)
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{kept + "-0123456789abcdef", kept + "-0123456789abcdef" + treeSuffix} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keptTree(t, r.root)
+	if old, _ := filepath.Glob(kept + "-*"); len(old) != 0 {
+		t.Fatalf("old kept indexes left: %v", old)
+	}
+}

@@ -188,9 +188,13 @@ func (s *TreeSnapshot) seed() error {
 	if user == "" {
 		user = "none"
 	}
-	if n, ok := readSeedNote(s.kept); ok && n.fresh(user, s.disk.top) && fileExists(s.kept) {
+	n, noted := readSeedNote(s.kept)
+	if noted && n.fresh(user, s.disk.top) && fileExists(s.kept) {
 		s.Hidden, s.userAttrs = n.hidden, n.attrs
 		return nil
+	}
+	if !noted {
+		removeOldSeeds(s.kept)
 	}
 	hidden, attrs, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
 	if err != nil {
