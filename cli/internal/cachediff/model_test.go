@@ -65,8 +65,8 @@ func (c setup) checkYAML(name, command string) string {
 	return s + "cache: " + c.Cache[name] + "\n"
 }
 
-// configYAML is .gauntlet/config.yml: the project root, a directory and a
-// wildcard entry point.
+// configYAML is .gauntlet/config.yml: the project root, a directory, a
+// wildcard and a glob entry point.
 func (c setup) configYAML() string {
 	review := ""
 	if c.Review {
@@ -85,6 +85,8 @@ entry_points:
     checks: [scoped]
 ` + review + `  - path: lib/*
     checks: [old]
+  - path: "lib/**/*.txt"
+    checks: [crlf]
 `
 }
 
