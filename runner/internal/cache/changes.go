@@ -25,7 +25,7 @@ import (
 // snapshot, in its kept index) rather than twice.
 
 // changesTag opens every key of the changes memo.
-const changesTag = "agent-gauntlet local changes v4"
+const changesTag = "agent-gauntlet local changes v5"
 
 // changesKind is the store kind (a directory of store.Dir in the git common
 // directory) of the changes memo, kept apart from the results: it is only
@@ -47,7 +47,10 @@ type changesKeyDoc struct {
 	BaseBranch string `json:"base_branch"`
 	BaseCommit string `json:"base_commit"`
 	Head       string `json:"head"`
-	Index      string `json:"index"`
+	// Index identifies the user's index by its entries (see
+	// git.TreeSnapshot.UserIndex), not its file: git rewrites the file to
+	// refresh the stats it caches, which stages nothing.
+	Index string `json:"index"`
 	// Tree is the snapshot's KeyTree (the repositories inside the work
 	// tree included); View identifies what decides which file git
 	// converts on checkout (git.ViewIdentity).
@@ -98,8 +101,8 @@ func (r memoRecord) changes() git.Changes {
 }
 
 // Memo is the changes memo of one run: its ledger, and the key of the
-// changes now, with the identities of the user's index and HEAD the key
-// holds.
+// changes now, with the identities of the user's index file and HEAD when
+// it was made (Record keeps the changes only if neither moved).
 type Memo struct {
 	ledger      *ledger.Ledger
 	key         string
@@ -110,11 +113,12 @@ type Memo struct {
 // at root now, keyed by version, where the project sits (loc), what the
 // run's snapshot of the work tree says a program can see (tree: its
 // KeyTree), what decides git's conversions on checkout, the base commit
-// and HEAD (refs) and the user's index; ok is false when there is none (no
-// HEAD, a base that names nothing, an index or a view whose identity
-// cannot be told).
-func NewMemo(ctx context.Context, root, version string, loc git.Location, tree string, refs git.Refs, spec gate.DiffSpec) (*Memo, bool) {
-	if refs.BaseErr != nil || refs.Head == "" {
+// and HEAD (refs) and the user's index (userIndex: what its entries say,
+// as the snapshot read them); ok is false when there is none (no HEAD, a
+// base that names nothing, an index or a view whose identity cannot be
+// told).
+func NewMemo(ctx context.Context, root, version string, loc git.Location, tree, userIndex string, refs git.Refs, spec gate.DiffSpec) (*Memo, bool) {
+	if refs.BaseErr != nil || refs.Head == "" || userIndex == "" {
 		return nil, false
 	}
 	index, ok := git.IndexIdentity(ctx, root)
@@ -126,7 +130,7 @@ func NewMemo(ctx context.Context, root, version string, loc git.Location, tree s
 		return nil, false
 	}
 	b, err := json.Marshal(changesKeyDoc{Tag: changesTag, Version: version, Project: loc.Prefix,
-		BaseBranch: spec.BaseBranch, BaseCommit: refs.Base, Head: refs.Head, Index: index, Tree: tree, View: view})
+		BaseBranch: spec.BaseBranch, BaseCommit: refs.Base, Head: refs.Head, Index: userIndex, Tree: tree, View: view})
 	if err != nil {
 		return nil, false
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -59,9 +60,14 @@ const seedSuffix = ".seed"
 type seedNote struct {
 	user   string
 	hidden []string
-	// attrs is true when the user's index holds a .gitattributes file.
-	attrs bool
+	// attrs is true when the user's index holds a .gitattributes file;
+	// content identifies its entries (see indexContent).
+	attrs   bool
+	content string
 }
+
+// contentTag opens the user index's content in a seed note.
+const contentTag = "content="
 
 // readSeedNote reads the seed note of the kept index kept.
 func readSeedNote(kept string) (seedNote, bool) {
@@ -70,11 +76,12 @@ func readSeedNote(kept string) (seedNote, bool) {
 		return seedNote{}, false
 	}
 	first, rest, ok := strings.Cut(string(data), "\n")
-	user, attrs, _ := strings.Cut(first, " ")
-	if !ok || user == "" {
+	// A note of an earlier version has no content: it is no note.
+	f := strings.Fields(first)
+	if !ok || len(f) < 2 || !strings.HasPrefix(f[1], contentTag) {
 		return seedNote{}, false
 	}
-	n := seedNote{user: user, attrs: attrs == "attributes"}
+	n := seedNote{user: f[0], content: strings.TrimPrefix(f[1], contentTag), attrs: len(f) > 2 && f[2] == "attributes"}
 	for _, p := range strings.Split(rest, "\x00") {
 		if p != "" {
 			n.hidden = append(n.hidden, p)
@@ -86,7 +93,7 @@ func readSeedNote(kept string) (seedNote, bool) {
 // writeSeedNote notes n for the kept index kept.
 func writeSeedNote(kept string, n seedNote) error {
 	var b strings.Builder
-	b.WriteString(n.user)
+	b.WriteString(n.user + " " + contentTag + n.content)
 	if n.attrs {
 		b.WriteString(" attributes")
 	}
@@ -139,9 +146,11 @@ func (n seedNote) fresh(user, top string) bool {
 // git does, and says so. A user's index that cannot be merged (a split or
 // sparse index, a damaged file) is left out: the snapshot then holds what
 // the work tree holds, without the ignored files git tracks. attrs says
-// whether the user's index holds a .gitattributes file.
-func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, attrs bool, err error) {
+// whether the user's index holds a .gitattributes file, content what its
+// entries are (indexContent).
+func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, attrs bool, content string, err error) {
 	user, uerr := gitindex.Read(userIndex)
+	content = indexContent(user, uerr)
 	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
 		user = nil
 	}
@@ -205,13 +214,43 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 		// Nothing to start from: git makes the index (of the repository's
 		// object format) on its first `git add`.
 		if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, false, err
+			return nil, false, "", err
 		}
-		return nil, false, nil
+		return nil, false, content, nil
 	}
 	slices.SortFunc(entries, gitindex.Compare)
 	entries = slices.CompactFunc(entries, func(a, b gitindex.Entry) bool { return a.Path == b.Path })
-	return hidden, attrs, gitindex.Write(out, entries, hashSize)
+	return hidden, attrs, content, gitindex.Write(out, entries, hashSize)
+}
+
+// indexContent identifies the entries of a user's index (path, stage, mode,
+// object id, and the flags that change what git compares), not its cached
+// file stats: git rewrites its index to refresh those, which changes none
+// of what the index says is staged. "none" without an index, "unreadable"
+// for one that cannot be read (each time another one, so never equal).
+func indexContent(idx *gitindex.File, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "none"
+	case err != nil:
+		return fmt.Sprintf("unreadable-%d", time.Now().UnixNano())
+	}
+	h := sha256.New()
+	var word [4]byte
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		binary.BigEndian.PutUint32(word[:], e.Mode)
+		h.Write(word[:])
+		binary.BigEndian.PutUint16(word[:2], e.Flags&^0x0fff)
+		binary.BigEndian.PutUint16(word[2:], e.XFlags)
+		h.Write(word[:])
+		h.Write(e.OID)
+		io.WriteString(h, e.Path+"\x00")
+	}
+	for _, x := range idx.Extensions {
+		io.WriteString(h, x+"\x00") // a split or sparse index: another content
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // isAttributesPath reports whether an index path is a .gitattributes file.

@@ -359,3 +359,65 @@ func TestKeptIndexRemovesOldSeeds(t *testing.T) {
 		t.Fatalf("old kept indexes left: %v", old)
 	}
 }
+
+// UserIndex is the same after git rewrites its index to refresh file
+// stats, and another after anything is staged.
+func TestUserIndexIgnoresRefreshes(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	ids := func() (string, string) {
+		t.Helper()
+		s, err := NewTreeSnapshot(ctx, r.root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		file, _ := IndexIdentity(ctx, r.root)
+		return s.UserIndex(), file
+	}
+	first, firstFile := ids()
+	if first == "" {
+		t.Fatal("no identity")
+	}
+	then := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(r.root, "a.txt"), then, then); err != nil {
+		t.Fatal(err)
+	}
+	r.git("update-index", "--refresh")
+	again, againFile := ids()
+	if againFile == firstFile {
+		t.Fatal("the refresh did not rewrite the index (the test proves nothing)")
+	}
+	if again != first {
+		t.Errorf("a refresh changed UserIndex: %s -> %s", first, again)
+	}
+	r.write("b.txt", "b\n")
+	r.git("add", "b.txt")
+	if staged, _ := ids(); staged == first {
+		t.Error("staging a file kept UserIndex")
+	}
+}
+
+// A seed note an earlier version wrote (no content of the user's index)
+// is no note: the kept index is merged again, never read with its
+// attributes mark taken for the content.
+func TestSeedNoteOfEarlierFormat(t *testing.T) {
+	kept := filepath.Join(t.TempDir(), "kept")
+	for _, old := range []string{"1234-5678 attributes\n", "1234-5678\n"} {
+		if err := os.WriteFile(kept+seedSuffix, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := readSeedNote(kept); ok {
+			t.Errorf("%q read as %+v", old, n)
+		}
+	}
+	want := seedNote{user: "1234-5678", content: "abcdef", attrs: true, hidden: []string{"a b"}}
+	if err := writeSeedNote(kept, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := readSeedNote(kept); !ok || got.user != want.user || got.content != want.content || !got.attrs || len(got.hidden) != 1 {
+		t.Errorf("round trip: %+v, %v", got, ok)
+	}
+}

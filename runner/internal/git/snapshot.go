@@ -90,6 +90,8 @@ type TreeSnapshot struct {
 	// treeAttrs and userAttrs are true when the snapshot's index or the
 	// user's holds a .gitattributes file (see noAttributesInTree).
 	treeAttrs, userAttrs bool
+	// userContent identifies the entries of the user's index (UserIndex).
+	userContent string
 	// nested are the snapshots of the repositories inside the work tree,
 	// by top-level-relative path; depth is how deep this one is nested.
 	nested map[string]*TreeSnapshot
@@ -161,7 +163,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	s.tmp, s.index = tmp, filepath.Join(tmp, "index")
-	if s.Hidden, s.userAttrs, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
+	if s.Hidden, s.userAttrs, s.userContent, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
 		s.Close()
 		return fmt.Errorf("snapshot: %w", err)
 	}
@@ -171,6 +173,12 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 	}
 	return nil
 }
+
+// UserIndex identifies what the user's index says (its entries, not the
+// file stats it caches), as the snapshot last read it: git rewrites its
+// index to refresh file stats (`git status` does, a racily clean file keeps
+// it doing so for a second), which changes no staged path.
+func (s *TreeSnapshot) UserIndex() string { return s.userContent }
 
 // noAttributesInTree reports whether neither the snapshot's index nor the
 // user's holds a .gitattributes file: attributes can then only come from
@@ -190,21 +198,21 @@ func (s *TreeSnapshot) seed() error {
 	}
 	n, noted := readSeedNote(s.kept)
 	if noted && n.fresh(user, s.disk.top) && fileExists(s.kept) {
-		s.Hidden, s.userAttrs = n.hidden, n.attrs
+		s.Hidden, s.userAttrs, s.userContent = n.hidden, n.attrs, n.content
 		return nil
 	}
 	if !noted {
 		removeOldSeeds(s.kept)
 	}
-	hidden, attrs, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
+	hidden, attrs, content, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
 	if err != nil {
 		return err
 	}
-	s.Hidden, s.userAttrs = hidden, attrs
+	s.Hidden, s.userAttrs, s.userContent = hidden, attrs, content
 	if err := copyFile(s.user, s.kept+userSuffix); err != nil {
 		_ = os.Remove(s.kept + userSuffix)
 	}
-	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden, attrs: attrs})
+	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden, attrs: attrs, content: content})
 }
 
 // Retake snapshots the work tree again into the snapshot's index and

@@ -209,7 +209,7 @@ func changesMemo(ctx context.Context, p *project, refs *future[git.Refs], spec g
 	if err != nil {
 		return nil
 	}
-	m, _ := cache.NewMemo(ctx, p.root, p.opts.Version, loc, tree, r, spec)
+	m, _ := cache.NewMemo(ctx, p.root, p.opts.Version, loc, tree, p.snap.listing().UserIndex(), r, spec)
 	return m
 }
 
