@@ -393,6 +393,15 @@ func TestUserIndexIgnoresRefreshes(t *testing.T) {
 	if again != first {
 		t.Errorf("a refresh changed UserIndex: %s -> %s", first, again)
 	}
+	// A cache git keeps in the index (here the untracked cache, UNTR) is
+	// not what the index stages.
+	r.git("update-index", "--untracked-cache")
+	r.git("-c", "core.untrackedCache=true", "status", "--porcelain")
+	if cached, cachedFile := ids(); cachedFile == againFile {
+		t.Error("the untracked cache did not rewrite the index (the test proves nothing)")
+	} else if cached != first {
+		t.Errorf("the untracked cache changed UserIndex: %s -> %s", first, cached)
+	}
 	r.write("b.txt", "b\n")
 	r.git("add", "b.txt")
 	if staged, _ := ids(); staged == first {
