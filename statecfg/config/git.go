@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
 // maxTrackedOutput is what trackedFile keeps of git's answer: one name is

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
 // A snapshot holds the bytes on disk; a commit holds what git made of them.

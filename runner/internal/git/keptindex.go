@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
 // KeptIndexDir is where the snapshots' kept indexes live, inside the git

@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
 // Repositories inside the work tree. git holds a repository of its own

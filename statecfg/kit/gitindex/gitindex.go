@@ -1,5 +1,5 @@
-// Package gitindex reads and writes git's index file
-// (Documentation/gitformat-index in git's sources): versions 2, 3 and 4
+// Package gitindex reads and writes git's index file (the staging area's
+// binary format): versions 2, 3 and 4
 // are read, SHA-1 and SHA-256 alike; versions 2 and 3 are written, without
 // extensions (git rebuilds the cache tree it needs), through git's own lock
 // file. The runner's snapshots merge their index from the user's in Go
