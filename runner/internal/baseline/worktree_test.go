@@ -125,12 +125,12 @@ func TestWorktreesBase(t *testing.T) {
 			}
 		})
 	}
-	if n := worktreeCount(t, root); n != 2 {
-		t.Errorf("want one temporary worktree shared by every check, have %d worktrees", n)
+	if n := len(ownCheckouts(t)); n != 1 || worktreeCount(t, root) != 1 {
+		t.Errorf("want one temporary checkout shared by every check, have %d (and %d worktrees)", n, worktreeCount(t, root))
 	}
 	w.Close()
-	if n := worktreeCount(t, root); n != 1 {
-		t.Errorf("after Close: %d worktrees", n)
+	if n := len(ownCheckouts(t)); n != 0 {
+		t.Errorf("after Close: %d checkouts", n)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPattern+"*")); len(m) > 0 {
 		for _, d := range m {
@@ -158,7 +158,21 @@ func TestWorktreesBadCommit(t *testing.T) {
 	}
 }
 
-// PruneStale removes the worktrees of dead gauntlets only.
+// ownCheckouts are the temporary checkouts of this process.
+func ownCheckouts(t *testing.T) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPattern+"*"))
+	var out []string
+	for _, d := range dirs {
+		if b, err := os.ReadFile(filepath.Join(d, ownerFile)); err == nil && string(b) == ownerText() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// PruneStale removes the checkouts of dead gauntlets only, and the
+// worktrees earlier versions made for them.
 func TestPruneStale(t *testing.T) {
 	ctx := context.Background()
 	root, commit := repo(t, map[string]string{"a.txt": "a\n"})
@@ -173,16 +187,33 @@ func TestPruneStale(t *testing.T) {
 		"other host": fmt.Sprintf("%spid %d on %s", lockPrefix, dead.Process.Pid, host+"-elsewhere"),
 		"not ours":   "my own work",
 	}
-	dirs := map[string]string{}
+	checkouts, worktrees := map[string]string{}, map[string]string{}
 	for name, reason := range reasons {
-		parent, err := os.MkdirTemp("", tempPattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(parent) })
-		dirs[name] = filepath.Join(parent, treeName)
-		if err := git.AddWorktree(ctx, root, dirs[name], commit, reason); err != nil {
-			t.Fatal(err)
+		for _, kind := range []string{"checkout", "worktree"} {
+			parent, err := os.MkdirTemp("", tempPattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(parent) })
+			dir := filepath.Join(parent, treeName)
+			if kind == "worktree" {
+				worktrees[name] = dir
+				if err := git.AddWorktree(ctx, root, dir, commit, reason); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			checkouts[name] = dir
+			if err := os.WriteFile(filepath.Join(parent, ownerFile), []byte(reason), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := git.PrivateCheckout(ctx, root, dir, commit); err != nil {
+				t.Fatal(err)
+			}
+			// A module cache leaves read-only directories.
+			if err := os.Chmod(dir, 0o500); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	PruneStale(ctx, root)
@@ -194,12 +225,15 @@ func TestPruneStale(t *testing.T) {
 	if len(left) != 3 || strings.Contains(strings.Join(left, "|"), fmt.Sprintf("pid %d on %s|", dead.Process.Pid, host)) {
 		t.Errorf("left: %q", left)
 	}
-	if _, err := os.Stat(filepath.Dir(dirs["dead"])); !os.IsNotExist(err) {
-		t.Errorf("the dead run's temporary directory is left: %v", err)
-	}
-	for _, name := range []string{"alive", "other host", "not ours"} {
-		if _, err := os.Stat(dirs[name]); err != nil {
-			t.Errorf("%s: removed: %v", name, err)
+	for _, dirs := range []map[string]string{checkouts, worktrees} {
+		if _, err := os.Stat(filepath.Dir(dirs["dead"])); !os.IsNotExist(err) {
+			t.Errorf("the dead run's temporary directory is left: %v", err)
+		}
+		for _, name := range []string{"alive", "other host", "not ours"} {
+			if _, err := os.Stat(dirs[name]); err != nil {
+				t.Errorf("%s: removed: %v", name, err)
+			}
+			os.Chmod(dirs[name], 0o700)
 		}
 	}
 }
