@@ -17,9 +17,10 @@ type corpusCase struct {
 	dir     string
 	command string
 	junit   string
-	want    string   // "new" or "pre-existing"
+	want    string   // "new", "pre-existing" or "unverified"
 	stopped []string // units that stop before the rerun
 	rerun   string   // the rerun command PlanRerun must make
+	norerun string   // or what PlanRerun's error must say
 	news    []string // each must be in the Title of one new finding
 	roots   [2]string
 }
@@ -46,6 +47,8 @@ func loadCase(t *testing.T, dir string) corpusCase {
 			c.stopped = append(c.stopped, v)
 		case "rerun":
 			c.rerun = v
+		case "norerun":
+			c.norerun = v
 		case "new":
 			c.news = append(c.news, v)
 		}
@@ -131,19 +134,31 @@ func TestCorpus(t *testing.T) {
 					}
 				}
 				plan, err := PlanRerun(c.command, ".", base, work)
+				if c.norerun != "" {
+					if err == nil || !strings.Contains(err.Error(), c.norerun) {
+						t.Fatalf("PlanRerun = %q, %v; want an error saying %q", plan.Command, err, c.norerun)
+					}
+					if c.want != "unverified" {
+						t.Fatalf("a case without a rerun is unverified")
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("PlanRerun: %v", err)
 				}
 				if plan.Command != c.rerun {
 					t.Fatalf("rerun command\n got %q\nwant %q", plan.Command, c.rerun)
 				}
-				base = plan.Merge(base, c.parseSide(t, "base", ".rerun", c.command))
-				work = plan.Merge(work, c.parseSide(t, "work", ".rerun", c.command))
+				base = plan.Merge(base, c.parseSide(t, "base", ".rerun", plan.Command))
+				work = plan.Merge(work, c.parseSide(t, "work", ".rerun", plan.Command))
 				v = Compare(base, work, diff)
 			}
 			got := "new"
-			if v.PreExisting {
+			switch {
+			case v.PreExisting:
 				got = "pre-existing"
+			case len(v.Unverified) > 0:
+				got = "unverified"
 			}
 			if got != c.want {
 				t.Fatalf("verdict %s (%s), want %s\nbase: %+v\nwork: %+v", got, v.Reason, c.want, base, v.Work)

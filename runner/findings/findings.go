@@ -138,7 +138,42 @@ type Stop struct {
 	Unit string `json:"unit"`
 	// Reason says why, in a few words.
 	Reason string `json:"reason"`
+	// Tool is the format whose output showed the stop (FormatGoTest,
+	// FormatPytest, FormatJest, FormatCargoTest, "make", "maven",
+	// "gradle"), ToolChain for a command whose failed part kept its later
+	// parts from running, ToolSignal when only a signal's exit code tells.
+	// Only a rerun of that tool can run what it kept from running.
+	Tool string `json:"tool,omitempty"`
+	// Kind is how it stopped.
+	Kind StopKind `json:"kind,omitempty"`
+	// Rest is, for a chain, the command of the parts that never ran.
+	Rest string `json:"rest,omitempty"`
 }
+
+// StopKind is how a run stopped.
+type StopKind string
+
+// The kinds of stop.
+const (
+	// StopFailFast: the tool stopped at its first failure on purpose
+	// (go test -failfast, pytest -x, jest --bail, cargo test without
+	// --no-fail-fast, make without -k): telling it to go on runs the rest.
+	StopFailFast StopKind = "fail-fast"
+	// StopCrash: the tool's run ended abruptly (a panic, a timeout, an
+	// exit, a signal): the rest runs only without the test that ended it.
+	StopCrash StopKind = "crash"
+	// StopUnbuilt: it did not build; nothing can run.
+	StopUnbuilt StopKind = "unbuilt"
+	// StopChain: an earlier part of the command failed, so the later ones
+	// never ran (Rest).
+	StopChain StopKind = "chain"
+)
+
+// The Tool of stops no format of this package reads.
+const (
+	ToolChain  = "chain"
+	ToolSignal = "signal"
+)
 
 // Result is what one run of a check reported.
 type Result struct {

@@ -24,7 +24,9 @@ const (
 	FormatJest = "jest"
 	// FormatJUnit reads the tests from the check's JUnit files only.
 	FormatJUnit = "junit"
-	// FormatText reads error lines (IsErrorLine), each one a finding.
+	// FormatText reads the output of a command no parser reads: the
+	// formats sniffed in it (Sniff) by their parsers, every other line as a
+	// finding of its own (parseText).
 	FormatText = "text"
 )
 
@@ -36,6 +38,7 @@ var ownParsers = map[string]func(lines []string, n *Normalizer, dir string, r *R
 	FormatCargoTest:  parseCargoTest,
 	FormatJest:       parseJest,
 	FormatJUnit:      func([]string, *Normalizer, string, *Result) {},
+	FormatText:       parseSniffed,
 }
 
 // Formats lists every format name a check may give, sorted: this
@@ -111,6 +114,9 @@ func Parse(spec Spec, output io.Reader) Result {
 		p(lines, n, spec.Dir, &r)
 		if spec.Failed && !r.anyFailing() && format != FormatText {
 			parseText(lines, n, &r)
+		}
+		if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
+			goFailFast(t.args, &r)
 		}
 		r.Truncated = cut
 		if err != nil {

@@ -25,8 +25,14 @@ type goPackage struct {
 	failed bool
 	// done: the test binary printed its closing PASS or FAIL line.
 	done bool
-	// stop says why its tests did not all run ("" when they did).
-	stop string
+	// stop says why its tests did not all run ("" when they did), and
+	// stopKind how.
+	stop     string
+	stopKind StopKind
+	// timedOut: its binary printed "panic: test timed out"; running:
+	// the lines that follow name the tests it was running.
+	timedOut, running bool
+	timeout           string
 }
 
 // goTest is one test of a package.
@@ -114,24 +120,41 @@ func parseGoTestJSON(lines []string, n *Normalizer, dir string, r *Result) {
 	g.report(n, dir, r)
 }
 
+// goRunningRE matches a test a timed-out binary names as running
+// ("\t\tTestSlow (2s)").
+var goRunningRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`) })
+
 // noteBinaryLine notes what a line of output says about the test binary:
-// its closing PASS or FAIL, a panic, a timeout, a build failure.
+// its closing PASS or FAIL, a panic, a timeout and the tests it was
+// running then, a build failure.
 func (p *goPackage) noteBinaryLine(l string) {
+	if p.running {
+		if m := goRunningRE().FindStringSubmatch(l); m != nil {
+			t := p.test(m[1])
+			t.status = StatusFailed
+			t.output = append(t.output, p.timeout)
+			return
+		}
+		if strings.TrimSpace(l) != "running tests:" {
+			p.running = false
+		}
+	}
 	switch {
 	case l == "PASS" || l == "FAIL":
 		p.done = true
 	case strings.HasPrefix(l, "panic: test timed out"):
-		p.setStop("its test binary timed out")
+		p.setStop("its test binary timed out", StopCrash)
+		p.timedOut, p.running, p.timeout = true, true, strings.TrimSpace(l)
 	case strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: "):
-		p.setStop("a panic ended its test binary")
+		p.setStop("a panic ended its test binary", StopCrash)
 	case strings.HasSuffix(l, "[build failed]") || strings.HasSuffix(l, "[setup failed]"):
-		p.setStop("it did not build")
+		p.setStop("it did not build", StopUnbuilt)
 	}
 }
 
-func (p *goPackage) setStop(why string) {
+func (p *goPackage) setStop(why string, kind StopKind) {
 	if p.stop == "" {
-		p.stop = why
+		p.stop, p.stopKind = why, kind
 	}
 }
 
@@ -147,7 +170,7 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 			if st == "" {
 				// Never finished: it was running when the binary ended.
 				st = StatusFailed
-				p.setStop("its test binary ended while tests ran")
+				p.setStop("its test binary ended while tests ran", StopCrash)
 			}
 			f := Finding{Kind: KindTest, Suite: p.name, Test: t.name, Status: st, Severity: SeverityNote}
 			if st == StatusFailed {
@@ -158,8 +181,10 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 			}
 			r.add(f)
 		}
-		if p.failed && !p.done && p.stop == "" && len(p.tests) > 0 {
-			p.setStop("its test binary exited before its end")
+		if p.failed && !p.done {
+			// No closing FAIL: the binary did not end by itself (os.Exit,
+			// log.Fatal, a signal), whatever tests it ran or not.
+			p.setStop("its test binary exited before its end (os.Exit, log.Fatal, a crash): its later tests never ran", StopCrash)
 		}
 		if p.failed && !anyFailed {
 			// The package failed with no failing test: it did not
@@ -168,7 +193,7 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 				Message: testMessage(p.output)})
 		}
 		if p.stop != "" {
-			r.Stops = append(r.Stops, Stop{Unit: p.name, Reason: p.stop})
+			r.Stops = append(r.Stops, Stop{Unit: p.name, Reason: p.stop, Tool: FormatGoTest, Kind: p.stopKind})
 		}
 	}
 }
@@ -250,7 +275,7 @@ func parseGoTest(lines []string, n *Normalizer, dir string, r *Result) {
 		p.failed = m[1] == "FAIL"
 		p.readBlock(block)
 		if strings.Contains(m[3], "[build failed]") || strings.Contains(m[3], "[setup failed]") {
-			p.setStop("it did not build")
+			p.setStop("it did not build", StopUnbuilt)
 			parseDiagnostics("govet", block, n, dir, r)
 		}
 		block = nil
@@ -296,4 +321,24 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// goFailFast adds a stop for every package with a failed test when go
+// test ran with -failfast: it ran none of the package's tests after its
+// first failure, and its output does not say so.
+func goFailFast(args []string, r *Result) {
+	if !hasAnyWord(args, "-failfast", "--failfast", "-failfast=true", "-test.failfast", "-test.failfast=true") {
+		return
+	}
+	stopped := map[string]bool{}
+	for _, s := range r.Stops {
+		stopped[s.Unit] = true
+	}
+	for _, f := range r.Findings {
+		if f.Kind == KindTest && f.Status == StatusFailed && f.Suite != "" && !stopped[f.Suite] {
+			stopped[f.Suite] = true
+			r.Stops = append(r.Stops, Stop{Unit: f.Suite, Reason: "go test -failfast ran none of its tests after the first failure",
+				Tool: FormatGoTest, Kind: StopFailFast})
+		}
+	}
 }

@@ -106,10 +106,29 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	}
 	diff := j.lineDiff(ctx, f.Env.Root, commit)
 	v := findings.Compare(base.Findings, work, diff)
+	wd := f.Job.WorkingDir
+	if wd == "" {
+		wd = "."
+	}
+	cmd, tried := check.Command(f.Job, j.BaseBranch), map[string]bool{}
 	for round := 0; len(v.Unverified) > 0 && round < maxReruns && ctx.Err() == nil; round++ {
-		var ok bool
-		if base, work, ok = j.rerun(ctx, f, commit, base, work); !ok {
+		plan, err := findings.PlanRerun(cmd, wd, base.Findings, work)
+		if err != nil {
+			fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
+			v.Reason += "; they cannot be run again: " + err.Error()
 			break
+		}
+		if tried[plan.Command] {
+			fmt.Fprintf(f.Log, "\nBaseline: running `%s` again would stop the same way\n", plan.Command)
+			break
+		}
+		tried[plan.Command] = true
+		var ok bool
+		if base, work, ok = j.rerun(ctx, f, commit, plan, base, work); !ok {
+			break
+		}
+		if plan.Append {
+			cmd = plan.Command // what stops now stopped in the parts run again
 		}
 		v = findings.Compare(base.Findings, work, diff)
 	}
@@ -126,20 +145,11 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), v.Reason), Baseline: b, Findings: &v.Work}
 }
 
-// rerun runs a stopped check again on the work tree and on the base,
-// without the failures that stopped it (findings.PlanRerun), and merges
-// the results into the first runs'. ok is false when it cannot (the log
-// says why).
-func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, base Result, work findings.Result) (Result, findings.Result, bool) {
-	wd := f.Job.WorkingDir
-	if wd == "" {
-		wd = "."
-	}
-	plan, err := findings.PlanRerun(check.Command(f.Job, j.BaseBranch), wd, base.Findings, work)
-	if err != nil {
-		fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
-		return base, work, false
-	}
+// rerun runs plan (a stopped check's command again, without what
+// stopped it: findings.PlanRerun) on the work tree and on the base, and
+// merges the results into the first runs'. ok is false when it cannot
+// (the log says why).
+func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, base Result, work findings.Result) (Result, findings.Result, bool) {
 	fmt.Fprintf(f.Log, "\n--- Again without what stopped it: %s ---\n", plan.Command)
 	job := f.Job
 	chk := *job.Check
@@ -153,7 +163,7 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, base 
 		return base, work, false
 	}
 	again, _ := check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
-	if again.Format != work.Format {
+	if again.Format != work.Format && !plan.Append {
 		// Read it as the first run was read.
 		chk.Format = work.Format
 		again, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
@@ -162,6 +172,9 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, base 
 	if err != nil {
 		fmt.Fprintf(f.Log, "\nBaseline: the rerun on the base failed: %v\n", err)
 		return base, work, false
+	}
+	if againBase.Passed {
+		againBase.Findings = findings.Result{Format: again.Format}
 	}
 	base.Findings = plan.Merge(base.Findings, againBase.Findings)
 	return base, plan.Merge(work, again), true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
@@ -36,7 +37,28 @@ func ReadFindings(job gate.Job, cmd, root, dir string, out Outcome, log io.Reade
 	if jerr != nil && r.Problem == "" {
 		r.Problem = jerr.Error()
 	}
+	addStops(&r, cmd, out)
 	return r, true
+}
+
+// crashSignals are the signals that end a program abruptly, by their
+// numbers on Linux and the BSDs: SIGILL, SIGTRAP, SIGABRT, SIGBUS (7 and
+// 10), SIGFPE, SIGKILL, SIGSEGV.
+var crashSignals = map[int]string{4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 10: "SIGBUS", 11: "SIGSEGV"}
+
+// addStops adds to r what the command's run says of itself that its
+// output cannot: a chain whose failed part kept its later parts from
+// running, and a run a crash signal ended when no parser saw the stop.
+func addStops(r *findings.Result, cmd string, out Outcome) {
+	if len(out.Unreached) > 0 {
+		rest := strings.Join(out.Unreached, " && ")
+		r.Stops = append(r.Stops, findings.Stop{Unit: "`" + rest + "`", Tool: findings.ToolChain, Kind: findings.StopChain, Rest: rest,
+			Reason: fmt.Sprintf("`%s` failed, so what comes after it in the command never ran", out.FailedPart)})
+	}
+	if sig, ok := crashSignals[out.ExitCode-128]; ok && out.Status == gate.StatusFail && len(r.Stops) == 0 {
+		r.Stops = append(r.Stops, findings.Stop{Unit: "`" + cmd + "`", Tool: findings.ToolSignal, Kind: findings.StopCrash,
+			Reason: fmt.Sprintf("it was killed by %s (exit code %d): what it would have run after that never ran", sig, out.ExitCode)})
+	}
 }
 
 // maxLoggedFindings bounds the findings WriteFindings lists.
