@@ -102,6 +102,18 @@ func (c corpusCase) parseSide(t *testing.T, side, run, command string) Result {
 	return Parse(spec, f)
 }
 
+// caseFile reads the files of one side of a case (the project a capture
+// ran in).
+func caseFile(dir string) func(string) []string {
+	return func(p string) []string {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			return nil
+		}
+		return strings.Split(string(b), "\n")
+	}
+}
+
 // TestCorpus judges every captured pair of real outputs: the verdict, the
 // new findings by identity, and for a run that stopped, the rerun command
 // and the verdict once the rerun's results are merged in.
@@ -119,7 +131,8 @@ func TestCorpus(t *testing.T) {
 			base := c.parseSide(t, "base", "", c.command)
 			work := c.parseSide(t, "work", "", c.command)
 			diff := ParseDiff(read(t, filepath.Join(dir, "out", "diff.txt")))
-			v := Compare(base, work, diff)
+			src := &Sources{Base: caseFile(filepath.Join(dir, "base")), Work: caseFile(filepath.Join(dir, "work"))}
+			v := CompareWith(base, work, diff, src)
 			if len(c.stopped) > 0 {
 				if v.PreExisting || len(v.Unverified) == 0 {
 					t.Fatalf("stopped run judged without its stops: %+v", v)
@@ -151,7 +164,7 @@ func TestCorpus(t *testing.T) {
 				}
 				base = plan.Merge(base, c.parseSide(t, "base", ".rerun", plan.Command))
 				work = plan.Merge(work, c.parseSide(t, "work", ".rerun", plan.Command))
-				v = Compare(base, work, diff)
+				v = CompareWith(base, work, diff, src)
 			}
 			got := "new"
 			switch {

@@ -312,11 +312,21 @@ func hasFlagPrefix(args []string, flags ...string) bool {
 	return false
 }
 
+// placeholders are the words the gauntlet replaces in a check's command
+// before the shell reads it (${CHANGED_FILES} by the files, each quoted;
+// ${BASE_BRANCH} by the branch): a command holding them is as plain as
+// one without.
+var placeholders = []string{"${CHANGED_FILES}", "${BASE_BRANCH}"}
+
 // commandWords splits a plain command (one simple command: letters,
-// digits, blanks and _ . / : , @ % + = - only) at
+// digits, blanks and _ . / : , @ % + = - only, and the placeholders) at
 // blanks; ok is false for anything else.
 func commandWords(command string) ([]string, bool) {
-	for _, c := range command {
+	plain := command
+	for _, p := range placeholders {
+		plain = strings.ReplaceAll(plain, p, "x")
+	}
+	for _, c := range plain {
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		case strings.ContainsRune(" \t_./:,@%+=-", c):

@@ -19,6 +19,9 @@ type goEvent struct {
 type goPackage struct {
 	name  string
 	tests []*goTest
+	// byKey maps a test's name to its latest run: a package's internal
+	// and external test files may hold tests of the same name, which run
+	// one after the other, each reported on its own.
 	byKey map[string]*goTest
 	// output is the package's own output (not a test's).
 	output []string
@@ -60,8 +63,18 @@ func (g *goRun) pkg(name string) *goPackage {
 	return p
 }
 
+// test is the latest run of the test name, a new one when there is none.
 func (p *goPackage) test(name string) *goTest {
 	if t, ok := p.byKey[name]; ok {
+		return t
+	}
+	return p.start(name)
+}
+
+// start is the run of the test name that starts now: its latest run if
+// that has not ended yet, else a new one.
+func (p *goPackage) start(name string) *goTest {
+	if t, ok := p.byKey[name]; ok && t.status == "" {
 		return t
 	}
 	t := &goTest{name: name}
@@ -109,7 +122,7 @@ func parseGoTestJSON(lines []string, n *Normalizer, dir string, r *Result) {
 			p.output = append(p.output, out)
 			p.noteBinaryLine(out)
 		case e.Action == "run" && e.Test != "":
-			p.test(e.Test)
+			p.start(e.Test)
 		case goStatus[e.Action] != "" && e.Test != "":
 			p.test(e.Test).status = goStatus[e.Action]
 		case e.Action == "fail" || e.Action == "build-fail":
@@ -288,15 +301,12 @@ func (p *goPackage) readBlock(block []string) {
 	var cur *goTest
 	for _, l := range block {
 		if m := goTestLineRE().FindStringSubmatch(l); m != nil {
-			cur = p.test(m[3])
+			cur = p.start(m[3])
 			cur.status = goStatus[m[2]]
 			continue
 		}
 		if strings.HasPrefix(l, "=== RUN") {
-			name := strings.TrimSpace(strings.TrimPrefix(l, "=== RUN"))
-			if _, ok := p.byKey[name]; !ok {
-				cur = p.test(name)
-			}
+			cur = p.start(strings.TrimSpace(strings.TrimPrefix(l, "=== RUN")))
 			continue
 		}
 		if strings.HasPrefix(l, "=== ") {

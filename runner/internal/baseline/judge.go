@@ -3,6 +3,9 @@ package baseline
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -88,7 +91,8 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	if err != nil {
 		return j.unavailable(f, msg, "", err)
 	}
-	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: f.Job, BaseBranch: j.BaseBranch, Log: f.Log})
+	diff := j.lineDiff(ctx, f.Env.Root, commit)
+	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(f.Job, diff), BaseBranch: j.BaseBranch, Log: f.Log})
 	if err != nil {
 		return j.unavailable(f, msg, commit, err)
 	}
@@ -104,8 +108,8 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 		fmt.Fprintf(f.Log, noteLine, "the base branch passes this check: the failure is new")
 		return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), b.Reason), Baseline: b, Findings: &marked}
 	}
-	diff := j.lineDiff(ctx, f.Env.Root, commit)
-	v := findings.Compare(base.Findings, work, diff)
+	src := sources(ctx, f.Env.Root, commit)
+	v := findings.CompareWith(base.Findings, work, diff, src)
 	wd := f.Job.WorkingDir
 	if wd == "" {
 		wd = "."
@@ -124,13 +128,13 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 		}
 		tried[plan.Command] = true
 		var ok bool
-		if base, work, ok = j.rerun(ctx, f, commit, plan, base, work); !ok {
+		if base, work, ok = j.rerun(ctx, f, commit, plan, diff, base, work); !ok {
 			break
 		}
 		if plan.Append {
 			cmd = plan.Command // what stops now stopped in the parts run again
 		}
-		v = findings.Compare(base.Findings, work, diff)
+		v = findings.CompareWith(base.Findings, work, diff, src)
 	}
 	if v.PreExisting && f.Outcome.ExitCode != base.ExitCode {
 		v.PreExisting = false
@@ -149,7 +153,7 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 // stopped it: findings.PlanRerun) on the work tree and on the base, and
 // merges the results into the first runs'. ok is false when it cannot
 // (the log says why).
-func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, base Result, work findings.Result) (Result, findings.Result, bool) {
+func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, diff *findings.Diff, base Result, work findings.Result) (Result, findings.Result, bool) {
 	fmt.Fprintf(f.Log, "\n--- Again without what stopped it: %s ---\n", plan.Command)
 	job := f.Job
 	chk := *job.Check
@@ -168,7 +172,7 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan 
 		chk.Format = work.Format
 		again, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
 	}
-	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: job, BaseBranch: j.BaseBranch, Log: f.Log})
+	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(job, diff), BaseBranch: j.BaseBranch, Log: f.Log})
 	if err != nil {
 		fmt.Fprintf(f.Log, "\nBaseline: the rerun on the base failed: %v\n", err)
 		return base, work, false
@@ -178,6 +182,61 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan 
 	}
 	base.Findings = plan.Merge(base.Findings, againBase.Findings)
 	return base, plan.Merge(work, again), true
+}
+
+// baseJob is job as the base run gets it: its changed files by their
+// names at the base (a file the change renamed is given under its old
+// name, where its findings on the base are).
+func baseJob(job gate.Job, diff *findings.Diff) gate.Job {
+	if job.Changed == nil {
+		return job
+	}
+	files := make([]string, len(job.Changed))
+	for i, f := range job.Changed {
+		files[i] = diff.OldPath(f)
+	}
+	job.Changed = files
+	return job
+}
+
+// maxSourceBytes bounds a file read for the text of its flagged lines.
+const maxSourceBytes = 4 << 20
+
+// sources reads the files findings point into (paths relative to the
+// project root at root): in the work tree, and at the base commit.
+func sources(ctx context.Context, root, commit string) *findings.Sources {
+	lines := func(b []byte) []string {
+		if len(b) > maxSourceBytes {
+			return nil
+		}
+		return strings.Split(string(b), "\n")
+	}
+	return &findings.Sources{
+		Work: func(p string) []string {
+			full := filepath.Join(root, filepath.FromSlash(p))
+			if !filepath.IsLocal(p) {
+				return nil
+			}
+			if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() || st.Size() > maxSourceBytes {
+				return nil
+			}
+			b, err := os.ReadFile(full)
+			if err != nil {
+				return nil
+			}
+			return lines(b)
+		},
+		Base: func(p string) []string {
+			if !filepath.IsLocal(p) {
+				return nil
+			}
+			objs, err := git.Objects(ctx, root, commit+":./"+p)
+			if err != nil || len(objs) != 1 || objs[0].Type != "blob" {
+				return nil
+			}
+			return lines(objs[0].Content)
+		},
+	}
 }
 
 // lineDiff is the change from commit to the work tree at root, line by

@@ -1,0 +1,3 @@
+package x
+
+var B = 2

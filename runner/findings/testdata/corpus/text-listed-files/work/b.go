@@ -1,0 +1,2 @@
+package x
+var B   =    2

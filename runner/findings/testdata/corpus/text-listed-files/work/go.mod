@@ -1,0 +1,3 @@
+module example.com/tf
+
+go 1.22
