@@ -7,5 +7,6 @@ func Old() string { return fmt.Sprintf("%d", "x") }
 func Other() int { return 1 }
 
 func Fmt() string {
-	return fmt.Sprintf("%d",   "y")
+	s := fmt.Sprintf("%d", "y") // old
+	return s
 }

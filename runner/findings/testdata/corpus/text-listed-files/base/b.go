@@ -1,3 +1,0 @@
-package x
-
-var B = 2

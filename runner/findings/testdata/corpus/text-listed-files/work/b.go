@@ -1,2 +1,0 @@
-package x
-var B   =    2

@@ -1,3 +1,0 @@
-module example.com/tf
-
-go 1.22
