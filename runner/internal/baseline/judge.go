@@ -73,6 +73,42 @@ const (
 	noteLine = "Baseline: %s.\n"
 )
 
+// Bounds of the base's share of a run with a deadline (the stop hook's):
+// the base run and the reruns stop early enough to leave the run the
+// time to end by itself, a failure of the work tree reported as such
+// (never the run interrupted, nor an infrastructure error in its place).
+const (
+	minReserve = 2 * time.Second
+	maxReserve = 10 * time.Second
+)
+
+// baseContext is ctx with a deadline a reserve before ctx's own (a tenth
+// of the time left, between minReserve and maxReserve); an error when no
+// time is left for the base before the reserve.
+func baseContext(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		c, cancel := context.WithCancel(ctx)
+		return c, cancel, nil
+	}
+	left := time.Until(d)
+	reserve := min(max(left/10, minReserve), maxReserve)
+	if left <= reserve {
+		return nil, nil, fmt.Errorf("the run's deadline leaves no time to run it on the base (%s left)", left.Round(time.Second))
+	}
+	c, cancel := context.WithDeadline(ctx, d.Add(-reserve))
+	return c, cancel, nil
+}
+
+// outOfTime is err, said plainly when it came from the base's share of
+// the run's time running out (ctx ended, parent not).
+func outOfTime(ctx, parent context.Context, err error) error {
+	if ctx.Err() != nil && parent.Err() == nil {
+		return fmt.Errorf("the base run could not finish before the run's deadline")
+	}
+	return err
+}
+
 // maxReruns bounds how often a stopped check runs again (each rerun may
 // stop at a later failure).
 const maxReruns = 3
@@ -91,10 +127,22 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	if err != nil {
 		return j.unavailable(f, msg, "", err)
 	}
+	parent := ctx
+	ctx, cancel, err := baseContext(parent)
+	if err != nil {
+		return j.unavailable(f, msg, commit, err)
+	}
+	defer cancel()
+	return j.judged(ctx, parent, f, msg, commit)
+}
+
+// judged compares the failure f with the base commit under ctx, the
+// base's share of the run's context parent.
+func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit string) check.Judgement {
 	diff := j.lineDiff(ctx, f.Env.Root, commit)
 	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(f.Job, diff), BaseBranch: j.BaseBranch, Log: f.Log})
 	if err != nil {
-		return j.unavailable(f, msg, commit, err)
+		return j.unavailable(f, msg, commit, outOfTime(ctx, parent, err))
 	}
 	b := &gate.Baseline{Commit: commit}
 	work := f.Findings

@@ -403,3 +403,43 @@ exit 1`
 		}
 	}
 }
+
+// blockingSource is a base that never finishes before its context ends.
+type blockingSource struct{ deadline time.Time }
+
+func (b *blockingSource) Base(ctx context.Context, _ Request) (Result, error) {
+	b.deadline, _ = ctx.Deadline()
+	<-ctx.Done()
+	return Result{}, fmt.Errorf("the check could not run on the base: Canceled")
+}
+
+// A base run that cannot finish within the run's deadline ends early
+// enough for the run to end by itself: the check fails, not compared
+// with the base, the work tree's failure reported as such (never the run
+// interrupted, whose answer would be an infrastructure error).
+func TestJudgeDeadline(t *testing.T) {
+	src := &blockingSource{}
+	j := &Judge{Source: src, BaseBranch: "main", Diff: noDiff, Commit: func(context.Context) (string, error) { return "0123456789abcdef", nil }}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	log := logFile(t)
+	f := check.Failure{Job: checkJob("lint", ".", nil, nil), Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed("a.go:1:1: new\n"),
+		Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1}}
+	jd := j.Failure(ctx, f)
+	if ctx.Err() != nil {
+		t.Fatalf("the judge outlived the run's deadline")
+	}
+	want := "Exited with code 1; not compared with the base branch: the base run could not finish before the run's deadline"
+	if jd.Status != gate.StatusFail || jd.Message != want {
+		t.Errorf("Failure = %s %q, want fail %q", jd.Status, jd.Message, want)
+	}
+	if d, _ := ctx.Deadline(); !src.deadline.Before(d.Add(-minReserve + time.Millisecond)) {
+		t.Errorf("the base got the whole deadline: %v of %v", src.deadline, d)
+	}
+	// No time left for the base at all: the same verdict, at once.
+	short, cancel2 := context.WithTimeout(context.Background(), time.Second)
+	defer cancel2()
+	if jd := j.Failure(short, f); jd.Status != gate.StatusFail || !strings.Contains(jd.Message, "leaves no time to run it on the base") {
+		t.Errorf("Failure = %s %q", jd.Status, jd.Message)
+	}
+}
