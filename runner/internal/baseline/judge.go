@@ -140,7 +140,8 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 // base's share of the run's context parent.
 func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit string) check.Judgement {
 	diff := j.lineDiff(ctx, f.Env.Root, commit)
-	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(f.Job, diff), BaseBranch: j.BaseBranch, Log: f.Log})
+	world := World(f.Env.Root, f.Job.WorkingDir, check.Environ(j.BaseBranch))
+	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(f.Job, diff), BaseBranch: j.BaseBranch, Log: f.Log, World: world})
 	if err != nil {
 		return j.unavailable(f, msg, commit, outOfTime(ctx, parent, err))
 	}
@@ -176,7 +177,7 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 		}
 		tried[plan.Command] = true
 		var ok bool
-		if base, work, ok = j.rerun(ctx, f, commit, plan, diff, base, work); !ok {
+		if base, work, ok = j.rerun(ctx, f, commit, plan, diff, world, base, work); !ok {
 			break
 		}
 		if plan.Append {
@@ -201,7 +202,7 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 // stopped it: findings.PlanRerun) on the work tree and on the base, and
 // merges the results into the first runs'. ok is false when it cannot
 // (the log says why).
-func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, diff *findings.Diff, base Result, work findings.Result) (Result, findings.Result, bool) {
+func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, diff *findings.Diff, world string, base Result, work findings.Result) (Result, findings.Result, bool) {
 	fmt.Fprintf(f.Log, "\n--- Again without what stopped it: %s ---\n", plan.Command)
 	job := f.Job
 	chk := *job.Check
@@ -220,7 +221,7 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan 
 		chk.Format = work.Format
 		again, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
 	}
-	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(job, diff), BaseBranch: j.BaseBranch, Log: f.Log})
+	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(job, diff), BaseBranch: j.BaseBranch, Log: f.Log, World: world})
 	if err != nil {
 		fmt.Fprintf(f.Log, "\nBaseline: the rerun on the base failed: %v\n", err)
 		return base, work, false

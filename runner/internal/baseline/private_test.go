@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -178,6 +179,72 @@ func TestRelocationText(t *testing.T) {
 	} {
 		if got, _ := r.text(in); got != want {
 			t.Errorf("text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkWorld fingerprints a node_modules of 30,000 files (1,000
+// packages of 30): the cost a cached base result adds to every failure
+// it answers.
+func BenchmarkWorld(b *testing.B) {
+	root := b.TempDir()
+	for p := range 1000 {
+		dir := filepath.Join(root, "node_modules", fmt.Sprintf("pkg%d", p), "lib")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 30 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.js", f)), []byte("module.exports = 1;\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	env := os.Environ()
+	b.ResetTimer()
+	for range b.N {
+		World(root, ".", env)
+	}
+}
+
+// World changes with what the base run sees beyond the base commit: an
+// entry of a dependency directory (down to the working directory) added,
+// resized or touched, an environment value naming the project; not with
+// the rest of the environment.
+func TestWorld(t *testing.T) {
+	root := t.TempDir()
+	dep := filepath.Join(root, "web", "node_modules", "fmtlib", "index.js")
+	if err := os.MkdirAll(filepath.Dir(dep), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dep, []byte("v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=/home/u", "PATH=/usr/bin"}
+	w0 := World(root, "web", env)
+	if World(root, "web", append(env, "TERM=xterm")) != w0 {
+		t.Error("an unrelated variable changed the world")
+	}
+	if World(root, ".", env) == w0 {
+		t.Error("node_modules of the working directory not seen")
+	}
+	for name, change := range map[string]func() []string{
+		"a variable naming the project": func() []string { return append(env, "PYTHONPATH="+root+"/src") },
+		"a dependency upgraded": func() []string {
+			if err := os.WriteFile(dep, []byte("v1.0.1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return env
+		},
+		"a file added": func() []string {
+			if err := os.WriteFile(filepath.Join(filepath.Dir(dep), "new.js"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return env
+		},
+	} {
+		before := World(root, "web", env)
+		if World(root, "web", change()) == before {
+			t.Errorf("%s: the world did not change", name)
 		}
 	}
 }
