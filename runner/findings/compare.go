@@ -59,11 +59,6 @@ func Compare(base, work Result, diff *Diff) Verdict { return CompareWith(base, w
 func CompareWith(base, work Result, diff *Diff, src *Sources) Verdict {
 	v := Verdict{Work: work}
 	v.Work.Findings = append([]Finding(nil), work.Findings...)
-	if why := incomparable(base, work); why != "" {
-		v.Reason = why
-		v.Unverified = append(append(v.Unverified, work.Stops...), base.Stops...)
-		return v
-	}
 	counted := 0
 	n := NewNormalizer()
 	compareTests(base, v.Work.Findings, diff, n, &counted)
@@ -73,6 +68,13 @@ func CompareWith(base, work Result, diff *Diff, src *Sources) Verdict {
 		if f.Baseline == BaselineNew {
 			v.New = append(v.New, f)
 		}
+	}
+	// Not comparable: the findings are marked all the same (what is new
+	// is worth telling), but nothing is pre-existing.
+	if why := incomparable(base, work); why != "" {
+		v.Reason = why
+		v.Unverified = append(append(v.Unverified, work.Stops...), base.Stops...)
+		return v
 	}
 	switch {
 	case counted == 0:
@@ -98,9 +100,9 @@ func incomparable(base, work Result) string {
 	case base.Problem != "":
 		return "not comparable: on the base, " + base.Problem
 	case len(work.Stops) > 0:
-		return "not comparable: " + stopsText(work.Stops) + "; the tests it kept from running are unverified"
+		return "unverified: " + stopsText(work.Stops)
 	case len(base.Stops) > 0:
-		return "not comparable: on the base, " + stopsText(base.Stops) + "; the tests it kept from running there are unverified"
+		return "unverified: on the base, " + stopsText(base.Stops)
 	}
 	return ""
 }

@@ -164,6 +164,9 @@ const (
 	StopCrash StopKind = "crash"
 	// StopUnbuilt: it did not build; nothing can run.
 	StopUnbuilt StopKind = "unbuilt"
+	// StopVet: go test's vet step failed, so the package's tests never
+	// ran; go test -vet=off runs them.
+	StopVet StopKind = "vet"
 	// StopChain: an earlier part of the command failed, so the later ones
 	// never ran (Rest).
 	StopChain StopKind = "chain"
@@ -191,6 +194,15 @@ type Result struct {
 	// file missing or not written by this run, invalid XML); "" when it
 	// was read.
 	Problem string `json:"problem,omitempty"`
+}
+
+// diagPlace is a diagnostic as a tool reports it: the same one printed
+// twice (go test's vet step prints a package's problems for each of its
+// test binaries) is one finding.
+type diagPlace struct {
+	file, rule, message string
+	line, column        int
+	severity            Severity
 }
 
 // Failing returns the findings that fail the check.
@@ -239,6 +251,24 @@ const (
 	// MaxMessageBytes bounds one finding's message.
 	MaxMessageBytes = 16 << 10
 )
+
+// dedupDiagnostics keeps one of each diagnostic reported more than once
+// at the same place (see diagPlace).
+func (r *Result) dedupDiagnostics() {
+	seen := map[diagPlace]bool{}
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if f.Kind == KindDiagnostic && f.Line > 0 {
+			k := diagPlace{f.File, f.Rule, f.Message, f.Line, f.Column, f.Severity}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		kept = append(kept, f)
+	}
+	r.Findings = kept
+}
 
 // add appends f unless the result is full.
 func (r *Result) add(f Finding) {

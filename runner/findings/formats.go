@@ -136,6 +136,7 @@ func Parse(spec Spec, output io.Reader) Result {
 		parseJUnit(spec.JUnit, n, spec.Dir, &r)
 	}
 	stops.add(words, &r)
+	r.dedupDiagnostics()
 	return r
 }
 
@@ -163,7 +164,7 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 		if len(chunk) > 0 && (!ok || len(chunk) >= chunkLines || size >= chunkBytes) {
 			scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
 			chunk, size = chunk[:0], 0
-			if !found && r.anyFailing() {
+			if !found && len(r.Findings) > 0 {
 				found, aside = true, nil // the error lines will not be needed
 			}
 		}
@@ -175,7 +176,10 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 	if err := l.failure(); err != nil {
 		r.Problem = "read the output: " + err.Error()
 	}
-	if spec.Failed && !r.anyFailing() {
+	if spec.Failed && len(r.Findings) == 0 {
+		// The tool failed and said nothing in its format: its lines
+		// tell. (Diagnostics that fail nothing, pylint's conventions, are
+		// what it failed for.)
 		parseText(aside, n, r)
 		r.Truncated = r.Truncated || asideCut
 	}

@@ -3,6 +3,7 @@ package findings
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -288,6 +289,10 @@ func parseGoTest(lines []string, n *Normalizer, dir string, r *Result) {
 		p.failed = m[1] == "FAIL"
 		p.readBlock(block)
 		if strings.Contains(m[3], "[build failed]") || strings.Contains(m[3], "[setup failed]") {
+			if slices.Contains(block, "# ["+m[2]+"]") {
+				// It built; go test's vet step failed before its tests.
+				p.setStop("go test's vet step failed, so its tests never ran", StopVet)
+			}
 			p.setStop("it did not build", StopUnbuilt)
 			parseDiagnostics("govet", block, n, dir, r)
 		}

@@ -82,11 +82,14 @@ func PlanRerun(command, dir string, base, work Result) (Rerun, error) {
 	}
 	words, ok := commandWords(command)
 	if !ok {
-		return Rerun{}, fmt.Errorf("its command is not one plain command that can be run again without what stopped it")
+		return Rerun{}, fmt.Errorf("its command is not one plain command that can be told to skip what stopped it")
 	}
 	t := toolOf(words)
 	if s, ok := unaddressed(t.name, all); ok {
-		return Rerun{}, fmt.Errorf("`%s` cannot be run again past what stopped it (%s: %s)", command, s.Unit, s.Reason)
+		if s.Kind == StopUnbuilt {
+			return Rerun{}, fmt.Errorf("%s must build first", s.Unit)
+		}
+		return Rerun{}, fmt.Errorf("`%s` cannot be told to skip what stopped %s", command, s.Unit)
 	}
 	pre := words[:len(words)-len(t.args)]
 	switch t.name {
@@ -201,8 +204,20 @@ func goRerun(pre, args []string, stops map[string]bool, base, work Result) (Reru
 	if err != nil {
 		return Rerun{}, err
 	}
-	if pattern == "" {
-		return Rerun{}, fmt.Errorf("go test's stopped packages have no failed test to leave out: which test ended it is unknown")
+	vet := false
+	for _, r := range []Result{work, base} {
+		for _, s := range r.Stops {
+			vet = vet || s.Kind == StopVet
+		}
+	}
+	if vet {
+		if hasFlagPrefix(flags, "-vet") {
+			return Rerun{}, fmt.Errorf("go test's vet step failed although it has its own -vet")
+		}
+		flags = append(flags, "-vet=off")
+	}
+	if pattern == "" && !vet {
+		return Rerun{}, fmt.Errorf("which test ended go test is unknown")
 	}
 	var pkgs []string
 	for p := range stops {

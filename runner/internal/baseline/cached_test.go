@@ -84,7 +84,7 @@ func TestCachedSource(t *testing.T) {
 	if st != gate.StatusPreExisting || len(next.reqs) != 1 || store.loads != 2 {
 		t.Fatalf("hit: status %s, worktree asked %d times, store asked %d times", st, len(next.reqs), store.loads)
 	}
-	if !strings.Contains(log, "exits with code 1, from the result cache; what it reported: ---\n\n--- Findings ---\nRead as govet: 1 failing.\n  a.go:7:1: error: old problem\n") {
+	if !strings.Contains(log, "exits with code 1, from the result cache; what it reported: ---\n\n--- Findings ---\nRead as govet: 1 to fix.\n  a.go:7:1: error: old problem\n") {
 		t.Errorf("the log does not say the base result came from the cache:\n%s", log)
 	}
 	src.Close()

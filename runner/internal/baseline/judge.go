@@ -168,7 +168,7 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 		plan, err := findings.PlanRerun(cmd, wd, base.Findings, work)
 		if err != nil {
 			fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
-			v.Reason += "; they cannot be run again: " + err.Error()
+			v.Reason += " (no rerun: " + err.Error() + ")"
 			break
 		}
 		if tried[plan.Command] {

@@ -67,31 +67,42 @@ const maxLoggedFindings = 100
 // FindingsHeader opens the list of findings in a failed check's log.
 const FindingsHeader = findings.LogHeader
 
-// WriteFindings appends to a failed check's log what its output reported,
-// one line each, failing ones first, for people reading the log (a
-// structured output such as go test -json is hard to read as printed).
+// WriteFindings appends to a failed check's log what its output reported
+// (findings.Result.Judge, the account its block reason gives too), one
+// line each: what to fix first (marked [new] when compared with the base),
+// then what the base has too, then the units that did not run all their
+// tests; for people reading the log (a structured output such as go test
+// -json is hard to read as printed).
 func WriteFindings(w io.Writer, r *findings.Result) {
 	if r == nil {
 		return
 	}
-	failing := r.Failing()
-	if len(failing) == 0 && len(r.Stops) == 0 && r.Problem == "" {
+	j := r.Judge()
+	if len(j.Fix) == 0 && len(j.Old) == 0 && len(r.Stops) == 0 && r.Problem == "" {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\nRead as %s: %d failing.\n", FindingsHeader, r.Format, len(failing))
-	for i, f := range failing {
-		if i == maxLoggedFindings {
-			fmt.Fprintf(w, "  … and %d more\n", len(failing)-i)
-			break
+	if j.Compared {
+		fmt.Fprintf(w, "\n%s\nRead as %s: %d new, %d on the base too.\n", FindingsHeader, r.Format, len(j.Fix), len(j.Old))
+	} else {
+		fmt.Fprintf(w, "\n%s\nRead as %s: %d to fix.\n", FindingsHeader, r.Format, len(j.Fix))
+	}
+	listed := 0
+	for _, list := range [][]findings.Finding{j.Fix, j.Old} {
+		for i, f := range list {
+			if listed == maxLoggedFindings {
+				fmt.Fprintf(w, "  … and %d more\n", len(list)-i)
+				break
+			}
+			listed++
+			mark := ""
+			switch f.Baseline {
+			case findings.BaselineNew:
+				mark = "[new] "
+			case findings.BaselineUnchanged:
+				mark = "[on the base too] "
+			}
+			fmt.Fprintf(w, "  %s%s\n", mark, f.Title())
 		}
-		mark := ""
-		switch f.Baseline {
-		case findings.BaselineNew:
-			mark = "[new] "
-		case findings.BaselineUnchanged:
-			mark = "[on the base too] "
-		}
-		fmt.Fprintf(w, "  %s%s\n", mark, f.Title())
 	}
 	for _, s := range r.Stops {
 		fmt.Fprintf(w, "  Not all tests ran: %s: %s\n", s.Unit, s.Reason)
