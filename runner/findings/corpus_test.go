@@ -17,7 +17,7 @@ type corpusCase struct {
 	dir     string
 	command string
 	junit   string
-	want    string   // "new", "pre-existing" or "unverified"
+	want    string   // "new", "pre-existing", "unverified" or "nothing" (to compare)
 	stopped []string // units that stop before the rerun
 	rerun   string   // the rerun command PlanRerun must make
 	norerun string   // or what PlanRerun's error must say
@@ -172,6 +172,8 @@ func TestCorpus(t *testing.T) {
 				got = "pre-existing"
 			case len(v.Unverified) > 0:
 				got = "unverified"
+			case len(v.New) == 0:
+				got = "nothing"
 			}
 			if got != c.want {
 				t.Fatalf("verdict %s (%s), want %s\nbase: %+v\nwork: %+v", got, v.Reason, c.want, base, v.Work)

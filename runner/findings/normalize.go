@@ -171,6 +171,7 @@ var summaryRE = sync.OnceValue(func() *regexp.Regexp {
 		`\brated at\b|` +
 		`^(?:FAIL|ok|PASS)(?:\s+\S+\s+(?:<dur>|\(cached\)|\[[^\]]*\])?)?$|` +
 		`^=+\s.*\s=+$|^!{3,}|` +
+		`^(?:\S+\.py\s+)?[.FEsxX]+\s+\[\s*\d+%\]$|` + // pytest's progress: a count in dots
 		`^test result:|` +
 		`\bnot remade because of errors\b|` +
 		`^exit status \d+$|^error: \d+ targets? failed`)

@@ -87,7 +87,7 @@ func PlanRerun(command, dir string, base, work Result) (Rerun, error) {
 	t := toolOf(words)
 	if s, ok := unaddressed(t.name, all); ok {
 		if s.Kind == StopUnbuilt {
-			return Rerun{}, fmt.Errorf("%s must build first", s.Unit)
+			return Rerun{}, fmt.Errorf("nothing runs past %s until it builds", s.Unit)
 		}
 		return Rerun{}, fmt.Errorf("`%s` cannot be told to skip what stopped %s", command, s.Unit)
 	}

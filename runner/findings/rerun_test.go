@@ -50,7 +50,7 @@ func TestPlanRerun(t *testing.T) {
 		{name: "go: its vet step failed: -vet=off", command: "go test ./...",
 			work: Result{Stops: []Stop{{Unit: "ex/a", Tool: FormatGoTest, Kind: StopVet}}}, want: "go test -vet=off ex/a"},
 		{name: "go: did not build", command: "go test ./...",
-			work: Result{Stops: []Stop{{Unit: "ex/a", Tool: FormatGoTest, Kind: StopUnbuilt, Reason: "it did not build"}}}, err: "ex/a must build first"},
+			work: Result{Stops: []Stop{{Unit: "ex/a", Tool: FormatGoTest, Kind: StopUnbuilt, Reason: "it did not build"}}}, err: "nothing runs past ex/a until it builds"},
 		{name: "jest --bail: dropped", command: "npx jest --bail --runInBand",
 			work: Result{Stops: []Stop{{Unit: "jest", Tool: FormatJest, Kind: StopFailFast}}}, want: "npx jest --runInBand"},
 		{name: "jest: a process.exit", command: "npx jest",

@@ -248,3 +248,102 @@ func TestWorld(t *testing.T) {
 		}
 	}
 }
+
+// Held: a dependency directory that is a link out of the project (a
+// shared store's node_modules, an external virtual environment) is
+// copied from its target: the base run empties or appends to its copy,
+// the store and the environment stay as they were, and the environment's
+// paths into it name the copy.
+func TestBaseRunLinkedDependencies(t *testing.T) {
+	root, commit := repo(t, map[string]string{".gitignore": "node_modules\n.venv\n", "a.txt": "x\n"})
+	store := t.TempDir()
+	for p, content := range map[string]string{"nm/pkg/index.js": "module.exports = 1\n", "venv/bin/activate": "VIRTUAL_ENV=" + store + "/venv\n"} {
+		full := filepath.Join(store, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"node_modules": "nm", ".venv": "venv"} {
+		if err := os.Symlink(filepath.Join(store, target), filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("VIRTUAL_ENV", filepath.Join(store, "venv"))
+	before := treeDigest(t, store)
+	w := NewWorktrees(root)
+	defer w.Close()
+	cmd := `cat node_modules/pkg/index.js; echo "venv: $VIRTUAL_ENV"
+rm -rf node_modules/* && echo more >> .venv/bin/activate && echo more >> "$VIRTUAL_ENV/bin/activate"; exit 1`
+	log := logFile(t)
+	if _, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob(cmd, ".", nil, nil), Log: log}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(log.Name())
+	if !strings.Contains(string(out), "module.exports = 1\nvenv: "+w.trees[commit].dir+"/.venv\n") {
+		t.Errorf("the base run did not see its copies:\n%s", out)
+	}
+	w.Close()
+	sameTree(t, "the linked store", before, treeDigest(t, store))
+}
+
+// Held: more than maxCopiedBytes of dependencies are not copied (the
+// base run goes without them); the work tree's stay.
+func TestBaseRunHugeDependencies(t *testing.T) {
+	root, commit := repo(t, map[string]string{".gitignore": "node_modules\n", "a.txt": "x\n"})
+	big := filepath.Join(root, "node_modules", "big", "blob.bin")
+	if err := os.MkdirAll(filepath.Dir(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(maxCopiedBytes + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	w := NewWorktrees(root)
+	defer w.Close()
+	log := logFile(t)
+	if _, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob("ls node_modules; exit 1", ".", nil, nil), Log: log}); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := os.ReadFile(log.Name()); !strings.Contains(string(out), "No such file") {
+		t.Errorf("node_modules was copied:\n%s", out)
+	}
+	if st, err := os.Stat(big); err != nil || st.Size() != maxCopiedBytes+1 {
+		t.Errorf("the work tree's file changed: %v %v", st, err)
+	}
+}
+
+// Held: with TMPDIR inside the project, the checkout goes into the git
+// directory, where no change detection looks; the work tree shows no
+// change, and nothing is left after Close.
+func TestBaseRunTmpdirInsideProject(t *testing.T) {
+	root, commit := repo(t, map[string]string{".gitignore": ".tmp/\n", "a.txt": "x\n"})
+	tmp := filepath.Join(root, ".tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	w := NewWorktrees(root)
+	defer w.Close()
+	log := logFile(t)
+	if _, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob("pwd; exit 1", ".", nil, nil), Log: log}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(log.Name())
+	if !strings.Contains(string(out), filepath.Join(root, ".git", tempPattern)) {
+		t.Errorf("the checkout is not in the git directory:\n%s", out)
+	}
+	if st := run(t, root, "git", "status", "--porcelain"); st != "" {
+		t.Errorf("the work tree shows changes: %q", st)
+	}
+	w.Close()
+	if m, _ := filepath.Glob(filepath.Join(root, ".git", tempPattern+"*")); len(m) > 0 {
+		t.Errorf("left: %v", m)
+	}
+}
