@@ -138,7 +138,45 @@ type Stop struct {
 	Unit string `json:"unit"`
 	// Reason says why, in a few words.
 	Reason string `json:"reason"`
+	// Tool is the format whose output showed the stop (FormatGoTest,
+	// FormatPytest, FormatJest, FormatCargoTest, "make", "maven",
+	// "gradle"), ToolChain for a command whose failed part kept its later
+	// parts from running, ToolSignal when only a signal's exit code tells.
+	// Only a rerun of that tool can run what it kept from running.
+	Tool string `json:"tool,omitempty"`
+	// Kind is how it stopped.
+	Kind StopKind `json:"kind,omitempty"`
+	// Rest is, for a chain, the command of the parts that never ran.
+	Rest string `json:"rest,omitempty"`
 }
+
+// StopKind is how a run stopped.
+type StopKind string
+
+// The kinds of stop.
+const (
+	// StopFailFast: the tool stopped at its first failure on purpose
+	// (go test -failfast, pytest -x, jest --bail, cargo test without
+	// --no-fail-fast, make without -k): telling it to go on runs the rest.
+	StopFailFast StopKind = "fail-fast"
+	// StopCrash: the tool's run ended abruptly (a panic, a timeout, an
+	// exit, a signal): the rest runs only without the test that ended it.
+	StopCrash StopKind = "crash"
+	// StopUnbuilt: it did not build; nothing can run.
+	StopUnbuilt StopKind = "unbuilt"
+	// StopVet: go test's vet step failed, so the package's tests never
+	// ran; go test -vet=off runs them.
+	StopVet StopKind = "vet"
+	// StopChain: an earlier part of the command failed, so the later ones
+	// never ran (Rest).
+	StopChain StopKind = "chain"
+)
+
+// The Tool of stops no format of this package reads.
+const (
+	ToolChain  = "chain"
+	ToolSignal = "signal"
+)
 
 // Result is what one run of a check reported.
 type Result struct {
@@ -156,6 +194,15 @@ type Result struct {
 	// file missing or not written by this run, invalid XML); "" when it
 	// was read.
 	Problem string `json:"problem,omitempty"`
+}
+
+// diagPlace is a diagnostic as a tool reports it: the same one printed
+// twice (go test's vet step prints a package's problems for each of its
+// test binaries) is one finding.
+type diagPlace struct {
+	file, rule, message string
+	line, column        int
+	severity            Severity
 }
 
 // Failing returns the findings that fail the check.
@@ -204,6 +251,24 @@ const (
 	// MaxMessageBytes bounds one finding's message.
 	MaxMessageBytes = 16 << 10
 )
+
+// dedupDiagnostics keeps one of each diagnostic reported more than once
+// at the same place (see diagPlace).
+func (r *Result) dedupDiagnostics() {
+	seen := map[diagPlace]bool{}
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if f.Kind == KindDiagnostic && f.Line > 0 {
+			k := diagPlace{f.File, f.Rule, f.Message, f.Line, f.Column, f.Severity}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		kept = append(kept, f)
+	}
+	r.Findings = kept
+}
 
 // add appends f unless the result is full.
 func (r *Result) add(f Finding) {

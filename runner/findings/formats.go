@@ -24,7 +24,9 @@ const (
 	FormatJest = "jest"
 	// FormatJUnit reads the tests from the check's JUnit files only.
 	FormatJUnit = "junit"
-	// FormatText reads error lines (IsErrorLine), each one a finding.
+	// FormatText reads the output of a command no parser reads: the
+	// formats sniffed in it (Sniff) by their parsers, every other line as a
+	// finding of its own (parseText).
 	FormatText = "text"
 )
 
@@ -36,6 +38,7 @@ var ownParsers = map[string]func(lines []string, n *Normalizer, dir string, r *R
 	FormatCargoTest:  parseCargoTest,
 	FormatJest:       parseJest,
 	FormatJUnit:      func([]string, *Normalizer, string, *Result) {},
+	FormatText:       parseSniffed,
 }
 
 // Formats lists every format name a check may give, sorted: this
@@ -112,6 +115,9 @@ func Parse(spec Spec, output io.Reader) Result {
 		if spec.Failed && !r.anyFailing() && format != FormatText {
 			parseText(lines, n, &r)
 		}
+		if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
+			goFailFast(t.args, &r)
+		}
 		r.Truncated = cut
 		if err != nil {
 			r.Problem = "read the output: " + err.Error()
@@ -130,6 +136,7 @@ func Parse(spec Spec, output io.Reader) Result {
 		parseJUnit(spec.JUnit, n, spec.Dir, &r)
 	}
 	stops.add(words, &r)
+	r.dedupDiagnostics()
 	return r
 }
 
@@ -157,7 +164,7 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 		if len(chunk) > 0 && (!ok || len(chunk) >= chunkLines || size >= chunkBytes) {
 			scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
 			chunk, size = chunk[:0], 0
-			if !found && r.anyFailing() {
+			if !found && len(r.Findings) > 0 {
 				found, aside = true, nil // the error lines will not be needed
 			}
 		}
@@ -169,7 +176,10 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 	if err := l.failure(); err != nil {
 		r.Problem = "read the output: " + err.Error()
 	}
-	if spec.Failed && !r.anyFailing() {
+	if spec.Failed && len(r.Findings) == 0 {
+		// The tool failed and said nothing in its format: its lines
+		// tell. (Diagnostics that fail nothing, pylint's conventions, are
+		// what it failed for.)
 		parseText(aside, n, r)
 		r.Truncated = r.Truncated || asideCut
 	}
@@ -306,11 +316,21 @@ func hasFlagPrefix(args []string, flags ...string) bool {
 	return false
 }
 
+// placeholders are the words the gauntlet replaces in a check's command
+// before the shell reads it (${CHANGED_FILES} by the files, each quoted;
+// ${BASE_BRANCH} by the branch): a command holding them is as plain as
+// one without.
+var placeholders = []string{"${CHANGED_FILES}", "${BASE_BRANCH}"}
+
 // commandWords splits a plain command (one simple command: letters,
-// digits, blanks and _ . / : , @ % + = - only) at
+// digits, blanks and _ . / : , @ % + = - only, and the placeholders) at
 // blanks; ok is false for anything else.
 func commandWords(command string) ([]string, bool) {
-	for _, c := range command {
+	plain := command
+	for _, p := range placeholders {
+		plain = strings.ReplaceAll(plain, p, "x")
+	}
+	for _, c := range plain {
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		case strings.ContainsRune(" \t_./:,@%+=-", c):

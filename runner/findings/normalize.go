@@ -60,6 +60,13 @@ var rules = sync.OnceValue(func() []rule {
 		{":", regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
 		// Memory addresses and other hex numbers.
 		{"0x", regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
+		// Random values: UUIDs, long hex or decimal numbers (ids,
+		// hashes, nanosecond clocks), the numbers of processes, seeds,
+		// ports and threads, temporary names (tmpab12cd).
+		{"-", regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`), "<uuid>"},
+		{"", regexp.MustCompile(`\b[0-9a-fA-F]{12,}\b`), "<hex>"},
+		{"", regexp.MustCompile(`(?i)\b(pid|process|seed|port|thread|worker)([\s:=#]+)\d+\b`), "${1}${2}N"},
+		{"tmp", regexp.MustCompile(`\btmp[a-z0-9_]{6,}\b`), "<tmp>"},
 		// Durations: 0.02s, 1m30s, 150ms, 2.5µs, (0.00s).
 		{"", regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
 		// Goroutine, thread and process numbers in panics.
@@ -164,6 +171,7 @@ var summaryRE = sync.OnceValue(func() *regexp.Regexp {
 		`\brated at\b|` +
 		`^(?:FAIL|ok|PASS)(?:\s+\S+\s+(?:<dur>|\(cached\)|\[[^\]]*\])?)?$|` +
 		`^=+\s.*\s=+$|^!{3,}|` +
+		`^(?:\S+\.py\s+)?[.FEsxX]+\s+\[\s*\d+%\]$|` + // pytest's progress: a count in dots
 		`^test result:|` +
 		`\bnot remade because of errors\b|` +
 		`^exit status \d+$|^error: \d+ targets? failed`)

@@ -6,9 +6,12 @@ import (
 	"sync"
 )
 
-// parseText reads output no parser understands: every error line
-// (IsErrorLine, after normalising) is a finding of kind line, repeated
-// lines each counted, summaries never.
+// parseText reads lines no parser understood: every line that is not
+// blank nor a summary (IsSummary), normalised, is a finding of kind line,
+// repeated lines each counted; an error line (IsErrorLine) is an error, any
+// other a warning. Compared as a multiset with the base's, a line the base
+// does not print as often is new, whatever it says (a file name listed
+// under an error's header is as new as the header).
 func parseText(lines []string, n *Normalizer, r *Result) {
 	for _, l := range lines {
 		if f, ok := textFinding(l, n); ok {
@@ -17,18 +20,30 @@ func parseText(lines []string, n *Normalizer, r *Result) {
 	}
 }
 
-// textFinding is the finding of one line of plain output, if it is an
-// error line. Most lines of a long output are not: a cheap look at the
-// raw line (maybeErrorRE) spares them the normalising.
+// textFinding is the finding of one line of plain output, unless it is
+// blank or a summary.
 func textFinding(l string, n *Normalizer) (Finding, bool) {
-	if !maybeErrorRE().MatchString(l) {
+	norm := n.Line(l)
+	if norm == "" || IsSummary(norm) {
 		return Finding{}, false
 	}
-	if !IsErrorLine(n.Line(l)) {
-		return Finding{}, false
+	sev := SeverityWarning
+	if IsErrorLine(norm) {
+		sev = SeverityError
 	}
-	return Finding{Kind: KindLine, Severity: SeverityError, Message: strings.TrimSpace(n.relative(stripANSI(l)))}, true
+	msg := strings.TrimSpace(n.relative(stripANSI(l)))
+	f := Finding{Kind: KindLine, Severity: sev, Message: msg}
+	if m := lineLocationRE().FindStringSubmatch(msg); m != nil {
+		f.File, f.Line = m[1], atoi(m[2])
+	}
+	return f, true
 }
+
+// lineLocationRE finds the file:line a line of text starts with, or holds
+// after a blank ("a.go:12:5: msg", "error: x.py:3: y").
+var lineLocationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s\[(<"'])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?\b`)
+})
 
 // maybeErrorRE matches every raw line whose normalised form errorLineRE
 // can match (a superset: digits after a colon, "line" and a number, a
@@ -81,11 +96,11 @@ func (b buildStops) add(words []string, r *Result) {
 	tool := toolOf(words)
 	switch {
 	case makeErr && !makeKept && tool.name == "make" && !hasAnyWord(tool.args, "-k", "--keep-going"):
-		r.Stops = append(r.Stops, Stop{Unit: "make", Reason: "make stopped at its first failing target (no -k)"})
+		r.Stops = append(r.Stops, Stop{Unit: "make", Reason: "make stopped at its first failing target (no -k)", Tool: "make", Kind: StopFailFast})
 	case mvnSkipped:
-		r.Stops = append(r.Stops, Stop{Unit: "maven", Reason: "Maven skipped the modules after the first failing one (no -fae)"})
+		r.Stops = append(r.Stops, Stop{Unit: "maven", Reason: "Maven skipped the modules after the first failing one (no -fae)", Tool: "maven", Kind: StopFailFast})
 	case gradleFailed && tool.name == "gradle" && !hasAnyWord(tool.args, "--continue"):
-		r.Stops = append(r.Stops, Stop{Unit: "gradle", Reason: "Gradle stopped at its first failing task (no --continue)"})
+		r.Stops = append(r.Stops, Stop{Unit: "gradle", Reason: "Gradle stopped at its first failing task (no --continue)", Tool: "gradle", Kind: StopFailFast})
 	}
 }
 

@@ -1,0 +1,125 @@
+package findings
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// sniffer recognises a format in the output of a command that names none
+// (make test, npm test, a script, a chain of commands): the lines that
+// start its part of the output and those that end it.
+type sniffer struct {
+	format string
+	start  *regexp.Regexp
+	end    *regexp.Regexp
+	// before is how many lines before the first start line are its (the
+	// file name above eslint's first problem).
+	before int
+	// untilEnd: without an end line its part runs to the end of the
+	// output (a test runner that died before its summary).
+	untilEnd bool
+	// parse reads its part (nil: errorformat's patterns of format).
+	parse func(lines []string, n *Normalizer, dir string, r *Result)
+}
+
+// sniffers are the formats recognised inside any output, in the order
+// they are read.
+var sniffers = sync.OnceValue(func() []sniffer {
+	return []sniffer{
+		{format: FormatGoTestJSON, parse: parseGoTestJSON, start: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`), end: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`)},
+		{format: FormatGoTest, untilEnd: true, parse: parseGoTest,
+			start: regexp.MustCompile(`^(?:=== RUN |--- (?:FAIL|PASS|SKIP): |(?:ok  |FAIL|\?   )\t\S|# [\w.\-/]+(?: \[[\w.\-/]+\.test\])?$)`),
+			end:   regexp.MustCompile(`^(?:(?:ok  |FAIL|\?   )\t\S.*|FAIL|PASS)$`)},
+		{format: FormatPytest, untilEnd: true, parse: parsePytest,
+			start: regexp.MustCompile(`^(?:=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+|(?:FAILED|ERROR) \S+::\S.*|(?:\S+\.py )?[.FEsxX]+\s+\[\s*\d+%\])$`),
+			end:   pytestFinalRE()},
+		{format: FormatJest, untilEnd: true, parse: parseJest,
+			start: regexp.MustCompile(`^(?:(?:PASS|FAIL) \S+\.[cm]?[jt]sx?\b|  ● |Test Suites: )`),
+			end:   regexp.MustCompile(`^(?:(?:Test Suites|Tests|Snapshots|Time): |Ran all test suites)`)},
+		{format: FormatCargoTest, untilEnd: true, parse: parseCargoTest,
+			start: regexp.MustCompile(`^(?:\s+(?:Compiling|Finished|Running|Doc-tests) |running \d+ tests?$)`),
+			end:   regexp.MustCompile(`^(?:test result: |error: |Caused by:|\s+process didn't exit successfully|note: test exited abnormally)`)},
+		{format: "eslint", before: 1,
+			start: regexp.MustCompile(`^\s+\d+:\d+\s+(?:error|warning)\s+\S`),
+			end:   regexp.MustCompile(`^✖ \d+ problems?`)},
+		{format: "tsc",
+			start: regexp.MustCompile(`^\S+(?:\(\d+,\d+\): | ?:\d+:\d+ - )(?:error|warning) TS\d+: `),
+			end:   regexp.MustCompile(`^Found \d+ errors?`)},
+	}
+})
+
+// span is where s's part of lines is: [from, to), ok false when s's
+// format is not there.
+func (s sniffer) span(lines []string) (from, to int, ok bool) {
+	from = -1
+	for i, l := range lines {
+		if s.start.MatchString(stripANSI(l)) {
+			from = i
+			break
+		}
+	}
+	if from < 0 {
+		return 0, 0, false
+	}
+	to = -1
+	for i := len(lines) - 1; i >= from; i-- {
+		l := stripANSI(lines[i])
+		if s.end.MatchString(l) {
+			to = i + 1
+			break
+		}
+		if to < 0 && !s.untilEnd && s.start.MatchString(l) {
+			to = i + 1
+		}
+	}
+	if to < 0 {
+		to = len(lines)
+	}
+	return max(from-s.before, 0), to, true
+}
+
+// Sniff names the formats recognised in lines (see sniffers), in order.
+func Sniff(lines []string) []string {
+	var out []string
+	for _, s := range sniffers() {
+		if _, _, ok := s.span(lines); ok {
+			out = append(out, s.format)
+		}
+	}
+	return out
+}
+
+// parseSniffed reads the output of a command no parser reads as such:
+// each format recognised in it (sniffers) is read by its parser from its
+// part of the output, tests and stops included (a panic that ended go
+// test inside `make test` is a stop there too); the lines no such part
+// holds are read as text (parseText). The result's format names them all
+// ("text+go-test").
+func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
+	claimed := make([]bool, len(lines))
+	formats := []string{FormatText}
+	for _, s := range sniffers() {
+		from, to, ok := s.span(lines)
+		if !ok {
+			continue
+		}
+		formats = append(formats, s.format)
+		if s.parse != nil {
+			s.parse(lines[from:to], n, dir, r)
+		} else {
+			parseDiagnostics(s.format, lines[from:to], n, dir, r)
+		}
+		for i := from; i < to; i++ {
+			claimed[i] = true
+		}
+	}
+	r.Format = strings.Join(formats, "+")
+	rest := make([]string, 0, len(lines))
+	for i, l := range lines {
+		if !claimed[i] {
+			rest = append(rest, l)
+		}
+	}
+	parseText(rest, n, r)
+}
