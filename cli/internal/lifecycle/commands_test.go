@@ -338,7 +338,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	}
 	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
 	h.m.credit[call.Session] = a.Decision == "block"
-	if !(call.lost() && a.Status == stNoConfig) && a.Status != stInvalid {
+	if !call.lost() && a.Status != stInvalid {
 		h.m.recordTrust(f)
 	}
 	h.m.end(f, true, true, a.Status, call.Session, console)

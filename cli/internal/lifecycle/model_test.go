@@ -797,10 +797,11 @@ func (m *model) mayFail(f facts, g gates, sel selection) []string {
 
 // shellTags names, for a signature, what the agent's shell did that bears
 // on the jobs ids: an index flag, an attribute or a CRLF rewrite on a path
-// in their scope that changed, a nested repository in their scope, a
-// forged log-directory file (review files for reviews only), a reviewer
-// spelling paths its own way (reviews only). "" when nothing does.
-func (m *model) shellTags(f facts, ids []string) string {
+// in their scope that changed, a nested repository in their scope (for a
+// block: what can make a run fail), a forged log-directory file (review
+// files for reviews only), a reviewer spelling paths its own way (reviews
+// only). "" when nothing does.
+func (m *model) shellTags(f facts, ids []string, block bool) string {
 	tags := map[string]bool{}
 	review := false
 	for _, e := range m.entries() {
@@ -823,7 +824,7 @@ func (m *model) shellTags(f facts, ids []string) string {
 			tags["attr"] = tags["attr"] || slices.ContainsFunc(m.attrs, func(pat string) bool { return attrMatch(pat, p) })
 		}
 		for _, d := range m.nested {
-			tags["nested"] = tags["nested"] || e.scope(d+"/f.txt")
+			tags["nested"] = tags["nested"] || block && e.scope(d+"/f.txt")
 		}
 	}
 	tags["forged-state"] = m.forged["state"]

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -137,26 +136,18 @@ func gateSuffix(ids []string) string {
 	return "-" + strings.Join(gates, "+")
 }
 
-// gateKinds are the gate names a signature's gate list holds, by kind.
-var gateKinds = map[string]string{"lint": "check", "test": "check", "docs": "check", "vet": "check", "unit": "check",
-	"junit": "check", "quality": "review", "config": "config"}
+// sigGates are the gate names a signature's gate list holds.
+var sigGates = []string{"lint", "test", "docs", "vet", "unit", "junit", "quality", "config"}
 
-// sigClass is a signature with its list of gates made a list of their
-// kinds ("b:hook-passed-lint+vet" is "b:hook-passed-check"): the class a
-// known signature stands for, so that a violation about other gates of the
-// same kind is not taken for a new one.
+// sigClass is a signature with its list of gates made "*"
+// ("b:hook-passed-lint+vet" is "b:hook-passed-*"): the class a known
+// signature stands for, so that a violation about other gates is not
+// taken for a new one (the gates are in its details).
 func sigClass(sig string) string {
 	parts := strings.Split(sig, "-")
 	for i, p := range parts {
-		names := strings.Split(p, "+")
-		kinds := map[string]bool{}
-		for _, n := range names {
-			if k, ok := gateKinds[n]; ok {
-				kinds[k] = true
-			}
-		}
-		if len(kinds) > 0 && len(names) == len(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return gateKinds[n] == "" })) {
-			parts[i] = strings.Join(slices.Sorted(maps.Keys(kinds)), "+")
+		if !slices.ContainsFunc(strings.Split(p, "+"), func(n string) bool { return !slices.Contains(sigGates, n) }) {
+			parts[i] = "*"
 		}
 	}
 	return strings.Join(parts, "-")
@@ -222,7 +213,7 @@ func checkHookOutput(r result) (answer, []violation) {
 // and c, and that the human is told). m is the model as the run found it
 // (after the resets its start implies), f the facts of the work tree.
 func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
-	if call.lost() && a.Status == stNoConfig {
+	if call.lost() && a.Decision != "block" {
 		return nil // nothing names the project: it cannot be found
 	}
 	g := m.hookGates(f)
@@ -233,7 +224,7 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 			vs = append(vs, violation{"c:hook-block-after-block", fmt.Sprintf("blocked the stop that follows a block (stop_hook_active %s)", call.Active)})
 		}
 		if fails := m.mayFail(f, g, selection{scope: "all"}); len(fails) == 0 {
-			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs) + m.faultSuffix() + m.shellTags(f, a.FailedJobs),
+			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs) + m.faultSuffix() + m.shellTags(f, a.FailedJobs, true),
 				fmt.Sprintf("blocked while no gate fails in the work tree (the run reports %s)", strings.Join(a.FailedJobs, ", "))})
 		}
 		return vs
@@ -253,8 +244,8 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 		return vs
 	}
 	sig := "b:untold-" + a.Status
-	if len(fails) == 0 {
-		sig = "b:unverified-" + cause + "-" + a.Status + m.shellTags(f, soft)
+	if len(fails) == 0 && !slices.Contains(terminal, a.Status) {
+		sig = "b:unverified-" + cause + "-" + a.Status + m.shellTags(f, soft, false)
 	}
 	return append(vs, violation{sig, fmt.Sprintf("approved %q while %s fail(s) (not surely in the changes: %s), and its systemMessage does not say what was not verified: %q",
 		a.Status, strings.Join(ids, ", "), strings.Join(soft, ", "), a.SystemMessage)})
@@ -265,11 +256,17 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 // condition that really holds (it must then say what was not verified).
 func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []string) (violation, bool) {
 	why := fmt.Sprintf("approved %q while %s fail(s)", a.Status, strings.Join(fails, ", "))
-	suffix := gateSuffix(fails) + m.weakened(f) + m.shellTags(f, fails)
+	suffix := gateSuffix(fails) + m.weakened(f) + m.shellTags(f, fails, false)
+	if slices.ContainsFunc(fails, func(id string) bool { return strings.HasPrefix(id, "review:") }) {
+		suffix += m.faultSuffix()
+	}
 	credit := m.credit[call.Session]
 	switch a.Status {
 	case stActive:
-		if call.loopFlag() && credit && !g.VerifyOnContinue {
+		// A configuration the change broke has no retry budget to end a
+		// loop: the stop after its block is allowed even when verified.
+		broken := len(fails) == 1 && fails[0] == configGate
+		if call.loopFlag() && credit && (!g.VerifyOnContinue || broken) {
 			return violation{}, false
 		}
 		return violation{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v, verify_on_continue: %v)", call.Active, credit, g.VerifyOnContinue)}, true
@@ -299,6 +296,10 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 	}
 	return violation{"b:hook-" + a.Status + suffix, why}, true
 }
+
+// terminal are the statuses of the termination conditions an approve may
+// legitimately hold while a gate fails (telling what was not verified).
+var terminal = []string{stActive, stRetry, stLock, stInterval, stDisabled, stInfra}
 
 // faultSuffix tags a signature with the reviewer's fault.
 func (m *model) faultSuffix() string {
@@ -471,10 +472,10 @@ func checkRunStatus(m *model, f facts, r runCall, status string, failed []string
 	g := m.workGates()
 	if r.scoped() {
 		if fails := m.failing(f, g, sel); len(fails) > 0 && slices.Contains(passing, status) {
-			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails) + m.shellTags(f, fails), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
+			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails) + m.shellTags(f, fails, false), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
 		}
 		if status == stFailed && len(m.mayFail(f, g, sel)) == 0 {
-			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed) + m.faultSuffix() + m.shellTags(f, failed), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
+			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed) + m.faultSuffix() + m.shellTags(f, failed, true), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
 		}
 	}
 	if status == stRetry && r.Commit == "" && !m.budgetSpent(g) {
@@ -509,7 +510,7 @@ func checkCachedPasses(m *model, f facts, g gates, console string, reviews bool)
 		if !ok || j.Verdict != fail || (j.Review && !reviews) {
 			continue
 		}
-		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}),
+		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}) + m.shellTags(f, []string{j.ID}, false),
 			fmt.Sprintf("%s was reported passed from the result cache, but it fails in the work tree", j.ID)})
 	}
 	return vs
