@@ -798,9 +798,8 @@ func (m *model) mayFail(f facts, g gates, sel selection) []string {
 // shellTags names, for a signature, what the agent's shell did that bears
 // on the jobs ids: an index flag, an attribute or a CRLF rewrite on a path
 // in their scope that changed, a nested repository in their scope (for a
-// block: what can make a run fail), a forged log-directory file (review
-// files for reviews only), a reviewer spelling paths its own way (reviews
-// only). "" when nothing does.
+// block: what can make a run fail), a log-directory file forged since the
+// last run (review files for reviews only). "" when nothing does.
 func (m *model) shellTags(f facts, ids []string, block bool) string {
 	tags := map[string]bool{}
 	review := false
@@ -830,7 +829,6 @@ func (m *model) shellTags(f facts, ids []string, block bool) string {
 	tags["forged-state"] = m.forged["state"]
 	tags["forged-log"] = m.forged["log"]
 	tags["forged-review"] = review && m.forged["review"]
-	tags["spelled"] = review && m.spelling != "" && m.spelling != "plain"
 	var out []string
 	for _, t := range slices.Sorted(maps.Keys(tags)) {
 		if tags[t] {
