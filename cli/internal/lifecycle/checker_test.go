@@ -3,6 +3,7 @@
 package lifecycle
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,14 +118,14 @@ func TestCheckHookAnswer(t *testing.T) {
 		{"infrastructure error with the reviewer up", three, failing, nil, hookCall{s1, "false", ""}, toldApprove(stInfra), []string{"b:hook-infrastructure_error-lint"}},
 		{"block for the reviewer down only", three, clean, func(m *model, _ *facts) { m.fault = "timeout" }, hookCall{s1, "false", ""}, block, []string{"c:hook-block-nothing-fails-reviewer-timeout"}},
 		{"pending failure out of the changes, untold", three, failing, func(m *model, f *facts) { m.pending["check:src:lint"] = true; unchange(f) }, hookCall{s1, "false", ""}, approve(stNoChanges),
-			[]string{"b:unverified-pending-no_changes"}},
+			[]string{"b:unverified-pending"}},
 		{"pending failure out of the changes, told", three, failing, func(m *model, f *facts) { m.pending["check:src:lint"] = true; unchange(f) }, hookCall{s1, "false", ""}, toldApprove(stNoChanges), nil},
 		{"work committed onto main", three, failing, func(m *model, f *facts) {
 			unchange(f)
 			f.Branch, f.Maybe["src/a.txt"], f.MaybeWhy["src/a.txt"] = "main", true, "episode"
-		}, hookCall{s1, "false", ""}, approve(stNoChanges), []string{"b:unverified-on-base-no_changes"}},
+		}, hookCall{s1, "false", ""}, approve(stNoChanges), []string{"b:unverified-on-base"}},
 		{"outside the project, nothing names it", three, failing, nil, hookCall{s1, "false", "out"}, approve(stNoConfig), nil},
-		{"outside the project, CLAUDE_PROJECT_DIR names it", three, failing, nil, hookCall{s1, "false", "out-env"}, approve(stNoConfig), []string{"b:hook-no_config-lint"}},
+		{"outside the project, CLAUDE_PROJECT_DIR names it", three, failing, nil, hookCall{s1, "false", "out-env"}, approve(stNoConfig), []string{"b:hook-no_config-project-dir"}},
 		{"block while lint fails", three, failing, nil, hookCall{s1, "false", ""}, block, nil},
 		{"block while nothing fails", three, clean, nil, hookCall{s1, "false", ""}, block, []string{"c:hook-block-nothing-fails"}},
 		{"block on the stop after a block", three, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, block, []string{"c:hook-block-after-block"}},
@@ -465,6 +466,37 @@ func TestStandInReviewer(t *testing.T) {
 	if code := reviewerMain(reviewerArgv, strings.NewReader(""), &out, &errb); code == 0 {
 		t.Error("a reviewer without GAUNTLET_STOP_HOOK_ACTIVE=1 was accepted")
 	}
+	t.Setenv("GAUNTLET_STOP_HOOK_ACTIVE", "1")
+
+	// A text file shown as binary is recorded.
+	binary := "Review.\n" + diffMarker + "\ndiff --git a/src/a.txt b/src/a.txt\nBinary files a/src/a.txt and b/src/a.txt differ\n"
+	if code := reviewerMain(reviewerArgv, strings.NewReader(binary), &out, &errb); code != 0 {
+		t.Fatalf("stand-in exited %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(marks, binaryFile)); err != nil {
+		t.Errorf("a diff showing a text file as binary was not recorded: %v", err)
+	}
+
+	// Each fault answers as the real CLI would fail.
+	for fault, want := range map[string]string{"crash": "ECONNREFUSED", "quota": "usage limit", "garbage": "seems fine"} {
+		if err := os.WriteFile(filepath.Join(marks, faultFile), []byte(fault), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		errb.Reset()
+		_ = reviewerMain(reviewerArgv, strings.NewReader("Review.\n"), &out, &errb)
+		if !strings.Contains(out.String()+errb.String(), want) {
+			t.Errorf("fault %s: output %q, want %q in it", fault, out.String()+errb.String(), want)
+		}
+	}
+	for how, want := range map[string]string{"dot": "./src/a.txt", "win": `src\a.txt`, "": "src/a.txt"} {
+		if got := spell("src/a.txt", how); got != want {
+			t.Errorf("spell(src/a.txt, %q) = %q, want %q", how, got, want)
+		}
+	}
+	if got := spell("src/a.txt", "abs"); !filepath.IsAbs(got) || !strings.HasSuffix(got, "/src/a.txt") {
+		t.Errorf("spell(src/a.txt, abs) = %q", got)
+	}
 }
 
 // fakeGauntlets are deliberately broken stand-ins for agent-gauntlet: each
@@ -582,4 +614,47 @@ func TestCheckBrokenConfig(t *testing.T) {
 	f.HeadConfigBroken = true
 	wantSigs(t, "broken at HEAD too, approved", checkHookAnswer(m, f, hookCall{s1, "false", ""}, errAnswer))
 	wantSigs(t, "broken at HEAD too, blocked", checkHookAnswer(m, f, hookCall{s1, "false", ""}, block))
+}
+
+// The oracle compares bytes: a line-ending rewrite is a change of its own
+// kind, a deleted or new file a change.
+func TestCompareTrees(t *testing.T) {
+	got := compareTrees(
+		map[string]string{"same.txt": "a\n", "crlf.txt": "a\r\nb\r\n", "edited.txt": "b\n", "new.txt": "n\n"},
+		map[string]string{"same.txt": "a\n", "crlf.txt": "a\nb\n", "edited.txt": "a\n", "gone.txt": "g\n"})
+	want := map[string]string{"crlf.txt": "crlf", "edited.txt": "", "new.txt": "", "gone.txt": ""}
+	if !maps.Equal(got, want) {
+		t.Errorf("compareTrees = %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{{"*", "src/a.txt", true}, {"*.txt", "src/a.txt", true}, {"*.txt", "web/a.ts", false}, {"src/**", "src/sub/c.txt", true}, {"src/**", "lib/x/t.txt", false}} {
+		if got := attrMatch(tc.pattern, tc.path); got != tc.want {
+			t.Errorf("attrMatch(%q, %q) = %v", tc.pattern, tc.path, got)
+		}
+	}
+}
+
+// readGates reads back every weakening.
+func TestWeakenings(t *testing.T) {
+	cfg := projectConfig{MaxRetries: 2, VerifyOnContinue: true}
+	files := cfg.gauntletFiles("/gates")
+	trusted := readGates(files)
+	if trusted.weakerThan(trusted) != "" || !trusted.Present || trusted.MaxRetries != 2 || !trusted.Enabled || !trusted.VerifyOnContinue {
+		t.Fatalf("the configuration reads %+v", trusted)
+	}
+	for name, w := range weakenings {
+		got := readGates(w(files)).weakerThan(trusted)
+		want := map[string]string{"drop-check": "dropped", "drop-review": "dropped", "disable": "disabled"}[name]
+		if want == "" {
+			want = name
+		}
+		if got != want {
+			t.Errorf("weakening %s reads as %q, want %q", name, got, want)
+		}
+	}
+	if got := readGates(nil).weakerThan(trusted); got != "deleted" {
+		t.Errorf("a deleted configuration reads as %q", got)
+	}
 }

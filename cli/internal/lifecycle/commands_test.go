@@ -186,7 +186,8 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	var vs []violation
 	switch r.Cmd {
 	case "detect":
-		if res.code != 0 && !h.m.configBroken() {
+		// With no commit yet, -b main names nothing: a usage error.
+		if res.code != 0 && !h.m.configBroken() && !(f.Head == "" && r.Base != "" && res.code == 2) {
 			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
 		}
 		return append(vs, h.settleLock(false)...)

@@ -321,14 +321,20 @@ func (m *model) recordTrust(f facts) {
 	m.trust, m.trusted = trustRecord, f.HeadGauntlet
 }
 
-// weakened tags signatures about the stop hook when the work tree's
-// configuration enforces less than the one in force ("" when it does not).
-func (m *model) weakened(f facts) string {
+// weakened tags signatures about a stop hook that answered status when
+// the work tree's configuration enforces less than the one in force in a
+// way that leads to that answer ("" when it does not).
+func (m *model) weakened(f facts, status string) string {
 	files, known := m.hookFiles(f)
 	if !known {
 		return ""
 	}
-	if w := m.workGates().weakerThan(readGates(files)); w != "" {
+	w := m.workGates().weakerThan(readGates(files))
+	leads := map[string][]string{
+		"disabled": {stDisabled}, "retries": {stRetry}, "interval": {stInterval}, "continue": {stActive},
+		"command": passing, "local": passing, "dropped": passing,
+	}
+	if w == "deleted" || slices.Contains(leads[w], status) {
 		return "-weakened-" + w
 	}
 	return ""
@@ -799,8 +805,9 @@ func (m *model) mayFail(f facts, g gates, sel selection) []string {
 // on the jobs ids: an index flag, an attribute or a CRLF rewrite on a path
 // in their scope that changed, a nested repository in their scope (for a
 // block: what can make a run fail), a log-directory file forged since the
-// last run (review files for reviews only). "" when nothing does.
-func (m *model) shellTags(f facts, ids []string, block bool) string {
+// last run when a run answered (review files for reviews only). "" when
+// nothing does.
+func (m *model) shellTags(f facts, ids []string, block, runs bool) string {
 	tags := map[string]bool{}
 	review := false
 	for _, e := range m.entries() {
@@ -826,9 +833,11 @@ func (m *model) shellTags(f facts, ids []string, block bool) string {
 			tags["nested"] = tags["nested"] || block && e.scope(d+"/f.txt")
 		}
 	}
-	tags["forged-state"] = m.forged["state"]
-	tags["forged-log"] = m.forged["log"]
-	tags["forged-review"] = review && m.forged["review"]
+	if runs {
+		tags["forged-state"] = m.forged["state"]
+		tags["forged-log"] = m.forged["log"]
+		tags["forged-review"] = review && m.forged["review"]
+	}
 	var out []string
 	for _, t := range slices.Sorted(maps.Keys(tags)) {
 		if tags[t] {

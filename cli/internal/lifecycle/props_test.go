@@ -224,7 +224,7 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 			vs = append(vs, violation{"c:hook-block-after-block", fmt.Sprintf("blocked the stop that follows a block (stop_hook_active %s)", call.Active)})
 		}
 		if fails := m.mayFail(f, g, selection{scope: "all"}); len(fails) == 0 {
-			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs) + m.faultSuffix() + m.shellTags(f, a.FailedJobs, true),
+			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs) + m.faultSuffix() + m.shellTags(f, a.FailedJobs, true, true),
 				fmt.Sprintf("blocked while no gate fails in the work tree (the run reports %s)", strings.Join(a.FailedJobs, ", "))})
 		}
 		return vs
@@ -245,7 +245,10 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 	}
 	sig := "b:untold-" + a.Status
 	if len(fails) == 0 && !slices.Contains(terminal, a.Status) {
-		sig = "b:unverified-" + cause + "-" + a.Status + m.shellTags(f, soft, false)
+		sig = "b:unverified-" + cause + m.shellTags(f, soft, false, slices.Contains(passing, a.Status))
+	}
+	if strings.HasSuffix(call.Where, "-env") && a.Status == stNoConfig {
+		sig = "b:hook-no_config-project-dir"
 	}
 	return append(vs, violation{sig, fmt.Sprintf("approved %q while %s fail(s) (not surely in the changes: %s), and its systemMessage does not say what was not verified: %q",
 		a.Status, strings.Join(ids, ", "), strings.Join(soft, ", "), a.SystemMessage)})
@@ -256,7 +259,7 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 // condition that really holds (it must then say what was not verified).
 func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []string) (violation, bool) {
 	why := fmt.Sprintf("approved %q while %s fail(s)", a.Status, strings.Join(fails, ", "))
-	suffix := gateSuffix(fails) + m.weakened(f) + m.shellTags(f, fails, false)
+	suffix := gateSuffix(fails) + m.weakened(f, a.Status) + m.shellTags(f, fails, false, slices.Contains(passing, a.Status))
 	if slices.ContainsFunc(fails, func(id string) bool { return strings.HasPrefix(id, "review:") }) {
 		suffix += m.faultSuffix()
 	}
@@ -274,7 +277,7 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		if m.budgetSpent(g) {
 			return violation{}, false
 		}
-		return violation{"b:retry_limit_exceeded" + m.resetSuffix() + m.weakened(f), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s; %d infrastructure error(s) not counted)", m.budget, g.MaxRetries, m.episodeStart(), m.infraRuns)}, true
+		return violation{"b:retry_limit_exceeded" + m.resetSuffix() + m.weakened(f, a.Status), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s; %d infrastructure error(s) not counted)", m.budget, g.MaxRetries, m.episodeStart(), m.infraRuns)}, true
 	case stLock:
 		if m.lock.respected() {
 			return violation{}, false
@@ -284,7 +287,7 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		if m.intervalLegit(g) {
 			return violation{}, false
 		}
-		return violation{"b:interval_not_elapsed" + m.weakened(f), why + fmt.Sprintf(" (interval %d; full pass since the last clean: %v, failure since: %v)", g.Interval, m.fullPass, m.failedSince)}, true
+		return violation{"b:interval_not_elapsed" + m.weakened(f, a.Status), why + fmt.Sprintf(" (interval %d; full pass since the last clean: %v, failure since: %v)", g.Interval, m.fullPass, m.failedSince)}, true
 	case stDisabled:
 		if m.globalDisabled || !g.Enabled {
 			return violation{}, false
@@ -293,6 +296,9 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		if m.fault != "" {
 			return violation{}, false
 		}
+	}
+	if strings.HasSuffix(call.Where, "-env") && a.Status == stNoConfig {
+		return violation{"b:hook-no_config-project-dir", why + " (CLAUDE_PROJECT_DIR names the project)"}, true
 	}
 	return violation{"b:hook-" + a.Status + suffix, why}, true
 }
@@ -472,10 +478,10 @@ func checkRunStatus(m *model, f facts, r runCall, status string, failed []string
 	g := m.workGates()
 	if r.scoped() {
 		if fails := m.failing(f, g, sel); len(fails) > 0 && slices.Contains(passing, status) {
-			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails) + m.shellTags(f, fails, false), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
+			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails) + m.shellTags(f, fails, false, true), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
 		}
 		if status == stFailed && len(m.mayFail(f, g, sel)) == 0 {
-			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed) + m.faultSuffix() + m.shellTags(f, failed, true), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
+			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed) + m.faultSuffix() + m.shellTags(f, failed, true, true), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
 		}
 	}
 	if status == stRetry && r.Commit == "" && !m.budgetSpent(g) {
@@ -510,7 +516,7 @@ func checkCachedPasses(m *model, f facts, g gates, console string, reviews bool)
 		if !ok || j.Verdict != fail || (j.Review && !reviews) {
 			continue
 		}
-		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}) + m.shellTags(f, []string{j.ID}, false),
+		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}) + m.shellTags(f, []string{j.ID}, false, true),
 			fmt.Sprintf("%s was reported passed from the result cache, but it fails in the work tree", j.ID)})
 	}
 	return vs

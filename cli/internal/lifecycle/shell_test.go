@@ -5,6 +5,7 @@ package lifecycle
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,16 +70,22 @@ func (h *harness) shell(f []string) ([]violation, error) {
 // the review JSON files ("review"), .execution_state ("state") or the logs
 // ("log"), and how.
 func (h *harness) forge(what, how string) error {
-	h.m.forged[what] = true
+	before, _ := readTree(h.s.logDir())
+	var err error
 	switch what {
 	case "review":
-		return h.forgeReview(how)
+		err = h.forgeReview(how)
 	case "state":
-		return h.forgeState(how)
+		err = h.forgeState(how)
 	case "log":
-		return h.forgeLogs(how)
+		err = h.forgeLogs(how)
+	default:
+		return fmt.Errorf("forge: %q", what)
 	}
-	return fmt.Errorf("forge: %q", what)
+	if after, _ := readTree(h.s.logDir()); !maps.Equal(before, after) {
+		h.m.forged[what] = true
+	}
+	return err
 }
 
 // latestReviews returns the newest review JSON of each slot.
