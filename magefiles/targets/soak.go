@@ -11,9 +11,10 @@ import (
 // lifecyclePackage is the model-based lifecycle test, relative to cliModule.
 const lifecyclePackage = "./internal/lifecycle"
 
-// regressDir is where the lifecycle test keeps its minimal failing
-// sequences, relative to the repository root.
-var regressDir = filepath.Join(cliModule, "internal", "lifecycle", "testdata", "regress")
+// pendingDir is where the lifecycle test keeps the minimal failing
+// sequences agent-gauntlet does not pass yet, relative to the repository
+// root (testdata/regress holds those it passes).
+var pendingDir = filepath.Join(cliModule, "internal", "lifecycle", "testdata", "pending")
 
 // Soak settings and their defaults.
 const (
@@ -34,9 +35,10 @@ type SoakPlan struct {
 }
 
 // PlanSoak reads the soak settings (getenv) and returns the plan: the
-// lifecycle soak on, its count and time, and the new minimal failing
-// sequences saved into the regression directory under root. The go test
-// timeout leaves room for shrinking the last failure.
+// lifecycle soak on, its count and time, the pending sequences replayed
+// (one that now passes must be moved to testdata/regress), and the new
+// minimal failing sequences saved into the pending directory under root.
+// The go test timeout leaves room for shrinking the last failure.
 func PlanSoak(root string, getenv func(string) string) (SoakPlan, error) {
 	seqs := getenv(EnvSoakSequences)
 	if seqs == "" {
@@ -53,9 +55,10 @@ func PlanSoak(root string, getenv func(string) string) (SoakPlan, error) {
 	return SoakPlan{
 		Env: []string{
 			"LIFECYCLE_SOAK=1",
+			"LIFECYCLE_PENDING=1",
 			EnvSoakSequences + "=" + seqs,
 			EnvSoakTime + "=" + budget.String(),
-			"LIFECYCLE_SAVE_DIR=" + filepath.Join(root, regressDir),
+			"LIFECYCLE_SAVE_DIR=" + filepath.Join(root, pendingDir),
 		},
 		Timeout: budget + 30*time.Minute,
 	}, nil
@@ -64,7 +67,9 @@ func PlanSoak(root string, getenv func(string) string) (SoakPlan, error) {
 // Soak runs the model-based lifecycle test on many random sequences
 // (LIFECYCLE_SEQUENCES, default 2000, within LIFECYCLE_SOAK_TIME, default
 // 30m) and writes each new minimal failing sequence into
-// cli/internal/lifecycle/testdata/regress, where every test run replays it.
+// cli/internal/lifecycle/testdata/pending; it first replays the pending
+// ones, each of which must still fail (once agent-gauntlet passes one, it
+// moves to testdata/regress, which every test run replays).
 func Soak(ctx context.Context) error {
 	root, err := RepoRoot()
 	if err != nil {
@@ -74,6 +79,6 @@ func Soak(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, filepath.Join(root, cliModule), plan.Env, "go", "test", "-count=1",
-		"-timeout", plan.Timeout.String(), "-run", "^TestLifecycleSoak$", lifecyclePackage)
+	return run(ctx, filepath.Join(root, cliModule), plan.Env, "go", "test", "-v", "-count=1",
+		"-timeout", plan.Timeout.String(), "-run", "^(TestLifecyclePending|TestLifecycleSoak)$", lifecyclePackage)
 }
