@@ -386,15 +386,10 @@ func (h *harness) mark(status string, n int) error {
 	var cands []cand
 	for _, stem := range sortedKeys(latest) {
 		p := filepath.Join(h.s.logDir(), fmt.Sprintf("%s.%d.json", stem, latest[stem]))
-		data, err := os.ReadFile(p)
-		if err != nil {
+		doc, vs, ok := readReview(p)
+		if !ok {
 			continue
 		}
-		var doc map[string]any
-		if json.Unmarshal(data, &doc) != nil {
-			continue
-		}
-		vs, _ := doc["violations"].([]any)
 		for _, x := range vs {
 			if v, ok := x.(map[string]any); ok && v["status"] == "new" {
 				cands = append(cands, cand{p, doc, v})

@@ -123,15 +123,10 @@ func (h *harness) forgeReview(how string) error {
 			}
 			continue
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
+		doc, vs, ok := readReview(p)
+		if !ok {
 			continue
 		}
-		var doc map[string]any
-		if json.Unmarshal(data, &doc) != nil {
-			continue
-		}
-		vs, _ := doc["violations"].([]any)
 		switch how {
 		case "flip":
 			doc["status"] = "pass"
@@ -154,6 +149,17 @@ func (h *harness) forgeReview(how string) error {
 		}
 	}
 	return nil
+}
+
+// readReview reads the review JSON at p: the document and its violations;
+// ok is false when it cannot be read as one.
+func readReview(p string) (doc map[string]any, violations []any, ok bool) {
+	data, err := os.ReadFile(p)
+	if err != nil || json.Unmarshal(data, &doc) != nil {
+		return nil, nil, false
+	}
+	violations, _ = doc["violations"].([]any)
+	return doc, violations, true
 }
 
 func writeJSON(p string, doc any) error {
