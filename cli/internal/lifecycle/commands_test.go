@@ -186,8 +186,12 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	var vs []violation
 	switch r.Cmd {
 	case "detect":
-		// With no commit yet, -b main names nothing: a usage error.
-		if res.code != 0 && !h.m.configBroken() && !(f.Head == "" && r.Base != "" && res.code == 2) {
+		// With no commit yet, -b main names nothing: a usage error; so
+		// is a work tree without a configuration (detect, like run, says
+		// the trusted one differs).
+		_, configured := h.m.files[gauntletDir+"/config.yml"]
+		usage := res.code == 2 && (f.Head == "" && r.Base != "" || !configured && strings.Contains(res.stderr, "differs from the trusted one"))
+		if res.code != 0 && !h.m.configBroken() && !usage {
 			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
 		}
 		return append(vs, h.settleLock(false)...)

@@ -280,9 +280,12 @@ func (h *harness) setFile(path, content string) error {
 // removePath deletes a file or a directory of the work tree.
 func (h *harness) removePath(path string) error {
 	delete(h.m.files, path)
-	for _, p := range h.m.under(path) {
-		delete(h.m.files, p)
+	for p := range h.m.files {
+		if strings.HasPrefix(p, path+"/") { // a nested repository's .git/ too
+			delete(h.m.files, p)
+		}
 	}
+	h.m.nested = slices.DeleteFunc(h.m.nested, func(d string) bool { return d == path || strings.HasPrefix(d, path+"/") })
 	return os.RemoveAll(h.s.path(path))
 }
 
