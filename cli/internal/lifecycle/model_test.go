@@ -206,8 +206,12 @@ type model struct {
 	forgedState bool
 	// runBranch is the branch of the last run that took the lock ("" before
 	// any): a run on another branch archives the pending failures.
-	runBranch   string
-	skips       []skip
+	runBranch string
+	skips     []skip
+	// skipsRead counts the skips a command of the binary could read
+	// (those marked before it started): removing the review files drops
+	// the others, which the gauntlet never saw.
+	skipsRead   int
 	cleans      int
 	lock        lockKind
 	lockContent string
