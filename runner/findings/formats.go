@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"fmt"
 	"io"
 	"path"
 	"sort"
@@ -118,7 +119,9 @@ func Parse(spec Spec, output io.Reader) Result {
 		if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
 			goFailFast(t.args, &r)
 		}
-		r.Truncated = cut
+		if cut != "" {
+			r.cut(cut)
+		}
 		if err != nil {
 			r.Problem = "read the output: " + err.Error()
 		}
@@ -142,15 +145,29 @@ func Parse(spec Spec, output io.Reader) Result {
 
 // streamDiagnostics reads a diagnostic format chunk by chunk, never
 // holding more than a chunk of the output; in a failed run it keeps the
-// error lines aside, for when the format finds nothing failing.
+// error lines aside, for when the format finds nothing failing. Once the
+// result is full it parses no more: the rest of the output is only looked
+// through for the stops of build tools.
 func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec, stops *buildStops, r *Result) {
 	l := newLineReader(output)
-	var chunk, aside []string
-	size, asideSize, asideCut, found := 0, 0, false, false
+	var batch, chunk, aside []string
+	size, asideSize, asideCut, found, full := 0, 0, false, false, false
+	flush := func() {
+		full = !scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
+		chunk, size = chunk[:0], 0
+		if !found && len(r.Findings) > 0 {
+			found, aside = true, nil // the error lines will not be needed
+		}
+	}
 	for {
-		line, ok := l.next()
-		if ok {
+		if batch = l.batch(batch[:0]); len(batch) == 0 {
+			break
+		}
+		for _, line := range batch {
 			stops.line(line)
+			if full {
+				continue
+			}
 			if spec.Failed && !found && maybeErrorRE().MatchString(line) {
 				if asideSize += len(line); asideSize > maxAsideBytes {
 					asideCut = true
@@ -159,20 +176,17 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 				}
 			}
 			chunk = append(chunk, line)
-			size += len(line) + 1
-		}
-		if len(chunk) > 0 && (!ok || len(chunk) >= chunkLines || size >= chunkBytes) {
-			scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
-			chunk, size = chunk[:0], 0
-			if !found && len(r.Findings) > 0 {
-				found, aside = true, nil // the error lines will not be needed
+			if size += len(line) + 1; len(chunk) >= chunkLines || size >= chunkBytes {
+				flush()
 			}
 		}
-		if !ok {
-			break
-		}
 	}
-	r.Truncated = l.cut
+	if len(chunk) > 0 && !full {
+		flush()
+	}
+	if l.cut != "" {
+		r.cut(l.cut)
+	}
 	if err := l.failure(); err != nil {
 		r.Problem = "read the output: " + err.Error()
 	}
@@ -181,7 +195,9 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 		// tell. (Diagnostics that fail nothing, pylint's conventions, are
 		// what it failed for.)
 		parseText(aside, n, r)
-		r.Truncated = r.Truncated || asideCut
+		if asideCut {
+			r.cut(fmt.Sprintf("more than %d MB of error lines the format did not read: the rest were not read", maxAsideBytes>>20))
+		}
 	}
 }
 

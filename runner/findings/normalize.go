@@ -96,6 +96,9 @@ type rule struct {
 // trimmed.
 func (n *Normalizer) Line(s string) string {
 	s = strings.TrimRight(s, "\r\n")
+	if strings.TrimSpace(s) == "" {
+		return "" // what every rule would leave of it
+	}
 	s = n.relative(s)
 	for _, r := range rules() {
 		if r.guard == "" || strings.Contains(s, r.guard) {

@@ -115,11 +115,12 @@ func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
 		}
 	}
 	r.Format = strings.Join(formats, "+")
-	rest := make([]string, 0, len(lines))
 	for i, l := range lines {
-		if !claimed[i] {
-			rest = append(rest, l)
+		if claimed[i] {
+			continue
+		}
+		if f, ok := textFinding(l, n); ok && !r.add(f) {
+			return
 		}
 	}
-	parseText(rest, n, r)
 }

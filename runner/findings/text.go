@@ -12,10 +12,13 @@ import (
 // other a warning. Compared as a multiset with the base's, a line the base
 // does not print as often is new, whatever it says (a file name listed
 // under an error's header is as new as the header).
+//
+// It stops at the first finding the result has no room for: a line past
+// that is never normalised.
 func parseText(lines []string, n *Normalizer, r *Result) {
 	for _, l := range lines {
-		if f, ok := textFinding(l, n); ok {
-			r.add(f)
+		if f, ok := textFinding(l, n); ok && !r.add(f) {
+			return
 		}
 	}
 }
@@ -57,7 +60,14 @@ var maybeErrorRE = sync.OnceValue(func() *regexp.Regexp {
 // ansiRE matches terminal escape sequences.
 var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`) })
 
-func stripANSI(s string) string { return ansiRE().ReplaceAllString(s, "") }
+// stripANSI drops the terminal escape sequences of s (most lines hold
+// none, and then cost no regular expression).
+func stripANSI(s string) string {
+	if strings.IndexByte(s, '\x1b') < 0 {
+		return s
+	}
+	return ansiRE().ReplaceAllString(s, "")
+}
 
 // Stops that build tools show in their output: they stop at the first
 // failing target unless told to go on.
