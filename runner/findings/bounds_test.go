@@ -78,3 +78,13 @@ func equalResults(a, b Result) bool {
 	}
 	return true
 }
+
+// TestMaxBefore: streamSniffed keeps maxBefore lines above a line that can
+// start a sniffer's part; no sniffer starts its part further above.
+func TestMaxBefore(t *testing.T) {
+	for _, s := range sniffers() {
+		if s.before > maxBefore {
+			t.Errorf("%s: its part starts %d lines above its start line, more than maxBefore (%d)", s.format, s.before, maxBefore)
+		}
+	}
+}

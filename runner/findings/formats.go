@@ -107,25 +107,12 @@ func Parse(spec Spec, output io.Reader) Result {
 	n := NewNormalizer(spec.Roots...)
 	r := Result{Format: format}
 	var stops buildStops
-	if p, ok := ownParsers[format]; ok {
-		lines, cut, err := readLines(output)
-		for _, l := range lines {
-			stops.line(l)
-		}
-		p(lines, n, spec.Dir, &r)
-		if spec.Failed && !r.anyFailing() && format != FormatText {
-			parseText(lines, n, &r)
-		}
-		if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
-			goFailFast(t.args, &r)
-		}
-		if cut != "" {
-			r.cut(cut)
-		}
-		if err != nil {
-			r.Problem = "read the output: " + err.Error()
-		}
-	} else {
+	switch p, own := ownParsers[format]; {
+	case format == FormatText:
+		streamSniffed(output, n, spec.Dir, &stops, &r)
+	case own:
+		parseWhole(p, format, words, output, n, spec, &stops, &r)
+	default:
 		streamDiagnostics(format, output, n, spec, &stops, &r)
 	}
 	if len(spec.JUnit) > 0 {
@@ -141,6 +128,34 @@ func Parse(spec Spec, output io.Reader) Result {
 	stops.add(words, &r)
 	r.dedupDiagnostics()
 	return r
+}
+
+// parseWhole reads the output of a format whose parser needs all of it
+// (a test runner's), held whole within the bounds.
+func parseWhole(p func([]string, *Normalizer, string, *Result), format string, words []string, output io.Reader, n *Normalizer, spec Spec, stops *buildStops, r *Result) {
+	lines, cut, err := readLines(output)
+	for _, l := range lines {
+		stops.line(l)
+	}
+	p(lines, n, spec.Dir, r)
+	if spec.Failed && !r.anyFailing() {
+		parseText(lines, n, r)
+	}
+	if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
+		goFailFast(t.args, r)
+	}
+	r.readEnd(cut, err)
+}
+
+// readEnd notes in r how the reading of the output ended: cut short by a
+// bound (cut), or by an error.
+func (r *Result) readEnd(cut string, err error) {
+	if cut != "" {
+		r.cut(cut)
+	}
+	if err != nil {
+		r.Problem = "read the output: " + err.Error()
+	}
 }
 
 // streamDiagnostics reads a diagnostic format chunk by chunk, never
@@ -184,12 +199,7 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 	if len(chunk) > 0 && !full {
 		flush()
 	}
-	if l.cut != "" {
-		r.cut(l.cut)
-	}
-	if err := l.failure(); err != nil {
-		r.Problem = "read the output: " + err.Error()
-	}
+	r.readEnd(l.cut, l.failure())
 	if spec.Failed && len(r.Findings) == 0 {
 		// The tool failed and said nothing in its format: its lines
 		// tell. (Diagnostics that fail nothing, pylint's conventions, are

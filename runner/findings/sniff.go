@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -97,6 +98,12 @@ func Sniff(lines []string) []string {
 // holds are read as text (parseText). The result's format names them all
 // ("text+go-test").
 func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
+	readSniffed(nil, lines, n, dir, r)
+}
+
+// readSniffed is parseSniffed of lines that follow lines no sniffer's part
+// can hold, already read as text (before).
+func readSniffed(before []Finding, lines []string, n *Normalizer, dir string, r *Result) {
 	claimed := make([]bool, len(lines))
 	formats := []string{FormatText}
 	for _, s := range sniffers() {
@@ -115,6 +122,11 @@ func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
 		}
 	}
 	r.Format = strings.Join(formats, "+")
+	for _, f := range before {
+		if !r.add(f) {
+			return
+		}
+	}
 	for i, l := range lines {
 		if claimed[i] {
 			continue
@@ -123,4 +135,62 @@ func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
 			return
 		}
 	}
+}
+
+// maxBefore is the most lines a sniffer's part starts before its first
+// start line (sniffer.before).
+const maxBefore = 1
+
+// startsPart reports whether a sniffer's part of the output can start at
+// line l.
+func startsPart(l string) bool {
+	l = stripANSI(l)
+	for _, s := range sniffers() {
+		if s.start.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamSniffed reads plain output as parseSniffed does, holding only what
+// can matter: a line before the first line a sniffer's part can start at
+// (and the maxBefore lines above it) is read as text as it comes, and not
+// kept once the result would be full; only the lines from there on are
+// held, to be read as parseSniffed reads them. Output that no format shows
+// in costs no more memory than its findings.
+func streamSniffed(output io.Reader, n *Normalizer, dir string, stops *buildStops, r *Result) {
+	l := newLineReader(output)
+	var batch, held, above []string
+	var before []Finding
+	started := false
+	for {
+		if batch = l.batch(batch[:0]); len(batch) == 0 {
+			break
+		}
+		for _, line := range batch {
+			stops.line(line)
+			if !started && startsPart(line) {
+				started, held = true, append(above, line)
+				continue
+			}
+			if started {
+				held = append(held, line)
+				continue
+			}
+			if above = append(above, line); len(above) > maxBefore {
+				if len(before) <= MaxFindings { // one past them cuts the result
+					if f, ok := textFinding(above[0], n); ok {
+						before = append(before, f)
+					}
+				}
+				above = append(above[:0], above[1:]...)
+			}
+		}
+	}
+	if !started {
+		held = above
+	}
+	readSniffed(before, held, n, dir, r)
+	r.readEnd(l.cut, l.failure())
 }
