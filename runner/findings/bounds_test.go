@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // TestParseBounds: at each bound of a result (MaxFindings, MaxLines,
@@ -86,5 +88,28 @@ func TestMaxBefore(t *testing.T) {
 		if s.before > maxBefore {
 			t.Errorf("%s: its part starts %d lines above its start line, more than maxBefore (%d)", s.format, s.before, maxBefore)
 		}
+	}
+}
+
+// TestSnifferMay: every line a sniffer's start matches passes its may, on
+// lines generated from the start's expression and on the corpus's lines
+// (a may that failed one would keep a format from being recognised).
+func TestSnifferMay(t *testing.T) {
+	for _, s := range sniffers() {
+		t.Run(s.format, func(t *testing.T) {
+			for _, out := range corpusLines(t) {
+				for _, l := range out {
+					if l = stripANSI(l); s.start.MatchString(l) && !s.may(l) {
+						t.Errorf("the start matches %q, may does not", l)
+					}
+				}
+			}
+			rapid.Check(t, func(t *rapid.T) {
+				l := rapid.StringMatching(s.start.String()).Draw(t, "line")
+				if s.start.MatchString(l) && !s.may(l) {
+					t.Fatalf("the start matches %q, may does not", l)
+				}
+			})
+		})
 	}
 }

@@ -22,29 +22,39 @@ type sniffer struct {
 	untilEnd bool
 	// parse reads its part (nil: errorformat's patterns of format).
 	parse func(lines []string, n *Normalizer, dir string, r *Result)
+	// may is a cheap test every line start matches passes (the bytes a
+	// start line begins with, a word it holds): most lines of output fail
+	// it and cost no regular expression.
+	may func(l string) bool
+}
+
+// startsWithAny is a may of the lines whose first byte is one of these.
+func startsWithAny(bytes string) func(string) bool {
+	return func(l string) bool { return l != "" && strings.IndexByte(bytes, l[0]) >= 0 }
 }
 
 // sniffers are the formats recognised inside any output, in the order
 // they are read.
 var sniffers = sync.OnceValue(func() []sniffer {
 	return []sniffer{
-		{format: FormatGoTestJSON, parse: parseGoTestJSON, start: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`), end: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`)},
-		{format: FormatGoTest, untilEnd: true, parse: parseGoTest,
+		{format: FormatGoTestJSON, parse: parseGoTestJSON, may: func(l string) bool { return strings.HasPrefix(l, `{"Time":"`) }, start: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`), end: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`)},
+		{format: FormatGoTest, untilEnd: true, parse: parseGoTest, may: startsWithAny("=-oF?#"),
 			start: regexp.MustCompile(`^(?:=== RUN |--- (?:FAIL|PASS|SKIP): |(?:ok  |FAIL|\?   )\t\S|# [\w.\-/]+(?: \[[\w.\-/]+\.test\])?$)`),
 			end:   regexp.MustCompile(`^(?:(?:ok  |FAIL|\?   )\t\S.*|FAIL|PASS)$`)},
 		{format: FormatPytest, untilEnd: true, parse: parsePytest,
+			may:   func(l string) bool { return startsWithAny("=FE")(l) || strings.HasSuffix(l, "%]") },
 			start: regexp.MustCompile(`^(?:=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+|(?:FAILED|ERROR) \S+::\S.*|(?:\S+\.py )?[.FEsxX]+\s+\[\s*\d+%\])$`),
 			end:   pytestFinalRE()},
-		{format: FormatJest, untilEnd: true, parse: parseJest,
+		{format: FormatJest, untilEnd: true, parse: parseJest, may: startsWithAny("PF T"),
 			start: regexp.MustCompile(`^(?:(?:PASS|FAIL) \S+\.[cm]?[jt]sx?\b|  ● |Test Suites: )`),
 			end:   regexp.MustCompile(`^(?:(?:Test Suites|Tests|Snapshots|Time): |Ran all test suites)`)},
-		{format: FormatCargoTest, untilEnd: true, parse: parseCargoTest,
+		{format: FormatCargoTest, untilEnd: true, parse: parseCargoTest, may: startsWithAny(" \t\n\v\f\rr"),
 			start: regexp.MustCompile(`^(?:\s+(?:Compiling|Finished|Running|Doc-tests) |running \d+ tests?$)`),
 			end:   regexp.MustCompile(`^(?:test result: |error: |Caused by:|\s+process didn't exit successfully|note: test exited abnormally)`)},
-		{format: "eslint", before: 1,
+		{format: "eslint", before: 1, may: startsWithAny(" \t\n\v\f\r"),
 			start: regexp.MustCompile(`^\s+\d+:\d+\s+(?:error|warning)\s+\S`),
 			end:   regexp.MustCompile(`^✖ \d+ problems?`)},
-		{format: "tsc",
+		{format: "tsc", may: func(l string) bool { return strings.Contains(l, " TS") },
 			start: regexp.MustCompile(`^\S+(?:\(\d+,\d+\): | ?:\d+:\d+ - )(?:error|warning) TS\d+: `),
 			end:   regexp.MustCompile(`^Found \d+ errors?`)},
 	}
@@ -55,7 +65,7 @@ var sniffers = sync.OnceValue(func() []sniffer {
 func (s sniffer) span(lines []string) (from, to int, ok bool) {
 	from = -1
 	for i, l := range lines {
-		if s.start.MatchString(stripANSI(l)) {
+		if l = stripANSI(l); s.may(l) && s.start.MatchString(l) {
 			from = i
 			break
 		}
@@ -146,7 +156,7 @@ const maxBefore = 1
 func startsPart(l string) bool {
 	l = stripANSI(l)
 	for _, s := range sniffers() {
-		if s.start.MatchString(l) {
+		if s.may(l) && s.start.MatchString(l) {
 			return true
 		}
 	}
