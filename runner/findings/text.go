@@ -31,7 +31,7 @@ func textFinding(l string, n *Normalizer) (Finding, bool) {
 		return Finding{}, false
 	}
 	sev := SeverityWarning
-	if IsErrorLine(norm) {
+	if errorLineRE().MatchString(norm) { // IsErrorLine, the summary already ruled out
 		sev = SeverityError
 	}
 	msg := strings.TrimSpace(n.relative(stripANSI(l)))
