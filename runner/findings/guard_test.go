@@ -17,7 +17,7 @@ func lineGen(corpus [][]string) *rapid.Generator[string] {
 		":", "-", "(", ")", ",", ".", "/", "./", "'", "=", "!", "tmp", "tmpab12cd9", "/tmp/x", "/var/tmp/y", os.TempDir() + "/z",
 		"/var/folders/ab/cd/T/e", "\x1b[31m", "\x1b[0m", "ms", "s", "µs", "pid", "PID", "Port", "thread '", "goroutine ",
 		"line ", "Col ", "FAIL", "ok", "Pass", "test result:", "rated at", "not remade because of errors", "errors", "passed",
-		"ſ", "K", "é", "o", "pa", "2026-11-26T20:00:00Z", "12:30:01", "x.go:12:5", "=== ", "!!!", "\x00"}
+		"ſ", "K", "é", "o", "pa", "a.go", ":9", ":x", "2026-11-26T20:00:00Z", "12:30:01", "x.go:12:5", "=== ", "!!!", "\x00"}
 	return rapid.Custom(func(t *rapid.T) string {
 		if rapid.IntRange(0, 3).Draw(t, "from the corpus") == 0 {
 			out := corpus[rapid.IntRange(0, len(corpus)-1).Draw(t, "output")]
@@ -32,8 +32,9 @@ func lineGen(corpus [][]string) *rapid.Generator[string] {
 }
 
 // TestGuardsAgree: the guards change nothing: Normalizer.Line is the
-// rules applied without them, and IsSummary is summaryRE without
-// maybeSummary, on every line.
+// rules applied without them, IsSummary is summaryRE without
+// maybeSummary, and colonDigit holds for every line lineLocationRE finds
+// a location in.
 func TestGuardsAgree(t *testing.T) {
 	corpus := corpusLines(t)
 	n := NewNormalizer("/tmp/root", "/home/u/project")
@@ -55,6 +56,9 @@ func TestGuardsAgree(t *testing.T) {
 		l := lineGen(corpus).Draw(t, "line")
 		if got, want := n.Line(l), unguarded(l); got != want {
 			t.Fatalf("Line(%q) = %q, the rules without their guards give %q", l, got, want)
+		}
+		if lineLocationRE().MatchString(l) && !colonDigit(l) {
+			t.Fatalf("lineLocationRE finds a location in %q, colonDigit does not", l)
 		}
 		for _, s := range []string{l, n.Line(l)} {
 			if got, want := IsSummary(s), !locationRE().MatchString(s) && summaryRE().MatchString(s); got != want {

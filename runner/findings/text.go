@@ -36,10 +36,28 @@ func textFinding(l string, n *Normalizer) (Finding, bool) {
 	}
 	msg := strings.TrimSpace(n.relative(stripANSI(l)))
 	f := Finding{Kind: KindLine, Severity: sev, Message: msg}
+	if !colonDigit(msg) {
+		return f, true // no file:line (lineLocationRE)
+	}
 	if m := lineLocationRE().FindStringSubmatch(msg); m != nil {
 		f.File, f.Line = m[1], atoi(m[2])
 	}
 	return f, true
+}
+
+// colonDigit reports whether s holds a colon followed by an ASCII digit,
+// as every line lineLocationRE finds a location in does.
+func colonDigit(s string) bool {
+	for {
+		i := strings.IndexByte(s, ':')
+		if i < 0 || i+1 == len(s) {
+			return false
+		}
+		if c := s[i+1]; '0' <= c && c <= '9' {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // lineLocationRE finds the file:line a line of text starts with, or holds
