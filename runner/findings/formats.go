@@ -39,7 +39,7 @@ var ownParsers = map[string]func(lines []string, n *Normalizer, dir string, r *R
 	FormatCargoTest:  parseCargoTest,
 	FormatJest:       parseJest,
 	FormatJUnit:      func([]string, *Normalizer, string, *Result) {},
-	FormatText:       parseSniffed,
+	FormatText:       parseSniffed, // as Parse reads it, streamed (streamSniffed)
 }
 
 // Formats lists every format name a check may give, sorted: this
@@ -206,7 +206,7 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 		// what it failed for.)
 		parseText(aside, n, r)
 		if asideCut {
-			r.cut(fmt.Sprintf("more than %d MB of error lines the format did not read: the rest were not read", maxAsideBytes>>20))
+			r.cut(fmt.Sprintf("more than %d MB of error lines, none in the format: the rest were not read", maxAsideBytes>>20))
 		}
 	}
 }
