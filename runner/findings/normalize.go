@@ -63,8 +63,8 @@ var rules = sync.OnceValue(func() []rule {
 		// Memory addresses and other hex numbers.
 		{holds("0x"), regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
 		// Random values: UUIDs, long hex or decimal numbers (ids,
-		// hashes, nanosecond clocks), the numbers of processes, seeds,
-		// ports and threads, temporary names (tmpab12cd).
+		// hashes, nanosecond clocks), the numbers of processes, random
+		// seed values, ports and threads, temporary names (tmpab12cd).
 		{holds("-"), regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`), "<uuid>"},
 		{hexRun(12), regexp.MustCompile(`\b[0-9a-fA-F]{12,}\b`), "<hex>"},
 		{hasDigit, regexp.MustCompile(`(?i)\b(pid|process|seed|port|thread|worker)([\s:=#]+)\d+\b`), "${1}${2}N"},
