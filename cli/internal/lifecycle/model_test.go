@@ -201,7 +201,7 @@ type model struct {
 	// ran: a command took the lock to run gates (the gauntlet has records
 	// of its own); forgedState: before that, the agent wrote an
 	// .execution_state with only the TypeScript tool's fields, dated now
-	// (the seeds' interval then runs from it).
+	// (the interval then runs from it).
 	ran         bool
 	forgedState bool
 	// runBranch is the branch of the last run that took the lock ("" before
