@@ -19,6 +19,7 @@ type DetectCmd struct {
 // Run prints the changed files and the gates a run would execute, without
 // taking the lock, writing logs or running anything.
 func (c *DetectCmd) Run(env *Env, ctx context.Context) error {
+	warnUntrusted(env)
 	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
 	if err != nil {
 		return configError(env.Stderr, err)

@@ -105,7 +105,10 @@ const signalDelay = 5 * time.Millisecond
 // SIGPIPE is ignored and an ending signal ends the process, as one
 // arriving before main does. The stop hook installs them at once when it
 // decides to run the gates (Env.HandleSignals).
+//
+// It sets the process's soft memory limit first (limitMemory).
 func RunProcess(args []string) int {
+	limitMemory()
 	if !isHook(args) {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		ctx, stop := NotifyContext(context.Background())

@@ -10,7 +10,8 @@
 //
 // Custom script commands: waitaddr FILE VAR (wait for a stand-in's address
 // file, set VAR to its URL), modelreqs LOG (one line per recorded request,
-// for stdout assertions), modcopy MODULE DIR (a writable copy of a module
+// for stdout assertions), hookfed LINES LOG MIN (a block's reason reached
+// the model whole), modcopy MODULE DIR (a writable copy of a module
 // from the Go module cache, a real project to run init on) and unpath NAME
 // (drop from PATH every directory holding NAME). Programs: agent-gauntlet
 // and `modelstub serve` (run it in the background with &). $REPO is the
@@ -22,11 +23,13 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,6 +113,7 @@ func TestE2E(t *testing.T) {
 			"modelreqs": cmdModelReqs,
 			"modcopy":   cmdModCopy,
 			"unpath":    cmdUnpath,
+			"hookfed":   cmdHookFed,
 		},
 	})
 }
@@ -177,6 +181,49 @@ func cmdModelReqs(ts *testscript.TestScript, neg bool, args []string) {
 	entries, err := modelstub.ReadLog(f)
 	ts.Check(err)
 	ts.Check(modelstub.Summarize(entries, ts.Stdout()))
+}
+
+// cmdHookFed checks that a stop hook's block reason reached the model
+// whole:
+//
+//	hookfed LINES LOG MIN
+//
+// LINES holds the hook's answers as the client read them (one JSON line
+// each); the first must be at least MIN bytes long and a block whose reason
+// and stopReason are the same text. A request of the stand-in's log LOG
+// must carry that whole text in its last user message. It prints
+// `hook line N bytes, reason M bytes: in turn T, whole`.
+func cmdHookFed(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: hookfed LINES LOG MIN")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	line, _, _ := strings.Cut(string(data), "\n")
+	min, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	if len(line) < min {
+		ts.Fatalf("hookfed: the hook's line is %d bytes, want at least %d", len(line), min)
+	}
+	var answer struct {
+		Decision, Reason, StopReason string
+	}
+	ts.Check(json.Unmarshal([]byte(line), &answer))
+	if answer.Decision != "block" || answer.Reason == "" || answer.Reason != answer.StopReason {
+		ts.Fatalf("hookfed: the hook's first answer is not a block with the same reason and stopReason: %.200s", line)
+	}
+	f, err := os.Open(ts.MkAbs(args[1]))
+	ts.Check(err)
+	defer f.Close()
+	entries, err := modelstub.ReadLog(f)
+	ts.Check(err)
+	for _, e := range entries {
+		if e.Turn && strings.Contains(modelstub.LastUserText(e.API, e.Body), answer.Reason) {
+			fmt.Fprintf(ts.Stdout(), "hook line %d bytes, reason %d bytes: in turn %d, whole\n", len(line), len(answer.Reason), e.N)
+			return
+		}
+	}
+	ts.Fatalf("hookfed: no request of %s carries the whole reason (%d bytes)", args[1], len(answer.Reason))
 }
 
 // goEnv is `go env KEY` of the test process ("" when go cannot say).

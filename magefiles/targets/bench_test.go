@@ -62,7 +62,8 @@ BenchmarkDetectTenThousandFiles-2     	      20	 300000000 ns/op	     14000 maxr
 BenchmarkStopHookCachedTenThousandFiles-2 	      20	  60000000 ns/op	     12000 maxrss-KiB	  50000000 med-ns	  30000000 base-med-ns	         3 git-calls
 BenchmarkStopHookCachedTenSlowGates-2 	      20	  90000000 ns/op	     12000 maxrss-KiB	  44000000 med-ns	  30000000 base-med-ns	         3 git-calls
 BenchmarkStopHookCachedRevert-2 	      20	  90000000 ns/op	     12000 maxrss-KiB	  49000000 med-ns	  30000000 base-med-ns	         3 git-calls
-BenchmarkStopHookCachedPreExisting-2 	      20	  90000000 ns/op	     12000 maxrss-KiB	  51000000 med-ns	  30000000 base-med-ns	         3 git-calls`
+BenchmarkStopHookCachedPreExisting-2 	      20	  90000000 ns/op	     12000 maxrss-KiB	  51000000 med-ns	  30000000 base-med-ns	         3 git-calls
+BenchmarkRunFailingCheckLargeOutput-2 	      20	 900000000 ns/op	    120000 maxrss-KiB	 800000000 med-ns	 200000000 base-med-ns	         9 git-calls`
 	figs := Figures(ParseBench(strings.NewReader(out)))
 	want := map[string]struct {
 		measured string
@@ -79,6 +80,7 @@ BenchmarkStopHookCachedPreExisting-2 	      20	  90000000 ns/op	     12000 maxrs
 		"same, 10 gates of 1 s each (none runs)":                                               {"44.00 ms", true},  // 1.47×
 		"stop hook, nothing new since a fix that put a file back as on the base, 10,000 files": {"49.00 ms", true},
 		"stop hook, nothing new since a pre-existing failure, 10,000 files":                    {"51.00 ms", false},
+		"run, one failing check printing 100 MB (peak RSS)":                                    {"117.2 MiB", false},
 	}
 	for _, f := range figs {
 		if w, ok := want[f.What]; ok {

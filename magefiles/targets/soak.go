@@ -12,9 +12,10 @@ import (
 // lifecyclePackage is the model-based lifecycle test, relative to cliModule.
 const lifecyclePackage = "./internal/lifecycle"
 
-// regressDir is where the lifecycle test keeps its minimal failing
-// sequences, relative to the repository root.
-var regressDir = filepath.Join(cliModule, "internal", "lifecycle", "testdata", "regress")
+// pendingDir is where the lifecycle test keeps the minimal failing
+// sequences agent-gauntlet does not pass yet, relative to the repository
+// root (testdata/regress holds those it passes).
+var pendingDir = filepath.Join(cliModule, "internal", "lifecycle", "testdata", "pending")
 
 // Soak settings and their defaults.
 const (
@@ -35,9 +36,10 @@ type SoakPlan struct {
 }
 
 // PlanSoak reads the soak settings (getenv) and returns the plan: the
-// lifecycle soak on, its count and time, and the new minimal failing
-// sequences saved into the regression directory under root. The go test
-// timeout leaves room for shrinking the last failure.
+// lifecycle soak on, its count and time, the pending sequences replayed
+// (one that now passes must be moved to testdata/regress), and the new
+// minimal failing sequences saved into the pending directory under root.
+// The go test timeout leaves room for shrinking the last failure.
 func PlanSoak(root string, getenv func(string) string) (SoakPlan, error) {
 	seqs := getenv(EnvSoakSequences)
 	if seqs == "" {
@@ -54,9 +56,10 @@ func PlanSoak(root string, getenv func(string) string) (SoakPlan, error) {
 	return SoakPlan{
 		Env: []string{
 			"LIFECYCLE_SOAK=1",
+			"LIFECYCLE_PENDING=1",
 			EnvSoakSequences + "=" + seqs,
 			EnvSoakTime + "=" + budget.String(),
-			"LIFECYCLE_SAVE_DIR=" + filepath.Join(root, regressDir),
+			"LIFECYCLE_SAVE_DIR=" + filepath.Join(root, pendingDir),
 		},
 		Timeout: budget + 30*time.Minute,
 	}, nil
@@ -100,8 +103,8 @@ func PlanSoaks(root string, getenv func(string) string) ([]soakRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, soakRun{Env: plan.Env, Args: []string{"test", "-count=1", "-timeout", plan.Timeout.String(),
-			"-run", "^TestLifecycleSoak$", lifecyclePackage}})
+		runs = append(runs, soakRun{Env: plan.Env, Args: []string{"test", "-v", "-count=1", "-timeout", plan.Timeout.String(),
+			"-run", "^(TestLifecyclePending|TestLifecycleSoak)$", lifecyclePackage}})
 	}
 	if suite == "cache" || suite == "all" {
 		seqs := getenv(EnvCacheSequences)
@@ -129,8 +132,11 @@ func PlanSoaks(root string, getenv func(string) string) ([]soakRun, error) {
 // selects: lifecycle (the default: LIFECYCLE_SEQUENCES, default 2000,
 // within LIFECYCLE_SOAK_TIME, default 30m), cache (the result cache's
 // differential test: CACHEDIFF_SEQUENCES, default 300) or all. Each new
-// minimal failing sequence is written into the test's testdata/regress,
-// where every test run replays it.
+// minimal failing sequence is written into the test's testdata: the
+// lifecycle test's pending directory (it first replays the pending ones,
+// each of which must still fail; once agent-gauntlet passes one, it moves
+// to testdata/regress), the cache test's regress directory, which every
+// test run replays.
 func Soak(ctx context.Context) error {
 	root, err := RepoRoot()
 	if err != nil {

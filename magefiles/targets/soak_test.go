@@ -13,7 +13,7 @@ func TestPlanSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"LIFECYCLE_SOAK=1", "LIFECYCLE_SEQUENCES=2000", "LIFECYCLE_SOAK_TIME=30m0s",
-		"LIFECYCLE_SAVE_DIR=/repo/cli/internal/lifecycle/testdata/regress"} {
+		"LIFECYCLE_PENDING=1", "LIFECYCLE_SAVE_DIR=/repo/cli/internal/lifecycle/testdata/pending"} {
 		if !slices.Contains(p.Env, want) {
 			t.Errorf("default plan %q lacks %q", p.Env, want)
 		}

@@ -2,7 +2,6 @@ package findings
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -23,38 +22,59 @@ type Verdict struct {
 	Work Result
 }
 
-// Compare judges the findings of a failed check (work) against those of
-// the same check on the base commit (base), with the change between them
-// (diff; nil when unknown, every line then counts as changed):
-//   - a failed test is new unless the same test (suite and name) fails on
-//     the base;
-//   - a diagnostic is new when it sits on a line the change added or
-//     modified, or when there are more of it (same file, rule and
-//     normalised message) on unchanged lines than the base has;
-//   - an error line of text output is new when it is printed more often
-//     than on the base (normalised).
+// Sources reads the files findings point into, so that a diagnostic is
+// known by the text of the line it flags: Base reads a file (its path
+// relative to the project root) at the base commit, Work in the work
+// tree; either returns nil when it cannot. A nil Sources, or a nil
+// function, knows no line's text.
+type Sources struct {
+	Base, Work func(path string) []string
+}
+
+// Compare is CompareWith without the files' text.
+func Compare(base, work Result, diff *Diff) Verdict { return CompareWith(base, work, diff, nil) }
+
+// CompareWith judges the findings of a failed check (work) against those
+// of the same check on the base commit (base), with the change between
+// them (diff; nil when unknown, every line then counts as changed) and
+// the files' text (src, for anchors). Everything is matched as a
+// multiset: each finding of the base stands for one finding of the work
+// tree, no more.
+//   - a failed test is known by its suite, name and file (the base's
+//     mapped through the change's renames) and the first line of its
+//     failure (normalised): the same test failing for another reason is a
+//     changed failure, and new; two failures against one on the base make
+//     one new;
+//   - a diagnostic is known by its file (through renames), rule,
+//     normalised message and anchor: the line the base's is on, mapped
+//     through the diff, or else the text of the flagged line (blanks
+//     dropped), so that a moved or reformatted line keeps its finding and
+//     another line with the same message does not;
+//   - a line of text output is new when it is printed more often than on
+//     the base (normalised).
 //
 // Either run being cut short (Truncated), unreadable (Problem) or stopped
 // (Stops) makes the verdict unverified, never pre-existing; so does a
-// failed check that reports nothing to compare. Messages are compared
-// normalised (Normalizer.Line).
-func Compare(base, work Result, diff *Diff) Verdict {
+// failed check that reports nothing to compare.
+func CompareWith(base, work Result, diff *Diff, src *Sources) Verdict {
 	v := Verdict{Work: work}
 	v.Work.Findings = append([]Finding(nil), work.Findings...)
-	if why := incomparable(base, work); why != "" {
-		v.Reason = why
-		v.Unverified = append(append(v.Unverified, work.Stops...), base.Stops...)
-		return v
-	}
 	counted := 0
 	n := NewNormalizer()
-	compareTests(base, v.Work.Findings, &counted)
-	compareDiagnostics(base, v.Work.Findings, diff, n, &counted)
-	compareLines(base, v.Work.Findings, n, &counted)
+	compareTests(base, v.Work.Findings, diff, n, &counted)
+	newAnchors(src).compareDiagnostics(base, v.Work.Findings, diff, n, &counted)
+	compareLines(base, v.Work.Findings, diff, n, &counted)
 	for _, f := range v.Work.Findings {
 		if f.Baseline == BaselineNew {
 			v.New = append(v.New, f)
 		}
+	}
+	// Not comparable: the findings are marked all the same (what is new
+	// is worth telling), but nothing is pre-existing.
+	if why := incomparable(base, work); why != "" {
+		v.Reason = why
+		v.Unverified = append(append(v.Unverified, work.Stops...), base.Stops...)
+		return v
 	}
 	switch {
 	case counted == 0:
@@ -73,18 +93,29 @@ func Compare(base, work Result, diff *Diff) Verdict {
 // incomparable says why two results cannot be compared ("" when they can).
 func incomparable(base, work Result) string {
 	switch {
-	case work.Truncated || base.Truncated:
-		return fmt.Sprintf("not comparable: more than %d findings or %d MB of output", MaxFindings, MaxBytes>>20)
+	case work.Truncated:
+		return "not comparable: " + cutText(work)
+	case base.Truncated:
+		return "not comparable: on the base, " + cutText(base)
 	case work.Problem != "":
 		return "not comparable: " + work.Problem
 	case base.Problem != "":
 		return "not comparable: on the base, " + base.Problem
 	case len(work.Stops) > 0:
-		return "not comparable: " + stopsText(work.Stops) + "; the tests it kept from running are unverified"
+		return "unverified: " + stopsText(work.Stops)
 	case len(base.Stops) > 0:
-		return "not comparable: on the base, " + stopsText(base.Stops) + "; the tests it kept from running there are unverified"
+		return "unverified: on the base, " + stopsText(base.Stops)
 	}
 	return ""
+}
+
+// cutText says why a truncated result was cut short (a result read
+// before Cut existed says only that it was).
+func cutText(r Result) string {
+	if r.Cut != "" {
+		return r.Cut
+	}
+	return fmt.Sprintf("more than %d findings, %d lines or %d MB of output", MaxFindings, MaxLines, MaxBytes>>20)
 }
 
 // stopsText lists stops for a reason.
@@ -99,13 +130,38 @@ func stopsText(stops []Stop) string {
 // testKey identifies a test.
 type testKey struct{ suite, test string }
 
+// failureKey identifies a failed test and how it failed.
+type failureKey struct{ suite, test, file, failure string }
+
+// failureOf is the line that says how a test failed, normalised: pytest's
+// first "E " line, else the message's first line, with jest's Expected and
+// Received lines.
+func failureOf(msg string, n *Normalizer) string {
+	var first string
+	var extra []string
+	for _, l := range strings.Split(msg, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "E ") && !strings.HasPrefix(first, "E "):
+			first = t
+		case first == "":
+			first = t
+		case strings.HasPrefix(t, "Expected:") || strings.HasPrefix(t, "Received:"):
+			extra = append(extra, t)
+		}
+	}
+	return n.Line(strings.Join(append([]string{first}, extra...), " | "))
+}
+
 // compareTests marks the failed tests of work: unchanged when the same
-// test fails on the base, else new.
-func compareTests(base Result, work []Finding, counted *int) {
-	failing := map[testKey]bool{}
+// test fails on the base the same way (one base failure for one work
+// failure), else new.
+func compareTests(base Result, work []Finding, diff *Diff, n *Normalizer, counted *int) {
+	have := map[failureKey]int{}
 	for _, f := range base.Findings {
 		if f.Kind == KindTest && f.Status == StatusFailed {
-			failing[testKey{f.Suite, f.Test}] = true
+			have[failureKey{diff.NewPath(f.Suite), f.Test, diff.NewPath(f.File), failureOf(f.Message, n)}]++
 		}
 	}
 	for i := range work {
@@ -114,21 +170,63 @@ func compareTests(base Result, work []Finding, counted *int) {
 			continue
 		}
 		*counted++
+		k := failureKey{f.Suite, f.Test, f.File, failureOf(f.Message, n)}
 		f.Baseline = BaselineNew
-		if failing[testKey{f.Suite, f.Test}] {
+		if have[k] > 0 {
+			have[k]--
 			f.Baseline = BaselineUnchanged
 		}
 	}
 }
 
-// diagKey is a diagnostic's identity in its file.
+// diagKey is a diagnostic's identity in its file, but for its place.
 type diagKey struct{ file, rule, message string }
 
-// compareDiagnostics marks the diagnostics of work (see Compare).
-func compareDiagnostics(base Result, work []Finding, diff *Diff, n *Normalizer, counted *int) {
-	// Where each base diagnostic is now: its file after renames, its
-	// line after the hunks above it (0 when the change removed it).
-	baseAt := map[diagKey][]int{}
+// anchors reads the text of flagged lines, each file once.
+type anchors struct {
+	src        *Sources
+	base, work map[string][]string
+}
+
+func newAnchors(src *Sources) *anchors {
+	return &anchors{src: src, base: map[string][]string{}, work: map[string][]string{}}
+}
+
+// text is line (1-based) of file on a side, blanks dropped ("" when
+// unknown).
+func (a *anchors) text(baseSide bool, file string, line int) string {
+	if a.src == nil || line <= 0 || file == "" {
+		return ""
+	}
+	cache, read := a.work, a.src.Work
+	if baseSide {
+		cache, read = a.base, a.src.Base
+	}
+	lines, ok := cache[file]
+	if !ok && read != nil {
+		lines = read(file)
+		cache[file] = lines
+	}
+	if line > len(lines) {
+		return ""
+	}
+	return strings.Join(strings.Fields(lines[line-1]), "")
+}
+
+// baseDiag is one diagnostic of the base, where it is now.
+type baseDiag struct {
+	// at is its line in the work tree (-1 when the change removed or
+	// modified it), anchor the text of the line it flagged.
+	at     int
+	anchor string
+	used   bool
+}
+
+// compareDiagnostics marks the diagnostics of work (see CompareWith):
+// first those whose base twin's line the diff maps onto theirs, then
+// those whose flagged line reads as the base twin's did.
+func (a *anchors) compareDiagnostics(base Result, work []Finding, diff *Diff, n *Normalizer, counted *int) {
+	baseAt := map[diagKey][]*baseDiag{}
 	for _, f := range base.Findings {
 		if f.Kind != KindDiagnostic {
 			continue
@@ -139,61 +237,57 @@ func compareDiagnostics(base Result, work []Finding, diff *Diff, n *Normalizer, 
 		if !ok {
 			line = -1
 		}
-		baseAt[k] = append(baseAt[k], line)
+		baseAt[k] = append(baseAt[k], &baseDiag{at: line, anchor: a.text(true, f.File, f.Line)})
 	}
-	// The rest: per key, work diagnostics on unchanged lines.
-	rest := map[diagKey][]int{}
+	var rest []int
 	for i := range work {
 		f := &work[i]
 		if f.Kind != KindDiagnostic {
 			continue
 		}
 		*counted++
-		f.Baseline = BaselineUnchanged
-		if f.Line > 0 && diff.Changed(f.File, f.Line) || f.Line == 0 && f.File != "" && diff.Changed(f.File, 0) {
-			f.Baseline = BaselineNew
+		f.Baseline = BaselineNew
+		if f.Line <= 0 {
+			rest = append(rest, i)
 			continue
 		}
-		k := diagKey{f.File, f.Rule, n.Line(f.Message)}
-		rest[k] = append(rest[k], i)
+		for _, b := range baseAt[diagKey{f.File, f.Rule, n.Line(f.Message)}] {
+			if !b.used && b.at == f.Line && !diff.Changed(f.File, f.Line) {
+				b.used, f.Baseline = true, BaselineUnchanged
+				break
+			}
+		}
+		if f.Baseline == BaselineNew {
+			rest = append(rest, i)
+		}
 	}
-	for k, idx := range rest {
-		lines := baseAt[k]
-		used := make([]bool, len(lines))
-		var unmatched []int
-		for _, i := range idx {
-			hit := false
-			for j, l := range lines {
-				if !used[j] && l == work[i].Line {
-					used[j], hit = true, true
-					break
-				}
+	for _, i := range rest {
+		f := &work[i]
+		anchor := a.text(false, f.File, f.Line)
+		for _, b := range baseAt[diagKey{f.File, f.Rule, n.Line(f.Message)}] {
+			// No line on either side: the count decides. A line's text:
+			// the same text flagged on the base, moved or reformatted.
+			same := f.Line <= 0 && b.anchor == "" || anchor != "" && b.anchor == anchor
+			if !b.used && same {
+				b.used, f.Baseline = true, BaselineUnchanged
+				break
 			}
-			if !hit {
-				unmatched = append(unmatched, i)
-			}
-		}
-		spare := 0
-		for _, u := range used {
-			if !u {
-				spare++
-			}
-		}
-		// More than the base has left: the last ones are new.
-		sort.Ints(unmatched)
-		for j := spare; j < len(unmatched); j++ {
-			work[unmatched[j]].Baseline = BaselineNew
 		}
 	}
 }
 
-// compareLines marks the error lines of text output: per normalised line,
-// those printed more often than on the base are new (the last ones).
-func compareLines(base Result, work []Finding, n *Normalizer, counted *int) {
+// compareLines marks the lines of text output: per normalised line (a
+// base line's file named as the change renamed it), those printed more
+// often than on the base are new (the last ones).
+func compareLines(base Result, work []Finding, diff *Diff, n *Normalizer, counted *int) {
 	have := map[string]int{}
 	for _, f := range base.Findings {
 		if f.Kind == KindLine {
-			have[n.Line(f.Message)]++
+			msg := f.Message
+			if now := diff.NewPath(f.File); f.File != "" && now != f.File {
+				msg = strings.Replace(msg, f.File, now, 1)
+			}
+			have[n.Line(msg)]++
 		}
 	}
 	for i := range work {

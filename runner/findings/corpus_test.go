@@ -17,9 +17,10 @@ type corpusCase struct {
 	dir     string
 	command string
 	junit   string
-	want    string   // "new" or "pre-existing"
+	want    string   // "new", "pre-existing", "unverified" or "nothing" (to compare)
 	stopped []string // units that stop before the rerun
 	rerun   string   // the rerun command PlanRerun must make
+	norerun string   // or what PlanRerun's error must say
 	news    []string // each must be in the Title of one new finding
 	roots   [2]string
 }
@@ -46,6 +47,8 @@ func loadCase(t *testing.T, dir string) corpusCase {
 			c.stopped = append(c.stopped, v)
 		case "rerun":
 			c.rerun = v
+		case "norerun":
+			c.norerun = v
 		case "new":
 			c.news = append(c.news, v)
 		}
@@ -99,6 +102,18 @@ func (c corpusCase) parseSide(t *testing.T, side, run, command string) Result {
 	return Parse(spec, f)
 }
 
+// caseFile reads the files of one side of a case (the project a capture
+// ran in).
+func caseFile(dir string) func(string) []string {
+	return func(p string) []string {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			return nil
+		}
+		return strings.Split(string(b), "\n")
+	}
+}
+
 // TestCorpus judges every captured pair of real outputs: the verdict, the
 // new findings by identity, and for a run that stopped, the rerun command
 // and the verdict once the rerun's results are merged in.
@@ -116,7 +131,8 @@ func TestCorpus(t *testing.T) {
 			base := c.parseSide(t, "base", "", c.command)
 			work := c.parseSide(t, "work", "", c.command)
 			diff := ParseDiff(read(t, filepath.Join(dir, "out", "diff.txt")))
-			v := Compare(base, work, diff)
+			src := &Sources{Base: caseFile(filepath.Join(dir, "base")), Work: caseFile(filepath.Join(dir, "work"))}
+			v := CompareWith(base, work, diff, src)
 			if len(c.stopped) > 0 {
 				if v.PreExisting || len(v.Unverified) == 0 {
 					t.Fatalf("stopped run judged without its stops: %+v", v)
@@ -131,19 +147,33 @@ func TestCorpus(t *testing.T) {
 					}
 				}
 				plan, err := PlanRerun(c.command, ".", base, work)
+				if c.norerun != "" {
+					if err == nil || !strings.Contains(err.Error(), c.norerun) {
+						t.Fatalf("PlanRerun = %q, %v; want an error saying %q", plan.Command, err, c.norerun)
+					}
+					if c.want != "unverified" {
+						t.Fatalf("a case without a rerun is unverified")
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("PlanRerun: %v", err)
 				}
 				if plan.Command != c.rerun {
 					t.Fatalf("rerun command\n got %q\nwant %q", plan.Command, c.rerun)
 				}
-				base = plan.Merge(base, c.parseSide(t, "base", ".rerun", c.command))
-				work = plan.Merge(work, c.parseSide(t, "work", ".rerun", c.command))
-				v = Compare(base, work, diff)
+				base = plan.Merge(base, c.parseSide(t, "base", ".rerun", plan.Command))
+				work = plan.Merge(work, c.parseSide(t, "work", ".rerun", plan.Command))
+				v = CompareWith(base, work, diff, src)
 			}
 			got := "new"
-			if v.PreExisting {
+			switch {
+			case v.PreExisting:
 				got = "pre-existing"
+			case len(v.Unverified) > 0:
+				got = "unverified"
+			case len(v.New) == 0:
+				got = "nothing"
 			}
 			if got != c.want {
 				t.Fatalf("verdict %s (%s), want %s\nbase: %+v\nwork: %+v", got, v.Reason, c.want, base, v.Work)

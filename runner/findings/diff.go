@@ -168,6 +168,18 @@ func (d *Diff) NewPath(old string) string {
 	return old
 }
 
+// OldPath is where the file at new path was before the change (renames).
+func (d *Diff) OldPath(p string) string {
+	if d != nil {
+		for old, now := range d.renamed {
+			if now == p {
+				return old
+			}
+		}
+	}
+	return p
+}
+
 // MapLine is where line of the old side of file (new path) is on the new
 // side; ok is false when the change removed or modified it.
 func (d *Diff) MapLine(file string, line int) (int, bool) {
@@ -176,7 +188,7 @@ func (d *Diff) MapLine(file string, line int) (int, bool) {
 	}
 	f, ok := d.files[file]
 	if !ok || line <= 0 {
-		return line, ok || line <= 0
+		return line, true // a file the change did not touch; no line
 	}
 	if f.whole {
 		return 0, false

@@ -138,7 +138,45 @@ type Stop struct {
 	Unit string `json:"unit"`
 	// Reason says why, in a few words.
 	Reason string `json:"reason"`
+	// Tool is the format whose output showed the stop (FormatGoTest,
+	// FormatPytest, FormatJest, FormatCargoTest, "make", "maven",
+	// "gradle"), ToolChain for a command whose failed part kept its later
+	// parts from running, ToolSignal when only a signal's exit code tells.
+	// Only a rerun of that tool can run what it kept from running.
+	Tool string `json:"tool,omitempty"`
+	// Kind is how it stopped.
+	Kind StopKind `json:"kind,omitempty"`
+	// Rest is, for a chain, the command of the parts that never ran.
+	Rest string `json:"rest,omitempty"`
 }
+
+// StopKind is how a run stopped.
+type StopKind string
+
+// The kinds of stop.
+const (
+	// StopFailFast: the tool stopped at its first failure on purpose
+	// (go test -failfast, pytest -x, jest --bail, cargo test without
+	// --no-fail-fast, make without -k): telling it to go on runs the rest.
+	StopFailFast StopKind = "fail-fast"
+	// StopCrash: the tool's run ended abruptly (a panic, a timeout, an
+	// exit, a signal): the rest runs only without the test that ended it.
+	StopCrash StopKind = "crash"
+	// StopUnbuilt: it did not build; nothing can run.
+	StopUnbuilt StopKind = "unbuilt"
+	// StopVet: go test's vet step failed, so the package's tests never
+	// ran; go test -vet=off runs them.
+	StopVet StopKind = "vet"
+	// StopChain: an earlier part of the command failed, so the later ones
+	// never ran (Rest).
+	StopChain StopKind = "chain"
+)
+
+// The Tool of stops no format of this package reads.
+const (
+	ToolChain  = "chain"
+	ToolSignal = "signal"
+)
 
 // Result is what one run of a check reported.
 type Result struct {
@@ -149,13 +187,24 @@ type Result struct {
 	// Stops are the units a failure kept from running all their tests.
 	Stops []Stop `json:"stops,omitempty"`
 	// Truncated is true when the output held more than MaxFindings
-	// findings or MaxBytes bytes: the rest was not read, and the result
-	// cannot be compared.
-	Truncated bool `json:"truncated,omitempty"`
+	// findings, MaxBytes bytes or MaxLines lines: the rest was not read,
+	// and the result cannot be compared. Cut says which bound stopped the
+	// reading first.
+	Truncated bool   `json:"truncated,omitempty"`
+	Cut       string `json:"cut,omitempty"`
 	// Problem says why a structured source could not be read (a JUnit
 	// file missing or not written by this run, invalid XML); "" when it
 	// was read.
 	Problem string `json:"problem,omitempty"`
+}
+
+// diagPlace is a diagnostic as a tool reports it: the same one printed
+// twice (go test's vet step prints a package's problems for each of its
+// test binaries) is one finding.
+type diagPlace struct {
+	file, rule, message string
+	line, column        int
+	severity            Severity
 }
 
 // Failing returns the findings that fail the check.
@@ -198,6 +247,10 @@ const (
 	MaxFindings = 20_000
 	// MaxBytes is how much output is read.
 	MaxBytes = 32 << 20
+	// MaxLines is how many lines of output are read (what a line costs
+	// beyond its bytes is bounded too: a million empty lines are as much
+	// to hold as 16 MB).
+	MaxLines = 1 << 20
 	// MaxLineBytes is how much of one output line is read (the rest is
 	// dropped: a longer line is data, not a message).
 	MaxLineBytes = 16 << 10
@@ -205,16 +258,50 @@ const (
 	MaxMessageBytes = 16 << 10
 )
 
-// add appends f unless the result is full.
-func (r *Result) add(f Finding) {
+// dedupDiagnostics keeps one of each diagnostic reported more than once
+// at the same place (see diagPlace).
+func (r *Result) dedupDiagnostics() {
+	seen := map[diagPlace]bool{}
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if f.Kind == KindDiagnostic && f.Line > 0 {
+			k := diagPlace{f.File, f.Rule, f.Message, f.Line, f.Column, f.Severity}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		kept = append(kept, f)
+	}
+	r.Findings = kept
+}
+
+// Why a result was cut short (Result.Cut).
+var (
+	cutFindings = fmt.Sprintf("more than %d findings: the rest of the output was not read", MaxFindings)
+	cutBytes    = fmt.Sprintf("more than %d MB of output: the rest was not read", MaxBytes>>20)
+	cutLines    = fmt.Sprintf("more than %d lines of output: the rest were not read", MaxLines)
+)
+
+// cut marks the result cut short for why, unless it already is.
+func (r *Result) cut(why string) {
+	if !r.Truncated || r.Cut == "" {
+		r.Truncated, r.Cut = true, why
+	}
+}
+
+// add appends f unless the result is full; false when it is: then the
+// result is cut short (Cut), and parsers read no further.
+func (r *Result) add(f Finding) bool {
 	if len(r.Findings) >= MaxFindings {
-		r.Truncated = true
-		return
+		r.cut(cutFindings)
+		return false
 	}
 	if len(f.Message) > MaxMessageBytes {
 		f.Message = cutUTF8(f.Message, MaxMessageBytes) + "\n…"
 	}
 	r.Findings = append(r.Findings, f)
+	return true
 }
 
 // cutUTF8 cuts s to at most n bytes at a rune boundary.

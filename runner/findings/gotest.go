@@ -3,6 +3,7 @@ package findings
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -19,14 +20,23 @@ type goEvent struct {
 type goPackage struct {
 	name  string
 	tests []*goTest
+	// byKey maps a test's name to its latest run: a package's internal
+	// and external test files may hold tests of the same name, which run
+	// one after the other, each reported on its own.
 	byKey map[string]*goTest
 	// output is the package's own output (not a test's).
 	output []string
 	failed bool
 	// done: the test binary printed its closing PASS or FAIL line.
 	done bool
-	// stop says why its tests did not all run ("" when they did).
-	stop string
+	// stop says why its tests did not all run ("" when they did), and
+	// stopKind how.
+	stop     string
+	stopKind StopKind
+	// timedOut: its binary printed "panic: test timed out"; running:
+	// the lines that follow name the tests it was running.
+	timedOut, running bool
+	timeout           string
 }
 
 // goTest is one test of a package.
@@ -54,8 +64,18 @@ func (g *goRun) pkg(name string) *goPackage {
 	return p
 }
 
+// test is the latest run of the test name, a new one when there is none.
 func (p *goPackage) test(name string) *goTest {
 	if t, ok := p.byKey[name]; ok {
+		return t
+	}
+	return p.start(name)
+}
+
+// start is the run of the test name that starts now: its latest run if
+// that has not ended yet, else a new one.
+func (p *goPackage) start(name string) *goTest {
+	if t, ok := p.byKey[name]; ok && t.status == "" {
 		return t
 	}
 	t := &goTest{name: name}
@@ -103,7 +123,7 @@ func parseGoTestJSON(lines []string, n *Normalizer, dir string, r *Result) {
 			p.output = append(p.output, out)
 			p.noteBinaryLine(out)
 		case e.Action == "run" && e.Test != "":
-			p.test(e.Test)
+			p.start(e.Test)
 		case goStatus[e.Action] != "" && e.Test != "":
 			p.test(e.Test).status = goStatus[e.Action]
 		case e.Action == "fail" || e.Action == "build-fail":
@@ -114,24 +134,41 @@ func parseGoTestJSON(lines []string, n *Normalizer, dir string, r *Result) {
 	g.report(n, dir, r)
 }
 
+// goRunningRE matches a test a timed-out binary names as running
+// ("\t\tTestSlow (2s)").
+var goRunningRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`) })
+
 // noteBinaryLine notes what a line of output says about the test binary:
-// its closing PASS or FAIL, a panic, a timeout, a build failure.
+// its closing PASS or FAIL, a panic, a timeout and the tests it was
+// running then, a build failure.
 func (p *goPackage) noteBinaryLine(l string) {
+	if p.running {
+		if m := goRunningRE().FindStringSubmatch(l); m != nil {
+			t := p.test(m[1])
+			t.status = StatusFailed
+			t.output = append(t.output, p.timeout)
+			return
+		}
+		if strings.TrimSpace(l) != "running tests:" {
+			p.running = false
+		}
+	}
 	switch {
 	case l == "PASS" || l == "FAIL":
 		p.done = true
 	case strings.HasPrefix(l, "panic: test timed out"):
-		p.setStop("its test binary timed out")
+		p.setStop("its test binary timed out", StopCrash)
+		p.timedOut, p.running, p.timeout = true, true, strings.TrimSpace(l)
 	case strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: "):
-		p.setStop("a panic ended its test binary")
+		p.setStop("a panic ended its test binary", StopCrash)
 	case strings.HasSuffix(l, "[build failed]") || strings.HasSuffix(l, "[setup failed]"):
-		p.setStop("it did not build")
+		p.setStop("it did not build", StopUnbuilt)
 	}
 }
 
-func (p *goPackage) setStop(why string) {
+func (p *goPackage) setStop(why string, kind StopKind) {
 	if p.stop == "" {
-		p.stop = why
+		p.stop, p.stopKind = why, kind
 	}
 }
 
@@ -147,7 +184,7 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 			if st == "" {
 				// Never finished: it was running when the binary ended.
 				st = StatusFailed
-				p.setStop("its test binary ended while tests ran")
+				p.setStop("its test binary ended while tests ran", StopCrash)
 			}
 			f := Finding{Kind: KindTest, Suite: p.name, Test: t.name, Status: st, Severity: SeverityNote}
 			if st == StatusFailed {
@@ -158,8 +195,10 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 			}
 			r.add(f)
 		}
-		if p.failed && !p.done && p.stop == "" && len(p.tests) > 0 {
-			p.setStop("its test binary exited before its end")
+		if p.failed && !p.done {
+			// No closing FAIL: the binary did not end by itself (os.Exit,
+			// log.Fatal, a signal), whatever tests it ran or not.
+			p.setStop("its test binary exited before its end (os.Exit, log.Fatal, a crash): its later tests never ran", StopCrash)
 		}
 		if p.failed && !anyFailed {
 			// The package failed with no failing test: it did not
@@ -168,7 +207,7 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 				Message: testMessage(p.output)})
 		}
 		if p.stop != "" {
-			r.Stops = append(r.Stops, Stop{Unit: p.name, Reason: p.stop})
+			r.Stops = append(r.Stops, Stop{Unit: p.name, Reason: p.stop, Tool: FormatGoTest, Kind: p.stopKind})
 		}
 	}
 }
@@ -239,21 +278,25 @@ func goLocation(out []string, n *Normalizer, dir string) (string, int) {
 // ok pkg); compiler errors as go vet diagnostics.
 func parseGoTest(lines []string, n *Normalizer, dir string, r *Result) {
 	g := newGoRun()
-	var block []string
-	for _, l := range lines {
+	start := 0 // of the block of lines before the next package line
+	for i, l := range lines {
 		m := goPkgLineRE().FindStringSubmatch(l)
 		if m == nil {
-			block = append(block, l)
 			continue
 		}
+		block := lines[start:i:i]
+		start = i + 1
 		p := g.pkg(m[2])
 		p.failed = m[1] == "FAIL"
 		p.readBlock(block)
 		if strings.Contains(m[3], "[build failed]") || strings.Contains(m[3], "[setup failed]") {
-			p.setStop("it did not build")
+			if slices.Contains(block, "# ["+m[2]+"]") {
+				// It built; go test's vet step failed before its tests.
+				p.setStop("go test's vet step failed, so its tests never ran", StopVet)
+			}
+			p.setStop("it did not build", StopUnbuilt)
 			parseDiagnostics("govet", block, n, dir, r)
 		}
-		block = nil
 	}
 	g.report(n, dir, r)
 }
@@ -263,15 +306,12 @@ func (p *goPackage) readBlock(block []string) {
 	var cur *goTest
 	for _, l := range block {
 		if m := goTestLineRE().FindStringSubmatch(l); m != nil {
-			cur = p.test(m[3])
+			cur = p.start(m[3])
 			cur.status = goStatus[m[2]]
 			continue
 		}
 		if strings.HasPrefix(l, "=== RUN") {
-			name := strings.TrimSpace(strings.TrimPrefix(l, "=== RUN"))
-			if _, ok := p.byKey[name]; !ok {
-				cur = p.test(name)
-			}
+			cur = p.start(strings.TrimSpace(strings.TrimPrefix(l, "=== RUN")))
 			continue
 		}
 		if strings.HasPrefix(l, "=== ") {
@@ -296,4 +336,24 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// goFailFast adds a stop for every package with a failed test when go
+// test ran with -failfast: it ran none of the package's tests after its
+// first failure, and its output does not say so.
+func goFailFast(args []string, r *Result) {
+	if !hasAnyWord(args, "-failfast", "--failfast", "-failfast=true", "-test.failfast", "-test.failfast=true") {
+		return
+	}
+	stopped := map[string]bool{}
+	for _, s := range r.Stops {
+		stopped[s.Unit] = true
+	}
+	for _, f := range r.Findings {
+		if f.Kind == KindTest && f.Status == StatusFailed && f.Suite != "" && !stopped[f.Suite] {
+			stopped[f.Suite] = true
+			r.Stops = append(r.Stops, Stop{Unit: f.Suite, Reason: "go test -failfast ran none of its tests after the first failure",
+				Tool: FormatGoTest, Kind: StopFailFast})
+		}
+	}
 }

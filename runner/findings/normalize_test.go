@@ -28,6 +28,13 @@ func TestNormalizerLine(t *testing.T) {
 		{`File "x.py", line 12, in f`, `File "x.py", line N, in f`},
 		{"src/a.ts(12,5): error TS2322", "src/a.ts(N,N): error TS2322"},
 		{"  lots   of\t\tblanks  ", "lots of blanks"},
+		{"FAIL test_worker: worker pid 15399 crashed", "FAIL test_worker: worker pid N crashed"},
+		{"request e093e723-1f2f-43fc-a570-4da89d08f896 failed", "request <uuid> failed"},
+		{"random seed 305180176 produced a mismatch", "random seed N produced a mismatch"},
+		{"listen on port=45678: refused", "listen on port=N: refused"},
+		{"blob 9f8e7d6c5b4a39281706 missing", "blob <hex> missing"},
+		{"wrote /var/tmp/x and tmpab12cd9z.json", "wrote <tmp> and <tmp>.json"},
+		{"expected 3, got 4", "expected 3, got 4"},
 	} {
 		if got := n.Line(tc.in); got != tc.want {
 			t.Errorf("Line(%q) = %q, want %q", tc.in, got, tc.want)

@@ -57,7 +57,8 @@ func TestParseDetails(t *testing.T) {
 		{name: "cargo test", corpus: "cargo-failfast-masked", file: "work.txt", command: "cargo test -q",
 			want: []string{"test --lib tests::old_broken"}, message: "thread 'tests::old_broken' (7897) panicked at src/lib.rs:13:9:"},
 		{name: "make: lines, no summary", corpus: "make-k", file: "work.txt", command: "make -k test",
-			want: []string{":0 check-a: old failure", ":0 make: *** [Makefile:4: test-a] Error 1", ":0 make: *** [Makefile:7: test-b] Error 1"}},
+			want: []string{":0 check-a: old failure", ":0 make: *** [Makefile:4: test-a] Error 1", ":0 check-b: the new thing is broken",
+				":0 make: *** [Makefile:7: test-b] Error 1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,6 +21,37 @@ type Rerun struct {
 	// Skipped are the tests it leaves out: their results of the first
 	// run stand.
 	Skipped []testKey
+	// Append: the rerun runs what the first run never reached (the later
+	// parts of a chain); every finding of the first run stands, the
+	// rerun's are added.
+	Append bool
+}
+
+// rerunTools are the formats whose stops a rerun of each tool can run
+// past (Stop.Tool).
+var rerunTools = map[string][]string{
+	"go test": {FormatGoTest, FormatGoTestJSON}, "pytest": {FormatPytest}, "py.test": {FormatPytest},
+	"cargo test": {FormatCargoTest}, "jest": {FormatJest}, "make": {"make"}, "mvn": {"maven"}, "gradle": {"gradle"},
+}
+
+// unaddressed is the first stop that a rerun of the tool cannot run past:
+// another tool's (go test inside `make test`: make cannot be told to skip
+// a test), or one nothing can (it did not build; a crash whose test is
+// unknown).
+func unaddressed(tool string, stops []Stop) (Stop, bool) {
+	for _, s := range stops {
+		ok := false
+		for _, t := range rerunTools[tool] {
+			ok = ok || s.Tool == t
+		}
+		switch {
+		case !ok, s.Kind == StopUnbuilt:
+			return s, true
+		case s.Kind == StopCrash && (tool == "cargo test" || tool == "jest" || tool == "make" || tool == "mvn" || tool == "gradle"):
+			return s, true
+		}
+	}
+	return Stop{}, false
 }
 
 // goValueFlags are the go test flags that take a value as the next word.
@@ -38,18 +69,28 @@ var goValueFlags = map[string]bool{
 // fails, saying why, when the command is not one it knows how to run
 // again.
 func PlanRerun(command, dir string, base, work Result) (Rerun, error) {
+	all := append(append([]Stop(nil), work.Stops...), base.Stops...)
 	stops := map[string]bool{}
-	for _, s := range append(append([]Stop(nil), work.Stops...), base.Stops...) {
+	for _, s := range all {
 		stops[s.Unit] = true
 	}
 	if len(stops) == 0 {
 		return Rerun{}, fmt.Errorf("nothing stopped")
 	}
+	if rest, ok := chainRest(all); ok {
+		return Rerun{Command: rest, Append: true}, nil
+	}
 	words, ok := commandWords(command)
 	if !ok {
-		return Rerun{}, fmt.Errorf("its command is not one plain command that can be run again without the known failures")
+		return Rerun{}, fmt.Errorf("its command is not one plain command that can be told to skip what stopped it")
 	}
 	t := toolOf(words)
+	if s, ok := unaddressed(t.name, all); ok {
+		if s.Kind == StopUnbuilt {
+			return Rerun{}, fmt.Errorf("nothing runs past %s until it builds", s.Unit)
+		}
+		return Rerun{}, fmt.Errorf("`%s` cannot be told to skip what stopped %s", command, s.Unit)
+	}
 	pre := words[:len(words)-len(t.args)]
 	switch t.name {
 	case "go test":
@@ -58,6 +99,8 @@ func PlanRerun(command, dir string, base, work Result) (Rerun, error) {
 		return pytestRerun(words, dir, base, work)
 	case "cargo test":
 		return addFlag(pre, t.args, "--no-fail-fast", "cargo test")
+	case "jest":
+		return dropFlags(words, "jest", "--bail", "-b")
 	case "make":
 		return addFlag(pre, t.args, "-k", "make")
 	case "mvn":
@@ -66,6 +109,43 @@ func PlanRerun(command, dir string, base, work Result) (Rerun, error) {
 		return addFlag(pre, t.args, "--continue", "gradle")
 	}
 	return Rerun{}, fmt.Errorf("%s cannot be told to skip the tests that stopped it", t.name)
+}
+
+// chainRest is the command of the parts of a chain that never ran, when
+// that is the only stop (the rest of the run is compared as it is).
+func chainRest(stops []Stop) (string, bool) {
+	rest := ""
+	for _, s := range stops {
+		if s.Tool != ToolChain {
+			return "", false
+		}
+		if rest == "" || len(s.Rest) > len(rest) {
+			rest = s.Rest // the longer rest of the two sides: it ran less
+		}
+	}
+	return rest, rest != ""
+}
+
+// dropFlags reruns words without the flags (and their =value forms):
+// jest without --bail runs every suite.
+func dropFlags(words []string, name string, flags ...string) (Rerun, error) {
+	var out []string
+	dropped := false
+	for _, w := range words {
+		drop := false
+		for _, f := range flags {
+			drop = drop || w == f || strings.HasPrefix(w, f+"=")
+		}
+		if drop {
+			dropped = true
+			continue
+		}
+		out = append(out, w)
+	}
+	if !dropped {
+		return Rerun{}, fmt.Errorf("%s stopped without %s", name, strings.Join(flags, " or "))
+	}
+	return Rerun{Command: strings.Join(out, " ")}, nil
 }
 
 // addFlag reruns the command with flag added at the end of the tool's
@@ -96,6 +176,9 @@ func goRerun(pre, args []string, stops map[string]bool, base, work Result) (Reru
 			return Rerun{}, fmt.Errorf("go test with -args cannot be run again for its stopped packages")
 		case a == "-skip" || strings.HasPrefix(a, "-skip="):
 			return Rerun{}, fmt.Errorf("go test already has -skip")
+		case a == "-failfast" || a == "--failfast" || strings.HasPrefix(a, "-failfast=") || strings.HasPrefix(a, "-test.failfast"):
+			// It stopped each package at its first failure: the rerun
+			// runs the rest.
 		case strings.HasPrefix(a, "-"):
 			flags = append(flags, a)
 			if goValueFlags[strings.TrimPrefix(a, "-")] || goValueFlags[a] {
@@ -120,6 +203,21 @@ func goRerun(pre, args []string, stops map[string]bool, base, work Result) (Reru
 	pattern, err := goSkipPattern(skip)
 	if err != nil {
 		return Rerun{}, err
+	}
+	vet := false
+	for _, r := range []Result{work, base} {
+		for _, s := range r.Stops {
+			vet = vet || s.Kind == StopVet
+		}
+	}
+	if vet {
+		if hasFlagPrefix(flags, "-vet") {
+			return Rerun{}, fmt.Errorf("go test's vet step failed although it has its own -vet")
+		}
+		flags = append(flags, "-vet=off")
+	}
+	if pattern == "" && !vet {
+		return Rerun{}, fmt.Errorf("which test ended go test is unknown")
 	}
 	var pkgs []string
 	for p := range stops {
@@ -216,9 +314,27 @@ func pytestRerun(words []string, dir string, base, work Result) (Rerun, error) {
 // not run (other suites, skipped tests), and the rerun's stops with the
 // first's outside its suites.
 func (p Rerun) Merge(first, again Result) Result {
-	out := Result{Format: again.Format, Truncated: first.Truncated || again.Truncated, Problem: again.Problem}
+	out := Result{Format: again.Format, Truncated: first.Truncated || again.Truncated, Cut: again.Cut, Problem: again.Problem}
+	if out.Cut == "" {
+		out.Cut = first.Cut
+	}
 	if out.Problem == "" {
 		out.Problem = first.Problem
+	}
+	if p.Append {
+		if first.Format != again.Format && first.Format != "" {
+			out.Format = first.Format + ", then " + again.Format
+		}
+		for _, f := range append(append([]Finding(nil), first.Findings...), again.Findings...) {
+			out.add(f)
+		}
+		for _, s := range first.Stops {
+			if s.Tool != ToolChain {
+				out.Stops = append(out.Stops, s)
+			}
+		}
+		out.Stops = append(out.Stops, again.Stops...)
+		return out
 	}
 	inScope := map[string]bool{}
 	for _, s := range p.Suites {

@@ -6,29 +6,65 @@ import (
 	"sync"
 )
 
-// parseText reads output no parser understands: every error line
-// (IsErrorLine, after normalising) is a finding of kind line, repeated
-// lines each counted, summaries never.
+// parseText reads lines no parser understood: every line that is not
+// blank nor a summary (IsSummary), normalised, is a finding of kind line,
+// repeated lines each counted; an error line (IsErrorLine) is an error, any
+// other a warning. Compared as a multiset with the base's, a line the base
+// does not print as often is new, whatever it says (a file name listed
+// under an error's header is as new as the header).
+//
+// It stops at the first finding the result has no room for: a line past
+// that is never normalised.
 func parseText(lines []string, n *Normalizer, r *Result) {
 	for _, l := range lines {
-		if f, ok := textFinding(l, n); ok {
-			r.add(f)
+		if f, ok := textFinding(l, n); ok && !r.add(f) {
+			return
 		}
 	}
 }
 
-// textFinding is the finding of one line of plain output, if it is an
-// error line. Most lines of a long output are not: a cheap look at the
-// raw line (maybeErrorRE) spares them the normalising.
+// textFinding is the finding of one line of plain output, unless it is
+// blank or a summary.
 func textFinding(l string, n *Normalizer) (Finding, bool) {
-	if !maybeErrorRE().MatchString(l) {
+	norm := n.Line(l)
+	if norm == "" || IsSummary(norm) {
 		return Finding{}, false
 	}
-	if !IsErrorLine(n.Line(l)) {
-		return Finding{}, false
+	sev := SeverityWarning
+	if errorLineRE().MatchString(norm) { // IsErrorLine, the summary already ruled out
+		sev = SeverityError
 	}
-	return Finding{Kind: KindLine, Severity: SeverityError, Message: strings.TrimSpace(n.relative(stripANSI(l)))}, true
+	msg := strings.TrimSpace(n.relative(stripANSI(l)))
+	f := Finding{Kind: KindLine, Severity: sev, Message: msg}
+	if !colonDigit(msg) {
+		return f, true // no file:line (lineLocationRE)
+	}
+	if m := lineLocationRE().FindStringSubmatch(msg); m != nil {
+		f.File, f.Line = m[1], atoi(m[2])
+	}
+	return f, true
 }
+
+// colonDigit reports whether s holds a colon followed by an ASCII digit,
+// as every line lineLocationRE finds a location in does.
+func colonDigit(s string) bool {
+	for {
+		i := strings.IndexByte(s, ':')
+		if i < 0 || i+1 == len(s) {
+			return false
+		}
+		if c := s[i+1]; '0' <= c && c <= '9' {
+			return true
+		}
+		s = s[i+1:]
+	}
+}
+
+// lineLocationRE finds the file:line a line of text starts with, or holds
+// after a blank ("a.go:12:5: msg", "error: x.py:3: y").
+var lineLocationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s\[(<"'])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?\b`)
+})
 
 // maybeErrorRE matches every raw line whose normalised form errorLineRE
 // can match (a superset: digits after a colon, "line" and a number, a
@@ -42,7 +78,14 @@ var maybeErrorRE = sync.OnceValue(func() *regexp.Regexp {
 // ansiRE matches terminal escape sequences.
 var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`) })
 
-func stripANSI(s string) string { return ansiRE().ReplaceAllString(s, "") }
+// stripANSI drops the terminal escape sequences of s (most lines hold
+// none, and then cost no regular expression).
+func stripANSI(s string) string {
+	if strings.IndexByte(s, '\x1b') < 0 {
+		return s
+	}
+	return ansiRE().ReplaceAllString(s, "")
+}
 
 // Stops that build tools show in their output: they stop at the first
 // failing target unless told to go on.
@@ -81,11 +124,11 @@ func (b buildStops) add(words []string, r *Result) {
 	tool := toolOf(words)
 	switch {
 	case makeErr && !makeKept && tool.name == "make" && !hasAnyWord(tool.args, "-k", "--keep-going"):
-		r.Stops = append(r.Stops, Stop{Unit: "make", Reason: "make stopped at its first failing target (no -k)"})
+		r.Stops = append(r.Stops, Stop{Unit: "make", Reason: "make stopped at its first failing target (no -k)", Tool: "make", Kind: StopFailFast})
 	case mvnSkipped:
-		r.Stops = append(r.Stops, Stop{Unit: "maven", Reason: "Maven skipped the modules after the first failing one (no -fae)"})
+		r.Stops = append(r.Stops, Stop{Unit: "maven", Reason: "Maven skipped the modules after the first failing one (no -fae)", Tool: "maven", Kind: StopFailFast})
 	case gradleFailed && tool.name == "gradle" && !hasAnyWord(tool.args, "--continue"):
-		r.Stops = append(r.Stops, Stop{Unit: "gradle", Reason: "Gradle stopped at its first failing task (no --continue)"})
+		r.Stops = append(r.Stops, Stop{Unit: "gradle", Reason: "Gradle stopped at its first failing task (no --continue)", Tool: "gradle", Kind: StopFailFast})
 	}
 }
 

@@ -3,6 +3,7 @@
 package lifecycle
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,16 +38,21 @@ func wantSigs(t *testing.T, what string, vs []violation, want ...string) {
 	}
 }
 
-// oracleModel is a model whose work tree holds files, all changed.
+// oracleModel is a model whose work tree holds files and cfg's
+// configuration (trusted), every file but the configuration's changed
+// (the bases hold none of them).
 func oracleModel(cfg projectConfig, files map[string]string) (*model, facts) {
-	m := newModel(cfg, files)
-	f := facts{Branch: "work", Head: "h1", Changed: map[string]bool{}, Added: map[string]map[int]bool{}}
+	cfg.Trusted = true
+	all := cfg.gauntletFiles("/gates")
 	for p, c := range files {
-		f.Changed[p] = true
-		f.Added[p] = map[int]bool{}
-		for i := range strings.Count(c, "\n") {
-			f.Added[p][i+1] = true
-		}
+		all[p] = c
+	}
+	m := newModel(cfg, all)
+	m.trusted = cfg.gauntletFiles("/gates")
+	f := facts{Branch: "work", Head: "h1", Changed: map[string]bool{}, Maybe: map[string]bool{}, MaybeWhy: map[string]string{},
+		Base: gauntletOf(m.trusted), EpisodeBase: gauntletOf(m.trusted), HeadGauntlet: gauntletOf(m.trusted)}
+	for p := range files {
+		f.Changed[p], f.Maybe[p] = true, true
 	}
 	return m, f
 }
@@ -55,44 +61,107 @@ func TestCheckHookAnswer(t *testing.T) {
 	failing := map[string]string{"src/a.txt": "LINTFAIL\n"}
 	clean := map[string]string{"src/a.txt": "plain\n"}
 	s1 := sessionID(1)
-	approve := func(st string) answer { return answer{Decision: "approve", Status: st} }
-	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
+	const told = "Not verified: check:src:lint still fails."
+	approve := func(st string) answer { return answer{Decision: "approve", Status: st, SystemMessage: "m"} }
+	toldApprove := func(st string) answer { return answer{Decision: "approve", Status: st, SystemMessage: told} }
+	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r", SystemMessage: "m"}
+	three := projectConfig{MaxRetries: 3}
 	for _, tc := range []struct {
 		name  string
+		cfg   projectConfig
 		files map[string]string
-		setup func(m *model)
+		setup func(m *model, f *facts)
 		call  hookCall
 		a     answer
 		want  []string
 	}{
-		{"passed while lint fails", failing, nil, hookCall{s1, "false"}, approve(stPassed), []string{"b:hook-passed-lint"}},
-		{"passed when all pass", clean, nil, hookCall{s1, "false"}, approve(stPassed), nil},
-		{"no_changes while lint fails", failing, nil, hookCall{s1, "false"}, approve(stNoChanges), []string{"b:hook-no_changes-lint"}},
-		{"retry limit before the budget is spent", failing, func(m *model) { m.cfg.MaxRetries, m.budget = 2, 1 }, hookCall{s1, "false"}, approve(stRetry), []string{"b:retry_limit_exceeded"}},
-		{"retry limit in a new session's budget", failing, func(m *model) { m.cfg.MaxRetries = 2; m.resetEpisode(resetSession) }, hookCall{s1, "false"}, approve(stRetry), []string{"b:retry_limit_exceeded-after-new-session"}},
-		{"retry limit with the budget spent", failing, func(m *model) { m.cfg.MaxRetries, m.budget = 2, 2 }, hookCall{s1, "false"}, approve(stRetry), nil},
-		{"lock_exists without a lock", failing, nil, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists-none"}},
-		{"lock_exists for a dead pid", failing, func(m *model) { m.lock = lockDead }, hookCall{s1, "false"}, approve(stLock), []string{"b:hook-lock_exists-dead"}},
-		{"lock_exists for a foreign lock", failing, func(m *model) { m.lock = lockForeign }, hookCall{s1, "false"}, approve(stLock), nil},
-		{"interval without one", failing, func(m *model) { m.fullPass = true }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
-		{"interval after a full pass", failing, func(m *model) { m.cfg.Interval, m.fullPass = 10, true }, hookCall{s1, "false"}, approve(stInterval), nil},
-		{"interval with a failure since", failing, func(m *model) { m.cfg.Interval, m.fullPass, m.failedSince = 10, true, true }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
-		{"interval with no full pass", failing, func(m *model) { m.cfg.Interval = 10 }, hookCall{s1, "false"}, approve(stInterval), []string{"b:interval_not_elapsed"}},
-		{"loop guard without a block before", failing, nil, hookCall{s1, "true"}, approve(stActive), []string{"b:hook-stop_hook_active-lint"}},
-		{"loop guard after a block", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "str-true"}, approve(stActive), nil},
-		{"loop guard on a stop without the flag", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "false"}, approve(stActive), []string{"b:hook-stop_hook_active-lint"}},
-		{"block while lint fails", failing, nil, hookCall{s1, "false"}, block, nil},
-		{"block while nothing fails", clean, nil, hookCall{s1, "false"}, block, []string{"c:hook-block-nothing-fails"}},
-		{"block on the stop after a block", failing, func(m *model) { m.credit[s1] = true }, hookCall{s1, "str-true"}, block, []string{"c:hook-block-after-block"}},
+		{"passed while lint fails", three, failing, nil, hookCall{s1, "false", ""}, approve(stPassed), []string{"b:hook-passed-lint"}},
+		{"passed, told, while lint fails", three, failing, nil, hookCall{s1, "false", ""}, toldApprove(stPassed), []string{"b:hook-passed-lint"}},
+		{"passed when all pass", three, clean, nil, hookCall{s1, "false", ""}, approve(stPassed), nil},
+		{"no_changes while lint fails", three, failing, nil, hookCall{s1, "false", ""}, approve(stNoChanges), []string{"b:hook-no_changes-lint"}},
+		{"retry limit before the budget is spent", projectConfig{MaxRetries: 2}, failing, func(m *model, _ *facts) { m.budget = 1 }, hookCall{s1, "false", ""}, toldApprove(stRetry), []string{"b:retry_limit_exceeded"}},
+		{"retry limit in a new session's budget", projectConfig{MaxRetries: 2}, failing, func(m *model, _ *facts) { m.resetEpisode(resetSession) }, hookCall{s1, "false", ""}, toldApprove(stRetry), []string{"b:retry_limit_exceeded-after-new-session"}},
+		{"retry limit after uncounted infrastructure errors", projectConfig{MaxRetries: 2}, failing, func(m *model, _ *facts) { m.infraRuns = 3 }, hookCall{s1, "false", ""}, toldApprove(stRetry), []string{"b:retry_limit_exceeded-after-infra"}},
+		{"retry limit with the budget spent, told", projectConfig{MaxRetries: 2}, failing, func(m *model, _ *facts) { m.budget = 2 }, hookCall{s1, "false", ""}, toldApprove(stRetry), nil},
+		{"retry limit with the budget spent, untold", projectConfig{MaxRetries: 2}, failing, func(m *model, _ *facts) { m.budget = 2 }, hookCall{s1, "false", ""}, approve(stRetry), []string{"b:untold-retry_limit_exceeded"}},
+		{"retry limit weakened to 0 in the work tree", projectConfig{MaxRetries: 2}, failing, func(m *model, _ *facts) { weakenModel(m, "retries") }, hookCall{s1, "false", ""}, toldApprove(stRetry), []string{"b:retry_limit_exceeded-weakened-retries", "b:untold-config-differs"}},
+		{"lock_exists without a lock", three, failing, nil, hookCall{s1, "false", ""}, toldApprove(stLock), []string{"b:hook-lock_exists-none"}},
+		{"lock_exists for a dead pid", three, failing, func(m *model, _ *facts) { m.lock = lockDead }, hookCall{s1, "false", ""}, toldApprove(stLock), []string{"b:hook-lock_exists-dead"}},
+		{"lock_exists for a reused pid", three, failing, func(m *model, _ *facts) { m.lock = lockReused }, hookCall{s1, "false", ""}, toldApprove(stLock), []string{"b:hook-lock_exists-reused"}},
+		{"lock_exists for a foreign lock, told", three, failing, func(m *model, _ *facts) { m.lock = lockForeign }, hookCall{s1, "false", ""}, toldApprove(stLock), nil},
+		{"lock_exists for a foreign lock, untold", three, failing, func(m *model, _ *facts) { m.lock = lockForeign }, hookCall{s1, "false", ""}, approve(stLock), []string{"b:untold-lock_exists"}},
+		{"interval without one", three, failing, func(m *model, _ *facts) { m.fullPass = true }, hookCall{s1, "false", ""}, toldApprove(stInterval), []string{"b:interval_not_elapsed"}},
+		{"interval after a full pass", projectConfig{MaxRetries: 3, Interval: 10}, failing, func(m *model, _ *facts) { m.fullPass = true }, hookCall{s1, "false", ""}, toldApprove(stInterval), nil},
+		{"interval after a full pass, untold", projectConfig{MaxRetries: 3, Interval: 10}, failing, func(m *model, _ *facts) { m.fullPass = true }, hookCall{s1, "false", ""}, approve(stInterval), []string{"b:untold-interval_not_elapsed"}},
+		{"interval with a failure since", projectConfig{MaxRetries: 3, Interval: 10}, failing, func(m *model, _ *facts) { m.fullPass, m.failedSince = true, true }, hookCall{s1, "false", ""}, toldApprove(stInterval), []string{"b:interval_not_elapsed"}},
+		{"interval with no full pass", projectConfig{MaxRetries: 3, Interval: 10}, failing, nil, hookCall{s1, "false", ""}, toldApprove(stInterval), []string{"b:interval_not_elapsed"}},
+		{"interval of a forged TypeScript state before any run", projectConfig{MaxRetries: 3, Interval: 10}, failing, func(m *model, _ *facts) { m.forgedState = true }, hookCall{s1, "false", ""}, toldApprove(stInterval), nil},
+		{"interval of a forged TypeScript state after a run", projectConfig{MaxRetries: 3, Interval: 10}, failing, func(m *model, _ *facts) { m.forgedState, m.ran = true, true }, hookCall{s1, "false", ""}, toldApprove(stInterval), []string{"b:interval_not_elapsed"}},
+		{"interval set in the work tree only", three, failing, func(m *model, _ *facts) { m.fullPass = true; weakenModel(m, "interval") }, hookCall{s1, "false", ""}, toldApprove(stInterval), []string{"b:interval_not_elapsed-weakened-interval", "b:untold-config-differs"}},
+		{"loop guard without a block before", three, failing, nil, hookCall{s1, "true", ""}, toldApprove(stActive), []string{"b:hook-stop_hook_active-lint"}},
+		{"loop guard after a block, told", three, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, toldApprove(stActive), nil},
+		{"loop guard after a block, untold", three, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, approve(stActive), []string{"b:untold-stop_hook_active"}},
+		{"loop guard with verify_on_continue", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "true", ""}, toldApprove(stActive), []string{"b:hook-stop_hook_active-lint"}},
+		{"loop guard on a stop without the flag", three, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "false", ""}, toldApprove(stActive), []string{"b:hook-stop_hook_active-lint"}},
+		{"disabled globally, told with the file", three, failing, func(m *model, _ *facts) { m.globalDisabled = true }, hookCall{s1, "false", ""},
+			answer{Decision: "approve", Status: stDisabled, SystemMessage: "Not verified: stop_hook.enabled is false in ~/.config/agent-gauntlet/config.yml"}, nil},
+		{"disabled globally, told without the file", three, failing, func(m *model, _ *facts) { m.globalDisabled = true }, hookCall{s1, "false", ""}, toldApprove(stDisabled), []string{"b:untold-stop_hook_disabled"}},
+		{"disabled in the work tree only", three, failing, func(m *model, _ *facts) { weakenModel(m, "disable") }, hookCall{s1, "false", ""},
+			answer{Decision: "approve", Status: stDisabled, SystemMessage: "Not verified; trust: config.yml"}, []string{"b:hook-stop_hook_disabled-lint-weakened-disabled"}},
+		{"the check's command weakened in the work tree", three, failing, func(m *model, _ *facts) { weakenModel(m, "command") }, hookCall{s1, "false", ""}, approve(stPassed),
+			[]string{"b:hook-passed-lint-weakened-command", "b:untold-config-differs"}},
+		{"the check dropped in the work tree, block told", three, failing, func(m *model, _ *facts) { weakenModel(m, "drop-check") }, hookCall{s1, "false", ""},
+			answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r", SystemMessage: "The work tree's configuration differs from the trusted one: agent-gauntlet trust adopts it."}, nil},
+		{".gauntlet/ deleted", three, failing, func(m *model, _ *facts) { weakenModel(m, "delete") }, hookCall{s1, "false", ""}, approve(stNoConfig),
+			[]string{"b:hook-no_config-lint-weakened-deleted", "b:untold-config-differs"}},
+		{"infrastructure error with the reviewer down, untold", three, failing, func(m *model, _ *facts) { m.fault = "crash" }, hookCall{s1, "false", ""}, approve(stInfra), []string{"b:untold-infrastructure_error"}},
+		{"infrastructure error with the reviewer up", three, failing, nil, hookCall{s1, "false", ""}, toldApprove(stInfra), []string{"b:hook-infrastructure_error-lint"}},
+		{"block for the reviewer down only", three, clean, func(m *model, _ *facts) { m.fault = "timeout" }, hookCall{s1, "false", ""}, block, []string{"c:hook-block-nothing-fails-reviewer-timeout"}},
+		{"pending failure out of the changes, untold", three, failing, func(m *model, f *facts) { m.pending["check:src:lint"] = true; unchange(f) }, hookCall{s1, "false", ""}, approve(stNoChanges),
+			[]string{"b:unverified-pending"}},
+		{"pending failure out of the changes, told", three, failing, func(m *model, f *facts) { m.pending["check:src:lint"] = true; unchange(f) }, hookCall{s1, "false", ""}, toldApprove(stNoChanges), nil},
+		{"work committed onto main", three, failing, func(m *model, f *facts) {
+			unchange(f)
+			f.Branch, f.Maybe["src/a.txt"], f.MaybeWhy["src/a.txt"] = "main", true, "episode"
+		}, hookCall{s1, "false", ""}, approve(stNoChanges), []string{"b:unverified-on-base"}},
+		{"outside the project, nothing names it", three, failing, nil, hookCall{s1, "false", "out"}, approve(stNoConfig), nil},
+		{"outside the project, CLAUDE_PROJECT_DIR names it", three, failing, nil, hookCall{s1, "false", "out-env"}, approve(stNoConfig), []string{"b:hook-no_config-project-dir"}},
+		{"block while lint fails", three, failing, nil, hookCall{s1, "false", ""}, block, nil},
+		{"block while nothing fails", three, clean, nil, hookCall{s1, "false", ""}, block, []string{"c:hook-block-nothing-fails"}},
+		{"block on the stop after a block", three, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, block, []string{"c:hook-block-after-block"}},
+		{"block on the stop after a block, verify_on_continue", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, block, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, f := oracleModel(projectConfig{MaxRetries: 3}, tc.files)
+			m, f := oracleModel(tc.cfg, tc.files)
 			if tc.setup != nil {
-				tc.setup(m)
+				tc.setup(m, &f)
 			}
 			wantSigs(t, tc.name, checkHookAnswer(m, f, tc.call, tc.a), tc.want...)
 		})
 	}
+}
+
+// weakenModel weakens the model's work-tree configuration as the weaken
+// step does on disk.
+func weakenModel(m *model, how string) {
+	if how == "delete" {
+		for p := range gauntletOf(m.files) {
+			delete(m.files, p)
+		}
+		return
+	}
+	for p := range gauntletOf(m.files) {
+		delete(m.files, p)
+	}
+	for p, c := range weakenings[how](gauntletOf(m.trusted)) {
+		m.files[p] = c
+	}
+}
+
+// unchange makes the facts say nothing changed since the merge base, the
+// bases holding the work tree's files.
+func unchange(f *facts) {
+	f.Changed, f.Maybe, f.MaybeWhy = map[string]bool{}, map[string]bool{}, map[string]string{}
 }
 
 func TestReviewVerdictSkips(t *testing.T) {
@@ -123,8 +192,8 @@ func TestReviewVerdictSkips(t *testing.T) {
 			if tc.cleaned {
 				m.cleans++
 			}
-			wantSigs(t, "block", checkHookAnswer(m, f, hookCall{s1, "false"}, block), tc.wantBlock...)
-			wantSigs(t, "approve", checkHookAnswer(m, f, hookCall{s1, "false"}, passed), tc.wantApprove...)
+			wantSigs(t, "block", checkHookAnswer(m, f, hookCall{s1, "false", ""}, block), tc.wantBlock...)
+			wantSigs(t, "approve", checkHookAnswer(m, f, hookCall{s1, "false", ""}, passed), tc.wantApprove...)
 		})
 	}
 }
@@ -136,7 +205,7 @@ func TestJobsApplicability(t *testing.T) {
 	})
 	delete(f.Changed, "pkg_a/p.txt")
 	got := map[string]job{}
-	for _, j := range m.jobs(f) {
+	for _, j := range m.jobs(f, m.workGates()) {
 		got[j.ID] = j
 	}
 	for id, want := range map[string]job{
@@ -195,9 +264,86 @@ func TestCheckCachedPasses(t *testing.T) {
 	m, f := oracleModel(projectConfig{MaxRetries: 3}, files)
 	console := "[PASS]  check:src:lint (cached, 3s)\n      Cached: passed in run 1\n" +
 		"[PASS]  check:lib/x:test (cached, 3s)\n[PASS]  review:src:quality (cached, 1m)\n[PASS]  check:src:lint (0.10s)\n"
-	wantSigs(t, "default scope", checkCachedPasses(m, f, console, true), "b:cached-pass-lint", "b:cached-pass-quality")
-	wantSigs(t, "another scope", checkCachedPasses(m, f, console, false), "b:cached-pass-lint")
-	wantSigs(t, "ran, not cached", checkCachedPasses(m, f, "[PASS]  check:src:lint (0.10s)\n", true))
+	g := m.workGates()
+	wantSigs(t, "default scope", checkCachedPasses(m, f, g, console, true), "b:cached-pass-lint", "b:cached-pass-quality")
+	wantSigs(t, "another scope", checkCachedPasses(m, f, g, console, false), "b:cached-pass-lint")
+	wantSigs(t, "ran, not cached", checkCachedPasses(m, f, g, "[PASS]  check:src:lint (0.10s)\n", true))
+}
+
+// The glob entry point applies to the files its glob matches and its
+// exclude leaves; its checks see its fixed prefix; its review what applies.
+func TestGlobEntryPoint(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		brace         bool
+		files         map[string]string
+		changed       []string
+		lint, quality job
+	}{
+		{"a .ts file with a marker", false, map[string]string{"web/a.ts": "REVIEWME-4\n", "web/gen/g.ts": "LINTFAIL\n"}, []string{"web/a.ts"},
+			job{Applicable: true, Verdict: fail}, job{Applicable: true, Verdict: fail}},
+		{"only the excluded file changed", false, map[string]string{"web/a.ts": "plain\n", "web/gen/g.ts": "REVIEWME-5\nLINTFAIL\n"}, []string{"web/gen/g.ts"},
+			job{Applicable: false, Verdict: fail}, job{Applicable: false, Verdict: pass}},
+		{"a .tsx file, no brace", false, map[string]string{"web/a.ts": "plain\n", "web/sub/b.tsx": "REVIEWME-4\n"}, []string{"web/sub/b.tsx"},
+			job{Applicable: false, Verdict: pass}, job{Applicable: false, Verdict: pass}},
+		{"a .tsx file, brace", true, map[string]string{"web/a.ts": "plain\n", "web/sub/b.tsx": "REVIEWME-4\n"}, []string{"web/sub/b.tsx"},
+			job{Applicable: true, Verdict: pass}, job{Applicable: true, Verdict: fail}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := projectConfig{Brace: tc.brace}
+			m, f := oracleModel(cfg, tc.files)
+			unchange(&f)
+			for _, p := range tc.changed {
+				f.Changed[p], f.Maybe[p] = true, true
+			}
+			got := map[string]job{}
+			for _, j := range m.jobs(f, m.workGates()) {
+				got[j.ID] = j
+			}
+			for id, want := range map[string]job{"check:" + cfg.globPath() + ":lint": tc.lint, "review:" + cfg.globPath() + ":quality": tc.quality} {
+				if j := got[id]; j.Applicable != want.Applicable || j.Verdict != want.Verdict {
+					t.Errorf("%s: %+v, want applicable %v verdict %v", id, j, want.Applicable, want.Verdict)
+				}
+			}
+		})
+	}
+}
+
+// Structured checks are judged by identity against the base: a test by
+// name, a diagnostic by file and message (more of one than the base has
+// is new; as many in a changed file may sit on a changed line).
+func TestStructuredVerdicts(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		baseline   bool
+		path       string
+		base, work string
+		want       verdict
+	}{
+		{"vet, the base's finding", true, "vet/a.go", "VETFAIL-1\n", "VETFAIL-1\n", pass},
+		{"vet, a duplicate finding", true, "vet/a.go", "VETFAIL-1\n", "VETFAIL-1\nVETFAIL-1\n", fail},
+		{"vet, the finding moved", true, "vet/a.go", "VETFAIL-1\nplain\n", "plain\nVETFAIL-1\n", unsure},
+		{"vet, another finding", true, "vet/a.go", "VETFAIL-1\n", "VETFAIL-2\n", fail},
+		{"vet, no baseline", false, "vet/a.go", "VETFAIL-1\n", "VETFAIL-1\n", fail},
+		{"unit, the base's failing test", true, "ut/a_test.go", "UTFAIL-1\n", "plain\nUTFAIL-1\n", pass},
+		{"unit, a new failing test", true, "ut/a_test.go", "UTFAIL-1\n", "UTFAIL-1\nUTFAIL-2\n", fail},
+		{"junit, the base's failing test", true, "jt/a.txt", "JFAIL-3\n", "JFAIL-3\nJFAIL-3\n", pass},
+		{"junit, a new failing test", true, "jt/a.txt", "plain\n", "JFAIL-3\n", fail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, f := oracleModel(projectConfig{Baseline: tc.baseline}, map[string]string{tc.path: tc.work})
+			f.Base[tc.path] = tc.base
+			var got *job
+			for _, j := range m.jobs(f, m.workGates()) {
+				if strings.HasPrefix(tc.path, strings.Split(j.ID, ":")[1]+"/") {
+					got = &j
+				}
+			}
+			if got == nil || got.Verdict != tc.want {
+				t.Errorf("%s: %+v, want verdict %v", tc.path, got, tc.want)
+			}
+		})
+	}
 }
 
 func TestCheckUserFiles(t *testing.T) {
@@ -320,6 +466,37 @@ func TestStandInReviewer(t *testing.T) {
 	if code := reviewerMain(reviewerArgv, strings.NewReader(""), &out, &errb); code == 0 {
 		t.Error("a reviewer without GAUNTLET_STOP_HOOK_ACTIVE=1 was accepted")
 	}
+	t.Setenv("GAUNTLET_STOP_HOOK_ACTIVE", "1")
+
+	// A text file shown as binary is recorded.
+	binary := "Review.\n" + diffMarker + "\ndiff --git a/src/a.txt b/src/a.txt\nBinary files a/src/a.txt and b/src/a.txt differ\n"
+	if code := reviewerMain(reviewerArgv, strings.NewReader(binary), &out, &errb); code != 0 {
+		t.Fatalf("stand-in exited %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(marks, binaryFile)); err != nil {
+		t.Errorf("a diff showing a text file as binary was not recorded: %v", err)
+	}
+
+	// Each fault answers as the real CLI would fail.
+	for fault, want := range map[string]string{"crash": "ECONNREFUSED", "quota": "usage limit", "garbage": "seems fine"} {
+		if err := os.WriteFile(filepath.Join(marks, faultFile), []byte(fault), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		errb.Reset()
+		_ = reviewerMain(reviewerArgv, strings.NewReader("Review.\n"), &out, &errb)
+		if !strings.Contains(out.String()+errb.String(), want) {
+			t.Errorf("fault %s: output %q, want %q in it", fault, out.String()+errb.String(), want)
+		}
+	}
+	for how, want := range map[string]string{"dot": "./src/a.txt", "win": `src\a.txt`, "": "src/a.txt"} {
+		if got := spell("src/a.txt", how); got != want {
+			t.Errorf("spell(src/a.txt, %q) = %q, want %q", how, got, want)
+		}
+	}
+	if got := spell("src/a.txt", "abs"); !filepath.IsAbs(got) || !strings.HasSuffix(got, "/src/a.txt") {
+		t.Errorf("spell(src/a.txt, abs) = %q", got)
+	}
 }
 
 // fakeGauntlets are deliberately broken stand-ins for agent-gauntlet: each
@@ -336,6 +513,12 @@ var fakeGauntlets = map[string]string{
 	"prints two lines":                    `cat >/dev/null; echo '{"decision":"approve","status":"passed"}'; echo '{"decision":"approve","status":"passed"}'`,
 	"tears the state":                     `mkdir -p gauntlet_logs; printf '{"last_run' > gauntlet_logs/.execution_state; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
 	"touches the index":                   `git add -A >/dev/null 2>&1; cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"allows the stop after a block silently": `cat >/dev/null; if [ -f "$MARKS/once" ]; then echo '{"decision":"approve","status":"stop_hook_active","message":"m","systemMessage":"m"}'; ` +
+		`else touch "$MARKS/once"; echo '{"decision":"block","status":"failed","message":"m","systemMessage":"m","reason":"r","stopReason":"r"}'; fi`,
+	"never mentions trust": `cat >/dev/null; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'`,
+	"counts infrastructure errors": `cat >/dev/null; n=$(cat "$MARKS/n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$MARKS/n"; ` +
+		`if [ $n -le 2 ]; then echo '{"decision":"approve","status":"infrastructure_error","message":"m","systemMessage":"Not verified: m"}'; ` +
+		`else echo '{"decision":"approve","status":"retry_limit_exceeded","message":"m","systemMessage":"Not verified: m"}'; fi`,
 	"orphans its gate on SIGTERM": `(cd src && setsid sh "$MARKS/../gates/lint.sh" >/dev/null 2>&1 &)
 trap 'exit 1' TERM
 sleep 60 & wait`,
@@ -365,10 +548,15 @@ func TestStepsCatchBrokenGauntlets(t *testing.T) {
 		{"tears the state", []string{"hook s1 false"}, "e:state-unparseable"},
 		{"touches the index", []string{"edit top.txt 1 plain2", "hook s1 false"}, "a:git-state-changed"},
 		{"orphans its gate on SIGTERM", []string{"signal TERM run"}, "d:orphan-gate-TERM"},
+		{"allows the stop after a block silently", []string{"edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 true"}, "b:untold-stop_hook_active"},
+		{"never mentions trust", []string{"weaken command", "hook s1 false"}, "b:untold-config-differs"},
+		{"never mentions trust", []string{"weaken delete", "hook s1 false"}, "b:untold-config-differs"},
+		{"approves everything", []string{"edit src/a.txt 1 LINTFAIL", "weaken drop-check", "hook s1 false"}, "b:hook-passed-lint-weakened-dropped"},
+		{"counts infrastructure errors", []string{"reviewer crash", "edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 false", "hook s1 false"}, "b:retry_limit_exceeded-after-infra"},
 	} {
 		t.Run(tc.fake+" "+tc.want, func(t *testing.T) {
 			t.Parallel()
-			h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 2}, nil, nil)
+			h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 2, Trusted: true}, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -401,7 +589,7 @@ func TestRealGauntletPassesSimpleSteps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds agent-gauntlet and runs git")
 	}
-	h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 3}, nil, nil)
+	h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 3, VerifyOnContinue: true, Trusted: true}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,11 +605,56 @@ func TestRealGauntletPassesSimpleSteps(t *testing.T) {
 func TestCheckBrokenConfig(t *testing.T) {
 	s1 := sessionID(1)
 	m, f := oracleModel(projectConfig{}, map[string]string{"src/a.txt": "plain\n", brokenCheckFile: "command: x\n" + brokenLine})
-	errAnswer := answer{Decision: "approve", Status: stError}
-	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}
-	wantSigs(t, "broken by the change, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer), "b:hook-error-config")
-	wantSigs(t, "broken by the change, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
+	errAnswer := answer{Decision: "approve", Status: stError, SystemMessage: "not the trusted configuration"}
+	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r", SystemMessage: "not the trusted configuration"}
+	wantSigs(t, "broken by the change, approved", checkHookAnswer(m, f, hookCall{s1, "false", ""}, errAnswer), "b:hook-error-config")
+	wantSigs(t, "broken by the change, blocked, untold", checkHookAnswer(m, f, hookCall{s1, "false", ""}, answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r"}),
+		"b:untold-config-differs")
+	wantSigs(t, "broken by the change, blocked", checkHookAnswer(m, f, hookCall{s1, "false", ""}, block))
 	f.HeadConfigBroken = true
-	wantSigs(t, "broken at HEAD too, approved", checkHookAnswer(m, f, hookCall{s1, "false"}, errAnswer))
-	wantSigs(t, "broken at HEAD too, blocked", checkHookAnswer(m, f, hookCall{s1, "false"}, block))
+	wantSigs(t, "broken at HEAD too, approved", checkHookAnswer(m, f, hookCall{s1, "false", ""}, errAnswer))
+	wantSigs(t, "broken at HEAD too, blocked", checkHookAnswer(m, f, hookCall{s1, "false", ""}, block))
+}
+
+// The oracle compares bytes: a line-ending rewrite is a change of its own
+// kind, a deleted or new file a change.
+func TestCompareTrees(t *testing.T) {
+	got := compareTrees(
+		map[string]string{"same.txt": "a\n", "crlf.txt": "a\r\nb\r\n", "edited.txt": "b\n", "new.txt": "n\n"},
+		map[string]string{"same.txt": "a\n", "crlf.txt": "a\nb\n", "edited.txt": "a\n", "gone.txt": "g\n"})
+	want := map[string]string{"crlf.txt": "crlf", "edited.txt": "", "new.txt": "", "gone.txt": ""}
+	if !maps.Equal(got, want) {
+		t.Errorf("compareTrees = %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{{"*", "src/a.txt", true}, {"*.txt", "src/a.txt", true}, {"*.txt", "web/a.ts", false}, {"src/**", "src/sub/c.txt", true}, {"src/**", "lib/x/t.txt", false}} {
+		if got := attrMatch(tc.pattern, tc.path); got != tc.want {
+			t.Errorf("attrMatch(%q, %q) = %v", tc.pattern, tc.path, got)
+		}
+	}
+}
+
+// readGates reads back every weakening.
+func TestWeakenings(t *testing.T) {
+	cfg := projectConfig{MaxRetries: 2, VerifyOnContinue: true}
+	files := cfg.gauntletFiles("/gates")
+	trusted := readGates(files)
+	if trusted.weakerThan(trusted) != "" || !trusted.Present || trusted.MaxRetries != 2 || !trusted.Enabled || !trusted.VerifyOnContinue {
+		t.Fatalf("the configuration reads %+v", trusted)
+	}
+	for name, w := range weakenings {
+		got := readGates(w(files)).weakerThan(trusted)
+		want := map[string]string{"drop-check": "dropped", "drop-review": "dropped", "disable": "disabled"}[name]
+		if want == "" {
+			want = name
+		}
+		if got != want {
+			t.Errorf("weakening %s reads as %q, want %q", name, got, want)
+		}
+	}
+	if got := readGates(nil).weakerThan(trusted); got != "deleted" {
+		t.Errorf("a deleted configuration reads as %q", got)
+	}
 }

@@ -35,12 +35,14 @@ func ranGates(status string) bool {
 }
 
 // begin applies what the start of a run implies for the episode (target
-// semantics): auto-clean when the state's branch is not the current one, a
-// new commit or (for the hook) a new session after the retry limit.
-func (m *model) begin(f facts, stateBranch, session string, hook bool) {
-	if stateBranch != "" && stateBranch != f.Branch {
+// semantics): auto-clean when the last run's branch is not the current one
+// (it archives the pending failures), a new commit or (for the hook) a new
+// session after the retry limit.
+func (m *model) begin(f facts, session string, hook bool) {
+	if m.runBranch != "" && m.runBranch != f.Branch {
 		m.resetEpisode(resetBranch)
 		m.failedSince = false
+		m.archived, m.pending = m.pending, map[string]bool{}
 	}
 	if m.limitHit && f.Head != m.limitHead {
 		m.resetEpisode(resetCommit)
@@ -51,10 +53,16 @@ func (m *model) begin(f facts, stateBranch, session string, hook bool) {
 }
 
 // end records the outcome of a run: workTree is false for -c, full for a
-// run of every gate on the whole change set (plain run, the hook).
-func (m *model) end(f facts, workTree, full bool, status, session string) {
+// run of every gate in force on the whole change set (plain run with the
+// configuration in force, the hook), console its console output (the jobs
+// it reports passed or failed).
+func (m *model) end(f facts, workTree, full bool, status, session, console string) {
 	if workTree && ranGates(status) {
-		m.budget++
+		if status == stInfra || status == stError && m.fault != "" {
+			m.infraRuns++
+		} else {
+			m.budget++
+		}
 	}
 	switch {
 	case full && status == stPassed:
@@ -71,6 +79,38 @@ func (m *model) end(f facts, workTree, full bool, status, session string) {
 	if workTree && status == stRetry && !m.limitHit {
 		m.limitHit, m.limitHead, m.limitSession = true, f.Head, session
 	}
+	if tookLock(status) && status != stError {
+		m.ran, m.runBranch = true, f.Branch
+		m.forged = map[string]bool{}
+	}
+	if workTree {
+		for _, r := range jobResults(console) {
+			if r.passed {
+				delete(m.pending, r.id)
+			} else {
+				m.pending[r.id] = true
+			}
+		}
+	}
+	m.archived = nil
+}
+
+// jobResultRE matches a console line with a job's result.
+var jobResultRE = regexp.MustCompile(`(?m)^\[(PASS|FAIL|ERROR)\]\s+(\S+)`)
+
+// jobResult is one job's result in a console output.
+type jobResult struct {
+	id     string
+	passed bool
+}
+
+// jobResults lists the results a console output reports.
+func jobResults(console string) []jobResult {
+	var out []jobResult
+	for _, m := range jobResultRE.FindAllStringSubmatch(console, -1) {
+		out = append(out, jobResult{id: m[2], passed: m[1] == "PASS"})
+	}
+	return out
 }
 
 // clean records a successful clean.
@@ -78,11 +118,13 @@ func (m *model) clean() {
 	m.resetEpisode(resetClean)
 	m.fullPass, m.failedSince = false, false
 	m.cleans++
+	m.pending = map[string]bool{}
 }
 
 // launch starts agent-gauntlet; the caller waits.
 func (h *harness) launch(stdin string, args ...string) (*proc, string, error) {
 	before := h.gitState()
+	h.m.skipsRead = len(h.m.skips)
 	p, err := h.s.start(h.bin, stdin, args...)
 	return p, before, err
 }
@@ -91,6 +133,9 @@ func (h *harness) launch(stdin string, args ...string) (*proc, string, error) {
 // user's git state intact.
 func (h *harness) finish(p *proc, before string) (result, []violation) {
 	r := p.wait()
+	if os.Getenv(envVerbose) != "" {
+		h.t.Logf("  agent-gauntlet %s: exit %d\n--- stdout\n%s--- stderr\n%s", strings.Join(p.args, " "), r.code, r.stdout, r.stderr)
+	}
 	var vs []violation
 	if r.timeout {
 		vs = append(vs, violation{"d:hang", fmt.Sprintf("agent-gauntlet %s still ran after %s", strings.Join(p.args, " "), processTimeout)})
@@ -128,22 +173,26 @@ func (h *harness) runCommand(r runCall) ([]violation, error) {
 	if err != nil {
 		return nil, err
 	}
-	pre := h.stateBranch()
 	p, before, err := h.launch("", call.args()...)
 	if err != nil {
 		return nil, err
 	}
 	res, vs := h.finish(p, before)
-	return append(vs, h.judgeRun(r, f, pre, res)...), nil
+	return append(vs, h.judgeRun(r, f, res)...), nil
 }
 
 // judgeRun checks a finished run, check, review, detect or clean and
 // updates the model.
-func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violation {
+func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	var vs []violation
 	switch r.Cmd {
 	case "detect":
-		if res.code != 0 && !h.m.configBroken() {
+		// With no commit yet, -b main names nothing: a usage error; so
+		// is a work tree without a configuration (detect, like run, says
+		// the trusted one differs).
+		_, configured := h.m.files[gauntletDir+"/config.yml"]
+		usage := res.code == 2 && (f.Head == "" && r.Base != "" || !configured && strings.Contains(res.stderr, "differs from the trusted one"))
+		if res.code != 0 && !h.m.configBroken() && !usage {
 			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
 		}
 		return append(vs, h.settleLock(false)...)
@@ -159,16 +208,33 @@ func (h *harness) judgeRun(r runCall, f facts, pre string, res result) []violati
 	st := cliStatus(res.stderr)
 	h.t.Logf("  -> exit %d, %s", res.code, st)
 	if tookLock(st) {
-		h.m.begin(f, pre, "", false)
+		h.m.begin(f, "", false)
 	}
 	vs = append(vs, checkRunStatus(h.m, f, r, st, failedJobs(res.stderr))...)
 	vs = append(vs, checkFailLogs(res.stderr, readFile)...)
-	vs = append(vs, checkCachedPasses(h.m, f, res.stderr, r.scoped())...)
+	vs = append(vs, checkCachedPasses(h.m, f, h.m.workGates(), res.stderr, r.scoped())...)
+	vs = append(vs, checkRunToldConfig(h.m, f, r, st, res.stderr)...)
 	if want := slices.Contains(passing, st); (res.code == 0) != want && st != stError {
 		vs = append(vs, violation{"e:exit-code", fmt.Sprintf("%s ended %q with exit %d", strings.Join(r.args(), " "), st, res.code)})
 	}
-	h.m.end(f, r.Commit == "", r.full(), st, "")
+	// A run of the work tree's configuration is a full run of the gates in
+	// force only when that configuration is the one in force.
+	full := r.full() && !h.m.configDiffers(f)
+	console := ""
+	if r.scoped() {
+		console = res.stderr
+	}
+	h.m.end(f, r.Commit == "", full, st, "", console)
 	return append(vs, h.settleLock(lockTaken(st))...)
+}
+
+// checkRunToldConfig checks that run, check and review by hand say when
+// the work tree's configuration they run is not the one in force.
+func checkRunToldConfig(m *model, f facts, r runCall, status, stderr string) []violation {
+	if !tookLock(status) || m.trust == trustHead && f.Head == "" || !m.configDiffers(f) || strings.Contains(withoutPaths(strings.ToLower(stderr)), "trust") {
+		return nil
+	}
+	return []violation{{"b:run-untold-config-differs", fmt.Sprintf("%s ran the work tree's configuration, which is not the one in force (%s), without saying so", strings.Join(r.args(), " "), m.configDiff(f))}}
 }
 
 // hook sends one stop to the hook.
@@ -178,15 +244,37 @@ func (h *harness) hook(call hookCall) ([]violation, error) {
 	if err != nil {
 		return nil, err
 	}
-	pre := h.stateBranch()
+	dir, extra := h.hookDir(call.Where)
 	started := time.Now()
-	p, before, err := h.launch(call.input(h.s.repo), hookArgs...)
+	before := h.gitState()
+	p, err := h.s.startIn(dir, extra, h.bin, call.input(dir), hookArgs...)
 	if err != nil {
 		return nil, err
 	}
 	res, vs := h.finish(p, before)
-	vs = append(vs, checkCachedPasses(h.m, f, newestConsole(h.s.logDir(), started), true)...)
-	return append(vs, h.judgeHook(call, f, pre, res)...), nil
+	console := newestConsole(h.s.logDir(), started)
+	vs = append(vs, checkCachedPasses(h.m, f, h.m.hookGates(f), console, true)...)
+	return append(vs, h.judgeHook(call, f, res, console)...), nil
+}
+
+// hookDir is the directory a stop hook runs in (and its input names) for
+// where, and the environment it adds.
+func (h *harness) hookDir(where string) (string, []string) {
+	var extra []string
+	if strings.HasSuffix(where, "-env") {
+		extra = []string{"CLAUDE_PROJECT_DIR=" + h.s.repo}
+	}
+	switch strings.TrimSuffix(where, "-env") {
+	case "sub":
+		for _, d := range []string{"src", "lib", "docs", "web", "vet"} {
+			if fi, err := os.Stat(h.s.path(d)); err == nil && fi.IsDir() {
+				return h.s.path(d), extra
+			}
+		}
+	case "out":
+		return h.s.outside(), extra
+	}
+	return h.s.repo, extra
 }
 
 // newestConsole reads the newest console log of logDir (or its previous/)
@@ -235,7 +323,7 @@ func (h *harness) useSession(session string) {
 }
 
 // judgeHook checks a finished hook and updates the model.
-func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []violation {
+func (h *harness) judgeHook(call hookCall, f facts, res result, console string) []violation {
 	a, vs := checkHookOutput(res)
 	if a.Decision == "block" {
 		console := readConsole(a.Reason)
@@ -247,11 +335,19 @@ func (h *harness) judgeHook(call hookCall, f facts, pre string, res result) []vi
 		return append(vs, h.settleLock(false)...)
 	}
 	if tookLock(a.Status) {
-		h.m.begin(f, pre, call.Session, true)
+		h.m.begin(f, call.Session, true)
+	}
+	if os.Getenv(envVerbose) != "" {
+		soft, cause := h.m.unverified(f, h.m.hookGates(f))
+		h.t.Logf("  oracle: failing %v; unverified %v (%s); changed %v; maybe %v; pending %v", h.m.failing(f, h.m.hookGates(f), selection{scope: "all"}),
+			soft, cause, sortedKeys(f.Changed), f.MaybeWhy, sortedKeys(h.m.pending))
 	}
 	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
 	h.m.credit[call.Session] = a.Decision == "block"
-	h.m.end(f, true, true, a.Status, call.Session)
+	if !call.lost() && a.Status != stInvalid {
+		h.m.recordTrust(f)
+	}
+	h.m.end(f, true, true, a.Status, call.Session, console)
 	// A work-tree configuration that does not load is answered before any
 	// run: the hook takes no lock, so a dead one stays for the next run.
 	return append(vs, h.settleLock(lockTaken(a.Status) && !h.m.configBroken())...)
@@ -307,7 +403,6 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 	if err != nil {
 		return nil, err
 	}
-	pre := h.stateBranch()
 	call := hookCall{Session: h.m.session, Active: "false"}
 	stdin, args := "", []string{"run"}
 	if target == "hook" {
@@ -330,9 +425,9 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 	if err != nil {
 		res, vs := h.finish(p, before)
 		if target == "hook" {
-			return append(vs, h.judgeHook(call, f, pre, res)...), nil
+			return append(vs, h.judgeHook(call, f, res, "")...), nil
 		}
-		return append(vs, h.judgeRun(runCall{Cmd: "run"}, f, pre, res)...), nil
+		return append(vs, h.judgeRun(runCall{Cmd: "run"}, f, res)...), nil
 	}
 	pgid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err := p.cmd.Process.Signal(sig); err != nil {
@@ -360,14 +455,14 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 			waitFor(10*time.Second, func() bool { return groupGone(pgid) })
 		}
 	}
-	h.m.begin(f, pre, call.Session, target == "hook")
+	h.m.begin(f, call.Session, target == "hook")
 	if sig != syscall.SIGKILL {
 		vs = append(vs, h.judgeSignalled(target, name, sig, res)...)
 	}
 	if target == "hook" {
 		h.m.credit[call.Session] = false
 	}
-	h.m.end(f, true, true, stInterrupted, call.Session)
+	h.m.end(f, true, true, stInterrupted, call.Session, "")
 	if sig == syscall.SIGKILL {
 		if c := h.lockContent(); c != nil {
 			h.m.lock, h.m.lockContent = lockKilled, *c

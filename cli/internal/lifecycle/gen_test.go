@@ -18,7 +18,7 @@ var editable = []struct {
 	{"src/a.txt", []string{"plain", markLint, "REVIEWME-1", "REVIEWME-2"}},
 	{"src/b.txt", []string{"plain", markLint, "REVIEWME-2", "REVIEWME-3"}},
 	{"src/sub/c.txt", []string{"plain", markLint, "REVIEWME-3"}},
-	{"src/vendor/v.txt", []string{"plain", markLint}},
+	{"src/vendor/v.txt", []string{"plain", markLint, "REVIEWME-2"}},
 	{"lib/x/t.txt", []string{"plain", markTest}},
 	{"lib/y/t.txt", []string{"plain", markTest}},
 	{"docs/guide.md", []string{"plain", markDocs}},
@@ -27,10 +27,21 @@ var editable = []struct {
 	{"pkg/b/p.txt", []string{"plain", markLint}},
 	{"pkg_a/p.txt", []string{"plain", markLint}},
 	{"top.txt", []string{"plain", markLint, "REVIEWME-1"}},
+	{"web/a.ts", []string{"plain", markLint, "REVIEWME-4"}},
+	{"web/sub/b.tsx", []string{"plain", markLint, "REVIEWME-5"}},
+	{"web/gen/g.ts", []string{"plain", markLint, "REVIEWME-4"}},
+	{"web/notes.md", []string{"plain", "REVIEWME-5"}},
+	{longFile, []string{"plain", markLint}},
+	{"vet/a.go", []string{"plain", markVet + "1", markVet + "2"}},
+	{"vet/b.go", []string{"plain", markVet + "1"}},
+	{"ut/a_test.go", []string{"plain", markUnit + "1", markUnit + "2"}},
+	{"ut/b_test.go", []string{"plain", markUnit + "3"}},
+	{"jt/a.txt", []string{"plain", markJUnit + "1", markJUnit + "2"}},
+	{"jt/b.txt", []string{"plain", markJUnit + "3"}},
 }
 
 // removable directories.
-var removable = []string{"src/sub", "lib/x", "lib/y", "docs", "pkg/a", "pkg", "pkg_a", "src"}
+var removable = []string{"src/sub", "lib/x", "lib/y", "docs", "pkg/a", "pkg", "pkg_a", "src", "web/gen", "web", "vet", "ut", "jt", "long"}
 
 // logFileNames are the user's files put in the log directory.
 var logFileNames = []string{"notes.txt", "previous/keep.txt", "mine/x.txt"}
@@ -42,10 +53,12 @@ var gateNames = []string{"lint", "test", "docs", "quality"}
 var commitRevs = []string{"HEAD", "HEAD~1", "main"}
 
 // lockKinds are the stray locks a step may leave.
-var lockKinds = []lockKind{lockDead, lockLive, lockForeign, lockEmpty, lockTS, lockOld, lockOldEmpty}
+var lockKinds = []lockKind{lockDead, lockReused, lockLive, lockForeign, lockEmpty, lockTS, lockOld, lockOldEmpty}
 
 // drawConfig draws the project configuration of a sequence: most with no
-// interval, a minority with a 10-minute one; half with baselines.
+// interval, a minority with a 10-minute one; half with baselines; a third
+// verifying the stop that follows a block; most trusted at set-up (the
+// others have no record yet); a few in a repository with no commit yet.
 func drawConfig(t *rapid.T) projectConfig {
 	cfg := projectConfig{MaxRetries: rapid.IntRange(0, 3).Draw(t, "max_retries")}
 	if rapid.IntRange(0, 3).Draw(t, "interval") == 3 {
@@ -55,6 +68,10 @@ func drawConfig(t *rapid.T) projectConfig {
 	if rapid.IntRange(0, 2).Draw(t, "cache") == 2 {
 		cfg.Cache = "entry_point"
 	}
+	cfg.VerifyOnContinue = rapid.IntRange(0, 2).Draw(t, "verify_on_continue") == 2
+	cfg.Brace = rapid.Bool().Draw(t, "brace")
+	cfg.Trusted = rapid.IntRange(0, 3).Draw(t, "trusted") > 0
+	cfg.NoCommits = rapid.IntRange(0, 7).Draw(t, "no commits") == 7
 	return cfg
 }
 
@@ -66,6 +83,23 @@ type op struct {
 }
 
 func fixed(w int) func(*model) int { return func(*model) int { return w } }
+
+// born weighs a step that needs a commit: w once there is one, else 0.
+func born(w int) func(*model) int {
+	return func(m *model) int {
+		if m.unborn {
+			return 0
+		}
+		return w
+	}
+}
+
+// forgeries are the forge steps: what of the log directory, and how.
+var forgeries = []string{
+	"review flip", "review drop", "review reword", "review rm", "review add",
+	"state ts", "state date", "state branch", "state rm",
+	"log rm-console", "log rm-check", "log edit-check", "log rm-all",
+}
 
 // ops are the kinds of steps: what users and agents do.
 var ops = []op{
@@ -86,7 +120,7 @@ var ops = []op{
 	{"rm", fixed(3), func(t *rapid.T, m *model) string {
 		return "rm " + editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path
 	}},
-	{"checkout", fixed(3), func(t *rapid.T, m *model) string {
+	{"checkout", born(3), func(t *rapid.T, m *model) string {
 		return "checkout " + rapid.SampledFrom(m.branches).Draw(t, "branch")
 	}},
 	{"insert", fixed(2), func(t *rapid.T, m *model) string {
@@ -98,8 +132,8 @@ var ops = []op{
 	{"logfile", fixed(2), func(t *rapid.T, m *model) string {
 		return "logfile " + rapid.SampledFrom(logFileNames).Draw(t, "name")
 	}},
-	{"branch", fixed(2), func(t *rapid.T, m *model) string { return fmt.Sprintf("branch b%d", len(m.branches)-1) }},
-	{"merge", fixed(2), func(*rapid.T, *model) string { return "merge" }},
+	{"branch", born(2), func(t *rapid.T, m *model) string { return fmt.Sprintf("branch b%d", len(m.branches)-1) }},
+	{"merge", born(2), func(*rapid.T, *model) string { return "merge" }},
 	{"detect", fixed(2), func(t *rapid.T, m *model) string { return "detect" + drawFlags(t, m, false) }},
 	{"clean", fixed(2), func(*rapid.T, *model) string { return "clean" }},
 	{"cache", fixed(1), func(*rapid.T, *model) string { return "cache clear" }},
@@ -120,6 +154,63 @@ var ops = []op{
 		return 0
 	}, func(t *rapid.T, m *model) string {
 		return "lock " + string(rapid.SampledFrom(lockKinds).Draw(t, "kind"))
+	}},
+	{"forge", fixed(4), func(t *rapid.T, m *model) string {
+		f := rapid.SampledFrom(forgeries).Draw(t, "forgery")
+		return "forge " + f
+	}},
+	{"weaken", fixed(3), func(t *rapid.T, m *model) string {
+		return "weaken " + rapid.SampledFrom(weakeningNames).Draw(t, "weakening")
+	}},
+	{"restore", func(m *model) int {
+		if !sameGauntlet(gauntletOf(m.files), m.trusted) {
+			return 3
+		}
+		return 0
+	}, func(*rapid.T, *model) string { return "restore" }},
+	{"trust", fixed(1), func(*rapid.T, *model) string { return "trust" }},
+	{"global", fixed(1), func(t *rapid.T, m *model) string {
+		if m.globalDisabled {
+			return "global enable"
+		}
+		return "global disable"
+	}},
+	{"flag", fixed(1), func(t *rapid.T, m *model) string {
+		return fmt.Sprintf("flag %s %s", rapid.SampledFrom([]string{"skip-worktree", "assume-unchanged"}).Draw(t, "flag"),
+			editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path)
+	}},
+	{"attr", fixed(1), func(t *rapid.T, m *model) string {
+		return fmt.Sprintf("attr %s %s %s", rapid.SampledFrom([]string{"root", "info"}).Draw(t, "where"),
+			rapid.SampledFrom([]string{"*", "*.txt", "src/**"}).Draw(t, "pattern"),
+			rapid.SampledFrom([]string{"-diff", "binary", "text=auto", "filter", "textconv"}).Draw(t, "attribute"))
+	}},
+	{"crlf", fixed(1), func(t *rapid.T, m *model) string {
+		return "crlf " + editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path
+	}},
+	{"refmove", func(m *model) int {
+		if m.unborn || m.branch == "main" {
+			return 0
+		}
+		return 1
+	}, func(t *rapid.T, m *model) string {
+		return "refmove " + rapid.SampledFrom([]string{"branch", "update-ref"}).Draw(t, "how")
+	}},
+	{"nest", fixed(1), func(t *rapid.T, m *model) string {
+		return fmt.Sprintf("nest %s %s", rapid.SampledFrom(nestDirs).Draw(t, "dir"), rapid.SampledFrom([]string{"commit", "empty"}).Draw(t, "nested commit"))
+	}},
+	{"reviewer", func(m *model) int {
+		if m.fault != "" {
+			return 8
+		}
+		return 1
+	}, func(t *rapid.T, m *model) string {
+		if m.fault != "" {
+			return "reviewer ok"
+		}
+		return "reviewer " + rapid.SampledFrom(reviewerFaults).Draw(t, "fault")
+	}},
+	{"spelling", fixed(1), func(t *rapid.T, m *model) string {
+		return "spelling " + rapid.SampledFrom([]string{"plain", "abs", "dot", "win"}).Draw(t, "spelling")
 	}},
 	{"unlock", func(m *model) int {
 		if m.lock.respected() {
@@ -168,6 +259,10 @@ func drawHook(t *rapid.T, m *model) string {
 	if m.credit[sessionID(n)] {
 		active = rapid.SampledFrom([]string{"true", "str-true", "false"}).Draw(t, "loop flag")
 	}
+	if rapid.IntRange(0, 7).Draw(t, "elsewhere") == 7 {
+		where := rapid.SampledFrom([]string{"sub", "sub-env", "out", "out-env"}).Draw(t, "where")
+		return fmt.Sprintf("hook s%d %s %s", n, active, where)
+	}
 	return fmt.Sprintf("hook s%d %s", n, active)
 }
 
@@ -184,7 +279,9 @@ func drawFlags(t *rapid.T, m *model, gate bool) string {
 	case 6:
 		b.WriteString(" -b " + rapid.SampledFrom(m.branches).Draw(t, "base"))
 	case 7:
-		b.WriteString(" -c " + rapid.SampledFrom(commitRevs).Draw(t, "rev"))
+		if !m.unborn {
+			b.WriteString(" -c " + rapid.SampledFrom(commitRevs).Draw(t, "rev"))
+		}
 	case 8:
 		if gate {
 			b.WriteString(" --no-cache")

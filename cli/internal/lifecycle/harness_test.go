@@ -43,6 +43,8 @@ type harness struct {
 	rec   *recorder
 	// failed, when set, is called before a violation fails the test.
 	failed func()
+	// commits caches the files of commits (commitFiles).
+	commits map[string]map[string]string
 }
 
 // newHarness creates the sandbox of a sequence under parent.
@@ -51,16 +53,23 @@ func newHarness(t tb, parent string, cfg projectConfig, known map[string]bool, r
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSandbox(parent, cfg)
+	s, err := newSandbox(parent, bin, cfg)
 	if err != nil {
 		return nil, err
 	}
-	files, err := readTree(s.repo, ".git", logDirName)
+	files, err := s.userTree()
 	if err != nil {
 		s.remove()
 		return nil, err
 	}
-	return &harness{t: t, bin: bin, s: s, m: newModel(cfg, files), known: known, rec: rec}, nil
+	m := newModel(cfg, files)
+	if !cfg.NoCommits {
+		if m.mainMark, err = s.git("rev-parse", "main"); err != nil {
+			s.remove()
+			return nil, err
+		}
+	}
+	return &harness{t: t, bin: bin, s: s, m: m, known: known, rec: rec, commits: map[string]map[string]string{}}, nil
 }
 
 // close kills what a sequence may have left running and removes the sandbox.
@@ -103,7 +112,7 @@ func (h *harness) do(step string) {
 		h.rec.record(vs, h.sequence())
 	}
 	for _, v := range vs {
-		if !h.known[v.Sig] {
+		if !h.known[v.Sig] && !h.known[sigClass(v.Sig)] {
 			if h.failed != nil {
 				h.failed()
 			}
@@ -116,7 +125,7 @@ func (h *harness) do(step string) {
 // resync makes the model's files what the disk holds, after a known
 // violation, so that the sequence goes on from there.
 func (h *harness) resync() {
-	if files, err := readTree(h.s.repo, ".git", logDirName); err == nil {
+	if files, err := h.s.userTree(); err == nil {
 		h.m.files = files
 	}
 	for p, c := range h.m.logFiles {
@@ -129,7 +138,7 @@ func (h *harness) resync() {
 // invariants are checked after every step: the user's files (a), the
 // execution state and the reviewer's calls (e).
 func (h *harness) invariants() []violation {
-	tree, err := readTree(h.s.repo, ".git", logDirName)
+	tree, err := h.s.userTree()
 	if err != nil {
 		return []violation{{"a:unreadable-tree", err.Error()}}
 	}
@@ -143,6 +152,10 @@ func (h *harness) invariants() []violation {
 	vs = append(vs, checkReviewer(errs)...)
 	if len(errs) > 0 {
 		_ = os.Remove(filepath.Join(h.s.marks, reviewerErrors))
+	}
+	if bin, err := os.ReadFile(filepath.Join(h.s.marks, binaryFile)); err == nil {
+		vs = append(vs, violation{"e:reviewer-binary-diff", "the reviewer was shown a text file as binary: " + strings.TrimSpace(string(bin))})
+		_ = os.Remove(filepath.Join(h.s.marks, binaryFile))
 	}
 	return vs
 }
@@ -190,6 +203,8 @@ func (h *harness) exec(step string) ([]violation, error) {
 		return nil, h.config(arg(1))
 	case "lock":
 		return nil, h.placeLock(lockKind(arg(1)))
+	case "forge", "weaken", "restore", "trust", "global", "flag", "attr", "crlf", "refmove", "nest", "reviewer", "spelling":
+		return h.shell(f)
 	case "unlock":
 		h.m.lock, h.m.lockContent = lockNone, ""
 		return nil, ignoreMissing(os.Remove(lock.Path(h.s.logDir())))
@@ -204,7 +219,7 @@ func (h *harness) exec(step string) ([]violation, error) {
 		if err != nil {
 			return nil, fmt.Errorf("hook: bad session %q", arg(1))
 		}
-		return h.hook(hookCall{Session: sessionID(n), Active: arg(2)})
+		return h.hook(hookCall{Session: sessionID(n), Active: arg(2), Where: arg(3)})
 	case "signal":
 		return h.signal(arg(1), arg(2))
 	case "cache":
@@ -265,9 +280,12 @@ func (h *harness) setFile(path, content string) error {
 // removePath deletes a file or a directory of the work tree.
 func (h *harness) removePath(path string) error {
 	delete(h.m.files, path)
-	for _, p := range h.m.under(path) {
-		delete(h.m.files, p)
+	for p := range h.m.files {
+		if strings.HasPrefix(p, path+"/") { // a nested repository's .git/ too
+			delete(h.m.files, p)
+		}
 	}
+	h.m.nested = slices.DeleteFunc(h.m.nested, func(d string) bool { return d == path || strings.HasPrefix(d, path+"/") })
 	return os.RemoveAll(h.s.path(path))
 }
 
@@ -275,15 +293,34 @@ func (h *harness) removePath(path string) error {
 // commit all the same).
 func (h *harness) commit() error {
 	if _, err := h.s.git("add", "-A"); err != nil {
+		// A nested repository with no commit cannot be added: leave it
+		// out, as an agent whose `git add -A` failed would.
+		args := []string{"add", "-A", "--", "."}
+		for _, d := range h.m.nested {
+			args = append(args, ":(exclude)"+d)
+		}
+		if _, err := h.s.git(args...); err != nil {
+			return err
+		}
+	}
+	if _, err := h.s.git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("step %d", len(h.steps))); err != nil {
 		return err
 	}
-	_, err := h.s.git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("step %d", len(h.steps)))
-	return err
+	if h.m.unborn {
+		h.m.unborn = false
+		if !slices.Contains(h.m.branches, h.m.branch) {
+			h.m.branches = append(h.m.branches, h.m.branch)
+		}
+	}
+	return nil
 }
 
 // checkout switches to branch name (creating it when create and it does
 // not exist); git refusing (local changes in the way) leaves all as is.
 func (h *harness) checkout(name string, create bool) error {
+	if h.m.unborn {
+		return nil
+	}
 	args := []string{"checkout", "-q", name}
 	if create && !slices.Contains(h.m.branches, name) {
 		args = []string{"checkout", "-q", "-b", name}
@@ -295,7 +332,7 @@ func (h *harness) checkout(name string, create bool) error {
 		h.m.branches = append(h.m.branches, name)
 	}
 	h.m.branch = name
-	files, err := readTree(h.s.repo, ".git", logDirName)
+	files, err := h.s.userTree()
 	if err != nil {
 		return err
 	}
@@ -306,7 +343,7 @@ func (h *harness) checkout(name string, create bool) error {
 // merge merges HEAD into main without touching the work tree (the pull
 // request of the committed work is merged); a conflict leaves all as is.
 func (h *harness) merge() error {
-	if h.m.branch == "main" {
+	if h.m.branch == "main" || h.m.unborn {
 		return nil
 	}
 	out, err := h.s.git("merge-tree", "--write-tree", "main", "HEAD")
@@ -318,8 +355,11 @@ func (h *harness) merge() error {
 	if err != nil {
 		return err
 	}
-	_, err = h.s.git("update-ref", "refs/heads/main", commit)
-	return err
+	if _, err = h.s.git("update-ref", "refs/heads/main", commit); err != nil {
+		return err
+	}
+	h.m.mainMark, h.m.refMoved = commit, false
+	return nil
 }
 
 // reviewJSONRE matches a review slot's JSON: <stem>.<run>.json.
@@ -349,15 +389,10 @@ func (h *harness) mark(status string, n int) error {
 	var cands []cand
 	for _, stem := range sortedKeys(latest) {
 		p := filepath.Join(h.s.logDir(), fmt.Sprintf("%s.%d.json", stem, latest[stem]))
-		data, err := os.ReadFile(p)
-		if err != nil {
+		doc, vs, ok := readReview(p)
+		if !ok {
 			continue
 		}
-		var doc map[string]any
-		if json.Unmarshal(data, &doc) != nil {
-			continue
-		}
-		vs, _ := doc["violations"].([]any)
 		for _, x := range vs {
 			if v, ok := x.(map[string]any); ok && v["status"] == "new" {
 				cands = append(cands, cand{p, doc, v})
@@ -410,6 +445,16 @@ func (h *harness) placeLock(kind lockKind) error {
 			return err
 		}
 		content = owner(c.Process.Pid, h.s.host, now)
+	case lockReused:
+		// The lock says a run of ours took it twenty seconds ago (recent
+		// enough for a run to hold it); its pid now belongs to a process
+		// started after that.
+		c := exec.Command("sleep", "3600")
+		if err := c.Start(); err != nil {
+			return err
+		}
+		h.s.sleepers = append(h.s.sleepers, c)
+		content = owner(c.Process.Pid, h.s.host, now.Add(-20*time.Second))
 	case lockForeign:
 		content = owner(4242, "build-agent-7.example", now)
 	case lockEmpty:
@@ -467,115 +512,10 @@ func parseRunCall(f []string) (runCall, error) {
 
 // gitState is the user's git state: HEAD, refs, index, stash.
 func (h *harness) gitState() string {
-	cmd := exec.Command("sh", "-c", "git symbolic-ref -q HEAD; git rev-parse HEAD; git for-each-ref; git ls-files -s; git stash list")
+	cmd := exec.Command("sh", "-c", "git symbolic-ref -q HEAD; git rev-parse HEAD; git for-each-ref; git ls-files -s; git ls-files -v; git stash list")
 	cmd.Dir, cmd.Env = h.s.repo, h.s.env
 	out, _ := cmd.CombinedOutput()
 	return string(out)
-}
-
-// facts asks git about the work tree: branch, HEAD, the changes from the
-// merge base with main and the lines they add.
-func (h *harness) facts() (facts, error) {
-	f := facts{Changed: map[string]bool{}, Added: map[string]map[int]bool{}}
-	branch, err := h.s.git("symbolic-ref", "-q", "--short", "HEAD")
-	if err != nil {
-		branch = "HEAD"
-	}
-	f.Branch = branch
-	if f.Head, err = h.s.git("rev-parse", "HEAD"); err != nil {
-		return f, err
-	}
-	mb, err := h.s.git("merge-base", "main", "HEAD")
-	if err != nil {
-		return f, err
-	}
-	names, err := h.s.git("diff", "--name-only", "--no-renames", mb)
-	if err != nil {
-		return f, err
-	}
-	untracked, err := h.s.git("ls-files", "--others", "--exclude-standard")
-	if err != nil {
-		return f, err
-	}
-	for _, p := range strings.Split(names, "\n") {
-		if p != "" {
-			f.Changed[p] = true
-		}
-	}
-	for _, p := range strings.Split(untracked, "\n") {
-		if p == "" {
-			continue
-		}
-		f.Changed[p] = true
-		f.Added[p] = map[int]bool{}
-		for i := range strings.Count(h.m.files[p], "\n") {
-			f.Added[p][i+1] = true
-		}
-	}
-	if f.BaseMarked, err = h.baseMarked(mb); err != nil {
-		return f, err
-	}
-	headCfg, _ := h.s.git("show", "HEAD:"+brokenCheckFile)
-	f.HeadConfigBroken = strings.Contains(headCfg+"\n", brokenLine)
-	diff, err := h.s.git("diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", mb)
-	if err != nil {
-		return f, err
-	}
-	for _, a := range addedLines(diff) {
-		if f.Added[a.File] == nil {
-			f.Added[a.File] = map[int]bool{}
-		}
-		f.Added[a.File][a.Line] = true
-	}
-	return f, nil
-}
-
-// baseMarked lists, per file of commit, the check markers it holds there.
-func (h *harness) baseMarked(commit string) (map[string]map[string]bool, error) {
-	out := map[string]map[string]bool{}
-	cmd := exec.Command("git", "grep", "-I", "-l", "-E", markLint+"|"+markTest+"|"+markDocs, commit, "--")
-	cmd.Dir, cmd.Env = h.s.repo, h.s.env
-	list, err := cmd.Output()
-	var ee *exec.ExitError
-	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: no match
-		return nil, fmt.Errorf("git grep the markers at %s: %w", commit, err)
-	}
-	for _, l := range strings.Split(strings.TrimSpace(string(list)), "\n") {
-		p := strings.TrimPrefix(l, commit+":")
-		if p == "" || p == l {
-			continue
-		}
-		content, err := h.s.git("show", commit+":"+p)
-		if err != nil {
-			return nil, err
-		}
-		out[p] = map[string]bool{}
-		for _, mk := range []string{markLint, markTest, markDocs} {
-			out[p][mk] = strings.Contains(content, mk)
-		}
-	}
-	return out, nil
-}
-
-// addedLines lists every line a unified diff adds (file, new line number).
-func addedLines(diff string) []finding {
-	var out []finding
-	file, line := "", 0
-	for _, l := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++ "):
-			file = strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/")
-		case strings.HasPrefix(l, "--- "):
-		case hunkRE.MatchString(l):
-			line, _ = strconv.Atoi(hunkRE.FindStringSubmatch(l)[1])
-		case strings.HasPrefix(l, "+"):
-			out = append(out, finding{File: file, Line: line})
-			line++
-		case strings.HasPrefix(l, " "):
-			line++
-		}
-	}
-	return out
 }
 
 // lockContent reads the lock file (nil when there is none).
@@ -586,17 +526,4 @@ func (h *harness) lockContent() *string {
 	}
 	s := string(data)
 	return &s
-}
-
-// stateBranch reads the branch recorded in .execution_state ("" when none).
-func (h *harness) stateBranch() string {
-	data, err := os.ReadFile(filepath.Join(h.s.logDir(), state.File))
-	if err != nil {
-		return ""
-	}
-	var st struct {
-		Branch string `json:"branch"`
-	}
-	_ = json.Unmarshal(data, &st)
-	return st.Branch
 }

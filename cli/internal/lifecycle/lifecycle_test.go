@@ -5,6 +5,7 @@ package lifecycle
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,8 +20,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// regressDir holds the minimal failing sequences, replayed on every run.
-const regressDir = "testdata/regress"
+// regressDir holds the minimal failing sequences that agent-gauntlet now
+// passes, replayed on every run; pendingDir those it does not pass yet
+// (each says why in a "# pending:" line), whose signatures the other tests
+// tolerate until they are promoted to regressDir.
+const (
+	regressDir = "testdata/regress"
+	pendingDir = "testdata/pending"
+)
 
 // Environment of the tests (go tool mage soak sets them).
 const (
@@ -37,6 +44,10 @@ const (
 	// envReplay, when set, names the one replay file
 	// TestLifecycleRegressions runs.
 	envReplay = "LIFECYCLE_REPLAY"
+	// envVerbose, when set, logs the output of every command.
+	envVerbose = "LIFECYCLE_VERBOSE"
+	// envPending enables TestLifecyclePending.
+	envPending = "LIFECYCLE_PENDING"
 )
 
 // TestMain runs the tests, or the stand-in reviewer when the test binary is
@@ -147,9 +158,9 @@ func (r *recorder) groupsLocked(skip map[string]bool) [][]string {
 }
 
 // save writes one replay file per group of recorded signatures (those not
-// in skip) into dir, minimized by replays under parent, and returns the
-// signatures saved.
-func (r *recorder) save(dir, parent string, skip map[string]bool) ([]string, error) {
+// in skip) into dir, minimized by replays under parent (tolerating the
+// known signatures), and returns the signatures saved.
+func (r *recorder) save(dir, parent string, skip, known map[string]bool) ([]string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var saved []string
@@ -162,7 +173,7 @@ func (r *recorder) save(dir, parent string, skip map[string]bool) ([]string, err
 			return saved, err
 		}
 		if parent != "" {
-			if _, _, err := minimizeFile(parent, p); err != nil {
+			if _, _, err := minimizeFile(parent, p, known); err != nil {
 				note := "# not reproduced on replay: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
 				data, _ := os.ReadFile(p)
 				_ = os.WriteFile(p, append([]byte(note), data...), 0o644)
@@ -181,7 +192,7 @@ func (r *recorder) report(t *testing.T, skip map[string]bool) {
 	}
 	r.mu.Unlock()
 	if dir := os.Getenv(envSaveDir); dir != "" {
-		if _, err := r.save(dir, t.TempDir(), skip); err != nil {
+		if _, err := r.save(dir, t.TempDir(), skip, skip); err != nil {
 			t.Errorf("save minimal sequences: %v", err)
 		}
 	}
@@ -237,10 +248,11 @@ func TestLifecycle(t *testing.T) {
 	rec := newRecorder()
 	var count counter
 	start := time.Now()
-	rapid.Check(t, randomSequence(t.TempDir(), nil, rec, &count))
+	known := signaturesIn(pendingDir)
+	rapid.Check(t, randomSequence(t.TempDir(), known, rec, &count))
 	t.Logf("%d sequences in %s", count.n.Load(), time.Since(start).Round(time.Millisecond))
 	if t.Failed() {
-		rec.report(t, nil)
+		rec.report(t, known)
 	}
 }
 
@@ -282,8 +294,8 @@ func parseReplay(text string) (replay, error) {
 	return r, nil
 }
 
-// replayFile runs the steps of a replay file, checking every property.
-func replayFile(t *testing.T, path string) {
+// readReplay reads and parses a replay file.
+func readReplay(t *testing.T, path string) replay {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +304,14 @@ func replayFile(t *testing.T, path string) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	h, err := newHarness(t, t.TempDir(), r.cfg, nil, nil)
+	return r
+}
+
+// replayFile runs the steps of a replay file, checking every property;
+// violations of the known signatures are logged and tolerated.
+func replayFile(t *testing.T, path string, known map[string]bool) {
+	r := readReplay(t, path)
+	h, err := newHarness(t, t.TempDir(), r.cfg, known, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +322,8 @@ func replayFile(t *testing.T, path string) {
 }
 
 // TestLifecycleRegressions replays every minimal failing sequence found so
-// far (testdata/regress/*.txt): each must now keep every property.
+// far (testdata/regress/*.txt): each must now keep every property but those
+// still pending (testdata/pending).
 func TestLifecycleRegressions(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(regressDir, "*.txt"))
 	if err != nil {
@@ -312,23 +332,64 @@ func TestLifecycleRegressions(t *testing.T) {
 	if one := os.Getenv(envReplay); one != "" {
 		files = []string{one}
 	}
+	known := signaturesIn(pendingDir)
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
 			t.Parallel()
-			replayFile(t, f)
+			replayFile(t, f, known)
 		})
 	}
 }
 
-// knownSignatures reads the signatures of the committed regressions.
-func knownSignatures() map[string]bool {
-	known := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(regressDir, "*.txt"))
+// TestLifecyclePending replays the sequences agent-gauntlet does not pass
+// yet (testdata/pending/*.txt, with LIFECYCLE_PENDING=1; go tool mage soak
+// runs it too): each must still break the property of its first
+// signature line. One that no longer does shows a fix: move it to
+// testdata/regress/.
+func TestLifecyclePending(t *testing.T) {
+	if os.Getenv(envPending) == "" {
+		t.Skip("set " + envPending + "=1 to replay testdata/pending")
+	}
+	files, err := filepath.Glob(filepath.Join(pendingDir, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one := os.Getenv(envReplay); one != "" {
+		files = []string{one}
+	}
+	pending := signaturesIn(pendingDir)
 	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil {
-			if r, err := parseReplay(string(data)); err == nil {
-				for _, sig := range r.sigs {
-					known[sig] = true
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			t.Parallel()
+			r := readReplay(t, f)
+			if len(r.sigs) == 0 {
+				t.Fatalf("%s has no signature line", f)
+			}
+			others := maps.Clone(pending)
+			delete(others, r.sigs[0])
+			delete(others, sigClass(r.sigs[0]))
+			got, _, err := replay1(t.TempDir(), r.cfg, r.steps, others)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[r.sigs[0]] == "" {
+				t.Errorf("%s no longer breaks %s (it breaks %v): agent-gauntlet fixed it; move it to %s", f, r.sigs[0], sortedKeys(got), regressDir)
+			}
+		})
+	}
+}
+
+// signaturesIn reads the signatures of the replay files of dirs.
+func signaturesIn(dirs ...string) map[string]bool {
+	known := map[string]bool{}
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				if r, err := parseReplay(string(data)); err == nil {
+					for _, sig := range r.sigs {
+						known[sig], known[sigClass(sig)] = true, true
+					}
 				}
 			}
 		}
@@ -354,7 +415,7 @@ func TestLifecycleSoak(t *testing.T) {
 	if err != nil || budget <= 0 {
 		budget = 30 * time.Minute
 	}
-	known := knownSignatures()
+	known := signaturesIn(regressDir, pendingDir)
 	committed := len(known)
 	rec := newRecorder()
 	var count counter
@@ -369,8 +430,8 @@ func TestLifecycleSoak(t *testing.T) {
 		})
 		var fresh []string
 		for _, sig := range sortedKeys(rec.best) {
-			if !known[sig] {
-				known[sig] = true
+			if !known[sig] && !known[sigClass(sig)] {
+				known[sig], known[sigClass(sig)] = true, true
 				fresh = append(fresh, sig)
 			}
 		}
@@ -380,7 +441,7 @@ func TestLifecycleSoak(t *testing.T) {
 			for sig := range rec.best {
 				skip[sig] = !slices.Contains(fresh, sig)
 			}
-			if _, err := rec.save(dir, parent, skip); err != nil {
+			if _, err := rec.save(dir, parent, skip, known); err != nil {
 				t.Errorf("save minimal sequences: %v", err)
 			}
 		}

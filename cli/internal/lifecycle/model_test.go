@@ -4,6 +4,8 @@ package lifecycle
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -15,7 +17,8 @@ const (
 	// pass: the gate passes.
 	pass verdict = iota
 	// unsure: the target semantics leave it open (a skipped violation whose
-	// line moved a little, a skip decision behind an explicit clean).
+	// line moved a little, a skip decision behind an explicit clean, a
+	// finding the diff may or may not count as on a changed line).
 	unsure
 	// fail: the gate fails.
 	fail
@@ -31,28 +34,43 @@ type job struct {
 	// Applicable: a changed path (vs the merge base with main, untracked
 	// included, excludes left out) lies in the entry point, which exists.
 	Applicable bool
-	Verdict    verdict
+	// MaybeApplicable: Applicable, or a path lies in it that changed since
+	// the episode's base (main as a person last left it) or that a run may
+	// or may not count as changed (a line-ending rewrite, a nested
+	// repository's files).
+	MaybeApplicable bool
+	// Verdict is the gate's answer judged against the merge base with
+	// main; EpisodeVerdict against the merge base with main as a person
+	// last left it (they differ when the agent moved main, or committed
+	// onto it).
+	Verdict, EpisodeVerdict verdict
 	// Marked: a check whose marker is in the work tree, failing when
 	// judged without a baseline (see mayFail).
 	Marked bool
 }
 
-// facts are what git says about the work tree, computed by the harness
-// before the oracle judges a step.
+// facts are what git and the disk say about the work tree, computed by the
+// harness before the oracle judges a step. Changes are judged from the
+// bytes on disk, whatever index flags and attributes say.
 type facts struct {
 	Branch string
-	Head   string
-	// Changed holds the paths that differ from the merge base of main and
-	// HEAD in the work tree, untracked files included (deleted ones too).
-	Changed map[string]bool
-	// Added holds, per file, the line numbers (in the work tree) the diff
-	// from that merge base adds; every line of an untracked file.
-	Added map[string]map[int]bool
+	// Head is HEAD's commit, "" while the branch is unborn.
+	Head string
+	// Changed holds the paths whose bytes differ from the merge base of
+	// main and HEAD (untracked and deleted files included); Maybe holds
+	// them and the paths that differ only in line endings, that lie in a
+	// nested repository, or that differ from the episode's base.
+	Changed, Maybe map[string]bool
+	// MaybeWhy says why a path of Maybe is not in Changed: "crlf",
+	// "nested" or "episode".
+	MaybeWhy map[string]string
+	// Base and EpisodeBase are the files of the merge base of main and
+	// HEAD, and of main as a person last left it and HEAD (nil: no commit).
+	Base, EpisodeBase map[string]string
 	// HeadConfigBroken: the configuration committed at HEAD does not load.
 	HeadConfigBroken bool
-	// BaseMarked holds, per file of the merge base of main and HEAD, the
-	// check markers it holds there: what a check's run on the base prints.
-	BaseMarked map[string]map[string]bool
+	// HeadGauntlet are the .gauntlet/ files committed at HEAD.
+	HeadGauntlet map[string]string
 }
 
 // brokenCheckFile is the check file a "config break" step breaks, and
@@ -69,13 +87,16 @@ func (m *model) configBroken() bool { return strings.Contains(m.files[brokenChec
 const configGate = "the configuration"
 
 // markers of the check gates: a gate fails when a file of its working
-// directory holds its marker.
+// directory holds its marker (the structured gates: see gateScripts).
 const (
 	markLint   = "LINTFAIL"
 	markTest   = "TESTFAIL"
 	markDocs   = "DOCSFAIL"
 	markSleep  = "SLEEPME"
 	markReview = "REVIEWME-"
+	markVet    = "VETFAIL-"
+	markUnit   = "UTFAIL-"
+	markJUnit  = "JFAIL-"
 )
 
 // skip is a review violation the agent marked skipped.
@@ -98,6 +119,7 @@ const (
 	lockEmpty    lockKind = "empty"     // empty file, recent
 	lockTS       lockKind = "ts"        // the TypeScript tool's plain pid, recent
 	lockDead     lockKind = "dead"      // ours, this host, a dead pid
+	lockReused   lockKind = "reused"    // ours, this host, a pid now of a process started after the lock
 	lockOld      lockKind = "old"       // another host, two days old
 	lockOldEmpty lockKind = "old-empty" // empty, two days old
 	lockKilled   lockKind = "killed"    // left by a run killed with SIGKILL
@@ -119,8 +141,24 @@ func (k lockKind) name() string {
 
 // stale reports whether no live run can hold the lock.
 func (k lockKind) stale() bool {
-	return k == lockDead || k == lockOld || k == lockOldEmpty || k == lockKilled
+	return k == lockDead || k == lockReused || k == lockOld || k == lockOldEmpty || k == lockKilled
 }
+
+// trustState is how the oracle knows the configuration the stop hook must
+// run.
+type trustState int
+
+const (
+	// trustRecord: a record holds model.trusted.
+	trustRecord trustState = iota
+	// trustHead: no record yet; the first stop hook records the
+	// configuration committed at HEAD (until HEAD exists, the work tree's
+	// runs, and the hook says it is not trusted).
+	trustHead
+	// trustUnknown: the configuration at HEAD did not load when the record
+	// was due; what the hook runs is left open.
+	trustUnknown
+)
 
 // model is the oracle's view of the world: the user's files, git, and the
 // lifecycle counters that say when an approve or a block is legitimate.
@@ -129,20 +167,25 @@ func (k lockKind) stale() bool {
 type model struct {
 	cfg projectConfig
 	// files are the user's files outside the log directory (the whole
-	// repository but .git/ and the log directory).
+	// repository but .git/ and the log directory), .gauntlet/ included.
 	files map[string]string
 	// logFiles are files the user put inside the log directory.
 	logFiles map[string]string
 	branch   string
 	branches []string
+	// unborn: no commit yet.
+	unborn bool
 	// session is the current agent session id; sessions counts them.
 	session  string
 	sessions int
 	// credit: the last hook answer of this session was a block, so the next
 	// stop with the loop flag may be approved as stop_hook_active.
 	credit map[string]bool
-	// budget is an upper bound of the work-tree runs of this episode.
-	budget int
+	// budget is an upper bound of the work-tree runs of this episode that
+	// count against the retry limit; infraRuns counts the runs of this
+	// episode answered infrastructure_error, which do not.
+	budget    int
+	infraRuns int
 	// limitHit: the episode ended with retry_limit_exceeded, at limitHead in
 	// limitSession ("" when a CLI run hit it).
 	limitHit     bool
@@ -150,34 +193,171 @@ type model struct {
 	limitSession string
 	// reset is what began this episode ("" for the sequence's start).
 	reset string
-	// fullPass: a full run passed since the last clean (the interval may
-	// run); failedSince: a work-tree run failed after it.
+	// fullPass: a full run of the gates in force passed since the last
+	// clean (the interval may run); failedSince: a work-tree run failed
+	// after it.
 	fullPass    bool
 	failedSince bool
-	skips       []skip
+	// ran: a command took the lock to run gates (the gauntlet has records
+	// of its own); forgedState: before that, the agent wrote an
+	// .execution_state with only the TypeScript tool's fields, dated now
+	// (the interval then runs from it).
+	ran         bool
+	forgedState bool
+	// runBranch is the branch of the last run that took the lock ("" before
+	// any): a run on another branch archives the pending failures.
+	runBranch string
+	skips     []skip
+	// skipsRead counts the skips a command of the binary could read
+	// (those marked before it started): removing the review files drops
+	// the others, which the gauntlet never saw.
+	skipsRead   int
 	cleans      int
 	lock        lockKind
 	lockContent string
+	// trust and trusted: the configuration the stop hook must run.
+	trust   trustState
+	trusted map[string]string
+	// globalDisabled: the global configuration sets stop_hook.enabled
+	// false.
+	globalDisabled bool
+	// fault is the reviewer's fault ("" when it works); spelling how it
+	// spells the paths it reports ("" as the diff does).
+	fault    string
+	spelling string
+	// mainMark is main as a person last left it (the sequence's start, a
+	// merge): the episode's base, which the agent's own commits onto main
+	// and its moves of the ref do not change ("" before any commit).
+	mainMark string
+	// refMoved: the agent moved main since.
+	refMoved bool
+	// pending holds the jobs whose last work-tree run failed or was in
+	// error; archived those a run's start archived (a branch change).
+	pending  map[string]bool
+	archived map[string]bool
+	// nested are the directories holding a repository of their own.
+	nested []string
+	// What the agent's shell did that a signature names when it bears on
+	// the gates a violation is about: index flags set on paths (flagged),
+	// attribute patterns (attrs), files rewritten with CRLF line endings
+	// (crlfed), and the kinds of log-directory files forged since the last
+	// run that took the lock (forged: "review", "state", "log").
+	flagged map[string]bool
+	attrs   []string
+	crlfed  map[string]bool
+	forged  map[string]bool
 }
 
 // newModel is the model of a fresh sandbox.
 func newModel(cfg projectConfig, files map[string]string) *model {
-	return &model{cfg: cfg, files: files, logFiles: map[string]string{}, branch: "work",
-		branches: []string{"main", "work"}, session: sessionID(1), sessions: 1, credit: map[string]bool{}}
+	m := &model{cfg: cfg, files: files, logFiles: map[string]string{}, branch: "work",
+		branches: []string{"main", "work"}, session: sessionID(1), sessions: 1, credit: map[string]bool{},
+		pending: map[string]bool{}, trusted: gauntletOf(files), flagged: map[string]bool{}, crlfed: map[string]bool{}, forged: map[string]bool{}}
+	if !cfg.Trusted {
+		m.trust = trustHead
+	}
+	if cfg.NoCommits {
+		m.branch, m.branches, m.unborn = "main", []string{"main"}, true
+	}
+	return m
 }
 
 // sessionID is the n-th session id, shaped like Claude Code's.
 func sessionID(n int) string { return fmt.Sprintf("0d46d0c0-7415-46af-ae96-%012d", n) }
 
+// workGates are the knobs of the work tree's configuration: what run,
+// check and review by hand enforce.
+func (m *model) workGates() gates { return readGates(m.files) }
+
+// hookFiles are the .gauntlet/ files the stop hook must run, and whether
+// the oracle knows them: the trusted record's; with no record yet, those
+// committed at HEAD (the hook records them), or while there is no commit
+// the work tree's.
+func (m *model) hookFiles(f facts) (map[string]string, bool) {
+	switch {
+	case m.trust == trustRecord:
+		return m.trusted, true
+	case m.trust == trustHead && f.Head == "":
+		return gauntletOf(m.files), true
+	case m.trust == trustHead && headLoads(f):
+		return f.HeadGauntlet, true
+	}
+	return gauntletOf(m.files), false
+}
+
+// headLoads reports whether the configuration committed at HEAD exists
+// and loads.
+func headLoads(f facts) bool {
+	_, ok := f.HeadGauntlet[gauntletDir+"/config.yml"]
+	return ok && !f.HeadConfigBroken
+}
+
+// hookGates are the knobs of the configuration the stop hook must run.
+func (m *model) hookGates(f facts) gates {
+	files, _ := m.hookFiles(f)
+	return readGates(files)
+}
+
+// configDiffers reports whether the work tree's configuration is not the
+// one the stop hook must run (the hook must say so): it differs from the
+// trusted one, or no record exists and there is no commit to trust.
+func (m *model) configDiffers(f facts) bool {
+	files, known := m.hookFiles(f)
+	switch {
+	case !known:
+		return false
+	case m.trust == trustHead && f.Head == "":
+		return true
+	}
+	return !sameGauntlet(files, gauntletOf(m.files))
+}
+
+// recordTrust is what the stop hook's start does to the trusted record:
+// with none yet, it records the configuration committed at HEAD.
+func (m *model) recordTrust(f facts) {
+	if m.trust != trustHead || f.Head == "" {
+		return
+	}
+	if !headLoads(f) {
+		m.trust = trustUnknown
+		return
+	}
+	m.trust, m.trusted = trustRecord, f.HeadGauntlet
+}
+
+// weakened tags signatures about a stop hook that answered status when
+// the work tree's configuration enforces less than the one in force in a
+// way that leads to that answer ("" when it does not).
+func (m *model) weakened(f facts, status string) string {
+	files, known := m.hookFiles(f)
+	if !known {
+		return ""
+	}
+	w := m.workGates().weakerThan(readGates(files))
+	leads := map[string][]string{
+		"disabled": {stDisabled}, "retries": {stRetry}, "interval": {stInterval}, "continue": {stActive},
+		"command": passing, "local": passing, "dropped": passing,
+	}
+	if w == "deleted" || slices.Contains(leads[w], status) {
+		return "-weakened-" + w
+	}
+	return ""
+}
+
 // budgetSpent reports whether a retry_limit_exceeded from a run that ends
 // now is legitimate: with this run counted, max_retries+1 runs of the
-// episode have run.
-func (m *model) budgetSpent() bool { return m.budget+1 >= m.cfg.MaxRetries+1 }
+// episode have run (max_retries of the configuration g in force).
+func (m *model) budgetSpent(g gates) bool { return m.budget+1 >= g.MaxRetries+1 }
 
-// intervalLegit reports whether interval_not_elapsed is legitimate: an
-// interval is set, a full run passed since the last clean and no work-tree
-// run failed after it (the sequences last far less than the interval).
-func (m *model) intervalLegit() bool { return m.cfg.Interval > 0 && m.fullPass && !m.failedSince }
+// intervalLegit reports whether interval_not_elapsed is legitimate under
+// the configuration g in force: an interval is set, and a full run passed
+// since the last clean with no work-tree run failed after it (the
+// sequences last far less than the interval), or, before the gauntlet ran
+// at all, an .execution_state of the TypeScript tool says a run just
+// completed.
+func (m *model) intervalLegit(g gates) bool {
+	return g.Interval > 0 && (m.fullPass && !m.failedSince || m.forgedState && !m.ran)
+}
 
 // Causes of a fresh retry budget.
 const (
@@ -191,17 +371,22 @@ const (
 
 // resetEpisode starts a fresh retry budget for cause.
 func (m *model) resetEpisode(cause string) {
-	m.budget, m.limitHit, m.limitHead, m.limitSession, m.reset = 0, false, "", "", cause
+	m.budget, m.infraRuns, m.limitHit, m.limitHead, m.limitSession, m.reset = 0, 0, false, "", "", cause
 }
 
 // resetSuffix names, in a signature, the cause of the episode's fresh
-// budget when it is one a retry limit may wrongly survive.
+// budget when it is one a retry limit may wrongly survive, and the
+// infrastructure errors that must not have counted.
 func (m *model) resetSuffix() string {
+	s := ""
 	switch m.reset {
 	case resetWarnings, resetCommit, resetSession, resetBranch:
-		return "-after-" + m.reset
+		s = "-after-" + m.reset
 	}
-	return ""
+	if m.infraRuns > 0 {
+		s += "-after-infra"
+	}
+	return s
 }
 
 // episodeStart says what began the episode, for messages.
@@ -212,36 +397,16 @@ func (m *model) episodeStart() string {
 	return "with " + m.reset
 }
 
-// under lists the model's files below dir, sorted.
+// under lists the model's files below dir, sorted, leaving out the
+// insides of nested repositories' .git directories.
 func (m *model) under(dir string) []string {
 	var out []string
 	for _, p := range sortedKeys(m.files) {
-		if strings.HasPrefix(p, dir+"/") {
+		if strings.HasPrefix(p, dir+"/") && !strings.Contains(p, "/.git/") {
 			out = append(out, p)
 		}
 	}
 	return out
-}
-
-// anyHolds reports whether a file of files holds marker.
-func (m *model) anyHolds(files []string, marker string) bool {
-	for _, f := range files {
-		if strings.Contains(m.files[f], marker) {
-			return true
-		}
-	}
-	return false
-}
-
-// changedUnder reports whether a changed path lies below dir (not below
-// exclude, when set).
-func changedUnder(f facts, dir, exclude string) bool {
-	for p := range f.Changed {
-		if strings.HasPrefix(p, dir+"/") && (exclude == "" || !strings.HasPrefix(p, exclude+"/")) {
-			return true
-		}
-	}
-	return false
 }
 
 // subdirs lists the sub-directories of parent holding a file, sorted.
@@ -258,72 +423,230 @@ func (m *model) subdirs(parent string) []string {
 	return out
 }
 
-// jobs lists every gate of every entry point that exists in the work tree,
-// whether it applies to the changes and what it answers: the configuration
-// of projectConfig.configYAML.
-func (m *model) jobs(f facts) []job {
+// entry is one expanded entry point: which changed paths make it apply
+// (scope), which files its checks see (dir, or files for a file entry
+// point), which files its review reads (reviewed).
+type entry struct {
+	path     string
+	key      string
+	scope    func(p string) bool
+	files    []string
+	checks   []string
+	reviewed func(p string) bool
+}
+
+// globMatch reports whether p matches the glob entry point of cfg.
+func (c projectConfig) globMatch(p string) bool {
+	if !strings.HasPrefix(p, "web/") || strings.HasPrefix(p, "web/gen/") {
+		return false
+	}
+	return strings.HasSuffix(p, ".ts") || c.Brace && strings.HasSuffix(p, ".tsx")
+}
+
+// entries lists the expanded entry points that exist in the work tree
+// (projectConfig.configYAML's).
+func (m *model) entries() []entry {
+	under := func(dir string) func(string) bool {
+		return func(p string) bool { return strings.HasPrefix(p, dir+"/") }
+	}
+	var out []entry
+	if src := m.under("src"); len(src) > 0 {
+		out = append(out, entry{path: "src", key: "src", checks: []string{"lint"}, files: src,
+			scope:    func(p string) bool { return under("src")(p) && !under("src/vendor")(p) },
+			reviewed: func(p string) bool { return under("src")(p) && !under("src/vendor")(p) }})
+	}
+	for _, wc := range []struct{ parent, gate string }{{"lib", "test"}, {"pkg", "lint"}} {
+		for _, d := range m.subdirs(wc.parent) {
+			dir := wc.parent + "/" + d
+			out = append(out, entry{path: dir, key: wc.parent, checks: []string{wc.gate}, files: m.under(dir), scope: under(dir)})
+		}
+	}
+	if _, ok := m.files["docs/guide.md"]; ok {
+		out = append(out, entry{path: "docs/guide.md", key: "docs", checks: []string{"docs"}, files: []string{"docs/guide.md"},
+			scope: func(p string) bool { return p == "docs/guide.md" }})
+	}
+	for _, e := range []struct{ dir, gate string }{{"pkg_a", "lint"}, {longDir, "lint"}, {"vet", "vet"}, {"ut", "unit"}, {"jt", "junit"}} {
+		if files := m.under(e.dir); len(files) > 0 {
+			out = append(out, entry{path: e.dir, key: e.dir, checks: []string{e.gate}, files: files, scope: under(e.dir)})
+		}
+	}
+	if web := m.under("web"); len(web) > 0 {
+		out = append(out, entry{path: m.cfg.globPath(), key: "web", checks: []string{"lint"}, files: web,
+			scope: m.cfg.globMatch, reviewed: m.cfg.globMatch})
+	}
+	return out
+}
+
+// markers are the check gates' markers.
+var markers = map[string]string{"lint": markLint, "test": markTest, "docs": markDocs, "vet": markVet, "unit": markUnit, "junit": markJUnit}
+
+// jobs lists every gate of every entry point that exists in the work tree
+// under the configuration g: whether it applies to the changes and what it
+// answers.
+func (m *model) jobs(f facts, g gates) []job {
+	if !g.Present {
+		return nil
+	}
 	var out []job
-	checkVerdict := func(files []string, marker string) verdict {
-		if !m.anyHolds(files, marker) {
-			return pass
+	for _, e := range m.entries() {
+		app, maybe := false, false
+		for p := range f.Maybe {
+			if e.scope(p) {
+				maybe = true
+				app = app || f.Changed[p]
+			}
 		}
-		if !m.cfg.Baseline {
-			return fail
+		for _, gate := range e.checks {
+			if !g.has(e.key, gate) {
+				continue
+			}
+			j := job{ID: "check:" + e.path + ":" + gate, Gate: gate, Applicable: app, MaybeApplicable: maybe,
+				Marked: m.anyHolds(e.files, markers[gate])}
+			if !g.passes(gate) {
+				j.Verdict = m.checkVerdict(gate, e.files, f.Base, g.Baseline)
+				j.EpisodeVerdict = m.checkVerdict(gate, e.files, f.EpisodeBase, g.Baseline)
+			}
+			out = append(out, j)
 		}
-		// With a baseline, the failure blocks when one of its error lines
-		// (a file holding the marker) is not printed on the merge base;
-		// otherwise it is pre-existing and passes.
-		for _, p := range files {
-			if strings.Contains(m.files[p], marker) && !f.BaseMarked[p][marker] {
+		if e.reviewed != nil && g.has(e.key, "quality") {
+			out = append(out, job{ID: "review:" + e.path + ":quality", Gate: "quality", Review: true, Applicable: app, MaybeApplicable: maybe,
+				Verdict: m.reviewVerdict(e, f.Base), EpisodeVerdict: m.reviewVerdict(e, f.EpisodeBase)})
+		}
+	}
+	return out
+}
+
+// anyHolds reports whether a file of files holds marker.
+func (m *model) anyHolds(files []string, marker string) bool {
+	for _, f := range files {
+		if strings.Contains(m.files[f], marker) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkVerdict judges check gate gate over files against the base's files
+// (with a baseline, a failure the base has too passes).
+func (m *model) checkVerdict(gate string, files []string, base map[string]string, baseline bool) verdict {
+	marker := markers[gate]
+	if !m.anyHolds(files, marker) {
+		return pass
+	}
+	if !baseline {
+		return fail
+	}
+	switch gate {
+	case "vet":
+		return m.diagnosticVerdict(files, base)
+	case "unit", "junit":
+		// A failing test is new unless the same test fails on the base.
+		for tok := range tokens(m.files, files, marker) {
+			if !tokens(base, files, marker)[tok] {
 				return fail
 			}
 		}
 		return pass
 	}
-	check := func(id, gate string, applicable bool, files []string, marker string) job {
-		return job{ID: id, Gate: gate, Applicable: applicable, Verdict: checkVerdict(files, marker), Marked: m.anyHolds(files, marker)}
-	}
-	if src := m.under("src"); len(src) > 0 {
-		app := changedUnder(f, "src", "src/vendor")
-		out = append(out, check("check:src:lint", "lint", app, src, markLint),
-			job{ID: "review:src:quality", Gate: "quality", Review: true, Applicable: app, Verdict: m.reviewVerdict(f, src)})
-	}
-	for _, wc := range []struct{ parent, gate, marker string }{{"lib", "test", markTest}, {"pkg", "lint", markLint}} {
-		for _, d := range m.subdirs(wc.parent) {
-			dir := wc.parent + "/" + d
-			out = append(out, check("check:"+dir+":"+wc.gate, wc.gate, changedUnder(f, dir, ""), m.under(dir), wc.marker))
+	// Text: one error line per file holding the marker; new when the base's
+	// file does not print it.
+	for _, p := range files {
+		if strings.Contains(m.files[p], marker) && !strings.Contains(base[p], marker) {
+			return fail
 		}
 	}
-	if _, ok := m.files["docs/guide.md"]; ok {
-		out = append(out, check("check:docs/guide.md:docs", "docs", f.Changed["docs/guide.md"], []string{"docs/guide.md"}, markDocs))
+	return pass
+}
+
+// diagnosticVerdict judges go vet-like findings (one per line holding a
+// VETFAIL-<n>, known by file and marker) against the base: more of one in
+// a file than the base has is new, whatever diff placed the lines; as many
+// or fewer, in a file that changed, may sit on a line the diff counts as
+// changed (unsure); in an unchanged file they are the base's.
+func (m *model) diagnosticVerdict(files []string, base map[string]string) verdict {
+	v := pass
+	for _, p := range files {
+		work := lineCounts(m.files[p], markVet)
+		if len(work) == 0 {
+			continue
+		}
+		old := lineCounts(base[p], markVet)
+		for tok, n := range work {
+			if n > old[tok] {
+				return fail
+			}
+		}
+		if m.files[p] != base[p] {
+			v = unsure
+		}
 	}
-	if pa := m.under("pkg_a"); len(pa) > 0 {
-		out = append(out, check("check:pkg_a:lint", "lint", changedUnder(f, "pkg_a", ""), pa, markLint))
+	return v
+}
+
+// tokens lists the markers "<prefix><n>" that files hold in contents.
+func tokens(contents map[string]string, files []string, prefix string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range files {
+		for tok := range lineCounts(contents[p], prefix) {
+			out[tok] = true
+		}
 	}
 	return out
 }
 
-// reviewVerdict judges the review gate of src: a REVIEWME marker on a line
-// the change adds fails it, unless the agent skipped that violation on this
-// branch (same file and marker, the line moved by at most one).
-func (m *model) reviewVerdict(f facts, files []string) verdict {
+// lineCounts counts, per marker "<prefix><n>", the lines of content that
+// hold it.
+func lineCounts(content, prefix string) map[string]int {
+	out := map[string]int{}
+	for _, l := range strings.Split(content, "\n") {
+		if i := strings.Index(l, prefix); i >= 0 {
+			j := i + len(prefix)
+			for j < len(l) && l[j] >= '0' && l[j] <= '9' {
+				j++
+			}
+			out[l[i:j]]++
+		}
+	}
+	return out
+}
+
+// reviewVerdict judges the review gate of entry point e against the base's
+// files: a REVIEWME marker fails it when the work tree has more lines
+// holding it in a file than the base has (the diff adds at least that many,
+// however it places them) and they are more than the lines the agent
+// skipped (same file and marker on this branch, the line moved by at most
+// one); any other marker not surely skipped is unsure (a verification run
+// re-reports an earlier violation still there).
+func (m *model) reviewVerdict(e entry, base map[string]string) verdict {
 	v := pass
-	for _, file := range files {
-		if strings.HasPrefix(file, "src/vendor/") {
+	for _, file := range e.files {
+		if !e.reviewed(file) {
 			continue
 		}
-		for i, line := range strings.Split(m.files[file], "\n") {
+		lines := strings.Split(m.files[file], "\n")
+		old := map[string]int{}
+		for _, l := range strings.Split(base[file], "\n") {
+			for _, tok := range markerRE.FindAllString(l, -1) {
+				old[tok]++
+			}
+		}
+		count, open := map[string]int{}, map[string]int{}
+		for i, line := range lines {
 			for _, tok := range markerRE.FindAllString(line, -1) {
+				count[tok]++
 				switch m.skipState(file, tok, i+1) {
 				case pass:
 				case unsure:
 					v = max(v, unsure)
 				default:
-					if f.Added[file][i+1] {
-						return fail
-					}
+					open[tok]++
 					v = max(v, unsure)
 				}
+			}
+		}
+		for tok, n := range count {
+			if added := n - old[tok]; added > 0 && added > n-open[tok] {
+				return fail
 			}
 		}
 	}
@@ -364,10 +687,11 @@ func (s selection) has(j job) bool {
 	return s.gate == "" || s.gate == j.Gate
 }
 
-// failing lists the applicable jobs of sel that surely fail. A
-// configuration broken in the work tree while HEAD's loads fails (the change
-// broke it); broken at HEAD too, it is the user's: nothing fails.
-func (m *model) failing(f facts, sel selection) []string {
+// failing lists the applicable jobs of sel that surely fail under the
+// configuration g. A configuration broken in the work tree while HEAD's
+// loads fails (the change broke it); broken at HEAD too, it is the user's:
+// nothing fails.
+func (m *model) failing(f facts, g gates, sel selection) []string {
 	if m.configBroken() {
 		if f.HeadConfigBroken {
 			return nil
@@ -375,7 +699,7 @@ func (m *model) failing(f facts, sel selection) []string {
 		return []string{configGate}
 	}
 	var out []string
-	for _, j := range m.jobs(f) {
+	for _, j := range m.jobs(f, g) {
 		if sel.has(j) && j.Applicable && j.Verdict == fail {
 			out = append(out, j.ID)
 		}
@@ -383,23 +707,163 @@ func (m *model) failing(f facts, sel selection) []string {
 	return out
 }
 
-// mayFail lists the jobs of sel, applicable or not, that fail or may fail:
-// a block for one of them is something the agent can fix. On the base
-// branch itself a verification run judges a failure against the base of
-// the run it verifies (docs/baselines.md), not against the
-// merge base, which work committed onto main since has moved to HEAD: a
-// failure the agent committed there is not pre-existing to it. The model
-// does not keep that base, so on main a marked check may fail.
-func (m *model) mayFail(f facts, sel selection) []string {
+// unverified lists the jobs of the configuration g in force that fail now
+// without surely applying: in the episode's changes but not in the merge
+// base's (the agent committed onto the base branch, or moved it), or
+// failing at their last run and failing still (whatever moved). An approve
+// while one does must say what was not verified. cause names why.
+func (m *model) unverified(f facts, g gates) (ids []string, cause string) {
+	if m.configBroken() {
+		return nil, ""
+	}
+	failed := map[string]bool{}
+	for _, id := range m.failing(f, g, selection{scope: "all"}) {
+		failed[id] = true
+	}
+	for _, j := range m.jobs(f, g) {
+		if failed[j.ID] {
+			continue
+		}
+		fails := j.Verdict == fail || j.EpisodeVerdict == fail
+		switch {
+		case (m.pending[j.ID] || m.archived[j.ID]) && fails:
+			ids, cause = append(ids, j.ID), "pending"
+		case j.MaybeApplicable && j.EpisodeVerdict == fail:
+			why := m.maybeCause(f, j)
+			if why == "nested" {
+				continue // left out with a note, or verified: both are right
+			}
+			ids = append(ids, j.ID)
+			if cause == "" {
+				cause = why
+			}
+		}
+	}
+	return ids, cause
+}
+
+// maybeCause names why job j may apply without surely applying, or fails
+// against the episode's base only: the bytes of a file changed in line
+// endings only ("crlf"), a nested repository's files ("nested"), or
+// changes since the episode's base the merge base does not show
+// ("ref-moved" when the agent moved main, "on-base" for work committed onto
+// main, "episode-base" otherwise).
+func (m *model) maybeCause(f facts, j job) string {
+	if j.Applicable {
+		return m.baseCause(f)
+	}
+	whys := map[string]bool{}
+	for _, e := range m.entries() {
+		if !strings.HasSuffix(j.ID, ":"+j.Gate) || !strings.Contains(j.ID, ":"+e.path+":") {
+			continue
+		}
+		for p, why := range f.MaybeWhy {
+			if e.scope(p) {
+				whys[why] = true
+			}
+		}
+	}
+	switch {
+	case whys["episode"]:
+		return m.baseCause(f)
+	case whys["crlf"]:
+		return "crlf"
+	}
+	return "nested"
+}
+
+// baseCause names why changes since the episode's base are not in the
+// merge base's.
+func (m *model) baseCause(f facts) string {
+	switch {
+	case m.refMoved:
+		return "ref-moved"
+	case f.Branch == "main":
+		return "on-base"
+	}
+	return "episode-base"
+}
+
+// mayFail lists the jobs of sel, applicable or not, that fail or may fail
+// under the configuration g: a block for one of them is something the
+// agent can fix. On the base branch itself a verification run judges a
+// failure against the base of the run it verifies (docs/baselines.md), not
+// against the merge base, which work committed onto main since has moved
+// to HEAD: a failure the agent committed there is not pre-existing to it.
+// The model does not keep that base, so on main a marked check may fail.
+func (m *model) mayFail(f facts, g gates, sel selection) []string {
 	if m.configBroken() {
 		return []string{configGate}
 	}
-	onBase := m.cfg.Baseline && f.Branch == "main"
+	onBase := g.Baseline && f.Branch == "main"
 	var out []string
-	for _, j := range m.jobs(f) {
-		if sel.has(j) && (j.Verdict != pass || onBase && j.Marked) {
+	for _, j := range m.jobs(f, g) {
+		if sel.has(j) && (j.Verdict != pass || j.EpisodeVerdict != pass || onBase && j.Marked) {
 			out = append(out, j.ID)
 		}
 	}
 	return out
+}
+
+// shellTags names, for a signature, what the agent's shell did that bears
+// on the jobs ids: an index flag, an attribute or a CRLF rewrite on a path
+// in their scope that changed, a nested repository in their scope (for a
+// block: what can make a run fail), a log-directory file forged since the
+// last run when a run answered (review files for reviews only). "" when
+// nothing does.
+func (m *model) shellTags(f facts, ids []string, block, runs bool) string {
+	tags := map[string]bool{}
+	review := false
+	for _, e := range m.entries() {
+		in := false
+		for _, id := range ids {
+			if strings.Contains(id, ":"+e.path+":") {
+				in = true
+				review = review || strings.HasPrefix(id, "review:")
+			}
+		}
+		if !in {
+			continue
+		}
+		for p := range f.Maybe {
+			if !e.scope(p) {
+				continue
+			}
+			tags["flag"] = tags["flag"] || m.flagged[p]
+			tags["crlf"] = tags["crlf"] || m.crlfed[p]
+			tags["attr"] = tags["attr"] || slices.ContainsFunc(m.attrs, func(pat string) bool { return attrMatch(pat, p) })
+		}
+		for _, d := range m.nested {
+			tags["nested"] = tags["nested"] || block && e.scope(d+"/f.txt")
+		}
+	}
+	if runs {
+		tags["forged-state"] = m.forged["state"]
+		tags["forged-log"] = m.forged["log"]
+		tags["forged-review"] = review && m.forged["review"]
+	}
+	var out []string
+	for _, t := range slices.Sorted(maps.Keys(tags)) {
+		if tags[t] {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "-by-" + strings.Join(out, "-")
+}
+
+// attrMatch reports whether a .gitattributes pattern of the attribute
+// steps ("*", "*.txt", "src/**") matches path p.
+func attrMatch(pattern, p string) bool {
+	switch {
+	case pattern == "*":
+		return true
+	case strings.HasPrefix(pattern, "*."):
+		return strings.HasSuffix(p, pattern[1:])
+	case strings.HasSuffix(pattern, "/**"):
+		return strings.HasPrefix(p, strings.TrimSuffix(pattern, "**"))
+	}
+	return p == pattern
 }

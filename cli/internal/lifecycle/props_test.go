@@ -23,12 +23,20 @@ type violation struct {
 
 func (v violation) String() string { return v.Sig + ": " + v.Detail }
 
-// hookCall is one stop-hook input: its session and its loop flag as sent
-// ("false", "true" for the JSON boolean, "str-true" for the string "true").
+// hookCall is one stop-hook input: its session, its loop flag as sent
+// ("false", "true" for the JSON boolean, "str-true" for the string "true")
+// and where it says the agent is (Where: "" the project's root; "sub" a
+// sub-directory; "out" a directory outside the project; "-env" added when
+// CLAUDE_PROJECT_DIR names the project).
 type hookCall struct {
 	Session string
 	Active  string
+	Where   string
 }
+
+// lost reports whether the hook cannot know the project: its directory is
+// outside it and nothing names the project.
+func (h hookCall) lost() bool { return h.Where == "out" }
 
 // loopFlag reports whether the input says the stop follows a block.
 func (h hookCall) loopFlag() bool { return h.Active == "true" || h.Active == "str-true" }
@@ -61,11 +69,13 @@ func (h hookCall) input(cwd string) string {
 
 // answer is the decoded line of a stop hook.
 type answer struct {
-	Decision   string `json:"decision"`
-	Status     string `json:"status"`
-	Message    string `json:"message"`
-	Reason     string `json:"reason"`
-	StopReason string `json:"stopReason"`
+	Decision string `json:"decision"`
+	Status   string `json:"status"`
+	Message  string `json:"message"`
+	// SystemMessage is what the agent's host shows the person.
+	SystemMessage string `json:"systemMessage"`
+	Reason        string `json:"reason"`
+	StopReason    string `json:"stopReason"`
 	// FailedJobs are the jobs the run's console log reports failed or in
 	// error (filled in by the harness for blocks).
 	FailedJobs []string `json:"-"`
@@ -126,6 +136,23 @@ func gateSuffix(ids []string) string {
 	return "-" + strings.Join(gates, "+")
 }
 
+// sigGates are the gate names a signature's gate list holds.
+var sigGates = []string{"lint", "test", "docs", "vet", "unit", "junit", "quality", "config"}
+
+// sigClass is a signature with its list of gates made "*"
+// ("b:hook-passed-lint+vet" is "b:hook-passed-*"): the class a known
+// signature stands for, so that a violation about other gates is not
+// taken for a new one (the gates are in its details).
+func sigClass(sig string) string {
+	parts := strings.Split(sig, "-")
+	for i, p := range parts {
+		if !slices.ContainsFunc(strings.Split(p, "+"), func(n string) bool { return !slices.Contains(sigGates, n) }) {
+			parts[i] = "*"
+		}
+	}
+	return strings.Join(parts, "-")
+}
+
 // Statuses the oracle names.
 const (
 	stPassed    = string(runner.StatusPassed)
@@ -138,6 +165,10 @@ const (
 	stInterval  = string(runner.StatusIntervalNotElapsed)
 	stActive    = string(runner.StatusStopHookActive)
 	stError     = string(runner.StatusError)
+	stDisabled  = string(runner.StatusStopHookDisabled)
+	stInfra     = string(runner.StatusInfrastructureError)
+	stNoConfig  = string(runner.StatusNoConfig)
+	stInvalid   = string(runner.StatusInvalidInput)
 	// stInterrupted is a CLI run that said it was interrupted.
 	stInterrupted = "interrupted"
 )
@@ -179,50 +210,184 @@ func checkHookOutput(r result) (answer, []violation) {
 }
 
 // checkHookAnswer judges a hook's decision against the oracle (properties b
-// and c). m is the model as the run found it (after the resets its start
-// implies), f the facts of the work tree.
+// and c, and that the human is told). m is the model as the run found it
+// (after the resets its start implies), f the facts of the work tree.
 func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
+	if call.lost() && a.Decision != "block" {
+		return nil // nothing names the project: it cannot be found
+	}
+	g := m.hookGates(f)
+	vs := checkToldConfig(m, f, a)
 	credit := m.credit[call.Session]
 	if a.Decision == "block" {
-		var vs []violation
-		if call.loopFlag() && credit {
+		if call.loopFlag() && credit && !g.VerifyOnContinue {
 			vs = append(vs, violation{"c:hook-block-after-block", fmt.Sprintf("blocked the stop that follows a block (stop_hook_active %s)", call.Active)})
 		}
-		if fails := m.mayFail(f, selection{scope: "all"}); len(fails) == 0 {
-			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs),
+		if fails := m.mayFail(f, g, selection{scope: "all"}); len(fails) == 0 {
+			vs = append(vs, violation{"c:hook-block-nothing-fails" + gateSuffix(a.FailedJobs) + m.faultSuffix() + m.shellTags(f, a.FailedJobs, true, true),
 				fmt.Sprintf("blocked while no gate fails in the work tree (the run reports %s)", strings.Join(a.FailedJobs, ", "))})
 		}
 		return vs
 	}
-	fails := m.failing(f, selection{scope: "all"})
-	if len(fails) == 0 {
-		return nil
+	fails := m.failing(f, g, selection{scope: "all"})
+	soft, cause := m.unverified(f, g)
+	if len(fails) == 0 && len(soft) == 0 {
+		return vs
 	}
+	if len(fails) > 0 {
+		if v, bad := m.illegitimate(f, g, call, a, fails); bad {
+			return append(vs, v)
+		}
+	}
+	ids := append(slices.Clone(fails), soft...)
+	if toldUnverified(a, ids) {
+		return vs
+	}
+	sig := "b:untold-" + a.Status
+	if len(fails) == 0 && !slices.Contains(terminal, a.Status) {
+		sig = "b:unverified-" + cause + m.shellTags(f, soft, false, slices.Contains(passing, a.Status))
+	}
+	if strings.HasSuffix(call.Where, "-env") && a.Status == stNoConfig {
+		sig = "b:hook-no_config-project-dir"
+	}
+	return append(vs, violation{sig, fmt.Sprintf("approved %q while %s fail(s) (not surely in the changes: %s), and its systemMessage does not say what was not verified: %q",
+		a.Status, strings.Join(ids, ", "), strings.Join(soft, ", "), a.SystemMessage)})
+}
+
+// illegitimate judges an approve with status a.Status while the
+// applicable gates fails fail: legitimate only for a termination
+// condition that really holds (it must then say what was not verified).
+func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []string) (violation, bool) {
 	why := fmt.Sprintf("approved %q while %s fail(s)", a.Status, strings.Join(fails, ", "))
-	suffix := gateSuffix(fails)
+	suffix := gateSuffix(fails) + m.weakened(f, a.Status) + m.shellTags(f, fails, false, slices.Contains(passing, a.Status))
+	if slices.ContainsFunc(fails, func(id string) bool { return strings.HasPrefix(id, "review:") }) {
+		suffix += m.faultSuffix()
+	}
+	credit := m.credit[call.Session]
 	switch a.Status {
 	case stActive:
-		if call.loopFlag() && credit {
-			return nil
+		// A configuration the change broke has no retry budget to end a
+		// loop: the stop after its block is allowed even when verified.
+		broken := len(fails) == 1 && fails[0] == configGate
+		if call.loopFlag() && credit && (!g.VerifyOnContinue || broken) {
+			return violation{}, false
 		}
-		return []violation{{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v)", call.Active, credit)}}
+		return violation{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v, verify_on_continue: %v)", call.Active, credit, g.VerifyOnContinue)}, true
 	case stRetry:
-		if m.budgetSpent() {
-			return nil
+		if m.budgetSpent(g) {
+			return violation{}, false
 		}
-		return []violation{{"b:retry_limit_exceeded" + m.resetSuffix(), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s)", m.budget, m.cfg.MaxRetries, m.episodeStart())}}
+		return violation{"b:retry_limit_exceeded" + m.resetSuffix() + m.weakened(f, a.Status), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s; %d infrastructure error(s) not counted)", m.budget, g.MaxRetries, m.episodeStart(), m.infraRuns)}, true
 	case stLock:
 		if m.lock.respected() {
-			return nil
+			return violation{}, false
 		}
-		return []violation{{"b:hook-lock_exists-" + m.lock.name(), why + fmt.Sprintf(" (lock: %q)", m.lock)}}
+		return violation{"b:hook-lock_exists-" + m.lock.name(), why + fmt.Sprintf(" (lock: %q)", m.lock)}, true
 	case stInterval:
-		if m.intervalLegit() {
-			return nil
+		if m.intervalLegit(g) {
+			return violation{}, false
 		}
-		return []violation{{"b:interval_not_elapsed", why + fmt.Sprintf(" (full pass since the last clean: %v, failure since: %v)", m.fullPass, m.failedSince)}}
+		return violation{"b:interval_not_elapsed" + m.weakened(f, a.Status), why + fmt.Sprintf(" (interval %d; full pass since the last clean: %v, failure since: %v)", g.Interval, m.fullPass, m.failedSince)}, true
+	case stDisabled:
+		if m.globalDisabled || !g.Enabled {
+			return violation{}, false
+		}
+	case stInfra:
+		if m.fault != "" {
+			return violation{}, false
+		}
 	}
-	return []violation{{"b:hook-" + a.Status + suffix, why}}
+	if strings.HasSuffix(call.Where, "-env") && a.Status == stNoConfig {
+		return violation{"b:hook-no_config-project-dir", why + " (CLAUDE_PROJECT_DIR names the project)"}, true
+	}
+	return violation{"b:hook-" + a.Status + suffix, why}, true
+}
+
+// terminal are the statuses of the termination conditions an approve may
+// legitimately hold while a gate fails (telling what was not verified).
+var terminal = []string{stActive, stRetry, stLock, stInterval, stDisabled, stInfra}
+
+// faultSuffix tags a signature with the reviewer's fault.
+func (m *model) faultSuffix() string {
+	if m.fault == "" {
+		return ""
+	}
+	return "-reviewer-" + m.fault
+}
+
+// toldWords are what a systemMessage says when something was not
+// verified (matched case-insensitively).
+var toldWords = []string{"not verified", "unverified", "not been verified", "not be verified", "did not verify", "could not verify",
+	"cannot verify", "without verifying", "not checked", "unchecked", "cannot check", "could not check", "not run", "not re-run",
+	"pending", "still fail"}
+
+// toldUnverified reports whether an approve's systemMessage says what was
+// not verified: in words, or by naming a failing gate. A hook disabled by a
+// configuration file must name the file.
+func toldUnverified(a answer, ids []string) bool {
+	msg := strings.ToLower(a.SystemMessage)
+	if a.Status == stDisabled && !strings.Contains(msg, "config.yml") {
+		return false
+	}
+	for _, id := range ids {
+		if strings.Contains(msg, strings.ToLower(id)) {
+			return true
+		}
+	}
+	msg = withoutPaths(msg)
+	for _, w := range toldWords {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutPaths is msg without its words that hold a path (a temporary
+// directory may hold any word a check looks for).
+func withoutPaths(msg string) string {
+	var words []string
+	for _, w := range strings.Fields(msg) {
+		if !strings.Contains(w, "/") {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// checkToldConfig checks that a hook answer says when the work tree's
+// configuration is not the one it must run (edited, weakened, deleted, or
+// not trusted yet): its systemMessage names trust.
+func checkToldConfig(m *model, f facts, a answer) []violation {
+	if a.Status == stInvalid || !m.configDiffers(f) || strings.Contains(withoutPaths(strings.ToLower(a.SystemMessage)), "trust") {
+		return nil
+	}
+	return []violation{{"b:untold-config-differs", fmt.Sprintf("answered %q while the work tree's configuration is not the one in force (%s), and its systemMessage does not say so: %q",
+		a.Status, m.configDiff(f), a.SystemMessage)}}
+}
+
+// configDiff names the .gauntlet/ files the work tree changed from the
+// configuration in force.
+func (m *model) configDiff(f facts) string {
+	files, _ := m.hookFiles(f)
+	work := gauntletOf(m.files)
+	var out []string
+	for _, p := range sortedKeys(files) {
+		if c, ok := work[p]; !ok {
+			out = append(out, p+" deleted")
+		} else if c != files[p] {
+			out = append(out, p+" changed")
+		}
+	}
+	for _, p := range sortedKeys(work) {
+		if _, ok := files[p]; !ok {
+			out = append(out, p+" added")
+		}
+	}
+	if len(out) == 0 {
+		return "no record, no commit"
+	}
+	return strings.Join(out, ", ")
 }
 
 // runCall is one run, check, review, detect or clean command.
@@ -310,16 +475,17 @@ func cliStatus(stderr string) string {
 func checkRunStatus(m *model, f facts, r runCall, status string, failed []string) []violation {
 	var vs []violation
 	sel := r.selection()
+	g := m.workGates()
 	if r.scoped() {
-		if fails := m.failing(f, sel); len(fails) > 0 && slices.Contains(passing, status) {
-			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
+		if fails := m.failing(f, g, sel); len(fails) > 0 && slices.Contains(passing, status) {
+			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails) + m.shellTags(f, fails, false, true), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
 		}
-		if status == stFailed && len(m.mayFail(f, sel)) == 0 {
-			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
+		if status == stFailed && len(m.mayFail(f, g, sel)) == 0 {
+			vs = append(vs, violation{"c:" + r.Cmd + "-failed-nothing-fails" + gateSuffix(failed) + m.faultSuffix() + m.shellTags(f, failed, true, true), fmt.Sprintf("%s failed while no gate of it fails in the work tree (it reports %s)", strings.Join(r.args(), " "), strings.Join(failed, ", "))})
 		}
 	}
-	if status == stRetry && r.Commit == "" && !m.budgetSpent() {
-		vs = append(vs, violation{"b:retry_limit_exceeded" + m.resetSuffix(), fmt.Sprintf("%s ended retry_limit_exceeded after %d run(s) of this episode at most (max_retries %d; episode began %s)", strings.Join(r.args(), " "), m.budget, m.cfg.MaxRetries, m.episodeStart())})
+	if status == stRetry && r.Commit == "" && !m.budgetSpent(g) {
+		vs = append(vs, violation{"b:retry_limit_exceeded" + m.resetSuffix(), fmt.Sprintf("%s ended retry_limit_exceeded after %d run(s) of this episode at most (max_retries %d; episode began %s; %d infrastructure error(s) not counted)", strings.Join(r.args(), " "), m.budget, g.MaxRetries, m.episodeStart(), m.infraRuns)})
 	}
 	if status == stLock && !m.lock.respected() {
 		vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("%s refused to run for a lock no live run holds (%q)", strings.Join(r.args(), " "), m.lock)})
@@ -336,13 +502,13 @@ var cachedRE = regexp.MustCompile(`(?m)^\[PASS\]\s+(\S+) \(cached, `)
 // fails in the work tree now (property b). Checks always run on the work
 // tree; reviews are judged for the default change scope only (reviews
 // true), the one whose diff the oracle knows.
-func checkCachedPasses(m *model, f facts, console string, reviews bool) []violation {
+func checkCachedPasses(m *model, f facts, g gates, console string, reviews bool) []violation {
 	var vs []violation
 	if m.configBroken() {
 		return nil
 	}
 	jobs := map[string]job{}
-	for _, j := range m.jobs(f) {
+	for _, j := range m.jobs(f, g) {
 		jobs[j.ID] = j
 	}
 	for _, c := range cachedRE.FindAllStringSubmatch(console, -1) {
@@ -350,7 +516,7 @@ func checkCachedPasses(m *model, f facts, console string, reviews bool) []violat
 		if !ok || j.Verdict != fail || (j.Review && !reviews) {
 			continue
 		}
-		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}),
+		vs = append(vs, violation{"b:cached-pass" + gateSuffix([]string{j.ID}) + m.shellTags(f, []string{j.ID}, false, true),
 			fmt.Sprintf("%s was reported passed from the result cache, but it fails in the work tree", j.ID)})
 	}
 	return vs

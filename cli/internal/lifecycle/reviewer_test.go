@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // reviewerName is the program name of the stand-in reviewer: the test binary
@@ -23,6 +24,15 @@ const reviewerName = "claude"
 // reviewerErrors is the file, in $MARKS, where the stand-in records a call
 // it refused (wrong flags or environment); any such line is a violation.
 const reviewerErrors = "reviewer-errors"
+
+// Files in $MARKS that steer the stand-in: its fault (see reviewerFaults)
+// and how it spells paths ("abs", "dot", "win"; as the diff does
+// otherwise); and where it records a diff that showed a text file as binary.
+const (
+	faultFile    = "reviewer-fault"
+	spellingFile = "reviewer-spelling"
+	binaryFile   = "reviewer-binary"
+)
 
 // reviewerArgv is the exact argv the claude adapter must pass (see
 // runner/internal/review/adapter.Specs; no model is configured).
@@ -83,7 +93,30 @@ func reviewerMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "stand-in claude:", err)
 		return 3
 	}
+	marks := os.Getenv("MARKS")
+	fault, _ := os.ReadFile(filepath.Join(marks, faultFile))
+	switch string(fault) {
+	case "crash":
+		fmt.Fprintln(stderr, "Error: connect ECONNREFUSED 127.0.0.1:443")
+		return 1
+	case "timeout":
+		time.Sleep(time.Minute)
+		return 0
+	case "quota":
+		fmt.Fprintln(stdout, `{"type":"result","subtype":"success","is_error":true,"result":"Claude AI usage limit reached|1767225600"}`)
+		return 1
+	case "garbage":
+		fmt.Fprintln(stdout, "I had a look and it seems fine.")
+		return 0
+	}
+	if _, diff, _ := strings.Cut(string(data), "\n"+diffMarker+"\n"); binaryRE.MatchString(diff) {
+		_ = os.WriteFile(filepath.Join(marks, binaryFile), []byte(binaryRE.FindString(diff)+"\n"), 0o644)
+	}
 	found := review(string(data), readWorkFile)
+	spelling, _ := os.ReadFile(filepath.Join(marks, spellingFile))
+	for i := range found {
+		found[i].File = spell(found[i].File, string(spelling))
+	}
 	answer := map[string]any{"status": "pass", "message": "No problems found"}
 	if len(found) > 0 {
 		answer = map[string]any{"status": "fail", "violations": found}
@@ -95,6 +128,25 @@ func reviewerMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	})
 	fmt.Fprintln(stdout, string(env))
 	return 0
+}
+
+// binaryRE matches git's line for a file it shows as binary.
+var binaryRE = regexp.MustCompile(`(?m)^Binary files .* differ$`)
+
+// spell writes a project-relative path the way how says: absolute, with
+// "./", with Windows separators, or as it is.
+func spell(p, how string) string {
+	switch how {
+	case "abs":
+		if wd, err := os.Getwd(); err == nil {
+			return filepath.Join(wd, p)
+		}
+	case "dot":
+		return "./" + p
+	case "win":
+		return strings.ReplaceAll(p, "/", `\`)
+	}
+	return p
 }
 
 // readWorkFile reads a file of the project (the working directory).

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,7 +59,8 @@ func gauntletBinary() (string, error) {
 	return binPath, buildErr
 }
 
-// projectConfig is the part of .gauntlet/config.yml a sequence chooses.
+// projectConfig is what a sequence chooses of its project: the knobs of
+// .gauntlet/config.yml and the repository's shape.
 type projectConfig struct {
 	// MaxRetries is max_retries: max_retries+1 runs per episode.
 	MaxRetries int
@@ -71,6 +73,18 @@ type projectConfig struct {
 	// Cache is the check gates' cache setting: "" (keyed by the whole
 	// tree) or "entry_point".
 	Cache string
+	// VerifyOnContinue is stop_hook.verify_on_continue: a stop that
+	// follows a block is verified again instead of allowed.
+	VerifyOnContinue bool
+	// Brace: the glob entry point is web/**/*.{ts,tsx}, else web/**/*.ts.
+	Brace bool
+	// Trusted: a person ran `agent-gauntlet trust` when the project was
+	// set up (as init does); otherwise the project has no trusted record
+	// yet (a project set up before trust existed).
+	Trusted bool
+	// NoCommits: the repository has no commit yet; the agent works on the
+	// unborn main.
+	NoCommits bool
 }
 
 // String renders the configuration as the first line of a replay file.
@@ -79,12 +93,20 @@ func (c projectConfig) String() string {
 	if c.Cache != "" {
 		s += " cache=" + c.Cache
 	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"continue", c.VerifyOnContinue}, {"brace", c.Brace}, {"trusted", c.Trusted}, {"nocommits", c.NoCommits}} {
+		if f.on {
+			s += " " + f.name
+		}
+	}
 	return s
 }
 
 // parseConfigLine reads the first line of a replay file (String's form;
 // files written before baselines have no baseline= field, those before the
-// cache no cache= field).
+// cache no cache= field, those before trust records none of the words).
 func parseConfigLine(l string) (projectConfig, error) {
 	var c projectConfig
 	if _, err := fmt.Sscanf(l, "config max_retries=%d interval=%d baseline=%t", &c.MaxRetries, &c.Interval, &c.Baseline); err != nil {
@@ -93,54 +115,43 @@ func parseConfigLine(l string) (projectConfig, error) {
 			return c, err
 		}
 	}
-	if _, v, ok := strings.Cut(l, " cache="); ok {
-		c.Cache = strings.TrimSpace(v)
+	for _, w := range strings.Fields(l)[1:] {
+		switch {
+		case strings.HasPrefix(w, "cache="):
+			c.Cache = strings.TrimPrefix(w, "cache=")
+		case w == "continue":
+			c.VerifyOnContinue = true
+		case w == "brace":
+			c.Brace = true
+		case w == "trusted":
+			c.Trusted = true
+		case w == "nocommits":
+			c.NoCommits = true
+		case strings.Contains(w, "="):
+		default:
+			return c, fmt.Errorf("unknown word %q", w)
+		}
 	}
 	return c, nil
 }
 
-// checkYAML is the file of check gate g, whose program is in gates.
-func (c projectConfig) checkYAML(gates, g string) string {
-	s := fmt.Sprintf("command: sh %s\ntimeout: 60\n", filepath.Join(gates, g+".sh"))
-	if c.Cache != "" {
-		s += "cache: " + c.Cache + "\n"
-	}
-	return s
-}
-
-// configYAML is .gauntlet/config.yml: a directory entry point with an
-// exclude, a check and a review; two wildcard entry points; a file entry
-// point; and pkg_a, whose job id sanitizes like pkg/a's.
-func (c projectConfig) configYAML() string {
-	return fmt.Sprintf(`base_branch: main
-max_retries: %d
-baseline: %t
-cli:
-  default_preference: [claude]
-stop_hook:
-  run_interval_minutes: %d
-entry_points:
-  - path: src
-    exclude: [src/vendor]
-    checks: [lint]
-    reviews: [quality]
-  - path: lib/*
-    checks: [test]
-  - path: docs/guide.md
-    checks: [docs]
-  - path: pkg/*
-    checks: [lint]
-  - path: pkg_a
-    checks: [lint]
-`, c.MaxRetries, c.Baseline, c.Interval)
-}
+// junitOut is the JUnit file of the junit gate, relative to its working
+// directory; junitDir holds it (ignored by git, not the user's).
+const (
+	junitOut = "out/junit.xml"
+	junitDir = "jt/out"
+)
 
 // gateScripts are the check gates' programs, kept outside the repository.
-// Each fails when a file of its working directory holds its marker, with
-// one error line per such file (`./a.txt:1: error: LINTFAIL`, the same
-// wherever the marker stands in it: what a baseline compares); lint also
-// sleeps when one holds SLEEPME, after writing its process group to
-// $MARKS/sleeping, so that a signal lands while it runs.
+// lint, test and docs fail when a file of their working directory holds
+// their marker, with one error line per such file (`./a.txt:1: error:
+// LINTFAIL`, the same wherever the marker stands in it: what a text
+// baseline compares); lint also sleeps when one holds SLEEPME, after
+// writing its process group to $MARKS/sleeping, so that a signal lands
+// while it runs. The others report structured results: vet one go vet
+// diagnostic per line holding VETFAIL-<n> (its message names the marker),
+// unit a failing go test TestU<n> per marker UTFAIL-<n>, junit a failing
+// JUnit test case test_<n> per marker JFAIL-<n>.
 var gateScripts = map[string]string{
 	"lint.sh": `if grep -rqs SLEEPME .; then
   cut -d' ' -f5 /proc/$$/stat > "$MARKS/sleeping.tmp" && mv "$MARKS/sleeping.tmp" "$MARKS/sleeping"
@@ -155,6 +166,27 @@ echo test ok
 	"docs.sh": `if grep -qs DOCSFAIL guide.md; then echo "DOCSFAIL in guide.md"; echo "guide.md:1: error: DOCSFAIL"; exit 1; fi
 echo docs ok
 `,
+	"vet.sh": `out=$(grep -rnoI 'VETFAIL-[0-9]*' --include='*.go' . | sort | sed 's/^\(.*\):\([0-9]*\):\(.*\)$/\1:\2:2: unreachable code (\3)/')
+if [ -n "$out" ]; then echo "# example.com/vet"; echo "$out"; exit 1; fi
+`,
+	"unit.sh": `toks=$(grep -rhoI 'UTFAIL-[0-9]*' . | sort -u)
+if [ -z "$toks" ]; then echo PASS; printf 'ok  \texample.com/ut\t0.001s\n'; exit 0; fi
+for t in $toks; do n=${t#UTFAIL-}; echo "--- FAIL: TestU$n (0.00s)"; echo "    u_test.go:$n: $t"; done
+echo FAIL; printf 'FAIL\texample.com/ut\t0.001s\n'; exit 1
+`,
+	"junit.sh": `mkdir -p out
+toks=$(grep -rhoI --exclude-dir=out 'JFAIL-[0-9]*' . | sort -u)
+n=0; for t in $toks; do n=$((n+1)); done
+{
+  echo '<?xml version="1.0" encoding="UTF-8"?>'
+  echo "<testsuites><testsuite name=\"jt\" tests=\"$((n+1))\" failures=\"$n\">"
+  echo '<testcase classname="jt.suite" name="test_ok" time="0.001"/>'
+  for t in $toks; do echo "<testcase classname=\"jt.suite\" name=\"test_${t#JFAIL-}\" time=\"0.001\"><failure message=\"$t\">$t failed</failure></testcase>"; done
+  echo '</testsuite></testsuites>'
+} > out/junit.xml.tmp && mv out/junit.xml.tmp out/junit.xml
+if [ "$n" -gt 0 ]; then echo "$n failed, 1 passed"; exit 1; fi
+echo "1 passed"
+`,
 }
 
 // initialFiles are the files committed on main before a sequence starts.
@@ -164,41 +196,53 @@ var initialFiles = map[string]string{
 	"docs/guide.md": "plain\n",
 	"pkg_a/p.txt":   "plain\n",
 	"top.txt":       "plain\n",
-	".gitignore":    logDirName + "/\n",
+	"web/a.ts":      "plain\n",
+	"vet/a.go":      "plain\n",
+	"ut/a_test.go":  "plain\n",
+	"jt/a.txt":      "plain\n",
+	".gitignore":    logDirName + "/\n" + junitDir + "/\n",
 }
 
 // sandbox is one throwaway git repository with a hermetic environment.
 type sandbox struct {
-	// base holds home/, bin/ (the stand-in reviewer), gates/, marks/ and repo/.
-	base, repo, marks string
-	env               []string
-	host              string
+	// base holds home/, bin/ (the stand-in reviewer), gates/, marks/,
+	// elsewhere/ (a directory outside the project) and repo/.
+	base, repo, marks, bin, gates string
+	env                           []string
+	host                          string
+	// sleepers are processes a step started to hold a process id (a lock
+	// whose pid was reused); close kills them.
+	sleepers []*exec.Cmd
 }
 
+// outside is a directory outside the project and any repository.
+func (s *sandbox) outside() string { return filepath.Join(s.base, "elsewhere") }
+
 // newSandbox creates a repository in a new directory under parent: the
-// project committed on main, then a branch "work" checked out.
-func newSandbox(parent string, cfg projectConfig) (*sandbox, error) {
+// project committed on main, then a branch "work" checked out (or, for a
+// repository with no commits, the project not committed, on the unborn
+// main). When cfg says so, bin trusts the configuration, as init does.
+func newSandbox(parent, gauntlet string, cfg projectConfig) (*sandbox, error) {
 	base, err := os.MkdirTemp(parent, "seq-")
 	if err != nil {
 		return nil, err
 	}
-	s := &sandbox{base: base, repo: filepath.Join(base, "repo"), marks: filepath.Join(base, "marks")}
+	s := &sandbox{base: base, repo: filepath.Join(base, "repo"), marks: filepath.Join(base, "marks"),
+		bin: filepath.Join(base, "bin"), gates: filepath.Join(base, "gates")}
 	s.host, _ = os.Hostname()
 	env, err := testenv.New(filepath.Join(base, "home"))
 	if err != nil {
 		return nil, err
 	}
-	bin := filepath.Join(base, "bin")
-	s.env = env.Environ(bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+	s.env = env.Environ(s.bin+string(os.PathListSeparator)+pathWithout(reviewerName),
 		"TMPDIR="+os.TempDir(), "LC_ALL=C", "MARKS="+s.marks)
-	gates := filepath.Join(base, "gates")
-	for _, d := range []string{s.repo, s.marks, gates, bin} {
+	for _, d := range []string{s.repo, s.marks, s.gates, s.bin, s.outside()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
 	}
 	for name, body := range gateScripts {
-		if err := os.WriteFile(filepath.Join(gates, name), []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(s.gates, name), []byte(body), 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -206,14 +250,10 @@ func newSandbox(parent string, cfg projectConfig) (*sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Symlink(self, filepath.Join(bin, reviewerName)); err != nil {
+	if err := os.Symlink(self, filepath.Join(s.bin, reviewerName)); err != nil {
 		return nil, err
 	}
-	files := map[string]string{".gauntlet/config.yml": cfg.configYAML()}
-	for _, g := range []string{"lint", "test", "docs"} {
-		files[".gauntlet/checks/"+g+".yml"] = cfg.checkYAML(gates, g)
-	}
-	files[".gauntlet/reviews/quality.md"] = "---\ncli_preference: [claude]\nnum_reviews: 1\ntimeout: 60\n---\nReview the change: every REVIEWME marker is a problem.\n"
+	files := cfg.gauntletFiles(s.gates)
 	for p, c := range initialFiles {
 		files[p] = c
 	}
@@ -222,18 +262,54 @@ func newSandbox(parent string, cfg projectConfig) (*sandbox, error) {
 			return nil, err
 		}
 	}
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"checkout", "-q", "-b", "work"},
-	} {
+	steps := [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"checkout", "-q", "-b", "work"}}
+	if cfg.NoCommits {
+		steps = steps[:1]
+	}
+	for _, args := range steps {
 		if _, err := s.git(args...); err != nil {
 			return nil, err
+		}
+	}
+	if cfg.Trusted {
+		if out, err := s.run(gauntlet, "trust", "--yes"); err != nil {
+			return nil, fmt.Errorf("agent-gauntlet trust --yes: %w\n%s", err, out)
 		}
 	}
 	return s, nil
 }
 
-// remove deletes the sandbox.
-func (s *sandbox) remove() { _ = os.RemoveAll(s.base) }
+// pathWithout is $PATH without the directories that hold an executable
+// named name: a stand-in that goes missing must not be replaced by a real
+// CLI installed on the machine.
+func pathWithout(name string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+// run runs a program in the repository with the sandbox's environment and
+// returns its combined output.
+func (s *sandbox) run(prog string, args ...string) (string, error) {
+	cmd := exec.Command(prog, args...)
+	cmd.Dir, cmd.Env = s.repo, s.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// remove kills the sandbox's sleepers and deletes it.
+func (s *sandbox) remove() {
+	for _, c := range s.sleepers {
+		_ = c.Process.Kill()
+		_ = c.Wait()
+	}
+	_ = os.RemoveAll(s.base)
+}
 
 // path is the absolute path of a repository-relative path.
 func (s *sandbox) path(rel string) string { return filepath.Join(s.repo, filepath.FromSlash(rel)) }
@@ -283,10 +359,15 @@ type result struct {
 
 // start starts agent-gauntlet with args in the repository, stdin as input.
 func (s *sandbox) start(bin, stdin string, args ...string) (*proc, error) {
+	return s.startIn(s.repo, nil, bin, stdin, args...)
+}
+
+// startIn starts agent-gauntlet in dir with the extra environment extra.
+func (s *sandbox) startIn(dir string, extra []string, bin, stdin string, args ...string) (*proc, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), processTimeout)
 	p := &proc{args: args, done: make(chan struct{})}
 	p.cmd = exec.CommandContext(ctx, bin, args...)
-	p.cmd.Dir, p.cmd.Env = s.repo, s.env
+	p.cmd.Dir, p.cmd.Env = dir, append(slices.Clone(s.env), extra...)
 	p.cmd.Stdin = strings.NewReader(stdin)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	p.cmd.WaitDelay = 5 * time.Second
@@ -358,6 +439,12 @@ func groupGone(pgid int) bool {
 	return true
 }
 
+// userTree reads the user's files: the repository but .git/, the log
+// directory and the JUnit gate's output.
+func (s *sandbox) userTree() (map[string]string, error) {
+	return readTree(s.repo, ".git", logDirName, junitDir)
+}
+
 // readTree returns the regular files below root (slash-separated relative
 // paths to contents), leaving out the directories named in skip (relative
 // to root).
@@ -384,8 +471,12 @@ func readTree(root string, skip ...string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() {
+		switch {
+		case !d.Type().IsRegular():
 			data = []byte(fmt.Sprintf("<%s>", d.Type()))
+		case strings.HasSuffix(rel, "/.git/index"):
+			// A nested repository's index: git may refresh its stat data.
+			data = []byte("<index>")
 		}
 		files[rel] = string(data)
 		return nil

@@ -40,6 +40,9 @@ type part struct {
 	// units groups body lines into items cut together (a violation's
 	// lines); nil means one line each.
 	units []int
+	// weights are how many findings each unit stands for (a folded
+	// item's count), what the note of a cut counts; nil: one each.
+	weights []int
 	// keepTail cuts from the top (a check's output keeps its end);
 	// otherwise items are cut from the bottom.
 	keepTail bool
@@ -59,8 +62,9 @@ type part struct {
 // bounded by ExcerptBudget. It is "" when no gate the agent can fix failed.
 func Excerpt(gates []runner.GateResult) string {
 	var parts []part
+	hidden := preExistingFindings(gates)
 	for _, g := range gates {
-		parts = append(parts, gateParts(g)...)
+		parts = append(parts, gateParts(g, hidden)...)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -96,7 +100,7 @@ func Excerpt(gates []runner.GateResult) string {
 
 // gateParts describes one gate result; none for a gate that passed or
 // failed as it does on the base branch (PreExistingNote lists those).
-func gateParts(g runner.GateResult) []part {
+func gateParts(g runner.GateResult, hidden map[findingKey]bool) []part {
 	if g.Status == runner.GatePass || g.Status == runner.GatePreExisting {
 		return nil
 	}
@@ -105,7 +109,7 @@ func gateParts(g runner.GateResult) []part {
 		return []part{{head: []string{fmt.Sprintf("### `%s` could not run (not yours to fix): %s", id, runner.SafeText(g.Message))}}}
 	}
 	if g.Kind == runner.KindCheck {
-		return []part{checkPart(g, id, g.Findings)}
+		return []part{checkPart(g, id, g.Findings, hidden)}
 	}
 	var out []part
 	for _, s := range g.Slots {
@@ -129,9 +133,9 @@ func gateParts(g runner.GateResult) []part {
 // checkPart is a failed check: what its output reported (findingsPart),
 // or, when nothing could be read from it, its exit code or timeout and
 // the end of its output.
-func checkPart(g runner.GateResult, id string, r *findings.Result) part {
-	if r != nil && len(shownFindings(*r)) > 0 {
-		return findingsPart(g, id, *r)
+func checkPart(g runner.GateResult, id string, r *findings.Result, hidden map[findingKey]bool) part {
+	if usesFindings(r) {
+		return findingsPart(g, id, *r, hidden)
 	}
 	p := part{keepTail: true, cutBefore: g.OutputCut,
 		note: fmt.Sprintf("    (… earlier output left out: it is all in %s)", runner.SafeText(g.LogPath))}
@@ -296,7 +300,14 @@ func cut(p part, limit int) []string {
 	for _, item := range items[:n] {
 		out = append(out, item...)
 	}
-	return append(out, fmt.Sprintf(p.note, len(items)-n))
+	left := len(items) - n
+	if p.weights != nil {
+		left = 0
+		for _, w := range p.weights[n:] {
+			left += w
+		}
+	}
+	return append(out, fmt.Sprintf(p.note, left))
 }
 
 // size is the bytes lines take, newlines included.

@@ -2,7 +2,6 @@ package stophook
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -14,104 +13,102 @@ import (
 // whole message is in the log).
 const maxMessageLines = 12
 
-// shownFindings are the findings a block shows: those that fail the
-// check or warn, never one the base has too (Baseline unchanged), error
-// lines of plain output only when they were compared with the base, most
-// severe first (errors, then warnings, then notes), in the tool's order
-// within a severity.
-func shownFindings(r findings.Result) []findings.Finding {
-	var out []findings.Finding
-	for _, f := range r.Findings {
-		if f.Baseline == findings.BaselineUnchanged {
-			continue
-		}
-		if f.Kind == findings.KindTest && f.Status != findings.StatusFailed {
-			continue
-		}
-		if f.Kind != findings.KindTest && f.Severity == findings.SeverityNote {
-			continue
-		}
-		if f.Kind == findings.KindLine && f.Baseline == findings.BaselineNone {
-			continue // plain output not compared: its tail tells more
-		}
-		out = append(out, f)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return severityRank(out[i]) < severityRank(out[j]) })
-	return out
+// findingKey is a finding as two checks may both report it (go test's
+// vet step and go vet).
+type findingKey struct {
+	kind                     findings.Kind
+	file, rule, message, sub string
+	line                     int
 }
 
-// severityRank orders findings: errors (failed tests included) first.
-func severityRank(f findings.Finding) int {
-	if f.Failing() {
-		return 0
-	}
-	if f.Severity == findings.SeverityWarning {
-		return 1
-	}
-	return 2
+func keyOf(f findings.Finding) findingKey {
+	return findingKey{f.Kind, f.File, f.Rule, f.Message, f.Suite + "\x00" + f.Test, f.Line}
 }
 
-// group is findings folded into one item: the same file, rule and message
-// at several lines.
-type group struct {
-	first findings.Finding
-	lines []int
-}
-
-// foldFindings folds repeated findings (same file, kind, severity, rule
-// and message) into one item each, in order of first appearance.
-func foldFindings(fs []findings.Finding) []group {
-	type key struct {
-		kind                   findings.Kind
-		file, rule, msg, suite string
-		severity               findings.Severity
-		test                   string
-	}
-	var out []group
-	at := map[key]int{}
-	for _, f := range fs {
-		k := key{f.Kind, f.File, f.Rule, f.Message, f.Suite, f.Severity, f.Test}
-		if f.Kind == findings.KindTest {
-			k.msg = "" // tests are told apart by name
-		}
-		if i, ok := at[k]; ok && f.Kind != findings.KindTest {
-			out[i].lines = append(out[i].lines, f.Line)
+// preExistingFindings are the findings of the gates that fail as they do
+// on the base branch: no other check's block asks the agent to fix one.
+func preExistingFindings(gates []runner.GateResult) map[findingKey]bool {
+	out := map[findingKey]bool{}
+	for _, g := range gates {
+		if g.Status != runner.GatePreExisting || g.Findings == nil {
 			continue
 		}
-		at[k] = len(out)
-		out = append(out, group{first: f, lines: []int{f.Line}})
+		for _, f := range g.Findings.Findings {
+			out[keyOf(f)] = true
+		}
 	}
 	return out
 }
 
-// findingsPart is a failed check told by its findings: each new (or, with
-// no baseline, each) failing finding at its file:line with its whole
-// message, failed tests by name with their message and location, repeated
-// findings folded with a count, errors before warnings; the findings the
-// base has too are counted apart and never shown; the note says how many
-// more are in the log whenever any is left out.
-func findingsPart(g runner.GateResult, id string, r findings.Result) part {
+// usesFindings reports whether a failed check is best told by its
+// findings: compared with the base, or holding more than lines of plain
+// output (whose tail tells more).
+func usesFindings(r *findings.Result) bool {
+	if r == nil {
+		return false
+	}
+	j := r.Judge()
+	if j.Compared {
+		return true
+	}
+	for _, f := range j.Fix {
+		if f.Kind != findings.KindLine {
+			return true
+		}
+	}
+	return false
+}
+
+// findingsPart is a failed check told by its findings, as its log tells
+// them (findings.Result.Judge): each finding to fix (new ones when
+// compared with the base) at its file:line with its whole message, failed
+// tests by name with their message and location, identical findings
+// folded into one item with their count, errors before warnings; those
+// the base has too, or another check calls pre-existing (hidden), counted
+// apart and never shown; the units that did not run all their tests; the
+// note says how many findings are in the log whenever any is left out.
+// Every number it gives counts findings: the items shown and the ones cut
+// add up to it.
+func findingsPart(g runner.GateResult, id string, r findings.Result, hidden map[findingKey]bool) part {
 	log := runner.SafeText(g.LogPath)
 	p := part{note: "    (… %d more finding(s): all are in " + strings.ReplaceAll(log, "%", "%%") + ")"}
 	p.head = append(p.head, fmt.Sprintf("### Check `%s`: %s", id, lowerFirst(runner.SafeText(g.Message))))
-	shown := shownFindings(r)
-	p.head = append(p.head, fmt.Sprintf("It reports %d finding(s) to fix (read as %s; its log: %s):", len(shown), runner.SafeText(r.Format), log))
-	for _, gr := range foldFindings(shown) {
+	j := r.Judge()
+	var fix []findings.Finding
+	old := len(j.Old)
+	for _, f := range j.Fix {
+		if hidden[keyOf(f)] {
+			old++
+			continue
+		}
+		fix = append(fix, f)
+	}
+	what := "finding(s) to fix"
+	if j.Compared {
+		what = "new finding(s) to fix"
+	}
+	switch {
+	case len(fix) > 0:
+		p.head = append(p.head, fmt.Sprintf("It reports %d %s (read as %s; its log: %s):", len(fix), what, runner.SafeText(r.Format), log))
+	case len(r.Stops) > 0 || r.Problem != "" || r.Truncated:
+		p.head = append(p.head, fmt.Sprintf("Nothing new in what it reports (read as %s; its log: %s), but it cannot be judged pre-existing:", runner.SafeText(r.Format), log))
+	default:
+		p.head = append(p.head, fmt.Sprintf("It reports nothing new to fix (read as %s; its log: %s).", runner.SafeText(r.Format), log))
+	}
+	for _, gr := range findings.Fold(fix) {
 		item := findingLines(gr)
 		p.body = append(p.body, item...)
 		p.units = append(p.units, len(item))
-	}
-	old := 0
-	for _, f := range r.Findings {
-		if f.Baseline == findings.BaselineUnchanged {
-			old++
-		}
-	}
-	if old > 0 {
-		p.foot = append(p.foot, fmt.Sprintf("%d more finding(s) are on the base branch too: not caused by this change, left out here (they are in the log).", old))
+		p.weights = append(p.weights, gr.Count())
 	}
 	for _, s := range r.Stops {
 		p.foot = append(p.foot, fmt.Sprintf("Not every test ran: %s: %s.", runner.SafeText(s.Unit), runner.SafeText(s.Reason)))
+	}
+	if r.Problem != "" {
+		p.foot = append(p.foot, "Its output could not be read whole: "+runner.SafeText(r.Problem)+".")
+	}
+	if old > 0 {
+		p.foot = append(p.foot, fmt.Sprintf("%d more finding(s) are on the base branch too, or fail another check the same way there: not caused by this change, left out here (they are in the log).", old))
 	}
 	if r.Truncated {
 		p.foot = append(p.foot, "Its output was too long to read whole: more may be in the log.")
@@ -124,8 +121,8 @@ func findingsPart(g runner.GateResult, id string, r findings.Result) part {
 
 // findingLines are the lines of one folded finding: a title line and its
 // message, quoted.
-func findingLines(gr group) []string {
-	f := gr.first
+func findingLines(gr findings.Group) []string {
+	f := gr.First
 	var title string
 	switch f.Kind {
 	case findings.KindTest:
@@ -133,15 +130,21 @@ func findingLines(gr group) []string {
 		if loc := f.Location(); loc != "" {
 			title += " at " + runner.SafeText(loc)
 		}
+		if gr.Count() > 1 {
+			title += fmt.Sprintf(" (%d times)", gr.Count())
+		}
 	case findings.KindDiagnostic:
-		title = "- " + runner.SafeText(location(f, gr.lines)) + " " + string(f.Severity)
+		title = "- " + runner.SafeText(location(f, gr.Lines)) + " " + string(f.Severity)
 		if f.Rule != "" {
 			title += " [" + runner.SafeText(f.Rule) + "]"
 		}
 	default:
-		title = "- error line"
-		if len(gr.lines) > 1 {
-			title += fmt.Sprintf(" (%d times)", len(gr.lines))
+		title = "- output line"
+		if loc := f.Location(); loc != "" {
+			title = "- " + runner.SafeText(loc) + ": output line"
+		}
+		if gr.Count() > 1 {
+			title += fmt.Sprintf(" (%d times)", gr.Count())
 		}
 	}
 	out := []string{title}

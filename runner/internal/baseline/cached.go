@@ -15,9 +15,10 @@ const NoteCache = "from the result cache"
 // Store keeps base results between runs: the result cache (docs/cache.md)
 // implements it. A base result depends on the base commit's tree, the
 // check's definition (command, working directory, timeout), the changed
-// files it receives (Request.Job.Changed) and what ${BASE_BRANCH} stands
-// for (Request.BaseBranch); a store must key it by all of them, or answer
-// a miss. Result.MarshalJSON and UnmarshalJSON give it a stable form.
+// files it receives (Request.Job.Changed), what ${BASE_BRANCH} stands
+// for (Request.BaseBranch) and what the base run sees beyond the tree
+// (Request.World: the dependency copies, the environment naming the
+// project); a store must key it by all of them, or answer a miss. Result.MarshalJSON and UnmarshalJSON give it a stable form.
 type Store interface {
 	// Load returns the result recorded for req; ok is false on a miss
 	// (and on any error: a cache never fails a run).
@@ -60,7 +61,7 @@ func (c Cached) Close() { c.Next.Close() }
 
 // resultVersion is the version of the stored form; a result stored in
 // another form is a miss.
-const resultVersion = 2
+const resultVersion = 3
 
 // resultJSON is the stored form of a Result.
 type resultJSON struct {

@@ -14,7 +14,7 @@ import (
 )
 
 // memStore is a Store in memory, keyed as a result cache must key base
-// results (commit, check definition, changed files, base branch), holding
+// results (commit, check definition, changed files, base branch, world), holding
 // each result in its stored JSON form.
 type memStore struct {
 	m     map[string][]byte
@@ -24,7 +24,7 @@ type memStore struct {
 func (s *memStore) key(req Request) string {
 	c := req.Job.Check
 	return strings.Join([]string{req.Commit, c.Command, req.Job.WorkingDir, c.Timeout.String(),
-		strings.Join(req.Job.Changed, "\x00"), req.BaseBranch}, "\x01")
+		strings.Join(req.Job.Changed, "\x00"), req.BaseBranch, req.World}, "\x01")
 }
 
 func (s *memStore) Load(_ context.Context, req Request) (Result, bool) {
@@ -84,7 +84,7 @@ func TestCachedSource(t *testing.T) {
 	if st != gate.StatusPreExisting || len(next.reqs) != 1 || store.loads != 2 {
 		t.Fatalf("hit: status %s, worktree asked %d times, store asked %d times", st, len(next.reqs), store.loads)
 	}
-	if !strings.Contains(log, "exits with code 1, from the result cache; what it reported: ---\n\n--- Findings ---\nRead as govet: 1 failing.\n  a.go:7:1: error: old problem\n") {
+	if !strings.Contains(log, "exits with code 1, from the result cache; what it reported: ---\n\n--- Findings ---\nRead as govet: 1 to fix.\n  a.go:7:1: error: old problem\n") {
 		t.Errorf("the log does not say the base result came from the cache:\n%s", log)
 	}
 	src.Close()

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,6 +74,42 @@ const (
 	noteLine = "Baseline: %s.\n"
 )
 
+// Bounds of the base's share of a run with a deadline (the stop hook's):
+// the base run and the reruns stop early enough to leave the run the
+// time to end by itself, a failure of the work tree reported as such
+// (never the run interrupted, nor an infrastructure error in its place).
+const (
+	minReserve = 2 * time.Second
+	maxReserve = 10 * time.Second
+)
+
+// baseContext is ctx with a deadline a reserve before ctx's own (a tenth
+// of the time left, between minReserve and maxReserve); an error when no
+// time is left for the base before the reserve.
+func baseContext(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		c, cancel := context.WithCancel(ctx)
+		return c, cancel, nil
+	}
+	left := time.Until(d)
+	reserve := min(max(left/10, minReserve), maxReserve)
+	if left <= reserve {
+		return nil, nil, fmt.Errorf("the run's deadline leaves no time to run it on the base (%s left)", left.Round(time.Second))
+	}
+	c, cancel := context.WithDeadline(ctx, d.Add(-reserve))
+	return c, cancel, nil
+}
+
+// outOfTime is err, said plainly when it came from the base's share of
+// the run's time running out (ctx ended, parent not).
+func outOfTime(ctx, parent context.Context, err error) error {
+	if ctx.Err() != nil && parent.Err() == nil {
+		return fmt.Errorf("the base run could not finish before the run's deadline")
+	}
+	return err
+}
+
 // maxReruns bounds how often a stopped check runs again (each rerun may
 // stop at a later failure).
 const maxReruns = 3
@@ -89,9 +128,23 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	if err != nil {
 		return j.unavailable(f, msg, "", err)
 	}
-	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: f.Job, BaseBranch: j.BaseBranch, Log: f.Log})
+	parent := ctx
+	ctx, cancel, err := baseContext(parent)
 	if err != nil {
 		return j.unavailable(f, msg, commit, err)
+	}
+	defer cancel()
+	return j.judged(ctx, parent, f, msg, commit)
+}
+
+// judged compares the failure f with the base commit under ctx, the
+// base's share of the run's context parent.
+func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit string) check.Judgement {
+	diff := j.lineDiff(ctx, f.Env.Root, commit)
+	world := World(f.Env.Root, f.Job.WorkingDir, check.Environ(j.BaseBranch))
+	base, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(f.Job, diff), BaseBranch: j.BaseBranch, Log: f.Log, World: world})
+	if err != nil {
+		return j.unavailable(f, msg, commit, outOfTime(ctx, parent, err))
 	}
 	b := &gate.Baseline{Commit: commit}
 	work := f.Findings
@@ -105,14 +158,33 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 		fmt.Fprintf(f.Log, noteLine, "the base branch passes this check: the failure is new")
 		return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), b.Reason), Baseline: b, Findings: &marked}
 	}
-	diff := j.lineDiff(ctx, f.Env.Root, commit)
-	v := findings.Compare(base.Findings, work, diff)
+	src := sources(ctx, f.Env.Root, commit)
+	v := findings.CompareWith(base.Findings, work, diff, src)
+	wd := f.Job.WorkingDir
+	if wd == "" {
+		wd = "."
+	}
+	cmd, tried := check.Command(f.Job, j.BaseBranch), map[string]bool{}
 	for round := 0; len(v.Unverified) > 0 && round < maxReruns && ctx.Err() == nil; round++ {
-		var ok bool
-		if base, work, ok = j.rerun(ctx, f, commit, base, work); !ok {
+		plan, err := findings.PlanRerun(cmd, wd, base.Findings, work)
+		if err != nil {
+			fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
+			v.Reason += " (no rerun: " + err.Error() + ")"
 			break
 		}
-		v = findings.Compare(base.Findings, work, diff)
+		if tried[plan.Command] {
+			fmt.Fprintf(f.Log, "\nBaseline: running `%s` again would stop the same way\n", plan.Command)
+			break
+		}
+		tried[plan.Command] = true
+		var ok bool
+		if base, work, ok = j.rerun(ctx, f, commit, plan, diff, world, base, work); !ok {
+			break
+		}
+		if plan.Append {
+			cmd = plan.Command // what stops now stopped in the parts run again
+		}
+		v = findings.CompareWith(base.Findings, work, diff, src)
 	}
 	if v.PreExisting && f.Outcome.ExitCode != base.ExitCode {
 		v.PreExisting = false
@@ -127,20 +199,11 @@ func (j *Judge) Failure(ctx context.Context, f check.Failure) check.Judgement {
 	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), v.Reason), Baseline: b, Findings: &v.Work}
 }
 
-// rerun runs a stopped check again on the work tree and on the base,
-// without the failures that stopped it (findings.PlanRerun), and merges
-// the results into the first runs'. ok is false when it cannot (the log
-// says why).
-func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, base Result, work findings.Result) (Result, findings.Result, bool) {
-	wd := f.Job.WorkingDir
-	if wd == "" {
-		wd = "."
-	}
-	plan, err := findings.PlanRerun(check.Command(f.Job, j.BaseBranch), wd, base.Findings, work)
-	if err != nil {
-		fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
-		return base, work, false
-	}
+// rerun runs plan (a stopped check's command again, without what
+// stopped it: findings.PlanRerun) on the work tree and on the base, and
+// merges the results into the first runs'. ok is false when it cannot
+// (the log says why).
+func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, diff *findings.Diff, world string, base Result, work findings.Result) (Result, findings.Result, bool) {
 	fmt.Fprintf(f.Log, "\n--- Again without what stopped it: %s ---\n", plan.Command)
 	job := f.Job
 	chk := *job.Check
@@ -154,18 +217,76 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, base 
 		return base, work, false
 	}
 	again, _ := check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
-	if again.Format != work.Format {
+	if again.Format != work.Format && !plan.Append {
 		// Read it as the first run was read.
 		chk.Format = work.Format
 		again, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
 	}
-	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: job, BaseBranch: j.BaseBranch, Log: f.Log})
+	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(job, diff), BaseBranch: j.BaseBranch, Log: f.Log, World: world})
 	if err != nil {
 		fmt.Fprintf(f.Log, "\nBaseline: the rerun on the base failed: %v\n", err)
 		return base, work, false
 	}
+	if againBase.Passed {
+		againBase.Findings = findings.Result{Format: again.Format}
+	}
 	base.Findings = plan.Merge(base.Findings, againBase.Findings)
 	return base, plan.Merge(work, again), true
+}
+
+// baseJob is job as the base run gets it: its changed files by their
+// names at the base (a file the change renamed is given under its old
+// name, where its findings on the base are).
+func baseJob(job gate.Job, diff *findings.Diff) gate.Job {
+	if job.Changed == nil {
+		return job
+	}
+	files := make([]string, len(job.Changed))
+	for i, f := range job.Changed {
+		files[i] = diff.OldPath(f)
+	}
+	job.Changed = files
+	return job
+}
+
+// maxSourceBytes bounds a file read for the text of its flagged lines.
+const maxSourceBytes = 4 << 20
+
+// sources reads the files findings point into (paths relative to the
+// project root at root): in the work tree, and at the base commit.
+func sources(ctx context.Context, root, commit string) *findings.Sources {
+	lines := func(b []byte) []string {
+		if len(b) > maxSourceBytes {
+			return nil
+		}
+		return strings.Split(string(b), "\n")
+	}
+	return &findings.Sources{
+		Work: func(p string) []string {
+			full := filepath.Join(root, filepath.FromSlash(p))
+			if !filepath.IsLocal(p) {
+				return nil
+			}
+			if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() || st.Size() > maxSourceBytes {
+				return nil
+			}
+			b, err := os.ReadFile(full)
+			if err != nil {
+				return nil
+			}
+			return lines(b)
+		},
+		Base: func(p string) []string {
+			if !filepath.IsLocal(p) {
+				return nil
+			}
+			objs, err := git.Objects(ctx, root, commit+":./"+p)
+			if err != nil || len(objs) != 1 || objs[0].Type != "blob" {
+				return nil
+			}
+			return lines(objs[0].Content)
+		},
+	}
 }
 
 // lineDiff is the change from commit to the work tree at root, line by

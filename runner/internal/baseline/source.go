@@ -23,6 +23,9 @@ type Request struct {
 	// Log is the check's log, open for appending: a Source writes what it
 	// did there, for people to read.
 	Log *os.File
+	// World fingerprints what the base run sees beyond the base commit's
+	// tree (World): a Store keys a result by it too.
+	World string
 }
 
 // Result is how the check did on the base.

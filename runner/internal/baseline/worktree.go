@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,25 +22,27 @@ const (
 	tempPattern = "agent-gauntlet-base-"
 	// treeName is the worktree's directory inside it.
 	treeName = "tree"
-	// lockPrefix starts the lock reason of every worktree the gauntlet
-	// makes: `agent-gauntlet baseline: pid <pid> on <host>`.
+	// lockPrefix starts what the owner file of every checkout the
+	// gauntlet makes says: `agent-gauntlet baseline: pid <pid> on <host>`
+	// (earlier versions locked worktrees with the same words).
 	lockPrefix = "agent-gauntlet baseline: "
+	// ownerFile is the file beside the checkout that names its owner.
+	ownerFile = "owner"
 )
 
 // NoteWorktree is the Note of a result the worktree source ran.
 const NoteWorktree = "run in a temporary worktree"
 
-// removeTimeout bounds the removal of a worktree, which happens after the
-// run's context may have ended.
-const removeTimeout = 30 * time.Second
-
 // Worktrees is the Source that runs a check on the base commit in a
-// temporary detached worktree of it (`git worktree add --detach`, in the
-// system's temporary directory), made on first use and shared by every
-// check of the run, removed by Close. The user's work tree, index,
-// branches and other worktrees are never touched; the worktree is locked
-// while it exists, and one left by a process that died (SIGKILL, a power
-// cut) is removed by the next run (PruneStale).
+// temporary private checkout of it (git.PrivateCheckout, in the system's
+// temporary directory): a repository of its own that borrows the user's
+// objects read-only, made on first use and shared by every check of the
+// run, removed by Close. The base run's world is private (private.go):
+// copies of the dependency directories and an environment whose paths into
+// the project name the checkout. The user's work tree, index, refs, stash,
+// config, hooks and worktree list are never touched; a checkout left by a
+// process that died (SIGKILL, a power cut) is removed by the next run
+// (PruneStale).
 type Worktrees struct {
 	root string
 	mu   sync.Mutex
@@ -50,12 +50,27 @@ type Worktrees struct {
 	trees map[string]*tree
 }
 
-// tree is one temporary worktree.
+// tree is one temporary private checkout.
 type tree struct {
-	// parent is the temporary directory; dir the worktree in it; root the
-	// project root inside the worktree.
-	parent, dir, root string
-	err               error
+	// parent is the temporary directory; dir the checkout in it; root the
+	// project root inside the checkout; workTop the top of the user's work
+	// tree, which dir stands for.
+	parent, dir, root, workTop string
+	err                        error
+	// reloc is the mapping of the user's paths to the checkout's, which
+	// the dependency copies extend (see relocation).
+	mu    sync.Mutex
+	reloc *relocation
+}
+
+// relocation is t's mapping from the user's paths to the checkout's.
+func (t *tree) relocation() *relocation {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.reloc == nil {
+		t.reloc = newRelocation(t.workTop, t.dir)
+	}
+	return t.reloc
 }
 
 // ErrNoWorktree is matched by the error of a base that could not be checked
@@ -90,10 +105,11 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	if files != nil && len(files) == 0 && job.Check.Scoped() {
 		return Result{Passed: true, Note: "none of its changed files exists on the base"}, nil
 	}
-	linkDependencies(w.root, t.root, wd)
+	reloc := t.relocation()
+	copyDependencies(w.root, t.root, wd, reloc)
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
 	cmd := check.Command(job, req.BaseBranch)
-	x := check.Exec{Command: cmd, Dir: dir, Env: check.Environ(req.BaseBranch),
+	x := check.Exec{Command: cmd, Dir: dir, Env: reloc.environ(check.Environ(req.BaseBranch)),
 		Files: check.GivenFiles(job, files), Timeout: job.Check.Timeout, Log: req.Log}
 	began := time.Now()
 	out := x.Run(ctx)
@@ -108,155 +124,6 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	}
 	found, _ := check.ReadFindings(job, cmd, t.root, dir, out, req.Log, began)
 	return Result{ExitCode: out.ExitCode, Findings: found, Note: NoteWorktree}, nil
-}
-
-// DependencyDirs are the directories of installed dependencies that a
-// project keeps untracked beside its files (npm's node_modules, Python's
-// virtual environments): a fresh checkout of the base has none, and a
-// check run there would fail for want of its tools (eslint, pytest), not
-// for the code. See linkDependencies.
-var DependencyDirs = []string{"node_modules", ".venv", "venv"}
-
-// linkDependencies gives the base worktree (the project at base) the
-// dependency directories of the work tree (the project at work) that it
-// lacks, in the project root and every directory down to the check's
-// working directory wd (relative, slash-separated), as private copies
-// (privateCopy): whatever the base run does to them (npm ci empties
-// node_modules, pip installs into a virtual environment) stays in the
-// worktree, removed with it.
-func linkDependencies(work, base, wd string) {
-	dirs := []string{"."}
-	if wd != "." && wd != "" {
-		parts := strings.Split(path.Clean(wd), "/")
-		for i := range parts {
-			dirs = append(dirs, strings.Join(parts[:i+1], "/"))
-		}
-	}
-	for _, d := range dirs {
-		for _, name := range DependencyDirs {
-			src := filepath.Join(work, filepath.FromSlash(d), name)
-			dst := filepath.Join(base, filepath.FromSlash(d), name)
-			if st, err := os.Lstat(src); err != nil || !st.IsDir() {
-				continue
-			}
-			if _, err := os.Lstat(dst); err == nil || !isDir(filepath.Dir(dst)) {
-				continue // the base has its own, or not that directory
-			}
-			if err := privateCopy(src, dst); err != nil {
-				_ = os.RemoveAll(dst) // the run goes on without it
-			}
-		}
-	}
-}
-
-// maxCopiedBytes bounds what privateCopy copies: beyond it the base run
-// goes without the dependency directory (and fails, saying so, if it
-// needs it).
-const maxCopiedBytes = 1 << 30
-
-// privateCopy makes dst a copy of the directory tree src that nothing done
-// in dst can change src through: directories and files are copied (the
-// kernel copies file data itself, sharing blocks where the file system
-// can), symbolic links made anew with the same target, or with dst in
-// place of src when they point into src. Small files in bin/ that name
-// src by its absolute path (a virtual environment's scripts, whose #!
-// line would run the work tree's interpreter and install there) and
-// pyvenv.cfg get dst's path instead. Hard links are not used: a write
-// into a linked file would reach the work tree's.
-func privateCopy(src, dst string) error {
-	copied, real := int64(0), resolved(src)
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.Mkdir(to, info.Mode().Perm()|0o700)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			for _, s := range []string{src, real} {
-				if rest, ok := strings.CutPrefix(target, s+string(filepath.Separator)); ok && filepath.IsAbs(target) {
-					target = filepath.Join(dst, rest)
-					break
-				}
-			}
-			return os.Symlink(target, to)
-		case !info.Mode().IsRegular():
-			return nil // sockets, fifos: nothing a check reads
-		}
-		if copied += info.Size(); copied > maxCopiedBytes {
-			return fmt.Errorf("more than %d MB to copy", maxCopiedBytes>>20)
-		}
-		for _, s := range []string{src, real} {
-			if namesSource(p, s, info) {
-				return copyReplacing(p, to, s, dst, info.Mode().Perm())
-			}
-		}
-		return copyFile(p, to, info.Mode().Perm())
-	})
-}
-
-// copyFile copies the file from to a new file to with mode.
-func copyFile(from, to string, mode fs.FileMode) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// maxScriptBytes bounds the files namesSource reads: scripts, not data.
-const maxScriptBytes = 64 << 10
-
-// namesSource reports whether the file p (below src) is a small script or
-// configuration file that holds src's absolute path: the scripts and
-// activate files of a virtual environment.
-func namesSource(p, src string, info fs.FileInfo) bool {
-	if info.Size() > maxScriptBytes || filepath.Base(filepath.Dir(p)) != "bin" && filepath.Base(p) != "pyvenv.cfg" {
-		return false
-	}
-	b, err := os.ReadFile(p)
-	return err == nil && strings.Contains(string(b), src)
-}
-
-// copyReplacing copies the file from to to with mode, every occurrence of
-// old replaced by new (none when old is "").
-func copyReplacing(from, to, old, new string, mode fs.FileMode) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	if old != "" {
-		b = []byte(strings.ReplaceAll(string(b), old, new))
-	}
-	return os.WriteFile(to, b, mode)
-}
-
-// isDir reports whether p is a directory.
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 // presentFiles are the files (relative to root) that exist there as
@@ -291,7 +158,9 @@ func (w *Worktrees) tree(ctx context.Context, commit string) (*tree, error) {
 	return t, t.err
 }
 
-// add makes the worktree of commit into t.
+// add makes the private checkout of commit into t, in a temporary
+// directory that names its owner (ownerFile), so that one a killed
+// gauntlet left is removed by the next run.
 func (w *Worktrees) add(ctx context.Context, t *tree, commit string) error {
 	PruneStale(ctx, w.root)
 	prefix, err := git.Prefix(ctx, w.root)
@@ -303,12 +172,22 @@ func (w *Worktrees) add(ctx context.Context, t *tree, commit string) error {
 		return fmt.Errorf("%w: %w", ErrNoWorktree, err)
 	}
 	t.parent, t.dir = parent, filepath.Join(parent, treeName)
-	if err := git.AddWorktree(ctx, w.root, t.dir, commit, lockReason()); err != nil {
+	if err := os.WriteFile(filepath.Join(parent, ownerFile), []byte(ownerText()), 0o644); err != nil {
+		w.remove(t)
+		return fmt.Errorf("cannot make a worktree of the base: %w", err)
+	}
+	if err := git.PrivateCheckout(ctx, w.root, t.dir, commit); err != nil {
 		w.remove(t)
 		t.parent = ""
 		return fmt.Errorf("%w: %w", ErrNoWorktree, err)
 	}
 	t.root = filepath.Join(t.dir, filepath.FromSlash(prefix))
+	t.workTop = w.root
+	for range strings.Split(strings.Trim(prefix, "/"), "/") {
+		if prefix != "" {
+			t.workTop = filepath.Dir(t.workTop)
+		}
+	}
 	return nil
 }
 
@@ -328,10 +207,7 @@ func (w *Worktrees) remove(t *tree) {
 	if t.parent == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
-	defer cancel()
-	_ = git.RemoveWorktree(ctx, w.root, t.dir)
-	_ = os.RemoveAll(t.parent)
+	_ = removeAll(t.parent)
 	t.parent = ""
 }
 
@@ -351,41 +227,52 @@ func tempDir(ctx context.Context, root string) string {
 	return tmp
 }
 
-// lockReason is the lock reason of this process's worktrees.
-func lockReason() string {
+// ownerText is what the owner file of this process's checkouts says:
+// `agent-gauntlet baseline: pid <pid> on <host>` (the lock reason the
+// worktrees of earlier versions had).
+func ownerText() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%spid %d on %s", lockPrefix, os.Getpid(), host)
 }
 
-// PruneStale removes the gauntlet's worktrees of the repository at root
-// whose process is gone (it died before removing them): locked with our
-// reason, on this host, by a pid that no longer runs. Worktrees of running
-// gauntlets and everybody else's are left alone. Errors are ignored: the
-// next run tries again.
+// PruneStale removes the gauntlet's temporary checkouts of the repository
+// at root whose process is gone (it died before removing them): the
+// directories of its name in the temporary directory whose owner file
+// names a pid on this host that no longer runs, and the worktrees that
+// earlier versions made, locked with the same words. Checkouts of running
+// gauntlets and everybody else's directories are left alone. Errors are
+// ignored: the next run tries again.
 func PruneStale(ctx context.Context, root string) {
+	host, _ := os.Hostname()
+	dirs, _ := filepath.Glob(filepath.Join(tempDir(ctx, root), tempPattern+"*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err == nil && staleOwner(string(b), host) {
+			_ = removeAll(d)
+		}
+	}
 	list, err := git.Worktrees(ctx, root)
 	if err != nil {
 		return
 	}
-	host, _ := os.Hostname()
 	for _, wt := range list {
-		if !staleWorktree(wt, host) {
+		if !wt.Locked || !staleOwner(wt.LockReason, host) {
 			continue
 		}
 		if err := git.RemoveWorktree(ctx, root, wt.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if parent := filepath.Dir(wt.Path); filepath.Base(wt.Path) == treeName && strings.HasPrefix(filepath.Base(parent), tempPattern) {
-			_ = os.RemoveAll(parent)
+			_ = removeAll(parent)
 		}
 	}
 }
 
-// staleWorktree reports whether wt is a worktree the gauntlet made on host
-// for a process that no longer exists.
-func staleWorktree(wt git.Worktree, host string) bool {
-	rest, ok := strings.CutPrefix(wt.LockReason, lockPrefix)
-	if !wt.Locked || !ok {
+// staleOwner reports whether owner (an owner file's text, or a worktree's
+// lock reason) names a process on host that no longer exists.
+func staleOwner(owner, host string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(owner), lockPrefix)
+	if !ok {
 		return false
 	}
 	var pid int
@@ -394,6 +281,21 @@ func staleWorktree(wt git.Worktree, host string) bool {
 		return false
 	}
 	return processGone(pid)
+}
+
+// removeAll removes the directory tree p, whatever the modes its
+// directories were left with (a Go module cache is read-only).
+func removeAll(p string) error {
+	if err := os.RemoveAll(p); err == nil {
+		return nil
+	}
+	_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(q, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(p)
 }
 
 // short is a commit's abbreviation for messages.

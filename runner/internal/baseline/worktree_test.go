@@ -125,12 +125,12 @@ func TestWorktreesBase(t *testing.T) {
 			}
 		})
 	}
-	if n := worktreeCount(t, root); n != 2 {
-		t.Errorf("want one temporary worktree shared by every check, have %d worktrees", n)
+	if n := len(ownCheckouts(t)); n != 1 || worktreeCount(t, root) != 1 {
+		t.Errorf("want one temporary checkout shared by every check, have %d (and %d worktrees)", n, worktreeCount(t, root))
 	}
 	w.Close()
-	if n := worktreeCount(t, root); n != 1 {
-		t.Errorf("after Close: %d worktrees", n)
+	if n := len(ownCheckouts(t)); n != 0 {
+		t.Errorf("after Close: %d checkouts", n)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPattern+"*")); len(m) > 0 {
 		for _, d := range m {
@@ -158,7 +158,21 @@ func TestWorktreesBadCommit(t *testing.T) {
 	}
 }
 
-// PruneStale removes the worktrees of dead gauntlets only.
+// ownCheckouts are the temporary checkouts of this process.
+func ownCheckouts(t *testing.T) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPattern+"*"))
+	var out []string
+	for _, d := range dirs {
+		if b, err := os.ReadFile(filepath.Join(d, ownerFile)); err == nil && string(b) == ownerText() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// PruneStale removes the checkouts of dead gauntlets only, and the
+// worktrees earlier versions made for them.
 func TestPruneStale(t *testing.T) {
 	ctx := context.Background()
 	root, commit := repo(t, map[string]string{"a.txt": "a\n"})
@@ -173,16 +187,33 @@ func TestPruneStale(t *testing.T) {
 		"other host": fmt.Sprintf("%spid %d on %s", lockPrefix, dead.Process.Pid, host+"-elsewhere"),
 		"not ours":   "my own work",
 	}
-	dirs := map[string]string{}
+	checkouts, worktrees := map[string]string{}, map[string]string{}
 	for name, reason := range reasons {
-		parent, err := os.MkdirTemp("", tempPattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(parent) })
-		dirs[name] = filepath.Join(parent, treeName)
-		if err := git.AddWorktree(ctx, root, dirs[name], commit, reason); err != nil {
-			t.Fatal(err)
+		for _, kind := range []string{"checkout", "worktree"} {
+			parent, err := os.MkdirTemp("", tempPattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(parent) })
+			dir := filepath.Join(parent, treeName)
+			if kind == "worktree" {
+				worktrees[name] = dir
+				if err := git.AddWorktree(ctx, root, dir, commit, reason); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			checkouts[name] = dir
+			if err := os.WriteFile(filepath.Join(parent, ownerFile), []byte(reason), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := git.PrivateCheckout(ctx, root, dir, commit); err != nil {
+				t.Fatal(err)
+			}
+			// A module cache leaves read-only directories.
+			if err := os.Chmod(dir, 0o500); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	PruneStale(ctx, root)
@@ -194,12 +225,15 @@ func TestPruneStale(t *testing.T) {
 	if len(left) != 3 || strings.Contains(strings.Join(left, "|"), fmt.Sprintf("pid %d on %s|", dead.Process.Pid, host)) {
 		t.Errorf("left: %q", left)
 	}
-	if _, err := os.Stat(filepath.Dir(dirs["dead"])); !os.IsNotExist(err) {
-		t.Errorf("the dead run's temporary directory is left: %v", err)
-	}
-	for _, name := range []string{"alive", "other host", "not ours"} {
-		if _, err := os.Stat(dirs[name]); err != nil {
-			t.Errorf("%s: removed: %v", name, err)
+	for _, dirs := range []map[string]string{checkouts, worktrees} {
+		if _, err := os.Stat(filepath.Dir(dirs["dead"])); !os.IsNotExist(err) {
+			t.Errorf("the dead run's temporary directory is left: %v", err)
+		}
+		for _, name := range []string{"alive", "other host", "not ours"} {
+			if _, err := os.Stat(dirs[name]); err != nil {
+				t.Errorf("%s: removed: %v", name, err)
+			}
+			os.Chmod(dirs[name], 0o700)
 		}
 	}
 }
@@ -367,5 +401,45 @@ exit 1`
 		if got, err := os.ReadFile(filepath.Join(root, p)); err != nil || string(got) != content {
 			t.Errorf("%s changed in the work tree: %q, %v", p, got, err)
 		}
+	}
+}
+
+// blockingSource is a base that never finishes before its context ends.
+type blockingSource struct{ deadline time.Time }
+
+func (b *blockingSource) Base(ctx context.Context, _ Request) (Result, error) {
+	b.deadline, _ = ctx.Deadline()
+	<-ctx.Done()
+	return Result{}, fmt.Errorf("the check could not run on the base: Canceled")
+}
+
+// A base run that cannot finish within the run's deadline ends early
+// enough for the run to end by itself: the check fails, not compared
+// with the base, the work tree's failure reported as such (never the run
+// interrupted, whose answer would be an infrastructure error).
+func TestJudgeDeadline(t *testing.T) {
+	src := &blockingSource{}
+	j := &Judge{Source: src, BaseBranch: "main", Diff: noDiff, Commit: func(context.Context) (string, error) { return "0123456789abcdef", nil }}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	log := logFile(t)
+	f := check.Failure{Job: checkJob("lint", ".", nil, nil), Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed("a.go:1:1: new\n"),
+		Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1}}
+	jd := j.Failure(ctx, f)
+	if ctx.Err() != nil {
+		t.Fatalf("the judge outlived the run's deadline")
+	}
+	want := "Exited with code 1; not compared with the base branch: the base run could not finish before the run's deadline"
+	if jd.Status != gate.StatusFail || jd.Message != want {
+		t.Errorf("Failure = %s %q, want fail %q", jd.Status, jd.Message, want)
+	}
+	if d, _ := ctx.Deadline(); !src.deadline.Before(d.Add(-minReserve + time.Millisecond)) {
+		t.Errorf("the base got the whole deadline: %v of %v", src.deadline, d)
+	}
+	// No time left for the base at all: the same verdict, at once.
+	short, cancel2 := context.WithTimeout(context.Background(), time.Second)
+	defer cancel2()
+	if jd := j.Failure(short, f); jd.Status != gate.StatusFail || !strings.Contains(jd.Message, "leaves no time to run it on the base") {
+		t.Errorf("Failure = %s %q", jd.Status, jd.Message)
 	}
 }

@@ -118,8 +118,11 @@ func (s baseStore) Save(ctx context.Context, req baseline.Request, res baseline.
 	}
 }
 
-// baseExtra is what a base result depends on beyond the job and the tree.
-func baseExtra(req baseline.Request) string { return "base_branch=" + req.BaseBranch }
+// baseExtra is what a base result depends on beyond the job and the tree:
+// the base branch, and what the base run sees beyond the tree (World).
+func baseExtra(req baseline.Request) string {
+	return "base_branch=" + req.BaseBranch + "\nworld=" + req.World
+}
 
 // baseJob is req's job as the base run is given it: its changed files
 // narrowed to those that are files at the base (a blob of the base tree:

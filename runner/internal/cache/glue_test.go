@@ -170,3 +170,26 @@ func TestMemoRecord(t *testing.T) {
 		}
 	}
 }
+
+// A base result holds only for the world the base run saw beyond the base
+// commit's tree (baseline.World: the dependency copies, the environment
+// naming the project): another world misses.
+func TestBaseStoreKeysWorld(t *testing.T) {
+	root := repo(t)
+	base := gitIn(t, root, "rev-parse", "HEAD")
+	c := &Results{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
+		run: Run{Version: "v1", BaseBranch: "main"}}
+	s := baseStore{b: &baseResults{c: c}, take: true}
+	lint := &config.Check{Name: "lint", Command: "npx jest", Cache: config.CacheTree, Baseline: true}
+	req := func(world string) baseline.Request {
+		return baseline.Request{Commit: base, BaseBranch: "main", World: world, Job: gate.Job{ID: "check:src:lint", Kind: gate.KindCheck,
+			Name: "lint", EntryPoint: "src", WorkingDir: "src", Check: lint}}
+	}
+	s.Save(context.Background(), req("node_modules as it was"), baseline.Result{ExitCode: 1})
+	if _, ok := s.Load(context.Background(), req("node_modules as it was")); !ok {
+		t.Error("the same world missed")
+	}
+	if _, ok := s.Load(context.Background(), req("node_modules upgraded")); ok {
+		t.Error("another world hit")
+	}
+}

@@ -61,6 +61,11 @@ type Outcome struct {
 	Batches int
 	// Output are the parts of the log the command wrote.
 	Output []Span
+	// FailedPart and Unreached tell, for a command that is a chain
+	// (ParseChain), the part that failed and the parts after it that
+	// never ran (none when the last part failed).
+	FailedPart string
+	Unreached  []string
 }
 
 // OutputReader reads back what the command printed, every batch in order,
@@ -89,6 +94,18 @@ func (x Exec) Run(ctx context.Context) Outcome {
 		return out
 	}
 	defer cleanup()
+	command, baseEnv := x.Command, x.Env
+	chain, chained := ParseChain(x.Command)
+	var marks *os.File
+	if chained {
+		if marks, err = os.CreateTemp("", "agent-gauntlet-chain-"); err != nil {
+			out.Status, out.Message = gate.StatusError, fmt.Sprintf("create the chain's marks file: %v", err)
+			return out
+		}
+		defer func() { marks.Close(); os.Remove(marks.Name()) }()
+		command = chain.script()
+		baseEnv = append(baseEnv[:len(baseEnv):len(baseEnv)], EnvChainFile+"="+marks.Name())
+	}
 	for i, b := range batches {
 		if len(batches) > 1 {
 			x.separator(i, len(batches), len(b))
@@ -100,7 +117,10 @@ func (x Exec) Run(ctx context.Context) Outcome {
 				break
 			}
 		}
-		env := x.Env
+		env := baseEnv
+		if marks != nil {
+			_ = marks.Truncate(0)
+		}
 		if list != nil {
 			if err := writeList(list, b); err != nil {
 				out.Status, out.Message = gate.StatusError, err.Error()
@@ -109,8 +129,13 @@ func (x Exec) Run(ctx context.Context) Outcome {
 			env = append(env[:len(env):len(env)], config.EnvChangedFilesFile+"="+list.Name())
 		}
 		start := logSize(x.Log)
-		st, msg, code, to := runScript(ctx, Replace(x.Command, b), proc.Spec{Dir: x.Dir, Env: env,
+		st, msg, code, to := runScript(ctx, Replace(command, b), proc.Spec{Dir: x.Dir, Env: env,
 			Stdout: x.Log, Stderr: x.Log, Timeout: timeout})
+		if chained && st == gate.StatusFail && !to && out.Unreached == nil {
+			if k := reached(marks.Name()); k < len(chain)-1 {
+				out.FailedPart, out.Unreached = chain[k], chain[k+1:]
+			}
+		}
 		out.Output = append(out.Output, Span{Off: start, Len: logSize(x.Log) - start})
 		out.Batches++
 		if to {

@@ -243,7 +243,7 @@ func TestRunJudged(t *testing.T) {
 	}
 	b, _ := os.ReadFile(res.LogPath)
 	log := string(b)
-	for _, want := range []string{"Changed files: 2\n", "a.go\n../top.go\n", "judged\n\nResult: pre_existing - pre-existing\n"} {
+	for _, want := range []string{"Changed files: 2\n", "a.go\n../top.go\n", "judged\n", "\nResult: pre_existing - pre-existing\n"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/findings"
@@ -36,7 +37,28 @@ func ReadFindings(job gate.Job, cmd, root, dir string, out Outcome, log io.Reade
 	if jerr != nil && r.Problem == "" {
 		r.Problem = jerr.Error()
 	}
+	addStops(&r, cmd, out)
 	return r, true
+}
+
+// crashSignals are the signals that end a program abruptly, by their
+// numbers on Linux and the BSDs: SIGILL, SIGTRAP, SIGABRT, SIGBUS (7 and
+// 10), SIGFPE, SIGKILL, SIGSEGV.
+var crashSignals = map[int]string{4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 10: "SIGBUS", 11: "SIGSEGV"}
+
+// addStops adds to r what the command's run says of itself that its
+// output cannot: a chain whose failed part kept its later parts from
+// running, and a run a crash signal ended when no parser saw the stop.
+func addStops(r *findings.Result, cmd string, out Outcome) {
+	if len(out.Unreached) > 0 {
+		rest := strings.Join(out.Unreached, " && ")
+		r.Stops = append(r.Stops, findings.Stop{Unit: "`" + rest + "`", Tool: findings.ToolChain, Kind: findings.StopChain, Rest: rest,
+			Reason: fmt.Sprintf("`%s` failed, so what comes after it in the command never ran", out.FailedPart)})
+	}
+	if sig, ok := crashSignals[out.ExitCode-128]; ok && out.Status == gate.StatusFail && len(r.Stops) == 0 {
+		r.Stops = append(r.Stops, findings.Stop{Unit: "`" + cmd + "`", Tool: findings.ToolSignal, Kind: findings.StopCrash,
+			Reason: fmt.Sprintf("it was killed by %s (exit code %d): what it would have run after that never ran", sig, out.ExitCode)})
+	}
 }
 
 // maxLoggedFindings bounds the findings WriteFindings lists.
@@ -45,31 +67,42 @@ const maxLoggedFindings = 100
 // FindingsHeader opens the list of findings in a failed check's log.
 const FindingsHeader = findings.LogHeader
 
-// WriteFindings appends to a failed check's log what its output reported,
-// one line each, failing ones first, for people reading the log (a
-// structured output such as go test -json is hard to read as printed).
+// WriteFindings appends to a failed check's log what its output reported
+// (findings.Result.Judge, the account its block reason gives too), one
+// line each: what to fix first (marked [new] when compared with the base),
+// then what the base has too, then the units that did not run all their
+// tests; for people reading the log (a structured output such as go test
+// -json is hard to read as printed).
 func WriteFindings(w io.Writer, r *findings.Result) {
 	if r == nil {
 		return
 	}
-	failing := r.Failing()
-	if len(failing) == 0 && len(r.Stops) == 0 && r.Problem == "" {
+	j := r.Judge()
+	if len(j.Fix) == 0 && len(j.Old) == 0 && len(r.Stops) == 0 && r.Problem == "" {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\nRead as %s: %d failing.\n", FindingsHeader, r.Format, len(failing))
-	for i, f := range failing {
-		if i == maxLoggedFindings {
-			fmt.Fprintf(w, "  … and %d more\n", len(failing)-i)
-			break
+	if j.Compared {
+		fmt.Fprintf(w, "\n%s\nRead as %s: %d new, %d on the base too.\n", FindingsHeader, r.Format, len(j.Fix), len(j.Old))
+	} else {
+		fmt.Fprintf(w, "\n%s\nRead as %s: %d to fix.\n", FindingsHeader, r.Format, len(j.Fix))
+	}
+	listed := 0
+	for _, list := range [][]findings.Finding{j.Fix, j.Old} {
+		for i, f := range list {
+			if listed == maxLoggedFindings {
+				fmt.Fprintf(w, "  … and %d more\n", len(list)-i)
+				break
+			}
+			listed++
+			mark := ""
+			switch f.Baseline {
+			case findings.BaselineNew:
+				mark = "[new] "
+			case findings.BaselineUnchanged:
+				mark = "[on the base too] "
+			}
+			fmt.Fprintf(w, "  %s%s\n", mark, f.Title())
 		}
-		mark := ""
-		switch f.Baseline {
-		case findings.BaselineNew:
-			mark = "[new] "
-		case findings.BaselineUnchanged:
-			mark = "[on the base too] "
-		}
-		fmt.Fprintf(w, "  %s%s\n", mark, f.Title())
 	}
 	for _, s := range r.Stops {
 		fmt.Fprintf(w, "  Not all tests ran: %s: %s\n", s.Unit, s.Reason)

@@ -25,7 +25,7 @@ func TestRunReadsFindings(t *testing.T) {
 		t.Errorf("finding %+v", f)
 	}
 	b, _ := os.ReadFile(res.LogPath)
-	if !strings.Contains(string(b), FindingsHeader+"\nRead as govet: 2 failing.\n  sub dir/a.go:3:2: error: unreachable code\n") {
+	if !strings.Contains(string(b), FindingsHeader+"\nRead as govet: 2 to fix.\n  sub dir/a.go:3:2: error: unreachable code\n") {
 		t.Errorf("log:\n%s", b)
 	}
 }

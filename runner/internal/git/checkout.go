@@ -72,8 +72,8 @@ func parseRaw(out []byte) ([]rawChange, error) {
 // checkout.
 var checkoutAttrs = []string{"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"}
 
-// checkoutSettings are the configuration of conversions on checkout.
-type checkoutSettings struct {
+// checkoutConfig is the configuration of conversions on checkout.
+type checkoutConfig struct {
 	autocrlf, eol string
 	noSymlinks    bool
 	// attributesFile is core.attributesFile, "" when not set.
@@ -82,15 +82,15 @@ type checkoutSettings struct {
 	smudging map[string]bool
 }
 
-// readCheckoutSettings reads the configuration of the repository at top
+// readCheckoutConfig reads the configuration of the repository at top
 // that conversions on checkout depend on.
-func readCheckoutSettings(ctx context.Context, top string) (checkoutSettings, error) {
+func readCheckoutConfig(ctx context.Context, top string) (checkoutConfig, error) {
 	out, _, err := run(ctx, call{root: top, okCodes: []int{1},
 		args: []string{"config", "-z", "--get-regexp", `^(core\.(autocrlf|eol|symlinks|attributesfile)|filter\..*\.(smudge|process))$`}})
 	if err != nil {
-		return checkoutSettings{}, err
+		return checkoutConfig{}, err
 	}
-	cs := checkoutSettings{smudging: map[string]bool{}}
+	cs := checkoutConfig{smudging: map[string]bool{}}
 	for _, rec := range splitZ(out) {
 		key, value, _ := strings.Cut(rec, "\n")
 		switch key {
@@ -113,7 +113,7 @@ func readCheckoutSettings(ctx context.Context, top string) (checkoutSettings, er
 }
 
 // autoCRLF reports whether core.autocrlf converts line endings on checkout.
-func (cs checkoutSettings) autoCRLF() bool {
+func (cs checkoutConfig) autoCRLF() bool {
 	switch cs.autocrlf {
 	case "true", "1", "yes", "on":
 		return true
@@ -125,7 +125,7 @@ func (cs checkoutSettings) autoCRLF() bool {
 // tree may apply: the repository's info/attributes, the global one
 // (core.attributesFile, else git/attributes in the XDG configuration
 // directory) or the system's.
-func (cs checkoutSettings) attributesOutside(commonDir string) bool {
+func (cs checkoutConfig) attributesOutside(commonDir string) bool {
 	files := []string{filepath.Join(commonDir, "info", "attributes")}
 	home, _ := os.UserHomeDir()
 	switch g := cs.attributesFile; {
@@ -165,7 +165,7 @@ func isFalse(v string) bool {
 // converts reports whether git may convert a file with attributes attrs
 // (name to value: "set", "unset", "unspecified" or a value) when it checks
 // it out under cs.
-func (cs checkoutSettings) converts(attrs map[string]string) bool {
+func (cs checkoutConfig) converts(attrs map[string]string) bool {
 	if attrs == nil {
 		attrs = map[string]string{} // none asked: every attribute unspecified
 	}
@@ -300,7 +300,7 @@ func checkoutLines(ctx context.Context, v *viewIndex, from string, cands []rawCh
 	if len(cands) == 0 {
 		return "", nil
 	}
-	cs, err := readCheckoutSettings(ctx, v.top)
+	cs, err := readCheckoutConfig(ctx, v.top)
 	if err != nil {
 		return "", err
 	}

@@ -2,7 +2,10 @@ package git
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -98,7 +101,8 @@ func Prefix(ctx context.Context, root string) (string, error) { return showPrefi
 // branch and HEAD (CI: Head); uncommitted changes: HEAD; one commit: its
 // parent; the previous run's change set (verification, when only it is
 // left): where it started (FixBase). The error says why there is none (no
-// merge base, a root commit, no commits).
+// merge base, a root commit, no commits, changes that began before the
+// first commit: ErrNoBase).
 func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, error) {
 	switch spec.Mode {
 	case gate.DiffUncommitted:
@@ -117,7 +121,14 @@ func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, e
 		}
 		return ResolveCommit(ctx, root, spec.Commit+"^")
 	case gate.DiffFixBase:
-		return ResolveCommit(ctx, root, spec.FixBase)
+		if spec.FixBase == EmptyTree {
+			return "", ErrNoBase
+		}
+		c, err := ResolveCommit(ctx, root, spec.FixBase)
+		if err == nil && c == "" {
+			err = fmt.Errorf("%s names no commit", spec.FixBase)
+		}
+		return c, err
 	case gate.DiffCI:
 		head, err := ciHead(ctx, root, spec)
 		if err != nil {
@@ -169,4 +180,111 @@ func CommonDir(ctx context.Context, root string) (string, error) {
 		dir = filepath.Join(root, dir)
 	}
 	return dir, nil
+}
+
+// PrivateCheckout makes dir (an absolute path that does not exist) a
+// repository of its own checked out, detached, at commit: it borrows the
+// objects of the repository at root read-only (objects/info/alternates),
+// holds a copy of its branches, tags and remote-tracking refs (its stash
+// left out), its shallow boundary and the settings that decide how files
+// are checked out (object format, line endings, filters); its refs,
+// stash, config, hooks, index and objects written are its own, and it has
+// no remote. Nothing done in dir (a commit, a stash, `git config`, a
+// push, a hook installed) reaches root's repository, whose worktree list
+// stays as it was. The user's hooks do not run.
+func PrivateCheckout(ctx context.Context, root, dir, commit string) error {
+	if err := checkRef("commit", commit); err != nil {
+		return err
+	}
+	common, err := CommonDir(ctx, root)
+	if err != nil {
+		return fmt.Errorf("a private checkout of %s: %w", commit, err)
+	}
+	format, err := line(ctx, root, "rev-parse", "--show-object-format")
+	if err != nil || format == "" {
+		format = "sha1"
+	}
+	refs, err := output(ctx, root, "for-each-ref", "--format=create %(refname) %(objectname)")
+	if err != nil {
+		return fmt.Errorf("a private checkout of %s: %w", commit, err)
+	}
+	settings, _ := output(ctx, root, "config", "--local", "--null", "--get-regexp", checkoutSettings)
+	env := ownRepository(dir)
+	in := func(args []string, stdin string) error {
+		_, _, err := run(ctx, call{root: dir, args: args, env: env, stdin: stdin})
+		return err
+	}
+	steps := []func() error{
+		func() error { return os.Mkdir(dir, 0o700) },
+		func() error { return in([]string{"init", "-q", "--object-format=" + format}, "") },
+		func() error { return borrowObjects(common, filepath.Join(dir, ".git")) },
+		func() error { return copySettings(settings, in) },
+		func() error { return in([]string{"update-ref", "--stdin"}, keptRefs(string(refs))) },
+		func() error {
+			return in([]string{"-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", commit, "--"}, "")
+		},
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return fmt.Errorf("a private checkout of %s: %w", commit, err)
+		}
+	}
+	return nil
+}
+
+// checkoutSettings are the repository settings that decide what a
+// checkout writes (a pattern of `git config --get-regexp`).
+const checkoutSettings = `^(core\.(autocrlf|eol|safecrlf|symlinks|ignorecase|precomposeunicode|checkroundtripencoding)|filter\..*|lfs\..*)$`
+
+// borrowObjects points the new git directory gitDir at the objects of the
+// repository whose common directory is common, and copies its shallow
+// boundary (history beyond it is absent, not lost).
+func borrowObjects(common, gitDir string) error {
+	objects := filepath.Join(common, "objects")
+	if err := os.WriteFile(filepath.Join(gitDir, "objects", "info", "alternates"), []byte(objects+"\n"), 0o644); err != nil {
+		return err
+	}
+	shallow, err := os.ReadFile(filepath.Join(common, "shallow"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(gitDir, "shallow"), shallow, 0o644)
+}
+
+// ownRepository is the environment of git commands in the repository at
+// dir: whatever GIT_DIR and the like say in the gauntlet's environment
+// (they name the user's repository), git works on dir's own.
+func ownRepository(dir string) []string {
+	gitDir := filepath.Join(dir, ".git")
+	return []string{"GIT_DIR=" + gitDir, "GIT_WORK_TREE=" + dir, "GIT_INDEX_FILE=" + filepath.Join(gitDir, "index"),
+		"GIT_COMMON_DIR=" + gitDir, "GIT_OBJECT_DIRECTORY=" + filepath.Join(gitDir, "objects"),
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_NAMESPACE="}
+}
+
+// copySettings sets with git (in) the settings listed (the NUL-separated
+// output of `git config --null --get-regexp`).
+func copySettings(list []byte, in func(args []string, stdin string) error) error {
+	for _, entry := range splitZ(list) {
+		key, value, _ := strings.Cut(entry, "\n")
+		if err := in([]string{"config", "--local", "--add", key, value}, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keptRefs are the update-ref commands of a private checkout: every ref
+// but the stash.
+func keptRefs(list string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(list, "\n") {
+		if l == "" || strings.HasPrefix(l, "create refs/stash ") {
+			continue
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
 }

@@ -67,6 +67,6 @@ for c in "${cases[@]}"; do
 			run "$root/$side" "$rerun" "$src/out/$side.rerun.txt" "$src/out/$side.rerun.exit"
 		done
 	fi
-	(cd "$root/work" && git add -A && git diff --cached -U0 --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ HEAD) > "$src/out/diff.txt"
+	(cd "$root/work" && git add -A && git diff --cached -U0 -M --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ HEAD) > "$src/out/diff.txt"
 	printf '%s\n%s\n' "$root/base" "$root/work" > "$src/out/roots.txt"
 done

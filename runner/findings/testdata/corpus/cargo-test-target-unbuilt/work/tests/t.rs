@@ -1,0 +1,2 @@
+#[test]
+fn old() { let x: i32 = "no"; let _ = x; }

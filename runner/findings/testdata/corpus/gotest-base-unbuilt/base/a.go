@@ -1,0 +1,3 @@
+package ub
+
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,5 @@
+package ub
+
+import "testing"
+
+func TestOld(t *testing.T) { var s string = Missing(); _ = s }

@@ -1,0 +1,3 @@
+module example.com/ub
+
+go 1.22

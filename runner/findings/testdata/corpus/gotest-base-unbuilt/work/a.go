@@ -1,0 +1,4 @@
+package ub
+
+// Add adds.
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,3 @@
+module example.com/cf
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/ff
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/gp
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/sn
+
+go 1.22

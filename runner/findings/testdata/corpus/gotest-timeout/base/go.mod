@@ -1,0 +1,3 @@
+module example.com/sl
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/us
+
+go 1.22

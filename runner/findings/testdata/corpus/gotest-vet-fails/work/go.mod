@@ -1,0 +1,3 @@
+module example.com/gv
+
+go 1.22

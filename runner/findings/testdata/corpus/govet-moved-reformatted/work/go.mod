@@ -1,0 +1,3 @@
+module example.com/mv
+
+go 1.22

@@ -1,0 +1,6 @@
+package vr
+
+func Log() string {
+	return "a"
+	return "unreachable"
+}

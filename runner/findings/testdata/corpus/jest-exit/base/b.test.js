@@ -1,0 +1,2 @@
+const { add } = require('./lib');
+test('add', () => { expect(add(1, 2)).toBe(3); });

@@ -1,0 +1,3 @@
+module example.com/mk
+
+go 1.22

@@ -1,0 +1,4 @@
+from a import f, g
+
+x: int = g("old bug")
+y: int = f(2)

@@ -1,0 +1,4 @@
+function f() {
+  const tmp = 1;
+}
+module.exports = { f };

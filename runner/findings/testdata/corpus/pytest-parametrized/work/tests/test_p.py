@@ -1,0 +1,6 @@
+import pytest
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_x(n):
+    assert n != 2

@@ -1,0 +1,3 @@
+export function f(): string {
+  return "1";
+}
