@@ -364,7 +364,11 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 		}
 		return h.brokenWorkTree(err, s.source)
 	}
-	out := h.run(ctx, s.project, eff, logDir, in.SessionID)
+	start := ""
+	if s.source == trust.SourceRecord && s.trust != nil {
+		start = s.trust.Commit
+	}
+	out := h.run(ctx, s.project, eff, logDir, in.SessionID, start)
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
@@ -492,7 +496,7 @@ func (h *hook) intervalRemaining(ctx context.Context, root, logDir string, minut
 // settings eff, for the agent session session, under the hook's deadline.
 // A run that outlives the deadline gets Grace to stop, then the hook
 // answers without it.
-func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective, logDir, session string) Outcome {
+func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective, logDir, session, start string) Outcome {
 	root := p.Root
 	type result struct {
 		res   runner.RunResult
@@ -512,6 +516,7 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Project: p, Settings: &eff, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
 			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Agent: true, Version: h.version(),
+			StartPoint: start,
 		})}
 	}()
 	var r result
@@ -580,6 +585,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		out.configErr = res.ConfigErr
 	}
 	out.preExisting = res.PreExisting > 0
+	out.unverified = res.Unverified
 	if out.Block() {
 		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}

@@ -50,6 +50,9 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		}
 	}
 	out.Pending = view.all()
+	if out.Block() && out.unverified != "" {
+		notes = append(notes, "Not verified: "+out.unverified+".")
+	}
 	if !out.Block() {
 		if note := unverifiedNote(out, view); note != "" {
 			notes = append(notes, note)
@@ -80,7 +83,7 @@ func unverifiedNote(out Outcome, view pendingView) string {
 	for _, s := range passes {
 		pass = pass || out.Status == s
 	}
-	if pass && view.empty() {
+	if pass && view.empty() && out.unverified == "" {
 		return ""
 	}
 	var parts []string
@@ -95,12 +98,11 @@ func unverifiedNote(out Outcome, view pendingView) string {
 		}
 		parts = append(parts, what)
 	}
-	if len(parts) == 0 {
-		what := out.unverified
-		if what == "" {
-			what = "the work tree as it is now"
-		}
-		parts = append(parts, what)
+	switch {
+	case out.unverified != "" && (pass || len(parts) == 0):
+		parts = append(parts, out.unverified)
+	case len(parts) == 0:
+		parts = append(parts, "the work tree as it is now")
 	}
 	return "Not verified: " + strings.Join(parts, "; ") + "."
 }
