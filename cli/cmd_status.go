@@ -80,6 +80,9 @@ func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 	if c := st.Cleared; c != nil && c.Checks+c.Slots > 0 {
 		fmt.Fprintf(w, "Cleared unverified: %d check(s) and %d review slot(s) pending were dropped %s (%s ago): %s\n",
 			c.Checks, c.Slots, c.At.Local().Format(time.RFC3339), max(now.Sub(c.At), 0).Round(time.Second), runner.SafeText(c.Reason))
+	} else if c != nil {
+		fmt.Fprintf(w, "Lost unverified: whatever was pending before %s (%s ago): %s\n",
+			c.At.Local().Format(time.RFC3339), max(now.Sub(c.At), 0).Round(time.Second), runner.SafeText(c.Reason))
 	}
 	if len(st.PreExisting) > 0 {
 		fmt.Fprintf(w, "%s: %d check(s) in the last run\n", runner.PreExistingLabel, len(st.PreExisting))

@@ -371,6 +371,14 @@ func (b *Book) NewEpisode(start Episode, reason string) {
 	b.Episode = &e
 }
 
+// Lost records that the book's verdicts were lost without a run that
+// verified them (a stored book that could not be used, or was deleted),
+// why, at: what was pending in it is unknown, so the person is told until
+// a full pass verifies the tree (Finish), as after Clear.
+func (b *Book) Lost(at time.Time, why string) {
+	b.Cleared = &Clearing{At: at, Reason: why}
+}
+
 // Clear drops every verdict without a verification run (the branch
 // changed, clean), with the episode, the interval and the last run's
 // snapshot: the gauntlet starts over. When something was pending, it

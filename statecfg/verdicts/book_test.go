@@ -87,8 +87,13 @@ func TestDamagedBook(t *testing.T) {
 		"another format": strings.Replace(string(good), `"format": 1`, `"format": 9`, 1),
 		"another place":  strings.Replace(string(good), `"worktree": "worktrees/second"`, `"worktree": "."`, 1),
 		"unknown field":  strings.Replace(string(good), "{", `{"surprise": 1,`, 1),
+		"deleted":        deleted,
 	} {
-		if err := os.WriteFile(k.Path(), []byte(data), 0o644); err != nil {
+		err := os.WriteFile(k.Path(), []byte(data), 0o644)
+		if data == deleted {
+			err = os.Remove(k.Path())
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		if b, err := Read(k); b != nil || !errors.Is(err, ErrUnusable) {
@@ -98,6 +103,31 @@ func TestDamagedBook(t *testing.T) {
 		if err := Update(k, func(b *Book) error { damaged = b.Damaged; return nil }); err != nil || !strings.Contains(damaged, k.Path()) {
 			t.Errorf("%s: Update handed over Damaged = %q, %v", name, damaged, err)
 		}
+	}
+}
+
+// deleted stands, in TestDamagedBook, for a book removed with its lock
+// file left: one was written there, so its absence is not "no book".
+const deleted = "\x00deleted"
+
+// A book lost without a run that verified it (damaged, deleted) is
+// recorded as a clearing: the person is told until a full pass, and a
+// partial run or a failure does not end that.
+func TestLost(t *testing.T) {
+	b := NewBook()
+	at := time.Now()
+	b.Lost(at, "unusable verdict record x: torn")
+	if c := b.Cleared; c == nil || !c.At.Equal(at) || !strings.Contains(c.Reason, "torn") {
+		t.Fatalf("Cleared = %+v", b.Cleared)
+	}
+	b.Finish(at, false, true, false)
+	b.Finish(at, true, false, true)
+	if b.Cleared == nil {
+		t.Fatal("Cleared ended without a full pass")
+	}
+	b.Finish(at, true, true, false)
+	if b.Cleared != nil {
+		t.Errorf("Cleared after a full pass = %+v", b.Cleared)
 	}
 }
 

@@ -50,9 +50,6 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		}
 	}
 	out.Pending = view.all()
-	if out.Block() && out.unverified != "" {
-		notes = append(notes, "Not verified: "+out.unverified+".")
-	}
 	if !out.Block() {
 		if note := unverifiedNote(out, view); note != "" {
 			notes = append(notes, note)
@@ -90,7 +87,10 @@ func unverifiedNote(out Outcome, view pendingView) string {
 	if n := len(view.Gates); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
 	}
-	if c := view.Cleared; c != nil {
+	if c := view.Cleared; c != nil && len(c.Jobs) == 0 {
+		parts = append(parts, fmt.Sprintf("whatever was pending before %s (%s), with no passing run since",
+			stamp(c.At), runner.SafeText(c.Reason)))
+	} else if c != nil {
 		what := fmt.Sprintf("%d gate(s) whose failures were dropped at %s (%s) with no passing run since",
 			len(c.Jobs), stamp(c.At), runner.SafeText(c.Reason))
 		if len(c.Jobs) > 0 {
