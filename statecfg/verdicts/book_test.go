@@ -375,3 +375,35 @@ func TestSeedPassesAndSnapshot(t *testing.T) {
 		t.Errorf("snapshot = %+v, want %+v", b.Snapshot, want)
 	}
 }
+
+// A change of the trusted configuration between two stops is told in
+// every answer of the session that first saw it, and only there; the
+// first sight of a configuration is no change.
+func TestSeeTrust(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	person := TrustSeen{Key: "yes@1", Desc: "recorded with --yes", At: t0}
+	agent := TrustSeen{Key: "init@2", Desc: "written by init", At: t0.Add(time.Minute)}
+	b := NewBook()
+	for i, step := range []struct {
+		seen    TrustSeen
+		session string
+		told    bool
+	}{
+		{person, "s1", false},
+		{person, "s1", false},
+		{agent, "s1", true},
+		{agent, "s1", true},
+		{agent, "", true},
+		{agent, "s2", false},
+		{person, "s2", true},
+		{person, "s3", false},
+	} {
+		c := b.SeeTrust(step.seen, step.session)
+		if (c != nil) != step.told {
+			t.Fatalf("step %d: change = %+v, want told %v", i, c, step.told)
+		}
+		if c != nil && c.To.Key != step.seen.Key {
+			t.Errorf("step %d: change to %q, want %q", i, c.To.Key, step.seen.Key)
+		}
+	}
+}

@@ -293,10 +293,20 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	}
 	s, stop := h.open(ctx, root, where, in.Continuing)
 	known.site = s
+	watched := false
+	if s != nil {
+		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID)
+	}
 	if stop != nil {
 		return *stop
 	}
-	return h.gate(ctx, in, s, known)
+	out := h.gate(ctx, in, s, known)
+	if s != nil && !watched {
+		// The run made the verdict book: it keeps from now on what this
+		// stop ran with.
+		h.watchTrust(ctx, s, in.SessionID)
+	}
+	return out
 }
 
 // gate answers for the session's project s (steps 4 to 7): its settings,

@@ -34,7 +34,7 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 	var notes []string
 	var view pendingView
 	if s := f.site; s != nil {
-		if note := s.trustNote(); note != "" {
+		if note := s.trustNote(out.Block()); note != "" {
 			notes = append(notes, note)
 		}
 		cfg, err := s.gates()
