@@ -38,13 +38,16 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 			notes = append(notes, note)
 		}
 		cfg, err := s.gates()
-		if err == nil {
-			view = pendingFailures(ctx, cfg, h.o.Now())
-		} else if out.unverified == "" {
-			// Without gates to name them by, the failure logs are what is
-			// known.
-			out.unverified = strayLogs(s.root)
+		if err != nil {
+			// Without gates (a configuration that does not load, a log
+			// directory replaced), the book still names every gate it holds
+			// failing; the failure logs are what is known beyond it.
+			cfg = &config.Config{Root: s.root, LogDir: config.DefaultLogDir}
+			if out.unverified == "" {
+				out.unverified = strayLogs(s.root)
+			}
 		}
+		view = pendingFailures(ctx, cfg, h.o.Now())
 		if out.Block() && s.differs() && s.source != trust.SourceNone {
 			out.Instructions += "\n\n" + editsDoNotApply
 		}
