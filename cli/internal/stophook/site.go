@@ -38,6 +38,10 @@ type site struct {
 	// pinned that this stop adopted HEAD's configuration as the trusted
 	// one, "" when it did not.
 	trustChange, pinned string
+	// shadowed is the root of a nearer project without a trusted record
+	// that the session's directory is in, "" for none: the enclosing
+	// trusted project is judged instead (trust.GuardedRoot).
+	shadowed string
 }
 
 // gates is the configuration in force with its gates, read without git;
@@ -65,6 +69,11 @@ func (s *site) trustNote(block bool) string {
 	change := s.trustChange
 	if change == "" && !block {
 		change = s.pinned
+	}
+	if sh := s.shadowed; sh != "" {
+		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (it has no record), so the stop hook "+
+			"judged the enclosing project %s, whose configuration is; `agent-gauntlet trust` run in %s adopts it. %s",
+			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	}
 	if s.trust.Trusted && s.trust.Unusable == "" {
 		return change
@@ -148,15 +157,15 @@ func shortCommit(id string) string { return id[:min(len(id), 12)] }
 // session's). A project whose .gauntlet/ is gone from the work tree is
 // found through its trusted record or HEAD's commit. A non-nil outcome
 // answers: no project, or git failing.
-func (h *hook) locate(ctx context.Context, in hookproto.Input) (string, hookproto.Project, *Outcome) {
-	where := hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
+func (h *hook) locate(ctx context.Context, in hookproto.Input) (root, shadowed string, where hookproto.Project, stop *Outcome) {
+	where = hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
 	if where.Dir == "" {
 		where = hookproto.Project{Dir: absDir(h.o.Cwd), From: "the hook's working directory"}
 	}
-	root, ok, err := trust.FindRoot(ctx, where.Dir)
+	root, shadowed, ok, err := trust.GuardedRoot(ctx, where.Dir)
 	if inner := resolveDir(in.Dir, h.o.Cwd); err == nil && !ok && where.Env && in.Dir != "" &&
 		inner != where.Dir && within(inner, where.Dir) {
-		if root, ok, err = trust.FindRoot(ctx, inner); ok {
+		if root, shadowed, ok, err = trust.GuardedRoot(ctx, inner); ok {
 			row, _ := hookproto.Lookup(in.Agent)
 			where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
 		}
@@ -164,16 +173,16 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (string, hookprot
 	switch {
 	case err != nil:
 		out := h.answer(runner.StatusInfrastructureError, fmt.Sprintf("Cannot tell which project %s is in: %v.", where.Dir, err))
-		return "", where, &out
+		return "", "", where, &out
 	case !ok && in.Continuing:
 		out := h.answer(runner.StatusStopHookActive, "")
-		return "", where, &out
+		return "", "", where, &out
 	case !ok:
 		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
 		out.unverified = strayLogs(where.Dir)
-		return "", where, &out
+		return "", "", where, &out
 	}
-	return root, where, nil
+	return root, shadowed, where, nil
 }
 
 // resolveDir is dir made absolute against cwd.

@@ -287,11 +287,14 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// trusted one (the work tree's only when nothing can be trusted),
 	// opened once, its settings read now, its gates when a lock is judged,
 	// the whole of it by the run it is handed to.
-	root, where, stop := h.locate(ctx, in)
+	root, shadowed, where, stop := h.locate(ctx, in)
 	if stop != nil {
 		return *stop
 	}
 	s, stop := h.open(ctx, root, where, in.Continuing)
+	if s != nil {
+		s.shadowed = shadowed
+	}
 	known.site = s
 	watched := false
 	if s != nil {
