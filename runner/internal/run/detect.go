@@ -212,9 +212,12 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 }
 
 // pointOf is the point a run on branch, whose base branch holds HEAD,
-// reaches back to: the branch's last point seen to pass, else the trusted
-// record's start point when HEAD descends from it; else none, and what
-// the run cannot look at.
+// reaches back to: the branch's last point seen to pass; else the latest
+// that HEAD descends from of the base branch's own last point seen to pass
+// and the trusted record's start point (so that a branch just made from a
+// base that moved on since the gates were trusted is judged from where the
+// base was last seen to pass, not on everything merged into it since);
+// else none, and what the run cannot look at.
 func (b *begun) pointOf(ctx context.Context, p *project, branch string) (from, unanchored string, err error) {
 	if pt, ok := b.rec.Book.VerifiedOn(branch); ok {
 		return pt.Commit, "", nil
@@ -223,21 +226,52 @@ func (b *begun) pointOf(ctx context.Context, p *project, branch string) (from, u
 	if err != nil || refs.Head == "" {
 		return "", "", nil
 	}
-	if sp := p.opts.StartPoint; sp != "" {
-		if ok, err := git.ObjectExists(ctx, p.root, sp); err != nil || !ok {
-			return "", "", err
+	candidates := []string{p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if name != branch && namesBranch(p.base, name) {
+			candidates = append(candidates, pt.Commit)
 		}
-		in, err := isAncestor(ctx, p.root, sp, refs.Head)
+	}
+	for _, c := range candidates {
+		if c == "" || c == from {
+			continue
+		}
+		ok, err := descends(ctx, p, c, refs.Head)
 		if err != nil {
 			return "", "", err
 		}
-		if in {
-			return sp, "", nil
+		if !ok {
+			continue
 		}
+		if from != "" && from != git.EmptyTree {
+			if c == git.EmptyTree {
+				continue
+			}
+			if ok, err = isAncestor(ctx, p.root, from, c); err != nil || !ok {
+				continue
+			}
+		}
+		from = c
+	}
+	if from != "" {
+		return from, "", nil
 	}
 	return "", fmt.Sprintf("the commits of %s up to HEAD %s: the base branch %s holds HEAD, and no earlier point of %s "+
 		"was seen to pass or recorded when its gates were trusted (from now on, work committed here is judged from HEAD)",
 		branch, shortID(refs.Head), p.base, branch), nil
+}
+
+// descends reports whether head is point or descends from it (every
+// commit descends from git's empty tree, the point before a first
+// commit); a point that no longer exists is not.
+func descends(ctx context.Context, p *project, point, head string) (bool, error) {
+	if point == git.EmptyTree {
+		return true, nil
+	}
+	if ok, err := git.ObjectExists(ctx, p.root, point); err != nil || !ok {
+		return false, err
+	}
+	return isAncestor(ctx, p.root, point, head)
 }
 
 // namesBranch reports whether the base branch base names branch: the
