@@ -302,6 +302,7 @@ func (h *harness) trustStep() ([]violation, error) {
 	h.t.Logf("  -> trust exit %d", res.code)
 	if res.code == 0 {
 		h.m.trust, h.m.trusted = trustRecord, gauntletOf(h.m.files)
+		h.m.trustFresh = h.m.booked
 	}
 	return vs, nil
 }
