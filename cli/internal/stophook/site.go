@@ -72,7 +72,7 @@ func (s *site) trustNote(block bool) string {
 	}
 	if sh := s.shadowed; sh != "" {
 		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (it has no record), so the stop hook "+
-			"judged the enclosing project %s, whose configuration is; `agent-gauntlet trust` run in %s adopts it. %s",
+			"judged the enclosing project %s, whose configuration is trusted; `agent-gauntlet trust` run in %s adopts the nested one. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	}
 	if s.trust.Trusted && s.trust.Unusable == "" {
