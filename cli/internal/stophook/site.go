@@ -107,7 +107,11 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note st
 		if b.Damaged != "" {
 			return errLeaveBook
 		}
+		same := b.Trust != nil && b.Trust.Key == seen.Key
 		change = b.SeeTrust(seen, session)
+		if same {
+			return errLeaveBook // nothing new to write
+		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, errLeaveBook) {
