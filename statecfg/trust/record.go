@@ -79,8 +79,11 @@ func (h How) known() bool {
 type Record struct {
 	// Project is the place's key (place.Place.Project).
 	Project string
-	// TrustedAt is when it was recorded; How how; Commit the commit it was
-	// adopted from (HowHEAD only).
+	// TrustedAt is when it was recorded; How how; Commit the commit HEAD
+	// named then (for HowHEAD the commit it was adopted from): the
+	// repository's point when a person accepted the gates, where the stop
+	// hook starts looking for work committed since ("" when HEAD had no
+	// commit, and in records of older versions).
 	TrustedAt time.Time
 	How       How
 	Commit    string

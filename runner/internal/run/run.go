@@ -122,7 +122,7 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	d.verification = b.verification
 	ch, err := detect(ctx, r.s, p, b)
 	if ch != nil {
-		d.listed, d.changedFiles = true, len(ch.files)
+		d.listed, d.changedFiles, d.unverified = true, len(ch.files), ch.unanchored
 	}
 	if errors.Is(err, stopNoChanges) {
 		b.nothingChanged(r.s, p)
@@ -152,12 +152,14 @@ type description struct {
 	verification bool
 	listed       bool
 	changedFiles int
+	unverified   string
 }
 
 // of is res described.
 func (d description) of(res outcome.RunResult) outcome.RunResult {
 	res.Root, res.Base, res.Verification = d.root, d.base, d.verification
 	res.ChangesListed, res.ChangedFiles, res.RunNumber = d.listed, d.changedFiles, d.runNumber
+	res.Unverified = d.unverified
 	return res
 }
 
