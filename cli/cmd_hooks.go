@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/doctor"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/hookcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -38,7 +39,8 @@ func (c *HooksCmd) Run(env *Env) error {
 			override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
 		}
 	}
-	report := doctor.Examine(env.Ctx, doctor.Options{Root: root, ClaudeSettings: override, Getenv: env.Getenv})
+	report := doctor.Examine(env.Ctx, doctor.Options{Root: root, ClaudeSettings: override, Getenv: env.Getenv,
+		ReadStop: readStopArgs})
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
@@ -120,7 +122,8 @@ func counts(r doctor.Report) (blocking, warnings int) {
 // noTimeoutNote explains what a found hook command without --timeout (as
 // the TypeScript tool installed it) means, "" for one with it.
 func noTimeoutNote(agent hookproto.Agent, command string) string {
-	if install.HasTimeout(command) {
+	inv, ok := hookcmd.Find(command, string(install.StopHook))
+	if !ok || readStopArgs(inv).Timeout > 0 {
 		return ""
 	}
 	assumed := stophook.AssumedTimeout(agent)

@@ -13,10 +13,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/hookcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -47,6 +49,9 @@ const (
 	KindTimeoutShort     = "timeout_shorter_than_run"
 	KindTimeoutMismatch  = "timeout_above_client"
 	KindUnreadable       = "unreadable"
+	KindBadCommand       = "bad_command"
+	KindNotRun           = "command_never_runs_hook"
+	KindNotOnPath        = "program_not_found"
 )
 
 // Hook is one of an agent's hooks in the project.
@@ -107,19 +112,23 @@ type Options struct {
 	ClaudeSettings string
 	// Getenv reads the environment: HOME and the clients' variables.
 	Getenv func(string) string
+	// ReadStop is the stop hook's own parse of the arguments of an
+	// installed command line (nil: none is checked).
+	ReadStop func(hookcmd.Invocation) hookcmd.StopArgs
 }
 
 // env is what a check reads besides the project.
 type env struct {
-	root    string
-	home    string
-	getenv  func(string) string
-	longest time.Duration
+	root     string
+	home     string
+	getenv   func(string) string
+	readStop func(hookcmd.Invocation) hookcmd.StopArgs
+	longest  time.Duration
 }
 
 // Examine reports every agent of hookproto.Dialects.
 func Examine(ctx context.Context, o Options) Report {
-	e := env{root: o.Root, getenv: o.Getenv, home: o.Getenv("HOME")}
+	e := env{root: o.Root, getenv: o.Getenv, home: o.Getenv("HOME"), readStop: o.ReadStop}
 	r := Report{Root: o.Root}
 	if cfg, err := config.LoadProject(ctx, o.Root, config.ReadGates); err == nil {
 		if d, ok := runner.GatesDuration(cfg); ok {
@@ -153,17 +162,91 @@ func (e env) agent(d hookproto.Dialect, override string) Agent {
 			Fix: "fix the file's JSON, then run `agent-gauntlet init --agent " + string(d.Agent) + "`"})
 	}
 	if !stop.Installed {
+		for _, c := range stop.Inert {
+			a.Problems = append(a.Problems, Problem{Kind: KindNotRun, Blocking: true,
+				Message: fmt.Sprintf("the hook entry %q in %s names the stop hook but never runs it (a comment, an argument of another program)",
+					c, e.rel(stop.Path)),
+				Fix: fmt.Sprintf("make the command `%s`, or remove the entry and run `agent-gauntlet init --agent %s`",
+					install.Command(d.Agent, install.DefaultTimeoutSeconds), d.Agent)})
+		}
 		if d.Agent == hookproto.Claude {
 			e.byPlugin(&a)
 		}
 		return a
 	}
+	args, problems := e.command(d, stop)
+	a.Problems = append(a.Problems, problems...)
 	for _, check := range clientChecks[d.Agent] {
 		a.Problems = append(a.Problems, check(e, d, stop)...)
 	}
 	a.Problems = append(a.Problems, installedTwice(e, d, stop)...)
-	a.Problems = append(a.Problems, e.timeout(d, stop)...)
+	a.Problems = append(a.Problems, e.timeout(d, stop, args)...)
 	return a
+}
+
+// command checks that the installed command line runs the stop hook to
+// its end: its program is found, and the stop hook accepts its arguments
+// (read with the hook's own parse). It returns what the hook makes of them.
+func (e env) command(d hookproto.Dialect, st install.Status) (hookcmd.StopArgs, []Problem) {
+	inv, _ := hookcmd.Find(st.Command, string(install.StopHook))
+	var out []Problem
+	if missing := e.missingProgram(inv); missing != "" {
+		out = append(out, Problem{Kind: KindNotOnPath, Blocking: true,
+			Message: fmt.Sprintf("%s is not found on PATH: the hook's command fails with \"command not found\" at every stop and %s lets the agent stop",
+				missing, d.Display),
+			Fix: fmt.Sprintf("install agent-gauntlet where %s's PATH finds it, or write the program's absolute path in %s", d.Display, e.rel(st.Path))})
+	}
+	if e.readStop == nil {
+		return hookcmd.StopArgs{}, out
+	}
+	args := e.readStop(inv)
+	if args.Err != nil {
+		out = append(out, Problem{Kind: KindBadCommand, Blocking: true,
+			Message: fmt.Sprintf("the stop hook rejects its command line (%v): it answers an error at every stop and runs no gate", args.Err),
+			Fix:     fmt.Sprintf("make the command in %s `%s`", e.rel(st.Path), install.Command(d.Agent, install.DefaultTimeoutSeconds))})
+		return args, out
+	}
+	for _, w := range args.Warnings {
+		out = append(out, Problem{Kind: KindBadCommand,
+			Message: "the stop hook warns about its command line: " + w,
+			Fix:     fmt.Sprintf("correct the command in %s", e.rel(st.Path))})
+	}
+	return args, out
+}
+
+// missingProgram is the program (or package runner) of inv that the PATH
+// does not hold, "" when it is found or cannot be told (a path built from
+// a variable).
+func (e env) missingProgram(inv hookcmd.Invocation) string {
+	prog := inv.Program
+	if inv.Runner != "" {
+		prog = inv.Runner
+	}
+	if prog == "" || strings.Contains(prog, "$") || strings.Contains(prog, "`") {
+		return ""
+	}
+	if strings.Contains(prog, "/") {
+		p := prog
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.root, p)
+		}
+		if isExecutable(p) {
+			return ""
+		}
+		return prog
+	}
+	for _, dir := range filepath.SplitList(e.getenv("PATH")) {
+		if dir != "" && isExecutable(filepath.Join(dir, prog)) {
+			return ""
+		}
+	}
+	return prog
+}
+
+// isExecutable reports whether p is a file someone may execute.
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
 }
 
 // byPlugin marks Claude Code's hooks installed by the gauntlet's plugin,
@@ -193,9 +276,12 @@ func hookOf(st install.Status) Hook {
 // timeout checks that the client lets the hook run as long as the hook
 // believes (its --timeout, else the default it assumes) and that the hook's
 // own deadline leaves the configuration's longest run time to finish.
-func (e env) timeout(d hookproto.Dialect, st install.Status) []Problem {
-	told, ok := install.CommandTimeout(st.Command)
-	if !ok || told <= 0 {
+func (e env) timeout(d hookproto.Dialect, st install.Status, args hookcmd.StopArgs) []Problem {
+	if args.Err != nil {
+		return nil // the hook runs no gate: KindBadCommand says so
+	}
+	told := args.Timeout
+	if told <= 0 {
 		told = stophook.AssumedTimeout(d.Agent)
 	}
 	key, file := d.Settings.Layout.TimeoutKey(), e.rel(st.Path)

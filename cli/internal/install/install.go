@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/hookcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
@@ -331,10 +332,12 @@ func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error
 }
 
 // findCommand returns the first gauntlet command of hook found anywhere in
-// the entries, "" when none is.
+// the entries that starts it, "" when none does.
 func findCommand(list []json.RawMessage, hook Hook) string {
-	if found := findHandlers(list, hook); len(found) > 0 {
-		return found[0].command
+	for _, h := range findHandlers(list, hook) {
+		if !h.inert {
+			return h.command
+		}
 	}
 	return ""
 }
@@ -344,6 +347,9 @@ type handler struct {
 	command string
 	// timeout is the entry's timeout as written, nil when it names none.
 	timeout *float64
+	// inert: the command names the hook but never starts it (a comment,
+	// an echo).
+	inert bool
 }
 
 // findHandlers returns every gauntlet hook of hook in the entries, in
@@ -380,8 +386,8 @@ func findIn(v any, hook Hook, out []handler) []handler {
 		}
 	case map[string]any:
 		for _, k := range commandKeys {
-			if c, ok := x[k].(string); ok && isGauntletCommand(c, hook) {
-				h := handler{command: c}
+			if c, ok := x[k].(string); ok && hookcmd.Mentions(c, string(hook)) {
+				h := handler{command: c, inert: !isGauntletCommand(c, hook)}
 				for _, tk := range timeoutKeys {
 					if t, ok := x[tk].(float64); ok {
 						h.timeout = &t
@@ -406,56 +412,12 @@ func findIn(v any, hook Hook, out []handler) []handler {
 // IsStopHook reports whether a hook command runs the gauntlet's stop hook.
 func IsStopHook(command string) bool { return isGauntletCommand(command, StopHook) }
 
-// isGauntletCommand reports whether a hook command runs the gauntlet's
-// hook: "agent-gauntlet stop-hook" (or start-hook), possibly by path and
-// with flags.
+// isGauntletCommand reports whether a hook command starts the gauntlet's
+// hook when the client's shell runs it (hookcmd.Find): by name or path,
+// through a package runner, with flags.
 func isGauntletCommand(s string, hook Hook) bool {
-	fields := strings.Fields(s)
-	for i := 0; i+1 < len(fields); i++ {
-		if filepath.Base(strings.Trim(fields[i], `"'`)) == Program && fields[i+1] == string(hook) {
-			return true
-		}
-	}
-	return false
-}
-
-// HasTimeout reports whether a gauntlet hook command tells the hook the
-// agent's timeout: a --timeout flag, or GAUNTLET_STOP_HOOK_TIMEOUT set in
-// the command. Commands installed by the TypeScript tool have neither.
-func HasTimeout(command string) bool {
-	_, ok := CommandTimeout(command)
+	_, ok := hookcmd.Find(s, string(hook))
 	return ok
-}
-
-// CommandTimeout is the agent's timeout a gauntlet hook command tells the
-// hook (--timeout N, --timeout=N or GAUNTLET_STOP_HOOK_TIMEOUT=N); ok is
-// false when it tells none. A value that is not a positive number counts
-// as told, 0 (the hook then assumes the client's default).
-func CommandTimeout(command string) (time.Duration, bool) {
-	fields := strings.Fields(command)
-	for i, f := range fields {
-		f = strings.Trim(f, `"'`)
-		value, told := "", false
-		switch {
-		case f == "--timeout":
-			told = true
-			if i+1 < len(fields) {
-				value = strings.Trim(fields[i+1], `"'`)
-			}
-		case strings.HasPrefix(f, "--timeout="):
-			value, told = strings.TrimPrefix(f, "--timeout="), true
-		case strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="):
-			value, told = strings.TrimPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="), true
-		}
-		if told {
-			n, err := strconv.Atoi(value)
-			if err != nil || n <= 0 {
-				return 0, true
-			}
-			return time.Duration(n) * time.Second, true
-		}
-	}
-	return 0, false
 }
 
 // Status is where one agent's stop hook is installed.
@@ -471,6 +433,9 @@ type Status struct {
 	Count int
 	// Commands are their commands, in order.
 	Commands []string
+	// Inert are the commands of entries that name the hook but never start
+	// it (`# agent-gauntlet stop-hook`, `echo agent-gauntlet stop-hook`).
+	Inert []string
 	// Timeout is the timeout the client gives the first one: its entry's,
 	// read in the client's unit, else the client's default; 0 when not
 	// installed.
@@ -532,7 +497,14 @@ func checkFile(path string, spec Spec, hook Hook) Status {
 		st.Err = fmt.Errorf("%s: %v", path, err)
 		return st
 	}
-	found := findHandlers(list, hook)
+	var found []handler
+	for _, h := range findHandlers(list, hook) {
+		if h.inert {
+			st.Inert = append(st.Inert, h.command)
+			continue
+		}
+		found = append(found, h)
+	}
 	st.Count = len(found)
 	for _, h := range found {
 		st.Commands = append(st.Commands, h.command)
