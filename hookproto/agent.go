@@ -120,6 +120,21 @@ func (u TimeoutUnit) Read(v float64) time.Duration {
 	return time.Duration(v * float64(time.Second))
 }
 
+// Syntax is how a client reads the JSON of its settings files.
+type Syntax int
+
+// The syntaxes of settings files.
+const (
+	// JSON: strict JSON.
+	JSON Syntax = iota
+	// JSONWithBOM: JSON, after a UTF-8 byte order mark (Claude Code).
+	JSONWithBOM
+	// JSONC: JSON with // and /* */ comments, after a byte order mark
+	// (Gemini CLI and Qwen Code strip comments before parsing; Copilot
+	// CLI writes a // header into its config.json).
+	JSONC
+)
+
 // Settings is where and how a project configures one client's hooks.
 type Settings struct {
 	// Path is the settings file, slash-separated, relative to the project
@@ -140,6 +155,8 @@ type Settings struct {
 	Named bool
 	// Timeout is how the client reads an entry's timeout.
 	Timeout TimeoutUnit
+	// Syntax is how the client reads its settings files.
+	Syntax Syntax
 	// Note is said after installing, "" when there is nothing to say.
 	Note string
 }
@@ -151,7 +168,7 @@ var Dialects = []Dialect{
 		Agent: Claude, Display: "Claude Code", ProjectEnv: "CLAUDE_PROJECT_DIR", DirField: "cwd",
 		decode: decodeAs[ClaudeInput], encode: encodeClaude, encodeStart: encodeClaudeStart,
 		HookTimeout: 600 * time.Second, Dedup: true,
-		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart"},
+		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart", Syntax: JSONWithBOM},
 	},
 	{
 		Agent: Codex, Display: "Codex", DirField: "cwd",
@@ -168,7 +185,8 @@ var Dialects = []Dialect{
 		shape:  func(k keys) bool { return k.event() == "AfterAgent" || k.PromptResponse != nil },
 		decode: decodeAs[GeminiInput], encode: encodeGemini,
 		HookTimeout: 60 * time.Second,
-		Settings:    Settings{Path: ".gemini/settings.json", Stop: "AfterAgent", Named: true, Timeout: Milliseconds},
+		Settings: Settings{Path: ".gemini/settings.json", Stop: "AfterAgent", Named: true, Timeout: Milliseconds,
+			Syntax: JSONC},
 	},
 	{
 		Agent: Cursor, Display: "Cursor", DirField: "workspace_roots",
@@ -197,7 +215,7 @@ var Dialects = []Dialect{
 		decode: claudeShaped(Qwen), encode: encodeClaude, encodeStart: encodeClaudeStart,
 		HookTimeout: 60 * time.Second, Dedup: true,
 		Settings: Settings{Path: ".qwen/settings.json", Stop: "Stop", Start: "SessionStart",
-			Timeout: SecondsBelow1000},
+			Timeout: SecondsBelow1000, Syntax: JSONC},
 	},
 	{
 		Agent: Droid, Display: "Factory Droid", Env: "FACTORY_PROJECT_DIR", ProjectEnv: "FACTORY_PROJECT_DIR", DirField: "cwd",

@@ -80,9 +80,10 @@ func (p place) shown() string {
 // maxUserFile bounds what is read of a client's settings file.
 const maxUserFile = 16 << 20
 
-// readJSON reads a JSON object file, nil when it is missing or not JSON
-// (the client would not read it either).
-func readJSON(path string) map[string]any {
+// readJSON reads a JSON object file as a client reading syntax does, nil
+// when it is missing or not readable so (the client would not read it
+// either).
+func readJSON(path string, syntax hookproto.Syntax) map[string]any {
 	if path == "" {
 		return nil
 	}
@@ -91,7 +92,7 @@ func readJSON(path string) map[string]any {
 		return nil
 	}
 	var m map[string]any
-	if json.Unmarshal(data, &m) != nil {
+	if json.Unmarshal(install.Readable(data, syntax), &m) != nil {
 		return nil
 	}
 	return m
@@ -118,7 +119,7 @@ func switches(places ...place) func(off bool, keys ...string) check {
 		return func(e env, d hookproto.Dialect, _ install.Status) []Problem {
 			var out []Problem
 			for _, p := range places {
-				if v, ok := at(readJSON(p.path(e)), keys...).(bool); ok && v == off {
+				if v, ok := at(readJSON(p.path(e), d.Settings.Syntax), keys...).(bool); ok && v == off {
 					out = append(out, Problem{Kind: KindHooksDisabled, Blocking: true,
 						Message: fmt.Sprintf("%q: %t in %s turns every %s hook off", setting, off, p.shown(), d.Display),
 						Fix:     fmt.Sprintf("remove %q from %s", setting, p.shown())})
@@ -135,7 +136,7 @@ func switches(places ...place) func(off bool, keys ...string) check {
 func geminiDisabledByName(e env, d hookproto.Dialect, _ install.Status) []Problem {
 	var out []Problem
 	for _, p := range []place{userFile(".gemini/settings.json"), projectFile(".gemini/settings.json")} {
-		names, _ := at(readJSON(p.path(e)), "hooksConfig", "disabled").([]any)
+		names, _ := at(readJSON(p.path(e), d.Settings.Syntax), "hooksConfig", "disabled").([]any)
 		if slices.Contains(names, any(install.Program)) {
 			out = append(out, Problem{Kind: KindHookDisabled, Blocking: true,
 				Message: fmt.Sprintf("%s lists %q in hooksConfig.disabled: %s skips the hook", p.shown(), install.Program, d.Display),
@@ -155,7 +156,7 @@ func claudePlugins(e env) []plugin {
 	var out []plugin
 	places := []place{userFile(".claude/settings.json"), projectFile(".claude/settings.json"), projectFile(".claude/settings.local.json")}
 	for _, p := range places {
-		plugins, _ := at(readJSON(p.path(e)), "enabledPlugins").(map[string]any)
+		plugins, _ := at(readJSON(p.path(e), hookproto.JSONWithBOM), "enabledPlugins").(map[string]any)
 		for _, name := range sortedKeys(plugins) {
 			if on, _ := plugins[name].(bool); on && strings.HasPrefix(name, install.Program+"@") {
 				out = append(out, plugin{name: name, where: p.shown()})
@@ -255,24 +256,38 @@ func codexKeys(st install.Status, d hookproto.Dialect) []string {
 	return keys
 }
 
+// copilotConfig is Copilot CLI's config.json: in COPILOT_HOME, else
+// ~/.copilot.
+func (e env) copilotConfig() place {
+	if h := e.getenv("COPILOT_HOME"); h != "" {
+		return place{rel: filepath.Join(h, "config.json"), abs: true}
+	}
+	return userFile(".copilot/config.json")
+}
+
 // copilotTrust: Copilot CLI runs a repository's hooks only in a folder the
-// user trusts: the folder or one above it in trusted_folders of
-// ~/.copilot/config.json, or COPILOT_ALLOW_ALL=true (or --trust-folder for
-// one run, which the doctor cannot see).
+// user trusts: the folder or one above it in the trusted folders of its
+// config.json, or COPILOT_ALLOW_ALL=true (or --trust-folder for one run,
+// which the doctor cannot see). Copilot rewrites config.json with a //
+// header and the key trustedFolders (checked with Copilot CLI 1.0.102);
+// trusted_folders, the key it once wrote, is still read.
 func copilotTrust(e env, d hookproto.Dialect, _ install.Status) []Problem {
 	if e.getenv("COPILOT_ALLOW_ALL") == "true" {
 		return nil
 	}
-	cfg := userFile(".copilot/config.json")
-	folders, _ := at(readJSON(cfg.path(e)), "trusted_folders").([]any)
-	for _, f := range folders {
-		if s, ok := f.(string); ok && within(e.root, s) {
-			return nil
+	cfg := e.copilotConfig()
+	m := readJSON(cfg.path(e), hookproto.JSONC)
+	for _, key := range []string{"trustedFolders", "trusted_folders"} {
+		folders, _ := at(m, key).([]any)
+		for _, f := range folders {
+			if s, ok := f.(string); ok && within(e.root, s) {
+				return nil
+			}
 		}
 	}
 	return []Problem{{Kind: KindUntrustedFolder, Blocking: true,
 		Message: "Copilot CLI runs no repository hook in a folder you have not trusted, and says nothing",
-		Fix: fmt.Sprintf("accept Copilot's trust prompt here, add %q to trusted_folders in %s, or run copilot with --trust-folder",
+		Fix: fmt.Sprintf("accept Copilot's trust prompt here, add %q to trustedFolders in %s, or run copilot with --trust-folder",
 			e.root, cfg.shown())}}
 }
 
@@ -296,7 +311,7 @@ func copilotDisabled(e env, d hookproto.Dialect, st install.Status) []Problem {
 			continue
 		}
 		p := filepath.Join(dir, ent.Name())
-		if on, _ := at(readJSON(p), "disableAllHooks").(bool); on {
+		if on, _ := at(readJSON(p, d.Settings.Syntax), "disableAllHooks").(bool); on {
 			out = append(out, Problem{Kind: KindHooksDisabled, Blocking: true,
 				Message: fmt.Sprintf("\"disableAllHooks\": true in %s turns every repository hook of %s off", e.rel(p), d.Display),
 				Fix:     "remove \"disableAllHooks\" from " + e.rel(p)})

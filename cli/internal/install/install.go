@@ -8,6 +8,7 @@
 package install
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonc"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
 )
 
@@ -78,6 +80,8 @@ type Spec struct {
 	Versioned bool
 	// Unit is how the client reads an entry's timeout.
 	Unit hookproto.TimeoutUnit
+	// Syntax is how the client reads the file.
+	Syntax hookproto.Syntax
 	// Note is printed after installing, "" when there is nothing to say.
 	Note string
 	// entry builds the hook entry appended to the event's list.
@@ -96,7 +100,7 @@ func specOf(d hookproto.Dialect, hook Hook) (Spec, bool) {
 		event = set.Start
 	}
 	spec := Spec{Agent: d.Agent, Path: filepath.FromSlash(set.Path), Event: event, TopLevel: set.TopLevel,
-		Versioned: set.Versioned, Unit: set.Timeout}
+		Versioned: set.Versioned, Unit: set.Timeout, Syntax: set.Syntax}
 	if hook == StopHook {
 		spec.Note = set.Note
 	}
@@ -276,6 +280,17 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("encode hook for %s: %w", path, err)
 	}
+	form := jsonc.FormOf(data)
+	if form.Comments {
+		// The client reads them; a rewrite through a JSON encoder would
+		// drop them.
+		where := fmt.Sprintf("%q", spec.Event)
+		if !spec.TopLevel {
+			where = fmt.Sprintf("hooks.%s", spec.Event)
+		}
+		return Result{}, fmt.Errorf("refusing to modify %s: it holds comments, which rewriting it would drop; "+
+			"add this entry to the list %s by hand: %s", path, where, entry)
+	}
 	list = append(list, entry)
 	if err := setAll(doc, hooks, spec, list); err != nil {
 		return Result{}, fmt.Errorf("encode %s: %w", path, err)
@@ -284,7 +299,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := writeFile(path, out); err != nil {
+	if err := writeFile(path, jsonc.Restore(out, form)); err != nil {
 		return Result{}, err
 	}
 	return Result{Path: path, Added: true, Command: command}, nil
@@ -294,7 +309,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 // holding the events (its "hooks" object, or the document itself for a
 // spec whose events are at the top level) and the event's list.
 func parseSettings(data []byte, spec Spec) (doc, hooks *jsonobj.Object, list []json.RawMessage, err error) {
-	doc, err = jsonobj.Parse(data)
+	doc, err = jsonobj.Parse(Readable(data, spec.Syntax))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -309,6 +324,20 @@ func parseSettings(data []byte, spec Spec) (doc, hooks *jsonobj.Object, list []j
 		return nil, nil, nil, fmt.Errorf("%s%s is not a JSON array", where, spec.Event)
 	}
 	return doc, hooks, list, nil
+}
+
+// Readable is a settings file's data as a client of syntax reads it: a
+// leading byte order mark dropped where the client accepts one, comments
+// blanked out where it strips them.
+func Readable(data []byte, syntax hookproto.Syntax) []byte {
+	switch syntax {
+	case hookproto.JSONWithBOM:
+		return bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	case hookproto.JSONC:
+		out, _ := jsonc.Strip(data)
+		return out
+	}
+	return data
 }
 
 func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error {
