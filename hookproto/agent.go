@@ -56,6 +56,11 @@ type Dialect struct {
 	// HookTimeout is how long the client lets a hook run when its entry
 	// names no timeout.
 	HookTimeout time.Duration
+	// TimerLimit is the longest hook timeout the client's timer holds, 0
+	// when unbounded: Node.js fires a timer set beyond 2^31-1 ms after
+	// 1 ms, so a Node client given a longer timeout kills the hook at once
+	// (checked with Gemini CLI 0.61 and Qwen Code 0.24).
+	TimerLimit time.Duration
 	// Dedup: the client runs a hook command once per event even when
 	// several entries (in one file or several) name it.
 	Dedup bool
@@ -157,9 +162,16 @@ type Settings struct {
 	Timeout TimeoutUnit
 	// Syntax is how the client reads its settings files.
 	Syntax Syntax
+	// StrictTimeout: the client ignores an entry whose timeout is not a
+	// positive number ("600", 0, -1), with a warning nobody sees (Claude
+	// Code 2.1.328).
+	StrictTimeout bool
 	// Note is said after installing, "" when there is nothing to say.
 	Note string
 }
+
+// NodeTimerLimit is the longest delay a Node.js timer holds (2^31-1 ms).
+const NodeTimerLimit = (1<<31 - 1) * time.Millisecond
 
 // Dialects is the table of agents, Claude Code (the default dialect)
 // first. Detection tries the rows in this order.
@@ -167,8 +179,9 @@ var Dialects = []Dialect{
 	{
 		Agent: Claude, Display: "Claude Code", ProjectEnv: "CLAUDE_PROJECT_DIR", DirField: "cwd",
 		decode: decodeAs[ClaudeInput], encode: encodeClaude, encodeStart: encodeClaudeStart,
-		HookTimeout: 600 * time.Second, Dedup: true,
-		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart", Syntax: JSONWithBOM},
+		HookTimeout: 600 * time.Second, Dedup: true, TimerLimit: NodeTimerLimit,
+		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart", Syntax: JSONWithBOM,
+			StrictTimeout: true},
 	},
 	{
 		Agent: Codex, Display: "Codex", DirField: "cwd",
@@ -184,7 +197,7 @@ var Dialects = []Dialect{
 		Agent: Gemini, Display: "Gemini CLI", ProjectEnv: "GEMINI_PROJECT_DIR", DirField: "cwd",
 		shape:  func(k keys) bool { return k.event() == "AfterAgent" || k.PromptResponse != nil },
 		decode: decodeAs[GeminiInput], encode: encodeGemini,
-		HookTimeout: 60 * time.Second,
+		HookTimeout: 60 * time.Second, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".gemini/settings.json", Stop: "AfterAgent", Named: true, Timeout: Milliseconds,
 			Syntax: JSONC},
 	},
@@ -204,7 +217,7 @@ var Dialects = []Dialect{
 			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil)
 		},
 		decode: decodeAs[CopilotInput], encode: encodeCopilot, encodeStart: encodeCopilotStart,
-		HookTimeout: 30 * time.Second,
+		HookTimeout: 30 * time.Second, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".github/hooks/agent-gauntlet.json", Layout: LayoutCopilot, Stop: "agentStop",
 			Start: "sessionStart", Versioned: true,
 			Note: "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt, " +
@@ -213,7 +226,7 @@ var Dialects = []Dialect{
 	{
 		Agent: Qwen, Display: "Qwen Code", Env: "QWEN_PROJECT_DIR", ProjectEnv: "QWEN_PROJECT_DIR", DirField: "cwd",
 		decode: claudeShaped(Qwen), encode: encodeClaude, encodeStart: encodeClaudeStart,
-		HookTimeout: 60 * time.Second, Dedup: true,
+		HookTimeout: 60 * time.Second, Dedup: true, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".qwen/settings.json", Stop: "Stop", Start: "SessionStart",
 			Timeout: SecondsBelow1000, Syntax: JSONC},
 	},

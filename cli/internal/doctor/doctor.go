@@ -50,8 +50,9 @@ const (
 	KindTimeoutMismatch  = "timeout_above_client"
 	KindUnreadable       = "unreadable"
 	KindBadCommand       = "bad_command"
-	KindNotRun           = "command_never_runs_hook"
+	KindNotRun           = "never_runs"
 	KindNotOnPath        = "program_not_found"
+	KindTimerOverflow    = "timeout_beyond_timer"
 )
 
 // Hook is one of an agent's hooks in the project.
@@ -162,10 +163,9 @@ func (e env) agent(d hookproto.Dialect, override string) Agent {
 			Fix: "fix the file's JSON, then run `agent-gauntlet init --agent " + string(d.Agent) + "`"})
 	}
 	if !stop.Installed {
-		for _, c := range stop.Inert {
+		for _, ig := range stop.Ignored {
 			a.Problems = append(a.Problems, Problem{Kind: KindNotRun, Blocking: true,
-				Message: fmt.Sprintf("the hook entry %q in %s names the stop hook but never runs it (a comment, an argument of another program)",
-					c, e.rel(stop.Path)),
+				Message: fmt.Sprintf("the hook entry %q in %s never runs the stop hook: %s", ig.Command, e.rel(stop.Path), ig.Why),
 				Fix: fmt.Sprintf("make the command `%s`, or remove the entry and run `agent-gauntlet init --agent %s`",
 					install.Command(d.Agent, install.DefaultTimeoutSeconds), d.Agent)})
 		}
@@ -285,6 +285,14 @@ func (e env) timeout(d hookproto.Dialect, st install.Status, args hookcmd.StopAr
 		told = stophook.AssumedTimeout(d.Agent)
 	}
 	key, file := d.Settings.Layout.TimeoutKey(), e.rel(st.Path)
+	if d.TimerLimit > 0 && st.Timeout > d.TimerLimit {
+		limit := int(d.TimerLimit / time.Second)
+		return []Problem{{Kind: KindTimerOverflow, Blocking: true,
+			Message: fmt.Sprintf("%s's hook timeout of %s is beyond the longest its timer holds (%s): it fires at once and kills the hook before it answers",
+				d.Display, st.Timeout, d.TimerLimit),
+			Fix: fmt.Sprintf("set %q of the hook in %s to %d or less (seconds: %d), and its --timeout to match", key, file,
+				d.Settings.Timeout.Write(limit), limit)}}
+	}
 	var out []Problem
 	if told > st.Timeout {
 		out = append(out, Problem{Kind: KindTimeoutMismatch, Blocking: true,

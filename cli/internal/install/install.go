@@ -82,6 +82,9 @@ type Spec struct {
 	Unit hookproto.TimeoutUnit
 	// Syntax is how the client reads the file.
 	Syntax hookproto.Syntax
+	// StrictTimeout: the client skips an entry whose timeout is not a
+	// positive number.
+	StrictTimeout bool
 	// Note is printed after installing, "" when there is nothing to say.
 	Note string
 	// entry builds the hook entry appended to the event's list.
@@ -100,7 +103,7 @@ func specOf(d hookproto.Dialect, hook Hook) (Spec, bool) {
 		event = set.Start
 	}
 	spec := Spec{Agent: d.Agent, Path: filepath.FromSlash(set.Path), Event: event, TopLevel: set.TopLevel,
-		Versioned: set.Versioned, Unit: set.Timeout, Syntax: set.Syntax}
+		Versioned: set.Versioned, Unit: set.Timeout, Syntax: set.Syntax, StrictTimeout: set.StrictTimeout}
 	if hook == StopHook {
 		spec.Note = set.Note
 	}
@@ -272,7 +275,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("refusing to modify %s: %v; fix or move the file, then retry", path, err)
 	}
-	if found := findCommand(list, hook); found != "" {
+	if found := findCommand(list, hook, spec); found != "" {
 		return Result{Path: path, Command: found}, nil
 	}
 	command := CommandFor(hook, agent, timeout)
@@ -361,10 +364,10 @@ func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error
 }
 
 // findCommand returns the first gauntlet command of hook found anywhere in
-// the entries that starts it, "" when none does.
-func findCommand(list []json.RawMessage, hook Hook) string {
+// the entries that the client of spec runs, "" when none is.
+func findCommand(list []json.RawMessage, hook Hook, spec Spec) string {
 	for _, h := range findHandlers(list, hook) {
-		if !h.inert {
+		if h.ignoredBy(spec) == "" {
 			return h.command
 		}
 	}
@@ -376,9 +379,23 @@ type handler struct {
 	command string
 	// timeout is the entry's timeout as written, nil when it names none.
 	timeout *float64
+	// timeoutSet: the entry has a timeout field, a number or not.
+	timeoutSet bool
 	// inert: the command names the hook but never starts it (a comment,
 	// an echo).
 	inert bool
+}
+
+// ignoredBy says why the client of spec skips the entry h, "" when it
+// runs it.
+func (h handler) ignoredBy(spec Spec) string {
+	switch {
+	case h.inert:
+		return "it names the stop hook but never runs it (a comment, an argument of another program)"
+	case spec.StrictTimeout && h.timeoutSet && (h.timeout == nil || *h.timeout <= 0):
+		return "its timeout is not a positive number, and the client skips such an entry"
+	}
+	return ""
 }
 
 // findHandlers returns every gauntlet hook of hook in the entries, in
@@ -418,8 +435,11 @@ func findIn(v any, hook Hook, out []handler) []handler {
 			if c, ok := x[k].(string); ok && hookcmd.Mentions(c, string(hook)) {
 				h := handler{command: c, inert: !isGauntletCommand(c, hook)}
 				for _, tk := range timeoutKeys {
-					if t, ok := x[tk].(float64); ok {
-						h.timeout = &t
+					if raw, ok := x[tk]; ok {
+						h.timeoutSet = true
+						if t, ok := raw.(float64); ok {
+							h.timeout = &t
+						}
 						break
 					}
 				}
@@ -449,6 +469,13 @@ func isGauntletCommand(s string, hook Hook) bool {
 	return ok
 }
 
+// Ignored is an entry meant to be the gauntlet's hook that never runs it.
+type Ignored struct {
+	Command string
+	// Why says why, for messages.
+	Why string
+}
+
 // Status is where one agent's stop hook is installed.
 type Status struct {
 	Agent hookproto.Agent
@@ -462,9 +489,10 @@ type Status struct {
 	Count int
 	// Commands are their commands, in order.
 	Commands []string
-	// Inert are the commands of entries that name the hook but never start
-	// it (`# agent-gauntlet stop-hook`, `echo agent-gauntlet stop-hook`).
-	Inert []string
+	// Ignored are the entries meant to be the gauntlet's hook that never
+	// run it: a command that names the hook without starting it (`#
+	// agent-gauntlet stop-hook`), an entry the client skips.
+	Ignored []Ignored
 	// Timeout is the timeout the client gives the first one: its entry's,
 	// read in the client's unit, else the client's default; 0 when not
 	// installed.
@@ -528,8 +556,8 @@ func checkFile(path string, spec Spec, hook Hook) Status {
 	}
 	var found []handler
 	for _, h := range findHandlers(list, hook) {
-		if h.inert {
-			st.Inert = append(st.Inert, h.command)
+		if why := h.ignoredBy(spec); why != "" {
+			st.Ignored = append(st.Ignored, Ignored{Command: h.command, Why: why})
 			continue
 		}
 		found = append(found, h)
