@@ -151,6 +151,9 @@ type Settings struct {
 	// hooks; Start is "" when the client has no session-start hook the
 	// gauntlet installs.
 	Stop, Start string
+	// StopAliases are other event keys the client runs as its stop (Copilot
+	// CLI runs "Stop", the PascalCase form it shares with VS Code).
+	StopAliases []string
 	// TopLevel: the events are keys of the document itself, not of its
 	// "hooks" object (Factory Droid's hooks.json).
 	TopLevel bool
@@ -214,11 +217,13 @@ var Dialects = []Dialect{
 	{
 		Agent: Copilot, Display: "Copilot CLI", DirField: "cwd",
 		shape: func(k keys) bool {
-			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil)
+			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil) ||
+				k.StopReasonSnake != nil // a PascalCase "Stop" hook of .github/hooks
 		},
 		decode: decodeAs[CopilotInput], encode: encodeCopilot, encodeStart: encodeCopilotStart,
 		HookTimeout: 30 * time.Second, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".github/hooks/agent-gauntlet.json", Layout: LayoutCopilot, Stop: "agentStop",
+			StopAliases: []string{"Stop"},
 			Start: "sessionStart", Versioned: true,
 			Note: "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt, " +
 				"or run it with --trust-folder; it also runs the hooks of .claude/settings.json, so install one of the two."},

@@ -29,6 +29,7 @@ func TestDecodeFixtures(t *testing.T) {
 		"cursor-stop-aborted.json":        {Agent: Cursor, Event: "stop", Dir: "/home/dev/project", AgentStatus: "aborted"},
 		"copilot-agentstop.json":          {Agent: Copilot, Dir: "/home/dev/project"},
 		"copilot-agentstop-recorded.json": {Agent: Copilot, Dir: "/home/dev/project"},
+		"copilot-stop-pascalcase.json":    {Agent: Copilot, Dir: "/home/dev/project", Event: "Stop"},
 		"copilot-agentstop-after-block.json": {Agent: Copilot, Dir: "/home/dev/project",
 			Continuing: true},
 		"qwen-stop-first.json":        {Agent: Qwen, Event: "Stop", Dir: "/home/dev/project"},

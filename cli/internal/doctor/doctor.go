@@ -162,6 +162,12 @@ func (e env) agent(d hookproto.Dialect, override string) Agent {
 				strings.TrimPrefix(stop.Err.Error(), stop.Path+": ")),
 			Fix: "fix the file's JSON, then run `agent-gauntlet init --agent " + string(d.Agent) + "`"})
 	}
+	if !stop.Installed && stop.Err == nil {
+		if st, ok := e.elsewhere(d, stop.Path); ok {
+			stop = st
+			a.Stop = hookOf(st)
+		}
+	}
 	if !stop.Installed {
 		for _, ig := range stop.Ignored {
 			a.Problems = append(a.Problems, Problem{Kind: KindNotRun, Blocking: true,

@@ -85,6 +85,8 @@ type Spec struct {
 	// StrictTimeout: the client skips an entry whose timeout is not a
 	// positive number.
 	StrictTimeout bool
+	// Aliases are other event keys the client runs as this event.
+	Aliases []string
 	// Note is printed after installing, "" when there is nothing to say.
 	Note string
 	// entry builds the hook entry appended to the event's list.
@@ -105,7 +107,7 @@ func specOf(d hookproto.Dialect, hook Hook) (Spec, bool) {
 	spec := Spec{Agent: d.Agent, Path: filepath.FromSlash(set.Path), Event: event, TopLevel: set.TopLevel,
 		Versioned: set.Versioned, Unit: set.Timeout, Syntax: set.Syntax, StrictTimeout: set.StrictTimeout}
 	if hook == StopHook {
-		spec.Note = set.Note
+		spec.Note, spec.Aliases = set.Note, set.StopAliases
 	}
 	spec.entry = entryOf(set, hook)
 	return spec, true
@@ -549,10 +551,14 @@ func checkFile(path string, spec Spec, hook Hook) Status {
 	if strings.TrimSpace(string(data)) == "" {
 		return st
 	}
-	_, _, list, err := parseSettings(data, spec)
+	_, events, list, err := parseSettings(data, spec)
 	if err != nil {
 		st.Err = fmt.Errorf("%s: %v", path, err)
 		return st
+	}
+	for _, alias := range spec.Aliases {
+		more, _ := events.Array(alias)
+		list = append(list, more...)
 	}
 	var found []handler
 	for _, h := range findHandlers(list, hook) {
