@@ -224,7 +224,7 @@ var Dialects = []Dialect{
 		HookTimeout: 30 * time.Second, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".github/hooks/agent-gauntlet.json", Layout: LayoutCopilot, Stop: "agentStop",
 			StopAliases: []string{"Stop"},
-			Start: "sessionStart", Versioned: true,
+			Start:       "sessionStart", Versioned: true,
 			Note: "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt, " +
 				"or run it with --trust-folder; it also runs the hooks of .claude/settings.json, so install one of the two."},
 	},
