@@ -35,7 +35,7 @@ var clientChecks = map[hookproto.Agent][]check{
 	hookproto.Codex: {codexTrust},
 	hookproto.Gemini: {
 		switches(userFile(".gemini/settings.json"), projectFile(".gemini/settings.json"))(false, "hooksConfig", "enabled"),
-		geminiDisabledByName,
+		geminiDisabledByName, geminiTrust,
 	},
 	hookproto.Copilot: {copilotTrust, copilotDisabled},
 	hookproto.Qwen: {
@@ -170,6 +170,72 @@ func geminiDisabledByName(e env, d hookproto.Dialect, _ install.Status) []Proble
 		}
 	}
 	return out
+}
+
+// geminiHome is Gemini CLI's user directory: GEMINI_CLI_HOME/.gemini,
+// else ~/.gemini.
+func (e env) geminiHome() string {
+	home := e.getenv("GEMINI_CLI_HOME")
+	if home == "" {
+		home = e.home
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".gemini")
+}
+
+// geminiTrust: Gemini CLI runs a project's hooks only in a trusted
+// workspace, folder trust being on unless the user's settings set
+// security.folderTrust.enabled to false (checked with Gemini CLI 0.61).
+// GEMINI_CLI_TRUST_WORKSPACE=true trusts it, =false (or
+// GEMINI_RESTRICTED_MODE=true) distrusts it; else the rule of
+// trustedFolders.json (GEMINI_CLI_TRUSTED_FOLDERS_PATH, else in Gemini's
+// user directory) with the longest path over the project decides:
+// TRUST_FOLDER trusts the folder and below, TRUST_PARENT the folder's
+// parent and below, DO_NOT_TRUST distrusts; no rule, not trusted.
+func geminiTrust(e env, d hookproto.Dialect, st install.Status) []Problem {
+	if !within(st.Path, filepath.Join(e.root, ".gemini")) {
+		return nil // the user's own hooks run anywhere
+	}
+	switch {
+	case e.getenv("GEMINI_RESTRICTED_MODE") == "true" || e.getenv("GEMINI_CLI_TRUST_WORKSPACE") == "false":
+	case e.getenv("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+		return nil
+	default:
+		home := e.geminiHome()
+		settings := readJSON(filepath.Join(home, "settings.json"), d.Settings.Syntax)
+		if on, ok := at(settings, "security", "folderTrust", "enabled").(bool); ok && !on {
+			return nil
+		}
+		path := e.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+		if path == "" && home != "" {
+			path = filepath.Join(home, "trustedFolders.json")
+		}
+		if geminiTrusted(readJSON(path, hookproto.JSONC), e.root) {
+			return nil
+		}
+	}
+	return []Problem{{Kind: KindUntrustedFolder, Blocking: true,
+		Message: "Gemini CLI runs no project hook in a workspace it does not trust, and says nothing",
+		Fix: fmt.Sprintf("accept Gemini's trust prompt here (or /permissions), add %q: \"TRUST_FOLDER\" to ~/.gemini/trustedFolders.json, or set GEMINI_CLI_TRUST_WORKSPACE=true",
+			e.root)}}
+}
+
+// geminiTrusted applies the rules of trustedFolders.json to dir.
+func geminiTrusted(rules map[string]any, dir string) bool {
+	longest, level := -1, ""
+	for rule, v := range rules {
+		lv, _ := v.(string)
+		effective := rule
+		if lv == "TRUST_PARENT" {
+			effective = filepath.Dir(rule)
+		}
+		if within(dir, effective) && len(rule) > longest {
+			longest, level = len(rule), lv
+		}
+	}
+	return level == "TRUST_FOLDER" || level == "TRUST_PARENT"
 }
 
 // plugin is the gauntlet's Claude Code plugin, enabled in a settings file.
