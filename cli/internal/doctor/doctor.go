@@ -53,6 +53,8 @@ const (
 	KindNotRun           = "never_runs"
 	KindNotOnPath        = "program_not_found"
 	KindTimerOverflow    = "timeout_beyond_timer"
+	KindStopHookDisabled = "stop_hook_disabled"
+	KindRunUnbounded     = "run_unbounded"
 )
 
 // Hook is one of an agent's hooks in the project.
@@ -89,11 +91,19 @@ type Report struct {
 	// LongestRunSeconds is the configuration's longest possible run, 0
 	// when it is unbounded or unknown.
 	LongestRunSeconds float64 `json:"longest_run_seconds,omitempty"`
-	Agents            []Agent `json:"agents"`
+	// Problems are the gauntlet's own: what keeps every agent's hook from
+	// running the gates, whatever the client.
+	Problems []Problem `json:"problems"`
+	Agents   []Agent   `json:"agents"`
 }
 
 // Blocking reports whether any problem keeps the gates from running.
 func (r Report) Blocking() bool {
+	for _, p := range r.Problems {
+		if p.Blocking {
+			return true
+		}
+	}
 	for _, a := range r.Agents {
 		for _, p := range a.Problems {
 			if p.Blocking {
@@ -130,11 +140,20 @@ type env struct {
 // Examine reports every agent of hookproto.Dialects.
 func Examine(ctx context.Context, o Options) Report {
 	e := env{root: o.Root, getenv: o.Getenv, home: o.Getenv("HOME"), readStop: o.ReadStop}
-	r := Report{Root: o.Root}
+	r := Report{Root: o.Root, Problems: []Problem{}}
 	if cfg, err := config.LoadProject(ctx, o.Root, config.ReadGates); err == nil {
+		if sh := config.Resolve(cfg, o.Getenv).StopHook; !sh.Enabled {
+			r.Problems = append(r.Problems, Problem{Kind: KindStopHookDisabled, Blocking: true,
+				Message: fmt.Sprintf("stop_hook.enabled is false (%s): every stop is approved without running the gates", origin(sh.From.Enabled)),
+				Fix:     fmt.Sprintf("remove stop_hook.enabled: false from %s", origin(sh.From.Enabled))})
+		}
 		if d, ok := runner.GatesDuration(cfg); ok {
 			e.longest = d
 			r.LongestRunSeconds = d.Seconds()
+		} else {
+			r.Problems = append(r.Problems, Problem{Kind: KindRunUnbounded,
+				Message: "a gate of the configuration has no timeout (or one too long to add up): no hook timeout is sure to outlast a run, and the doctor cannot check the clients' against it",
+				Fix:     "give every check and review a timeout in .gauntlet/"})
 		}
 	}
 	for _, d := range hookproto.Dialects {
@@ -329,6 +348,19 @@ func neededTimeout(longest time.Duration) int {
 // twice per stop.
 func twice(d hookproto.Dialect, what, fix string) Problem {
 	return Problem{Kind: KindInstalledTwice, Message: what + ": the gates run more than once at every stop", Fix: fix}
+}
+
+// origin names where a stop-hook setting came from.
+func origin(o config.Origin) string {
+	switch o {
+	case config.OriginEnv:
+		return "the environment variable " + config.EnvStopHookEnabled
+	case config.OriginGlobal:
+		return "the global configuration"
+	case config.OriginProject:
+		return ".gauntlet/config.yml"
+	}
+	return "the default"
 }
 
 // rel shows p relative to the project root when it lies inside it.
