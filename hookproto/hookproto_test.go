@@ -379,3 +379,14 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestAllowTells: the clients whose allow carries no message are Cursor
+// and Copilot CLI.
+func TestAllowTells(t *testing.T) {
+	for _, a := range Agents {
+		want := a != Cursor && a != Copilot
+		if got := AllowTells(a); got != want {
+			t.Errorf("AllowTells(%s) = %t, want %t", a, got, want)
+		}
+	}
+}
