@@ -8,20 +8,18 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
-
-// NoticeFile is the file of the log directory holding what a stop hook had
-// to tell and no one saw: the message of a stop let through unverified
-// when the client's allow shows no message (hookproto.AllowTells). The
-// next session's start hook tells it, once.
-const NoticeFile = ".stop-hook-notice"
 
 // maxNotice bounds what is read of a notice.
 const maxNotice = 64 << 10
 
-// leaveNotice records msg for the next session (best effort: the answer
-// is written either way).
+// leaveNotice records msg for the next session (logdir.NoticeFile: the
+// message of a stop let through unverified where the client's allow shows
+// no message, hookproto.AllowTells); the next session's start hook tells
+// it, once (best effort: the answer is written either
+// way).
 func leaveNotice(logDir, msg string) {
 	if logDir == "" {
 		return
@@ -29,13 +27,13 @@ func leaveNotice(logDir, msg string) {
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return
 	}
-	_ = atomicfile.Write(filepath.Join(logDir, NoticeFile), []byte(msg+"\n"), 0o644)
+	_ = atomicfile.Write(filepath.Join(logDir, logdir.NoticeFile), []byte(msg+"\n"), 0o644)
 }
 
 // TakeNotice returns the notice a stop hook left in logDir, "" when none,
 // and removes it: it is told once.
 func TakeNotice(logDir string) string {
-	path := filepath.Join(logDir, NoticeFile)
+	path := filepath.Join(logDir, logdir.NoticeFile)
 	data, err := fsread.File(path, maxNotice)
 	if err != nil {
 		return ""
