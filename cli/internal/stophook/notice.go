@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // maxNotice bounds what is read of a notice.
