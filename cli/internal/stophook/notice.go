@@ -18,8 +18,7 @@ const maxNotice = 64 << 10
 // leaveNotice records msg for the next session (logdir.NoticeFile: the
 // message of a stop let through unverified where the client's allow shows
 // no message, hookproto.AllowTells); the next session's start hook tells
-// it, once (best effort: the answer is written either
-// way).
+// it, once (best effort: the answer is written either way).
 func leaveNotice(logDir, msg string) {
 	if logDir == "" {
 		return
