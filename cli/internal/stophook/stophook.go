@@ -540,16 +540,28 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		case r = <-done:
 		case <-time.After(Grace(h.limit.deadline)):
 		}
-		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
+		return h.cut(ctx, logDir)
 	}
 	if r.panic != nil {
 		fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic in the run: %v\n%s", r.panic, r.stack)
 		return h.answer(runner.StatusError, fmt.Sprintf("Internal error in the run: %v", r.panic))
 	}
 	if ctx.Err() != nil {
-		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
+		return h.cut(ctx, logDir)
 	}
 	return h.fromRun(r.res, root, logDir)
+}
+
+// cut answers a run the deadline or a signal ended: the agent may stop,
+// unverified. Where the client shows no one the message of an allow
+// (hookproto.AllowTells), it is also left for the next session's start
+// hook to tell (TakeNotice).
+func (h *hook) cut(ctx context.Context, logDir string) Outcome {
+	detail := h.deadlineDetail(ctx)
+	if !hookproto.AllowTells(h.agent) {
+		leaveNotice(logDir, "The last stop was let through unverified: "+detail)
+	}
+	return h.answer(runner.StatusInfrastructureError, detail)
 }
 
 // ciVars are the environment variables that put a run in CI mode (see
