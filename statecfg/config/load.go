@@ -76,6 +76,17 @@ func ReadFiles(root string) (Files, error) {
 	return rec.read(abs)
 }
 
+// LoadedOnly returns the files of all that the loader reads for the
+// project at root, without the other files of .gauntlet/ that ReadFiles
+// and UsedFiles also copy: what those copied before they did.
+func LoadedOnly(root string, all Files) Files {
+	rec := &recorder{source: filesSource{files: all}, files: Files{}}
+	if _, err := load(context.Background(), root, rec, false); errors.Is(err, ErrNotFound) {
+		return Files{}
+	}
+	return rec.files
+}
+
 // read loads the project at root from the recorder's source and returns
 // the files it read, with the other files of .gauntlet/ (addOthers).
 func (rec *recorder) read(root string) (Files, error) {

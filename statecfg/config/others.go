@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
@@ -24,9 +25,8 @@ const (
 // surely as an edit of its command. The log directory (logDir, as
 // configured) is left out when it lies under .gauntlet/, and so is a file
 // past the bounds above; the walk is in name order, so the files left out
-// are the same on disk and in a commit. A symbolic link on disk is left
-// out too: where it may point is the loader's rule for the files it reads,
-// and a copy of what it points at would load where the disk does not.
+// are the same on disk and in a commit. A symbolic link that leads out of
+// .gauntlet/ is left out too, as a commit's .gauntlet/ reads it (missing).
 func addOthers(src source, files Files, logDir string) {
 	skip := ""
 	if logDir != "" && !filepath.IsAbs(logDir) {
@@ -45,7 +45,7 @@ func addOthers(src source, files Files, logDir string) {
 			if _, ok := files[key]; ok || key == skip || full {
 				continue
 			}
-			if isLink(src, child) {
+			if linksOut(src, child) {
 				continue
 			}
 			data, err := src.file(child)
@@ -65,13 +65,25 @@ func addOthers(src source, files Files, logDir string) {
 	walk(Dir, 0)
 }
 
-// isLink reports whether rel is a symbolic link under the root of a disk
-// source.
-func isLink(src source, rel string) bool {
+// linksOut reports whether rel, under the root of a disk source, is a
+// symbolic link that does not resolve to a place inside .gauntlet/.
+func linksOut(src source, rel string) bool {
 	d, ok := src.(diskSource)
 	if !ok {
 		return false
 	}
-	fi, err := os.Lstat(filepath.Join(d.root, rel))
-	return err == nil && fi.Mode()&os.ModeSymlink != 0
+	p := filepath.Join(d.root, rel)
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return false
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Join(d.root, Dir))
+	if err != nil {
+		return true
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true
+	}
+	in, err := filepath.Rel(dir, target)
+	return err != nil || in == ".." || strings.HasPrefix(in, ".."+string(filepath.Separator))
 }

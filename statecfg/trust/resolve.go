@@ -121,7 +121,7 @@ func Inspect(ctx context.Context, root string) (Status, Trusted, error) {
 		return Status{}, Trusted{}, err
 	}
 	work, werr := config.ReadFiles(root)
-	st := Status{Source: t.Source, Record: RecordPath(p), Commit: t.Commit, Diff: Compare(t.Files, work)}
+	st := Status{Source: t.Source, Record: RecordPath(p), Commit: t.Commit, Diff: Compare(t.Files, t.Record.Comparable(root, work))}
 	var errs *config.Errors
 	if errors.As(werr, &errs) {
 		for _, prob := range errs.Problems {
