@@ -218,6 +218,15 @@ type model struct {
 	// trust and trusted: the configuration the stop hook must run.
 	trust   trustState
 	trusted map[string]string
+	// booked: a stop's run has made the verdict book, which keeps the
+	// trusted configuration each stop ran with; trustFresh: trust ran
+	// since the last stop that saw the book; trustSession: the session of
+	// the stop that first saw it, every answer of which must say so
+	// (toldTrust: "" before any).
+	booked       bool
+	trustFresh   bool
+	trustSession string
+	toldTrust    bool
 	// globalDisabled: the global configuration sets stop_hook.enabled
 	// false.
 	globalDisabled bool

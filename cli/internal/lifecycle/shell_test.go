@@ -312,7 +312,10 @@ func (h *harness) trustStep() ([]violation, error) {
 	res, vs := h.finish(p, before)
 	h.t.Logf("  -> trust exit %d", res.code)
 	if res.code == 0 {
+		// trust rewrites the record only when it changes what is trusted.
+		changed := h.m.trust != trustRecord || !sameGauntlet(h.m.trusted, gauntletOf(h.m.files))
 		h.m.trust, h.m.trusted = trustRecord, gauntletOf(h.m.files)
+		h.m.trustFresh = h.m.trustFresh || h.m.booked && changed
 	}
 	return vs, nil
 }
