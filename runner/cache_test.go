@@ -184,25 +184,36 @@ func TestChangesMemo(t *testing.T) {
 	}
 }
 
-// Submodules' work trees are in no snapshot: with a .gitmodules the cache
-// stays off.
-func TestCacheOffWithSubmodules(t *testing.T) {
-	root := project(t, "sh -c 'echo ran >> ../runs.log'", "")
+// A submodule's work tree is in the keys: its passes are cached, and an
+// edit inside it (the outer repository sees the same gitlink) runs the
+// gates again.
+func TestCacheSeesSubmodules(t *testing.T) {
+	root := project(t, "sh -c 'echo ran >> ../runs.log; grep -q good ../sub/s.txt'", "")
 	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("gauntlet_logs/\nruns.log\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, ".gitmodules"), []byte("[submodule \"x\"]\n\tpath = x\n\turl = ../x\n"), 0o644); err != nil {
+	sub := t.TempDir()
+	gitIn(t, sub, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(sub, "s.txt"), []byte("good\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i <= 2; i++ {
+	gitIn(t, sub, "add", "-A")
+	gitIn(t, sub, "commit", "-q", "-m", "sub")
+	gitIn(t, root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
+	gitIn(t, root, "commit", "-q", "-m", "submodule")
+	run := func(want GauntletStatus, cached, ran int) {
+		t.Helper()
 		res := ExecuteRun(context.Background(), Options{Dir: root, Silent: true, Version: "v1"})
-		if res.Status != StatusPassed || res.GatesCached != 0 || runs(t, root) != i {
-			t.Fatalf("run %d: %d runs, %+v", i, runs(t, root), res)
+		if res.Status != want || res.GatesCached != cached || runs(t, root) != ran {
+			t.Fatalf("%d runs, %+v", runs(t, root), res)
 		}
 	}
-	if !cache.HasSubmodules(filepath.Join(root, "src"), "src/") || cache.HasSubmodules(filepath.Join(root, "src"), "") {
-		t.Error("hasSubmodules does not find the top level from a prefix")
+	run(StatusPassed, 0, 1)
+	run(StatusPassed, 1, 1)
+	if err := os.WriteFile(filepath.Join(root, "sub", "s.txt"), []byte("bad\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	run(StatusFailed, 0, 2)
 }
 
 // A run that ends before it reads its changes (an agent's run refused at

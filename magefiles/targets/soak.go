@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -64,21 +65,91 @@ func PlanSoak(root string, getenv func(string) string) (SoakPlan, error) {
 	}, nil
 }
 
-// Soak runs the model-based lifecycle test on many random sequences
-// (LIFECYCLE_SEQUENCES, default 2000, within LIFECYCLE_SOAK_TIME, default
-// 30m) and writes each new minimal failing sequence into
-// cli/internal/lifecycle/testdata/pending; it first replays the pending
-// ones, each of which must still fail (once agent-gauntlet passes one, it
-// moves to testdata/regress, which every test run replays).
+// cacheDiffPackage is the differential test of the result cache, relative
+// to cliModule.
+const cacheDiffPackage = "./internal/cachediff"
+
+// cacheRegressDir is where the differential test keeps its minimal failing
+// sequences, relative to the repository root.
+var cacheRegressDir = filepath.Join(cliModule, "internal", "cachediff", "testdata", "regress")
+
+// Settings of the cache soak.
+const (
+	// EnvSoakSuite selects the soaks: lifecycle (the default), cache or
+	// all.
+	EnvSoakSuite = "SOAK"
+	// EnvCacheSequences is the number of sequences of the cache soak.
+	EnvCacheSequences = "CACHEDIFF_SEQUENCES"
+	// DefaultCacheSequences applies when it is unset.
+	DefaultCacheSequences = 300
+)
+
+// soakRun is one soak: the go test arguments and environment.
+type soakRun struct {
+	Env  []string
+	Args []string
+}
+
+// PlanSoaks reads the soak settings (getenv) and returns the soaks to run,
+// in order: the lifecycle soak (PlanSoak), the cache soak (its sequences,
+// CACHEDIFF_SEQUENCES, default 300, in TestCacheDiffSoak, with its minimal
+// failing sequence saved into its regression directory under root), or
+// both.
+func PlanSoaks(root string, getenv func(string) string) ([]soakRun, error) {
+	suite := getenv(EnvSoakSuite)
+	var runs []soakRun
+	if suite == "" || suite == "lifecycle" || suite == "all" {
+		plan, err := PlanSoak(root, getenv)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, soakRun{Env: plan.Env, Args: []string{"test", "-v", "-count=1", "-timeout", plan.Timeout.String(),
+			"-run", "^(TestLifecyclePending|TestLifecycleSoak)$", lifecyclePackage}})
+	}
+	if suite == "cache" || suite == "all" {
+		seqs := getenv(EnvCacheSequences)
+		if seqs == "" {
+			seqs = fmt.Sprint(DefaultCacheSequences)
+		}
+		n, err := strconv.Atoi(seqs)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%s=%q: want a positive number of sequences", EnvCacheSequences, seqs)
+		}
+		runs = append(runs, soakRun{
+			Env: []string{"CACHEDIFF_SOAK=1", EnvCacheSequences + "=" + seqs,
+				"CACHEDIFF_SAVE_DIR=" + filepath.Join(root, cacheRegressDir)},
+			// A sequence takes a few seconds; shrinking one takes minutes.
+			Args: []string{"test", "-count=1", "-v", "-timeout", (time.Duration(n)*20*time.Second + 30*time.Minute).String(),
+				"-run", "^TestCacheDiffSoak$", cacheDiffPackage}})
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s=%q: want lifecycle, cache or all", EnvSoakSuite, suite)
+	}
+	return runs, nil
+}
+
+// Soak runs many random sequences of the model-based tests, the one SOAK
+// selects: lifecycle (the default: LIFECYCLE_SEQUENCES, default 2000,
+// within LIFECYCLE_SOAK_TIME, default 30m), cache (the result cache's
+// differential test: CACHEDIFF_SEQUENCES, default 300) or all. Each new
+// minimal failing sequence is written into the test's testdata: the
+// lifecycle test's pending directory (it first replays the pending ones,
+// each of which must still fail; once agent-gauntlet passes one, it moves
+// to testdata/regress), the cache test's regress directory, which every
+// test run replays.
 func Soak(ctx context.Context) error {
 	root, err := RepoRoot()
 	if err != nil {
 		return err
 	}
-	plan, err := PlanSoak(root, os.Getenv)
+	runs, err := PlanSoaks(root, os.Getenv)
 	if err != nil {
 		return err
 	}
-	return run(ctx, filepath.Join(root, cliModule), plan.Env, "go", "test", "-v", "-count=1",
-		"-timeout", plan.Timeout.String(), "-run", "^(TestLifecyclePending|TestLifecycleSoak)$", lifecyclePackage)
+	for _, r := range runs {
+		if err := run(ctx, filepath.Join(root, cliModule), r.Env, "go", r.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }

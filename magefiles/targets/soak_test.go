@@ -29,3 +29,41 @@ func TestPlanSoak(t *testing.T) {
 		t.Error("a bad duration was accepted")
 	}
 }
+
+// SOAK selects the soaks: the lifecycle one by default, the cache one, or
+// both in that order; each with its environment.
+func TestPlanSoaks(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	pkgs := func(runs []soakRun) []string {
+		var out []string
+		for _, r := range runs {
+			out = append(out, r.Args[len(r.Args)-1])
+		}
+		return out
+	}
+	for suite, want := range map[string][]string{
+		"":          {lifecyclePackage},
+		"lifecycle": {lifecyclePackage},
+		"cache":     {cacheDiffPackage},
+		"all":       {lifecyclePackage, cacheDiffPackage},
+	} {
+		runs, err := PlanSoaks("/repo", env(map[string]string{EnvSoakSuite: suite}))
+		if err != nil || !slices.Equal(pkgs(runs), want) {
+			t.Errorf("SOAK=%q: %v, %v", suite, pkgs(runs), err)
+		}
+	}
+	runs, err := PlanSoaks("/repo", env(map[string]string{EnvSoakSuite: "cache", EnvCacheSequences: "50"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"CACHEDIFF_SOAK=1", "CACHEDIFF_SEQUENCES=50", "CACHEDIFF_SAVE_DIR=/repo/cli/internal/cachediff/testdata/regress"} {
+		if !slices.Contains(runs[0].Env, want) {
+			t.Errorf("cache plan %q lacks %q", runs[0].Env, want)
+		}
+	}
+	for _, bad := range []map[string]string{{EnvSoakSuite: "everything"}, {EnvSoakSuite: "cache", EnvCacheSequences: "lots"}} {
+		if _, err := PlanSoaks("/repo", env(bad)); err == nil {
+			t.Errorf("%v was accepted", bad)
+		}
+	}
+}

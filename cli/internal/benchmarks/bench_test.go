@@ -467,6 +467,9 @@ func cachedRepo(b *testing.B, commands ...string) project {
 	cfg.WriteString("]\n")
 	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"), cfg.String())
 	sh(b, p.dir, p.env, "printf 'gauntlet_logs/\\n' > .gitignore && git add .gitignore .gauntlet && git commit -q -m gauntlet"+tenThousandFiles)
+	// Trusted as `init` leaves a project: the stops measured are the
+	// steady ones, not the first, which records the committed configuration.
+	run(b, p.cmd("", binary(b), "trust", "--yes"))
 	run(b, p.cmd("", binary(b), "run"))
 	return p
 }
@@ -491,6 +494,52 @@ func BenchmarkStopHookCachedTenThousandFiles(b *testing.B) {
 // 10,000 files; none runs.
 func BenchmarkStopHookCachedTenSlowGates(b *testing.B) {
 	stopHookCached(b, "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1")
+}
+
+// stopHookAfter prepares a cachedRepo whose checks are commands, runs the
+// untimed setup steps (shell scripts, or runs of agent-gauntlet: "run"),
+// and measures the stop hook (interval 0), expecting want in its answer,
+// next to `git status --porcelain`.
+func stopHookAfter(b *testing.B, want string, commands []string, steps ...string) {
+	p := cachedRepo(b, commands...)
+	for _, st := range steps {
+		if st == "run" {
+			run(b, p.cmd("", binary(b), "run"))
+			continue
+		}
+		sh(b, p.dir, p.env, st)
+	}
+	measure(b, want,
+		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
+		against(p.cmd("", "git", "status", "--porcelain")))
+}
+
+// BenchmarkStopHookCachedRevert: the agent broke one file, the check
+// failed, the fix put the file back exactly as on the base branch and the
+// verification run passed; the next stop, on 10,000 files, has nothing
+// new (target: under 50 ms, docs/performance.md; every gate from the cache).
+func BenchmarkStopHookCachedRevert(b *testing.B) {
+	stopHookAfter(b, "All 1 gates passed before on exactly this content (cached)",
+		[]string{"sh -c '! grep -q BAD pkg0/sub/f3000.go'"},
+		"echo BAD >> pkg0/sub/f3000.go", "run", "git show main:pkg0/sub/f3000.go > pkg0/sub/f3000.go", "run")
+}
+
+// BenchmarkStopHookCachedPreExisting: a check with baseline: true fails
+// as it does on the base branch (pre-existing); the next stop, on 10,000
+// files, takes that verdict from the cache, running neither the check nor
+// its base run (target: under 50 ms, docs/performance.md).
+func BenchmarkStopHookCachedPreExisting(b *testing.B) {
+	p := newProject(b, false, "")
+	cfg := "base_branch: main\ncli:\n  default_preference: [claude]\nstop_hook:\n  run_interval_minutes: 0\nentry_points:\n  - path: \".\"\n    checks: [old]\n"
+	sh(b, p.dir, p.env, "mkdir -p .gauntlet/checks && echo OLD > old.txt")
+	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"), cfg)
+	writeFile(b, filepath.Join(p.dir, ".gauntlet", "checks", "old.yml"), "command: \"grep -Hn OLD old.txt | sed 's/:OLD/: error: OLD/' | grep . && exit 1 || exit 0\"\nbaseline: true\n")
+	sh(b, p.dir, p.env, "printf 'gauntlet_logs/\\n' > .gitignore && git add -A && git commit -q -m gauntlet"+tenThousandFiles)
+	run(b, p.cmd("", binary(b), "trust", "--yes"))
+	run(b, p.cmd("", binary(b), "run"))
+	measure(b, "check:.:old fails on the base branch too",
+		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
+		against(p.cmd("", "git", "status", "--porcelain")))
 }
 
 // loudOutput is what BenchmarkRunFailingCheckLargeOutput's check prints:

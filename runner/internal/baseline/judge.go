@@ -209,7 +209,7 @@ func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan 
 	chk := *job.Check
 	chk.Command, job.Check = plan.Command, &chk
 	x := check.Exec{Command: plan.Command, Dir: f.Dir, Env: check.Environ(j.BaseBranch),
-		Files: check.RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f.Log}
+		Files: check.GivenFiles(f.Job, job.Changed), Timeout: job.Check.Timeout, Log: f.Log}
 	began := time.Now()
 	out := x.Run(ctx)
 	if out.TimedOut || out.Status == gate.StatusError {

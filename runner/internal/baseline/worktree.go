@@ -110,7 +110,7 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
 	cmd := check.Command(job, req.BaseBranch)
 	x := check.Exec{Command: cmd, Dir: dir, Env: reloc.environ(check.Environ(req.BaseBranch)),
-		Files: check.RelFiles(job.WorkingDir, files), Timeout: job.Check.Timeout, Log: req.Log}
+		Files: check.GivenFiles(job, files), Timeout: job.Check.Timeout, Log: req.Log}
 	began := time.Now()
 	out := x.Run(ctx)
 	fmt.Fprintf(req.Log, "\n--- End of the base run: %s ---\n", out.Message)

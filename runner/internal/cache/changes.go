@@ -14,17 +14,18 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
-// The changes of a local run (base...HEAD, staged, unstaged and untracked
-// paths) are a function of the base commit, HEAD, the user's index and the
-// work tree, which the run's snapshot tree captures (tracked files as they
-// are, untracked ones that are not ignored, under the ignore rules git
-// applies to both). With the cache on, a run keeps the changes it listed
+// The changes of a local run (base...HEAD, staged, and what differs on
+// disk from HEAD's checkout) are a function of the base commit, HEAD, the
+// user's index, the work tree, which the run's snapshot captures (its
+// KeyTree: every file that is not ignored, as it is on disk, the
+// repositories inside it included), and what decides git's conversions on
+// checkout (git.ViewIdentity). With the cache on, a run keeps the changes it listed
 // under those; a run that finds them again takes them instead of asking
 // git: a stop with nothing new to check then scans the work tree once (the
 // snapshot, in its kept index) rather than twice.
 
 // changesTag opens every key of the changes memo.
-const changesTag = "agent-gauntlet local changes v3"
+const changesTag = "agent-gauntlet local changes v5"
 
 // changesKind is the store kind (a directory of store.Dir in the git common
 // directory) of the changes memo, kept apart from the results: it is only
@@ -46,8 +47,15 @@ type changesKeyDoc struct {
 	BaseBranch string `json:"base_branch"`
 	BaseCommit string `json:"base_commit"`
 	Head       string `json:"head"`
-	Index      string `json:"index"`
-	Tree       string `json:"tree"`
+	// Index identifies the user's index by its entries (see
+	// git.TreeSnapshot.UserIndex), not its file: git rewrites the file to
+	// refresh the stats it caches, which stages nothing.
+	Index string `json:"index"`
+	// Tree is the snapshot's KeyTree (the repositories inside the work
+	// tree included); View identifies what decides which file git
+	// converts on checkout (git.ViewIdentity).
+	Tree string `json:"tree"`
+	View string `json:"view"`
 }
 
 // memoRecord is what the changes memo keeps: the changes, and those of
@@ -93,8 +101,8 @@ func (r memoRecord) changes() git.Changes {
 }
 
 // Memo is the changes memo of one run: its ledger, and the key of the
-// changes now, with the identities of the user's index and HEAD the key
-// holds.
+// changes now, with the identities of the user's index file and HEAD when
+// it was made (Record keeps the changes only if neither moved).
 type Memo struct {
 	ledger      *ledger.Ledger
 	key         string
@@ -102,20 +110,27 @@ type Memo struct {
 }
 
 // NewMemo is the memo of the changes of spec (a local run) of the project
-// at root now, keyed by version, where the project sits (loc), the tree of
-// the run's snapshot of the work tree, the base commit and HEAD (refs) and
-// the user's index; ok is false when there is none (submodules, no HEAD, a
-// base that names nothing, an index whose identity git cannot tell).
-func NewMemo(ctx context.Context, root, version string, loc git.Location, tree string, refs git.Refs, spec gate.DiffSpec) (*Memo, bool) {
-	if HasSubmodules(root, loc.Prefix) || refs.BaseErr != nil || refs.Head == "" {
+// at root now, keyed by version, where the project sits (loc), what the
+// run's snapshot of the work tree says a program can see (tree: its
+// KeyTree), what decides git's conversions on checkout, the base commit
+// and HEAD (refs) and the user's index (userIndex: what its entries say,
+// as the snapshot read them); ok is false when there is none (no HEAD, a
+// base that names nothing, an index or a view whose identity cannot be
+// told).
+func NewMemo(ctx context.Context, root, version string, loc git.Location, tree, userIndex string, refs git.Refs, spec gate.DiffSpec) (*Memo, bool) {
+	if refs.BaseErr != nil || refs.Head == "" || userIndex == "" {
 		return nil, false
 	}
 	index, ok := git.IndexIdentity(ctx, root)
 	if !ok {
 		return nil, false
 	}
+	view, ok := git.ViewIdentity(ctx, root)
+	if !ok {
+		return nil, false
+	}
 	b, err := json.Marshal(changesKeyDoc{Tag: changesTag, Version: version, Project: loc.Prefix,
-		BaseBranch: spec.BaseBranch, BaseCommit: refs.Base, Head: refs.Head, Index: index, Tree: tree})
+		BaseBranch: spec.BaseBranch, BaseCommit: refs.Base, Head: refs.Head, Index: userIndex, Tree: tree, View: view})
 	if err != nil {
 		return nil, false
 	}
@@ -133,9 +148,10 @@ type Listed struct {
 }
 
 // Changes returns the changes of spec of the project at root: from the
-// memo m when it holds them, else listed by git (and kept for Record). A
-// nil memo always asks git.
-func (m *Memo) Changes(ctx context.Context, root string, spec gate.DiffSpec, debug *debuglog.Log) (Listed, error) {
+// memo m when it holds them, else listed by git from the run's snapshot
+// snap (nil: git takes one) and kept for Record. A nil memo always asks
+// git.
+func (m *Memo) Changes(ctx context.Context, root string, spec gate.DiffSpec, snap *git.TreeSnapshot, debug *debuglog.Log) (Listed, error) {
 	if m != nil {
 		var rec memoRecord
 		_, hit, why := m.ledger.Get(m.key, &rec)
@@ -154,7 +170,7 @@ func (m *Memo) Changes(ctx context.Context, root string, spec gate.DiffSpec, deb
 			return Listed{Changes: ch, Exists: exists}, nil
 		}
 	}
-	ch, err := git.ChangedFiles(ctx, root, spec)
+	ch, err := git.ChangedFilesIn(ctx, root, spec, snap)
 	return Listed{Changes: ch, miss: m}, err
 }
 

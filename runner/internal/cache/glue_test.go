@@ -110,16 +110,17 @@ func TestBaseResults(t *testing.T) {
 	none.save(context.Background(), job, first, "", got)
 }
 
-// The baselines' store keys a base result by the changed files the base
-// run is given: those that are files at the base. Files new in the work
-// tree do not change the key; one that the base has does.
+// The baselines' store keys a base result of a check given the changed
+// files by those the base run is given: those that are files at the base.
+// Files new in the work tree do not change the key; one that the base has
+// does. A check not given them is keyed by the tree alone.
 func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
 	root := repo(t)
 	base := gitIn(t, root, "rev-parse", "HEAD")
 	c := &Results{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
 		run: Run{Version: "v1", BaseBranch: "main"}}
 	s := baseStore{b: &baseResults{c: c}, take: true}
-	lint := &config.Check{Name: "lint", Command: "make lint", Cache: config.CacheTree, Baseline: true}
+	lint := &config.Check{Name: "lint", Command: "lint ${CHANGED_FILES}", Cache: config.CacheTree, Baseline: true}
 	req := func(changed ...string) baseline.Request {
 		return baseline.Request{Commit: base, BaseBranch: "main", Job: gate.Job{ID: "check:src:lint", Kind: gate.KindCheck,
 			Name: "lint", EntryPoint: "src", WorkingDir: "src", Check: lint, Changed: changed}}
@@ -141,6 +142,13 @@ func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
 	}
 	if _, ok := (baseStore{b: &baseResults{c: c}}).Load(context.Background(), req("src/main.txt")); ok {
 		t.Error("--no-cache took a base result")
+	}
+	lint.Command = "make lint"
+	s.Save(context.Background(), req("src/main.txt"), baseline.Result{Passed: true})
+	for _, changed := range [][]string{{"src/new.txt"}, {"src/main.txt", "src/new.txt"}, nil} {
+		if _, ok := s.Load(context.Background(), req(changed...)); !ok {
+			t.Errorf("a check not given the changed files, changed %q: a miss", changed)
+		}
 	}
 }
 

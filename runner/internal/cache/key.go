@@ -20,7 +20,7 @@ import (
 
 // Tag opens every gate key: a new key format changes it, and every record
 // of the old one becomes a miss.
-const Tag = "agent-gauntlet gate result v1"
+const Tag = "agent-gauntlet gate result v2"
 
 // AnswerTag opens every key of a reviewer's answer.
 const AnswerTag = "agent-gauntlet review answer v1"
@@ -93,7 +93,9 @@ type Gate struct {
 	Job gate.Job
 	// Scope is ScopeTree or ScopeEntryPoint.
 	Scope string
-	// Tree is the tree of the project in the run's snapshot (ScopeTree).
+	// Tree is what the gate can see (ScopeTree): the snapshot's KeyTree
+	// of the whole work tree (git.TreeSnapshot), not only the project's
+	// directory, since a check reads files outside it too.
 	Tree string
 	// Objects are the scope paths and what they name (ScopeEntryPoint),
 	// see Paths.
@@ -101,7 +103,8 @@ type Gate struct {
 	// Diff is set for a review.
 	Diff *Diff
 	// ChangedSum is ListFingerprint(Job.Changed) when the caller has it
-	// (checks given the same files share it); "" computes it.
+	// (checks given the same files share it); "" computes it. Used only
+	// for a job that is given them (GivenChanged).
 	ChangedSum string
 }
 
@@ -116,7 +119,8 @@ type keyDoc struct {
 	Definition json.RawMessage `json:"definition"`
 	// Changed fingerprints the changed files a check is given (the job's
 	// Changed, which Definition leaves out: a list as long as the change;
-	// see ListFingerprint).
+	// see ListFingerprint); none for a gate that is not given them
+	// (GivenChanged).
 	Changed string   `json:"changed,omitempty"`
 	Scope   string   `json:"scope"`
 	Tree    string   `json:"tree,omitempty"`
@@ -133,9 +137,11 @@ func Key(r Run, g Gate) (string, error) {
 		return "", err
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
-		WorkingDir: g.Job.WorkingDir, Definition: def, Changed: g.ChangedSum, Scope: g.Scope, Diff: g.Diff}
-	if doc.Changed == "" {
-		doc.Changed = ListFingerprint(g.Job.Changed)
+		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Diff: g.Diff}
+	if GivenChanged(g.Job) {
+		if doc.Changed = g.ChangedSum; doc.Changed == "" {
+			doc.Changed = ListFingerprint(g.Job.Changed)
+		}
 	}
 	switch g.Scope {
 	case ScopeTree:
@@ -169,6 +175,15 @@ func Key(r Run, g Gate) (string, error) {
 		return "", fmt.Errorf("cache key of %s: %w", g.Job.ID, err)
 	}
 	return string(b), nil
+}
+
+// GivenChanged reports whether job is given the changed files (a check
+// whose command names ${CHANGED_FILES} or GAUNTLET_CHANGED_FILES_FILE, or
+// that has a glob; see config.Check.Scoped): only then are they part of
+// its key. Every other gate reads the tree, which the key holds: a file put
+// back as the base branch has it changes the list, not what it sees.
+func GivenChanged(job gate.Job) bool {
+	return job.Kind == gate.KindCheck && job.Check != nil && job.Check.Scoped()
 }
 
 // definition is the canonical JSON of the whole job, its gate's whole
@@ -259,16 +274,23 @@ func AnswerKey(version, adapter, model string, slot int, stdin string) string {
 	return string(b)
 }
 
-// Proof is the ledger's record of a gate that passed: what a later run
-// shows for it instead of running it.
+// Proof is the ledger's record of a gate's verdict: what a later run shows
+// for it instead of running it.
 type Proof struct {
-	// Job is the job id; Status is gate.StatusPass for a run's proof (a
-	// baseline may keep a failure of a base tree too, see the runner's
-	// BaseResult), Message and Duration the result's.
+	// Job is the job id; Status is gate.StatusPass, or
+	// gate.StatusPreExisting for a check that failed as the base branch
+	// does (Baseline says where); Message and Duration are the result's.
 	Job      string        `json:"job"`
 	Status   gate.Status   `json:"status"`
 	Message  string        `json:"message"`
 	Duration time.Duration `json:"duration"`
+	// Baseline is what the base branch said about a pre-existing failure:
+	// the verdict holds only against that base commit (Usable).
+	// BaselineFor identifies the question that found the base commit (the
+	// change scope, HEAD, the base branch's commit...): a run asking the
+	// same one has the same base commit without asking git.
+	Baseline    *gate.Baseline `json:"baseline,omitempty"`
+	BaselineFor string         `json:"baseline_for,omitempty"`
 	// Run is the number of the run that proved it, Root that run's project
 	// root (the work tree it ran in) and ConsoleLog its console log as the
 	// run left it (archived after a pass).
@@ -281,6 +303,50 @@ type Proof struct {
 	// Skipped are the violations the agent had skipped when the review
 	// passed: a cached pass reports them again (passed with warnings).
 	Skipped []gate.Violation `json:"skipped,omitempty"`
+}
+
+// Recordable reports whether r is a verdict the cache keeps: a pass, or a
+// check's failure that the base branch has too (pre-existing), judged
+// against a known base commit. Anything else runs again next time.
+func Recordable(r gate.Result) bool {
+	if r.Cached != nil || r.Infrastructure {
+		return false
+	}
+	switch r.Status {
+	case gate.StatusPass:
+		return true
+	case gate.StatusPreExisting:
+		return r.Baseline != nil && r.Baseline.PreExisting && r.Baseline.Commit != ""
+	}
+	return false
+}
+
+// Usable reports whether p may stand for job in a run whose base commit
+// for baselines is found by the question baselineFor (see BaselineFor)
+// and given by baseCommit (asked only for a pre-existing failure, which
+// holds only against the base it was compared with, and only when the
+// question differs).
+func (p Proof) Usable(job gate.Job, baselineFor string, baseCommit func() string) bool {
+	if p.Job != job.ID {
+		return false
+	}
+	switch p.Status {
+	case gate.StatusPass:
+		return true
+	case gate.StatusPreExisting:
+		return job.Kind == gate.KindCheck && job.Check != nil && job.Check.Baseline &&
+			p.Baseline != nil && p.Baseline.PreExisting && p.Baseline.Commit != "" &&
+			((p.BaselineFor != "" && p.BaselineFor == baselineFor) || p.Baseline.Commit == baseCommit())
+	}
+	return false
+}
+
+// Result is the result of job that p holds, stored at stored: the
+// verdict, its message and skipped violations, and which run proved it.
+func (p Proof) Result(job gate.Job, stored, now time.Time) gate.Result {
+	return gate.Result{JobID: job.ID, Status: p.Status, Message: p.Message, Skipped: p.Skipped, Baseline: p.Baseline,
+		Cached: &gate.Cached{At: stored, Age: now.Sub(stored), Run: p.Run, Root: p.Root, ConsoleLog: p.ConsoleLog,
+			PreExisting: p.Status == gate.StatusPreExisting}}
 }
 
 // Slot is one slot of a cached review.

@@ -37,6 +37,12 @@ func TestKeyCoversEveryInput(t *testing.T) {
 		return k
 	}
 	checkGate := func() Gate { return Gate{Job: checkJob(), Scope: ScopeTree, Tree: tree} }
+	scopedGate := func() Gate {
+		g := checkGate()
+		g.Job.Check.Glob = []string{"*.go"}
+		g.Job.Changed = []string{"pkg/a/a.go", "pkg/a/x.go"}
+		return g
+	}
 	reviewGate := func() Gate {
 		return Gate{Job: reviewJob(), Scope: ScopeTree, Tree: tree, Diff: &Diff{Mode: gate.DiffLocal, MergeBase: strings.Repeat("m", 40)}}
 	}
@@ -64,11 +70,15 @@ func TestKeyCoversEveryInput(t *testing.T) {
 			{"entry point", nil, func(g *Gate) { g.Job.EntryPoint = "pkg/b" }},
 			{"gate name", nil, func(g *Gate) { g.Job.Name = "lint2" }},
 			{"any field of the job", nil, func(g *Gate) { g.Job.Parallel = true }},
-			{"changed files given", nil, func(g *Gate) { g.Job.Changed = []string{"pkg/a/x.go"} }},
-			{"no changed files given", nil, func(g *Gate) { g.Job.Changed = []string{} }},
+			{"given the changed files", nil, func(g *Gate) { g.Job.Check.Command = "lint ${CHANGED_FILES}" }},
 			{"scope", nil, func(g *Gate) {
 				g.Scope, g.Objects = ScopeEntryPoint, []Object{{Path: "pkg/a", ID: tree}}
 			}},
+		}},
+		{scopedGate, []variant{
+			{"changed files given", nil, func(g *Gate) { g.Job.Changed = []string{"pkg/a/x.go"} }},
+			{"no changed files given", nil, func(g *Gate) { g.Job.Changed = []string{} }},
+			{"another list", nil, func(g *Gate) { g.Job.Changed = []string{"pkg/a/b.go"} }},
 		}},
 		{reviewGate, []variant{
 			{"prompt", nil, func(g *Gate) { g.Job.Review.Prompt = "Review that." }},
@@ -297,5 +307,97 @@ func TestDefinitionFingerprint(t *testing.T) {
 	}
 	if got := DefinitionFingerprint(gate.Job{ID: "review:.:x", Kind: gate.KindReview}); got != "" {
 		t.Errorf("no configuration: %q", got)
+	}
+}
+
+// A gate's key holds only what it uses: the changed files only for a check
+// that is given them. For any other check and for a review, the list (which
+// shrinks when a file is put back as the base branch has it) leaves the key
+// as it is: the tree holds what they see.
+func TestKeyHoldsChangedFilesOnlyWhenGiven(t *testing.T) {
+	tree := strings.Repeat("1", 40)
+	for name, job := range map[string]func() gate.Job{
+		"a check that names nothing": checkJob,
+		"a review":                   reviewJob,
+	} {
+		var keys []string
+		for _, list := range [][]string{nil, {}, {"pkg/a/a.go"}, {"pkg/a/a.go", "pkg/a/b.go"}} {
+			j := job()
+			j.Changed = list
+			g := Gate{Job: j, Scope: ScopeTree, Tree: tree, ChangedSum: ListFingerprint(list)}
+			if j.Kind == gate.KindReview {
+				g.Diff = &Diff{Mode: gate.DiffLocal, MergeBase: strings.Repeat("m", 40)}
+			}
+			k, err := Key(baseRun(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, k)
+		}
+		for _, k := range keys[1:] {
+			if k != keys[0] {
+				t.Errorf("%s: another list of changed files, another key", name)
+			}
+		}
+	}
+	for _, cmd := range []string{"lint ${CHANGED_FILES}", "xargs -0 lint < \"$GAUNTLET_CHANGED_FILES_FILE\""} {
+		a, b := checkJob(), checkJob()
+		a.Check.Command, b.Check.Command = cmd, cmd
+		a.Changed, b.Changed = []string{"pkg/a/a.go"}, []string{"pkg/a/a.go", "pkg/a/b.go"}
+		ka, _ := Key(baseRun(), Gate{Job: a, Scope: ScopeTree, Tree: tree})
+		kb, _ := Key(baseRun(), Gate{Job: b, Scope: ScopeTree, Tree: tree})
+		if ka == kb {
+			t.Errorf("%q: another list of changed files, the same key", cmd)
+		}
+	}
+}
+
+// A pre-existing failure is kept and taken as a pass is, but only against
+// the base commit it was compared with, for a check that still compares.
+func TestProofVerdicts(t *testing.T) {
+	base := strings.Repeat("b", 40)
+	job := checkJob()
+	job.Check.Baseline = true
+	pre := gate.Result{JobID: job.ID, Status: gate.StatusPreExisting, Message: "Exited with code 1, as on the base branch",
+		Baseline: &gate.Baseline{Commit: base, PreExisting: true, Reason: "the base fails the same way"}}
+	for name, r := range map[string]gate.Result{
+		"a pass":                  {JobID: job.ID, Status: gate.StatusPass},
+		"a pre-existing failure":  pre,
+		"a failure":               {JobID: job.ID, Status: gate.StatusFail},
+		"an error":                {JobID: job.ID, Status: gate.StatusError},
+		"an infrastructure error": {JobID: job.ID, Status: gate.StatusPass, Infrastructure: true},
+		"a cached pass":           {JobID: job.ID, Status: gate.StatusPass, Cached: &gate.Cached{}},
+		"pre-existing, no base":   {JobID: job.ID, Status: gate.StatusPreExisting, Baseline: &gate.Baseline{PreExisting: true}},
+	} {
+		want := name == "a pass" || name == "a pre-existing failure"
+		if got := Recordable(r); got != want {
+			t.Errorf("%s: Recordable = %v", name, got)
+		}
+	}
+	p := Proof{Job: job.ID, Status: pre.Status, Message: pre.Message, Baseline: pre.Baseline, BaselineFor: "local head1", Run: 3}
+	asked := 0
+	at := func(commit string) func() string { return func() string { asked++; return commit } }
+	if !p.Usable(job, "local head2", at(base)) {
+		t.Error("a pre-existing failure was not taken against its base")
+	}
+	if p.Usable(job, "local head2", at(strings.Repeat("c", 40))) {
+		t.Error("a pre-existing failure was taken against another base")
+	}
+	if !p.Usable(job, "local head1", at("")) || asked != 2 {
+		t.Errorf("the same question: the base was asked (%d times)", asked)
+	}
+	noBaseline := checkJob()
+	if p.Usable(noBaseline, "local head1", at(base)) {
+		t.Error("a pre-existing failure was taken for a check without baseline")
+	}
+	if !(Proof{Job: job.ID, Status: gate.StatusPass}).Usable(job, "", at("")) || asked != 2 {
+		t.Errorf("a pass: the base was asked %d times (want 2, by the pre-existing proofs only)", asked)
+	}
+	if (Proof{Job: "other", Status: gate.StatusPass}).Usable(job, "", at("")) {
+		t.Error("another job's proof was taken")
+	}
+	r := p.Result(job, time.Unix(100, 0), time.Unix(160, 0))
+	if r.Status != gate.StatusPreExisting || r.Baseline == nil || r.Cached == nil || !r.Cached.PreExisting || r.Cached.Age != time.Minute || r.Cached.Run != 3 {
+		t.Errorf("result %+v", r)
 	}
 }

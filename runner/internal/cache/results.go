@@ -3,7 +3,6 @@ package cache
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -24,12 +23,13 @@ import (
 // answers there, by the exact question (answers.go), and failed checks
 // with baseline: true their results on base commits (base.go).
 //
-// Safety rules: a pass is only ever taken for the exact key it was recorded
-// under; anything that makes a key uncertain (no snapshot, no version, a
-// path that cannot be looked up) leaves the gate uncached; only passes are
-// recorded, and only when the work tree the gates ran on is still the one
-// the keys were computed from (a gate that changed it proves nothing about
-// either tree).
+// Safety rules: a verdict is only ever taken for the exact key it was
+// recorded under; anything that makes a key uncertain (no snapshot, a work
+// tree the snapshot cannot read whole, no version, a path that cannot be
+// looked up) leaves the gate uncached; only passes and pre-existing
+// failures are recorded, and only when the work tree the gates ran on is
+// still the one the keys were computed from (a gate that changed it proves
+// nothing about either tree).
 
 // resultsKind is the store kind (a directory of store.Dir in the git
 // common directory) of the result cache.
@@ -60,14 +60,9 @@ type Results struct {
 // Open returns the result cache of a run of the project at root, which
 // sits in its repository at loc, keyed by run (its Project is loc's
 // prefix), bounded by cfg's cache.max_size_mb; lookup is false with
-// --no-cache. It is nil when the repository has submodules (a note in
-// debug): a submodule's work tree is not in the snapshot (only the commit
-// it is at), so no key could cover what a gate sees there.
+// --no-cache. The work trees of submodules and of every other repository
+// inside the work tree are in the keys (git.TreeSnapshot.KeyTree).
 func Open(root string, loc git.Location, run Run, cfg *config.Config, lookup bool, debug *debuglog.Log) *Results {
-	if HasSubmodules(root, loc.Prefix) {
-		debug.Event(debuglog.EventCache, "off: the repository has submodules, whose work trees no key covers")
-		return nil
-	}
 	run.Project = loc.Prefix
 	return &Results{
 		ledger: ledger.Open(Dir(loc.CommonDir), int64(cfg.Cache.MaxSizeMB*(1<<20))),
@@ -78,20 +73,6 @@ func Open(root string, loc git.Location, run Run, cfg *config.Config, lookup boo
 		root:   root,
 		debug:  debug,
 	}
-}
-
-// HasSubmodules reports whether the work tree of the project at root
-// (prefix below its top level) declares submodules.
-func HasSubmodules(root, prefix string) bool {
-	top := root
-	for p := strings.TrimSuffix(prefix, "/"); p != ""; p = path.Dir(p) {
-		top = filepath.Dir(top)
-		if path.Dir(p) == "." {
-			break
-		}
-	}
-	_, err := os.Lstat(filepath.Join(top, ".gitmodules"))
-	return err == nil
 }
 
 // scopeOf is the cache scope of job, "" when the gate stays out of the
@@ -117,8 +98,10 @@ func WantsDiff(jobs []gate.Job) bool {
 	return false
 }
 
-// ComputeKeys computes the keys of jobs on the top-level tree of the run's
-// snapshot (one git process for every path they need), with diff the
+// ComputeKeys computes the keys of jobs on what the run's snapshot says a
+// gate can see (tree: its KeyTree, the whole work tree as it is on disk,
+// the repositories inside it included; one git process for every path
+// they need), with diff the
 // inputs of the reviews' diff (nil: reviews get no key); a job whose key
 // cannot be computed has none, and stays out of the cache. An error (a
 // note in the debug log) leaves every job without a key.
@@ -132,20 +115,18 @@ func (c *Results) ComputeKeys(ctx context.Context, tree string, jobs []gate.Job,
 }
 
 // keysOn computes the keys of jobs for the top-level tree, with diff the
-// diff inputs of review jobs (nil: reviews get no key).
+// diff inputs of review jobs (nil: reviews get no key). A gate keyed by
+// the tree is keyed by the whole of it, not only the project's directory:
+// a check reads files outside it too (a workspace's go.work, a lock file,
+// shared configuration).
 func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	paths := map[string]bool{}
 	wants := map[string][]string{}
 	for _, j := range jobs {
-		switch scopeOf(j) {
-		case ScopeTree:
-			paths[c.prefix] = true
-		case ScopeEntryPoint:
-			ps, ok := Paths(j)
-			if !ok {
-				paths[c.prefix] = true // keyed by the whole tree instead
-				continue
-			}
+		if scopeOf(j) != ScopeEntryPoint {
+			continue
+		}
+		if ps, ok := Paths(j); ok {
 			wants[j.ID] = ps
 			for _, p := range ps {
 				paths[c.treePath(p)] = true
@@ -156,8 +137,8 @@ func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff
 	for p := range paths {
 		list = append(list, p)
 	}
-	ids := map[string]git.TreeEntry{"": {ID: tree, Type: "tree"}}
-	if len(list) > 1 || (len(list) == 1 && list[0] != "") {
+	ids := map[string]git.TreeEntry{}
+	if len(list) > 0 {
 		var err error
 		if ids, err = git.TreeEntries(ctx, c.root, tree, list); err != nil {
 			return nil, err
@@ -183,7 +164,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff
 				g.Objects = append(g.Objects, Object{Path: p, ID: ids[c.treePath(p)].ID})
 			}
 		} else {
-			g.Scope, g.Tree = ScopeTree, ids[c.prefix].ID
+			g.Scope, g.Tree = ScopeTree, tree
 		}
 		k, err := Key(c.run, g)
 		if err != nil {
@@ -258,7 +239,7 @@ func ReviewDiff(ctx context.Context, root string, full gate.DiffSpec, refs git.R
 	return d
 }
 
-// Hit is the pass the cache holds for a job of a run.
+// Hit is the verdict the cache holds for a job of a run.
 type Hit struct {
 	// Result is the job's result; Result.Cached names the run that proved it.
 	Result gate.Result
@@ -266,10 +247,12 @@ type Hit struct {
 	Proof Proof
 }
 
-// Take returns the passes the cache holds for jobs (by index in jobs),
+// Take returns the verdicts the cache holds for jobs (by index in jobs),
 // each as a result at now, and the jobs left to run; with --no-cache, or
-// before ComputeKeys, every job is left to run. A nil cache holds none.
-func (c *Results) Take(jobs []gate.Job, now time.Time) (map[int]Hit, []gate.Job) {
+// before ComputeKeys, every job is left to run. A nil cache holds none. A
+// pre-existing failure is taken only against the run's base commit for
+// baselines (base: see Proof.Usable).
+func (c *Results) Take(jobs []gate.Job, now time.Time, base BaseQuestion) (map[int]Hit, []gate.Job) {
 	if c == nil || !c.lookup || len(c.keys) == 0 {
 		return nil, jobs
 	}
@@ -286,14 +269,22 @@ func (c *Results) Take(jobs []gate.Job, now time.Time) (map[int]Hit, []gate.Job)
 		if why != nil {
 			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s: %v", j.ID, why))
 		}
-		if !ok || p.Job != j.ID || p.Status != gate.StatusPass {
+		if !ok || !p.Usable(j, base.Question, base.Commit) {
 			rest = append(rest, j)
 			continue
 		}
-		hits[i] = Hit{Result: gate.Result{JobID: j.ID, Status: gate.StatusPass, Message: p.Message, Skipped: p.Skipped,
-			Cached: &gate.Cached{At: stored, Age: now.Sub(stored), Run: p.Run, Root: p.Root, ConsoleLog: p.ConsoleLog}}, Proof: p}
+		hits[i] = Hit{Result: p.Result(j, stored, now), Proof: p}
 	}
 	return hits, rest
+}
+
+// BaseQuestion is how a run finds its base commit for baselines: Question
+// identifies what finds it (the change scope and the commits it starts
+// from, "" when unknown: see Proof.BaselineFor), Commit asks git (called
+// only when a pre-existing failure's question differs).
+type BaseQuestion struct {
+	Question string
+	Commit   func() string
 }
 
 // Merge puts the results taken from the cache (by index in jobs) and those
@@ -317,18 +308,20 @@ func Merge(jobs []gate.Job, hits map[int]gate.Result, ran []gate.Result) []gate.
 	return out
 }
 
-// Record keeps the passes among results of the gates that ran, run number
-// run of the project at root whose console log is consoleLog, when moved
+// Record keeps the verdicts among results of the gates that ran (passes,
+// and failures the base branch has too: Recordable), run number run of
+// the project at root whose console log is consoleLog, a pre-existing one
+// with the question that found its base commit (baselineFor), when moved
 // (asked only then) says the work tree is still the one the keys were
 // computed from; then it bounds the ledger. A nil cache records nothing.
-func (c *Results) Record(ctx context.Context, results []gate.Result, run int, consoleLog string, moved func(context.Context) (bool, error)) {
+func (c *Results) Record(ctx context.Context, results []gate.Result, run int, consoleLog, baselineFor string, moved func(context.Context) (bool, error)) {
 	if c == nil || len(c.keys) == 0 {
 		return
 	}
 	var proofs []Proof
 	for _, r := range results {
-		if _, ok := c.keys[r.JobID]; ok && r.Cached == nil && r.Status == gate.StatusPass && !r.Infrastructure {
-			proofs = append(proofs, proofOf(r, run, c.root, consoleLog))
+		if _, ok := c.keys[r.JobID]; ok && Recordable(r) {
+			proofs = append(proofs, proofOf(r, run, c.root, consoleLog, baselineFor))
 		}
 	}
 	if len(proofs) == 0 {
@@ -348,11 +341,15 @@ func (c *Results) Record(ctx context.Context, results []gate.Result, run int, co
 	}
 }
 
-// proofOf is the record of a passing result r of run number run of the
-// project at root.
-func proofOf(r gate.Result, run int, root, consoleLog string) Proof {
-	p := Proof{Job: r.JobID, Status: gate.StatusPass, Message: r.Message, Duration: r.Duration,
+// proofOf is the record of a result r (see Recordable) of run number run
+// of the project at root; a pre-existing failure names the question that
+// found its base commit (baselineFor).
+func proofOf(r gate.Result, run int, root, consoleLog, baselineFor string) Proof {
+	p := Proof{Job: r.JobID, Status: r.Status, Message: r.Message, Duration: r.Duration, Baseline: r.Baseline,
 		Run: run, Root: root, ConsoleLog: consoleLog, Skipped: r.Skipped}
+	if r.Baseline != nil {
+		p.BaselineFor = baselineFor
+	}
 	for _, s := range r.Slots {
 		p.Slots = append(p.Slots, Slot{Adapter: s.Adapter, Index: s.Index, Message: s.Message})
 	}

@@ -129,7 +129,8 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 // the whole process group. Exit 0 is pass; an exit code or timeout is fail;
 // anything else (cannot start, canceled) is error. The job's changed files
 // reach the command as ${CHANGED_FILES} (in batches that each fit on a
-// command line) and GAUNTLET_CHANGED_FILES_FILE.
+// command line) and GAUNTLET_CHANGED_FILES_FILE when it is scoped to them
+// (GivenFiles).
 func Run(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 	return RunJudged(ctx, job, env, nil)
 }
@@ -190,7 +191,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		return res
 	}
 	x := Exec{Command: cmd, Dir: dir, Env: Environ(env.Diff.BaseBranch),
-		Files: RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f}
+		Files: GivenFiles(job, job.Changed), Timeout: job.Check.Timeout, Log: f}
 	began := time.Now()
 	out := x.Run(ctx)
 	res.Status, res.Message = out.Status, out.Message

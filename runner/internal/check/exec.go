@@ -342,6 +342,19 @@ func PlainWord(s string) bool {
 	return true
 }
 
+// GivenFiles are the files of job's list (relative to the project root)
+// as its command receives them (RelFiles): nil, no list at all, for a check
+// that is not scoped to the changed files (config.Check.Scoped: its
+// command names neither ${CHANGED_FILES} nor GAUNTLET_CHANGED_FILES_FILE,
+// and it has no glob). Such a check reads the tree, never the list, so
+// its cached pass (keyed by the tree) holds whatever the list would be.
+func GivenFiles(job gate.Job, files []string) []string {
+	if job.Check == nil || !job.Check.Scoped() {
+		return nil
+	}
+	return RelFiles(job.WorkingDir, files)
+}
+
 // RelFiles turns files relative to the project root (slash-separated)
 // into paths relative to the working directory wd (also relative to the
 // root): "../" climbs out of wd when needed, and a path that would start

@@ -252,3 +252,27 @@ func TestRunJudged(t *testing.T) {
 		t.Errorf("LastResult = %q", LastResult(res.LogPath))
 	}
 }
+
+// Only a check scoped to the changed files is given them: one whose
+// command names neither ${CHANGED_FILES} nor GAUNTLET_CHANGED_FILES_FILE
+// and that has no glob gets no list (nil), whatever the run's changes.
+func TestGivenFiles(t *testing.T) {
+	files := []string{"src/a.go", "src/-x.go"}
+	for _, tc := range []struct {
+		name    string
+		command string
+		glob    []string
+		want    []string
+	}{
+		{"names nothing", "make test", nil, nil},
+		{"a lookalike the shell expands", "lint $CHANGED_FILES", nil, nil},
+		{"${CHANGED_FILES}", "lint ${CHANGED_FILES}", nil, []string{"a.go", "./-x.go"}},
+		{"the list file", `xargs -0 lint < "$GAUNTLET_CHANGED_FILES_FILE"`, nil, []string{"a.go", "./-x.go"}},
+		{"a glob", "make test", []string{"*.go"}, []string{"a.go", "./-x.go"}},
+	} {
+		job := gate.Job{Kind: gate.KindCheck, WorkingDir: "src", Check: &config.Check{Command: tc.command, Glob: tc.glob}}
+		if got := GivenFiles(job, files); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -173,7 +173,11 @@ func Age(d time.Duration) string {
 // recorded), and then the line says so rather than name a file that does
 // not hold the proof.
 func CachedProof(c gate.Cached) string {
-	s := fmt.Sprintf("Cached: passed in run %d at %s", c.Run, c.At.Local().Format(time.RFC3339))
+	verdict := "passed"
+	if c.PreExisting {
+		verdict = "failed as on the base branch (pre-existing)"
+	}
+	s := fmt.Sprintf("Cached: %s in run %d at %s", verdict, c.Run, c.At.Local().Format(time.RFC3339))
 	if c.Root != "" {
 		s += " in " + c.Root
 	}
@@ -202,6 +206,14 @@ func (c *Console) Result(r gate.Result) {
 		// One line for the whole gate, a review's slots included, and the
 		// run that proved it.
 		fmt.Fprintf(&b, "%s %s (cached, %s)\n%s%s\n", label(r.Status), id, Age(r.Cached.Age), indent, Text(CachedProof(*r.Cached)))
+		_, _ = c.Write([]byte(b.String()))
+		return
+	}
+	if r.Cached != nil && r.Status == gate.StatusPreExisting {
+		fmt.Fprintf(&b, "%s %s (cached, %s) - %s\n%s%s\n", label(r.Status), id, Age(r.Cached.Age), Text(r.Message), indent, Text(CachedProof(*r.Cached)))
+		if r.LogPath != "" {
+			fmt.Fprintf(&b, "%sLog: %s\n", indent, Text(r.LogPath))
+		}
 		_, _ = c.Write([]byte(b.String()))
 		return
 	}

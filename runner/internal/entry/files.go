@@ -117,7 +117,9 @@ func (sc Scope) prefix() string {
 
 // SetChangedFiles sets Changed on the check jobs of jobs (as Jobs made
 // them from eps) to the changed files of the entry point each came from.
-// Checks of one entry point share one slice.
+// Checks of one entry point share one slice. Only a check scoped to its
+// changed files (config.Check.Scoped) is given them: any other reads the
+// tree, and keeps no list (a large change is as many paths per check).
 func SetChangedFiles(jobs []gate.Job, eps []Expanded, files []string) {
 	byPath := map[string][]int{}
 	for k := range eps {
@@ -127,7 +129,7 @@ func SetChangedFiles(jobs []gate.Job, eps []Expanded, files []string) {
 	memo := make(map[int][]string)
 	for i := range jobs {
 		j := &jobs[i]
-		if j.Kind != gate.KindCheck {
+		if j.Kind != gate.KindCheck || j.Check == nil || !j.Check.Scoped() {
 			continue
 		}
 		for _, k := range byPath[j.EntryPoint] {

@@ -11,7 +11,7 @@ import (
 
 // Checks given the same changed files share one narrowing; checks of the
 // same entry point path given other files (another exclude) or a glob get
-// their own. Deleted files, and those the exists oracle says are gone, are
+// their own; a check not scoped to them gets none. Deleted files, and those the exists oracle says are gone, are
 // never passed.
 func TestNarrowShares(t *testing.T) {
 	root := t.TempDir()
@@ -26,12 +26,13 @@ func TestNarrowShares(t *testing.T) {
 	}
 	cfg := &config.Config{
 		EntryPoints: []config.EntryPoint{
-			{Path: "src", Checks: []string{"a", "b", "g"}},
+			{Path: "src", Checks: []string{"a", "b", "g", "u"}},
 			{Path: "src", Exclude: []string{"src/x.go"}, Checks: []string{"c"}},
 		},
 		Checks: map[string]*config.Check{
-			"a": {Name: "a", Command: "a", RunLocally: true}, "b": {Name: "b", Command: "b", RunLocally: true},
-			"c": {Name: "c", Command: "c", RunLocally: true}, "g": {Name: "g", Command: "g", RunLocally: true, Glob: []string{"*.txt"}},
+			"a": {Name: "a", Command: "a ${CHANGED_FILES}", RunLocally: true}, "b": {Name: "b", Command: "b ${CHANGED_FILES}", RunLocally: true},
+			"c": {Name: "c", Command: "c ${CHANGED_FILES}", RunLocally: true}, "g": {Name: "g", Command: "g", RunLocally: true, Glob: []string{"*.txt"}},
+			"u": {Name: "u", Command: "make test", RunLocally: true},
 		},
 	}
 	files := []string{"src/x.go", "src/y.go", "src/z.txt", "src/gone.go", "src/said-gone.go"}
@@ -48,6 +49,7 @@ func TestNarrowShares(t *testing.T) {
 		"b": {"src/x.go", "src/y.go", "src/z.txt"},
 		"c": {"src/y.go", "src/z.txt"},
 		"g": {"src/z.txt"},
+		"u": {}, // not given the changed files
 	}
 	for _, j := range scoped {
 		if !slices.Equal(j.Changed, want[j.Name]) {

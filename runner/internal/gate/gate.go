@@ -216,7 +216,8 @@ type Result struct {
 	// baseline); 0 when the output reaches the result line.
 	OutputEnd int64
 	// Cached is set when the gate did not run: the result cache held the
-	// proof that it passed on exactly this input.
+	// proof that it passed, or failed as on the base branch, on exactly
+	// this input.
 	Cached *Cached
 	// Findings are what a check's output reported (diagnostics, tests,
 	// error lines), each marked new or unchanged when the base was
@@ -251,6 +252,9 @@ type Cached struct {
 	Run        int
 	Root       string
 	ConsoleLog string
+	// PreExisting is true for a failure the base branch has too, cached
+	// as a pass is (the result's status is then StatusPreExisting).
+	PreExisting bool
 }
 
 // Slot is the outcome of one review slot (one adapter invocation).

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -215,19 +216,30 @@ func ResolveBase(ctx context.Context, root, base string) (string, error) {
 }
 
 // ChangedFiles lists the paths changed in the scope of spec:
-//   - DiffLocal: base...HEAD ∪ staged ∪ unstaged ∪ untracked (not ignored);
-//     without commits, every staged and untracked file.
-//   - DiffUncommitted: staged ∪ unstaged ∪ untracked.
+//   - DiffLocal: base...HEAD ∪ the uncommitted changes (below); without
+//     commits, every file of the work tree.
+//   - DiffUncommitted: staged (the user's index against HEAD) ∪ every path
+//     whose bytes or mode on disk differ from what checking out HEAD
+//     writes (see checkoutView), read literally whatever index flags,
+//     attributes or configuration say: edits, deletions, new files that
+//     are not ignored, repositories inside the work tree that changed or
+//     cannot be held (LeftOut).
 //   - DiffCommit: the commit against its parent (or the empty tree).
 //   - DiffCI: base...Head (Head defaults to HEAD), falling back to HEAD^...HEAD
 //     with a warning when the base cannot be resolved.
 //   - DiffFixBase: everything that differs between the FixBase snapshot and
 //     the work tree now, untracked files included (WorkTree when set).
 func ChangedFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes, error) {
+	return ChangedFilesIn(ctx, root, spec, nil)
+}
+
+// ChangedFilesIn is ChangedFiles with the snapshot of the work tree to
+// read it from (nil: one is taken).
+func ChangedFilesIn(ctx context.Context, root string, spec gate.DiffSpec, snap *TreeSnapshot) (Changes, error) {
 	switch spec.Mode {
 	case gate.DiffUncommitted:
-		files, err := uncommittedFiles(ctx, root)
-		return Changes{Files: files, BaseRef: "uncommitted"}, err
+		files, warnings, err := uncommittedLiteral(ctx, root, snap)
+		return Changes{Files: files, BaseRef: "uncommitted", Warnings: warnings}, err
 	case gate.DiffCommit:
 		from, to, ref, err := commitRange(ctx, root, spec.Commit)
 		if err != nil {
@@ -242,33 +254,131 @@ func ChangedFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes
 			return Changes{}, err
 		}
 		tree := spec.WorkTree
+		if tree == "" && snap != nil {
+			tree = snap.Tree
+		}
 		if tree == "" {
 			var err error
 			if tree, err = SnapshotTree(ctx, root); err != nil {
 				return Changes{}, err
 			}
 		}
-		files, err := diffNames(ctx, root, spec.FixBase, tree, "--")
+		files, err := sinceFiles(ctx, root, spec.FixBase, tree)
 		return Changes{Files: files, BaseRef: spec.FixBase}, err
 	case gate.DiffLocal, "":
-		return localFiles(ctx, root, spec.BaseBranch)
+		return localFiles(ctx, root, spec.BaseBranch, snap)
 	}
 	return Changes{}, fmt.Errorf("unknown diff mode %q", spec.Mode)
 }
 
-// localFiles is base...HEAD ∪ uncommittedFiles. The committed diff names
-// the base branch directly and runs next to `git status`; when git cannot
-// resolve that (no commits yet, a base only found as origin/<base>, an
-// unknown base), the careful path below decides and explains.
-func localFiles(ctx context.Context, root, base string) (Changes, error) {
-	if checkRef("base branch", base) != nil {
-		return localFilesResolved(ctx, root, base)
+// sinceFiles lists the paths (relative to root) that differ between from
+// and the snapshot tree tree: from's checkout view when from is a commit
+// of the repository, itself when it is an earlier snapshot.
+func sinceFiles(ctx context.Context, root, from, tree string) ([]string, error) {
+	literal, err := isSnapshotCommit(ctx, root, from)
+	if err != nil || literal {
+		if err != nil {
+			return nil, err
+		}
+		return diffNames(ctx, root, from, tree, "--")
 	}
-	var committed, rest []string
+	_, changed, err := checkoutView(ctx, root, from, tree, false)
+	if err != nil {
+		return nil, err
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return underPrefix(changed, pfx), nil
+}
+
+// isSnapshotCommit reports whether rev names a snapshot commit (see
+// CommitTreeOn), whose tree holds the work tree as it was on disk.
+func isSnapshotCommit(ctx context.Context, root, rev string) (bool, error) {
+	objs, err := Objects(ctx, root, rev+"^{commit}")
+	if err != nil {
+		return false, err
+	}
+	msg := objs[0].Content
+	if i := bytes.Index(msg, []byte("\n\n")); i >= 0 {
+		msg = msg[i+2:]
+	}
+	return bytes.HasPrefix(msg, []byte(snapshotMessage)), nil
+}
+
+// uncommittedLiteral lists the uncommitted changes (see ChangedFiles) from
+// snap, or from a snapshot it takes; when the work tree cannot be read
+// literally, git's own listing stands in, with a warning.
+func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (files, warnings []string, err error) {
+	// The snapshot, HEAD and the staged paths are asked at once.
+	var head string
+	var staged []string
+	var snapErr error
+	own := snap == nil
+	err = parallel(func() error {
+		if own {
+			snap, snapErr = NewTreeSnapshot(ctx, root)
+		}
+		return nil
+	}, func() error {
+		var err error
+		head, err = Head(ctx, root)
+		return err
+	}, func() error {
+		var err error
+		staged, err = diffNames(ctx, root, "--cached", "--")
+		return err
+	})
+	if own && snapErr == nil {
+		defer snap.Close()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if snapErr != nil {
+		if errors.Is(snapErr, ErrGitMissing) || errors.Is(snapErr, ErrRepository) || ctx.Err() != nil {
+			return nil, nil, snapErr
+		}
+		files, serr := uncommittedFiles(ctx, root)
+		return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", snapErr)}, serr
+	}
+	from := head
+	if from == "" {
+		from = emptyTree
+	}
+	raw, err := snap.rawDiffIndex(ctx, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, changed, err := checkoutViewOf(ctx, snap.disk.top, from, raw, snap.noAttributesInTree())
+	if err != nil {
+		return nil, nil, err
+	}
+	dirty, err := snap.dirtyNested(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil
+}
+
+// localFiles is base...HEAD ∪ the uncommitted changes. The committed diff
+// names the base branch directly and runs next to the snapshot; when git
+// cannot resolve that (no commits yet, a base only found as origin/<base>,
+// an unknown base), the careful path below decides and explains.
+func localFiles(ctx context.Context, root, base string, snap *TreeSnapshot) (Changes, error) {
+	if checkRef("base branch", base) != nil {
+		return localFilesResolved(ctx, root, base, snap)
+	}
+	var committed, rest, warnings []string
 	var committedErr error
 	err := parallel(func() error {
 		var err error
-		rest, err = uncommittedFiles(ctx, root)
+		rest, warnings, err = uncommittedLiteral(ctx, root, snap)
 		return err
 	}, func() error {
 		committed, committedErr = diffNames(ctx, root, base+"...HEAD", "--")
@@ -281,22 +391,22 @@ func localFiles(ctx context.Context, root, base string) (Changes, error) {
 		if errors.Is(committedErr, ErrGitMissing) || ctx.Err() != nil {
 			return Changes{}, committedErr
 		}
-		return localFilesResolved(ctx, root, base)
+		return localFilesResolved(ctx, root, base, snap)
 	}
-	return Changes{Files: union(committed, rest), BaseRef: base}, nil
+	return Changes{Files: union(committed, rest), BaseRef: base, Warnings: warnings}, nil
 }
 
 // localFilesResolved is localFiles one step at a time: HEAD, then the base
 // (with the origin/ fallback), then the diffs.
-func localFilesResolved(ctx context.Context, root, base string) (Changes, error) {
+func localFilesResolved(ctx context.Context, root, base string, snap *TreeSnapshot) (Changes, error) {
 	head, err := Head(ctx, root)
 	if err != nil {
 		return Changes{}, err
 	}
 	if head == "" {
 		// No commits: nothing to compare with; everything present is new.
-		files, err := uncommittedFiles(ctx, root)
-		return Changes{Files: files, BaseRef: "root"}, err
+		files, warnings, err := uncommittedLiteral(ctx, root, snap)
+		return Changes{Files: files, BaseRef: "root", Warnings: warnings}, err
 	}
 	baseSHA, err := ResolveBase(ctx, root, base)
 	if err != nil {
@@ -306,11 +416,11 @@ func localFilesResolved(ctx context.Context, root, base string) (Changes, error)
 	if err != nil {
 		return Changes{}, noMergeBase(ctx, root, base, err)
 	}
-	rest, err := uncommittedFiles(ctx, root)
+	rest, warnings, err := uncommittedLiteral(ctx, root, snap)
 	if err != nil {
 		return Changes{}, err
 	}
-	return Changes{Files: union(committed, rest), BaseRef: base}, nil
+	return Changes{Files: union(committed, rest), BaseRef: base, Warnings: warnings}, nil
 }
 
 // commitRange returns the from and to revisions of a --commit diff and the

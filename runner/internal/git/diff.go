@@ -45,7 +45,9 @@ func workTree(ctx context.Context, root string, spec gate.DiffSpec) (string, err
 // Range returns the two revisions (commits or trees) a diff of spec
 // compares, and the base_ref label of the debug log. Work-tree sides are
 // snapshot trees, so untracked files show as new files and deletions as
-// deletions.
+// deletions; the other side is then the checkout view of its commit (see
+// checkoutView), so that a file git converts on checkout shows only what
+// changed on disk.
 func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, label string, err error) {
 	switch EffectiveMode(spec) {
 	case gate.DiffFixBase:
@@ -53,7 +55,15 @@ func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, labe
 			return "", "", "", err
 		}
 		to, err := workTree(ctx, root, spec)
-		return spec.FixBase, to, spec.FixBase, err
+		if err != nil {
+			return "", "", "", err
+		}
+		literal, err := isSnapshotCommit(ctx, root, spec.FixBase)
+		if err != nil || literal {
+			return spec.FixBase, to, spec.FixBase, err
+		}
+		from, err := viewOf(ctx, root, spec.FixBase, to)
+		return from, to, spec.FixBase, err
 	case gate.DiffUncommitted:
 		head, err := Head(ctx, root)
 		if err != nil {
@@ -63,7 +73,11 @@ func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, labe
 			head = emptyTree
 		}
 		to, err := workTree(ctx, root, spec)
-		return head, to, "uncommitted", err
+		if err != nil {
+			return "", "", "", err
+		}
+		from, err := viewOf(ctx, root, head, to)
+		return from, to, "uncommitted", err
 	case gate.DiffCommit:
 		return commitRange(ctx, root, spec.Commit)
 	case gate.DiffCI:
@@ -87,9 +101,20 @@ func Range(ctx context.Context, root string, spec gate.DiffSpec) (from, to, labe
 			from, label = mb, spec.BaseBranch
 		}
 		to, err := workTree(ctx, root, spec)
+		if err != nil {
+			return "", "", "", err
+		}
+		from, err = viewOf(ctx, root, from, to)
 		return from, to, label, err
 	}
 	return "", "", "", fmt.Errorf("unknown diff mode %q", spec.Mode)
+}
+
+// viewOf is the checkout view of from against the work tree snapshot to
+// (see checkoutView).
+func viewOf(ctx context.Context, root, from, to string) (string, error) {
+	view, _, err := checkoutView(ctx, root, from, to, false)
+	return view, err
 }
 
 // Scope is the part of the project a review diff shows (entry.Scope is
@@ -128,6 +153,15 @@ func Diff(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (st
 			return "", fmt.Errorf("review diff: %w", err)
 		}
 	}
+	// Attributes never turn a text file into "Binary files differ" nor
+	// run a driver: the diff is shown in the literal view.
+	d, err := openDisk(ctx, root)
+	if err == nil {
+		err = d.prepare(ctx)
+	}
+	if err != nil {
+		return "", fmt.Errorf("review diff: %w", err)
+	}
 	var diff bytes.Buffer
 	for _, paths := range batches {
 		room := MaxDiffBytes - diff.Len()
@@ -135,7 +169,9 @@ func Diff(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (st
 			return diff.String() + TruncatedNote, nil
 		}
 		args := append([]string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--"}, paths...)
-		out, truncated, _, err := runLimited(ctx, call{root: root, args: args, env: literalPathspecs, limit: room})
+		c := d.call(root, "", args...)
+		c.env, c.limit = append(c.env, literalPathspecs...), room
+		out, truncated, _, err := runLimited(ctx, c)
 		if err != nil {
 			return "", fmt.Errorf("review diff: %w", err)
 		}
@@ -218,7 +254,14 @@ func DiffStats(ctx context.Context, root string, spec gate.DiffSpec) (Stats, err
 			st.Modified++
 		}
 	}
-	out, err = output(ctx, root, "diff", "--numstat", "-z", "--relative", "--no-ext-diff", "--no-renames", from, to, "--")
+	d, err := openDisk(ctx, root)
+	if err == nil {
+		err = d.prepare(ctx)
+	}
+	if err != nil {
+		return st, fmt.Errorf("diff stats: %w", err)
+	}
+	out, _, err = run(ctx, d.call(root, "", "diff", "--numstat", "-z", "--relative", "--no-ext-diff", "--no-textconv", "--no-renames", from, to, "--"))
 	if err != nil {
 		return st, fmt.Errorf("diff stats: %w", err)
 	}

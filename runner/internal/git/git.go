@@ -126,6 +126,11 @@ type call struct {
 	limit int
 	// stdin, when not "", is the command's standard input.
 	stdin string
+	// config are `-c name=value` settings given before args (they win
+	// over every configuration file and variable).
+	config []string
+	// unset are variables removed from the parent's environment.
+	unset []string
 }
 
 // run executes c and returns its stdout and exit code.
@@ -138,7 +143,12 @@ func run(ctx context.Context, c call) ([]byte, int, error) {
 // stdout (all when zero), and reports whether stdout exceeded it and git's
 // exit code.
 func runLimited(ctx context.Context, c call) ([]byte, bool, int, error) {
-	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: c.root, Args: c.args, Env: c.env, Stdin: c.stdin, Limit: c.limit})
+	args := make([]string, 0, 2*len(c.config)+len(c.args))
+	for _, kv := range c.config {
+		args = append(args, "-c", kv)
+	}
+	args = append(args, c.args...)
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: c.root, Args: args, Env: c.env, Stdin: c.stdin, Limit: c.limit, Unset: c.unset})
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return res.Stdout, false, -1, fmt.Errorf("%w: %w", ErrGitMissing, err)

@@ -6,11 +6,16 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
 // KeptIndexDir is where the snapshots' kept indexes live, inside the git
@@ -22,47 +27,254 @@ const KeptIndexDir = "agent-gauntlet/index"
 // taken for the leftover of a git that was killed.
 const staleLock = 10 * time.Minute
 
-// keptIndex returns the kept index of the snapshots of root (with the
-// exclude directories) for the user's index as it is now, seeding it with
-// a copy of the user's index when there is none for it yet. Its name holds
-// the identity of the user's index it was seeded from (indexIdentity), so
-// an index is only ever used with the seed it was made from: a change of
-// the user's index (a commit, `git add`, `git rm --cached`) starts a new
-// one and the old ones of the project are removed. ok is false when it
-// cannot be used (no user index yet, a file system error, another
-// snapshot at work in it): the caller takes a temporary index instead.
-func keptIndex(gitDir, userIndex, root string, exclude []string) (string, bool) {
-	seed, ok := indexIdentity(userIndex)
-	if !ok {
-		return "", false
+// keptIndexPath is the kept index of the snapshots of root with the
+// exclude directories, in the git directory gitDir.
+func keptIndexPath(gitDir, root string, exclude []string) string {
+	return filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), projectID(root, exclude))
+}
+
+// removeOldSeeds removes the kept indexes an earlier version made for the
+// project of kept: one per seed of the user's index, named
+// <project>-<seed> (with its .tree note).
+func removeOldSeeds(kept string) {
+	old, _ := filepath.Glob(kept + "-*")
+	for _, p := range old {
+		if strings.HasSuffix(p, ".lock") || strings.HasSuffix(p, ".tmp") {
+			continue
+		}
+		_ = os.Remove(p)
 	}
-	dir := filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir))
-	project := projectID(root, exclude)
-	index := filepath.Join(dir, project+"-"+seed)
-	if busy(index + ".lock") {
-		return "", false
-	}
-	if fi, err := os.Lstat(index); err == nil {
-		return index, fi.Mode().IsRegular()
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", false
-	}
-	tmp, err := os.CreateTemp(dir, "."+project+"-*.tmp")
+}
+
+// userSuffix names, next to a kept index, the copy of the user's index it
+// was last merged from.
+const userSuffix = ".user"
+
+// seedSuffix names, next to a kept index, the note of what it was last
+// merged from (see seedNote).
+const seedSuffix = ".seed"
+
+// seedNote is what a kept index was last merged from: the identity of the
+// user's index, and the paths it keeps as that index has them because the
+// sparse checkout leaves them out of the work tree (see mergeSeed).
+type seedNote struct {
+	user   string
+	hidden []string
+	// attrs is true when the user's index holds a .gitattributes file;
+	// content identifies its entries (see indexContent).
+	attrs   bool
+	content string
+}
+
+// contentTag opens the user index's content in a seed note.
+const contentTag = "content="
+
+// readSeedNote reads the seed note of the kept index kept.
+func readSeedNote(kept string) (seedNote, bool) {
+	data, err := os.ReadFile(kept + seedSuffix)
 	if err != nil {
-		return "", false
+		return seedNote{}, false
 	}
-	tmp.Close()
-	if ok, err := copyIndex(userIndex, tmp.Name()); !ok || err != nil {
-		os.Remove(tmp.Name())
-		return "", false
+	first, rest, ok := strings.Cut(string(data), "\n")
+	// A note of an earlier version has no content: it is no note.
+	f := strings.Fields(first)
+	if !ok || len(f) < 2 || !strings.HasPrefix(f[1], contentTag) {
+		return seedNote{}, false
 	}
-	if err := os.Rename(tmp.Name(), index); err != nil {
-		os.Remove(tmp.Name())
-		return "", false
+	n := seedNote{user: f[0], content: strings.TrimPrefix(f[1], contentTag), attrs: len(f) > 2 && f[2] == "attributes"}
+	for _, p := range strings.Split(rest, "\x00") {
+		if p != "" {
+			n.hidden = append(n.hidden, p)
+		}
 	}
-	removeOtherSeeds(dir, project, index)
-	return index, true
+	return n, true
+}
+
+// writeSeedNote notes n for the kept index kept.
+func writeSeedNote(kept string, n seedNote) error {
+	var b strings.Builder
+	b.WriteString(n.user + " " + contentTag + n.content)
+	if n.attrs {
+		b.WriteString(" attributes")
+	}
+	b.WriteString("\n")
+	for _, p := range n.hidden {
+		b.WriteString(p + "\x00")
+	}
+	tmp := kept + seedSuffix + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, kept+seedSuffix)
+}
+
+// fresh reports whether the kept index merged as n still stands for the
+// user's index with identity user: the same user index, and none of the
+// hidden paths in the work tree at top.
+func (n seedNote) fresh(user, top string) bool {
+	if n.user != user {
+		return false
+	}
+	for _, p := range n.hidden {
+		if fileExists(filepath.Join(top, filepath.FromSlash(p))) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeSeed writes to out the index a snapshot starts from: the entries of
+// the user's index (the paths git tracks, ignored ones included) and those
+// of ref, the kept index of the snapshots before, that were not in the
+// user's index ref was merged from (prevUser, a copy of it: the untracked
+// files the snapshots added; one the user stopped tracking is left to
+// `git add` to add again unless it is ignored), every entry stripped of
+// what makes git take it on trust:
+//
+//   - no index flag survives: a skip-worktree or assume-unchanged file is
+//     read from the work tree like any other; an intent-to-add entry, or a
+//     conflict's stages, are left to `git add` to read from the work tree;
+//   - a cached stat is kept only from ref, for an entry whose stat there is
+//     the user's too and was not racily clean there: ref's object id was
+//     read from the file as it is (literally), which the user's, read
+//     through the repository's conversions, need not be. Every other
+//     entry's stat is cleared, so that `git add` reads the file again.
+//
+// In a sparse checkout (sparse true), an entry the user's index marks
+// skip-worktree whose file is not in the work tree at top keeps its flag
+// and its content, and is returned among hidden: the snapshot holds it as
+// git does, and says so. A user's index that cannot be merged (a split or
+// sparse index, a damaged file) is left out: the snapshot then holds what
+// the work tree holds, without the ignored files git tracks. attrs says
+// whether the user's index holds a .gitattributes file, content what its
+// entries are (indexContent).
+func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, attrs bool, content string, err error) {
+	user, uerr := gitindex.Read(userIndex)
+	content = indexContent(user, uerr)
+	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
+		user = nil
+	}
+	var prev map[string]*gitindex.Entry
+	var prevTime time.Time
+	old, rerr := gitindex.Read(ref)
+	if fi, err := os.Stat(ref); rerr == nil && err == nil && (user == nil || old.HashSize == user.HashSize) {
+		prevTime = fi.ModTime()
+		prev = make(map[string]*gitindex.Entry, len(old.Entries))
+		for i := range old.Entries {
+			if e := &old.Entries[i]; e.Stage() == 0 && e.Flags&gitindex.FlagExtended == 0 {
+				prev[e.Path] = e
+			}
+		}
+	}
+	hashSize := 0
+	var entries []gitindex.Entry
+	if user != nil {
+		hashSize = user.HashSize
+		entries = make([]gitindex.Entry, 0, len(user.Entries)+len(prev))
+		for _, e := range user.Entries {
+			attrs = attrs || isAttributesPath(e.Path)
+			if e.Stage() != 0 || e.IntentToAdd() || e.Mode == gitindex.ModeDir {
+				continue
+			}
+			if sparse && e.SkipWorktree() && !fileExists(filepath.Join(top, filepath.FromSlash(e.Path))) {
+				e.Flags &^= gitindex.FlagAssumeValid
+				e.XFlags = gitindex.XFlagSkipWorktree
+				hidden = append(hidden, e.Path)
+				entries = append(entries, e)
+				continue
+			}
+			e.Flags &^= gitindex.FlagAssumeValid | gitindex.FlagExtended
+			e.XFlags = 0
+			if p, ok := prev[e.Path]; ok && p.Stat == e.Stat && !racy(p, prevTime) {
+				e.Mode, e.OID = p.Mode, p.OID
+			} else {
+				e.Stat = [9]uint32{}
+			}
+			delete(prev, e.Path)
+			entries = append(entries, e)
+		}
+	}
+	if prev != nil {
+		hashSize = old.HashSize
+		if was, err := gitindex.Read(prevUser); err == nil {
+			for i := range was.Entries {
+				delete(prev, was.Entries[i].Path)
+			}
+		}
+		for _, p := range prev {
+			e := *p
+			e.Flags &^= gitindex.FlagAssumeValid
+			if racy(p, prevTime) {
+				e.Stat = [9]uint32{}
+			}
+			entries = append(entries, e)
+		}
+	}
+	if hashSize == 0 {
+		// Nothing to start from: git makes the index (of the repository's
+		// object format) on its first `git add`.
+		if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, false, "", err
+		}
+		return nil, false, content, nil
+	}
+	slices.SortFunc(entries, gitindex.Compare)
+	entries = slices.CompactFunc(entries, func(a, b gitindex.Entry) bool { return a.Path == b.Path })
+	return hidden, attrs, content, gitindex.Write(out, entries, hashSize)
+}
+
+// indexContent identifies the entries of a user's index (path, stage, mode,
+// object id, and the flags that change what git compares), not its cached
+// file stats: git rewrites its index to refresh those, which changes none
+// of what the index says is staged. "none" without an index, "unreadable"
+// for one that cannot be read (each time another one, so never equal).
+func indexContent(idx *gitindex.File, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "none"
+	case err != nil:
+		return fmt.Sprintf("unreadable-%d", time.Now().UnixNano())
+	}
+	h := sha256.New()
+	var word [4]byte
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		binary.BigEndian.PutUint32(word[:], e.Mode)
+		h.Write(word[:])
+		binary.BigEndian.PutUint16(word[:2], e.Flags&^0x0fff)
+		binary.BigEndian.PutUint16(word[2:], e.XFlags)
+		h.Write(word[:])
+		h.Write(e.OID)
+		io.WriteString(h, e.Path+"\x00")
+	}
+	for _, x := range idx.Extensions {
+		// A split or sparse index keeps entries elsewhere: another content.
+		// The caches git adds or drops as it pleases (TREE, UNTR, EOIE,
+		// IEOT, REUC...) change none of what is staged.
+		if x == "link" || x == "sdir" {
+			io.WriteString(h, x+"\x00")
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// isAttributesPath reports whether an index path is a .gitattributes file.
+func isAttributesPath(p string) bool {
+	return p == ".gitattributes" || strings.HasSuffix(p, "/.gitattributes")
+}
+
+// racy reports whether git would not trust e's cached stat in an index
+// file written at written: the file changed no earlier than the index was
+// written, so the same stat may hide another content.
+func racy(e *gitindex.Entry, written time.Time) bool {
+	mtime := time.Unix(int64(e.Stat[2]), int64(e.Stat[3]))
+	return !mtime.Before(written)
+}
+
+// isSparseCheckout reports whether the work tree of the git directory
+// gitDir is a sparse checkout (it has a sparse-checkout file).
+func isSparseCheckout(gitDir string) bool {
+	return fileExists(filepath.Join(gitDir, "info", "sparse-checkout"))
 }
 
 // busy reports whether git's lock file lock exists and is recent; an old
@@ -76,28 +288,6 @@ func busy(lock string) bool {
 		return os.Remove(lock) != nil
 	}
 	return true
-}
-
-// removeOtherSeeds removes the kept indexes of project other than keep
-// (they were seeded from an older user index), and leftovers of seeding.
-func removeOtherSeeds(dir, project, keep string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		p := filepath.Join(dir, name)
-		switch {
-		case p == keep, p == keep+treeSuffix, !e.Type().IsRegular():
-		case strings.HasPrefix(name, project+"-") && !strings.HasSuffix(name, ".lock"):
-			_ = os.Remove(p)
-		case strings.HasPrefix(name, "."+project+"-") && strings.HasSuffix(name, ".tmp"):
-			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleLock {
-				_ = os.Remove(p)
-			}
-		}
-	}
 }
 
 // projectID names the snapshots of root with exclude: the same root with
@@ -158,25 +348,33 @@ func IndexIdentity(ctx context.Context, root string) (string, bool) {
 // `git write-tree`.
 const treeSuffix = ".tree"
 
-// knownTree is the tree of the kept index's content when the index is
-// still the one it was noted for, "" otherwise.
-func (s *TreeSnapshot) knownTree() string {
+// knownTree is the tree of the kept index's content, and what it holds
+// (indexFacts), when the index is still the one they were noted for; ok is
+// false otherwise.
+func (s *TreeSnapshot) knownTree() (tree string, facts indexFacts, ok bool) {
 	if s.kept == "" {
-		return ""
+		return "", facts, false
 	}
 	id, ok := indexIdentity(s.kept)
 	if !ok || !hashedIndex(s.kept) {
-		return ""
+		return "", facts, false
 	}
 	data, err := os.ReadFile(s.kept + treeSuffix)
 	if err != nil {
-		return ""
+		return "", facts, false
 	}
-	noted, tree, ok := strings.Cut(strings.TrimSpace(string(data)), " ")
-	if !ok || noted != id || !isSHA(tree) {
-		return ""
+	head, links, _ := strings.Cut(string(data), "\n")
+	f := strings.Fields(head)
+	if len(f) < 2 || f[0] != id || !isSHA(f[1]) {
+		return "", facts, false
 	}
-	return tree
+	tree, facts.attrs = f[1], len(f) > 2 && f[2] == "attributes"
+	for _, l := range strings.Split(links, "\x00") {
+		if l != "" {
+			facts.gitlinks = append(facts.gitlinks, l)
+		}
+	}
+	return tree, facts, true
 }
 
 // hashedIndex reports whether the index file p ends with the hash of its
@@ -204,7 +402,8 @@ func hashedIndex(p string) bool {
 	return false
 }
 
-// noteTree notes s.Tree as the tree of the kept index's content now.
+// noteTree notes s.Tree and its gitlinks as those of the kept index's
+// content now.
 func (s *TreeSnapshot) noteTree() {
 	if s.kept == "" {
 		return
@@ -213,8 +412,17 @@ func (s *TreeSnapshot) noteTree() {
 	if !ok {
 		return
 	}
+	var b strings.Builder
+	b.WriteString(id + " " + s.Tree)
+	if s.treeAttrs {
+		b.WriteString(" attributes")
+	}
+	b.WriteString("\n")
+	for _, l := range s.gitlinks {
+		b.WriteString(l + "\x00")
+	}
 	tmp := s.kept + treeSuffix + ".tmp"
-	if err := os.WriteFile(tmp, []byte(id+" "+s.Tree+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		return
 	}
 	if err := os.Rename(tmp, s.kept+treeSuffix); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ func keptIndexes(t *testing.T, gitDir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) {
+		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) &&
+			!strings.HasSuffix(e.Name(), seedSuffix) && !strings.HasSuffix(e.Name(), userSuffix) && !strings.HasSuffix(e.Name(), keySuffix) {
 			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
 		}
 	}
@@ -93,8 +95,8 @@ func TestKeptIndexMatchesFreshSnapshots(t *testing.T) {
 	}
 }
 
-// One kept index per project and user index: reused while the user's
-// index stays, replaced (and the old one removed) when it changes.
+// One kept index per project, kept while the user's index changes: it is
+// merged again from it, never replaced.
 func TestKeptIndexLifecycle(t *testing.T) {
 	r := newRepo(t)
 	gitDir := filepath.Join(r.root, ".git")
@@ -108,10 +110,11 @@ func TestKeptIndexLifecycle(t *testing.T) {
 	if len(first) != 1 {
 		t.Fatalf("kept indexes: %v", first)
 	}
+	seed, _ := os.ReadFile(first[0] + seedSuffix)
 	r.write("b.txt", "b\n")
 	keptTree(t, r.root, "logs")
-	if got := keptIndexes(t, gitDir); len(got) != 1 || got[0] != first[0] {
-		t.Fatalf("the user's index did not change, yet the kept index did: %v -> %v", first, got)
+	if again, _ := os.ReadFile(first[0] + seedSuffix); string(again) != string(seed) {
+		t.Fatal("the user's index did not change, yet the kept index was merged again")
 	}
 	// Another exclude list is another project.
 	keptTree(t, r.root, "other-logs")
@@ -120,9 +123,11 @@ func TestKeptIndexLifecycle(t *testing.T) {
 	}
 	r.git("add", "b.txt")
 	keptTree(t, r.root, "logs")
-	got := keptIndexes(t, gitDir)
-	if len(got) != 2 || (got[0] == first[0] || got[1] == first[0]) {
+	if got := keptIndexes(t, gitDir); len(got) != 2 || !slices.Contains(got, first[0]) {
 		t.Fatalf("after git add: %v (first was %v)", got, first)
+	}
+	if again, _ := os.ReadFile(first[0] + seedSuffix); string(again) == string(seed) {
+		t.Fatal("the user's index changed, yet the kept index was not merged again")
 	}
 	// The user's index itself is never touched.
 	if st := r.git("status", "--porcelain"); st != "A  b.txt" {
@@ -191,20 +196,16 @@ func TestKeptIndexTrouble(t *testing.T) {
 }
 
 // Without a user index (a repository where nothing was ever added) the
-// snapshot uses a temporary index.
-func TestKeptIndexNeedsAUserIndex(t *testing.T) {
+// kept index holds what the work tree holds.
+func TestKeptIndexNeedsNoUserIndex(t *testing.T) {
 	r := newRepo(t)
 	r.write("a.txt", "a\n")
-	s, err := NewTreeSnapshot(context.Background(), r.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if s.tmp == "" {
-		t.Fatal("kept an index seeded from nothing")
-	}
-	if files := r.git("ls-tree", "-r", "--name-only", s.Tree); files != "a.txt" {
+	tree := keptTree(t, r.root)
+	if files := r.git("ls-tree", "-r", "--name-only", tree); files != "a.txt" {
 		t.Fatalf("tree files: %q", files)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, ".git", "index")); !os.IsNotExist(err) {
+		t.Fatalf("the user's index was made: %v", err)
 	}
 }
 
@@ -297,14 +298,14 @@ func TestKeptIndexKnownTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.knownTree() != first || s.Tree != first {
-		t.Fatalf("known tree %q, tree %q, want %s", s.knownTree(), s.Tree, first)
+	if known, _, _ := s.knownTree(); known != first || s.Tree != first {
+		t.Fatalf("known tree %q, tree %q, want %s", known, s.Tree, first)
 	}
 	note := s.kept + treeSuffix
 	if err := os.WriteFile(note, []byte("0000 "+strings.Repeat("1", 40)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s.knownTree() != "" {
+	if _, _, ok := s.knownTree(); ok {
 		t.Fatal("a note for another index was used")
 	}
 	if err := os.WriteFile(note, []byte("garbage"), 0o644); err != nil {
@@ -335,5 +336,97 @@ func TestHashedIndex(t *testing.T) {
 	}
 	if hashedIndex(filepath.Join(dir, "missing")) {
 		t.Error("a missing index is hashed")
+	}
+}
+
+// The kept indexes of an earlier version (one per seed) are removed when
+// the project's kept index is first made.
+func TestKeptIndexRemovesOldSeeds(t *testing.T) {
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	kept := keptIndexPath(filepath.Join(r.root, ".git"), r.root, nil)
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{kept + "-0123456789abcdef", kept + "-0123456789abcdef" + treeSuffix} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keptTree(t, r.root)
+	if old, _ := filepath.Glob(kept + "-*"); len(old) != 0 {
+		t.Fatalf("old kept indexes left: %v", old)
+	}
+}
+
+// UserIndex is the same after git rewrites its index to refresh file
+// stats, and another after anything is staged.
+func TestUserIndexIgnoresRefreshes(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	ids := func() (string, string) {
+		t.Helper()
+		s, err := NewTreeSnapshot(ctx, r.root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		file, _ := IndexIdentity(ctx, r.root)
+		return s.UserIndex(), file
+	}
+	first, firstFile := ids()
+	if first == "" {
+		t.Fatal("no identity")
+	}
+	then := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(r.root, "a.txt"), then, then); err != nil {
+		t.Fatal(err)
+	}
+	r.git("update-index", "--refresh")
+	again, againFile := ids()
+	if againFile == firstFile {
+		t.Fatal("the refresh did not rewrite the index (the test proves nothing)")
+	}
+	if again != first {
+		t.Errorf("a refresh changed UserIndex: %s -> %s", first, again)
+	}
+	// A cache git keeps in the index (here the untracked cache, UNTR) is
+	// not what the index stages.
+	r.git("update-index", "--untracked-cache")
+	r.git("-c", "core.untrackedCache=true", "status", "--porcelain")
+	if cached, cachedFile := ids(); cachedFile == againFile {
+		t.Error("the untracked cache did not rewrite the index (the test proves nothing)")
+	} else if cached != first {
+		t.Errorf("the untracked cache changed UserIndex: %s -> %s", first, cached)
+	}
+	r.write("b.txt", "b\n")
+	r.git("add", "b.txt")
+	if staged, _ := ids(); staged == first {
+		t.Error("staging a file kept UserIndex")
+	}
+}
+
+// A seed note an earlier version wrote (no content of the user's index)
+// is no note: the kept index is merged again, never read with its
+// attributes mark taken for the content.
+func TestSeedNoteOfEarlierFormat(t *testing.T) {
+	kept := filepath.Join(t.TempDir(), "kept")
+	for _, old := range []string{"1234-5678 attributes\n", "1234-5678\n"} {
+		if err := os.WriteFile(kept+seedSuffix, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := readSeedNote(kept); ok {
+			t.Errorf("%q read as %+v", old, n)
+		}
+	}
+	want := seedNote{user: "1234-5678", content: "abcdef", attrs: true, hidden: []string{"a b"}}
+	if err := writeSeedNote(kept, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := readSeedNote(kept); !ok || got.user != want.user || got.content != want.content || !got.attrs || len(got.hidden) != 1 {
+		t.Errorf("round trip: %+v, %v", got, ok)
 	}
 }

@@ -146,10 +146,14 @@ func TestNestedRepositories(t *testing.T) {
 				if got := s.LeftOut; !slices.Equal(got, want) {
 					t.Errorf("kept snapshot %d left out %q, want %q", i, s.LeftOut, want)
 				}
+				// What Tree leaves out, KeyTree holds: nothing moved.
 				if changed, err := s.Changed(ctx); err != nil {
 					t.Errorf("Changed: %v", err)
-				} else if changed != (sh.leftOut != "") {
-					t.Errorf("Changed = %v right after the snapshot, with %q left out", changed, s.LeftOut)
+				} else if changed {
+					t.Errorf("Changed right after the snapshot, with %q left out", s.LeftOut)
+				}
+				if s.KeyTree == "" {
+					t.Errorf("no KeyTree: %s", s.Uncertain)
 				}
 				s.Close()
 			}
@@ -205,5 +209,61 @@ func TestNestedRepositoryBelowTopLevel(t *testing.T) {
 	}
 	if got := r.git("show", s.Tree+":pkg/src/a.txt"); got != "two" {
 		t.Errorf("the snapshot holds pkg/src/a.txt as %q", got)
+	}
+}
+
+// KeyTree holds every file a program in the work tree can read, the work
+// trees of the repositories inside it included, byte for byte: an edit in
+// one changes it (not Tree, which holds a gitlink or nothing), and putting
+// the file back gives the same KeyTree again.
+func TestKeyTreeHoldsNestedWorkTrees(t *testing.T) {
+	ctx := context.Background()
+	for _, sh := range nestedShapes(t) {
+		t.Run(sh.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.write("src/a.txt", "one\n")
+			r.commitAll("base")
+			sh.make(r)
+			snap := func() *TreeSnapshot {
+				s, err := NewTreeSnapshot(ctx, r.root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(s.Close)
+				if s.KeyTree == "" {
+					t.Fatalf("no KeyTree: %s", s.Uncertain)
+				}
+				return s
+			}
+			first := snap()
+			assertLiteral(t, r, "KeyTree", first.KeyTree, "tmp")
+			var inside string
+			for _, f := range []string{"src/dep/lib.txt", "src/sub/s.txt", "src/dep/inner/x.txt", "scratch/x.txt", "src/ghost/x.txt"} {
+				if fileExists(filepath.Join(r.root, f)) {
+					inside = f
+					break
+				}
+			}
+			if inside == "" {
+				return
+			}
+			old, err := os.ReadFile(filepath.Join(r.root, inside))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.write(inside, "edited inside\n")
+			if changed, err := first.Changed(ctx); err != nil || !changed {
+				t.Errorf("Changed = %v, %v after an edit of %s", changed, err, inside)
+			}
+			second := snap()
+			assertLiteral(t, r, "KeyTree after the edit", second.KeyTree, "tmp")
+			if second.KeyTree == first.KeyTree {
+				t.Errorf("an edit of %s kept KeyTree %s", inside, first.KeyTree)
+			}
+			r.write(inside, string(old))
+			if third := snap(); third.KeyTree != first.KeyTree {
+				t.Errorf("%s put back: KeyTree %s, was %s", inside, third.KeyTree, first.KeyTree)
+			}
+		})
 	}
 }

@@ -4,16 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // snapshotMessage is the message of a working-tree snapshot commit.
@@ -25,13 +21,12 @@ var snapshotIdentity = []string{
 	"GIT_COMMITTER_NAME=agent-gauntlet", "GIT_COMMITTER_EMAIL=agent-gauntlet@localhost",
 }
 
-// SnapshotTree writes a tree object holding the work tree as it is: tracked
-// files with their current content and untracked files that are not
-// ignored. It works on a temporary copy of the index (GIT_INDEX_FILE), so the
-// user's index, stash and work tree are never touched. Only the project
-// root (git's working directory) is read from the work tree: outside it the
-// tree holds the index's content, which diffs restricted to the root
-// (--relative) never look at. Paths under the exclude directories
+// SnapshotTree writes a tree object holding the work tree as it is on
+// disk (see literal.go): every file that is not ignored, and the ignored
+// files git tracks, with their bytes and modes as the file system has
+// them, whatever attributes, configuration or index flags say. It works
+// on an index of its own (GIT_INDEX_FILE), so the user's index, stash and
+// work tree are never touched. Paths under the exclude directories
 // (relative to root, such as the log directory) are left out.
 func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, error) {
 	s, err := newTreeSnapshot(ctx, root, false, exclude)
@@ -47,30 +42,60 @@ func SnapshotTree(ctx context.Context, root string, exclude ...string) (string, 
 // again, re-reading only what changed.
 //
 // The index of a TreeSnapshot is kept between runs too, in the git
-// directory of the work tree (see keptIndex): seeded once from a copy of
-// the user's index, it then caches the file stats of every file of the
-// snapshot, untracked and modified ones included, so that snapshotting an
-// unchanged work tree again costs about one `git status`, whatever its
-// size. It is seeded again whenever the user's index changes, so that its
-// tree is always the one a fresh copy would give.
+// directory of the work tree: it caches the file stats of every file of
+// the snapshot, untracked and modified ones included, so that snapshotting
+// an unchanged work tree again costs about one `git status`, whatever its
+// size. Whenever the user's index changes it is merged again from it (see
+// mergeSeed), so that it holds the paths git tracks.
 type TreeSnapshot struct {
-	// Tree is the snapshot's tree object.
+	// Tree is the snapshot's tree object, as git holds a work tree: a
+	// repository of its own inside it is a gitlink to its commit, and one
+	// without a commit is left out.
 	Tree string
+	// KeyTree is everything in the work tree a program can read (what
+	// Tree holds, with each repository of its own inside the work tree, a
+	// gitlink or one left out, replaced by the tree of its work tree,
+	// snapshotted the same way, and without the Hidden paths); "" when
+	// that cannot be told, and Uncertain says why.
+	KeyTree   string
+	Uncertain string
 	// LeftOut are the paths of the work tree git cannot hold in a tree, so
 	// the snapshot leaves them out: a repository of its own without a
 	// commit (its directory, with a trailing slash; a repository with a
 	// commit is held as git holds it, a gitlink to that commit), a file it
-	// cannot read. They are relative to the project root; Changed counts
-	// them as changes, since the snapshot does not hold them.
+	// cannot read. They are relative to the project root.
 	LeftOut []string
-	root    string
-	// tmp is the temporary directory of the index, removed by Close; ""
-	// for a kept index.
-	tmp string
-	// kept is the kept index, "" for a temporary one.
-	kept    string
-	env     []string
+	// Hidden are the paths, relative to the top level, that a sparse
+	// checkout leaves out of the work tree and the snapshot holds as the
+	// user's index does.
+	Hidden []string
+	root   string
+	disk   *diskRepo
+	// user is the user's index.
+	user string
+	// index is the snapshot's index: the kept one (kept), or one in the
+	// temporary directory tmp, removed by Close.
+	index string
+	tmp   string
+	kept  string
+	// store is the gauntlet's directory in the outermost work tree's git
+	// directory, where nested snapshots keep their indexes.
+	store string
+	// sparse is true in a sparse checkout.
+	sparse  bool
 	exclude []string
+	// gitlinks are the top-level-relative paths of the gitlinks of Tree;
+	// leftTop those of LeftOut.
+	gitlinks, leftTop []string
+	// treeAttrs and userAttrs are true when the snapshot's index or the
+	// user's holds a .gitattributes file (see noAttributesInTree).
+	treeAttrs, userAttrs bool
+	// userContent identifies the entries of the user's index (UserIndex).
+	userContent string
+	// nested are the snapshots of the repositories inside the work tree,
+	// by top-level-relative path; depth is how deep this one is nested.
+	nested map[string]*TreeSnapshot
+	depth  int
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -81,64 +106,154 @@ func NewTreeSnapshot(ctx context.Context, root string, exclude ...string) (*Tree
 }
 
 // newTreeSnapshot takes a snapshot in the kept index when keep is set and
-// it can be used, else in a temporary copy of the user's index.
+// it can be used, else in a temporary one.
 func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []string) (*TreeSnapshot, error) {
 	gitDir, userIndex, err := gitPaths(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &TreeSnapshot{root: root}
-	for _, x := range exclude {
-		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
-	}
-	if keep {
-		if index, ok := keptIndex(gitDir, userIndex, root, exclude); ok {
-			s.env, s.kept = []string{"GIT_INDEX_FILE=" + index}, index
-			err := s.Retake(ctx)
-			if err == nil || ctx.Err() != nil {
-				return s, err
-			}
-			// An index git cannot use: a temporary one this time, a fresh
-			// kept one next time (unless another snapshot holds it).
-			if _, lerr := os.Lstat(index + ".lock"); lerr != nil {
-				_ = os.Remove(index)
-				_ = os.Remove(index + treeSuffix)
-			}
-			s.kept = ""
-		}
-	}
-	// The temporary index lives in the git directory: never in the work
-	// tree (TMPDIR may point inside it) and on the same file system.
-	tmp, err := os.MkdirTemp(gitDir, "gauntlet-index-")
+	d, err := openDisk(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	index := filepath.Join(tmp, "index")
-	s.tmp, s.env = tmp, []string{"GIT_INDEX_FILE=" + index}
-	if err := s.seed(ctx, userIndex, index); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("snapshot: %w", err)
+	s := &TreeSnapshot{root: root, disk: d, user: userIndex, sparse: isSparseCheckout(gitDir),
+		store: filepath.Join(gitDir, "agent-gauntlet")}
+	for _, x := range exclude {
+		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
 	}
-	if err := s.Retake(ctx); err != nil {
-		s.Close()
+	kept := ""
+	if keep {
+		kept = keptIndexPath(gitDir, root, exclude)
+	}
+	if err := s.open(ctx, kept); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// seed fills the temporary index: a copy of the user's index (its cached
-// file stats make `git add -A` cheap), else HEAD's tree.
-func (s *TreeSnapshot) seed(ctx context.Context, userIndex, index string) error {
-	seeded, err := copyIndex(userIndex, index)
-	if err != nil || seeded {
+// open prepares the literal view and takes the snapshot in the kept index
+// kept ("" for none) or, when that cannot be used, in a temporary one
+// seeded with kept's stats when it can be read.
+func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
+	if err := s.disk.prepare(ctx); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if kept != "" && os.MkdirAll(filepath.Dir(kept), 0o755) == nil && !busy(kept+".lock") {
+		s.index, s.kept = kept, kept
+		err := s.Retake(ctx)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		// An index git cannot use: a temporary one this time, a fresh
+		// kept one next time (unless another snapshot holds it).
+		if !busy(kept + ".lock") {
+			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix} {
+				_ = os.Remove(kept + suffix)
+			}
+		}
+		s.kept = ""
+	}
+	// The temporary index lives in the git directory: never in the work
+	// tree (TMPDIR may point inside it) and on the same file system.
+	if err := os.MkdirAll(s.store, 0o755); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	tmp, err := os.MkdirTemp(s.store, "gauntlet-index-")
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	s.tmp, s.index = tmp, filepath.Join(tmp, "index")
+	if s.Hidden, s.userAttrs, s.userContent, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
+		s.Close()
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if err := s.Retake(ctx); err != nil {
+		s.Close()
 		return err
 	}
-	head, err := Head(ctx, s.root)
-	if err != nil || head == "" {
+	return nil
+}
+
+// UserIndex identifies what the user's index says (its entries, not the
+// file stats it caches), as the snapshot last read it: git rewrites its
+// index to refresh file stats (`git status` does, a racily clean file keeps
+// it doing so for a second), which changes no staged path.
+func (s *TreeSnapshot) UserIndex() string { return s.userContent }
+
+// noAttributesInTree reports whether neither the snapshot's index nor the
+// user's holds a .gitattributes file: attributes can then only come from
+// outside the work tree (see checkoutLines).
+func (s *TreeSnapshot) noAttributesInTree() bool { return !s.treeAttrs && !s.userAttrs }
+
+// seed merges the kept index again from the user's index (mergeSeed) when
+// that changed since the last merge, or a path it kept hidden appeared in
+// the work tree.
+func (s *TreeSnapshot) seed() error {
+	if s.kept == "" {
+		return nil
+	}
+	user, _ := indexIdentity(s.user)
+	if user == "" {
+		user = "none"
+	}
+	n, noted := readSeedNote(s.kept)
+	if noted && n.fresh(user, s.disk.top) && fileExists(s.kept) {
+		s.Hidden, s.userAttrs, s.userContent = n.hidden, n.attrs, n.content
+		return nil
+	}
+	if !noted {
+		removeOldSeeds(s.kept)
+	}
+	hidden, attrs, content, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
+	if err != nil {
 		return err
 	}
-	_, _, err = run(ctx, call{root: s.root, env: s.env, args: []string{"read-tree", head}})
-	return err
+	s.Hidden, s.userAttrs, s.userContent = hidden, attrs, content
+	if err := copyFile(s.user, s.kept+userSuffix); err != nil {
+		_ = os.Remove(s.kept + userSuffix)
+	}
+	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden, attrs: attrs, content: content})
+}
+
+// Retake snapshots the work tree again into the snapshot's index and
+// sets Tree, KeyTree and LeftOut. A path git cannot add never fails the
+// snapshot: it is left out (a tracked one keeps its content of the
+// index), and named.
+func (s *TreeSnapshot) Retake(ctx context.Context) error {
+	if err := s.seed(); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	args := append([]string{"add", "-A", "--ignore-errors", "--", ":/"}, s.exclude...)
+	s.LeftOut, s.leftTop = nil, nil
+	if _, _, err := run(ctx, s.disk.call(s.root, s.index, args...)); err != nil {
+		left, ok := leftOut(err)
+		if !ok {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		// git names them from the top level of the work tree.
+		pfx, err := showPrefix(ctx, s.root)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.leftTop = left
+		s.LeftOut = underPrefix(slices.Clone(left), pfx)
+	}
+	if tree, facts, ok := s.knownTree(); ok {
+		s.Tree, s.gitlinks, s.treeAttrs = tree, facts.gitlinks, facts.attrs
+	} else {
+		out, _, err := run(ctx, s.disk.call(s.root, s.index, "write-tree"))
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.Tree = strings.TrimSpace(string(out))
+		facts, err := readIndexFacts(s.index)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		s.gitlinks, s.treeAttrs = facts.gitlinks, facts.attrs
+		s.noteTree()
+	}
+	return s.takeNested(ctx)
 }
 
 // ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
@@ -153,37 +268,6 @@ const ignoredNotice = "The following paths are ignored by one of your .gitignore
 var leftOutRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)')$`)
 })
-
-// Retake snapshots the work tree again into the kept index and sets Tree
-// and LeftOut. A path git cannot add never fails the snapshot: it is
-// left out (a tracked one keeps its content of the index), and named.
-func (s *TreeSnapshot) Retake(ctx context.Context) error {
-	args := append([]string{"-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "add", "-A", "--ignore-errors", "--", "."}, s.exclude...)
-	s.LeftOut = nil
-	if _, _, err := run(ctx, call{root: s.root, env: s.env, args: args}); err != nil {
-		left, ok := leftOut(err)
-		if !ok {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		// git names them from the top level of the work tree.
-		pfx, err := showPrefix(ctx, s.root)
-		if err != nil {
-			return fmt.Errorf("snapshot: %w", err)
-		}
-		s.LeftOut = underPrefix(left, pfx)
-	}
-	if tree := s.knownTree(); tree != "" {
-		s.Tree = tree
-		return nil
-	}
-	out, _, err := run(ctx, call{root: s.root, env: s.env, args: []string{"write-tree"}})
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	s.Tree = strings.TrimSpace(string(out))
-	s.noteTree()
-	return nil
-}
 
 // leftOut reads the failure of `git add -A --ignore-errors`: the paths it
 // left out, and whether that is all it says (it added everything else).
@@ -218,17 +302,44 @@ func leftOut(err error) ([]string, bool) {
 // Changed reports whether the work tree differs from the snapshot: a file
 // modified or deleted, or a new file that is not ignored.
 func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
-	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", "."}, s.exclude...)
-	out, _, err := run(ctx, call{root: s.root, env: s.env, args: args, limit: 1})
+	for _, p := range s.Hidden {
+		if fileExists(filepath.Join(s.disk.top, filepath.FromSlash(p))) {
+			return true, nil
+		}
+	}
+	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", ":/"}, s.exclude...)
+	for p := range s.nested {
+		if slices.Contains(s.leftTop, p+"/") {
+			// Not in Tree, but in KeyTree: its own snapshot tells.
+			args = append(args, ":(exclude,literal,top)"+p)
+		}
+	}
+	c := s.disk.call(s.root, s.index, args...)
+	c.limit = 1
+	out, _, err := run(ctx, c)
 	if err != nil {
 		return false, fmt.Errorf("snapshot: %w", err)
 	}
-	return len(out) > 0, nil
+	if len(out) > 0 {
+		return true, nil
+	}
+	for _, n := range s.nested {
+		if changed, err := n.Changed(ctx); err != nil || changed {
+			return changed, err
+		}
+	}
+	return false, nil
 }
 
 // Close removes a temporary index; a kept one stays for the next run.
 func (s *TreeSnapshot) Close() {
-	if s != nil && s.tmp != "" {
+	if s == nil {
+		return
+	}
+	for _, n := range s.nested {
+		n.Close()
+	}
+	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""
 	}
@@ -256,41 +367,6 @@ func gitPaths(ctx context.Context, root string) (gitDir, index string, err error
 		index = filepath.Join(root, index)
 	}
 	return gitDir, index, nil
-}
-
-// copyIndex copies the user's index p to dst (it caches file stats, which
-// makes `git add -A` cheap), with p's modification time: git trusts the
-// cached stats of a file only when the file changed before the index was
-// written, and a copy made later must not make a file modified in between
-// look unchanged. It reports false when there is no index yet.
-func copyIndex(p, dst string) (bool, error) {
-	src, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	defer src.Close()
-	fi, err := src.Stat()
-	if err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	if _, err := io.Copy(out, src); err != nil {
-		out.Close()
-		return false, fserr.Wrap("copy index", p, err)
-	}
-	if err := out.Close(); err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	if err := os.Chtimes(dst, fi.ModTime(), fi.ModTime()); err != nil {
-		return false, fmt.Errorf("copy index: %w", err)
-	}
-	return true, nil
 }
 
 // baseTrailer records, in a snapshot's message, the base commit at the time

@@ -22,7 +22,7 @@ type baselines struct {
 	root string
 	next func(root string) baseline.ClosingSource
 	// src is the source opened (nil before, and after close); pruned is
-	// set once the worktrees dead runs left were looked for.
+	// set once the worktrees dead runs left were looked for (prune).
 	src    baseline.ClosingSource
 	pruned bool
 }
@@ -34,17 +34,21 @@ func (b *baselines) source(c *cache.Results) baseline.ClosingSource {
 	return b.src
 }
 
-// close removes the run's temporary worktrees and, in a project that uses
-// baselines, those that runs which died left behind.
+// close removes the run's temporary worktrees.
 func (b *baselines) close() {
-	if b == nil {
-		return
-	}
-	if b.src != nil {
+	if b != nil && b.src != nil {
 		b.src.Close()
 		b.src = nil
 	}
-	if b.pruned {
+}
+
+// prune removes, in a project that uses baselines, the temporary worktrees
+// that runs which died left behind, once per run. Only a run that ran
+// gates asks: one whose every gate came from the cache made none, and the
+// next that runs a gate prunes (git worktree list would be one more
+// process of every such stop).
+func (b *baselines) prune() {
+	if b == nil || b.pruned {
 		return
 	}
 	b.pruned = true

@@ -97,7 +97,10 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	// The run's changes do not depend on what follows: git lists them while
 	// the state is checked.
 	spec := p.diffSpec()
-	b.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, p.root, p.base, prev.WorkingTreeRef) })
+	// The refs read the previous snapshot as the state names it now:
+	// auto-clean may reset prev while they are asked.
+	prevSnapshot := prev.WorkingTreeRef
+	b.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, p.root, p.base, prevSnapshot) })
 	b.changed = listChanges(ctx, p, b.refs, spec)
 	b.exists = &existence{root: p.root, changed: b.changed}
 	// A look at a past commit leaves the work tree's logs as they are.
@@ -169,11 +172,19 @@ func (p *project) cacheWanted() bool { return p.opts.Version != "" && p.cfg.Cach
 
 // listChanges starts listing the run's changes of spec: from the changes
 // memo of the result cache when the cache is on and the scope is local,
-// else from git.
+// else from git; the changes of the work tree (local and uncommitted
+// scopes) are read from the run's snapshot.
 func listChanges(ctx context.Context, p *project, refs *future[git.Refs], spec gate.DiffSpec) *future[cache.Listed] {
-	if !p.cacheWanted() || spec.Mode != gate.DiffLocal {
+	if spec.Mode != gate.DiffLocal && spec.Mode != gate.DiffUncommitted {
 		return async(func() (cache.Listed, error) {
 			ch, err := git.ChangedFiles(ctx, p.root, spec)
+			return cache.Listed{Changes: ch}, err
+		})
+	}
+	if !p.cacheWanted() || spec.Mode != gate.DiffLocal {
+		p.snap.start()
+		return async(func() (cache.Listed, error) {
+			ch, err := git.ChangedFilesIn(ctx, p.root, spec, p.snap.listing())
 			return cache.Listed{Changes: ch}, err
 		})
 	}
@@ -183,19 +194,20 @@ func listChanges(ctx context.Context, p *project, refs *future[git.Refs], spec g
 	refs.start()
 	p.loc.start()
 	return async(func() (cache.Listed, error) {
-		return changesMemo(ctx, p, refs, spec).Changes(ctx, p.root, spec, p.debug)
+		return changesMemo(ctx, p, refs, spec).Changes(ctx, p.root, spec, p.snap.listing(), p.debug)
 	})
 }
 
 // changesMemo is the changes memo of the run's changes of spec, nil when
-// the run has none (no snapshot, no HEAD, a base that names nothing, a
-// repository that cannot be located).
+// the run has none (no snapshot, or one that cannot hold the whole work
+// tree, no HEAD, a base that names nothing, a repository that cannot be
+// located).
 func changesMemo(ctx context.Context, p *project, refs *future[git.Refs], spec gate.DiffSpec) *cache.Memo {
 	loc, err := p.loc.get()
-	if err != nil || cache.HasSubmodules(p.root, loc.Prefix) {
+	if err != nil {
 		return nil
 	}
-	tree, err := p.snap.tree()
+	tree, err := p.snap.keyTree()
 	if err != nil {
 		return nil
 	}
@@ -203,7 +215,7 @@ func changesMemo(ctx context.Context, p *project, refs *future[git.Refs], spec g
 	if err != nil {
 		return nil
 	}
-	m, _ := cache.NewMemo(ctx, p.root, p.opts.Version, loc, tree, r, spec)
+	m, _ := cache.NewMemo(ctx, p.root, p.opts.Version, loc, tree, p.snap.listing().UserIndex(), r, spec)
 	return m
 }
 

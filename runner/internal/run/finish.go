@@ -56,7 +56,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	if e.archived && archiveAfterPass(s, p) {
 		res = movedToPrevious(res, p.logDir)
 	}
-	prep.cache.Record(ctx, results, b.runNumber, res.ConsoleLogPath, p.snap.treeMoved)
+	prep.cache.Record(ctx, results, b.runNumber, res.ConsoleLogPath, prep.base.Question, p.snap.treeMoved)
 	return res
 }
 

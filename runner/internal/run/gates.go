@@ -24,7 +24,7 @@ func runGates(ctx context.Context, s *services, p *project, b *begun, ch *change
 	env := gate.Env{Root: p.root, LogDir: b.runDir, Names: pl.names, RunNumber: b.runNumber, Diff: prep.spec, CI: p.eff.CI,
 		Config: p.cfg, Previous: prep.previous, Console: s.cons, Skips: prep.skips}
 	report := reporter{cons: s.cons, debug: p.debug, record: verdictRecorder(ctx, s, p, b)}
-	hits, rest := takeCached(s, prep.cache, pl.jobs, env, report)
+	hits, rest := takeCached(s, prep, pl.jobs, env, report)
 	var results []gate.Result
 	if len(rest) > 0 {
 		results = sched.Run(ctx, rest, env, sched.Options{
@@ -37,13 +37,17 @@ func runGates(ctx context.Context, s *services, p *project, b *begun, ch *change
 	}
 	p.snap.gatesEnded(len(rest) > 0)
 	p.baselines.close()
+	if len(rest) > 0 {
+		p.baselines.prune()
+	}
 	return ran{results: cache.Merge(pl.jobs, hits, results)}
 }
 
-// takeCached returns the results the cache holds for jobs (by index; their
-// logs written and their lines printed) and the jobs left to run.
-func takeCached(s *services, c *cache.Results, jobs []gate.Job, env gate.Env, report reporter) (map[int]gate.Result, []gate.Job) {
-	found, rest := c.Take(jobs, s.now())
+// takeCached returns the results the run's cache holds for jobs (by
+// index; their logs written and their lines printed) and the jobs left to
+// run.
+func takeCached(s *services, prep *prepared, jobs []gate.Job, env gate.Env, report reporter) (map[int]gate.Result, []gate.Job) {
+	found, rest := prep.cache.Take(jobs, s.now(), prep.base)
 	if len(found) == 0 {
 		return nil, rest
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
@@ -24,8 +25,10 @@ type prepared struct {
 	// reviews).
 	skips []gate.Skip
 	// cache is the run's result cache, its keys computed; nil when the run
-	// uses none.
+	// uses none. base is how the run finds its base commit for baselines,
+	// against which a cached pre-existing failure holds.
 	cache *cache.Results
+	base  cache.BaseQuestion
 	// spec is the change scope the gates get; reviewed is true when the
 	// run's reviews were given the tree of the run's snapshot: the state
 	// then records that tree even if the gates changed the work tree since
@@ -52,6 +55,7 @@ func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes
 	prep.cache = openCache(p, b)
 	if prep.cache != nil {
 		computeKeys(ctx, p, b, ch, pl.jobs, prep.cache, prep.skips)
+		prep.base = baseQuestion(ctx, p, b, ch)
 	}
 	prep.spec, prep.reviewed = gateSpec(s, p, ch.spec, pl.jobs)
 	logRunStart(ctx, p, prep.spec, len(pl.jobs), b.verification)
@@ -98,12 +102,13 @@ func openCache(p *project, b *begun) *cache.Results {
 	return cache.Open(p.root, loc, run, p.cfg, !p.opts.NoCache, p.debug)
 }
 
-// computeKeys computes the keys in the cache c of jobs on the tree of the
-// run's snapshot, the reviews' with the inputs of their diff: the whole
-// change set ch.full, the refs and the skip decisions they apply (skips).
-// Without a snapshot no job has a key.
+// computeKeys computes the keys in the cache c of jobs on what the run's
+// snapshot says a gate can see (its KeyTree), the reviews' with the inputs
+// of their diff: the whole change set ch.full, the refs and the skip
+// decisions they apply (skips). Without a snapshot, or with one that
+// cannot hold the whole work tree, no job has a key.
 func computeKeys(ctx context.Context, p *project, b *begun, ch *changes, jobs []gate.Job, c *cache.Results, skips []gate.Skip) {
-	tree, err := p.snap.tree()
+	tree, err := p.snap.keyTree()
 	if err != nil {
 		p.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -115,6 +120,25 @@ func computeKeys(ctx context.Context, p *project, b *begun, ch *changes, jobs []
 		}
 	}
 	c.ComputeKeys(ctx, tree, jobs, diff)
+}
+
+// baseQuestion is how the run finds the base commit its failed checks with
+// baseline: true are compared on (git.BaseCommit of ch.base, as
+// checkRunner asks it): the question names the change scope and the
+// commits it starts from ("" when they are not known, or in CI, whose head
+// comes from the environment), and the commit is asked of git once, only
+// when a cached pre-existing failure was found by another question.
+func baseQuestion(ctx context.Context, p *project, b *begun, ch *changes) cache.BaseQuestion {
+	spec := ch.base
+	q := cache.BaseQuestion{Commit: sync.OnceValue(func() string {
+		commit, _ := git.BaseCommit(ctx, p.root, spec)
+		return commit
+	})}
+	if refs, err := b.refs.get(); err == nil && refs.Head != "" && spec.Mode != gate.DiffCI {
+		q.Question = fmt.Sprintf("mode=%s head=%s branch=%s base=%s commit=%s fix=%s",
+			spec.Mode, refs.Head, spec.BaseBranch, refs.Base, spec.Commit, spec.FixBase)
+	}
+	return q
 }
 
 // gateSpec is the change scope the gates get: spec with the tree of the

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -69,6 +70,30 @@ func (s *snapshot) tree() (string, error) {
 		return "", err
 	}
 	return ts.tree.Tree, nil
+}
+
+// keyTree is what a gate can see in the snapshot (its KeyTree: the whole
+// work tree as it is on disk, the repositories inside it included), taking
+// it if needed; an error says why there is none.
+func (s *snapshot) keyTree() (string, error) {
+	ts, err := s.taken.get()
+	if err != nil {
+		return "", err
+	}
+	if ts.tree.KeyTree == "" {
+		return "", fmt.Errorf("the snapshot cannot hold all the work tree: %s", ts.tree.Uncertain)
+	}
+	return ts.tree.KeyTree, nil
+}
+
+// listing is the snapshot the run's changes are read from, taking it if
+// needed; nil when it cannot be taken (git takes one of its own).
+func (s *snapshot) listing() *git.TreeSnapshot {
+	ts, err := s.taken.get()
+	if err != nil {
+		return nil
+	}
+	return ts.tree
 }
 
 // gatesEnded notes that every gate has ended, and whether any ran: a

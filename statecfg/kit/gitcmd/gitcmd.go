@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,8 @@ type Call struct {
 	// Limit, when positive, bounds the stdout kept (Result.Truncated tells
 	// whether git wrote more).
 	Limit int
+	// Unset names variables of the parent's environment git does not get.
+	Unset []string
 }
 
 // Result is what a git process that ran left.
@@ -69,7 +72,7 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	out := &boundedBuffer{max: c.Limit}
 	errBuf := &boundedBuffer{max: MaxStderr}
 	cmd := exec.CommandContext(ctx, Program, append([]string{"-C", c.Dir}, c.Args...)...)
-	cmd.Env = append(append(os.Environ(), env...), c.Env...)
+	cmd.Env = append(append(parentEnv(c.Unset), env...), c.Env...)
 	cmd.Stdout, cmd.Stderr = out, errBuf
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(c.Stdin)
@@ -115,4 +118,16 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return b.buf.Write(p)
+}
+
+// parentEnv is the parent's environment without the variables named in unset.
+func parentEnv(unset []string) []string {
+	all := os.Environ()
+	if len(unset) == 0 {
+		return all
+	}
+	return slices.DeleteFunc(all, func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(unset, name)
+	})
 }

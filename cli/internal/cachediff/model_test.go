@@ -1,0 +1,287 @@
+//go:build unix
+
+package cachediff
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// setup is what a sequence chooses of the project's configuration: each
+// check's `cache:` setting ("true", "entry_point" or "false") and whether
+// the review gate is on.
+type setup struct {
+	Cache  map[string]string
+	Review bool
+}
+
+// String renders the setup as the first line of a replay file.
+func (c setup) String() string {
+	var parts []string
+	for _, g := range checkGates {
+		parts = append(parts, g.name+"="+c.Cache[g.name])
+	}
+	return fmt.Sprintf("config %s review=%t", strings.Join(parts, " "), c.Review)
+}
+
+// parseSetup reads String's form.
+func parseSetup(l string) (setup, error) {
+	c := setup{Cache: map[string]string{}}
+	f := strings.Fields(l)
+	if len(f) == 0 || f[0] != "config" {
+		return c, fmt.Errorf("not a config line: %q", l)
+	}
+	for _, kv := range f[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "review" {
+			c.Review = v == "true"
+		} else {
+			c.Cache[k] = v
+		}
+	}
+	return c, nil
+}
+
+// drawSetup draws a setup.
+func drawSetup(t *rapid.T) setup {
+	c := setup{Cache: map[string]string{}}
+	for _, g := range checkGates {
+		c.Cache[g.name] = rapid.SampledFrom([]string{"true", "true", "entry_point", "false"}).Draw(t, "cache-"+g.name)
+	}
+	c.Review = rapid.Bool().Draw(t, "review")
+	return c
+}
+
+// checkYAML is the file of check name running command.
+func (c setup) checkYAML(name, command string) string {
+	s := fmt.Sprintf("command: %q\ntimeout: 60\n", command)
+	if name == "old" {
+		s += "baseline: true\n"
+	}
+	return s + "cache: " + c.Cache[name] + "\n"
+}
+
+// configYAML is .gauntlet/config.yml: the project root, a directory, a
+// wildcard and a glob entry point.
+func (c setup) configYAML() string {
+	review := ""
+	if c.Review {
+		review = "    reviews: [quality]\n"
+	}
+	return `base_branch: main
+max_retries: 100
+cli:
+  default_preference: [claude]
+stop_hook:
+  run_interval_minutes: 0
+entry_points:
+  - path: "."
+    checks: [content, crlf, exec, links]
+  - path: src
+    checks: [scoped]
+` + review + `  - path: lib/*
+    checks: [old]
+  - path: "lib/**/*.txt"
+    checks: [crlf]
+`
+}
+
+// Pools the steps draw from.
+var (
+	paths    = []string{"r.txt", "src/a.txt", "src/b.txt", "src/new.txt", "lib/x/y.txt", "lib/z/w.txt", "lib/x/old.txt", "dep/f", "out/o.txt"}
+	contents = []string{"ok", "BAD", "bad", "OLD new", "other", "OLD from the base"}
+	attrs    = []string{"none", "text=auto", "eol=lf", "-diff", "binary", "filter"}
+)
+
+// drawStep draws one step, in the replay form (see apply).
+func drawStep(t *rapid.T) string {
+	p := rapid.SampledFrom(paths).Draw(t, "path")
+	switch rapid.IntRange(0, 15).Draw(t, "kind") {
+	case 0, 1, 2:
+		return fmt.Sprintf("write %s %s %s", p, strings.ReplaceAll(rapid.SampledFrom(contents).Draw(t, "content"), " ", "_"),
+			rapid.SampledFrom([]string{"lf", "lf", "crlf"}).Draw(t, "eol"))
+	case 3:
+		return "crlf " + p
+	case 4:
+		return "chmod " + p + " " + rapid.SampledFrom([]string{"+x", "-x"}).Draw(t, "mode")
+	case 5:
+		return "config " + rapid.SampledFrom([]string{"core.fileMode", "core.symlinks", "core.ignorecase", "core.autocrlf"}).Draw(t, "key") +
+			" " + rapid.SampledFrom([]string{"true", "false"}).Draw(t, "value")
+	case 6:
+		return "attributes " + rapid.SampledFrom([]string{".gitattributes", "info"}).Draw(t, "where") + " " + rapid.SampledFrom(attrs).Draw(t, "attr")
+	case 7:
+		return "flag " + p + " " + rapid.SampledFrom([]string{"skip-worktree", "assume-unchanged", "none"}).Draw(t, "flag")
+	case 8:
+		return "nested " + rapid.SampledFrom([]string{"make", "commit"}).Draw(t, "nested")
+	case 9:
+		return "rename " + p + " " + rapid.SampledFrom(paths).Draw(t, "to")
+	case 10:
+		return "revert " + p
+	case 11:
+		return "delete " + p
+	case 12:
+		return "commit"
+	case 13:
+		return "symlink " + p + " " + rapid.SampledFrom([]string{"ok.target", "bad.target"}).Draw(t, "target")
+	default:
+		return fmt.Sprintf("write %s %s lf", p, rapid.SampledFrom(contents[:2]).Draw(t, "content"))
+	}
+}
+
+// apply performs a step in the sandbox. A step that does not apply to the
+// state (a file that is not there) does nothing.
+func (s *sandbox) apply(step string) error {
+	f := strings.Fields(step)
+	exists := func(p string) bool { _, err := os.Lstat(s.path(p)); return err == nil }
+	if len(f) > 1 && strings.HasPrefix(f[1], "dep/") && !exists("dep/.git") {
+		return nil // no repository of its own yet
+	}
+	switch f[0] {
+	case "write":
+		text := strings.ReplaceAll(f[2], "_", " ") + "\n"
+		if f[3] == "crlf" {
+			text = strings.ReplaceAll(text, "\n", "\r\n")
+		}
+		return s.write(f[1], text)
+	case "crlf":
+		data, err := os.ReadFile(s.path(f[1]))
+		if err != nil {
+			return nil
+		}
+		return s.write(f[1], strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n", "\r\n"))
+	case "chmod":
+		mode := os.FileMode(0o644)
+		if f[2] == "+x" {
+			mode = 0o755
+		}
+		if fi, err := os.Lstat(s.path(f[1])); err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
+		return os.Chmod(s.path(f[1]), mode)
+	case "config":
+		_, err := s.git("config", f[1], f[2])
+		return err
+	case "attributes":
+		return s.attributes(f[1], f[2])
+	case "flag":
+		return s.flag(f[1], f[2])
+	case "nested":
+		return s.nested(f[1])
+	case "rename":
+		if !exists(f[1]) || f[1] == f[2] || strings.HasPrefix(f[2], "dep/") {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(s.path(f[2])), 0o755); err != nil {
+			return err
+		}
+		return os.Rename(s.path(f[1]), s.path(f[2]))
+	case "revert":
+		content, ok := baseFiles[f[1]]
+		if !ok {
+			return nil
+		}
+		return s.write(f[1], content)
+	case "delete":
+		if !exists(f[1]) {
+			return nil
+		}
+		return os.Remove(s.path(f[1]))
+	case "commit":
+		if _, err := s.git("add", "-A"); err != nil {
+			return err
+		}
+		_, err := s.git("commit", "-q", "--allow-empty", "-m", "work")
+		return err
+	case "symlink":
+		if err := os.MkdirAll(filepath.Dir(s.path(f[1])), 0o755); err != nil {
+			return err
+		}
+		_ = os.RemoveAll(s.path(f[1]))
+		return os.Symlink(f[2], s.path(f[1]))
+	}
+	return fmt.Errorf("unknown step %q", step)
+}
+
+// attributes writes (or removes) an attributes file: .gitattributes at the
+// root or .git/info/attributes. "filter" names a clean filter, configured
+// in .git/config, that turns BAD into bad as git reads a file.
+func (s *sandbox) attributes(where, attr string) error {
+	p := s.path(".gitattributes")
+	if where == "info" {
+		p = filepath.Join(s.repo, ".git", "info", "attributes")
+	}
+	line := map[string]string{"text=auto": "* text=auto", "eol=lf": "*.txt eol=lf", "-diff": "*.txt -diff",
+		"binary": "*.txt binary", "filter": "*.txt filter=hide"}[attr]
+	if attr == "filter" {
+		if _, err := s.git("config", "filter.hide.clean", "sed s/BAD/bad/"); err != nil {
+			return err
+		}
+	}
+	if line == "" {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(line+"\n"), 0o644)
+}
+
+// flag sets or clears an index flag of a tracked file.
+func (s *sandbox) flag(p, flag string) error {
+	if out, err := s.git("ls-files", "--", p); err != nil || strings.TrimSpace(out) == "" {
+		return nil
+	}
+	args := []string{"update-index", "--no-skip-worktree", "--no-assume-unchanged", "--", p}
+	if flag != "none" {
+		args = []string{"update-index", "--" + flag, "--", p}
+	}
+	_, err := s.git(args...)
+	return err
+}
+
+// nested makes dep/ a repository of its own with a commit, or commits
+// what it holds.
+func (s *sandbox) nested(what string) error {
+	dep := s.path("dep")
+	if what == "make" {
+		if _, err := os.Lstat(filepath.Join(dep, ".git")); err == nil {
+			return nil
+		}
+		if err := s.write("dep/f", "dep ok\n"); err != nil {
+			return err
+		}
+		if _, err := s.gitIn(dep, "init", "-q", "-b", "main"); err != nil {
+			return err
+		}
+	} else if _, err := os.Lstat(filepath.Join(dep, ".git")); err != nil {
+		return nil
+	}
+	if _, err := s.gitIn(dep, "add", "-A"); err != nil {
+		return err
+	}
+	_, err := s.gitIn(dep, "commit", "-q", "--allow-empty", "-m", "dep")
+	return err
+}
+
+// gateCache is the cache setting of a gate job id ("true" for the
+// review).
+func (c setup) gateCache(id string) (setting string, scoped bool) {
+	f := strings.Split(id, ":")
+	name := f[len(f)-1]
+	if f[0] == "review" {
+		return "true", false
+	}
+	for _, g := range checkGates {
+		if g.name == name {
+			return c.Cache[name], g.scoped
+		}
+	}
+	return "false", false
+}

@@ -1,0 +1,307 @@
+//go:build unix
+
+package cachediff
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+)
+
+// mainPackage is the agent-gauntlet command under test.
+const mainPackage = "github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet"
+
+// processTimeout bounds every process a step starts.
+const processTimeout = 2 * time.Minute
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	binPath   string
+	buildErr  error
+)
+
+// gauntletBinary returns the agent-gauntlet binary, built once per test
+// process (the test measures the real program, without -race).
+func gauntletBinary() (string, error) {
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "gauntlet-cachediff-")
+		if buildErr != nil {
+			return
+		}
+		bin := filepath.Join(buildDir, "agent-gauntlet")
+		cmd := exec.Command("go", "build", "-o", bin, mainPackage)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			buildErr = fmt.Errorf("go build %s: %w\n%s", mainPackage, err, out.Bytes())
+			return
+		}
+		binPath = bin
+	})
+	return binPath, buildErr
+}
+
+// Gates and their scripts. Every check reads the disk as a program does:
+// every file of its working directory but .git, the ignored out/ and the
+// log directory, a repository of its own inside included.
+var gateScripts = map[string]string{
+	"content.sh": visible + `
+found=0
+for f in $(files f); do if grep -q BAD "$f"; then echo "$f:1: error: BAD"; found=1; fi; done
+exit $found
+`,
+	"crlf.sh": visible + `
+cr=$(printf '\r')
+for f in $(files f); do if grep -q "$cr" "$f"; then echo "$f:1: error: CRLF"; exit 1; fi; done
+exit 0
+`,
+	"exec.sh": visible + `
+for f in $(files f); do if [ -x "$f" ]; then echo "$f:1: error: executable"; exit 1; fi; done
+exit 0
+`,
+	"links.sh": visible + `
+for f in $(files l); do case "$(readlink "$f")" in *bad*) echo "$f:1: error: link to $(readlink "$f")"; exit 1;; esac; done
+exit 0
+`,
+	"old.sh": visible + `
+found=0
+for f in $(files f); do
+  grep -n OLD "$f" | while IFS=: read -r n rest; do echo "$f:$n: error: OLD $rest"; done
+  if grep -q OLD "$f"; then found=1; fi
+done
+exit $found
+`,
+	"scoped.sh": `
+for f; do if grep -q BAD "$f"; then echo "$f:1: error: BAD"; exit 1; fi; done
+exit 0
+`,
+}
+
+// visible is the shell function the check scripts list files with.
+const visible = `files() { find . \( -name .git -o -name out -o -name gauntlet_logs \) -prune -o -type "$1" -print | sort; }`
+
+// checkGates are the checks by name, with the command each runs (%s is the
+// directory of the scripts) and whether it is given the changed files.
+var checkGates = []struct {
+	name, command string
+	scoped        bool
+}{
+	{"content", "sh %s/content.sh", false},
+	{"crlf", "sh %s/crlf.sh", false},
+	{"exec", "sh %s/exec.sh", false},
+	{"links", "sh %s/links.sh", false},
+	{"old", "sh %s/old.sh", false},
+	{"scoped", "sh %s/scoped.sh ${CHANGED_FILES}", true},
+}
+
+// sandbox is one sequence's directory: the repository, the gates' scripts,
+// the stand-in reviewer, a hermetic home.
+type sandbox struct {
+	base, repo, gates, bin string
+	env                    []string
+}
+
+// baseFiles are the files the base branch holds; lib/x/old.txt is a
+// failure of the `old` check the base has too.
+var baseFiles = map[string]string{
+	"r.txt":           "root ok\n",
+	"src/a.txt":       "a ok\n",
+	"src/b.txt":       "b ok\n",
+	"lib/x/y.txt":     "y ok\n",
+	"lib/x/old.txt":   "OLD from the base\n",
+	"lib/z/w.txt":     "w ok\n",
+	".gitignore":      "gauntlet_logs/\nout/\n",
+	"out/ignored.txt": "ignored\n",
+}
+
+// newSandbox makes the sandbox of a sequence with configuration cfg under
+// parent: the base branch committed, the feature branch checked out.
+func newSandbox(parent string, cfg setup) (*sandbox, error) {
+	base, err := os.MkdirTemp(parent, "seq-")
+	if err != nil {
+		return nil, err
+	}
+	s := &sandbox{base: base, repo: filepath.Join(base, "repo"), gates: filepath.Join(base, "gates"), bin: filepath.Join(base, "bin")}
+	env, err := testenv.New(filepath.Join(base, "home"))
+	if err != nil {
+		return nil, err
+	}
+	s.env = append(env.Environ(s.bin+string(os.PathListSeparator)+os.Getenv("PATH")), "GAUNTLET_STOP_HOOK_ACTIVE=")
+	for _, d := range []string{s.repo, s.gates, s.bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	for name, body := range gateScripts {
+		if err := os.WriteFile(filepath.Join(s.gates, name), []byte(body), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Symlink(self, filepath.Join(s.bin, reviewerName)); err != nil {
+		return nil, err
+	}
+	files := map[string]string{".gauntlet/config.yml": cfg.configYAML(),
+		".gauntlet/reviews/quality.md": "---\ncli_preference: [claude]\nnum_reviews: 1\ntimeout: 60\n---\nReview the change: flag every line that adds the marker.\n"}
+	for _, g := range checkGates {
+		files[".gauntlet/checks/"+g.name+".yml"] = cfg.checkYAML(g.name, fmt.Sprintf(g.command, s.gates))
+	}
+	for p, c := range baseFiles {
+		files[p] = c
+	}
+	for p, c := range files {
+		if err := s.write(p, c); err != nil {
+			return nil, err
+		}
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "gc.auto", "0"}, {"add", "-A"},
+		{"commit", "-q", "-m", "base"}, {"checkout", "-q", "-b", "feature"}} {
+		if _, err := s.git(args...); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// remove deletes the sandbox.
+func (s *sandbox) remove() { _ = os.RemoveAll(s.base) }
+
+// path is the absolute path of a repository path.
+func (s *sandbox) path(rel string) string { return filepath.Join(s.repo, filepath.FromSlash(rel)) }
+
+// write writes a file of the repository, making its directory.
+func (s *sandbox) write(rel, content string) error {
+	p := s.path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(p, []byte(content), 0o644)
+}
+
+// git runs git in dir (the repository when "").
+func (s *sandbox) gitIn(dir string, args ...string) (string, error) {
+	if dir == "" {
+		dir = s.repo
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), processTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir, cmd.Env = dir, s.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("git %s: %w\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out), nil
+}
+
+// git runs git in the repository.
+func (s *sandbox) git(args ...string) (string, error) { return s.gitIn("", args...) }
+
+// report is what `run --format json` says, as far as the test reads it.
+type report struct {
+	Status string `json:"status"`
+	Gates  []struct {
+		ID     string          `json:"id"`
+		Status string          `json:"status"`
+		Cached json.RawMessage `json:"cached"`
+	} `json:"gates"`
+}
+
+// run runs `agent-gauntlet run --format json` (with args) in the repository
+// at repo and returns its report.
+func (s *sandbox) run(bin, repo string, args ...string) (report, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), processTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"run", "--format", "json"}, args...)...)
+	cmd.Dir, cmd.Env = repo, s.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var r report
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil {
+		return r, errb.String(), fmt.Errorf("run %v: %v (exit %v)\nstdout:\n%s\nstderr:\n%s", args, jerr, err, out.String(), errb.String())
+	}
+	return r, errb.String(), nil
+}
+
+// copyRepo copies the repository (its git directory and logs included)
+// into a fresh directory and returns it.
+func (s *sandbox) copyRepo() (string, error) {
+	dst, err := os.MkdirTemp(s.base, "copy-")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("cp", "-a", s.repo+"/.", dst).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("cp: %v\n%s", err, out)
+	}
+	return dst, nil
+}
+
+// fingerprint is what a gate run in dir (relative to the repository) can
+// see: every file and link below it, as the check scripts list them, with
+// its mode and bytes.
+func (s *sandbox) fingerprint(dir string) (string, error) {
+	root := s.path(dir)
+	var lines []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "out" || d.Name() == "gauntlet_logs") {
+			return filepath.SkipDir
+		}
+		if d.Name() == ".git" {
+			return nil // a .git file
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, "link "+rel+" "+target)
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(data)
+			lines = append(lines, fmt.Sprintf("file %s %o %s", rel, fi.Mode().Perm()&0o100, hex.EncodeToString(sum[:8])))
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(lines)
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:12]), nil
+}

@@ -1,0 +1,345 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// The tree as it is on disk. A gate reads the bytes and modes of the files
+// in the work tree; git's own view of them is something else: attributes
+// and configuration convert a file on its way into a blob (line endings
+// under `text`, `eol` or core.autocrlf, a clean filter, `ident`,
+// `working-tree-encoding`), core.fileMode=false and core.symlinks=false
+// hide modes and links, index flags (skip-worktree, assume-unchanged) hide
+// whole files, and `-diff` or `binary` turn a text file's diff into
+// "Binary files differ". So every git command that reads the work tree for
+// a snapshot, or shows a diff to a reviewer, runs in a literal view of the
+// repository: a private git directory (see diskRepo.prepare) whose
+// attributes, read after every .gitattributes file and .git/info/attributes
+// and so winning over them, switch every conversion off, and whose
+// configuration, included from the repository's, is overridden on the
+// command line (literalConfig). The snapshot's own index never carries an
+// index flag (see mergeSeed). Nothing is written into the repository's own
+// git directory besides the gauntlet's directory and new objects.
+
+// shadowDir is the private git directory of a work tree, in its git
+// directory (KeptIndexDir's parent).
+const shadowDir = "agent-gauntlet/literal"
+
+// literalAttributes is the private git directory's info/attributes: the
+// last word on every path. `!diff` makes diff and binary detection look at
+// the content, as for a path no attribute names.
+const literalAttributes = "# agent-gauntlet: the literal view of the work tree (no conversion, no driver)\n" +
+	"* -text -eol -crlf -filter -ident -working-tree-encoding !diff\n"
+
+// literalConfig are the settings every literal command runs with: no line
+// ending conversion, modes and symbolic links as the file system has them,
+// every cached stat checked in full, no file system monitor, no split or
+// sparse index, the whole work tree.
+var literalConfig = func() []string {
+	cfg := []string{
+		"core.autocrlf=false", "core.safecrlf=false", "core.fileMode=true", "core.symlinks=true",
+		"core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false", "core.fsmonitor=false", "core.splitIndex=false",
+		"core.sparseCheckout=false", "core.sparseCheckoutCone=false", "index.sparse=false",
+	}
+	// On a case-sensitive file system (Linux) two names that differ in
+	// case are two files, whatever core.ignorecase says; elsewhere git set
+	// it from the file system when the repository was made.
+	if runtime.GOOS == "linux" {
+		cfg = append(cfg, "core.ignorecase=false")
+	}
+	return cfg
+}()
+
+// diskRepo is one work tree as the literal view reads it.
+type diskRepo struct {
+	// top is the absolute top level of the work tree, gitDir its git
+	// directory, commonDir the repository's common directory.
+	top, gitDir, commonDir string
+	// objects is the object directory new objects are written to;
+	// alternates are more object directories to read from (a nested
+	// repository's own, whose objects its index names).
+	objects    string
+	alternates []string
+	// shadow is the private git directory.
+	shadow string
+}
+
+// openDisk describes the work tree of the project at root.
+func openDisk(ctx context.Context, root string) (*diskRepo, error) {
+	gitDir, _, err := gitPaths(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	top := root
+	for p := strings.TrimSuffix(pfx, "/"); p != "" && p != "."; p = filepath.Dir(p) {
+		top = filepath.Dir(top)
+	}
+	if !filepath.IsAbs(top) {
+		if top, err = filepath.Abs(top); err != nil {
+			return nil, err
+		}
+	}
+	d := &diskRepo{top: top, gitDir: gitDir, commonDir: commonDirOf(gitDir),
+		shadow: filepath.Join(gitDir, filepath.FromSlash(shadowDir))}
+	if env := os.Getenv("GIT_COMMON_DIR"); env != "" {
+		d.commonDir = env
+	}
+	d.objects = os.Getenv("GIT_OBJECT_DIRECTORY")
+	if d.objects == "" {
+		d.objects = filepath.Join(d.commonDir, "objects")
+	}
+	if alt := os.Getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"); alt != "" {
+		d.alternates = filepath.SplitList(alt)
+	}
+	return d, nil
+}
+
+// commonDirOf is the common directory of the git directory gitDir: the one
+// its commondir file names (a linked worktree's), else gitDir itself.
+func commonDirOf(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	p := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(gitDir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// literalEnvUnset are the variables a literal command must not inherit:
+// they would move it back to the repository's own git directory, index or
+// configuration file.
+var literalEnvUnset = []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE",
+	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_NAMESPACE"}
+
+// call is a git command in the literal view of d, run in dir (a directory
+// of the work tree: pathspecs are relative to it), with index as its index
+// ("" for none).
+func (d *diskRepo) call(dir, index string, args ...string) call {
+	env := []string{"GIT_DIR=" + d.shadow, "GIT_WORK_TREE=" + d.top, "GIT_OBJECT_DIRECTORY=" + d.objects}
+	if len(d.alternates) > 0 {
+		env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+strings.Join(d.alternates, string(os.PathListSeparator)))
+	}
+	if index != "" {
+		env = append(env, "GIT_INDEX_FILE="+index)
+	}
+	return call{root: dir, args: args, env: env, unset: literalEnvUnset, config: literalConfig}
+}
+
+// prepare makes or refreshes the private git directory: a HEAD, the
+// attributes that switch conversions off, the repository's exclude file,
+// and a configuration that includes the repository's (its format and
+// extensions copied, since git reads those from the git directory's own
+// file only).
+func (d *diskRepo) prepare(ctx context.Context) error {
+	if err := os.MkdirAll(filepath.Join(d.shadow, "refs"), 0o755); err != nil {
+		return fmt.Errorf("literal view: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(d.shadow, "info"), 0o755); err != nil {
+		return fmt.Errorf("literal view: %w", err)
+	}
+	if err := writeIfDiffers(filepath.Join(d.shadow, "HEAD"), []byte("ref: refs/heads/agent-gauntlet-literal\n")); err != nil {
+		return err
+	}
+	if err := writeIfDiffers(filepath.Join(d.shadow, "info", "attributes"), []byte(literalAttributes)); err != nil {
+		return err
+	}
+	if err := d.mirrorExclude(); err != nil {
+		return err
+	}
+	return d.writeConfig(ctx)
+}
+
+// mirrorExclude keeps the private git directory's info/exclude equal to
+// the repository's, so that the literal view ignores what git ignores.
+func (d *diskRepo) mirrorExclude() error {
+	own := filepath.Join(d.shadow, "info", "exclude")
+	data, err := os.ReadFile(filepath.Join(d.commonDir, "info", "exclude"))
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(own); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("literal view: %w", err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("literal view: %w", err)
+	}
+	return writeIfDiffers(own, data)
+}
+
+// configFiles are the repository's configuration files the private one
+// includes, in git's order: the common one, then the work tree's own.
+func (d *diskRepo) configFiles() []string {
+	files := []string{filepath.Join(d.commonDir, "config")}
+	if wt := filepath.Join(d.gitDir, "config.worktree"); d.gitDir != d.commonDir || fileExists(wt) {
+		files = append(files, wt)
+	}
+	return files
+}
+
+// writeConfig writes the private configuration when the repository's
+// files changed since it was written (their identities are noted in it).
+func (d *diskRepo) writeConfig(ctx context.Context) error {
+	p := filepath.Join(d.shadow, "config")
+	var ids strings.Builder
+	for _, f := range d.configFiles() {
+		id, _ := fileIdentity(f)
+		fmt.Fprintf(&ids, "# source %q %s\n", f, id)
+	}
+	if old, err := os.ReadFile(p); err == nil && bytes.HasPrefix(old, []byte(ids.String())) {
+		return nil
+	}
+	format, err := d.repositoryFormat(ctx)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString(ids.String())
+	b.WriteString(format)
+	for _, f := range d.configFiles() {
+		fmt.Fprintf(&b, "[include]\n\tpath = %s\n", quoteConfig(f))
+	}
+	return writeIfDiffers(p, []byte(b.String()))
+}
+
+// repositoryFormat is the configuration text of the repository's format
+// version and extensions.
+func (d *diskRepo) repositoryFormat(ctx context.Context) (string, error) {
+	out, _, err := run(ctx, call{root: d.top, unset: literalEnvUnset, okCodes: []int{1},
+		args: []string{"config", "--file", filepath.Join(d.commonDir, "config"), "-z", "--get-regexp", `^(core\.repositoryformatversion|extensions\..*)$`}})
+	if err != nil {
+		return "", fmt.Errorf("literal view: %w", err)
+	}
+	var core, ext strings.Builder
+	for _, rec := range splitZ(out) {
+		key, value, _ := strings.Cut(rec, "\n")
+		section, name, _ := strings.Cut(key, ".")
+		line := fmt.Sprintf("\t%s = %s\n", name, quoteConfig(value))
+		if section == "core" {
+			core.WriteString(line)
+		} else {
+			ext.WriteString(line)
+		}
+	}
+	s := "[core]\n" + core.String()
+	if ext.Len() > 0 {
+		s += "[extensions]\n" + ext.String()
+	}
+	return s, nil
+}
+
+// objectFormat is the object format of the repository ("sha1" or
+// "sha256"), as the private configuration copied it.
+func (d *diskRepo) objectFormat() string {
+	data, err := os.ReadFile(filepath.Join(d.shadow, "config"))
+	if err == nil && bytes.Contains(bytes.ToLower(data), []byte("objectformat = \"sha256\"")) {
+		return "sha256"
+	}
+	return "sha1"
+}
+
+// quoteConfig quotes a value for a git configuration file.
+func quoteConfig(v string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`)
+	return `"` + r.Replace(v) + `"`
+}
+
+// fileIdentity identifies a small file's content by its size and
+// modification time ("-" when it does not exist).
+func fileIdentity(p string) (string, bool) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "-", false
+	}
+	return fmt.Sprintf("%d.%d", fi.Size(), fi.ModTime().UnixNano()), true
+}
+
+// fileExists reports whether p exists.
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// writeIfDiffers writes data to p unless p holds it already (through a
+// temporary file renamed into place).
+func writeIfDiffers(p string, data []byte) error {
+	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+"-*.tmp")
+	if err != nil {
+		return fmt.Errorf("literal view: %w", err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("literal view: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("literal view: %w", err)
+	}
+	return nil
+}
+
+// ViewIdentity identifies what, outside the work tree, decides which file
+// git converts on checkout (see checkoutView), and so which difference
+// from a commit is a change: the configuration files git reads, the
+// attribute files outside the work tree, and configuration given in the
+// environment. It changes when one of them does; ok is false when the
+// repository cannot be located.
+func ViewIdentity(ctx context.Context, root string) (string, bool) {
+	gitDir, _, err := gitPaths(ctx, root)
+	if err != nil {
+		return "", false
+	}
+	common := commonDirOf(gitDir)
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	files := []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"),
+		filepath.Join(common, "info", "attributes"), "/etc/gitconfig", "/etc/gitattributes"}
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	if xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"), filepath.Join(xdg, "git", "attributes"))
+	}
+	var b strings.Builder
+	for _, f := range files {
+		id, _ := fileIdentity(f)
+		fmt.Fprintf(&b, "%s=%s\n", f, id)
+	}
+	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_NOSYSTEM", "GIT_ATTR_NOSYSTEM"} {
+		fmt.Fprintf(&b, "%s=%s\n", k, os.Getenv(k))
+	}
+	if n, err := strconv.Atoi(os.Getenv("GIT_CONFIG_COUNT")); err == nil {
+		for i := range n {
+			fmt.Fprintf(&b, "%s=%s\n", os.Getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i)), os.Getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)))
+		}
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:16]), true
+}

@@ -1,0 +1,324 @@
+package git
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
+)
+
+// Repositories inside the work tree. git holds a repository of its own
+// inside a work tree (a clone, a submodule) as a gitlink, the commit its
+// HEAD names, and one without a commit not at all; what its files hold is
+// in no tree of the outer repository. A program run in the outer work tree
+// reads those files all the same, so KeyTree (what the result cache keys
+// by) holds each of them as its own snapshot: its work tree read the same
+// literal way, into the outer repository's object store, under its path.
+
+// Bounds of the nesting that KeyTree follows; deeper or more makes it
+// uncertain.
+const (
+	maxNestedDepth = 4
+	maxNested      = 64
+)
+
+// keySuffix names, next to a kept index, the note of the KeyTree made for
+// its Tree and nested trees.
+const keySuffix = ".key"
+
+// indexFacts are what a snapshot's index holds that its tree's users need:
+// the paths of its gitlinks, and whether it holds a .gitattributes file.
+type indexFacts struct {
+	gitlinks []string
+	attrs    bool
+}
+
+// readIndexFacts reads the facts of the index file p (none when there is
+// no file).
+func readIndexFacts(p string) (indexFacts, error) {
+	var f indexFacts
+	idx, err := gitindex.Read(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, err
+	}
+	for _, e := range idx.Entries {
+		if e.Mode == gitindex.ModeGitlink && e.Stage() == 0 {
+			f.gitlinks = append(f.gitlinks, e.Path)
+		}
+		f.attrs = f.attrs || isAttributesPath(e.Path)
+	}
+	return f, nil
+}
+
+// takeNested snapshots the repositories inside the work tree and sets
+// KeyTree (or Uncertain).
+func (s *TreeSnapshot) takeNested(ctx context.Context) error {
+	s.KeyTree, s.Uncertain = "", ""
+	dirs := slices.Clone(s.gitlinks)
+	for _, l := range s.leftTop {
+		d, ok := strings.CutSuffix(l, "/")
+		if !ok {
+			s.Uncertain = fmt.Sprintf("%s cannot be read", l)
+			return nil
+		}
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	trees := map[string]string{}
+	for _, p := range dirs {
+		tree, why := s.nestedTree(ctx, p)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if why != "" {
+			s.Uncertain = why
+			return nil
+		}
+		if tree != "" {
+			trees[p] = tree
+		}
+	}
+	for p, n := range s.nested {
+		if _, ok := trees[p]; !ok {
+			n.Close()
+			delete(s.nested, p)
+		}
+	}
+	if len(trees) == 0 && len(s.Hidden) == 0 {
+		s.KeyTree = s.Tree
+		return nil
+	}
+	tree, err := s.keyTree(ctx, trees)
+	if err != nil {
+		s.Uncertain = err.Error()
+		return nil
+	}
+	s.KeyTree = tree
+	return nil
+}
+
+// nestedTree is the KeyTree of the repository at the top-level-relative
+// path p, "" when nothing is there to read (a gitlink whose directory is
+// missing or empty); why says what makes it uncertain.
+func (s *TreeSnapshot) nestedTree(ctx context.Context, p string) (tree, why string) {
+	dir := filepath.Join(s.disk.top, filepath.FromSlash(p))
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return "", ""
+	}
+	if err != nil {
+		return "", fmt.Sprintf("%s cannot be read: %v", p, err)
+	}
+	gitDir, ok := nestedGitDir(dir)
+	if !ok {
+		return "", fmt.Sprintf("%s holds files but no repository git can read", p)
+	}
+	if s.depth+1 >= maxNestedDepth || len(s.nested) >= maxNested {
+		return "", fmt.Sprintf("%s: repositories nested too deep or too many", p)
+	}
+	n, err := s.nestedSnapshot(ctx, p, dir, gitDir)
+	if err != nil {
+		return "", fmt.Sprintf("%s: %v", p, err)
+	}
+	if n.KeyTree == "" {
+		return "", fmt.Sprintf("%s: %s", p, n.Uncertain)
+	}
+	return n.KeyTree, ""
+}
+
+// nestedGitDir is the git directory of the repository whose work tree is
+// dir: dir/.git, or the directory a .git file names; ok is false when
+// neither is a git directory.
+func nestedGitDir(dir string) (string, bool) {
+	p := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", false
+	}
+	if fi.Mode().IsRegular() {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", false
+		}
+		target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if !ok {
+			return "", false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		p = target
+	} else if !fi.IsDir() {
+		return "", false
+	}
+	if !fileExists(filepath.Join(p, "HEAD")) {
+		return "", false
+	}
+	return filepath.Clean(p), true
+}
+
+// nestedSnapshot snapshots the repository at p (work tree dir, git
+// directory gitDir): its objects are written to this snapshot's object
+// store, its indexes kept in this snapshot's store when this one keeps its
+// own.
+func (s *TreeSnapshot) nestedSnapshot(ctx context.Context, p, dir, gitDir string) (*TreeSnapshot, error) {
+	if n, ok := s.nested[p]; ok && n.disk.gitDir == gitDir {
+		return n, n.Retake(ctx)
+	}
+	common := commonDirOf(gitDir)
+	sum := sha256.Sum256([]byte(dir))
+	base := filepath.Join(s.store, "nested", hex.EncodeToString(sum[:8]))
+	// No alternate: every object of its snapshot must be in this one's
+	// store (git would not copy one it finds elsewhere), and mergeSeed
+	// takes no object id from its own index.
+	d := &diskRepo{top: dir, gitDir: gitDir, commonDir: common, objects: s.disk.objects,
+		alternates: s.disk.alternates, shadow: filepath.Join(base, "literal")}
+	n := &TreeSnapshot{root: dir, disk: d, user: filepath.Join(gitDir, "index"), sparse: isSparseCheckout(gitDir),
+		store: s.store, depth: s.depth + 1}
+	if err := d.prepare(ctx); err != nil {
+		return nil, err
+	}
+	if d.objectFormat() != s.disk.objectFormat() {
+		return nil, fmt.Errorf("a repository of another object format (%s)", d.objectFormat())
+	}
+	kept := ""
+	if s.kept != "" {
+		kept = filepath.Join(base, "index")
+	}
+	if err := n.open(ctx, kept); err != nil {
+		return nil, err
+	}
+	if s.nested == nil {
+		s.nested = map[string]*TreeSnapshot{}
+	}
+	if old := s.nested[p]; old != nil {
+		old.Close()
+	}
+	s.nested[p] = n
+	return n, nil
+}
+
+// keyTree makes KeyTree: Tree with the gitlinks of trees replaced by those
+// trees (and the repositories left out added), the hidden paths removed.
+// A kept snapshot notes it for the same inputs.
+func (s *TreeSnapshot) keyTree(ctx context.Context, trees map[string]string) (string, error) {
+	paths := make([]string, 0, len(trees))
+	for p := range trees {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	h := sha256.New()
+	io.WriteString(h, s.Tree+"\n")
+	for _, p := range paths {
+		io.WriteString(h, p+"\x00"+trees[p]+"\n")
+	}
+	for _, p := range s.Hidden {
+		io.WriteString(h, "-"+p+"\x00")
+	}
+	sig := hex.EncodeToString(h.Sum(nil))
+	if s.kept != "" {
+		if data, err := os.ReadFile(s.kept + keySuffix); err == nil {
+			if noted, tree, ok := strings.Cut(strings.TrimSpace(string(data)), " "); ok && noted == sig && isSHA(tree) {
+				return tree, nil
+			}
+		}
+	}
+	if err := os.MkdirAll(s.store, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(s.store, "gauntlet-key-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	index := filepath.Join(tmp, "index")
+	if err := copyFile(s.index, index); err != nil {
+		return "", err
+	}
+	var remove strings.Builder
+	for _, p := range s.Hidden {
+		remove.WriteString(p + "\x00")
+	}
+	for _, p := range paths {
+		if slices.Contains(s.gitlinks, p) {
+			remove.WriteString(p + "\x00")
+		}
+	}
+	if remove.Len() > 0 {
+		c := s.disk.call(s.disk.top, index, "update-index", "--force-remove", "-z", "--stdin")
+		c.stdin = remove.String()
+		if _, _, err := run(ctx, c); err != nil {
+			return "", err
+		}
+	}
+	for _, p := range paths {
+		if _, _, err := run(ctx, s.disk.call(s.disk.top, index, "read-tree", "--prefix="+p+"/", trees[p])); err != nil {
+			return "", err
+		}
+	}
+	out, _, err := run(ctx, s.disk.call(s.disk.top, index, "write-tree"))
+	if err != nil {
+		return "", err
+	}
+	tree := strings.TrimSpace(string(out))
+	if s.kept != "" {
+		_ = writeIfDiffers(s.kept+keySuffix, []byte(sig+" "+tree+"\n"))
+	}
+	return tree, nil
+}
+
+// copyFile copies the file src to dst.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	_, werr := io.Copy(out, in)
+	return errors.Join(werr, out.Close())
+}
+
+// dirtyNested lists the repositories inside the work tree (paths relative
+// to the top level) whose work tree differs from their HEAD's tree: every
+// one of them when the snapshot could not read them all.
+func (s *TreeSnapshot) dirtyNested(ctx context.Context) ([]string, error) {
+	var dirty []string
+	if s.Uncertain != "" {
+		dirty = slices.Clone(s.gitlinks)
+		for _, l := range s.leftTop {
+			if d, ok := strings.CutSuffix(l, "/"); ok {
+				dirty = append(dirty, d)
+			}
+		}
+		return dirty, nil
+	}
+	for p, n := range s.nested {
+		out, _, err := run(ctx, call{root: n.disk.top, unset: literalEnvUnset, okCodes: []int{1, 128},
+			args: []string{"rev-parse", "-q", "--verify", "HEAD^{tree}"}})
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(string(out)) != n.Tree {
+			dirty = append(dirty, p)
+		}
+	}
+	slices.Sort(dirty)
+	return dirty, nil
+}

@@ -1,0 +1,339 @@
+// Package gitindex reads and writes git's index file (the staging area's
+// binary format): versions 2, 3 and 4
+// are read, SHA-1 and SHA-256 alike; versions 2 and 3 are written, without
+// extensions (git rebuilds the cache tree it needs), through git's own lock
+// file. The runner's snapshots merge their index from the user's in Go
+// (git has no command that clears every entry's flags or says which cached
+// file stats to trust), and the configuration asks it which files git
+// tracks without starting git.
+package gitindex
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Index entry flags (the 16-bit flags word and the version 3 extended one).
+const (
+	FlagAssumeValid   = 0x8000
+	FlagExtended      = 0x4000
+	flagStageMask     = 0x3000
+	flagNameMask      = 0x0fff
+	XFlagSkipWorktree = 0x4000
+	XFlagIntentToAdd  = 0x2000
+)
+
+// Entry modes of interest.
+const (
+	ModeGitlink = 0o160000
+	ModeDir     = 0o040000
+)
+
+// Entry is one entry of an index file.
+type Entry struct {
+	// Stat is ctime (s, ns), mtime (s, ns), dev, ino as git cached them,
+	// then uid, gid and size: every field but the mode.
+	Stat [9]uint32
+	Mode uint32
+	OID  []byte
+	// Flags and XFlags are the entry's flags words (the name length and
+	// stage included); XFlags only in an extended entry.
+	Flags, XFlags uint16
+	Path          string
+}
+
+// Stage is the merge stage of e (0 outside a conflict).
+func (e *Entry) Stage() int { return int(e.Flags&flagStageMask) >> 12 }
+
+// SkipWorktree reports whether e carries the skip-worktree flag.
+func (e *Entry) SkipWorktree() bool {
+	return e.Flags&FlagExtended != 0 && e.XFlags&XFlagSkipWorktree != 0
+}
+
+// IntentToAdd reports whether e is an intent-to-add entry (`git add -N`).
+func (e *Entry) IntentToAdd() bool {
+	return e.Flags&FlagExtended != 0 && e.XFlags&XFlagIntentToAdd != 0
+}
+
+// File is a parsed index file.
+type File struct {
+	Version uint32
+	// HashSize is the size of an object id (20 for SHA-1, 32 for SHA-256).
+	HashSize int
+	Entries  []Entry
+	// Extensions are the signatures of the extensions it holds.
+	Extensions []string
+}
+
+// ErrFormat is wrapped by every error about a file that is not an index
+// as git writes one.
+var ErrFormat = errors.New("index format")
+
+// Read reads and parses the index file p (see Parse).
+func Read(p string) (*File, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return idx, nil
+}
+
+// Parse parses an index file's content. The object id size is the one
+// for which the trailing checksum matches (SHA-1, then SHA-256); an index
+// whose checksum is zeros (index.skipHash) is taken for SHA-1 when it parses
+// as such.
+func Parse(data []byte) (*File, error) {
+	var firstErr error
+	for _, size := range []int{sha1.Size, sha256.Size} {
+		idx, err := parseHash(data, size)
+		if err == nil {
+			return idx, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, firstErr
+}
+
+// NewHash returns the hash of object ids of size bytes.
+func NewHash(size int) hash.Hash {
+	if size == sha256.Size {
+		return sha256.New()
+	}
+	return sha1.New()
+}
+
+// parseHash parses data as an index whose object ids have size bytes.
+func parseHash(data []byte, size int) (*File, error) {
+	if len(data) < 12+size || string(data[:4]) != "DIRC" {
+		return nil, fmt.Errorf("%w: no index header", ErrFormat)
+	}
+	body, sum := data[:len(data)-size], data[len(data)-size:]
+	if !allZero(sum) {
+		h := NewHash(size)
+		h.Write(body)
+		if !bytes.Equal(h.Sum(nil), sum) {
+			return nil, fmt.Errorf("%w: checksum mismatch", ErrFormat)
+		}
+	} else if size != sha1.Size {
+		return nil, fmt.Errorf("%w: unhashed index", ErrFormat)
+	}
+	idx := &File{Version: binary.BigEndian.Uint32(data[4:8]), HashSize: size}
+	if idx.Version < 2 || idx.Version > 4 {
+		return nil, fmt.Errorf("%w: version %d", ErrFormat, idx.Version)
+	}
+	n := binary.BigEndian.Uint32(data[8:12])
+	off := 12
+	prev := ""
+	idx.Entries = make([]Entry, 0, min(int(n), len(body)/62))
+	for i := uint32(0); i < n; i++ {
+		e, next, err := parseEntry(body, off, size, idx.Version, prev)
+		if err != nil {
+			return nil, err
+		}
+		idx.Entries = append(idx.Entries, e)
+		off, prev = next, e.Path
+	}
+	for off < len(body) {
+		if off+8 > len(body) {
+			return nil, fmt.Errorf("%w: truncated extension", ErrFormat)
+		}
+		sig := string(body[off : off+4])
+		n := int(binary.BigEndian.Uint32(body[off+4 : off+8]))
+		if n < 0 || off+8+n > len(body) {
+			return nil, fmt.Errorf("%w: extension %q overruns the file", ErrFormat, sig)
+		}
+		idx.Extensions = append(idx.Extensions, sig)
+		off += 8 + n
+	}
+	return idx, nil
+}
+
+// parseEntry parses the entry at off and returns it and where the next
+// one starts.
+func parseEntry(body []byte, off, size int, version uint32, prev string) (Entry, int, error) {
+	var e Entry
+	fixed := 40 + size + 2
+	if off+fixed > len(body) {
+		return e, 0, fmt.Errorf("%w: truncated entry", ErrFormat)
+	}
+	start := off
+	for i := 0; i < 6; i++ {
+		e.Stat[i] = binary.BigEndian.Uint32(body[off+4*i:])
+	}
+	e.Mode = binary.BigEndian.Uint32(body[off+24:])
+	for i, j := 6, 28; i < 9; i, j = i+1, j+4 {
+		e.Stat[i] = binary.BigEndian.Uint32(body[off+j:])
+	}
+	off += 40
+	e.OID = slices.Clone(body[off : off+size])
+	off += size
+	e.Flags = binary.BigEndian.Uint16(body[off:])
+	off += 2
+	if e.Flags&FlagExtended != 0 {
+		if version < 3 || off+2 > len(body) {
+			return e, 0, fmt.Errorf("%w: extended flags in version %d", ErrFormat, version)
+		}
+		e.XFlags = binary.BigEndian.Uint16(body[off:])
+		off += 2
+	}
+	if version == 4 {
+		strip, n := offsetVarint(body[off:])
+		if n <= 0 || strip > uint64(len(prev)) {
+			return e, 0, fmt.Errorf("%w: bad path prefix", ErrFormat)
+		}
+		off += n
+		end := bytes.IndexByte(body[off:], 0)
+		if end < 0 {
+			return e, 0, fmt.Errorf("%w: unterminated path", ErrFormat)
+		}
+		e.Path = prev[:len(prev)-int(strip)] + string(body[off:off+end])
+		return e, off + end + 1, nil
+	}
+	end := bytes.IndexByte(body[off:], 0)
+	if end < 0 {
+		return e, 0, fmt.Errorf("%w: unterminated path", ErrFormat)
+	}
+	e.Path = string(body[off : off+end])
+	// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+	next := start + (off+end-start+8)&^7
+	if next > len(body) {
+		return e, 0, fmt.Errorf("%w: truncated entry padding", ErrFormat)
+	}
+	return e, next, nil
+}
+
+// offsetVarint decodes git's variable-length integer (varint.c: seven
+// bits a byte, most significant first, each continuation adding one) and
+// returns it and its length, 0 when it is malformed.
+func offsetVarint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	val := uint64(c & 127)
+	n := 1
+	for c&128 != 0 {
+		val++
+		if n >= len(b) || val>>57 != 0 {
+			return 0, 0
+		}
+		c = b[n]
+		n++
+		val = val<<7 + uint64(c&127)
+	}
+	return val, n
+}
+
+// allZero reports whether b holds only zero bytes.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Encode is the content of an index file (version 2, or 3 when an
+// entry has extended flags) holding entries, which must be sorted as git
+// sorts them (Compare) and have object ids of hashSize bytes.
+func Encode(entries []Entry, hashSize int) []byte {
+	version := uint32(2)
+	for i := range entries {
+		if entries[i].Flags&FlagExtended != 0 {
+			version = 3
+			break
+		}
+	}
+	var b bytes.Buffer
+	b.Grow(12 + len(entries)*(72+hashSize) + hashSize)
+	b.WriteString("DIRC")
+	var word [4]byte
+	put32 := func(v uint32) {
+		binary.BigEndian.PutUint32(word[:], v)
+		b.Write(word[:])
+	}
+	put16 := func(v uint16) {
+		binary.BigEndian.PutUint16(word[:2], v)
+		b.Write(word[:2])
+	}
+	put32(version)
+	put32(uint32(len(entries)))
+	for i := range entries {
+		e := &entries[i]
+		start := b.Len()
+		for _, v := range e.Stat[:6] {
+			put32(v)
+		}
+		put32(e.Mode)
+		for _, v := range e.Stat[6:] {
+			put32(v)
+		}
+		b.Write(e.OID)
+		flags := e.Flags &^ flagNameMask
+		flags |= uint16(min(len(e.Path), flagNameMask))
+		put16(flags)
+		if flags&FlagExtended != 0 {
+			put16(e.XFlags)
+		}
+		b.WriteString(e.Path)
+		pad := 8 - (b.Len()-start)%8
+		b.Write(make([]byte, pad))
+	}
+	h := NewHash(hashSize)
+	h.Write(b.Bytes())
+	b.Write(h.Sum(nil))
+	return b.Bytes()
+}
+
+// ErrLocked reports an index whose lock file another process holds.
+var ErrLocked = errors.New("index locked")
+
+// Write writes entries (see Encode) to p the way git writes
+// an index: into p.lock, created exclusively (so that no git writes p
+// meanwhile, and this waits for no git either: ErrLocked), then
+// renamed over p.
+func Write(p string, entries []Entry, hashSize int) error {
+	lock := p + ".lock"
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s: %w", p, ErrLocked)
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(Encode(entries, hashSize))
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(lock)
+		return err
+	}
+	if err := os.Rename(lock, p); err != nil {
+		os.Remove(lock)
+		return err
+	}
+	return nil
+}
+
+// Compare orders entries as git does: by path bytes, then stage.
+func Compare(a, b Entry) int {
+	if c := strings.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	return a.Stage() - b.Stage()
+}
