@@ -204,6 +204,11 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 	if from == "" || from == git.EmptyTree {
 		return from, "", nil
 	}
+	if refs, err := b.refs.get(); err == nil && refs.Head == from && !b.verification {
+		// The point is HEAD: nothing was committed since it, and the
+		// changes against a base that holds HEAD are all the rest.
+		return "", "", nil
+	}
 	ok, err := git.ObjectExists(ctx, p.root, from)
 	if err != nil || !ok {
 		return "", "", err
