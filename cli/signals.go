@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // EndingSignals are the signals that end the program, all the same way:
@@ -106,6 +108,10 @@ const signalDelay = 5 * time.Millisecond
 // arriving before main does. The stop hook installs them at once when it
 // decides to run the gates (Env.HandleSignals).
 func RunProcess(args []string) int {
+	// Whatever a gate started and left behind, detached or not, ends with
+	// the program.
+	_ = procgroup.AdoptStrays()
+	defer procgroup.KillStrays("", 0)
 	if !isHook(args) {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		ctx, stop := NotifyContext(context.Background())

@@ -81,7 +81,8 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = procgroup.Unattended(env)
+	tag := procgroup.NewTag()
+	cmd.Env = append(procgroup.Unattended(env), tag)
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = s.Stdout
 	cmd.Stderr = s.Stderr
@@ -98,8 +99,10 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", s.Path, err)
 	}
 	err = cmd.Wait()
-	// Whatever happened, no member of the group may outlive the run.
+	// Whatever happened, no member of the group may outlive the run, nor
+	// any process it started that left the group.
 	_ = KillGroup(cmd.Process)
+	procgroup.KillStrays(tag, cmd.Process.Pid)
 	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Started: true}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		res.Signal = ws.Signal()
