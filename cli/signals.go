@@ -108,6 +108,7 @@ const signalDelay = 5 * time.Millisecond
 // arriving before main does. The stop hook installs them at once when it
 // decides to run the gates (Env.HandleSignals).
 func RunProcess(args []string) int {
+	seal()
 	// Whatever a gate started and left behind, detached or not, ends with
 	// the program.
 	_ = procgroup.AdoptStrays()
