@@ -9,6 +9,7 @@
 //	glob        the patterns of entry points and check globs
 //	procgroup   start a child in its own process group, kill the group
 //	gitcmd      run git: context, process group, bounded output
+//	fname       fit a file name derived from data to what a file system takes
 //
 // They live in statecfg, the lowest module that runner and cli both
 // import, so that one copy serves all three.
