@@ -772,4 +772,3 @@ func BenchmarkLoadProjectFile(b *testing.B) {
 		}
 	}
 }
-

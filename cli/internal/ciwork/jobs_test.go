@@ -329,7 +329,7 @@ func TestBranchAndFileName(t *testing.T) {
 		if got := FileName(dir); got != want {
 			t.Errorf("FileName(%q) = %q, want %q", dir, got, want)
 		}
-	}	// A project deep in the repository, its name far longer than a file
+	} // A project deep in the repository, its name far longer than a file
 	// name: the workflow's name fits, with an atomic write's temporary
 	// name, and differs from a sibling's that shares its first bytes.
 	deep := strings.Repeat("サービス/", 30)
