@@ -77,17 +77,11 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 
 	cmd := exec.CommandContext(runCtx, s.Path, s.Args...)
 	cmd.Dir = s.Dir
-	env := s.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	tag := procgroup.NewTag()
-	cmd.Env = append(procgroup.Unattended(env), tag)
+	cmd.Env = s.Env
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = s.Stdout
 	cmd.Stderr = s.Stderr
-	cmd.SysProcAttr = procgroup.Attr()
-	cmd.Cancel = func() error { return KillGroup(cmd.Process) }
+	tag := procgroup.Set(cmd)
 	cmd.WaitDelay = DefaultWaitDelay
 	if s.WaitDelay > 0 {
 		cmd.WaitDelay = s.WaitDelay
