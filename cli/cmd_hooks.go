@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/doctor"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/hookcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
@@ -38,7 +39,8 @@ func (c *HooksCmd) Run(env *Env) error {
 			override = filepath.Join(env.Cwd, override) // as typed, from where it was typed
 		}
 	}
-	report := doctor.Examine(env.Ctx, doctor.Options{Root: root, ClaudeSettings: override, Getenv: env.Getenv})
+	report := doctor.Examine(env.Ctx, doctor.Options{Root: root, ClaudeSettings: override, Getenv: env.Getenv,
+		ReadStop: readStopArgs})
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
@@ -58,17 +60,16 @@ func (c *HooksCmd) Run(env *Env) error {
 // per problem with its fix, then a verdict.
 func writeHooks(env *Env, r doctor.Report) {
 	fmt.Fprintf(env.Stdout, "Stop hooks of %s:\n", runner.SafeText(r.Root))
+	for _, p := range r.Problems {
+		writeProblem(env, p)
+	}
 	for _, a := range r.Agents {
 		writeHook(env, r.Root, a.Display, a.Stop)
 		if note := noTimeoutNote(a.Agent, a.Stop.Command); a.Stop.Installed && a.Stop.Plugin == "" && note != "" {
 			fmt.Fprintf(env.Stdout, "  %-14s %-14s Note: %s\n", "", "", note)
 		}
 		for _, p := range a.Problems {
-			word := "Warning"
-			if p.Blocking {
-				word = "Problem"
-			}
-			fmt.Fprintf(env.Stdout, "  %-14s %-14s %s: %s. Fix: %s.\n", "", "", word, runner.SafeText(p.Message), runner.SafeText(p.Fix))
+			writeProblem(env, p)
 		}
 	}
 	fmt.Fprintln(env.Stdout, "Session-start hooks (they tell a new session about pending failures):")
@@ -85,6 +86,15 @@ func writeHooks(env *Env, r doctor.Report) {
 	default:
 		fmt.Fprintln(env.Stdout, "Nothing keeps the installed hooks from running.")
 	}
+}
+
+// writeProblem prints one problem's line with its fix.
+func writeProblem(env *Env, p doctor.Problem) {
+	word := "Warning"
+	if p.Blocking {
+		word = "Problem"
+	}
+	fmt.Fprintf(env.Stdout, "  %-14s %-14s %s: %s. Fix: %s.\n", "", "", word, runner.SafeText(p.Message), runner.SafeText(p.Fix))
 }
 
 // writeHook prints one hook's line: installed or not, where.
@@ -105,8 +115,12 @@ func writeHook(env *Env, root, display string, h doctor.Hook) {
 
 // counts counts the blocking problems and the warnings.
 func counts(r doctor.Report) (blocking, warnings int) {
+	all := [][]doctor.Problem{r.Problems}
 	for _, a := range r.Agents {
-		for _, p := range a.Problems {
+		all = append(all, a.Problems)
+	}
+	for _, problems := range all {
+		for _, p := range problems {
 			if p.Blocking {
 				blocking++
 			} else {
@@ -120,7 +134,8 @@ func counts(r doctor.Report) (blocking, warnings int) {
 // noTimeoutNote explains what a found hook command without --timeout (as
 // the TypeScript tool installed it) means, "" for one with it.
 func noTimeoutNote(agent hookproto.Agent, command string) string {
-	if install.HasTimeout(command) {
+	inv, ok := hookcmd.Find(command, string(install.StopHook))
+	if !ok || readStopArgs(inv).Timeout > 0 {
 		return ""
 	}
 	assumed := stophook.AssumedTimeout(agent)

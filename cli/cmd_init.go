@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/repo"
@@ -52,6 +53,12 @@ type initAnswers struct {
 func (c *InitCmd) Run(env *Env) error {
 	if c.HookTimeout <= 0 {
 		return usageError(fmt.Errorf("--hook-timeout must be a positive number of seconds"))
+	}
+	// Every client but Codex runs on Node.js, whose timers fire at once
+	// when set beyond this: the client would kill the hook at its start.
+	if limit := int(hookproto.NodeTimerLimit / time.Second); c.HookTimeout > limit {
+		return usageError(fmt.Errorf("--hook-timeout %d is beyond %d seconds, the longest timeout the agents' timers hold (a longer one fires at once)",
+			c.HookTimeout, limit))
 	}
 	clis, err := install.ParseCLIs(c.CLI)
 	if err != nil {

@@ -25,6 +25,7 @@ func (c *StatusCmd) Run(env *Env) error {
 	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
 	if err != nil {
 		noteDeletedConfig(env, err)
+		c.pendingWithoutConfig(env, err)
 		return configError(env.Stderr, err)
 	}
 	now := time.Now()
@@ -49,6 +50,33 @@ func (c *StatusCmd) Run(env *Env) error {
 	writeStatus(env.Stdout, st, time.Now())
 	fmt.Fprintln(env.Stdout, line)
 	return nil
+}
+
+// pendingWithoutConfig says, when the configuration does not load (err),
+// which gates the gauntlet's own records still hold failing: they live
+// outside the log directory and the configuration, so a log directory
+// replaced by a file, or a broken config.yml, never hides them. With
+// --json it prints {"pending": [...], "error": "..."}; the command still
+// fails as a configuration error.
+func (c *StatusCmd) pendingWithoutConfig(env *Env, err error) {
+	root, ok, ferr := trust.FindRoot(env.Ctx, env.Cwd)
+	if ferr != nil || !ok {
+		return
+	}
+	pending := nonNil(stophook.PendingGates(env.Ctx, &config.Config{Root: root, LogDir: config.DefaultLogDir}, time.Now()))
+	if c.JSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(struct {
+			Pending []string `json:"pending"`
+			Error   string   `json:"error"`
+		}{pending, config.ErrorText(err)})
+		return
+	}
+	if len(pending) > 0 {
+		fmt.Fprintf(env.Stderr, "Pending failures (from the gauntlet's records; the configuration does not load): %s\n",
+			runner.SafeText(strings.Join(pending, ", ")))
+	}
 }
 
 // nonNil is list, [] for none (a JSON array, never null).
@@ -80,6 +108,9 @@ func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 	if c := st.Cleared; c != nil && c.Checks+c.Slots > 0 {
 		fmt.Fprintf(w, "Cleared unverified: %d check(s) and %d review slot(s) pending were dropped %s (%s ago): %s\n",
 			c.Checks, c.Slots, c.At.Local().Format(time.RFC3339), max(now.Sub(c.At), 0).Round(time.Second), runner.SafeText(c.Reason))
+	} else if c != nil {
+		fmt.Fprintf(w, "Lost unverified: whatever was pending before %s (%s ago): %s\n",
+			c.At.Local().Format(time.RFC3339), max(now.Sub(c.At), 0).Round(time.Second), runner.SafeText(c.Reason))
 	}
 	if len(st.PreExisting) > 0 {
 		fmt.Fprintf(w, "%s: %d check(s) in the last run\n", runner.PreExistingLabel, len(st.PreExisting))

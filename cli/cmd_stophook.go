@@ -2,11 +2,18 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/alecthomas/kong"
+
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/hookcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 )
@@ -31,12 +38,8 @@ func (c *StopHookCmd) Run(env *Env) error {
 	warn := func(format string, args ...any) {
 		fmt.Fprintf(env.Stderr, "agent-gauntlet stop-hook: warning: "+format+"\n", args...)
 	}
-	agent, err := hookproto.ParseAgent(c.Agent)
-	if err != nil {
-		warn("--agent: %v; detecting the agent from the input", err)
-		agent = ""
-	}
-	timeout, deadline := hookDeadline(c.Timeout, c.Deadline, warn)
+	agent, timeout := c.settings(warn)
+	_, deadline := hookDeadline("", c.Deadline, warn)
 	stdinTimeout, _ := parseHookDuration(c.StdinTimeout, "--stdin-timeout", warn)
 	clientTimeout, _ := parseHookDuration(c.ClientTimeout, "--client-timeout", warn)
 
@@ -55,6 +58,76 @@ func (c *StopHookCmd) Run(env *Env) error {
 		Version:       CacheVersion,
 	})
 	return nil
+}
+
+// settings reads the flags an installed hook's command line sets: the
+// agent (empty to detect it) and the client's hook timeout (0 for its
+// default), warning about values it ignores.
+func (c *StopHookCmd) settings(warn func(string, ...any)) (hookproto.Agent, time.Duration) {
+	agent, err := hookproto.ParseAgent(c.Agent)
+	if err != nil {
+		warn("--agent: %v; detecting the agent from the input", err)
+		agent = ""
+	}
+	timeout, _ := hookDeadline(c.Timeout, "", warn)
+	return agent, timeout
+}
+
+// readStopArgs is the stop hook's parse of the arguments inv passes it
+// (parseHookArgs, else Kong's, as run does), for the hook doctor: the
+// command line's own variable assignments stand for the flags' env
+// variables.
+func readStopArgs(inv hookcmd.Invocation) (out hookcmd.StopArgs) {
+	args := append([]string{string(install.StopHook)}, inv.Args...)
+	lookup := func(name string) (string, bool) {
+		for _, kv := range slices.Backward(inv.Env) {
+			if k, v, _ := strings.Cut(kv, "="); k == name {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	cmd, ok := parseHookArgsEnv(args, lookup)
+	if !ok {
+		cmd, out.Err = kongParseHook(args)
+		if out.Err != nil {
+			return out
+		}
+	}
+	stop, _ := cmd.(*StopHookCmd)
+	if stop == nil {
+		out.Err = fmt.Errorf("not a stop-hook command line")
+		return out
+	}
+	out.Agent, out.Timeout = stop.settings(func(format string, args ...any) {
+		out.Warnings = append(out.Warnings, fmt.Sprintf(format, args...))
+	})
+	return out
+}
+
+// kongParseHook parses a hook command line with Kong, as run does when
+// parseHookArgs cannot, without running it.
+func kongParseHook(args []string) (cmd hookCommand, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(exitSignal); !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("the command line asks for help or the version: the hook runs nothing")
+		}
+	}()
+	grammar := grammar(args)
+	parser, err := kong.New(grammar, kong.Name("agent-gauntlet"), kong.Writers(io.Discard, io.Discard),
+		kong.Exit(func(c int) { panic(exitSignal{c}) }), kongVars(version()))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := parser.Parse(args); err != nil {
+		return nil, err
+	}
+	field := reflect.ValueOf(grammar).Elem().Field(0)
+	cmd, _ = field.Addr().Interface().(hookCommand)
+	return cmd, nil
 }
 
 // hookDeadline reads the --timeout and --deadline values: the agent's

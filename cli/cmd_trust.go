@@ -83,7 +83,8 @@ func (c *TrustCmd) Run(env *Env) error {
 		}
 		how = trust.HowTerminal
 	}
-	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Files: work}); err != nil {
+	head, _ := trust.HeadCommit(env.Ctx, pl) // "" when unknown: the record then names no start point
+	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Commit: head, Files: work}); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	if len(work) == 0 {
@@ -155,7 +156,8 @@ func trustWritten(env *Env, root string) {
 		files, err = config.ReadFiles(root)
 	}
 	if err == nil {
-		err = trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: trust.HowInit, Files: files})
+		head, _ := trust.HeadCommit(env.Ctx, pl) // "" when unknown: the record then names no start point
+		err = trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: trust.HowInit, Commit: head, Files: files})
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "warning: the configuration was written but not trusted (%v); run `agent-gauntlet trust`\n", err)

@@ -51,7 +51,7 @@ var faults = []fault{
 		after: "! exists gauntlet_logs/.gauntlet-run.lock"},
 	{name: "a lock a live run holds", inject: "exec sh -c 'printf \"{\\\"pid\\\":1,\\\"host\\\":\\\"%s\\\",\\\"started_at\\\":\\\"%s\\\"}\\n\" \"$(uname -n)\" \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\" > gauntlet_logs/.gauntlet-run.lock'",
 		clear: "rm gauntlet_logs/.gauntlet-run.lock", status: "lock_exists"},
-	{name: "a base worktree that cannot be made", inject: "cp one .worktreefault", clear: "rm .worktreefault",
+	{name: "a base checkout that cannot be made", inject: "cp one .worktreefault", clear: "rm .worktreefault",
 		status: "infrastructure_error", check: true},
 }
 
@@ -227,14 +227,15 @@ exit 0
 -- gitwrap --
 #!/bin/sh
 # git, failing while $WORK/.gitfault exists, and failing to add a worktree
-# while $WORK/.worktreefault exists.
+# or check out a detached commit (the base's private checkout) while
+# $WORK/.worktreefault exists.
 if [ -f "$WORK/.gitfault" ]; then
   echo "fatal: unable to read tree: Input/output error" >&2
   exit 128
 fi
 if [ -f "$WORK/.worktreefault" ]; then
   for a in "$@"; do
-    if [ "$a" = add ]; then
+    if [ "$a" = add ] || [ "$a" = --detach ]; then
       echo "fatal: could not create work tree dir: No space left on device" >&2
       exit 128
     fi

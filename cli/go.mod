@@ -1,6 +1,6 @@
 module github.com/agent-gauntlet/agent-gauntlet/cli
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.5.0
@@ -30,6 +30,7 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.3 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 require (

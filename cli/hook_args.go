@@ -23,12 +23,18 @@ type hookCommand interface{ Run(env *Env) error }
 // The flags stay defined once, by the command's fields and tags, read here
 // by reflection; a test checks that this parse and Kong's agree.
 func parseHookArgs(args []string) (cmd hookCommand, ok bool) {
+	return parseHookArgsEnv(args, os.LookupEnv)
+}
+
+// parseHookArgsEnv is parseHookArgs reading the flags' env variables with
+// lookup.
+func parseHookArgsEnv(args []string, lookup func(string) (string, bool)) (cmd hookCommand, ok bool) {
 	if !isHook(args) {
 		return nil, false
 	}
 	field, _ := reflect.TypeOf(CLI{}).FieldByName(hookFields[args[0]])
 	ptr := reflect.New(field.Type)
-	if !setFlags(ptr.Elem(), args[1:]) {
+	if !setFlags(ptr.Elem(), args[1:], lookup) {
 		return nil, false
 	}
 	cmd, ok = ptr.Interface().(hookCommand)
@@ -38,7 +44,7 @@ func parseHookArgs(args []string) (cmd hookCommand, ok bool) {
 // setFlags sets the fields of the struct v from args and the fields' env
 // variables, as Kong would, and reports whether it could: only string
 // fields without default or short name, and only long flags with a value.
-func setFlags(v reflect.Value, args []string) bool {
+func setFlags(v reflect.Value, args []string, lookup func(string) (string, bool)) bool {
 	fields := map[string]reflect.Value{}
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
@@ -51,7 +57,7 @@ func setFlags(v reflect.Value, args []string) bool {
 		}
 		fields[name] = v.Field(i)
 		if env := f.Tag.Get("env"); env != "" {
-			if val, set := os.LookupEnv(env); set {
+			if val, set := lookup(env); set {
 				v.Field(i).SetString(val)
 			}
 		}

@@ -107,7 +107,10 @@ const signalDelay = 5 * time.Millisecond
 // SIGPIPE is ignored and an ending signal ends the process, as one
 // arriving before main does. The stop hook installs them at once when it
 // decides to run the gates (Env.HandleSignals).
+//
+// It sets the process's soft memory limit first (limitMemory).
 func RunProcess(args []string) int {
+	limitMemory()
 	seal()
 	// Whatever a gate started and left behind, detached or not, ends with
 	// the program.

@@ -56,6 +56,11 @@ type Dialect struct {
 	// HookTimeout is how long the client lets a hook run when its entry
 	// names no timeout.
 	HookTimeout time.Duration
+	// TimerLimit is the longest hook timeout the client's timer holds, 0
+	// when unbounded: Node.js fires a timer set beyond 2^31-1 ms after
+	// 1 ms, so a Node client given a longer timeout kills the hook at once
+	// (checked with Gemini CLI 0.61 and Qwen Code 0.24).
+	TimerLimit time.Duration
 	// Dedup: the client runs a hook command once per event even when
 	// several entries (in one file or several) name it.
 	Dedup bool
@@ -120,6 +125,21 @@ func (u TimeoutUnit) Read(v float64) time.Duration {
 	return time.Duration(v * float64(time.Second))
 }
 
+// Syntax is how a client reads the JSON of its settings files.
+type Syntax int
+
+// The syntaxes of settings files.
+const (
+	// JSON: strict JSON.
+	JSON Syntax = iota
+	// JSONWithBOM: JSON, after a UTF-8 byte order mark (Claude Code).
+	JSONWithBOM
+	// JSONC: JSON with // and /* */ comments, after a byte order mark
+	// (Gemini CLI and Qwen Code strip comments before parsing; Copilot
+	// CLI writes a // header into its config.json).
+	JSONC
+)
+
 // Settings is where and how a project configures one client's hooks.
 type Settings struct {
 	// Path is the settings file, slash-separated, relative to the project
@@ -131,6 +151,9 @@ type Settings struct {
 	// hooks; Start is "" when the client has no session-start hook the
 	// gauntlet installs.
 	Stop, Start string
+	// StopAliases are other event keys the client runs as its stop (Copilot
+	// CLI runs "Stop", the PascalCase form it shares with VS Code).
+	StopAliases []string
 	// TopLevel: the events are keys of the document itself, not of its
 	// "hooks" object (Factory Droid's hooks.json).
 	TopLevel bool
@@ -140,9 +163,18 @@ type Settings struct {
 	Named bool
 	// Timeout is how the client reads an entry's timeout.
 	Timeout TimeoutUnit
+	// Syntax is how the client reads its settings files.
+	Syntax Syntax
+	// StrictTimeout: the client ignores an entry whose timeout is not a
+	// positive number ("600", 0, -1), with a warning nobody sees (Claude
+	// Code 2.1.328).
+	StrictTimeout bool
 	// Note is said after installing, "" when there is nothing to say.
 	Note string
 }
+
+// NodeTimerLimit is the longest delay a Node.js timer holds (2^31-1 ms).
+const NodeTimerLimit = (1<<31 - 1) * time.Millisecond
 
 // Dialects is the table of agents, Claude Code (the default dialect)
 // first. Detection tries the rows in this order.
@@ -150,8 +182,9 @@ var Dialects = []Dialect{
 	{
 		Agent: Claude, Display: "Claude Code", ProjectEnv: "CLAUDE_PROJECT_DIR", DirField: "cwd",
 		decode: decodeAs[ClaudeInput], encode: encodeClaude, encodeStart: encodeClaudeStart,
-		HookTimeout: 600 * time.Second, Dedup: true,
-		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart"},
+		HookTimeout: 600 * time.Second, Dedup: true, TimerLimit: NodeTimerLimit,
+		Settings: Settings{Path: ".claude/settings.json", Stop: "Stop", Start: "SessionStart", Syntax: JSONWithBOM,
+			StrictTimeout: true},
 	},
 	{
 		Agent: Codex, Display: "Codex", DirField: "cwd",
@@ -167,8 +200,9 @@ var Dialects = []Dialect{
 		Agent: Gemini, Display: "Gemini CLI", ProjectEnv: "GEMINI_PROJECT_DIR", DirField: "cwd",
 		shape:  func(k keys) bool { return k.event() == "AfterAgent" || k.PromptResponse != nil },
 		decode: decodeAs[GeminiInput], encode: encodeGemini,
-		HookTimeout: 60 * time.Second,
-		Settings:    Settings{Path: ".gemini/settings.json", Stop: "AfterAgent", Named: true, Timeout: Milliseconds},
+		HookTimeout: 60 * time.Second, TimerLimit: NodeTimerLimit,
+		Settings: Settings{Path: ".gemini/settings.json", Stop: "AfterAgent", Named: true, Timeout: Milliseconds,
+			Syntax: JSONC},
 	},
 	{
 		Agent: Cursor, Display: "Cursor", DirField: "workspace_roots",
@@ -183,21 +217,23 @@ var Dialects = []Dialect{
 	{
 		Agent: Copilot, Display: "Copilot CLI", DirField: "cwd",
 		shape: func(k keys) bool {
-			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil)
+			return k.event() == "agentStop" || k.HookEventName == nil && (k.SessionIDCamel != nil || k.StopReason != nil) ||
+				k.StopReasonSnake != nil // a PascalCase "Stop" hook of .github/hooks
 		},
 		decode: decodeAs[CopilotInput], encode: encodeCopilot, encodeStart: encodeCopilotStart,
-		HookTimeout: 30 * time.Second,
+		HookTimeout: 30 * time.Second, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".github/hooks/agent-gauntlet.json", Layout: LayoutCopilot, Stop: "agentStop",
-			Start: "sessionStart", Versioned: true,
+			StopAliases: []string{"Stop"},
+			Start:       "sessionStart", Versioned: true,
 			Note: "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt, " +
 				"or run it with --trust-folder; it also runs the hooks of .claude/settings.json, so install one of the two."},
 	},
 	{
 		Agent: Qwen, Display: "Qwen Code", Env: "QWEN_PROJECT_DIR", ProjectEnv: "QWEN_PROJECT_DIR", DirField: "cwd",
 		decode: claudeShaped(Qwen), encode: encodeClaude, encodeStart: encodeClaudeStart,
-		HookTimeout: 60 * time.Second, Dedup: true,
+		HookTimeout: 60 * time.Second, Dedup: true, TimerLimit: NodeTimerLimit,
 		Settings: Settings{Path: ".qwen/settings.json", Stop: "Stop", Start: "SessionStart",
-			Timeout: SecondsBelow1000},
+			Timeout: SecondsBelow1000, Syntax: JSONC},
 	},
 	{
 		Agent: Droid, Display: "Factory Droid", Env: "FACTORY_PROJECT_DIR", ProjectEnv: "FACTORY_PROJECT_DIR", DirField: "cwd",

@@ -29,6 +29,7 @@ func TestDecodeFixtures(t *testing.T) {
 		"cursor-stop-aborted.json":        {Agent: Cursor, Event: "stop", Dir: "/home/dev/project", AgentStatus: "aborted"},
 		"copilot-agentstop.json":          {Agent: Copilot, Dir: "/home/dev/project"},
 		"copilot-agentstop-recorded.json": {Agent: Copilot, Dir: "/home/dev/project"},
+		"copilot-stop-pascalcase.json":    {Agent: Copilot, Dir: "/home/dev/project", Event: "Stop"},
 		"copilot-agentstop-after-block.json": {Agent: Copilot, Dir: "/home/dev/project",
 			Continuing: true},
 		"qwen-stop-first.json":        {Agent: Qwen, Event: "Stop", Dir: "/home/dev/project"},
@@ -377,4 +378,15 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAllowTells: the clients whose allow carries no message are Cursor
+// and Copilot CLI.
+func TestAllowTells(t *testing.T) {
+	for _, a := range Agents {
+		want := a != Cursor && a != Copilot
+		if got := AllowTells(a); got != want {
+			t.Errorf("AllowTells(%s) = %t, want %t", a, got, want)
+		}
+	}
 }

@@ -125,6 +125,10 @@ type CopilotInput struct {
 	StopReason string `json:"stopReason"`
 	// HookEventName is sent by some Copilot surfaces only.
 	HookEventName string `json:"hookEventName"`
+	// The snake_case keys are what Copilot CLI sends to a hook of a
+	// PascalCase event ("Stop", the form it shares with VS Code).
+	SessionIDSnake     string `json:"session_id"`
+	HookEventNameSnake string `json:"hook_event_name"`
 	// StopHookActive is not documented for Copilot CLI; it is honoured when
 	// sent, in any of the forms Flag reads.
 	StopHookActive Flag `json:"stop_hook_active"`
@@ -132,7 +136,14 @@ type CopilotInput struct {
 
 // Input normalizes the Copilot CLI input.
 func (c CopilotInput) Input() Input {
-	return Input{Agent: Copilot, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: bool(c.StopHookActive)}
+	in := Input{Agent: Copilot, Event: c.HookEventName, SessionID: c.SessionID, Dir: c.Cwd, Continuing: bool(c.StopHookActive)}
+	if in.Event == "" {
+		in.Event = c.HookEventNameSnake
+	}
+	if in.SessionID == "" {
+		in.SessionID = c.SessionIDSnake
+	}
+	return in
 }
 
 // decodeAs decodes data, already known to be a valid JSON object, as T.
@@ -189,15 +200,16 @@ func Detect(data []byte) Agent {
 
 // keys records which distinguishing keys an input has.
 type keys struct {
-	HookEventName  *string         `json:"hook_event_name"`
-	HookEventCamel *string         `json:"hookEventName"`
-	TurnID         json.RawMessage `json:"turn_id"`
-	PromptResponse json.RawMessage `json:"prompt_response"`
-	ConversationID json.RawMessage `json:"conversation_id"`
-	WorkspaceRoots json.RawMessage `json:"workspace_roots"`
-	LoopCount      json.RawMessage `json:"loop_count"`
-	SessionIDCamel json.RawMessage `json:"sessionId"`
-	StopReason     json.RawMessage `json:"stopReason"`
+	HookEventName   *string         `json:"hook_event_name"`
+	HookEventCamel  *string         `json:"hookEventName"`
+	TurnID          json.RawMessage `json:"turn_id"`
+	PromptResponse  json.RawMessage `json:"prompt_response"`
+	ConversationID  json.RawMessage `json:"conversation_id"`
+	WorkspaceRoots  json.RawMessage `json:"workspace_roots"`
+	LoopCount       json.RawMessage `json:"loop_count"`
+	SessionIDCamel  json.RawMessage `json:"sessionId"`
+	StopReason      json.RawMessage `json:"stopReason"`
+	StopReasonSnake json.RawMessage `json:"stop_reason"`
 }
 
 // event is the input's event name, snake_case key first.

@@ -159,3 +159,12 @@ func line(v any) []byte {
 	}
 	return buf.Bytes()
 }
+
+// AllowTells reports whether agent's client shows a person the message of
+// an answer that lets the agent stop. Cursor's and Copilot CLI's allow is
+// {}: what the gauntlet has to say then must reach someone another way.
+// Read from the dialect's own encoding, so it cannot drift from it.
+func AllowTells(agent Agent) bool {
+	const probe = "agent-gauntlet allow probe"
+	return bytes.Contains(Encode(agent, Response{Status: "infrastructure_error", Message: probe}), []byte(probe))
+}

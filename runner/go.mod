@@ -1,6 +1,6 @@
 module github.com/agent-gauntlet/agent-gauntlet/runner
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0

@@ -145,6 +145,16 @@ func Figures(r map[string]BenchResult) []Figure {
 		}
 		figs = append(figs, f)
 	}
+	if got, base, ok := times(r, "BenchmarkRunFailingCheckLargeOutput", ""); ok {
+		figs = append(figs, Figure{What: "run, one failing check printing 100 MB (wall)", Reference: true,
+			Measured: ms(got), Baseline: ms(base) + " (the check alone, to a file)", Ratio: fmt.Sprintf("%.2f×", got/base)})
+	}
+	f = Figure{What: "run, one failing check printing 100 MB (peak RSS)", Target: "≤ 100 MiB"}
+	if got, ok := r["BenchmarkRunFailingCheckLargeOutput"]; ok {
+		mib := got.Metrics["maxrss-KiB"] / 1024
+		f.Measured, f.Met = fmt.Sprintf("%.1f MiB", mib), mib > 0 && mib <= 100
+	}
+	figs = append(figs, f)
 	if got, base, ok := times(r, "BenchmarkStopHookFromNpm", ""); ok {
 		figs = append(figs, Figure{What: "stop hook, stop_hook_active, installed from npm", Reference: true,
 			Measured: ms(got) + " (the binary, put in place by the install script)", Baseline: ms(base) + " (the Node launcher: --ignore-scripts)",

@@ -60,7 +60,8 @@ BenchmarkRunOneTrueCheck-2            	      20	  60000000 ns/op	      9000 maxr
 BenchmarkRunEightParallelSleeps-2     	      20	 600000000 ns/op	      9000 maxrss-KiB	 540000000 med-ns	         4 git-calls
 BenchmarkDetectTenThousandFiles-2     	      20	 300000000 ns/op	     14000 maxrss-KiB	 200000000 med-ns	 150000000 base-med-ns	         4 git-calls
 BenchmarkStopHookCachedTenThousandFiles-2 	      20	  60000000 ns/op	     12000 maxrss-KiB	  50000000 med-ns	  30000000 base-med-ns	         3 git-calls
-BenchmarkStopHookCachedTenSlowGates-2 	      20	  90000000 ns/op	     12000 maxrss-KiB	  70000000 med-ns	  30000000 base-med-ns	         3 git-calls`
+BenchmarkStopHookCachedTenSlowGates-2 	      20	  90000000 ns/op	     12000 maxrss-KiB	  70000000 med-ns	  30000000 base-med-ns	         3 git-calls
+BenchmarkRunFailingCheckLargeOutput-2 	      20	 900000000 ns/op	    120000 maxrss-KiB	 800000000 med-ns	 200000000 base-med-ns	         9 git-calls`
 	figs := Figures(ParseBench(strings.NewReader(out)))
 	want := map[string]struct {
 		measured string
@@ -75,6 +76,7 @@ BenchmarkStopHookCachedTenSlowGates-2 	      20	  90000000 ns/op	     12000 maxr
 		"change detection, 10,000 files, 200 entry points":              {"200.00 ms", true},
 		"stop hook, interval 0, nothing new since a pass, 10,000 files": {"50.00 ms", true},  // 1.67×
 		"same, 10 gates of 1 s each (none runs)":                        {"70.00 ms", false}, // 2.33×
+		"run, one failing check printing 100 MB (peak RSS)":             {"117.2 MiB", false},
 	}
 	for _, f := range figs {
 		if w, ok := want[f.What]; ok {

@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,5 +42,59 @@ func BenchmarkParseLarge(b *testing.B) {
 				Parse(Spec{Format: f, Dir: ".", Failed: true}, strings.NewReader(in))
 			}
 		})
+	}
+}
+
+// repeated is size bytes of pattern, again and again, as a reader (the
+// log of a check that printed them), without holding them.
+type repeated struct {
+	pattern string
+	left    int
+	at      int
+}
+
+func (r *repeated) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && r.left > 0 {
+		c := copy(p[n:min(len(p), n+r.left)], r.pattern[r.at:])
+		n, r.left, r.at = n+c, r.left-c, (r.at+c)%len(r.pattern)
+	}
+	return n, nil
+}
+
+// BenchmarkParseOutput parses the output of a failing check that printed
+// 1 MB or 100 MB: plain lines that each tell of an error (a finding each),
+// plain lines that tell nothing (a finding each too), go vet's diagnostics
+// (streamed through errorformat) and go test -v's output (held whole by its
+// parser).
+func BenchmarkParseOutput(b *testing.B) {
+	kinds := []struct {
+		name    string
+		spec    Spec
+		pattern string
+	}{
+		{"text-errors", Spec{Command: "sh loud.sh"}, "src/a.go:12:3: something is wrong here\n"},
+		{"text-plain", Spec{Command: "sh loud.sh"}, "loud check output: padding padding padding padding padding\n"},
+		{"govet", Spec{Command: "go vet ./..."}, "pkg/file.go:12:2: unreachable code\n"},
+		{"gotest", Spec{Command: "go test -v ./..."}, "=== RUN   TestX\n    x_test.go:12: a line the test logs\n--- PASS: TestX (0.00s)\n"},
+	}
+	for _, size := range []struct {
+		name  string
+		bytes int
+	}{{"1MB", 1_000_000}, {"100MB", 100_000_000}} {
+		for _, k := range kinds {
+			b.Run(size.name+"/"+k.name, func(b *testing.B) {
+				spec := k.spec
+				spec.Dir, spec.Roots, spec.Failed = ".", []string{"/tmp/project"}, true
+				b.SetBytes(int64(size.bytes))
+				b.ReportAllocs()
+				for b.Loop() {
+					Parse(spec, &repeated{pattern: k.pattern, left: size.bytes})
+				}
+			})
+		}
 	}
 }

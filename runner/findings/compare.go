@@ -93,8 +93,10 @@ func CompareWith(base, work Result, diff *Diff, src *Sources) Verdict {
 // incomparable says why two results cannot be compared ("" when they can).
 func incomparable(base, work Result) string {
 	switch {
-	case work.Truncated || base.Truncated:
-		return fmt.Sprintf("not comparable: more than %d findings or %d MB of output", MaxFindings, MaxBytes>>20)
+	case work.Truncated:
+		return "not comparable: " + cutText(work)
+	case base.Truncated:
+		return "not comparable: on the base, " + cutText(base)
 	case work.Problem != "":
 		return "not comparable: " + work.Problem
 	case base.Problem != "":
@@ -105,6 +107,15 @@ func incomparable(base, work Result) string {
 		return "unverified: on the base, " + stopsText(base.Stops)
 	}
 	return ""
+}
+
+// cutText says why a truncated result was cut short (a result read
+// before Cut existed says only that it was).
+func cutText(r Result) string {
+	if r.Cut != "" {
+		return r.Cut
+	}
+	return fmt.Sprintf("more than %d findings, %d lines or %d MB of output", MaxFindings, MaxLines, MaxBytes>>20)
 }
 
 // stopsText lists stops for a reason.

@@ -78,13 +78,16 @@ func parseDiagnostics(format string, lines []string, n *Normalizer, dir string, 
 			size += len(lines[end]) + 1
 			end++
 		}
-		scanChunk(efm, format, lines[start:end], n, dir, r)
+		if !scanChunk(efm, format, lines[start:end], n, dir, r) {
+			return
+		}
 		start = end
 	}
 }
 
-// scanChunk reads one chunk of lines into r.
-func scanChunk(efm *errorformat.Errorformat, format string, lines []string, n *Normalizer, dir string, r *Result) {
+// scanChunk reads one chunk of lines into r; false when r had no room
+// for a finding (it stops there).
+func scanChunk(efm *errorformat.Errorformat, format string, lines []string, n *Normalizer, dir string, r *Result) bool {
 	s := efm.NewScanner(strings.NewReader(strings.Join(lines, "\n")))
 	for s.Scan() {
 		e := s.Entry()
@@ -100,8 +103,11 @@ func scanChunk(efm *errorformat.Errorformat, format string, lines []string, n *N
 		if strings.TrimSpace(f.Message) == "" && f.File == "" {
 			continue
 		}
-		r.add(f)
+		if !r.add(f) {
+			return false
+		}
 	}
+	return true
 }
 
 // dropSummaries removes from a multi-line message the lines that only

@@ -187,9 +187,11 @@ type Result struct {
 	// Stops are the units a failure kept from running all their tests.
 	Stops []Stop `json:"stops,omitempty"`
 	// Truncated is true when the output held more than MaxFindings
-	// findings or MaxBytes bytes: the rest was not read, and the result
-	// cannot be compared.
-	Truncated bool `json:"truncated,omitempty"`
+	// findings, MaxBytes bytes or MaxLines lines: the rest was not read,
+	// and the result cannot be compared. Cut says which bound stopped the
+	// reading first.
+	Truncated bool   `json:"truncated,omitempty"`
+	Cut       string `json:"cut,omitempty"`
 	// Problem says why a structured source could not be read (a JUnit
 	// file missing or not written by this run, invalid XML); "" when it
 	// was read.
@@ -245,6 +247,10 @@ const (
 	MaxFindings = 20_000
 	// MaxBytes is how much output is read.
 	MaxBytes = 32 << 20
+	// MaxLines is how many lines of output are read (what a line costs
+	// beyond its bytes is bounded too: a million empty lines are as much
+	// to hold as 16 MB).
+	MaxLines = 1 << 20
 	// MaxLineBytes is how much of one output line is read (the rest is
 	// dropped: a longer line is data, not a message).
 	MaxLineBytes = 16 << 10
@@ -270,16 +276,32 @@ func (r *Result) dedupDiagnostics() {
 	r.Findings = kept
 }
 
-// add appends f unless the result is full.
-func (r *Result) add(f Finding) {
+// Why a result was cut short (Result.Cut).
+var (
+	cutFindings = fmt.Sprintf("more than %d findings: the rest of the output was not read", MaxFindings)
+	cutBytes    = fmt.Sprintf("more than %d MB of output: the rest was not read", MaxBytes>>20)
+	cutLines    = fmt.Sprintf("more than %d lines of output: the rest were not read", MaxLines)
+)
+
+// cut marks the result cut short for why, unless it already is.
+func (r *Result) cut(why string) {
+	if !r.Truncated || r.Cut == "" {
+		r.Truncated, r.Cut = true, why
+	}
+}
+
+// add appends f unless the result is full; false when it is: then the
+// result is cut short (Cut), and parsers read no further.
+func (r *Result) add(f Finding) bool {
 	if len(r.Findings) >= MaxFindings {
-		r.Truncated = true
-		return
+		r.cut(cutFindings)
+		return false
 	}
 	if len(f.Message) > MaxMessageBytes {
 		f.Message = cutUTF8(f.Message, MaxMessageBytes) + "\n…"
 	}
 	r.Findings = append(r.Findings, f)
+	return true
 }
 
 // cutUTF8 cuts s to at most n bytes at a rune boundary.

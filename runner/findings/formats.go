@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"fmt"
 	"io"
 	"path"
 	"sort"
@@ -38,7 +39,7 @@ var ownParsers = map[string]func(lines []string, n *Normalizer, dir string, r *R
 	FormatCargoTest:  parseCargoTest,
 	FormatJest:       parseJest,
 	FormatJUnit:      func([]string, *Normalizer, string, *Result) {},
-	FormatText:       parseSniffed,
+	FormatText:       parseSniffed, // as Parse reads it, streamed (streamSniffed)
 }
 
 // Formats lists every format name a check may give, sorted: this
@@ -106,23 +107,12 @@ func Parse(spec Spec, output io.Reader) Result {
 	n := NewNormalizer(spec.Roots...)
 	r := Result{Format: format}
 	var stops buildStops
-	if p, ok := ownParsers[format]; ok {
-		lines, cut, err := readLines(output)
-		for _, l := range lines {
-			stops.line(l)
-		}
-		p(lines, n, spec.Dir, &r)
-		if spec.Failed && !r.anyFailing() && format != FormatText {
-			parseText(lines, n, &r)
-		}
-		if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
-			goFailFast(t.args, &r)
-		}
-		r.Truncated = cut
-		if err != nil {
-			r.Problem = "read the output: " + err.Error()
-		}
-	} else {
+	switch p, own := ownParsers[format]; {
+	case format == FormatText:
+		streamSniffed(output, n, spec.Dir, &stops, &r)
+	case own:
+		parseWhole(p, format, words, output, n, spec, &stops, &r)
+	default:
 		streamDiagnostics(format, output, n, spec, &stops, &r)
 	}
 	if len(spec.JUnit) > 0 {
@@ -140,17 +130,59 @@ func Parse(spec Spec, output io.Reader) Result {
 	return r
 }
 
+// parseWhole reads the output of a format whose parser needs all of it
+// (a test runner's), held whole within the bounds.
+func parseWhole(p func([]string, *Normalizer, string, *Result), format string, words []string, output io.Reader, n *Normalizer, spec Spec, stops *buildStops, r *Result) {
+	lines, cut, err := readLines(output)
+	for _, l := range lines {
+		stops.line(l)
+	}
+	p(lines, n, spec.Dir, r)
+	if spec.Failed && !r.anyFailing() {
+		parseText(lines, n, r)
+	}
+	if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
+		goFailFast(t.args, r)
+	}
+	r.readEnd(cut, err)
+}
+
+// readEnd notes in r how the reading of the output ended: cut short by a
+// bound (cut), or by an error.
+func (r *Result) readEnd(cut string, err error) {
+	if cut != "" {
+		r.cut(cut)
+	}
+	if err != nil {
+		r.Problem = "read the output: " + err.Error()
+	}
+}
+
 // streamDiagnostics reads a diagnostic format chunk by chunk, never
 // holding more than a chunk of the output; in a failed run it keeps the
-// error lines aside, for when the format finds nothing failing.
+// error lines aside, for when the format finds nothing failing. Once the
+// result is full it parses no more: the rest of the output is only looked
+// through for the stops of build tools.
 func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec, stops *buildStops, r *Result) {
 	l := newLineReader(output)
-	var chunk, aside []string
-	size, asideSize, asideCut, found := 0, 0, false, false
+	var batch, chunk, aside []string
+	size, asideSize, asideCut, found, full := 0, 0, false, false, false
+	flush := func() {
+		full = !scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
+		chunk, size = chunk[:0], 0
+		if !found && len(r.Findings) > 0 {
+			found, aside = true, nil // the error lines will not be needed
+		}
+	}
 	for {
-		line, ok := l.next()
-		if ok {
+		if batch = l.batch(batch[:0]); len(batch) == 0 {
+			break
+		}
+		for _, line := range batch {
 			stops.line(line)
+			if full {
+				continue
+			}
 			if spec.Failed && !found && maybeErrorRE().MatchString(line) {
 				if asideSize += len(line); asideSize > maxAsideBytes {
 					asideCut = true
@@ -159,29 +191,23 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 				}
 			}
 			chunk = append(chunk, line)
-			size += len(line) + 1
-		}
-		if len(chunk) > 0 && (!ok || len(chunk) >= chunkLines || size >= chunkBytes) {
-			scanChunk(efmFormats()[format], format, chunk, n, spec.Dir, r)
-			chunk, size = chunk[:0], 0
-			if !found && len(r.Findings) > 0 {
-				found, aside = true, nil // the error lines will not be needed
+			if size += len(line) + 1; len(chunk) >= chunkLines || size >= chunkBytes {
+				flush()
 			}
 		}
-		if !ok {
-			break
-		}
 	}
-	r.Truncated = l.cut
-	if err := l.failure(); err != nil {
-		r.Problem = "read the output: " + err.Error()
+	if len(chunk) > 0 && !full {
+		flush()
 	}
+	r.readEnd(l.cut, l.failure())
 	if spec.Failed && len(r.Findings) == 0 {
 		// The tool failed and said nothing in its format: its lines
 		// tell. (Diagnostics that fail nothing, pylint's conventions, are
 		// what it failed for.)
 		parseText(aside, n, r)
-		r.Truncated = r.Truncated || asideCut
+		if asideCut {
+			r.cut(fmt.Sprintf("more than %d MB of error lines, none in the format: the rest were not read", maxAsideBytes>>20))
+		}
 	}
 }
 

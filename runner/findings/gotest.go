@@ -278,13 +278,14 @@ func goLocation(out []string, n *Normalizer, dir string) (string, int) {
 // ok pkg); compiler errors as go vet diagnostics.
 func parseGoTest(lines []string, n *Normalizer, dir string, r *Result) {
 	g := newGoRun()
-	var block []string
-	for _, l := range lines {
+	start := 0 // of the block of lines before the next package line
+	for i, l := range lines {
 		m := goPkgLineRE().FindStringSubmatch(l)
 		if m == nil {
-			block = append(block, l)
 			continue
 		}
+		block := lines[start:i:i]
+		start = i + 1
 		p := g.pkg(m[2])
 		p.failed = m[1] == "FAIL"
 		p.readBlock(block)
@@ -296,7 +297,6 @@ func parseGoTest(lines []string, n *Normalizer, dir string, r *Result) {
 			p.setStop("it did not build", StopUnbuilt)
 			parseDiagnostics("govet", block, n, dir, r)
 		}
-		block = nil
 	}
 	g.report(n, dir, r)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Normalizer rewrites an output line so that the same error reads the
@@ -44,49 +45,90 @@ func resolved(p string) string {
 }
 
 // The normalisation rules, applied in this order (one source of truth:
-// docs/findings.md lists them). A rule with a guard runs only on lines
-// that hold it: most lines hold none of them, and a regular expression
-// costs more than a substring search.
+// docs/findings.md lists them). Each rule has a guard that every line its
+// expression changes passes (a substring, a digit, a run of hex digits):
+// most lines pass few of them, and a regular expression costs more than
+// the guard.
 var rules = sync.OnceValue(func() []rule {
 	tmp := strings.TrimRight(filepath.Clean(os.TempDir()), "/")
 	return []rule{
 		// ANSI escape sequences (colours).
-		{"\x1b", regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), ""},
+		{holds("\x1b"), regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), ""},
 		// Temporary directories: $TMPDIR, /tmp, /var/tmp, macOS's
 		// /var/folders/.../T, each with the entry below it.
-		{"/", regexp.MustCompile(`(?:` + regexp.QuoteMeta(tmp) + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>"},
+		{holdsAny(tmp+"/", "/var/folders/", "/tmp/"), regexp.MustCompile(`(?:` + regexp.QuoteMeta(tmp) + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>"},
 		// Timestamps and times of day.
-		{"-", regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<time>"},
-		{":", regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
+		{holds("-"), regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<time>"},
+		{holds(":"), regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
 		// Memory addresses and other hex numbers.
-		{"0x", regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
+		{holds("0x"), regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
 		// Random values: UUIDs, long hex or decimal numbers (ids,
-		// hashes, nanosecond clocks), the numbers of processes, seeds,
-		// ports and threads, temporary names (tmpab12cd).
-		{"-", regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`), "<uuid>"},
-		{"", regexp.MustCompile(`\b[0-9a-fA-F]{12,}\b`), "<hex>"},
-		{"", regexp.MustCompile(`(?i)\b(pid|process|seed|port|thread|worker)([\s:=#]+)\d+\b`), "${1}${2}N"},
-		{"tmp", regexp.MustCompile(`\btmp[a-z0-9_]{6,}\b`), "<tmp>"},
+		// hashes, nanosecond clocks), the numbers of processes, random
+		// seed values, ports and threads, temporary names (tmpab12cd).
+		{holds("-"), regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`), "<uuid>"},
+		{hexRun(12), regexp.MustCompile(`\b[0-9a-fA-F]{12,}\b`), "<hex>"},
+		{hasDigit, regexp.MustCompile(`(?i)\b(pid|process|seed|port|thread|worker)([\s:=#]+)\d+\b`), "${1}${2}N"},
+		{holds("tmp"), regexp.MustCompile(`\btmp[a-z0-9_]{6,}\b`), "<tmp>"},
 		// Durations: 0.02s, 1m30s, 150ms, 2.5µs, (0.00s).
-		{"", regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
+		{hasDigit, regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
 		// Goroutine, thread and process numbers in panics.
-		{"goroutine ", regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N"},
-		{"thread '", regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)"},
+		{holds("goroutine "), regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N"},
+		{holds("thread '"), regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)"},
 		// Line and column numbers: file.go:12:5, line 12, file.ts(12,5).
-		{":", regexp.MustCompile(`:\d+`), ":N"},
-		{"", regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N"},
-		{"(", regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)"},
+		{holds(":"), regexp.MustCompile(`:\d+`), ":N"},
+		{hasDigit, regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N"},
+		{holds("("), regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)"},
 		// "./x" and "x" are the same file.
-		{"./", regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1"},
-		// Runs of blanks.
-		{"", regexp.MustCompile(`\s+`), " "},
+		{holds("./"), regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1"},
+		// Runs of blanks (a single space stays as it is).
+		{func(s string) bool { return strings.ContainsAny(s, "\t\n\f\r") || strings.Contains(s, "  ") }, regexp.MustCompile(`\s+`), " "},
 	}
 })
 
 type rule struct {
-	guard string
+	// guard is false for every line re leaves as it is (and for some
+	// others).
+	guard func(string) bool
 	re    *regexp.Regexp
 	with  string
+}
+
+// holds is the guard of the lines that hold sub.
+func holds(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, sub) }
+}
+
+// holdsAny is the guard of the lines that hold one of subs.
+func holdsAny(subs ...string) func(string) bool {
+	return func(s string) bool {
+		for _, sub := range subs {
+			if strings.Contains(s, sub) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hasDigit is the guard of the lines with an ASCII digit (\d).
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// hexRun is the guard of the lines with n hex digits in a row.
+func hexRun(n int) func(string) bool {
+	return func(s string) bool {
+		run := 0
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
+				if run++; run >= n {
+					return true
+				}
+			} else {
+				run = 0
+			}
+		}
+		return false
+	}
 }
 
 // Line normalises one line of output: ANSI colours dropped, paths below
@@ -96,9 +138,12 @@ type rule struct {
 // trimmed.
 func (n *Normalizer) Line(s string) string {
 	s = strings.TrimRight(s, "\r\n")
+	if strings.TrimSpace(s) == "" {
+		return "" // what every rule would leave of it
+	}
 	s = n.relative(s)
 	for _, r := range rules() {
-		if r.guard == "" || strings.Contains(s, r.guard) {
+		if r.guard(s) {
 			s = r.re.ReplaceAllString(s, r.with)
 		}
 	}
@@ -181,10 +226,33 @@ var summaryRE = sync.OnceValue(func() *regexp.Regexp {
 // findings (summaryRE), or names no place and says only that something
 // failed somewhere: a line with a location (file.ext:N) is never one.
 func IsSummary(line string) bool {
-	if locationRE().MatchString(line) {
+	if !maybeSummary(line) || locationRE().MatchString(line) {
 		return false
 	}
 	return summaryRE().MatchString(line)
+}
+
+// maybeSummary is true for every line summaryRE matches (and some
+// others): one with a digit, one that starts with "=" or "!", or with
+// FAIL, ok, PASS or "test result:", or that says "rated at" or "not
+// remade because of errors", in any case; a line that is not ASCII is
+// left to summaryRE (Unicode folds letters ASCII does not).
+func maybeSummary(line string) bool {
+	if hasDigit(line) || strings.HasPrefix(line, "=") || strings.HasPrefix(line, "!") {
+		return true
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	lower := strings.ToLower(line)
+	for _, p := range []string{"fail", "ok", "pass", "test result:"} {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return strings.Contains(lower, "rated at") || strings.Contains(lower, "not remade because of errors")
 }
 
 // locationRE matches a normalised file location: name.ext:N.

@@ -314,7 +314,10 @@ func pytestRerun(words []string, dir string, base, work Result) (Rerun, error) {
 // not run (other suites, skipped tests), and the rerun's stops with the
 // first's outside its suites.
 func (p Rerun) Merge(first, again Result) Result {
-	out := Result{Format: again.Format, Truncated: first.Truncated || again.Truncated, Problem: again.Problem}
+	out := Result{Format: again.Format, Truncated: first.Truncated || again.Truncated, Cut: again.Cut, Problem: again.Problem}
+	if out.Cut == "" {
+		out.Cut = first.Cut
+	}
 	if out.Problem == "" {
 		out.Problem = first.Problem
 	}

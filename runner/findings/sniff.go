@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -21,29 +22,39 @@ type sniffer struct {
 	untilEnd bool
 	// parse reads its part (nil: errorformat's patterns of format).
 	parse func(lines []string, n *Normalizer, dir string, r *Result)
+	// may is a cheap test every line start matches passes (the bytes a
+	// start line begins with, a word it holds): most lines of output fail
+	// it and cost no regular expression.
+	may func(l string) bool
+}
+
+// startsWithAny is a may of the lines whose first byte is one of these.
+func startsWithAny(bytes string) func(string) bool {
+	return func(l string) bool { return l != "" && strings.IndexByte(bytes, l[0]) >= 0 }
 }
 
 // sniffers are the formats recognised inside any output, in the order
 // they are read.
 var sniffers = sync.OnceValue(func() []sniffer {
 	return []sniffer{
-		{format: FormatGoTestJSON, parse: parseGoTestJSON, start: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`), end: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`)},
-		{format: FormatGoTest, untilEnd: true, parse: parseGoTest,
+		{format: FormatGoTestJSON, parse: parseGoTestJSON, may: func(l string) bool { return strings.HasPrefix(l, `{"Time":"`) }, start: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`), end: regexp.MustCompile(`^\{"Time":"[^"]*","Action":"`)},
+		{format: FormatGoTest, untilEnd: true, parse: parseGoTest, may: startsWithAny("=-oF?#"),
 			start: regexp.MustCompile(`^(?:=== RUN |--- (?:FAIL|PASS|SKIP): |(?:ok  |FAIL|\?   )\t\S|# [\w.\-/]+(?: \[[\w.\-/]+\.test\])?$)`),
 			end:   regexp.MustCompile(`^(?:(?:ok  |FAIL|\?   )\t\S.*|FAIL|PASS)$`)},
 		{format: FormatPytest, untilEnd: true, parse: parsePytest,
+			may:   func(l string) bool { return startsWithAny("=FE")(l) || strings.HasSuffix(l, "%]") },
 			start: regexp.MustCompile(`^(?:=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+|(?:FAILED|ERROR) \S+::\S.*|(?:\S+\.py )?[.FEsxX]+\s+\[\s*\d+%\])$`),
 			end:   pytestFinalRE()},
-		{format: FormatJest, untilEnd: true, parse: parseJest,
+		{format: FormatJest, untilEnd: true, parse: parseJest, may: startsWithAny("PF T"),
 			start: regexp.MustCompile(`^(?:(?:PASS|FAIL) \S+\.[cm]?[jt]sx?\b|  ● |Test Suites: )`),
 			end:   regexp.MustCompile(`^(?:(?:Test Suites|Tests|Snapshots|Time): |Ran all test suites)`)},
-		{format: FormatCargoTest, untilEnd: true, parse: parseCargoTest,
+		{format: FormatCargoTest, untilEnd: true, parse: parseCargoTest, may: startsWithAny(" \t\n\v\f\rr"),
 			start: regexp.MustCompile(`^(?:\s+(?:Compiling|Finished|Running|Doc-tests) |running \d+ tests?$)`),
 			end:   regexp.MustCompile(`^(?:test result: |error: |Caused by:|\s+process didn't exit successfully|note: test exited abnormally)`)},
-		{format: "eslint", before: 1,
+		{format: "eslint", before: 1, may: startsWithAny(" \t\n\v\f\r"),
 			start: regexp.MustCompile(`^\s+\d+:\d+\s+(?:error|warning)\s+\S`),
 			end:   regexp.MustCompile(`^✖ \d+ problems?`)},
-		{format: "tsc",
+		{format: "tsc", may: func(l string) bool { return strings.Contains(l, " TS") },
 			start: regexp.MustCompile(`^\S+(?:\(\d+,\d+\): | ?:\d+:\d+ - )(?:error|warning) TS\d+: `),
 			end:   regexp.MustCompile(`^Found \d+ errors?`)},
 	}
@@ -54,7 +65,7 @@ var sniffers = sync.OnceValue(func() []sniffer {
 func (s sniffer) span(lines []string) (from, to int, ok bool) {
 	from = -1
 	for i, l := range lines {
-		if s.start.MatchString(stripANSI(l)) {
+		if l = stripANSI(l); s.may(l) && s.start.MatchString(l) {
 			from = i
 			break
 		}
@@ -97,6 +108,12 @@ func Sniff(lines []string) []string {
 // holds are read as text (parseText). The result's format names them all
 // ("text+go-test").
 func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
+	readSniffed(nil, lines, n, dir, r)
+}
+
+// readSniffed is parseSniffed of lines that follow lines no sniffer's part
+// can hold, already read as text (before).
+func readSniffed(before []Finding, lines []string, n *Normalizer, dir string, r *Result) {
 	claimed := make([]bool, len(lines))
 	formats := []string{FormatText}
 	for _, s := range sniffers() {
@@ -115,11 +132,75 @@ func parseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
 		}
 	}
 	r.Format = strings.Join(formats, "+")
-	rest := make([]string, 0, len(lines))
-	for i, l := range lines {
-		if !claimed[i] {
-			rest = append(rest, l)
+	for _, f := range before {
+		if !r.add(f) {
+			return
 		}
 	}
-	parseText(rest, n, r)
+	for i, l := range lines {
+		if claimed[i] {
+			continue
+		}
+		if f, ok := textFinding(l, n); ok && !r.add(f) {
+			return
+		}
+	}
+}
+
+// maxBefore is the most lines a sniffer's part starts before its first
+// start line (sniffer.before).
+const maxBefore = 1
+
+// startsPart reports whether a sniffer's part of the output can start at
+// line l.
+func startsPart(l string) bool {
+	l = stripANSI(l)
+	for _, s := range sniffers() {
+		if s.may(l) && s.start.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamSniffed reads plain output as parseSniffed does, holding only what
+// can matter: a line before the first line a sniffer's part can start at
+// (and the maxBefore lines above it) is read as text as it comes, and not
+// kept once the result would be full; only the lines from there on are
+// held, to be read as parseSniffed reads them. Output that no format shows
+// in costs no more memory than its findings.
+func streamSniffed(output io.Reader, n *Normalizer, dir string, stops *buildStops, r *Result) {
+	l := newLineReader(output)
+	var batch, held, above []string
+	var before []Finding
+	started := false
+	for {
+		if batch = l.batch(batch[:0]); len(batch) == 0 {
+			break
+		}
+		for _, line := range batch {
+			stops.line(line)
+			if !started && startsPart(line) {
+				started, held = true, append(above, line)
+				continue
+			}
+			if started {
+				held = append(held, line)
+				continue
+			}
+			if above = append(above, line); len(above) > maxBefore {
+				if len(before) <= MaxFindings { // one past them cuts the result
+					if f, ok := textFinding(above[0], n); ok {
+						before = append(before, f)
+					}
+				}
+				above = append(above[:0], above[1:]...)
+			}
+		}
+	}
+	if !started {
+		held = above
+	}
+	readSniffed(before, held, n, dir, r)
+	r.readEnd(l.cut, l.failure())
 }

@@ -12,10 +12,13 @@ import (
 // other a warning. Compared as a multiset with the base's, a line the base
 // does not print as often is new, whatever it says (a file name listed
 // under an error's header is as new as the header).
+//
+// It stops at the first finding the result has no room for: a line past
+// that is never normalised.
 func parseText(lines []string, n *Normalizer, r *Result) {
 	for _, l := range lines {
-		if f, ok := textFinding(l, n); ok {
-			r.add(f)
+		if f, ok := textFinding(l, n); ok && !r.add(f) {
+			return
 		}
 	}
 }
@@ -28,15 +31,33 @@ func textFinding(l string, n *Normalizer) (Finding, bool) {
 		return Finding{}, false
 	}
 	sev := SeverityWarning
-	if IsErrorLine(norm) {
+	if errorLineRE().MatchString(norm) { // IsErrorLine, the summary already ruled out
 		sev = SeverityError
 	}
 	msg := strings.TrimSpace(n.relative(stripANSI(l)))
 	f := Finding{Kind: KindLine, Severity: sev, Message: msg}
+	if !colonDigit(msg) {
+		return f, true // no file:line (lineLocationRE)
+	}
 	if m := lineLocationRE().FindStringSubmatch(msg); m != nil {
 		f.File, f.Line = m[1], atoi(m[2])
 	}
 	return f, true
+}
+
+// colonDigit reports whether s holds a colon followed by an ASCII digit,
+// as every line lineLocationRE finds a location in does.
+func colonDigit(s string) bool {
+	for {
+		i := strings.IndexByte(s, ':')
+		if i < 0 || i+1 == len(s) {
+			return false
+		}
+		if c := s[i+1]; '0' <= c && c <= '9' {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // lineLocationRE finds the file:line a line of text starts with, or holds
@@ -57,7 +78,14 @@ var maybeErrorRE = sync.OnceValue(func() *regexp.Regexp {
 // ansiRE matches terminal escape sequences.
 var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`) })
 
-func stripANSI(s string) string { return ansiRE().ReplaceAllString(s, "") }
+// stripANSI drops the terminal escape sequences of s (most lines hold
+// none, and then cost no regular expression).
+func stripANSI(s string) string {
+	if strings.IndexByte(s, '\x1b') < 0 {
+		return s
+	}
+	return ansiRE().ReplaceAllString(s, "")
+}
 
 // Stops that build tools show in their output: they stop at the first
 // failing target unless told to go on.

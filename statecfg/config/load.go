@@ -64,16 +64,41 @@ func LoadFiles(ctx context.Context, root string, files Files) (*Config, error) {
 // valid: problems of content are left to the loaders. No config.yml gives
 // no files and no error; a file that exists but cannot be read (not a
 // regular file, unreadable, too large) gives an *Errors naming it, with the
-// files that could be read.
+// files that could be read. The other files of .gauntlet/ (a script a
+// check runs, say) are copied too, within bounds (addOthers): an edit of
+// one is a change of the configuration.
 func ReadFiles(root string) (Files, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("resolve project root %s: %w", root, err)
 	}
 	rec := &recorder{source: diskSource{root: abs}, files: Files{}}
-	if _, err := load(context.Background(), abs, rec, false); errors.Is(err, ErrNotFound) {
+	return rec.read(abs)
+}
+
+// LoadedOnly returns the files of all that the loader reads for the
+// project at root, without the other files of .gauntlet/ that ReadFiles
+// and UsedFiles also copy: what those copied before they did.
+func LoadedOnly(root string, all Files) Files {
+	rec := &recorder{source: filesSource{files: all}, files: Files{}}
+	if _, err := load(context.Background(), root, rec, false); errors.Is(err, ErrNotFound) {
+		return Files{}
+	}
+	return rec.files
+}
+
+// read loads the project at root from the recorder's source and returns
+// the files it read, with the other files of .gauntlet/ (addOthers).
+func (rec *recorder) read(root string) (Files, error) {
+	cfg, err := load(context.Background(), root, rec, false)
+	if errors.Is(err, ErrNotFound) {
 		return Files{}, nil
 	}
+	logDir := DefaultLogDir
+	if cfg != nil {
+		logDir = cfg.LogDir
+	}
+	addOthers(rec.source, rec.files, logDir)
 	if len(rec.problems) > 0 {
 		return rec.files, &Errors{Problems: rec.problems}
 	}
@@ -89,13 +114,7 @@ func UsedFiles(root string, all Files) (Files, error) {
 		return nil, err
 	}
 	rec := &recorder{source: filesSource{files: all}, files: Files{}}
-	if _, err := load(context.Background(), root, rec, false); errors.Is(err, ErrNotFound) {
-		return Files{}, nil
-	}
-	if len(rec.problems) > 0 {
-		return rec.files, &Errors{Problems: rec.problems}
-	}
-	return rec.files, nil
+	return rec.read(root)
 }
 
 // load is Load reading the files of .gauntlet/ from src (nil: the disk

@@ -48,10 +48,10 @@ func TestReadFilesKeepsWhatLoadReads(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		".gauntlet/config.yml":       minimalConfig + "  - path: src\n    checks: [lint]\n",
 		".gauntlet/checks/lint.yml":  "command: make lint\nfix_instructions: docs/lint.md\n",
-		".gauntlet/checks/notes.txt": "not a gate file: never read",
+		".gauntlet/checks/notes.txt": "not a gate file: copied as another file",
 		".gauntlet/docs/lint.md":     "Run make fmt.\n",
 		".gauntlet/reviews/q.md":     "Review it.\n",
-		".gauntlet/README":           "never read",
+		".gauntlet/README":           "copied as another file",
 		"src/main.go":                "package main\n",
 	})
 	files, err := ReadFiles(root)
@@ -62,7 +62,8 @@ func TestReadFilesKeepsWhatLoadReads(t *testing.T) {
 	for p := range files {
 		names = append(names, p)
 	}
-	want := []string{".gauntlet/checks/lint.yml", ".gauntlet/config.yml", ".gauntlet/docs/lint.md", ".gauntlet/reviews/q.md"}
+	want := []string{".gauntlet/checks/lint.yml", ".gauntlet/config.yml", ".gauntlet/docs/lint.md", ".gauntlet/reviews/q.md",
+		".gauntlet/README", ".gauntlet/checks/notes.txt"}
 	if !sameSet(names, want) {
 		t.Errorf("ReadFiles read %v, want %v", names, want)
 	}
@@ -178,7 +179,7 @@ func TestUsedFilesAgreesWithReadFiles(t *testing.T) {
 		".gauntlet/checks/notes.txt": "never read",
 		".gauntlet/docs/lint.md":     "Run make fmt.\n",
 		".gauntlet/docs/other.md":    "never read",
-		".gauntlet/README":           "never read",
+		".gauntlet/README":           "copied as another file",
 	}
 	root := writeTree(t, tree)
 	onDisk, err := ReadFiles(root)

@@ -50,6 +50,10 @@ const (
 	// StopHookMarkerFile is the TypeScript tool's stop-hook marker; Clean
 	// archives it, as that tool's clean did.
 	StopHookMarkerFile = ".stop-hook-active"
+	// NoticeFile holds what a stop hook had to tell and no one saw (the
+	// client's allow shows no message), for the next session's start hook;
+	// Clean leaves it.
+	NoticeFile = ".stop-hook-notice"
 )
 
 // readRoot lists the regular files at the root of dir; a missing dir has

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
@@ -39,7 +40,8 @@ const (
 	runLog
 	// stateFile: the execution state.
 	stateFile
-	// kept: the debug logs and the lock, which stay where they are.
+	// kept: the debug logs, the lock, the stop hook's notice and the run's
+	// scratch directory, which stay where they are.
 	kept
 	// previousDir: the archive directory.
 	previousDir
@@ -62,7 +64,7 @@ func classify(name string) kind {
 	switch name {
 	case state.File:
 		return stateFile
-	case DebugLogFile, DebugLogBackupFile, lock.File:
+	case DebugLogFile, DebugLogBackupFile, lock.File, NoticeFile, procgroup.ScratchDir:
 		return kept
 	case PreviousDir:
 		return previousDir

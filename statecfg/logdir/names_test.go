@@ -29,6 +29,8 @@ func TestIsOwn(t *testing.T) {
 		{"previous", true},
 		{".session_ref", true},
 		{".stop-hook-active", true},
+		{".stop-hook-notice", true},
+		{".gauntlet-scratch", true},
 		{".execution_state.4021.tmp", true},
 		{".gauntlet-run.lock.77.tmp", true},
 		{".review_x_y_claude@1.3.json.9.tmp", true},

@@ -54,6 +54,12 @@ func HeadFiles(ctx context.Context, p place.Place) (Committed, error) {
 	return Committed{Commit: commit, Files: used}, nil
 }
 
+// HeadCommit is the commit HEAD of place's repository names, "" when it
+// names none yet: what a record keeps as the point it was made at.
+func HeadCommit(ctx context.Context, p place.Place) (string, error) {
+	return headCommit(ctx, p.TopLevel)
+}
+
 // headCommit is HEAD's commit, "" when HEAD names no commit yet.
 func headCommit(ctx context.Context, top string) (string, error) {
 	out, err := runGit(ctx, top, nil, maxSmallOutput, "rev-parse", "--verify", "-q", "HEAD^{commit}")

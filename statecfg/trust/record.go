@@ -79,8 +79,11 @@ func (h How) known() bool {
 type Record struct {
 	// Project is the place's key (place.Place.Project).
 	Project string
-	// TrustedAt is when it was recorded; How how; Commit the commit it was
-	// adopted from (HowHEAD only).
+	// TrustedAt is when it was recorded; How how; Commit the commit HEAD
+	// named then (for HowHEAD the commit it was adopted from): the
+	// repository's point when a person accepted the gates, where the stop
+	// hook starts looking for work committed since ("" when HEAD had no
+	// commit, and in records of older versions).
 	TrustedAt time.Time
 	How       How
 	Commit    string
@@ -88,6 +91,22 @@ type Record struct {
 	// when the work tree's .gauntlet/ differs or is gone. No files records
 	// that the project has no gates (a .gauntlet/ removed on purpose).
 	Files config.Files
+	// Others reports that Files hold the other files of .gauntlet/ too
+	// (config.ReadFiles): false in records of older versions, which held
+	// only the files the loader reads, and are compared on those alone
+	// (see Record.Comparable).
+	Others bool
+}
+
+// Comparable is the part of a work tree's configuration (read with
+// config.ReadFiles, for the project at root) that a record compares with:
+// all of it, or for a record of an older version only the files the loader
+// reads, so that an upgrade alone never reads as a changed configuration.
+func (r *Record) Comparable(root string, work config.Files) config.Files {
+	if r == nil || r.Others {
+		return work
+	}
+	return config.LoadedOnly(root, work)
 }
 
 // ErrUnusable is matched (errors.Is) by ReadRecord's error for a record
@@ -103,6 +122,7 @@ type onDisk struct {
 	TrustedAt time.Time `json:"trusted_at"`
 	How       How       `json:"how"`
 	Commit    string    `json:"commit,omitempty"`
+	Others    bool      `json:"others,omitempty"`
 	// Sum is the SHA-256 of the record without it (see sum): a record
 	// damaged or edited anywhere is refused.
 	Sum   string     `json:"sum"`
@@ -178,7 +198,7 @@ func decode(data []byte, project string) (*Record, string) {
 	if err := files.Check(); err != nil {
 		return nil, err.Error()
 	}
-	return &Record{Project: d.Project, TrustedAt: d.TrustedAt, How: d.How, Commit: d.Commit, Files: files}, ""
+	return &Record{Project: d.Project, TrustedAt: d.TrustedAt, How: d.How, Commit: d.Commit, Files: files, Others: d.Others}, ""
 }
 
 // sum is the hex SHA-256 of the record's JSON encoding with Sum empty:
@@ -197,7 +217,8 @@ func (d onDisk) sum() string {
 // atomically (a reader sees the old record or the new one, never a torn
 // one), replacing any record there, an unusable one included. rec.Project
 // is set from place; its files must be a valid config.Files within the
-// bounds.
+// bounds, and hold the other files of .gauntlet/ (config.ReadFiles,
+// config.UsedFiles): the record says so (Others).
 func WriteRecord(p place.Place, rec Record) error {
 	if err := rec.Files.Check(); err != nil {
 		return fmt.Errorf("record trusted configuration: %w", err)
@@ -209,7 +230,7 @@ func WriteRecord(p place.Place, rec Record) error {
 		return fmt.Errorf("record trusted configuration: unknown how %q", rec.How)
 	}
 	d := onDisk{Format: format, Tool: tool, Project: p.Project(), TrustedAt: rec.TrustedAt.UTC(), How: rec.How,
-		Commit: rec.Commit, Files: []diskFile{}}
+		Commit: rec.Commit, Others: true, Files: []diskFile{}}
 	if d.TrustedAt.IsZero() {
 		d.TrustedAt = time.Now().UTC()
 	}

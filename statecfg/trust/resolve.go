@@ -121,7 +121,7 @@ func Inspect(ctx context.Context, root string) (Status, Trusted, error) {
 		return Status{}, Trusted{}, err
 	}
 	work, werr := config.ReadFiles(root)
-	st := Status{Source: t.Source, Record: RecordPath(p), Commit: t.Commit, Diff: Compare(t.Files, work)}
+	st := Status{Source: t.Source, Record: RecordPath(p), Commit: t.Commit, Diff: Compare(t.Files, t.Record.Comparable(root, work))}
 	var errs *config.Errors
 	if errors.As(werr, &errs) {
 		for _, prob := range errs.Problems {
@@ -279,4 +279,40 @@ func committedProjects(ctx context.Context, top string, places []place.Place) (m
 		}
 	}
 	return found, nil
+}
+
+// GuardedRoot is FindRoot for the stop hook: a project found there that
+// has no trusted record of its own never hides an enclosing project that
+// has one (a .gauntlet/ made in a subdirectory of a gated project, by the
+// agent or not, is not trusted until a person trusts it there). Then root
+// is the enclosing project's, and shadowed the nearer project's root.
+func GuardedRoot(ctx context.Context, start string) (root, shadowed string, ok bool, err error) {
+	root, ok, err = FindRoot(ctx, start)
+	if err != nil || !ok {
+		return root, "", ok, err
+	}
+	d, found := gitdir.Find(root)
+	if !found || place.MovedByEnv() {
+		return root, "", true, nil
+	}
+	for dir := root; ; dir = filepath.Dir(dir) {
+		rel, rerr := filepath.Rel(d.TopLevel, dir)
+		if rerr != nil || strings.HasPrefix(rel, "..") {
+			break
+		}
+		p := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel}
+		if rel != "." {
+			p.Prefix = filepath.ToSlash(rel) + "/"
+		}
+		if _, err := os.Lstat(RecordPath(p)); err == nil {
+			if dir == root {
+				return root, "", true, nil
+			}
+			return dir, root, true, nil
+		}
+		if dir == d.TopLevel || filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return root, "", true, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	top := repo(t, nil)
 	p := locate(t, top)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	want := Record{Project: ".", TrustedAt: at, How: HowTerminal,
+	want := Record{Project: ".", TrustedAt: at, How: HowTerminal, Others: true,
 		Files: files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", "\x00\xff binary\n")}
 	if err := WriteRecord(p, want); err != nil {
 		t.Fatal(err)
@@ -110,7 +111,7 @@ func TestNoRecord(t *testing.T) {
 func TestDamagedRecordIsUnusable(t *testing.T) {
 	top := repo(t, nil)
 	p := locate(t, top)
-	want := Record{Project: ".", TrustedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), How: HowYes,
+	want := Record{Project: ".", TrustedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), How: HowYes, Others: true,
 		Files: files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", lintYML)}
 	if err := WriteRecord(p, want); err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestResolve(t *testing.T) {
 	write(t, top, map[string]string{".gauntlet/checks/lint.yml": weakYML})
 
 	tr, err := Resolve(t.Context(), p)
-	want := files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", lintYML)
+	want := files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", lintYML, ".gauntlet/README", "not read")
 	if err != nil || tr.Source != SourceHEAD || tr.Commit != head || !reflect.DeepEqual(tr.Files, want) || tr.Unusable != nil {
 		t.Fatalf("Resolve without a record = %+v, %v", tr, err)
 	}
@@ -299,8 +300,18 @@ func TestHeadFilesLinks(t *testing.T) {
 	if _, ok := c.Files[".gauntlet/checks/outside.yml"]; ok {
 		t.Errorf("a link out of .gauntlet/ was followed")
 	}
-	if _, ok := c.Files[".gauntlet/shared/lint.yml"]; ok {
-		t.Errorf("a file the loader does not read was kept")
+	if string(c.Files[".gauntlet/shared/lint.yml"]) != lintYML {
+		t.Errorf("a file not read by the loader, kept as another file, lost its content")
+	}
+	// The disk reads the same files: a link inside .gauntlet/ followed, one
+	// out of it left out.
+	work, err := config.ReadFiles(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(work, ".gauntlet/checks/outside.yml") // a file the loader reads: followed on disk
+	if d := Compare(c.Files, work); !d.Empty() {
+		t.Errorf("HEAD's configuration and the same on disk differ: %s", d)
 	}
 }
 
@@ -397,5 +408,24 @@ func TestInspect(t *testing.T) {
 	want = Diff{Removed: []string{".gauntlet/checks/lint.yml", ".gauntlet/config.yml"}}
 	if err != nil || st.Trusted || !reflect.DeepEqual(st.Diff, want) {
 		t.Errorf("Inspect of a deleted configuration = %+v, %v", st, err)
+	}
+}
+
+// A record of an older version holds only the files the loader reads: it
+// is compared on those alone, so an upgrade never reads as a changed
+// configuration; a record written now compares every file of .gauntlet/.
+func TestRecordOfAnOlderVersionComparesLoadedFiles(t *testing.T) {
+	top := repo(t, map[string]string{".gauntlet/config.yml": configYML, ".gauntlet/checks/lint.yml": lintYML, ".gauntlet/checks/lint.sh": "exit 1\n"})
+	work, err := config.ReadFiles(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &Record{Files: files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", lintYML)}
+	if d := Compare(old.Files, old.Comparable(top, work)); !d.Empty() {
+		t.Errorf("an older record differs after an upgrade alone: %s", d)
+	}
+	now := &Record{Files: old.Files, Others: true}
+	if d := Compare(now.Files, now.Comparable(top, work)); d.String() == "" || !slices.Contains(d.Added, ".gauntlet/checks/lint.sh") {
+		t.Errorf("a record of this version does not see the helper script: %+v", d)
 	}
 }

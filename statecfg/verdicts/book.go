@@ -87,6 +87,11 @@ type Book struct {
 	// that verified them (an archive after a branch change, clean), for
 	// the person to be told.
 	Cleared *Clearing `json:"cleared,omitempty"`
+	// Trust is the trusted configuration the stop hook last ran with, and
+	// TrustChange the last change of it the stop hook saw between two of
+	// its stops (see SeeTrust).
+	Trust       *TrustSeen   `json:"trust,omitempty"`
+	TrustChange *TrustChange `json:"trust_change,omitempty"`
 	// Seeded says the book was started from an older version's log
 	// directory (Seed), when.
 	Seeded time.Time `json:"seeded_from_logs_at,omitzero"`
@@ -186,6 +191,43 @@ type Violation struct {
 	Issue    string `json:"issue"`
 	Fix      string `json:"fix,omitempty"`
 	Priority string `json:"priority,omitempty"`
+}
+
+// TrustSeen is a trusted configuration as the stop hook saw it.
+type TrustSeen struct {
+	// Key tells one configuration from another (how and when it was
+	// recorded); Desc says how and when, for the person.
+	Key  string `json:"key"`
+	Desc string `json:"desc"`
+	// At is when the stop hook saw it.
+	At time.Time `json:"seen_at"`
+}
+
+// TrustChange is a change of the trusted configuration between two stops,
+// in the agent session whose stop first saw it.
+type TrustChange struct {
+	From    TrustSeen `json:"from"`
+	To      TrustSeen `json:"to"`
+	Session string    `json:"session,omitempty"`
+}
+
+// SeeTrust records seen as the trusted configuration a stop of session
+// runs with, and returns the change to tell in its answer: the last change
+// of the trusted configuration between two stops when this session (or a
+// stop without a session) is the one that first saw it; nil otherwise.
+// Whoever changed it, a person or the agent through trust or init, the
+// session in which it happened hears of it in every answer.
+func (b *Book) SeeTrust(seen TrustSeen, session string) *TrustChange {
+	if prev := b.Trust; prev != nil && prev.Key != seen.Key {
+		b.TrustChange = &TrustChange{From: *prev, To: seen, Session: session}
+	}
+	if b.Trust == nil || b.Trust.Key != seen.Key {
+		b.Trust = &seen
+	}
+	if c := b.TrustChange; c != nil && (session == "" || c.Session == "" || c.Session == session) {
+		return c
+	}
+	return nil
 }
 
 // Clearing is a drop of verdicts without a verification run.
@@ -369,6 +411,14 @@ func (b *Book) NewEpisode(start Episode, reason string) {
 	e := start
 	e.Runs, e.Reason = 0, reason
 	b.Episode = &e
+}
+
+// Lost records that the book's verdicts were lost without a run that
+// verified them (a stored book that could not be used, or was deleted),
+// why, at: what was pending in it is unknown, so the person is told until
+// a full pass verifies the tree (Finish), as after Clear.
+func (b *Book) Lost(at time.Time, why string) {
+	b.Cleared = &Clearing{At: at, Reason: why}
 }
 
 // Clear drops every verdict without a verification run (the branch

@@ -87,8 +87,13 @@ func TestDamagedBook(t *testing.T) {
 		"another format": strings.Replace(string(good), `"format": 1`, `"format": 9`, 1),
 		"another place":  strings.Replace(string(good), `"worktree": "worktrees/second"`, `"worktree": "."`, 1),
 		"unknown field":  strings.Replace(string(good), "{", `{"surprise": 1,`, 1),
+		"deleted":        deleted,
 	} {
-		if err := os.WriteFile(k.Path(), []byte(data), 0o644); err != nil {
+		err := os.WriteFile(k.Path(), []byte(data), 0o644)
+		if data == deleted {
+			err = os.Remove(k.Path())
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		if b, err := Read(k); b != nil || !errors.Is(err, ErrUnusable) {
@@ -98,6 +103,31 @@ func TestDamagedBook(t *testing.T) {
 		if err := Update(k, func(b *Book) error { damaged = b.Damaged; return nil }); err != nil || !strings.Contains(damaged, k.Path()) {
 			t.Errorf("%s: Update handed over Damaged = %q, %v", name, damaged, err)
 		}
+	}
+}
+
+// deleted stands, in TestDamagedBook, for a book removed with its lock
+// file left: one was written there, so its absence is not "no book".
+const deleted = "\x00deleted"
+
+// A book lost without a run that verified it (damaged, deleted) is
+// recorded as a clearing: the person is told until a full pass, and a
+// partial run or a failure does not end that.
+func TestLost(t *testing.T) {
+	b := NewBook()
+	at := time.Now()
+	b.Lost(at, "unusable verdict record x: torn")
+	if c := b.Cleared; c == nil || !c.At.Equal(at) || !strings.Contains(c.Reason, "torn") {
+		t.Fatalf("Cleared = %+v", b.Cleared)
+	}
+	b.Finish(at, false, true, false)
+	b.Finish(at, true, false, true)
+	if b.Cleared == nil {
+		t.Fatal("Cleared ended without a full pass")
+	}
+	b.Finish(at, true, true, false)
+	if b.Cleared != nil {
+		t.Errorf("Cleared after a full pass = %+v", b.Cleared)
 	}
 }
 
@@ -343,5 +373,37 @@ func TestSeedPassesAndSnapshot(t *testing.T) {
 	want := &Snapshot{Run: 2, Ref: "w1", Commit: "c1", Scope: "local main", Definitions: map[string]string{job: "d1"}}
 	if !reflect.DeepEqual(b.Snapshot, want) {
 		t.Errorf("snapshot = %+v, want %+v", b.Snapshot, want)
+	}
+}
+
+// A change of the trusted configuration between two stops is told in
+// every answer of the session that first saw it, and only there; the
+// first sight of a configuration is no change.
+func TestSeeTrust(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	person := TrustSeen{Key: "yes@1", Desc: "recorded with --yes", At: t0}
+	agent := TrustSeen{Key: "init@2", Desc: "written by init", At: t0.Add(time.Minute)}
+	b := NewBook()
+	for i, step := range []struct {
+		seen    TrustSeen
+		session string
+		told    bool
+	}{
+		{person, "s1", false},
+		{person, "s1", false},
+		{agent, "s1", true},
+		{agent, "s1", true},
+		{agent, "", true},
+		{agent, "s2", false},
+		{person, "s2", true},
+		{person, "s3", false},
+	} {
+		c := b.SeeTrust(step.seen, step.session)
+		if (c != nil) != step.told {
+			t.Fatalf("step %d: change = %+v, want told %v", i, c, step.told)
+		}
+		if c != nil && c.To.Key != step.seen.Key {
+			t.Errorf("step %d: change to %q, want %q", i, c.To.Key, step.seen.Key)
+		}
 	}
 }

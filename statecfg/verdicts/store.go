@@ -37,12 +37,22 @@ func (k Key) Path() string {
 
 // Read returns the book of k: nil and no error when there is none; an
 // error wrapping ErrUnusable, naming the file, when one exists that cannot
-// be used (never read as "nothing pending").
+// be used, or was deleted (its lock file, which Update leaves, is there):
+// never read as "nothing pending".
 func Read(k Key) (*Book, error) {
+	_, lockErr := os.Lstat(k.Path() + ".lock")
+	return read(k, lockErr == nil)
+}
+
+// read is Read, told whether the book's lock file was there before.
+func read(k Key, locked bool) (*Book, error) {
 	path := k.Path()
 	data, err := fsread.File(path, MaxBookBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(path); lerr != nil {
+			if locked {
+				return nil, fmt.Errorf("%w %s: deleted (it was written before)", ErrUnusable, path)
+			}
 			return nil, nil
 		}
 	}
@@ -95,6 +105,7 @@ func Update(k Key, change func(b *Book) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("record verdicts: %w", err)
 	}
+	_, lockErr := os.Lstat(path + ".lock")
 	lf, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return fmt.Errorf("record verdicts: %w", err)
@@ -104,7 +115,7 @@ func Update(k Key, change func(b *Book) error) error {
 		return fmt.Errorf("record verdicts: lock %s: %w", path, err)
 	}
 	defer func() { _ = filelock.Unlock(lf) }()
-	b, err := Read(k)
+	b, err := read(k, lockErr == nil)
 	switch {
 	case err != nil:
 		b = newBook()

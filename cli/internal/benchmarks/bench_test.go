@@ -492,3 +492,26 @@ func BenchmarkStopHookCachedTenThousandFiles(b *testing.B) {
 func BenchmarkStopHookCachedTenSlowGates(b *testing.B) {
 	stopHookCached(b, "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1")
 }
+
+// loudOutput is what BenchmarkRunFailingCheckLargeOutput's check prints:
+// 100 MB of lines that each tell where an error is.
+const loudOutput = "yes 'src/a.go:12:3: something is wrong here' | head -c 100000000"
+
+// BenchmarkRunFailingCheckLargeOutput: `agent-gauntlet run` with one check
+// that prints 100 MB and fails, read as plain text (each line a finding, up
+// to the bound of a result), against the check alone writing its output to
+// a file. Every run starts from no logs (removing them is timed: a few
+// milliseconds), so each is a first run.
+func BenchmarkRunFailingCheckLargeOutput(b *testing.B) {
+	bin := binary(b)
+	p := newProject(b, false, "")
+	sh(b, p.dir, p.env, "mkdir -p .gauntlet/checks && printf 'command: sh loud.sh\\n' > .gauntlet/checks/loud.yml")
+	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"),
+		"base_branch: main\ncli:\n  default_preference: [claude]\nentry_points:\n  - path: \".\"\n    checks: [loud]\n")
+	writeFile(b, filepath.Join(p.dir, "loud.sh"), loudOutput+"\nexit 1\n")
+	sh(b, p.dir, p.env, "printf 'gauntlet_logs/\\n' > .gitignore && git add -A && git commit -q -m gauntlet && echo change >> a.txt")
+	alone := filepath.Join(b.TempDir(), "loud.log")
+	measure(b, "[FAIL]",
+		[]proc{p.cmd("", "rm", "-rf", "gauntlet_logs"), p.cmd("", bin, "run", "--no-cache")},
+		against(p.cmd("", "sh", "-c", "sh loud.sh > "+alone+" 2>&1")))
+}

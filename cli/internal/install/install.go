@@ -8,6 +8,7 @@
 package install
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,10 +20,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/hookcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonc"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
 )
 
@@ -77,6 +80,13 @@ type Spec struct {
 	Versioned bool
 	// Unit is how the client reads an entry's timeout.
 	Unit hookproto.TimeoutUnit
+	// Syntax is how the client reads the file.
+	Syntax hookproto.Syntax
+	// StrictTimeout: the client skips an entry whose timeout is not a
+	// positive number.
+	StrictTimeout bool
+	// Aliases are other event keys the client runs as this event.
+	Aliases []string
 	// Note is printed after installing, "" when there is nothing to say.
 	Note string
 	// entry builds the hook entry appended to the event's list.
@@ -95,9 +105,9 @@ func specOf(d hookproto.Dialect, hook Hook) (Spec, bool) {
 		event = set.Start
 	}
 	spec := Spec{Agent: d.Agent, Path: filepath.FromSlash(set.Path), Event: event, TopLevel: set.TopLevel,
-		Versioned: set.Versioned, Unit: set.Timeout}
+		Versioned: set.Versioned, Unit: set.Timeout, Syntax: set.Syntax, StrictTimeout: set.StrictTimeout}
 	if hook == StopHook {
-		spec.Note = set.Note
+		spec.Note, spec.Aliases = set.Note, set.StopAliases
 	}
 	spec.entry = entryOf(set, hook)
 	return spec, true
@@ -267,13 +277,24 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("refusing to modify %s: %v; fix or move the file, then retry", path, err)
 	}
-	if found := findCommand(list, hook); found != "" {
+	if found := findCommand(list, hook, spec); found != "" {
 		return Result{Path: path, Command: found}, nil
 	}
 	command := CommandFor(hook, agent, timeout)
 	entry, err := jsonobj.Marshal(spec.entry(command, timeout))
 	if err != nil {
 		return Result{}, fmt.Errorf("encode hook for %s: %w", path, err)
+	}
+	form := jsonc.FormOf(data)
+	if form.Comments {
+		// The client reads them; a rewrite through a JSON encoder would
+		// drop them.
+		where := fmt.Sprintf("%q", spec.Event)
+		if !spec.TopLevel {
+			where = fmt.Sprintf("hooks.%s", spec.Event)
+		}
+		return Result{}, fmt.Errorf("refusing to modify %s: it holds comments, which rewriting it would drop; "+
+			"add this entry to the list %s by hand: %s", path, where, entry)
 	}
 	list = append(list, entry)
 	if err := setAll(doc, hooks, spec, list); err != nil {
@@ -283,7 +304,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := writeFile(path, out); err != nil {
+	if err := writeFile(path, jsonc.Restore(out, form)); err != nil {
 		return Result{}, err
 	}
 	return Result{Path: path, Added: true, Command: command}, nil
@@ -293,7 +314,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 // holding the events (its "hooks" object, or the document itself for a
 // spec whose events are at the top level) and the event's list.
 func parseSettings(data []byte, spec Spec) (doc, hooks *jsonobj.Object, list []json.RawMessage, err error) {
-	doc, err = jsonobj.Parse(data)
+	doc, err = jsonobj.Parse(Readable(data, spec.Syntax))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -308,6 +329,20 @@ func parseSettings(data []byte, spec Spec) (doc, hooks *jsonobj.Object, list []j
 		return nil, nil, nil, fmt.Errorf("%s%s is not a JSON array", where, spec.Event)
 	}
 	return doc, hooks, list, nil
+}
+
+// Readable is a settings file's data as a client of syntax reads it: a
+// leading byte order mark dropped where the client accepts one, comments
+// blanked out where it strips them.
+func Readable(data []byte, syntax hookproto.Syntax) []byte {
+	switch syntax {
+	case hookproto.JSONWithBOM:
+		return bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	case hookproto.JSONC:
+		out, _ := jsonc.Strip(data)
+		return out
+	}
+	return data
 }
 
 func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error {
@@ -331,10 +366,12 @@ func setAll(doc, hooks *jsonobj.Object, spec Spec, list []json.RawMessage) error
 }
 
 // findCommand returns the first gauntlet command of hook found anywhere in
-// the entries, "" when none is.
-func findCommand(list []json.RawMessage, hook Hook) string {
-	if found := findHandlers(list, hook); len(found) > 0 {
-		return found[0].command
+// the entries that the client of spec runs, "" when none is.
+func findCommand(list []json.RawMessage, hook Hook, spec Spec) string {
+	for _, h := range findHandlers(list, hook) {
+		if h.ignoredBy(spec) == "" {
+			return h.command
+		}
 	}
 	return ""
 }
@@ -344,6 +381,23 @@ type handler struct {
 	command string
 	// timeout is the entry's timeout as written, nil when it names none.
 	timeout *float64
+	// timeoutSet: the entry has a timeout field, a number or not.
+	timeoutSet bool
+	// inert: the command names the hook but never starts it (a comment,
+	// an echo).
+	inert bool
+}
+
+// ignoredBy says why the client of spec skips the entry h, "" when it
+// runs it.
+func (h handler) ignoredBy(spec Spec) string {
+	switch {
+	case h.inert:
+		return "it names the stop hook but never runs it (a comment, an argument of another program)"
+	case spec.StrictTimeout && h.timeoutSet && (h.timeout == nil || *h.timeout <= 0):
+		return "its timeout is not a positive number, and the client skips such an entry"
+	}
+	return ""
 }
 
 // findHandlers returns every gauntlet hook of hook in the entries, in
@@ -380,11 +434,14 @@ func findIn(v any, hook Hook, out []handler) []handler {
 		}
 	case map[string]any:
 		for _, k := range commandKeys {
-			if c, ok := x[k].(string); ok && isGauntletCommand(c, hook) {
-				h := handler{command: c}
+			if c, ok := x[k].(string); ok && hookcmd.Mentions(c, string(hook)) {
+				h := handler{command: c, inert: !isGauntletCommand(c, hook)}
 				for _, tk := range timeoutKeys {
-					if t, ok := x[tk].(float64); ok {
-						h.timeout = &t
+					if raw, ok := x[tk]; ok {
+						h.timeoutSet = true
+						if t, ok := raw.(float64); ok {
+							h.timeout = &t
+						}
 						break
 					}
 				}
@@ -406,56 +463,19 @@ func findIn(v any, hook Hook, out []handler) []handler {
 // IsStopHook reports whether a hook command runs the gauntlet's stop hook.
 func IsStopHook(command string) bool { return isGauntletCommand(command, StopHook) }
 
-// isGauntletCommand reports whether a hook command runs the gauntlet's
-// hook: "agent-gauntlet stop-hook" (or start-hook), possibly by path and
-// with flags.
+// isGauntletCommand reports whether a hook command starts the gauntlet's
+// hook when the client's shell runs it (hookcmd.Find): by name or path,
+// through a package runner, with flags.
 func isGauntletCommand(s string, hook Hook) bool {
-	fields := strings.Fields(s)
-	for i := 0; i+1 < len(fields); i++ {
-		if filepath.Base(strings.Trim(fields[i], `"'`)) == Program && fields[i+1] == string(hook) {
-			return true
-		}
-	}
-	return false
-}
-
-// HasTimeout reports whether a gauntlet hook command tells the hook the
-// agent's timeout: a --timeout flag, or GAUNTLET_STOP_HOOK_TIMEOUT set in
-// the command. Commands installed by the TypeScript tool have neither.
-func HasTimeout(command string) bool {
-	_, ok := CommandTimeout(command)
+	_, ok := hookcmd.Find(s, string(hook))
 	return ok
 }
 
-// CommandTimeout is the agent's timeout a gauntlet hook command tells the
-// hook (--timeout N, --timeout=N or GAUNTLET_STOP_HOOK_TIMEOUT=N); ok is
-// false when it tells none. A value that is not a positive number counts
-// as told, 0 (the hook then assumes the client's default).
-func CommandTimeout(command string) (time.Duration, bool) {
-	fields := strings.Fields(command)
-	for i, f := range fields {
-		f = strings.Trim(f, `"'`)
-		value, told := "", false
-		switch {
-		case f == "--timeout":
-			told = true
-			if i+1 < len(fields) {
-				value = strings.Trim(fields[i+1], `"'`)
-			}
-		case strings.HasPrefix(f, "--timeout="):
-			value, told = strings.TrimPrefix(f, "--timeout="), true
-		case strings.HasPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="):
-			value, told = strings.TrimPrefix(f, "GAUNTLET_STOP_HOOK_TIMEOUT="), true
-		}
-		if told {
-			n, err := strconv.Atoi(value)
-			if err != nil || n <= 0 {
-				return 0, true
-			}
-			return time.Duration(n) * time.Second, true
-		}
-	}
-	return 0, false
+// Ignored is an entry meant to be the gauntlet's hook that never runs it.
+type Ignored struct {
+	Command string
+	// Why says why, for messages.
+	Why string
 }
 
 // Status is where one agent's stop hook is installed.
@@ -471,6 +491,10 @@ type Status struct {
 	Count int
 	// Commands are their commands, in order.
 	Commands []string
+	// Ignored are the entries meant to be the gauntlet's hook that never
+	// run it: a command that names the hook without starting it (`#
+	// agent-gauntlet stop-hook`), an entry the client skips.
+	Ignored []Ignored
 	// Timeout is the timeout the client gives the first one: its entry's,
 	// read in the client's unit, else the client's default; 0 when not
 	// installed.
@@ -527,12 +551,23 @@ func checkFile(path string, spec Spec, hook Hook) Status {
 	if strings.TrimSpace(string(data)) == "" {
 		return st
 	}
-	_, _, list, err := parseSettings(data, spec)
+	_, events, list, err := parseSettings(data, spec)
 	if err != nil {
 		st.Err = fmt.Errorf("%s: %v", path, err)
 		return st
 	}
-	found := findHandlers(list, hook)
+	for _, alias := range spec.Aliases {
+		more, _ := events.Array(alias)
+		list = append(list, more...)
+	}
+	var found []handler
+	for _, h := range findHandlers(list, hook) {
+		if why := h.ignoredBy(spec); why != "" {
+			st.Ignored = append(st.Ignored, Ignored{Command: h.command, Why: why})
+			continue
+		}
+		found = append(found, h)
+	}
 	st.Count = len(found)
 	for _, h := range found {
 		st.Commands = append(st.Commands, h.command)

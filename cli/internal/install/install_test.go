@@ -302,28 +302,6 @@ func TestInstallRecognisesExistingCommands(t *testing.T) {
 	}
 }
 
-func TestHasTimeout(t *testing.T) {
-	for cmd, want := range map[string]bool{
-		"agent-gauntlet stop-hook":                                    false, // the TypeScript tool's
-		"/usr/local/bin/agent-gauntlet stop-hook --agent claude":      false,
-		"agent-gauntlet stop-hook --agent claude --timeout 600":       true,
-		"agent-gauntlet stop-hook --timeout=300":                      true,
-		`agent-gauntlet stop-hook "--timeout" 300`:                    true,
-		"GAUNTLET_STOP_HOOK_TIMEOUT=900 agent-gauntlet stop-hook":     true,
-		"agent-gauntlet stop-hook --agent claude --timeoutx 600":      false,
-		"agent-gauntlet stop-hook --deadline 90s --stdin-timeout 30s": false,
-	} {
-		if got := HasTimeout(cmd); got != want {
-			t.Errorf("HasTimeout(%q) = %v, want %v", cmd, got, want)
-		}
-	}
-	for _, a := range hookproto.Agents {
-		if !HasTimeout(Command(a, DefaultTimeoutSeconds)) {
-			t.Errorf("installed command %q has no timeout", Command(a, DefaultTimeoutSeconds))
-		}
-	}
-}
-
 func TestCheckLegacyLocalSettingsAndOverride(t *testing.T) {
 	root := t.TempDir()
 	st := Check(root, hookproto.Claude, "")
@@ -478,27 +456,5 @@ func TestInstallStartHook(t *testing.T) {
 	}
 	if st := CheckHook(root, hookproto.Codex, "", StartHook); st.Installed || st.Path != "" {
 		t.Errorf("codex: %+v", st)
-	}
-}
-
-func TestCommandTimeout(t *testing.T) {
-	for _, tc := range []struct {
-		command string
-		want    time.Duration
-		told    bool
-	}{
-		{"agent-gauntlet stop-hook", 0, false},
-		{"agent-gauntlet stop-hook --agent qwen --timeout 600", 600 * time.Second, true},
-		{"agent-gauntlet stop-hook --timeout=90", 90 * time.Second, true},
-		{"GAUNTLET_STOP_HOOK_TIMEOUT=30 agent-gauntlet stop-hook", 30 * time.Second, true},
-		{`"/opt/bin/agent-gauntlet" stop-hook --timeout "120"`, 120 * time.Second, true},
-		{"agent-gauntlet stop-hook --timeout soon", 0, true},
-		{"agent-gauntlet stop-hook --timeout", 0, true},
-		{"agent-gauntlet stop-hook --timeout -5", 0, true},
-	} {
-		got, told := CommandTimeout(tc.command)
-		if got != tc.want || told != tc.told || HasTimeout(tc.command) != tc.told {
-			t.Errorf("CommandTimeout(%q) = %s, %v; want %s, %v", tc.command, got, told, tc.want, tc.told)
-		}
 	}
 }

@@ -658,3 +658,17 @@ func TestWeakenings(t *testing.T) {
 		t.Errorf("a deleted configuration reads as %q", got)
 	}
 }
+
+// Every answer of the session whose stop first saw the trusted
+// configuration change says so; other sessions need not.
+func TestCheckToldTrust(t *testing.T) {
+	const told = "✓ Gauntlet passed — every gate passed. The trusted configuration changed during this agent session: ..."
+	m := &model{booked: true, trustFresh: true}
+	silent := answer{Decision: "approve", Status: stPassed, SystemMessage: "✓ Gauntlet passed — every gate passed."}
+	wantSigs(t, "first stop after trust, silent", m.checkToldTrust(hookCall{Session: "s1"}, silent), "b:untold-trust-changed")
+	wantSigs(t, "same session, silent", m.checkToldTrust(hookCall{Session: "s1"}, silent), "b:untold-trust-changed")
+	wantSigs(t, "same session, told", m.checkToldTrust(hookCall{Session: "s1"}, answer{Decision: "approve", Status: stPassed, SystemMessage: told}))
+	wantSigs(t, "another session", m.checkToldTrust(hookCall{Session: "s2"}, silent))
+	fresh := &model{trustFresh: false, booked: true}
+	wantSigs(t, "no trust", fresh.checkToldTrust(hookCall{Session: "s1"}, silent))
+}

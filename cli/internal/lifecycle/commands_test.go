@@ -124,6 +124,7 @@ func (m *model) clean() {
 // launch starts agent-gauntlet; the caller waits.
 func (h *harness) launch(stdin string, args ...string) (*proc, string, error) {
 	before := h.gitState()
+	h.m.skipsRead = len(h.m.skips)
 	p, err := h.s.start(h.bin, stdin, args...)
 	return p, before, err
 }
@@ -342,6 +343,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 			soft, cause, sortedKeys(f.Changed), f.MaybeWhy, sortedKeys(h.m.pending))
 	}
 	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
+	vs = append(vs, h.m.checkToldTrust(call, a)...)
 	h.m.credit[call.Session] = a.Decision == "block"
 	if !call.lost() && a.Status != stInvalid {
 		h.m.recordTrust(f)

@@ -201,19 +201,32 @@ type model struct {
 	// ran: a command took the lock to run gates (the gauntlet has records
 	// of its own); forgedState: before that, the agent wrote an
 	// .execution_state with only the TypeScript tool's fields, dated now
-	// (the seeds' interval then runs from it).
+	// (the interval then runs from it).
 	ran         bool
 	forgedState bool
 	// runBranch is the branch of the last run that took the lock ("" before
 	// any): a run on another branch archives the pending failures.
-	runBranch   string
-	skips       []skip
+	runBranch string
+	skips     []skip
+	// skipsRead counts the skips a command of the binary could read
+	// (those marked before it started): removing the review files drops
+	// the others, which the gauntlet never saw.
+	skipsRead   int
 	cleans      int
 	lock        lockKind
 	lockContent string
 	// trust and trusted: the configuration the stop hook must run.
 	trust   trustState
 	trusted map[string]string
+	// booked: a stop's run has made the verdict book, which keeps the
+	// trusted configuration each stop ran with; trustFresh: trust ran
+	// since the last stop that saw the book; trustSession: the session of
+	// the stop that first saw it, every answer of which must say so
+	// (toldTrust: "" before any).
+	booked       bool
+	trustFresh   bool
+	trustSession string
+	toldTrust    bool
 	// globalDisabled: the global configuration sets stop_hook.enabled
 	// false.
 	globalDisabled bool

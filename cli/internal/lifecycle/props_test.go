@@ -366,6 +366,28 @@ func checkToldConfig(m *model, f facts, a answer) []violation {
 		a.Status, m.configDiff(f), a.SystemMessage)}}
 }
 
+// checkToldTrust checks that every answer of the agent session whose stop
+// first saw the trusted configuration change (trust run after a stop made
+// the verdict book) says so: the agent may have run trust itself. It
+// updates what the model knows of the book.
+func (m *model) checkToldTrust(call hookCall, a answer) []violation {
+	if call.lost() || a.Status == stInvalid {
+		return nil
+	}
+	if m.trustFresh {
+		m.trustFresh, m.toldTrust, m.trustSession = false, true, call.Session
+	}
+	if slices.Contains(passing, a.Status) || a.Status == stFailed {
+		m.booked = true
+	}
+	if !m.toldTrust || call.Session != m.trustSession ||
+		strings.Contains(a.SystemMessage, "changed during this agent session") {
+		return nil
+	}
+	return []violation{{"b:untold-trust-changed", fmt.Sprintf("answered %q in the session that saw the trusted configuration change, and its systemMessage does not say so: %q",
+		a.Status, a.SystemMessage)}}
+}
+
 // configDiff names the .gauntlet/ files the work tree changed from the
 // configuration in force.
 func (m *model) configDiff(f facts) string {

@@ -106,6 +106,11 @@ func (h *harness) latestReviews() map[string]int {
 // status to pass, "drop" its first violation, "reword" every violation's
 // issue, "rm" the file, or "add" a newer one that passes.
 func (h *harness) forgeReview(how string) error {
+	if how == "rm" || how == "add" {
+		// Marks in the files removed or superseded before any command
+		// read them never reached the gauntlet.
+		h.m.skips = h.m.skips[:min(h.m.skipsRead, len(h.m.skips))]
+	}
 	for stem, run := range h.latestReviews() {
 		p := filepath.Join(h.s.logDir(), fmt.Sprintf("%s.%d.json", stem, run))
 		if how == "rm" {
@@ -307,7 +312,10 @@ func (h *harness) trustStep() ([]violation, error) {
 	res, vs := h.finish(p, before)
 	h.t.Logf("  -> trust exit %d", res.code)
 	if res.code == 0 {
+		// trust rewrites the record only when it changes what is trusted.
+		changed := h.m.trust != trustRecord || !sameGauntlet(h.m.trusted, gauntletOf(h.m.files))
 		h.m.trust, h.m.trusted = trustRecord, gauntletOf(h.m.files)
+		h.m.trustFresh = h.m.trustFresh || h.m.booked && changed
 	}
 	return vs, nil
 }

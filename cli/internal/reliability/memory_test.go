@@ -21,21 +21,52 @@ const (
 // (run), failing again in verification mode (the second run reads the
 // first run's logs), and through the stop hook, which blocks and builds its
 // instructions. The peak RSS of each process stays under 100 MiB: output
-// goes to the log file, never through the runner's memory. It asserts on
-// memory only, never on time.
+// goes to the log file, and what of it is parsed is bounded. The output is
+// plain lines (read as text, streamed) or go test -v's (whose parser holds
+// it, up to the bound). It asserts on memory only, never on time.
 func TestLargeOutputBoundedMemory(t *testing.T) {
-	s := newSandbox(t, "", map[string]string{
-		".gauntlet/config.yml": "base_branch: main\ncli:\n  default_preference: [claude]\nmax_retries: 5\n" +
-			"stop_hook:\n  run_interval_minutes: 0\nentry_points:\n  - path: src\n    checks: [loud]\n",
-		".gauntlet/checks/loud.yml": "command: sh loud.sh\nworking_directory: .\n",
-		".gitignore":                "gauntlet_logs/\n",
+	for _, tt := range []struct {
+		name, command string
+		files         map[string]string
+		exec          string // a file to make executable
+	}{
 		// 100 MB of 64-byte lines on stdout and a little on stderr, then fail.
-		"loud.sh": "yes 'loud check output: padding padding padding padding padding' | head -c " +
-			strconv.Itoa(outputSize) + "\necho 'loud check: failing' >&2\nexit 1\n",
-		"src/main.txt": "hello\n",
-	})
-	s.write(map[string]string{"src/new.txt": "a change\n"})
+		{"plain", "sh loud.sh", map[string]string{
+			"loud.sh": "yes 'loud check output: padding padding padding padding padding' | head -c " +
+				strconv.Itoa(outputSize) + "\necho 'loud check: failing' >&2\nexit 1\n",
+		}, ""},
+		// A stand-in for go, so that the command is read as go test's.
+		{"go test -v", "bin/go test -v ./...", map[string]string{
+			"bin/go": "#!/bin/sh\nyes \"$(printf '=== RUN   TestX\\n    x_test.go:12: a line the test logs\\n--- PASS: TestX (0.00s)')\" | head -c " +
+				strconv.Itoa(outputSize) + "\nexit 1\n",
+		}, "bin/go"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{
+				".gauntlet/config.yml": "base_branch: main\ncli:\n  default_preference: [claude]\nmax_retries: 5\n" +
+					"stop_hook:\n  run_interval_minutes: 0\nentry_points:\n  - path: src\n    checks: [loud]\n",
+				".gauntlet/checks/loud.yml": "command: " + tt.command + "\nworking_directory: .\n",
+				".gitignore":                "gauntlet_logs/\n",
+				"src/main.txt":              "hello\n",
+			}
+			for name, content := range tt.files {
+				files[name] = content
+			}
+			s := newSandbox(t, "", files)
+			if tt.exec != "" {
+				if err := os.Chmod(filepath.Join(s.repo, tt.exec), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.write(map[string]string{"src/new.txt": "a change\n"})
+			runLoud(t, s)
+		})
+	}
+}
 
+// runLoud runs the gauntlet three times in s, whose check prints
+// outputSize bytes and fails, and checks the peak RSS of each process.
+func runLoud(t *testing.T, s *sandbox) {
 	for i, step := range []struct {
 		name  string
 		args  []string

@@ -92,7 +92,13 @@ func Run(ctx context.Context, o Options) (added string) {
 	if o.Now != nil {
 		now = o.Now
 	}
-	return Context(cfg, runner.Status(ctx, cfg, getenv, now()))
+	told := Context(cfg, runner.Status(ctx, cfg, getenv, now()))
+	if notice := stophook.TakeNotice(cfg.LogDirPath()); notice != "" {
+		// A stop the client let through without showing anyone why.
+		told = strings.TrimSpace("agent-gauntlet: " + runner.SafeText(notice) +
+			" Tell the user: only they can change the hook's settings.\n" + told)
+	}
+	return told
 }
 
 // read reads and decodes the input; note says why there is no answer.

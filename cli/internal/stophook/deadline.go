@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 )
 
@@ -58,8 +59,10 @@ func (l limit) missed(agent hookproto.Agent) string {
 	if !ok {
 		d = hookproto.Dialects[0]
 	}
+	// The one fix that changes something: init leaves a hook it finds
+	// as it is, whatever its flags.
+	seconds := install.DefaultTimeoutSeconds
 	return fmt.Sprintf("%s The hook command has no --timeout, so the deadline stays under %s's default hook timeout of %s; "+
-		"the gates need a longer hook timeout: run `agent-gauntlet init --agent %s` (it writes the entry's timeout and --timeout), "+
-		"or set %q in the hook's entry in %s and add --timeout with the same number of seconds to its command.",
-		msg, d.Display, l.timeout, d.Agent, d.Settings.Layout.TimeoutKey(), d.Settings.Path)
+		"the gates need a longer hook timeout: in the hook's entry in %s, set %q to %d and add --timeout %d to its command.",
+		msg, d.Display, l.timeout, d.Settings.Path, d.Settings.Layout.TimeoutKey(), d.Settings.Timeout.Write(seconds), seconds)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // site is the project a stop judges and the configuration in force there.
@@ -31,6 +33,15 @@ type site struct {
 	// project is the configuration in force: the trusted files when there
 	// are any, else the work tree's.
 	project *config.Project
+	// trustChange says how the trusted configuration changed since an
+	// earlier stop of this agent session, "" when it did not (watchTrust);
+	// pinned that this stop adopted HEAD's configuration as the trusted
+	// one, "" when it did not.
+	trustChange, pinned string
+	// shadowed is the root of a nearer project without a trusted record
+	// that the session's directory is in, "" for none: the enclosing
+	// trusted project is judged instead (trust.GuardedRoot).
+	shadowed string
 }
 
 // gates is the configuration in force with its gates, read without git;
@@ -47,16 +58,101 @@ func (s *site) gates() (*config.Config, error) {
 func (s *site) differs() bool { return s.trust == nil || !s.trust.Trusted }
 
 // trustNote says how the configuration in force stands to the work tree's,
-// "" when the work tree's is the trusted one.
-func (s *site) trustNote() string {
+// and how it changed during the session, "" when the work tree's is the
+// trusted one and nothing changed. That this stop adopted HEAD's
+// configuration is for an approve to say (block false): a block goes on.
+func (s *site) trustNote(block bool) string {
 	switch {
 	case s.trust == nil:
 		return "The project is in no git work tree, so no configuration can be trusted: the stop hook ran the work tree's."
-	case s.trust.Trusted && s.trust.Unusable == "":
-		return ""
 	}
-	return s.trust.Describe()
+	change := s.trustChange
+	if change == "" && !block {
+		change = s.pinned
+	}
+	if sh := s.shadowed; sh != "" {
+		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (it has no record), so the stop hook "+
+			"judged the enclosing project %s, whose configuration is trusted; `agent-gauntlet trust` run in %s adopts the nested one. %s",
+			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
+	}
+	if s.trust.Trusted && s.trust.Unusable == "" {
+		return change
+	}
+	return strings.TrimSpace(s.trust.Describe() + " " + change)
 }
+
+// watchTrust records in the verdict book the trusted configuration this
+// stop of session runs with, and says how it changed since an earlier
+// stop when this session is the one that saw it change: trust and init
+// may be run by the agent itself, on a terminal it made, and a record
+// deleted falls back to HEAD's configuration; whoever did it, the session
+// in which it happened hears of it in every answer. A project with no
+// verdict book yet (no run yet) or a damaged one is left to the run:
+// recorded is false, and the caller asks again after the run.
+func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note string, recorded bool) {
+	if s.trust == nil {
+		return "", true
+	}
+	p, err := place.Locate(ctx, s.root)
+	if err != nil {
+		return "", true
+	}
+	k := verdicts.KeyOf(p)
+	if b, err := verdicts.Read(k); b == nil || err != nil {
+		return "", false
+	}
+	seen := trustSeen(*s.trust, h.o.Now())
+	var change *verdicts.TrustChange
+	err = verdicts.Update(k, func(b *verdicts.Book) error {
+		if b.Damaged != "" {
+			return errLeaveBook
+		}
+		same := b.Trust != nil && b.Trust.Key == seen.Key
+		change = b.SeeTrust(seen, session)
+		if same {
+			return errLeaveBook // nothing new to write
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errLeaveBook) {
+		h.warn("cannot record the trusted configuration seen: %v", err)
+	}
+	if change == nil {
+		return "", true
+	}
+	return fmt.Sprintf("The trusted configuration changed during this agent session: it is %s, seen first at %s; "+
+		"at the stop of %s it was %s. If no person did that, the agent changed its own gates.",
+		runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc)), true
+}
+
+// errLeaveBook leaves a verdict book as it is (verdicts.Update).
+var errLeaveBook = errors.New("leave the book")
+
+// trustSeen is the trusted configuration of st as the verdict book keeps
+// it: a record by how and when it was made (one adopted from HEAD by the
+// commit, so that pinning it is no change), HEAD's configuration by its
+// commit, none, at now.
+func trustSeen(st trust.Status, now time.Time) verdicts.TrustSeen {
+	seen := verdicts.TrustSeen{At: now}
+	switch {
+	case st.Source == trust.SourceRecord && st.How == trust.HowHEAD, st.Source == trust.SourceHEAD:
+		seen.Key = "head " + st.Commit
+		seen.Desc = "the configuration committed at " + shortCommit(st.Commit) + ", no record made by a person"
+	case st.Source == trust.SourceRecord && st.TrustedAt != nil:
+		seen.Key = string(st.How) + " " + st.TrustedAt.UTC().Format(time.RFC3339Nano)
+		seen.Desc = trustedWhen(st)
+	default:
+		seen.Key, seen.Desc = "none", "no trusted configuration"
+	}
+	if st.Unusable != "" {
+		seen.Key += " unusable"
+		seen.Desc += " (the record cannot be used)"
+	}
+	return seen
+}
+
+// shortCommit is a commit id cut to 12 hex digits.
+func shortCommit(id string) string { return id[:min(len(id), 12)] }
 
 // locate finds the project of the session (step 3): the directory the
 // client names for it (hookproto.SessionProject; the hook's working
@@ -65,15 +161,15 @@ func (s *site) trustNote() string {
 // session's). A project whose .gauntlet/ is gone from the work tree is
 // found through its trusted record or HEAD's commit. A non-nil outcome
 // answers: no project, or git failing.
-func (h *hook) locate(ctx context.Context, in hookproto.Input) (string, hookproto.Project, *Outcome) {
-	where := hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
+func (h *hook) locate(ctx context.Context, in hookproto.Input) (root, shadowed string, where hookproto.Project, stop *Outcome) {
+	where = hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
 	if where.Dir == "" {
 		where = hookproto.Project{Dir: absDir(h.o.Cwd), From: "the hook's working directory"}
 	}
-	root, ok, err := trust.FindRoot(ctx, where.Dir)
+	root, shadowed, ok, err := trust.GuardedRoot(ctx, where.Dir)
 	if inner := resolveDir(in.Dir, h.o.Cwd); err == nil && !ok && where.Env && in.Dir != "" &&
 		inner != where.Dir && within(inner, where.Dir) {
-		if root, ok, err = trust.FindRoot(ctx, inner); ok {
+		if root, shadowed, ok, err = trust.GuardedRoot(ctx, inner); ok {
 			row, _ := hookproto.Lookup(in.Agent)
 			where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
 		}
@@ -81,16 +177,16 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (string, hookprot
 	switch {
 	case err != nil:
 		out := h.answer(runner.StatusInfrastructureError, fmt.Sprintf("Cannot tell which project %s is in: %v.", where.Dir, err))
-		return "", where, &out
+		return "", "", where, &out
 	case !ok && in.Continuing:
 		out := h.answer(runner.StatusStopHookActive, "")
-		return "", where, &out
+		return "", "", where, &out
 	case !ok:
 		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
 		out.unverified = strayLogs(where.Dir)
-		return "", where, &out
+		return "", "", where, &out
 	}
-	return root, where, nil
+	return root, shadowed, where, nil
 }
 
 // resolveDir is dir made absolute against cwd.
@@ -145,7 +241,10 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project, c
 		return nil, &out
 	default:
 		s.trust, s.source = &st, t.Source
-		h.pin(ctx, root, t)
+		if h.pin(ctx, root, t) {
+			s.pinned = fmt.Sprintf("The configuration committed at HEAD (%s) was adopted as the trusted one at this stop: "+
+				"no record of a person's trust was found (a first stop since an upgrade, or the record was deleted).", shortCommit(t.Commit))
+		}
 	}
 	if s.source == trust.SourceNone {
 		p, err := config.OpenProject(root)
@@ -170,11 +269,12 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project, c
 }
 
 // pin records HEAD's configuration as the trusted one when t stands for it
-// because the project has no record (the first stop after an upgrade); a
-// failure is a warning, the stop goes on with HEAD's.
-func (h *hook) pin(ctx context.Context, root string, t trust.Trusted) {
+// because the project has no record (the first stop after an upgrade, or
+// a record deleted), and reports whether it did; a failure is a warning,
+// the stop goes on with HEAD's.
+func (h *hook) pin(ctx context.Context, root string, t trust.Trusted) bool {
 	if t.Source != trust.SourceHEAD || t.Unusable != nil {
-		return
+		return false
 	}
 	p, err := place.Locate(ctx, root)
 	if err == nil {
@@ -182,7 +282,9 @@ func (h *hook) pin(ctx context.Context, root string, t trust.Trusted) {
 	}
 	if err != nil {
 		h.warn("cannot record the configuration committed at HEAD as the trusted one: %v", err)
+		return false
 	}
+	return true
 }
 
 // trustedWhen says how and when the trusted configuration was recorded.

@@ -298,16 +298,32 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// opened once, its settings read now, its gates when a lock is judged,
 	// the whole of it by the run it is handed to. The loop guard's answer
 	// waits for it too, so that it names what is pending there.
-	root, where, stop := h.locate(ctx, in)
+	root, shadowed, where, stop := h.locate(ctx, in)
 	if stop != nil {
 		return *cmp.Or(guard, stop)
 	}
 	s, stop := h.open(ctx, root, where, in.Continuing)
+	if s != nil {
+		s.shadowed = shadowed
+	}
 	known.site = s
-	if stop = cmp.Or(guard, stop); stop != nil {
+	if guard != nil {
+		return *guard // it records nothing (a review CLI's hook runs inside a run)
+	}
+	watched := false
+	if s != nil {
+		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID)
+	}
+	if stop != nil {
 		return *stop
 	}
-	return h.gate(ctx, in, s, known)
+	out := h.gate(ctx, in, s, known)
+	if s != nil && !watched {
+		// The run made the verdict book: it keeps from now on what this
+		// stop ran with.
+		h.watchTrust(ctx, s, in.SessionID)
+	}
+	return out
 }
 
 // gate answers for the session's project s (steps 4 to 7): its settings,
@@ -375,7 +391,11 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 		}
 		return h.brokenWorkTree(err, s.source)
 	}
-	out := h.run(ctx, s.project, eff, logDir, in.SessionID)
+	start := ""
+	if s.source == trust.SourceRecord && s.trust != nil {
+		start = s.trust.Commit
+	}
+	out := h.run(ctx, s.project, eff, logDir, in.SessionID, start)
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
@@ -515,7 +535,7 @@ func (h *hook) intervalRemaining(ctx context.Context, root, logDir string, minut
 // settings eff, for the agent session session, under the hook's deadline.
 // A run that outlives the deadline gets Grace to stop, then the hook
 // answers without it.
-func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective, logDir, session string) Outcome {
+func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective, logDir, session, start string) Outcome {
 	root := p.Root
 	type result struct {
 		res   runner.RunResult
@@ -535,6 +555,7 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		done <- result{res: h.d.execute(ctx, runner.Options{
 			Dir: root, Project: p, Settings: &eff, Kinds: runner.KindsAll, Command: "stop-hook", Silent: true,
 			Getenv: workTreeEnv(h.o.Getenv), Now: h.o.Now, SessionID: session, Agent: true, Version: h.version(),
+			StartPoint: start,
 		})}
 	}()
 	var r result
@@ -545,16 +566,28 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		case r = <-done:
 		case <-time.After(Grace(h.limit.deadline)):
 		}
-		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
+		return h.cut(ctx, logDir)
 	}
 	if r.panic != nil {
 		fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic in the run: %v\n%s", r.panic, r.stack)
 		return h.answer(runner.StatusError, fmt.Sprintf("Internal error in the run: %v", r.panic))
 	}
 	if ctx.Err() != nil {
-		return h.answer(runner.StatusInfrastructureError, h.deadlineDetail(ctx))
+		return h.cut(ctx, logDir)
 	}
 	return h.fromRun(r.res, root, logDir)
+}
+
+// cut answers a run the deadline or a signal ended: the agent may stop,
+// unverified. Where the client shows no one the message of an allow
+// (hookproto.AllowTells), it is also left for the next session's start
+// hook to tell (TakeNotice).
+func (h *hook) cut(ctx context.Context, logDir string) Outcome {
+	detail := h.deadlineDetail(ctx)
+	if !hookproto.AllowTells(h.agent) {
+		leaveNotice(logDir, "The last stop was let through unverified: "+detail)
+	}
+	return h.answer(runner.StatusInfrastructureError, detail)
 }
 
 // ciVars are the environment variables that put a run in CI mode (see
@@ -603,6 +636,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		out.configErr = res.ConfigErr
 	}
 	out.preExisting = res.PreExisting > 0
+	out.unverified = res.Unverified
 	if out.Block() {
 		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}

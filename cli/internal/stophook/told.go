@@ -34,17 +34,20 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 	var notes []string
 	var view pendingView
 	if s := f.site; s != nil {
-		if note := s.trustNote(); note != "" {
+		if note := s.trustNote(out.Block()); note != "" {
 			notes = append(notes, note)
 		}
 		cfg, err := s.gates()
-		if err == nil {
-			view = pendingFailures(ctx, cfg, h.o.Now())
-		} else if out.unverified == "" {
-			// Without gates to name them by, the failure logs are what is
-			// known.
-			out.unverified = strayLogs(s.root)
+		if err != nil {
+			// Without gates (a configuration that does not load, a log
+			// directory replaced), the book still names every gate it holds
+			// failing; the failure logs are what is known beyond it.
+			cfg = &config.Config{Root: s.root, LogDir: config.DefaultLogDir}
+			if out.unverified == "" {
+				out.unverified = strayLogs(s.root)
+			}
 		}
+		view = pendingFailures(ctx, cfg, h.o.Now())
 		if out.Block() && s.differs() && s.source != trust.SourceNone {
 			out.Instructions += "\n\n" + editsDoNotApply
 		}
@@ -80,14 +83,17 @@ func unverifiedNote(out Outcome, view pendingView) string {
 	for _, s := range passes {
 		pass = pass || out.Status == s
 	}
-	if pass && view.empty() {
+	if pass && view.empty() && out.unverified == "" {
 		return ""
 	}
 	var parts []string
 	if n := len(view.Gates); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
 	}
-	if c := view.Cleared; c != nil {
+	if c := view.Cleared; c != nil && len(c.Jobs) == 0 {
+		parts = append(parts, fmt.Sprintf("whatever was pending before %s (%s), with no passing run since",
+			stamp(c.At), runner.SafeText(c.Reason)))
+	} else if c != nil {
 		what := fmt.Sprintf("%d gate(s) whose failures were dropped at %s (%s) with no passing run since",
 			len(c.Jobs), stamp(c.At), runner.SafeText(c.Reason))
 		if len(c.Jobs) > 0 {
@@ -95,12 +101,11 @@ func unverifiedNote(out Outcome, view pendingView) string {
 		}
 		parts = append(parts, what)
 	}
-	if len(parts) == 0 {
-		what := out.unverified
-		if what == "" {
-			what = "the work tree as it is now"
-		}
-		parts = append(parts, what)
+	switch {
+	case out.unverified != "" && (pass || len(parts) == 0):
+		parts = append(parts, out.unverified)
+	case len(parts) == 0:
+		parts = append(parts, "the work tree as it is now")
 	}
 	return "Not verified: " + strings.Join(parts, "; ") + "."
 }

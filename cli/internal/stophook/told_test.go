@@ -349,3 +349,30 @@ func usesPendingKey(agent hookproto.Agent) bool {
 	}
 	return true
 }
+
+// A pass that could not look at everything (the run's Unverified), and a
+// loss of the verdict record (a clearing that names no gate), are told;
+// a pass with neither is not.
+func TestUnverifiedNoteOfPassesAndLosses(t *testing.T) {
+	at := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	lost := &runner.Cleared{At: at, Reason: "unusable verdict record x: torn"}
+	for _, c := range []struct {
+		name string
+		out  Outcome
+		view pendingView
+		want string
+	}{
+		{"pass", Outcome{Status: runner.StatusPassed}, pendingView{}, ""},
+		{"no changes", Outcome{Status: runner.StatusNoChanges}, pendingView{}, ""},
+		{"commits not looked at", Outcome{Status: runner.StatusNoChanges, unverified: "the commits of main up to HEAD abc"},
+			pendingView{}, "Not verified: the commits of main up to HEAD abc."},
+		{"record lost", Outcome{Status: runner.StatusPassed}, pendingView{Cleared: lost},
+			"Not verified: whatever was pending before 2026-01-01T10:00:00Z (unusable verdict record x: torn), with no passing run since."},
+		{"record lost, loop guard", Outcome{Status: runner.StatusStopHookActive}, pendingView{Cleared: lost},
+			"Not verified: whatever was pending before 2026-01-01T10:00:00Z (unusable verdict record x: torn), with no passing run since."},
+	} {
+		if got := unverifiedNote(c.out, c.view); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

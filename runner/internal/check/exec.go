@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // MaxScriptBytes bounds the command line of one batch: the `sh -c` script
@@ -178,13 +180,23 @@ func (x Exec) separator(i, n, files int) {
 	fmt.Fprintf(x.Log, "--- Batch %d of %d (%d files) ---\n", i+1, n, files)
 }
 
-// listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, outside the
-// project (nil when Exec has no file list), and its cleanup.
+// listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, in the run's
+// scratch directory of the log directory (nil when Exec has no file
+// list), and its cleanup.
 func (x Exec) listFile() (*os.File, func(), error) {
 	if x.Files == nil {
 		return nil, func() {}, nil
 	}
-	f, err := os.CreateTemp("", "agent-gauntlet-files-")
+	dir := "" // the system's, for an Exec without a log
+	if x.Log != nil {
+		// The run's scratch directory, which the next run empties should
+		// this one be killed outright (procgroup.Reap).
+		dir = filepath.Join(filepath.Dir(x.Log.Name()), procgroup.ScratchDir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
+		}
+	}
+	f, err := os.CreateTemp(dir, "files-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
 	}

@@ -28,6 +28,11 @@ var ErrGitMissing = errors.New("git executable not found in PATH")
 // ErrNoCommits is returned when HEAD does not name a commit yet.
 var ErrNoCommits = errors.New("repository has no commits yet")
 
+// ErrNoBase is returned for a change set that began before the
+// repository's first commit: there is no commit to compare it with, and
+// nothing in it existed before.
+var ErrNoBase = errors.New("the changes began before the repository's first commit: nothing existed before them")
+
 // emptyTree is the id of git's empty tree, the "parent" of a root commit.
 const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 

@@ -101,7 +101,8 @@ func Prefix(ctx context.Context, root string) (string, error) { return showPrefi
 // branch and HEAD (CI: Head); uncommitted changes: HEAD; one commit: its
 // parent; the previous run's change set (verification, when only it is
 // left): where it started (FixBase). The error says why there is none (no
-// merge base, a root commit, no commits).
+// merge base, a root commit, no commits, changes that began before the
+// first commit: ErrNoBase).
 func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, error) {
 	switch spec.Mode {
 	case gate.DiffUncommitted:
@@ -120,7 +121,14 @@ func BaseCommit(ctx context.Context, root string, spec gate.DiffSpec) (string, e
 		}
 		return ResolveCommit(ctx, root, spec.Commit+"^")
 	case gate.DiffFixBase:
-		return ResolveCommit(ctx, root, spec.FixBase)
+		if spec.FixBase == EmptyTree {
+			return "", ErrNoBase
+		}
+		c, err := ResolveCommit(ctx, root, spec.FixBase)
+		if err == nil && c == "" {
+			err = fmt.Errorf("%s names no commit", spec.FixBase)
+		}
+		return c, err
 	case gate.DiffCI:
 		head, err := ciHead(ctx, root, spec)
 		if err != nil {

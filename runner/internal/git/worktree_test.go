@@ -46,6 +46,8 @@ func TestBaseCommit(t *testing.T) {
 		{"no merge base", gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "unrelated"}, "", "no common commit"},
 		{"the previous run's changes: where they start", gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: "main", FixBase: first}, first, ""},
 		{"no such base", gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "nope"}, "", `base branch "nope" does not exist`},
+		{"changes since before the first commit", gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: "main", FixBase: EmptyTree}, "", "before the repository's first commit"},
+		{"a start point that is gone", gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: "main", FixBase: strings.Repeat("e", 40)}, "", "names no commit"},
 	} {
 		got, err := BaseCommit(ctx, r.root, tc.spec)
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {

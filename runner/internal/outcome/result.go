@@ -66,6 +66,10 @@ type RunResult struct {
 	// Verification is true for a verification run (failure logs of an
 	// earlier run were pending).
 	Verification bool
+	// Unverified says what the run could not look at, "" for nothing: the
+	// commits of a base branch that holds HEAD when no earlier point of it
+	// is known. The run records HEAD as that point, so it is said once.
+	Unverified string
 }
 
 // Detail is what the result's message adds to its status's text: how many

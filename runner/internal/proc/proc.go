@@ -92,11 +92,15 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", s.Path, err)
 	}
+	// Recorded while it runs, so that the next run kills the group if this
+	// process is killed outright (procgroup.Reap).
+	unregister := procgroup.Register(ctx, cmd.Process.Pid)
 	err = cmd.Wait()
 	// Whatever happened, no member of the group may outlive the run, nor
 	// any process it started that left the group.
 	_ = KillGroup(cmd.Process)
 	procgroup.KillStrays(tag, cmd.Process.Pid)
+	unregister()
 	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Started: true}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		res.Signal = ws.Signal()

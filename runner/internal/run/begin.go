@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
@@ -12,6 +13,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
@@ -73,6 +75,10 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	}
 	if lk.Warning != "" {
 		s.cons.Printf(lineWarning, lk.Warning)
+	}
+	// What a run killed outright left: no live run holds it any more.
+	if n := procgroup.Reap(filepath.Join(p.logDir, procgroup.ScratchDir)); n > 0 {
+		s.cons.Printf(lineWarning, fmt.Sprintf("killed %d gate process group(s) an earlier run, killed outright, left running", n))
 	}
 	b := &begun{lock: lk}
 	b.jobs = configuredJobs(p.cfg)

@@ -32,6 +32,9 @@ type changes struct {
 	// for none: recorded in this run's snapshot, and where an episode that
 	// opens with this run begins.
 	from string
+	// unanchored says what the run cannot look at (see reachBack), "" for
+	// nothing.
+	unanchored string
 	// base is the change set whose base commit a failed check with
 	// baseline: true is compared on: full's, except on the base branch
 	// itself, whose merge base is HEAD (see reachBackTo).
@@ -73,8 +76,11 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 	c := &changes{spec: spec, full: spec, base: spec, files: scope.WithoutDir(ch.Files, p.logRel)}
 	from := ""
 	if spec.Mode == gate.DiffLocal && p.opts.BaseBranch == "" {
-		if from, err = b.reachBack(ctx, p); err != nil {
+		if from, c.unanchored, err = b.reachBack(ctx, p); err != nil {
 			return nil, err
+		}
+		if c.unanchored != "" {
+			s.cons.Printf(lineWarning, "not verified: "+c.unanchored)
 		}
 	}
 	if from == "" && (!b.verification || b.prev.WorkingTreeRef == "") {
@@ -170,39 +176,102 @@ func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string
 // only of a run against the configured base branch (-u and -b choose their
 // own change set). A verification run reaches back to where its episode
 // began, whatever moved since (HEAD, the base, the first commit). Any
-// other run on the base branch itself (the base branch names the branch
-// checked out, or its copy on a remote: a repository without a remote, an
-// agent told to commit there) reaches back to the last point the gates
-// were seen to pass on that branch, once the base holds HEAD: the work
-// committed there since is the agent's, not the base's own. A point that
-// no longer exists is none.
-func (b *begun) reachBack(ctx context.Context, p *project) (string, error) {
+// other run whose base branch holds HEAD (the agent committed on the base
+// branch itself, moved the base onto its work, or has not committed on its
+// branch yet) reaches back to the last point the gates were seen to pass
+// on the branch, else to the commit HEAD named when the gates were trusted
+// (Options.StartPoint) when HEAD descends from it: the work committed
+// since is the agent's, not the base's own. With neither, unanchored says
+// what the run cannot look at (the commits up to HEAD), for the person to
+// be told once. A point that no longer exists is none.
+func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored string, err error) {
 	book := b.rec.Book
 	loc, err := p.loc.get()
 	if err != nil || loc.Branch == detachedHEAD {
-		return "", nil
+		return "", "", nil
 	}
-	from := ""
 	if e := book.Episode; b.verification && e != nil && e.Branch == loc.Branch {
 		from = e.Base
-	} else if pt, ok := book.VerifiedOn(loc.Branch); ok && !b.verification && namesBranch(p.base, loc.Branch) {
+	} else if !b.verification {
 		in, err := b.headInBase(ctx, p)
 		if err != nil || !in {
-			return "", err
+			return "", "", err
 		}
-		from = pt.Commit
+		if from, unanchored, err = b.pointOf(ctx, p, loc.Branch); from == "" || err != nil {
+			return "", unanchored, err
+		}
 	}
-	if from == "" {
-		return "", nil
-	}
-	if from == git.EmptyTree {
-		return from, nil
+	if from == "" || from == git.EmptyTree {
+		return from, "", nil
 	}
 	ok, err := git.ObjectExists(ctx, p.root, from)
 	if err != nil || !ok {
-		return "", err
+		return "", "", err
 	}
-	return from, nil
+	return from, "", nil
+}
+
+// pointOf is the point a run on branch, whose base branch holds HEAD,
+// reaches back to: the branch's last point seen to pass; else the latest
+// that HEAD descends from of the base branch's own last point seen to pass
+// and the trusted record's start point (so that a branch just made from a
+// base that moved on since the gates were trusted is judged from where the
+// base was last seen to pass, not on everything merged into it since);
+// else none, and what the run cannot look at.
+func (b *begun) pointOf(ctx context.Context, p *project, branch string) (from, unanchored string, err error) {
+	if pt, ok := b.rec.Book.VerifiedOn(branch); ok {
+		return pt.Commit, "", nil
+	}
+	refs, err := b.refs.get()
+	if err != nil || refs.Head == "" {
+		return "", "", nil
+	}
+	candidates := []string{p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if name != branch && namesBranch(p.base, name) {
+			candidates = append(candidates, pt.Commit)
+		}
+	}
+	for _, c := range candidates {
+		if c == "" || c == from {
+			continue
+		}
+		ok, err := descends(ctx, p, c, refs.Head)
+		if err != nil {
+			return "", "", err
+		}
+		if !ok {
+			continue
+		}
+		if from != "" && from != git.EmptyTree {
+			if c == git.EmptyTree {
+				continue
+			}
+			if ok, err = isAncestor(ctx, p.root, from, c); err != nil || !ok {
+				continue
+			}
+		}
+		from = c
+	}
+	if from != "" {
+		return from, "", nil
+	}
+	return "", fmt.Sprintf("the commits of %s up to HEAD %s: the base branch %s holds HEAD, and no earlier point of %s "+
+		"was seen to pass or recorded when its gates were trusted (from now on, work committed here is judged from HEAD)",
+		branch, shortID(refs.Head), p.base, branch), nil
+}
+
+// descends reports whether head is point or descends from it (every
+// commit descends from git's empty tree, the point before a first
+// commit); a point that no longer exists is not.
+func descends(ctx context.Context, p *project, point, head string) (bool, error) {
+	if point == git.EmptyTree {
+		return true, nil
+	}
+	if ok, err := git.ObjectExists(ctx, p.root, point); err != nil || !ok {
+		return false, err
+	}
+	return isAncestor(ctx, p.root, point, head)
 }
 
 // namesBranch reports whether the base branch base names branch: the
@@ -222,3 +291,6 @@ func (b *begun) headInBase(ctx context.Context, p *project) (bool, error) {
 	}
 	return isAncestor(ctx, p.root, refs.Head, refs.Base)
 }
+
+// shortID is a commit id cut to 12 hex digits, as messages write it.
+func shortID(id string) string { return id[:min(len(id), 12)] }

@@ -52,6 +52,11 @@ type Options struct {
 	// session_id), "" from the command line. After the retry limit, a run
 	// of another session starts a fresh budget.
 	SessionID string
+	// StartPoint is the commit HEAD named when a person accepted the gates
+	// in force (the trusted record's), "" when unknown. A run whose base
+	// branch holds HEAD, with no point of the branch seen to pass, looks
+	// at the work committed since it (see begun.reachBack).
+	StartPoint string
 	// Agent is true for a run the agent's stop hook makes: only such runs
 	// spend the retry budget, and only they are refused at its limit. A
 	// run by hand (run, check, review) is outside the budget; its verdicts

@@ -69,6 +69,9 @@ func ReadRecord(ctx context.Context, root, logDir string, jn *logdir.JobNames, s
 		r.Book.Seed(legacyOf(logDir, jn), st, now)
 		r.Seeded = true
 	}
+	if r.Damaged != "" {
+		r.Book.Lost(now, r.Damaged+"; what it held was read again from the log directory")
+	}
 	return r
 }
 

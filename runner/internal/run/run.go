@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
@@ -12,6 +14,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // Execute runs the gauntlet once, in-process, and returns its result; it
@@ -113,6 +116,14 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	}
 	b, err := begin(ctx, r.s, p)
 	r.b = b
+	if p != nil && err == nil {
+		// The gates' process groups are recorded while they run, for the
+		// next run to reap should this one be killed outright; the
+		// directory goes when it is empty again.
+		scratch := filepath.Join(p.logDir, procgroup.ScratchDir)
+		ctx = procgroup.WithRegistry(ctx, scratch)
+		defer os.Remove(scratch)
+	}
 	if b != nil {
 		defer b.recordChanges(ctx, p)
 	}
@@ -122,7 +133,7 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	d.verification = b.verification
 	ch, err := detect(ctx, r.s, p, b)
 	if ch != nil {
-		d.listed, d.changedFiles = true, len(ch.files)
+		d.listed, d.changedFiles, d.unverified = true, len(ch.files), ch.unanchored
 	}
 	if errors.Is(err, stopNoChanges) {
 		b.nothingChanged(r.s, p)
@@ -152,12 +163,14 @@ type description struct {
 	verification bool
 	listed       bool
 	changedFiles int
+	unverified   string
 }
 
 // of is res described.
 func (d description) of(res outcome.RunResult) outcome.RunResult {
 	res.Root, res.Base, res.Verification = d.root, d.base, d.verification
 	res.ChangesListed, res.ChangedFiles, res.RunNumber = d.listed, d.changedFiles, d.runNumber
+	res.Unverified = d.unverified
 	return res
 }
 

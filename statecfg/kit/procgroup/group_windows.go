@@ -24,3 +24,7 @@ func Kill(p *os.Process) error {
 	_ = p.Kill()
 	return nil
 }
+
+// killGroup does nothing on Windows, which has no process-group signals: a
+// recorded process id may belong to another process by now.
+func killGroup(int) bool { return false }
