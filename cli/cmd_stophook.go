@@ -179,6 +179,9 @@ func StopHookParseFailure(env *Env, args []string, err error) int {
 		}
 	}
 	fmt.Fprintf(env.Stderr, "agent-gauntlet stop-hook: %v\n", err)
-	stophook.Fail(env.Stdout, agent, err)
+	stophook.Run(env.Ctx, stophook.Options{
+		Agent: agent, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
+		Getenv: env.Getenv, Cwd: env.Cwd, Fault: err,
+	})
 	return ExitOK
 }

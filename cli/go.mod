@@ -11,6 +11,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.40.0
+	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 	pgregory.net/rapid v1.3.0
 )
@@ -36,6 +37,5 @@ require (
 	github.com/agent-gauntlet/agent-gauntlet/hookproto v0.0.0
 	github.com/agent-gauntlet/agent-gauntlet/runner v0.0.0
 	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 )

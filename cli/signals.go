@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // EndingSignals are the signals that end the program, all the same way:
@@ -109,6 +111,11 @@ const signalDelay = 5 * time.Millisecond
 // It sets the process's soft memory limit first (limitMemory).
 func RunProcess(args []string) int {
 	limitMemory()
+	seal()
+	// Whatever a gate started and left behind, detached or not, ends with
+	// the program.
+	_ = procgroup.AdoptStrays()
+	defer procgroup.KillStrays("", 0)
 	if !isHook(args) {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		ctx, stop := NotifyContext(context.Background())

@@ -111,6 +111,17 @@ func ResolveStopHook(getenv func(string) string, project StopHookSettings, globa
 	return r
 }
 
+// StopHookActive reports whether getenv sets EnvStopHookActive, read as
+// a boolean: empty, "0", "false", "no" and "off" (trimmed, in any case)
+// leave it unset; any other value sets it, as the gauntlet's own "1" does.
+func StopHookActive(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv(EnvStopHookActive))) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
+
 // parseEnvBool reads true/1 and false/0, trimmed and case-insensitive.
 func parseEnvBool(s string) (value, ok bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {

@@ -214,3 +214,23 @@ func TestResolveDebugLog(t *testing.T) {
 		})
 	}
 }
+
+// The gauntlet's marker reads as a boolean: unset, empty and the false
+// words leave it off; its own "1", and any other value (the TypeScript
+// tool took any non-empty one), set it.
+func TestStopHookActive(t *testing.T) {
+	for v, want := range map[string]bool{
+		"": false, "0": false, "false": false, " FALSE ": false, "no": false, "off": false, "Off": false,
+		"1": true, "true": true, "yes": true, "on": true, "anything": true,
+	} {
+		getenv := func(k string) string {
+			if k == EnvStopHookActive {
+				return v
+			}
+			return ""
+		}
+		if got := StopHookActive(getenv); got != want {
+			t.Errorf("StopHookActive with %s=%q = %v, want %v", EnvStopHookActive, v, got, want)
+		}
+	}
+}

@@ -406,7 +406,7 @@ func parseProject(f *fileReport, data []byte, known *gateNames, proj *project) (
 				o.errorf("entry_points", "must list at least one entry point")
 			}
 			for i, item := range items {
-				if ep, ok := parseEntryPoint(o, fmt.Sprintf("entry_points[%d]", i), item, known); ok {
+				if ep, ok := parseEntryPoint(o, proj, fmt.Sprintf("entry_points[%d]", i), item, known); ok {
 					cfg.EntryPoints = append(cfg.EntryPoints, ep)
 				}
 			}
@@ -509,7 +509,7 @@ func unknownAdapter(name string) string {
 }
 
 // parseEntryPoint decodes entry_points[i] found at path.
-func parseEntryPoint(parent *object, path string, item any, known *gateNames) (EntryPoint, bool) {
+func parseEntryPoint(parent *object, proj *project, path string, item any, known *gateNames) (EntryPoint, bool) {
 	var ep EntryPoint
 	if item == nil {
 		parent.f.errorf(path, msgMapping)
@@ -523,20 +523,25 @@ func parseEntryPoint(parent *object, path string, item any, known *gateNames) (E
 	before := o.f.errs
 	if o.require("path") {
 		if s, ok := o.nonEmpty("path"); ok {
-			if msg := entryPathProblem(s); msg != "" {
+			if clean, msg := proj.entryPath(s); msg != "" {
 				o.errorf("path", "%s", msg)
-			} else if err := compileGlob(s); err != nil {
+			} else if err := compileGlob(clean); err != nil {
 				o.errorf("path", "%v", err)
 			} else {
-				ep.Path = s
+				ep.Path = clean
 			}
 		}
 	}
 	ep.Exclude, _ = o.strings("exclude")
 	for i, s := range ep.Exclude {
-		if err := compileGlob(s); err != nil {
-			o.f.errorf(fmt.Sprintf("%s[%d]", o.field("exclude"), i), "%v", err)
+		field := fmt.Sprintf("%s[%d]", o.field("exclude"), i)
+		clean, msg := proj.entryPath(s)
+		if msg != "" {
+			o.f.errorf(field, "%s", msg)
+		} else if err := compileGlob(clean); err != nil {
+			o.f.errorf(field, "%v", err)
 		}
+		ep.Exclude[i] = clean
 	}
 	ep.Checks, _ = o.strings("checks")
 	ep.Reviews, _ = o.strings("reviews")
@@ -635,22 +640,6 @@ func relativeProblem(p, what string) string {
 	c := filepath.Clean(p)
 	if c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
 		return fmt.Sprintf("must stay inside %s (%q leads out of it)", what, p)
-	}
-	return ""
-}
-
-// entryPathProblem says why an entry point's path is unusable ("" when it
-// is fine): it is matched against paths inside the project root, so it must
-// be relative and may not hold a ".." element anywhere (not even one that
-// cleans away, as in "src/../lib": a pattern should say what it matches).
-func entryPathProblem(p string) string {
-	if filepath.IsAbs(p) {
-		return relativeProblem(p, "the project root")
-	}
-	for _, el := range strings.Split(filepath.ToSlash(p), "/") {
-		if el == ".." {
-			return fmt.Sprintf("must stay inside the project root (%q contains a .. element)", p)
-		}
 	}
 	return ""
 }

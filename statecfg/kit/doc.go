@@ -10,6 +10,8 @@
 //	procgroup   start a child in its own process group, kill the group
 //	gitcmd      run git: context, process group, bounded output
 //	gitindex    read and write git's index file without a git process
+//	fname       fit a file name derived from data to what a file system takes
+//	jsonc       read JSON with comments and a byte order mark, as clients do
 //
 // They live in statecfg, the lowest module that runner and cli both
 // import, so that one copy serves all three.

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fname"
 )
 
 // checkJobNames asserts the properties of JobNames over the set ids: every
@@ -37,7 +39,7 @@ func checkJobNames(t *testing.T, ids []string) {
 		if len(want) < maxStem && stem != want {
 			t.Fatalf("Stem(%q) = %q, want %q (set %q)", id, stem, want, ids)
 		}
-		if len(want) >= maxStem && (len(stem) != maxStem || !strings.HasPrefix(want, stem[:maxStem-hashedTail])) {
+		if len(want) >= maxStem && (len(stem) != maxStem || !strings.HasPrefix(want, stem[:maxStem-fname.HashedTail])) {
 			t.Fatalf("Stem(%q) = %q, want %q shortened to %d bytes (set %q)", id, stem, want, maxStem, ids)
 		}
 		if !validStem(stem) {
@@ -62,8 +64,8 @@ func checkNamesFit(t *testing.T, jn *JobNames, id string) {
 	const run, slot = 4294967295, 9999
 	for _, n := range []Name{jn.JobLog(id, run), jn.SlotLog(id, "github-copilot", slot, run), jn.SlotJSON(id, strings.Repeat("x", maxAdapterBytes), slot, run)} {
 		file := n.String()
-		if tmp := "." + file + ".4294967295.tmp"; len(tmp) > MaxNameBytes {
-			t.Fatalf("%s: %d bytes with its temporary suffix, more than %d", file, len(tmp), MaxNameBytes)
+		if tmp := "." + file + ".4294967295.tmp"; len(tmp) > fname.MaxBytes {
+			t.Fatalf("%s: %d bytes with its temporary suffix, more than %d", file, len(tmp), fname.MaxBytes)
 		}
 		back, ok := ParseName(file)
 		if !ok || back != n || !back.IsOwn() {

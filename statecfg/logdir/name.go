@@ -1,13 +1,13 @@
 package logdir
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fname"
 )
 
 // Kind tells which of the log directory's numbered files a Name is.
@@ -39,11 +39,6 @@ const (
 // consoleStem starts every console log name.
 const consoleStem = "console"
 
-// MaxNameBytes is the longest file name (one path component) the file
-// systems the gauntlet runs on accept: 255 bytes (NAME_MAX on Linux and
-// macOS; 255 UTF-16 units on Windows, and stems are ASCII).
-const MaxNameBytes = 255
-
 // Bounds of the parts of a file name that follow a job's stem, and of the
 // temporary name an atomic write gives it first (see atomicfile): the
 // stems are kept short enough for the longest of them (maxStem).
@@ -60,9 +55,7 @@ const (
 	tempAffixes = 1 + 1 + 10 + len(".tmp")
 	// maxStem is the length of a shortened stem; every other stem is
 	// shorter.
-	maxStem = MaxNameBytes - tempAffixes - longestSuffix
-	// hashedTail is the "_<hash>" that ends a shortened stem.
-	hashedTail = 1 + 20
+	maxStem = fname.MaxBytes - tempAffixes - longestSuffix
 )
 
 // Name is the one format of every numbered file in the log directory. The
@@ -264,17 +257,9 @@ func NewJobNames(ids ...string) *JobNames {
 }
 
 // fit is stem, or, when stem is too long for a file name with the
-// longest suffix (maxStem bytes or more), its first bytes and the hash of
-// job, maxStem bytes in all. Every other stem is shorter than maxStem, so
-// a shortened stem is never another job's; two shortened ones differ by
-// their hashes.
-func fit(stem, job string) string {
-	if len(stem) < maxStem {
-		return stem
-	}
-	sum := sha256.Sum256([]byte(job))
-	return stem[:maxStem-hashedTail] + "_" + hex.EncodeToString(sum[:])[:hashedTail-1]
-}
+// longest suffix (maxStem bytes or more), shortened with the hash of job
+// (see fname.Fit).
+func fit(stem, job string) string { return fname.Fit(stem, job, maxStem) }
 
 // Stem is job's stem. A job the set does not hold gets its TypeScript name
 // unless a job of the set has that name, then its escaped form; either

@@ -9,7 +9,8 @@
 // up in `git status`.
 //
 // A record is one JSON file named by its key's parts (each escaped, so any
-// branch name is one safe file name). Writes are atomic (a temporary file
+// branch name is one safe file name, and shortened with a hash when the
+// escaped form is too long for a file name, see fname.Fit). Writes are atomic (a temporary file
 // renamed over the record) and serialised per record with an advisory lock;
 // a record that does not parse is treated as absent (and replaced by the
 // next write), never as an error that stops a run.
@@ -26,6 +27,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fname"
 )
 
 // Dir is the store's directory inside the git common directory.
@@ -38,6 +40,11 @@ const maxRecord = 8 << 20
 // not parse; the record reads as absent.
 var ErrCorrupt = errors.New("corrupt record (ignored)")
 
+// maxPart bounds the file name of a key's part: the record's name with
+// ".json" and the temporary name an atomic write gives it first
+// (".<name>.<random>.tmp") stay within fname.MaxBytes.
+const maxPart = fname.MaxBytes - len(".json") - len("..4294967295.tmp")
+
 // Store is one kind of record (a subdirectory of Dir).
 type Store struct {
 	dir string
@@ -47,14 +54,14 @@ type Store struct {
 // the repository whose git common directory is gitCommonDir. Nothing is
 // created until the first write.
 func Open(gitCommonDir, kind string) Store {
-	return Store{dir: filepath.Join(gitCommonDir, Dir, escape(kind))}
+	return Store{dir: filepath.Join(gitCommonDir, Dir, part(kind))}
 }
 
 // Path is the file of the record with key (one or more parts).
 func (s Store) Path(key ...string) string {
 	parts := make([]string, len(key))
 	for i, k := range key {
-		parts[i] = escape(k)
+		parts[i] = part(k)
 	}
 	return filepath.Join(s.dir, filepath.Join(parts...)+".json")
 }
@@ -116,6 +123,10 @@ func (s Store) Update(v any, change func() (bool, error), key ...string) error {
 	}
 	return atomicfile.WriteJSON(p, v, 0o644)
 }
+
+// part is the file name of one part of a key: escaped, and fitted to
+// maxPart bytes.
+func part(s string) string { return fname.Fit(escape(s), s, maxPart) }
 
 // escape makes s one file name: letters, digits, '-' and '_' stay, every
 // other byte (a '/' of a branch name, '.', '%', a space) becomes %XX, and

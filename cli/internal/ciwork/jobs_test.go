@@ -329,6 +329,13 @@ func TestBranchAndFileName(t *testing.T) {
 		if got := FileName(dir); got != want {
 			t.Errorf("FileName(%q) = %q, want %q", dir, got, want)
 		}
+	} // A project deep in the repository, its name far longer than a file
+	// name: the workflow's name fits, with an atomic write's temporary
+	// name, and differs from a sibling's that shares its first bytes.
+	deep := strings.Repeat("サービス/", 30)
+	a, b := FileName(deep+"a"), FileName(deep+"b")
+	if len("."+a+".4294967295.tmp") > 255 || a == b || !strings.HasPrefix(a, "gauntlet-") || !strings.HasSuffix(a, ".yml") {
+		t.Errorf("FileName of two deep projects: %q, %q", a, b)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fname"
 )
 
 // WorkflowOptions describe the workflow to generate.
@@ -506,12 +507,16 @@ const WorkflowsDir = ".github/workflows"
 // FileName is the workflow's file name for a project at dir (relative to
 // the repository's top level): gauntlet.yml at the top level, else
 // gauntlet-<dir with / replaced by ->.yml, so that several projects of
-// one repository get one workflow each.
+// one repository get one workflow each; a name too long for a file name
+// is shortened with the hash of dir (fname.Fit), room left for the
+// temporary name of an atomic write.
 func FileName(dir string) string {
 	if dir == "." {
 		return "gauntlet.yml"
 	}
-	return "gauntlet-" + strings.ReplaceAll(path.Clean(dir), "/", "-") + ".yml"
+	const limit = fname.MaxBytes - len(".yml") - len("..4294967295.tmp")
+	dir = path.Clean(dir)
+	return fname.Fit("gauntlet-"+strings.ReplaceAll(dir, "/", "-"), dir, limit) + ".yml"
 }
 
 // Branch derives the branch that triggers the workflow from base_branch:

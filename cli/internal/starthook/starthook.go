@@ -77,7 +77,7 @@ func Run(ctx context.Context, o Options) (added string) {
 	}
 	agent = in.Agent
 	getenv := o.Getenv
-	if getenv(config.EnvStopHookActive) != "" {
+	if config.StopHookActive(getenv) {
 		return "" // one of the gauntlet's own review CLIs
 	}
 	dir := hookproto.SessionProject(hookproto.Input{Agent: in.Agent, Dir: in.Dir}, getenv, o.Cwd).Dir

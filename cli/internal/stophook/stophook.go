@@ -10,6 +10,7 @@
 package stophook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,8 +30,9 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
-// EnvActive, when non-empty, marks a process started by the gauntlet itself
-// (its review CLIs): their stop hooks allow at once, whatever the settings.
+// EnvActive, when set (config.StopHookActive), marks a process started by
+// the gauntlet itself (its review CLIs): their stop hooks allow, whatever
+// the settings.
 const EnvActive = config.EnvStopHookActive
 
 // Bounds of one hook invocation.
@@ -103,6 +105,10 @@ type Options struct {
 	// runner.Options.Version), asked only when the gauntlet runs; nil runs
 	// without the cache.
 	Version func() string
+	// Fault, when set, is why the hook cannot do its work (its command
+	// line does not parse): the answer is an approve with status error
+	// saying so, and, like every approve, what is not verified.
+	Fault error
 }
 
 // deps are the effects of the hook that tests replace.
@@ -276,9 +282,13 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// 1 and 2. The input, and the loop guard. Reading it has its own
 	// bound; the deadline follows the agent it names.
 	in, stop := h.input(ctx)
+	if stop != nil && h.o.Fault != nil {
+		return *h.guard(in) // what made the hook fail comes first
+	}
 	if stop != nil {
 		return *stop
 	}
+	guard := h.guard(in)
 	h.limit = limitFor(h.o, h.agent)
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.limit.deadline))
 	defer cancel()
@@ -286,16 +296,20 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// 3. The session's project and the configuration in force there: the
 	// trusted one (the work tree's only when nothing can be trusted),
 	// opened once, its settings read now, its gates when a lock is judged,
-	// the whole of it by the run it is handed to.
+	// the whole of it by the run it is handed to. The loop guard's answer
+	// waits for it too, so that it names what is pending there.
 	root, shadowed, where, stop := h.locate(ctx, in)
 	if stop != nil {
-		return *stop
+		return *cmp.Or(guard, stop)
 	}
 	s, stop := h.open(ctx, root, where, in.Continuing)
 	if s != nil {
 		s.shadowed = shadowed
 	}
 	known.site = s
+	if guard != nil {
+		return *guard // it records nothing (a review CLI's hook runs inside a run)
+	}
 	watched := false
 	if s != nil {
 		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID)
@@ -397,9 +411,8 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	return out
 }
 
-// input reads and decodes the hook input (step 1) and applies the loop
-// guard's first rules (step 2): the gauntlet's own review CLIs always stand
-// down, and only a completed turn is verified. A non-nil outcome answers.
+// input reads and decodes the hook input (step 1). A non-nil outcome
+// answers.
 func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
 	stop := func(status runner.GauntletStatus, detail string) (hookproto.Input, *Outcome) {
 		out := h.answer(status, detail)
@@ -421,15 +434,28 @@ func (h *hook) input(ctx context.Context) (hookproto.Input, *Outcome) {
 		return stop(runner.StatusInvalidInput, decodeProblem(err))
 	}
 	h.agent = in.Agent
-	if h.o.Getenv(EnvActive) != "" {
-		return stop(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
-	}
-	if !in.Completed() {
-		return stop(runner.StatusStopHookDisabled,
+	return in, nil
+}
+
+// guard applies the loop guard's first rules (step 2): a hook that cannot
+// work (Options.Fault) allows, the gauntlet's own review CLIs always stand
+// down, and only a completed turn is verified. A non-nil outcome answers,
+// once the project is known (nil: go on).
+func (h *hook) guard(in hookproto.Input) *Outcome {
+	var out Outcome
+	switch {
+	case h.o.Fault != nil:
+		out = h.answer(runner.StatusError, h.o.Fault.Error())
+	case config.StopHookActive(h.o.Getenv):
+		out = h.answer(runner.StatusStopHookActive, "Set by the gauntlet for its own review CLIs ("+EnvActive+").")
+	case !in.Completed():
+		out = h.answer(runner.StatusStopHookDisabled,
 			fmt.Sprintf("%s reports the turn ended with status %q; only completed turns are verified.",
 				in.Agent.DisplayName(), in.AgentStatus))
+	default:
+		return nil
 	}
-	return in, nil
+	return &out
 }
 
 // configProblem answers for a configuration of the project at root that
@@ -631,15 +657,4 @@ func consoleLogPath(p, root, logDir string) string {
 		p = filepath.Join(root, p)
 	}
 	return p
-}
-
-// Fail writes the answer of an invocation that could not even start (a
-// command line that does not parse): status error, allowing the stop, in
-// agent's dialect (Claude Code's when "").
-func Fail(w io.Writer, agent hookproto.Agent, err error) {
-	if agent == "" {
-		agent = hookproto.Claude
-	}
-	out := Outcome{Agent: agent, Status: runner.StatusError, Message: runner.Message(runner.StatusError, err.Error())}
-	_, _ = w.Write(hookproto.Encode(agent, out.Response()))
 }

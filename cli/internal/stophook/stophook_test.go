@@ -673,16 +673,20 @@ func TestClosedStdout(t *testing.T) {
 	}
 }
 
-func TestFail(t *testing.T) {
+// A hook whose command line does not parse allows with status error in
+// the dialect asked for, naming the fault, whatever its input.
+func TestFault(t *testing.T) {
 	var buf bytes.Buffer
-	Fail(&buf, hookproto.Codex, errors.New("unknown flag --frob"))
-	if got := buf.String(); got != `{"systemMessage":"⚠ Stop hook error — allowing the stop. unknown flag --frob"}`+"\n" {
-		t.Errorf("Fail = %s", got)
+	Run(context.Background(), Options{Agent: hookproto.Codex, Stdin: strings.NewReader(""), Stdout: &buf, Stderr: io.Discard,
+		Fault: errors.New("unknown flag --frob")})
+	if got := buf.String(); !strings.HasPrefix(got, `{"systemMessage":"⚠ Stop hook error — allowing the stop. unknown flag --frob`) {
+		t.Errorf("Run with a fault = %s", got)
 	}
 	buf.Reset()
-	Fail(&buf, "", errors.New("x"))
+	Run(context.Background(), Options{Stdin: strings.NewReader(`{"hook_event_name":"Stop"}`), Stdout: &buf, Stderr: io.Discard,
+		Cwd: t.TempDir(), Fault: errors.New("x")})
 	if !strings.HasPrefix(buf.String(), `{"decision":"approve","status":"error"`) {
-		t.Errorf("Fail = %s", buf.String())
+		t.Errorf("Run with a fault = %s", buf.String())
 	}
 }
 

@@ -77,16 +77,11 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 
 	cmd := exec.CommandContext(runCtx, s.Path, s.Args...)
 	cmd.Dir = s.Dir
-	env := s.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cmd.Env = procgroup.Unattended(env)
+	cmd.Env = s.Env
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = s.Stdout
 	cmd.Stderr = s.Stderr
-	cmd.SysProcAttr = procgroup.Attr()
-	cmd.Cancel = func() error { return KillGroup(cmd.Process) }
+	tag := procgroup.Set(cmd)
 	cmd.WaitDelay = DefaultWaitDelay
 	if s.WaitDelay > 0 {
 		cmd.WaitDelay = s.WaitDelay
@@ -101,8 +96,10 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	// process is killed outright (procgroup.Reap).
 	unregister := procgroup.Register(ctx, cmd.Process.Pid)
 	err = cmd.Wait()
-	// Whatever happened, no member of the group may outlive the run.
+	// Whatever happened, no member of the group may outlive the run, nor
+	// any process it started that left the group.
 	_ = KillGroup(cmd.Process)
+	procgroup.KillStrays(tag, cmd.Process.Pid)
 	unregister()
 	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start), Started: true}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {

@@ -77,14 +77,16 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(c.Stdin)
 	}
-	procgroup.Set(cmd)
+	tag := procgroup.Set(cmd)
 	cmd.WaitDelay = WaitDelay
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", Program, err)
 	}
 	err := cmd.Wait()
-	// Whatever happened, nothing git started may outlive it.
+	// Whatever happened, nothing git started (a hook, a filter) may
+	// outlive it, in its group or detached from it.
 	_ = procgroup.Kill(cmd.Process)
+	procgroup.KillStrays(tag, cmd.Process.Pid)
 	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: errBuf.buf.String(), ExitCode: cmd.ProcessState.ExitCode()}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("%s: %w", Program, ctx.Err())

@@ -15,14 +15,17 @@ import (
 // Set makes cmd start in a process group of its own, unattended (no
 // controlling terminal, standard input from the null device unless cmd
 // sets one, the environment of Unattended) and, when its context ends,
-// kill that whole group (exec.Cmd.Cancel).
-func Set(cmd *exec.Cmd) {
+// kill that whole group (exec.Cmd.Cancel). It returns the tag (NewTag) in
+// cmd's environment, for KillStrays once cmd is waited for.
+func Set(cmd *exec.Cmd) (tag string) {
 	cmd.SysProcAttr = Attr()
 	cmd.Cancel = func() error { return Kill(cmd.Process) }
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
-	cmd.Env = Unattended(cmd.Env)
+	tag = NewTag()
+	cmd.Env = append(Unattended(cmd.Env), tag)
+	return tag
 }
 
 // unattended are the variables that make the programs a gate starts fail
