@@ -88,7 +88,10 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 	}
 	tree, err := p.snap.tree()
 	if err != nil {
-		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil {
+		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil || b.verification {
+			// A verification run that cannot tell what changed since the
+			// failures it verifies could only miss a revert or a fix: it
+			// ends as git failing, and the next run verifies them.
 			return nil, err
 		}
 		s.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
