@@ -193,7 +193,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		Files: RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f}
 	began := time.Now()
 	out := x.Run(ctx)
-	res.Status, res.Message = out.Status, out.Message
+	res.Status, res.Message, res.Infrastructure = out.Status, out.Message, out.Infrastructure
 	found, read := ReadFindings(job, cmd, env.Root, dir, out, f, began)
 	if read {
 		res.Findings = &found
