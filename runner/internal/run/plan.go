@@ -27,7 +27,7 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 		Checks: p.opts.Kinds != KindsReviews, Reviews: p.opts.Kinds != KindsChecks, CI: p.eff.CI,
 		Gate: p.opts.Gate, WorkingDir: p.opts.WorkingDir,
 	})
-	jobs, missing := entry.Present(p.root, jobs)
+	jobs, missing := entry.Present(p.root, jobs, ch.files)
 	for _, w := range append(append(notes, missing...), warnings...) {
 		s.cons.Printf("%s", w)
 	}
