@@ -1,0 +1,97 @@
+package check
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Exit codes by which a shell (and env, nice, timeout, xargs) says a
+// program could not be run: not found, found but not executable.
+const (
+	exitNotFound      = 127
+	exitNotExecutable = 126
+)
+
+// missingTail bounds how much of the end of a command's output is read for
+// the shell's word on a program it could not run.
+const missingTail = 4096
+
+// notFoundRE matches the lines by which shells and program launchers say a
+// program could not be run, capturing its name: dash's `sh: 1: NAME: not
+// found`, bash's `sh: line 1: NAME: command not found` and `NAME: No such
+// file or directory`, `Permission denied`, coreutils' `env: 'NAME': No
+// such file or directory` (in ASCII or typographic quotes), timeout's
+// `failed to run command 'NAME'`.
+var notFoundRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:failed to run command |: )['‘"]?([^'‘’":\n]+?)['’"]?: (?:command )?(?:not found|No such file or directory|Permission denied)\s*$`)
+})
+
+// Missing is what the shell said of a program it could not run.
+type Missing struct {
+	// Program is the program as the command named it.
+	Program string
+	// Infrastructure is true when the program is the machine's, not the
+	// project's: see ProgramOfMachine.
+	Infrastructure bool
+}
+
+// MissingProgram reads the shell's own verdict on a failed command: its
+// exit code 127 or 126, the message that names the program it could not
+// run (the last such line of output, read from its end), and that program
+// still not found now (so that output merely quoting such a line counts
+// only when it is true). ok is false for any other failure. dir is the
+// command's working directory, root the project's.
+func MissingProgram(code int, output io.ReaderAt, size int64, dir, root string) (Missing, bool) {
+	if code != exitNotFound && code != exitNotExecutable {
+		return Missing{}, false
+	}
+	start := max(size-missingTail, 0)
+	buf := make([]byte, size-start)
+	n, _ := output.ReadAt(buf, start)
+	matches := notFoundRE().FindAllSubmatch(buf[:n], -1)
+	if len(matches) == 0 {
+		return Missing{}, false
+	}
+	prog := strings.TrimSpace(string(matches[len(matches)-1][1]))
+	if prog == "" || runnable(prog, dir) {
+		return Missing{}, false
+	}
+	return Missing{Program: prog, Infrastructure: ProgramOfMachine(prog, dir, root)}, true
+}
+
+// runnable reports whether prog can be run now: a path (with '/')
+// executable there, relative to dir; a name found on PATH.
+func runnable(prog, dir string) bool {
+	if !strings.Contains(prog, "/") {
+		_, err := exec.LookPath(prog)
+		return err == nil
+	}
+	p := prog
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// ProgramOfMachine reports whether a program that could not be run is the
+// machine's to provide, not the change's to fix: a name looked up on PATH,
+// or a path outside the project (relative paths are relative to dir). A
+// path inside the project (a script of its own the change deleted or left
+// without its executable bit) is the change's.
+func ProgramOfMachine(prog, dir, root string) bool {
+	if !strings.Contains(prog, "/") && !strings.HasPrefix(prog, ".") {
+		return true
+	}
+	p := prog
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	rel, err := filepath.Rel(root, filepath.Clean(p))
+	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
