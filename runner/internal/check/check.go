@@ -41,6 +41,9 @@ const (
 	msgMissing     = "Missing command: %s"
 	msgUnparseable = "Unable to parse command"
 	msgNoWorkDir   = "Working directory not found: %s"
+	// msgPersonWanted quotes the program's line: its words are data.
+	msgPersonWanted = "Wanted a person (a terminal, a password, an editor), which checks never have: %q"
+	msgKilled       = "Killed by %s, sent from outside agent-gauntlet (the OOM killer, a person): no verdict"
 	// FixInstructionsHeader opens the fix instructions in a failed check's log.
 	FixInstructionsHeader = "--- Fix Instructions ---"
 	// PreflightFailed opens the log of a check that failed its preflight.
@@ -196,6 +199,8 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	if m, ok := missingIn(out, f, dir, env.Root); ok {
 		// The shell could not run a program: nothing the command judged.
 		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgMissing, m.Program), m.Infrastructure
+	} else if line, ok := personWantedIn(out, f); ok {
+		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgPersonWanted, line), true
 	}
 	res.Status, res.Message, res.Infrastructure = out.Status, out.Message, out.Infrastructure
 	found, read := ReadFindings(job, cmd, env.Root, dir, out, f, began)
@@ -230,6 +235,15 @@ func missingIn(out Outcome, f *os.File, dir, root string) (Missing, bool) {
 		return Missing{}, false
 	}
 	return MissingProgram(out.ExitCode, f, logSize(f), dir, root)
+}
+
+// personWantedIn is the line by which a failed command said it wanted a
+// person (PersonWanted).
+func personWantedIn(out Outcome, f *os.File) (string, bool) {
+	if out.Status != gate.StatusFail || out.TimedOut {
+		return "", false
+	}
+	return PersonWanted(f, logSize(f))
 }
 
 // shellWords are the shell's reserved words and builtins (POSIX and

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -142,6 +143,9 @@ func (x Exec) Run(ctx context.Context) Outcome {
 		start := logSize(x.Log)
 		st, msg, code, to := runScript(ctx, Replace(command, b), proc.Spec{Dir: x.Dir, Env: env,
 			Stdout: x.Log, Stderr: x.Log, Timeout: timeout})
+		if st == gate.StatusError && code == killedFromOutside {
+			out.Infrastructure, code = true, -1
+		}
 		if chained && st == gate.StatusFail && !to && out.Unreached == nil {
 			if k := reached(marks.Name()); k < len(chain)-1 {
 				out.FailedPart, out.Unreached = chain[k], chain[k+1:]
@@ -252,6 +256,17 @@ func logSize(f *os.File) int64 {
 	return st.Size()
 }
 
+// killedFromOutside is runScript's exit code for a process a signal from
+// outside ended (outsideSignals).
+const killedFromOutside = -2
+
+// outsideSignals, by name, end a process only when another sends them
+// (the OOM killer's SIGKILL, a person's SIGTERM, SIGINT or SIGHUP), never
+// on a fault of its own (SIGSEGV, SIGABRT, SIGBUS are the program's crash:
+// a verdict).
+var outsideSignals = map[syscall.Signal]string{syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}
+
 // runScript runs one command line: directly when it is a plain command,
 // else with `sh -c`, and classifies the end: status, message, exit code
 // (128+n for a signal, -1 when it did not end by itself) and whether it
@@ -287,6 +302,11 @@ func runScript(ctx context.Context, cmd string, spec proc.Spec) (gate.Status, st
 		return gate.StatusPass, msgPassed, 0, false
 	case pres.ExitCode > 0:
 		return gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode), pres.ExitCode, false
+	case outsideSignals[pres.Signal] != "":
+		// A signal that ends a process from outside, which the gauntlet
+		// did not send (its timeout and cancellation are above): the
+		// check reached no verdict.
+		return gate.StatusError, fmt.Sprintf(msgKilled, outsideSignals[pres.Signal]), killedFromOutside, false
 	case direct && pres.Signal > 0:
 		// The shell would have said 128+N for its child killed by signal N.
 		code := 128 + int(pres.Signal)

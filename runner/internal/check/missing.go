@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // Exit codes by which a shell (and env, nice, timeout, xargs) says a
@@ -50,10 +52,7 @@ func MissingProgram(code int, output io.ReaderAt, size int64, dir, root string) 
 	if code != exitNotFound && code != exitNotExecutable {
 		return Missing{}, false
 	}
-	start := max(size-missingTail, 0)
-	buf := make([]byte, size-start)
-	n, _ := output.ReadAt(buf, start)
-	matches := notFoundRE().FindAllSubmatch(buf[:n], -1)
+	matches := notFoundRE().FindAllSubmatch(tail(output, size), -1)
 	if len(matches) == 0 {
 		return Missing{}, false
 	}
@@ -94,4 +93,27 @@ func ProgramOfMachine(prog, dir, root string) bool {
 	}
 	rel, err := filepath.Rel(root, filepath.Clean(p))
 	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// tail is the end of output (size bytes long), at most missingTail bytes.
+func tail(output io.ReaderAt, size int64) []byte {
+	start := max(size-missingTail, 0)
+	buf := make([]byte, size-start)
+	n, _ := output.ReadAt(buf, start)
+	return buf[:n]
+}
+
+// PersonWanted returns the line of a failed command's output (the end of
+// it) by which a program said it wanted a person the gauntlet never gives
+// a check (procgroup.PersonWanted: a terminal, a password, an editor);
+// ok is false when none does.
+func PersonWanted(output io.ReaderAt, size int64) (line string, ok bool) {
+	for _, l := range strings.Split(string(tail(output, size)), "\n") {
+		for _, m := range procgroup.PersonWanted {
+			if strings.Contains(l, m) {
+				line, ok = strings.TrimSpace(l), true
+			}
+		}
+	}
+	return line, ok
 }
