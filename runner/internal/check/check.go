@@ -196,7 +196,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		Files: RelFiles(job.WorkingDir, job.Changed), Timeout: job.Check.Timeout, Log: f}
 	began := time.Now()
 	out := x.Run(ctx)
-	if m, ok := missingIn(out, f, dir, env.Root); ok {
+	if m, ok := missingIn(cmd, out, f, dir, env.Root); ok {
 		// The shell could not run a program: nothing the command judged.
 		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgMissing, m.Program), m.Infrastructure
 	} else if line, ok := personWantedIn(out, f); ok {
@@ -228,13 +228,14 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	return res
 }
 
-// missingIn is what the shell said of a program it could not run, when
-// out is such a failure (MissingProgram), its output at the end of log f.
-func missingIn(out Outcome, f *os.File, dir, root string) (Missing, bool) {
+// missingIn is what the shell said of a program command names and it
+// could not run, when out is such a failure (MissingProgram), its output
+// at the end of log f.
+func missingIn(cmd string, out Outcome, f *os.File, dir, root string) (Missing, bool) {
 	if out.Status != gate.StatusFail || out.TimedOut {
 		return Missing{}, false
 	}
-	return MissingProgram(out.ExitCode, f, logSize(f), dir, root)
+	return MissingProgram(cmd, out.ExitCode, f, logSize(f), dir, root)
 }
 
 // personWantedIn is the line by which a failed command said it wanted a

@@ -44,11 +44,13 @@ type Missing struct {
 
 // MissingProgram reads the shell's own verdict on a failed command: its
 // exit code 127 or 126, the message that names the program it could not
-// run (the last such line of output, read from its end), and that program
-// still not found now (so that output merely quoting such a line counts
-// only when it is true). ok is false for any other failure. dir is the
-// command's working directory, root the project's.
-func MissingProgram(code int, output io.ReaderAt, size int64, dir, root string) (Missing, bool) {
+// run (the last such line of output, read from its end), a program the
+// command itself names (its configured text, which the agent's files
+// cannot change: a script of the project printing such a line proves
+// nothing), and that program still not found now. ok is false for any
+// other failure. dir is the command's working directory, root the
+// project's.
+func MissingProgram(command string, code int, output io.ReaderAt, size int64, dir, root string) (Missing, bool) {
 	if code != exitNotFound && code != exitNotExecutable {
 		return Missing{}, false
 	}
@@ -57,11 +59,30 @@ func MissingProgram(code int, output io.ReaderAt, size int64, dir, root string) 
 		return Missing{}, false
 	}
 	prog := strings.TrimSpace(string(matches[len(matches)-1][1]))
-	if prog == "" || runnable(prog, dir) {
+	if prog == "" || !names(command, prog) || runnable(prog, dir) {
 		return Missing{}, false
 	}
 	return Missing{Program: prog, Infrastructure: ProgramOfMachine(prog, dir, root)}, true
 }
+
+// names reports whether command holds prog as a word of its own.
+func names(command, prog string) bool {
+	for i := 0; ; {
+		j := strings.Index(command[i:], prog)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(prog)
+		if (start == 0 || wordEdge(command[start-1])) && (end == len(command) || wordEdge(command[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// wordEdge reports whether c may stand next to a program's name in a
+// command: a blank or shell punctuation.
+func wordEdge(c byte) bool { return strings.IndexByte(" \t\n;&|()<>`'\"{}=$", c) >= 0 }
 
 // runnable reports whether prog can be run now: a path (with '/')
 // executable there, relative to dir; a name found on PATH.

@@ -83,9 +83,17 @@ func TestMissingProgramHandled(t *testing.T) {
 		"sh -c 'exit 127'":                                  gate.StatusFail,
 		"echo 'sh: 1: printf: not found'; exit 127":         gate.StatusFail,
 		"echo 'sh: 1: no-such-tool-xyz: not found'; exit 1": gate.StatusFail,
+		// A script of the project forging the shell's word for a program
+		// the command does not name.
+		"./forge.sh": gate.StatusFail,
 	} {
 		t.Run(cmd, func(t *testing.T) {
-			res := runWithPreflight(t, job(cmd, nil), env(t))
+			e := env(t)
+			forge := "#!/bin/sh\necho 'sh: 1: no-such-tool-xyz: not found' >&2\nexit 127\n"
+			if err := os.WriteFile(filepath.Join(e.Root, "sub dir", "forge.sh"), []byte(forge), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			res := runWithPreflight(t, job(cmd, nil), e)
 			if res.Status != want || res.Infrastructure {
 				t.Errorf("status %s, infrastructure %v (%s); want %s", res.Status, res.Infrastructure, res.Message, want)
 			}
