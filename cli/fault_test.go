@@ -47,11 +47,12 @@ var faults = []fault{
 	{name: "git failing", inject: "cp one .gitfault", clear: "rm .gitfault", status: "infrastructure_error"},
 	// git failing at one step only, each step of taking the work tree's
 	// snapshot and listing its changes (a full .git/objects fails the
-	// same way).
-	{name: "git write-tree failing", inject: "cp write-tree .gitfault-cmd", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
+	// same way). A new file makes the snapshot's index change, so that
+	// write-tree runs (an unchanged index reuses the tree it remembers).
+	{name: "git write-tree failing", inject: "cp write-tree .gitfault-cmd\ncp one src/extra.txt", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
 	{name: "git add failing", inject: "cp add .gitfault-cmd", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
 	{name: "git cat-file failing", inject: "cp cat-file .gitfault-cmd", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
-	{name: "git write-tree failing in a check's row", inject: "cp write-tree .gitfault-cmd", clear: "rm .gitfault-cmd",
+	{name: "git write-tree failing in a check's row", inject: "cp write-tree .gitfault-cmd\ncp one src/extra.txt", clear: "rm .gitfault-cmd",
 		status: "infrastructure_error", check: true},
 	{name: "full disk", stop: "sh -c 'ulimit -f 0; exec agent-gauntlet stop-hook'", status: "infrastructure_error"},
 	{name: "the hook's deadline", inject: "cp three .standin/claude.sleep", clear: "rm .standin/claude.sleep",
