@@ -45,6 +45,15 @@ var faults = []fault{
 	{name: "check tool missing from PATH", inject: "rm bin/mylint", clear: "cp mylint bin/mylint\nchmod 755 bin/mylint",
 		status: "infrastructure_error", check: true},
 	{name: "git failing", inject: "cp one .gitfault", clear: "rm .gitfault", status: "infrastructure_error"},
+	// git failing at one step only, each step of taking the work tree's
+	// snapshot and listing its changes (a full .git/objects fails the
+	// same way). A new file makes the snapshot's index change, so that
+	// write-tree runs (an unchanged index reuses the tree it remembers).
+	{name: "git write-tree failing", inject: "cp write-tree .gitfault-cmd\ncp one src/extra.txt", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
+	{name: "git add failing", inject: "cp add .gitfault-cmd", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
+	{name: "git cat-file failing", inject: "cp cat-file .gitfault-cmd", clear: "rm .gitfault-cmd", status: "infrastructure_error"},
+	{name: "git write-tree failing in a check's row", inject: "cp write-tree .gitfault-cmd\ncp one src/extra.txt", clear: "rm .gitfault-cmd",
+		status: "infrastructure_error", check: true},
 	{name: "full disk", stop: "sh -c 'ulimit -f 0; exec agent-gauntlet stop-hook'", status: "infrastructure_error"},
 	{name: "the hook's deadline", inject: "cp three .standin/claude.sleep", clear: "rm .standin/claude.sleep",
 		stop: "agent-gauntlet stop-hook --client-timeout 2s", status: "infrastructure_error",
@@ -136,7 +145,8 @@ grep '^Problems that are still OPEN from the earlier review:$' .standin/claude.s
 grep '^1\. src/new\.txt:1 - bad line \[high\]$' .standin/claude.stdin
 exec agent-gauntlet status --json
 stdout '"left":1'
-`
+` + faultFixed + `cp pass.json .standin/claude.answer
+` + faultStopPasses
 
 // faultVerifyCheck is the end of a check's row: the budget is untouched,
 // and the next stop runs the failing check again and blocks.
@@ -150,6 +160,20 @@ exec agent-gauntlet stop-hook
 hookjson decision=block status=failed 'reason~check:src:lint'
 exec agent-gauntlet status --json
 stdout '"left":1'
+` + faultFixed + faultStopPasses
+
+// faultFixed is the agent's fix, after the verifying block: the work tree
+// goes back to the commit the work began on.
+const faultFixed = `
+# the agent takes its change back: the next stop verifies it and passes,
+# whatever the fault left recorded
+rm src/new.txt
+`
+
+// faultStopPasses is the stop after the fix.
+const faultStopPasses = `stdin stop.json
+exec agent-gauntlet stop-hook
+hookjson decision=approve status=passed
 `
 
 // faultFiles are the rows' files.
@@ -161,6 +185,7 @@ const faultFiles = `
 /home/
 /.standin/
 /.gitfault
+/.gitfault-cmd
 /.worktreefault
 gauntlet_logs/
 -- .gauntlet/config.yml --
@@ -202,6 +227,12 @@ hello
 a new line
 -- one --
 1
+-- write-tree --
+write-tree
+-- add --
+add
+-- cat-file --
+cat-file
 -- three --
 3
 -- crash.txt --
@@ -232,6 +263,14 @@ exit 0
 if [ -f "$WORK/.gitfault" ]; then
   echo "fatal: unable to read tree: Input/output error" >&2
   exit 128
+fi
+if [ -f "$WORK/.gitfault-cmd" ]; then
+  for a in "$@"; do
+    if [ "$a" = "$(cat "$WORK/.gitfault-cmd")" ]; then
+      echo "fatal: unable to write new object: No space left on device" >&2
+      exit 128
+    fi
+  done
 fi
 if [ -f "$WORK/.worktreefault" ]; then
   for a in "$@"; do

@@ -106,7 +106,7 @@ func Detect(ctx context.Context, cfg *config.Config, opts DetectOptions) (Detect
 	jobs, warnings := entry.Jobs(cfg, expanded, entry.Filter{Checks: true, Reviews: true, CI: ci})
 	if !opts.All {
 		var missing []string
-		jobs, missing = entry.Present(root, jobs)
+		jobs, missing = entry.Present(root, jobs, d.Files)
 		d.Warnings = append(d.Warnings, missing...)
 	}
 	d.Warnings = append(d.Warnings, warnings...)

@@ -56,9 +56,10 @@ const (
 	NoticeFile = ".stop-hook-notice"
 )
 
-// readRoot lists the regular files at the root of dir; a missing dir has
+// readRoot lists the regular files at the root of dir (every entry when
+// all is set: directories, FIFOs, symbolic links too); a missing dir has
 // none. Reading never blocks on a FIFO.
-func readRoot(dir string) ([]string, error) {
+func readRoot(dir string, all bool) ([]string, error) {
 	entries, err := fsread.Dir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -68,7 +69,7 @@ func readRoot(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if e.Type().IsRegular() {
+		if all || e.Type().IsRegular() {
 			names = append(names, e.Name())
 		}
 	}
@@ -91,19 +92,24 @@ func own(dir string) ([]Name, error) {
 	return kept, nil
 }
 
-// NextRunNumber returns 1 + the highest run number N among the gauntlet's
-// own numbered files at the root of dir (console, check and review logs,
-// review JSON); 1 for an empty or missing dir. A numbered file in no
-// gauntlet format does not count: Clean never moves it, so it must not use
-// up the retry budget for good.
+// NextRunNumber returns 1 + the highest run number N among the numbered
+// names in the gauntlet's formats at the root of dir (console, check and
+// review logs, review JSON), whatever is there: its own files, and
+// anything else put at such a name (a directory, a FIFO, a symbolic
+// link), which the run could not write its logs through; 1 for an empty
+// or missing dir. So every name of the next run is free. A numbered file
+// in no gauntlet format does not count. The retry budget is counted in
+// runs, not numbers: a number skipped spends none of it.
 func NextRunNumber(dir string) (int, error) {
-	names, err := own(dir)
+	files, err := readRoot(dir, true)
 	if err != nil {
 		return 0, err
 	}
 	highest := 0
-	for _, n := range names {
-		highest = max(highest, n.Run)
+	for _, f := range files {
+		if n, ok := ParseName(f); ok && n.IsOwn() {
+			highest = max(highest, n.Run)
+		}
 	}
 	return highest + 1, nil
 }

@@ -444,7 +444,7 @@ func isAlnum(c byte) bool {
 // Scan lists the numbered files at the root of dir (see ParseName),
 // directories and other files left out; a missing dir has none.
 func Scan(dir string) ([]Name, error) {
-	files, err := readRoot(dir)
+	files, err := readRoot(dir, false)
 	if err != nil {
 		return nil, err
 	}

@@ -637,6 +637,10 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	}
 	out.preExisting = res.PreExisting > 0
 	out.unverified = res.Unverified
+	if status == runner.StatusNoApplicableGates && res.ErrorMessage != "" {
+		// Gates that applied but could not run (see runner's noGates).
+		out.unverified = strings.TrimPrefix(out.unverified+"; "+res.ErrorMessage, "; ")
+	}
 	if out.Block() {
 		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}

@@ -75,7 +75,8 @@ const editsDoNotApply = "**Your edits of .gauntlet/ do not apply.** The stop hoo
 	"`agent-gauntlet trust`. Fix the code, not the gates."
 
 // unverifiedNote says what an approve did not verify ("" for a pass of
-// the work tree as it is with nothing pending): the gates still failing,
+// the work tree as it is with nothing pending and nothing the answer says
+// is unverified): the gates still failing,
 // the verdicts dropped without a passing run since, else
 // what the answer says (out.unverified), else the work tree as it is now.
 func unverifiedNote(out Outcome, view pendingView) string {

@@ -41,6 +41,9 @@ const (
 	msgMissing     = "Missing command: %s"
 	msgUnparseable = "Unable to parse command"
 	msgNoWorkDir   = "Working directory not found: %s"
+	// msgPersonWanted quotes the program's line: its words are data.
+	msgPersonWanted = "Wanted a person (a terminal, a password, an editor), which checks never have: %q"
+	msgKilled       = "Killed by %s, sent from outside agent-gauntlet (the OOM killer, a person): no verdict"
 	// FixInstructionsHeader opens the fix instructions in a failed check's log.
 	FixInstructionsHeader = "--- Fix Instructions ---"
 	// PreflightFailed opens the log of a check that failed its preflight.
@@ -194,7 +197,13 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		Files: GivenFiles(job, job.Changed), Timeout: job.Check.Timeout, Log: f}
 	began := time.Now()
 	out := x.Run(ctx)
-	res.Status, res.Message = out.Status, out.Message
+	if m, ok := missingIn(cmd, out, f, dir, env.Root); ok {
+		// The shell could not run a program: nothing the command judged.
+		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgMissing, m.Program), m.Infrastructure
+	} else if line, ok := personWantedIn(out, f); ok {
+		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgPersonWanted, line), true
+	}
+	res.Status, res.Message, res.Infrastructure = out.Status, out.Message, out.Infrastructure
 	found, read := ReadFindings(job, cmd, env.Root, dir, out, f, began)
 	if read {
 		res.Findings = &found
@@ -218,6 +227,25 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	finish(f, job, &res)
 	res.Duration = time.Since(start)
 	return res
+}
+
+// missingIn is what the shell said of a program command names and it
+// could not run, when out is such a failure (MissingProgram), its output
+// at the end of log f.
+func missingIn(cmd string, out Outcome, f *os.File, dir, root string) (Missing, bool) {
+	if out.Status != gate.StatusFail || out.TimedOut {
+		return Missing{}, false
+	}
+	return MissingProgram(cmd, out.ExitCode, f, logSize(f), dir, root)
+}
+
+// personWantedIn is the line by which a failed command said it wanted a
+// person (PersonWanted).
+func personWantedIn(out Outcome, f *os.File) (string, bool) {
+	if out.Status != gate.StatusFail || out.TimedOut {
+		return "", false
+	}
+	return PersonWanted(f, logSize(f))
 }
 
 // shellWords are the shell's reserved words and builtins (POSIX and
@@ -307,17 +335,22 @@ func Program(command string) string {
 // (a subshell, a group, an expansion): preflight cannot judge it.
 const shellSyntax = "(){}!;|&<>$`\\*?["
 
-// Preflight checks that the program of job's command exists: a path (with
+// Preflight checks that the program of a plain command (PlainWords: the
+// shell would only split it into words) exists: a path (with
 // '/' or a leading '.') must be executable, relative to the working
 // directory; a name must be known to `sh -c 'command -v <name>'` (which also
 // knows builtins and keywords). It returns "" when the job may run, else
 // the failure message.
 func Preflight(ctx context.Context, job gate.Job, env gate.Env) string {
-	prog := Program(Command(job, env.Diff.BaseBranch))
+	cmd := Command(job, env.Diff.BaseBranch)
+	prog := Program(cmd)
 	if prog == "" {
 		return msgUnparseable
 	}
-	if strings.ContainsAny(prog, shellSyntax) {
+	if _, plain := PlainWords(cmd); !plain || strings.ContainsAny(prog, shellSyntax) {
+		// The shell's own verdict judges it (MissingProgram): a command
+		// with shell syntax may handle a missing program itself
+		// (`tool || fallback`), or name one after its first word.
 		return ""
 	}
 	if strings.Contains(prog, "/") || strings.HasPrefix(prog, ".") {
@@ -359,7 +392,7 @@ func Preflight(ctx context.Context, job gate.Job, env gate.Env) string {
 func PreflightResult(job gate.Job, env gate.Env, msg string) gate.Result {
 	res := gate.Result{JobID: job.ID, Status: gate.StatusError, Message: msg, ErrorCount: 1, LogPath: LogPath(env, job)}
 	prog := Program(Command(job, env.Diff.BaseBranch))
-	res.Infrastructure = msg == fmt.Sprintf(msgMissing, prog) && !strings.Contains(prog, "/") && !strings.HasPrefix(prog, ".")
+	res.Infrastructure = msg == fmt.Sprintf(msgMissing, prog) && ProgramOfMachine(prog, workDir(env, job), env.Root)
 	f, err := openLog(env, job, Command(job, env.Diff.BaseBranch))
 	if err != nil {
 		res.Message = msg + "; " + err.Error()

@@ -199,11 +199,12 @@ func TestShellScript(t *testing.T) {
 }
 
 func TestExecedCheckKilledBySignal(t *testing.T) {
-	// An exec'ed check killed by signal N reports what the shell would
-	// have: exit code 128+N.
+	// An exec'ed check killed by signal N of its own (a crash) reports
+	// what the shell would have: exit code 128+N. (A signal only another
+	// process sends is no verdict: TestNoVerdictFromOutside.)
 	e := env(t)
-	r := Run(context.Background(), job(`sh -c 'kill -TERM $$'`, nil), e)
-	if r.Status != gate.StatusFail || r.Message != "Exited with code 143" {
+	r := Run(context.Background(), job(`sh -c 'kill -SEGV $$'`, nil), e)
+	if r.Status != gate.StatusFail || r.Message != "Exited with code 139" {
 		t.Fatalf("got %s %q", r.Status, r.Message)
 	}
 }
@@ -259,12 +260,13 @@ func TestPlainCommandRunsWithoutShell(t *testing.T) {
 	if r.Status != gate.StatusFail || r.Message != "Exited with code 5" {
 		t.Fatalf("no #!: got %s %q", r.Status, r.Message)
 	}
-	// Killed by signal N, it reads as the shell would have reported it.
-	if err := os.WriteFile(filepath.Join(e.Root, "sub dir", "killed.sh"), []byte("#!/bin/sh\nkill -TERM $$\n"), 0o755); err != nil {
+	// Killed by signal N (a crash), it reads as the shell would have
+	// reported it.
+	if err := os.WriteFile(filepath.Join(e.Root, "sub dir", "killed.sh"), []byte("#!/bin/sh\nkill -SEGV $$\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r = Run(context.Background(), job("./killed.sh", nil), e)
-	if r.Status != gate.StatusFail || r.Message != "Exited with code 143" {
+	if r.Status != gate.StatusFail || r.Message != "Exited with code 139" {
 		t.Fatalf("signal: got %s %q", r.Status, r.Message)
 	}
 }

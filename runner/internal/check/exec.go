@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -68,6 +69,10 @@ type Outcome struct {
 	// never ran (none when the last part failed).
 	FailedPart string
 	Unreached  []string
+	// Infrastructure is true when the command could not run for want of
+	// the gauntlet's own files (the changed-files list, the chain's
+	// marks): see gate.Result.Infrastructure.
+	Infrastructure bool
 }
 
 // OutputReader reads back what the command printed, every batch in order,
@@ -92,7 +97,7 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	}
 	list, cleanup, err := x.listFile()
 	if err != nil {
-		out.Status, out.Message = gate.StatusError, err.Error()
+		out.Status, out.Message, out.Infrastructure = gate.StatusError, err.Error(), true
 		return out
 	}
 	defer cleanup()
@@ -100,8 +105,13 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	chain, chained := ParseChain(x.Command)
 	var marks *os.File
 	if chained {
-		if marks, err = os.CreateTemp("", "agent-gauntlet-chain-"); err != nil {
+		dir, err := x.tempDir()
+		if err == nil {
+			marks, err = os.CreateTemp(dir, "chain-")
+		}
+		if err != nil {
 			out.Status, out.Message = gate.StatusError, fmt.Sprintf("create the chain's marks file: %v", err)
+			out.Infrastructure = true
 			return out
 		}
 		defer func() { marks.Close(); os.Remove(marks.Name()) }()
@@ -125,7 +135,7 @@ func (x Exec) Run(ctx context.Context) Outcome {
 		}
 		if list != nil {
 			if err := writeList(list, b); err != nil {
-				out.Status, out.Message = gate.StatusError, err.Error()
+				out.Status, out.Message, out.Infrastructure = gate.StatusError, err.Error(), true
 				break
 			}
 			env = append(env[:len(env):len(env)], config.EnvChangedFilesFile+"="+list.Name())
@@ -133,6 +143,9 @@ func (x Exec) Run(ctx context.Context) Outcome {
 		start := logSize(x.Log)
 		st, msg, code, to := runScript(ctx, Replace(command, b), proc.Spec{Dir: x.Dir, Env: env,
 			Stdout: x.Log, Stderr: x.Log, Timeout: timeout})
+		if st == gate.StatusError && code == killedFromOutside {
+			out.Infrastructure, code = true, -1
+		}
 		if chained && st == gate.StatusFail && !to && out.Unreached == nil {
 			if k := reached(marks.Name()); k < len(chain)-1 {
 				out.FailedPart, out.Unreached = chain[k], chain[k+1:]
@@ -180,21 +193,31 @@ func (x Exec) separator(i, n, files int) {
 	fmt.Fprintf(x.Log, "--- Batch %d of %d (%d files) ---\n", i+1, n, files)
 }
 
-// listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, in the run's
-// scratch directory of the log directory (nil when Exec has no file
-// list), and its cleanup.
+// tempDir is where the gauntlet's own temporary files of the command go
+// (the changed-files list, a chain's marks): the run's scratch directory
+// of the log directory, which every run must be able to write (and which
+// the next run empties should this one be killed outright:
+// procgroup.Reap), never TMPDIR, which may be missing, read-only or full
+// without the change being the cause; "" (the system's) for an Exec
+// without a log.
+func (x Exec) tempDir() (string, error) {
+	if x.Log == nil {
+		return "", nil
+	}
+	dir := filepath.Join(filepath.Dir(x.Log.Name()), procgroup.ScratchDir)
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, in the
+// run's scratch directory (tempDir; nil when Exec has no file list), and
+// its cleanup.
 func (x Exec) listFile() (*os.File, func(), error) {
 	if x.Files == nil {
 		return nil, func() {}, nil
 	}
-	dir := "" // the system's, for an Exec without a log
-	if x.Log != nil {
-		// The run's scratch directory, which the next run empties should
-		// this one be killed outright (procgroup.Reap).
-		dir = filepath.Join(filepath.Dir(x.Log.Name()), procgroup.ScratchDir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
-		}
+	dir, err := x.tempDir()
+	if err != nil {
+		return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
 	}
 	f, err := os.CreateTemp(dir, "files-")
 	if err != nil {
@@ -233,6 +256,17 @@ func logSize(f *os.File) int64 {
 	return st.Size()
 }
 
+// killedFromOutside is runScript's exit code for a process a signal from
+// outside ended (outsideSignals).
+const killedFromOutside = -2
+
+// outsideSignals, by name, end a process only when another sends them
+// (the OOM killer's SIGKILL, a person's SIGTERM, SIGINT or SIGHUP), never
+// on a fault of its own (SIGSEGV, SIGABRT, SIGBUS are the program's crash:
+// a verdict).
+var outsideSignals = map[syscall.Signal]string{syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}
+
 // runScript runs one command line: directly when it is a plain command,
 // else with `sh -c`, and classifies the end: status, message, exit code
 // (128+n for a signal, -1 when it did not end by itself) and whether it
@@ -268,6 +302,11 @@ func runScript(ctx context.Context, cmd string, spec proc.Spec) (gate.Status, st
 		return gate.StatusPass, msgPassed, 0, false
 	case pres.ExitCode > 0:
 		return gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode), pres.ExitCode, false
+	case outsideSignals[pres.Signal] != "":
+		// A signal that ends a process from outside, which the gauntlet
+		// did not send (its timeout and cancellation are above): the
+		// check reached no verdict.
+		return gate.StatusError, fmt.Sprintf(msgKilled, outsideSignals[pres.Signal]), killedFromOutside, false
 	case direct && pres.Signal > 0:
 		// The shell would have said 128+N for its child killed by signal N.
 		code := 128 + int(pres.Signal)

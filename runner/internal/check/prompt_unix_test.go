@@ -59,7 +59,10 @@ func runPromptHelper(cmd string) int {
 // Nothing a check starts can wait for a human: run by a gauntlet that has
 // a terminal (a manual run, or an agent CLI's pseudo-terminal), a program
 // that asks on /dev/tty, on its standard input, through an askpass program
-// or in an editor fails at once, and its log says why. Each check runs in a
+// or in an editor fails at once, and its log says why: no verdict (an
+// error the gauntlet's unattended setting caused, which the agent cannot
+// fix), except end-of-file on standard input, which a check gets in CI
+// too (its own failure). Each check runs in a
 // real pseudo-terminal session, as the gauntlet would be; a check that
 // waits fails the test at the deadline instead of hanging it.
 func TestChecksNeverWaitForAHuman(t *testing.T) {
@@ -83,17 +86,17 @@ func TestChecksNeverWaitForAHuman(t *testing.T) {
 		cmd  string
 		// env is added to the gauntlet's environment.
 		env []string
-		// log is what the check's log must say.
-		log string
+		// log is what the check's log must say, status its result's status.
+		log, status string
 	}{
-		{name: "a read from /dev/tty", cmd: `printf 'Password: ' >/dev/tty; read -r x </dev/tty; echo "got $x"`, log: "/dev/tty"},
-		{name: "a read from standard input", cmd: `read -r x || { echo "no input"; exit 1; }`, log: "no input"},
-		{name: "git asking for a credential on the terminal", cmd: credential, log: "terminal prompts disabled"},
+		{name: "a read from /dev/tty", cmd: `printf 'Password: ' >/dev/tty; read -r x </dev/tty; test -n "$x"`, log: "/dev/tty", status: "error: Wanted a person"},
+		{name: "a read from standard input", cmd: `read -r x || { echo "no input"; exit 1; }`, log: "no input", status: "fail"},
+		{name: "git asking for a credential on the terminal", cmd: credential, log: "terminal prompts disabled", status: "error: Wanted a person"},
 		{name: "git asking through an askpass program", cmd: credential,
-			env: []string{"SSH_ASKPASS=" + waiting, "GIT_ASKPASS=" + waiting, "DISPLAY=:0"}, log: "terminal prompts disabled"},
+			env: []string{"SSH_ASKPASS=" + waiting, "GIT_ASKPASS=" + waiting, "DISPLAY=:0"}, log: "terminal prompts disabled", status: "error: Wanted a person"},
 		{name: "git opening an editor", cmd: `git init -q r && cd r && git -c user.name=a -c user.email=a@b commit -q --allow-empty`,
-			env: []string{"EDITOR=" + waiting, "VISUAL=" + waiting, "GIT_EDITOR=" + waiting}, log: "problem with the editor"},
-		{name: "a pager", cmd: `echo paged | ${PAGER:-less}; echo "pager status $?"`, env: []string{"PAGER=" + waiting}, log: "pager status 0"},
+			env: []string{"EDITOR=" + waiting, "VISUAL=" + waiting, "GIT_EDITOR=" + waiting}, log: "problem with the editor", status: "error: Wanted a person"},
+		{name: "a pager", cmd: `echo paged | ${PAGER:-less}; echo "pager status $?"`, env: []string{"PAGER=" + waiting}, log: "pager status 0", status: "pass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,6 +108,9 @@ func TestChecksNeverWaitForAHuman(t *testing.T) {
 			out := runInTerminal(t, cmd, 20*time.Second)
 			if !strings.Contains(out, "STATUS ") {
 				t.Fatalf("no result; the session printed:\n%s", out)
+			}
+			if !strings.Contains(out, "STATUS "+tt.status) {
+				t.Errorf("the result is not %q:\n%s", tt.status, out)
 			}
 			if !strings.Contains(out, tt.log) {
 				t.Errorf("the log does not say %q:\n%s", tt.log, out)

@@ -233,12 +233,17 @@ func parentDir(p string) string {
 
 // Present keeps the jobs whose working directory exists under root; each
 // job left out (its configured working_directory is gone) gets a note: a
-// check that cannot start in its directory has nothing to judge.
-func Present(root string, jobs []gate.Job) ([]gate.Job, []string) {
+// check that cannot start in its directory has nothing to judge. A check
+// whose working directory lies outside its entry point, and which the
+// change deleted (changed, the changed files, hold a path under it), is
+// kept: its entry point still has changes to judge, and the change took
+// away what judges them; it fails for want of its directory.
+func Present(root string, jobs []gate.Job, changed []string) ([]gate.Job, []string) {
 	var kept []gate.Job
 	var notes []string
 	for _, j := range jobs {
-		if j.WorkingDir == "" || j.WorkingDir == Root || isDirectory(filepath.Join(root, filepath.FromSlash(j.WorkingDir))) {
+		if j.WorkingDir == "" || j.WorkingDir == Root || isDirectory(filepath.Join(root, filepath.FromSlash(j.WorkingDir))) ||
+			deletedJudge(j, changed) {
 			kept = append(kept, j)
 			continue
 		}
@@ -247,6 +252,23 @@ func Present(root string, jobs []gate.Job) ([]gate.Job, []string) {
 	}
 	return kept, notes
 }
+
+// deletedJudge reports whether job is a check whose working directory,
+// outside its entry point, holds a changed path (the change deleted it).
+func deletedJudge(job gate.Job, changed []string) bool {
+	if job.Kind != gate.KindCheck || job.EntryPoint == Root || within(job.WorkingDir, job.EntryPoint) {
+		return false
+	}
+	for _, f := range changed {
+		if within(f, job.WorkingDir) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether the slash-separated path p is dir or below it.
+func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
 // indexed is a file and its position in the original list.
 type indexed struct {

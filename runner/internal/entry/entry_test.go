@@ -107,7 +107,7 @@ func TestPresent(t *testing.T) {
 	}
 	jobs := []gate.Job{{ID: "check:src:a", WorkingDir: "src"}, {ID: "check:.:b", WorkingDir: "."},
 		{ID: "check:src:c", WorkingDir: "build"}, {ID: "check:x\ny:d", WorkingDir: "x\ny"}}
-	kept, notes := Present(root, jobs)
+	kept, notes := Present(root, jobs, nil)
 	if len(kept) != 2 || kept[0].ID != "check:src:a" || kept[1].ID != "check:.:b" {
 		t.Errorf("kept %+v", kept)
 	}
@@ -117,6 +117,41 @@ func TestPresent(t *testing.T) {
 	}
 	if !slices.Equal(notes, want) {
 		t.Errorf("notes =\n%q\nwant\n%q", notes, want)
+	}
+}
+
+// A check whose working directory the change deleted is kept when that
+// directory lies outside its entry point (the change took away the judge
+// of the entry point's changes), and left out with a note when it is the
+// entry point's own (nothing left to judge) or nothing of it changed (the
+// configuration's problem, not the change's).
+func TestPresentDeletedJudge(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		job     gate.Job
+		changed []string
+		kept    bool
+	}{
+		{"tests deleted by the change", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", WorkingDir: "tests"}, []string{"src/a.txt", "tests/run.sh"}, true},
+		{"a nested directory deleted", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", WorkingDir: "qa/tests"}, []string{"qa/tests/x/run.sh"}, true},
+		{"never there", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", WorkingDir: "tests"}, []string{"src/a.txt"}, false},
+		{"a sibling with the same prefix", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", WorkingDir: "tests"}, []string{"tests2/run.sh"}, false},
+		{"the entry point's own directory", gate.Job{Kind: gate.KindCheck, EntryPoint: "old", WorkingDir: "old"}, []string{"old/a.txt"}, false},
+		{"below the entry point", gate.Job{Kind: gate.KindCheck, EntryPoint: "old", WorkingDir: "old/sub"}, []string{"old/sub/a.txt"}, false},
+		{"a review", gate.Job{Kind: gate.KindReview, EntryPoint: "src", WorkingDir: "tests"}, []string{"tests/run.sh"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.job.ID = "check:" + tc.job.EntryPoint + ":x"
+			kept, notes := Present(root, []gate.Job{tc.job}, tc.changed)
+			if got := len(kept) == 1; got != tc.kept || got == (len(notes) == 1) {
+				t.Errorf("kept %v, notes %q; want kept %v", kept, notes, tc.kept)
+			}
+		})
 	}
 }
 

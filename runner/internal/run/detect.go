@@ -88,7 +88,10 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 	}
 	tree, err := p.snap.tree()
 	if err != nil {
-		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil {
+		if errors.Is(err, git.ErrGitMissing) || ctx.Err() != nil || b.verification {
+			// A verification run that cannot tell what changed since the
+			// failures it verifies could only miss a revert or a fix: it
+			// ends as git failing, and the next run verifies them.
 			return nil, err
 		}
 		s.cons.Printf(lineWarning, fmt.Sprintf("cannot snapshot the work tree, verifying all changes: %v", err))
@@ -122,22 +125,27 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 	if !b.verification || prev.WorkingTreeRef == "" {
 		return nil
 	}
-	ok, err := git.ObjectExists(ctx, p.root, prev.WorkingTreeRef)
+	from := prev.WorkingTreeRef
+	ok, err := git.ObjectExists(ctx, p.root, from)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		s.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", prev.WorkingTreeRef))
-		return nil
+		// Whatever the failures pending were judged on, every file now
+		// is a change since: none is left out, not even one put back.
+		s.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", from))
+		from = git.EmptyTree
 	}
-	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: prev.WorkingTreeRef, WorkTree: tree}
+	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree}
 	since, err := git.ChangedFiles(ctx, p.root, fix)
 	if err != nil {
 		return err
 	}
 	c.since = scope.WithoutDir(since.Files, p.logRel)
 	c.files = scope.Union(c.files, c.since)
-	if len(c.since) > 0 && !p.opts.Uncommitted {
+	// No snapshot (git's empty tree, see unsnapped): no review judged one,
+	// so none is narrowed to the changes since it.
+	if len(c.since) > 0 && !p.opts.Uncommitted && from != git.EmptyTree {
 		c.spec = fix
 	}
 	return nil

@@ -157,7 +157,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 			}
 		}
 		bk.Finish(now, p.fullRun(), passed, failed)
-		if p.fullRun() && passed && ep.ok && ep.branch != detachedHEAD {
+		if p.fullRun() && passed && ep.snapped && ep.branch != detachedHEAD {
 			bk.MarkVerified(ep.branch, ep.ref, now)
 		}
 		return nil

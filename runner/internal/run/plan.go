@@ -1,8 +1,13 @@
 package run
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
@@ -27,7 +32,9 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 		Checks: p.opts.Kinds != KindsReviews, Reviews: p.opts.Kinds != KindsChecks, CI: p.eff.CI,
 		Gate: p.opts.Gate, WorkingDir: p.opts.WorkingDir,
 	})
-	jobs, missing := entry.Present(p.root, jobs)
+	applicable := jobs
+	jobs, missing := entry.Present(p.root, jobs, ch.files)
+	present := jobs
 	for _, w := range append(append(notes, missing...), warnings...) {
 		s.cons.Printf("%s", w)
 	}
@@ -36,11 +43,28 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 		s.cons.Printf("%s", n.Line())
 	}
 	if len(jobs) == 0 {
-		return nil, stopNoGates
+		return nil, noGates(applicable, present)
 	}
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = j.ID
 	}
 	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...)}, nil
+}
+
+// noGates is the stop of a run left without jobs: no applicable gates;
+// when some of the applicable jobs were not present (their working
+// directory is gone), its message names them: what was not verified.
+func noGates(applicable, present []gate.Job) error {
+	var ids []string
+	for _, j := range applicable {
+		if !slices.ContainsFunc(present, func(k gate.Job) bool { return k.ID == j.ID }) {
+			ids = append(ids, console.Text(j.ID))
+		}
+	}
+	if len(ids) == 0 {
+		return stopNoGates
+	}
+	return &stop{status: outcome.StatusNoApplicableGates, line: LineNoApplicableGates,
+		message: "the checks whose working directory no longer exists (" + strings.Join(ids, ", ") + ")"}
 }

@@ -31,9 +31,10 @@ type ending struct {
 // endPoint is the repository as a run that ran its gates leaves it: its
 // branch, HEAD and the snapshot of the work tree (ref) the next run
 // verifies the changes since; ok is false when they could not be read.
+// snapped is false when ref is not this run's snapshot (see takeEnd).
 type endPoint struct {
 	branch, head, ref string
-	ok                bool
+	ok, snapped       bool
 }
 
 // takeEnd reads the branch and HEAD and takes a snapshot of the work
@@ -50,9 +51,21 @@ func takeEnd(ctx context.Context, s *services, p *project, b *begun, e ending) e
 	ref, err := finalSnapshot(ctx, p, b, hs, e)
 	if err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
-		ref = hs.Head
+		return endPoint{branch: hs.Branch, head: hs.Head, ref: unsnapped(b), ok: true}
 	}
-	return endPoint{branch: hs.Branch, head: hs.Head, ref: ref, ok: true}
+	return endPoint{branch: hs.Branch, head: hs.Head, ref: ref, ok: true, snapped: true}
+}
+
+// unsnapped is the snapshot recorded by a run that could not take its
+// own: the previous run's, whose changes since hold this run's, else git's
+// empty tree, against which everything is changed. Never HEAD: a work tree
+// put back to HEAD after a failure would then show no change, and the
+// failure would never be verified again.
+func unsnapped(b *begun) string {
+	if b.prev.WorkingTreeRef != "" {
+		return b.prev.WorkingTreeRef
+	}
+	return git.EmptyTree
 }
 
 // writeState writes the execution state of a run that ran its gates and

@@ -49,6 +49,19 @@ var unattended = []string{
 	"GIT_MERGE_AUTOEDIT=no",
 }
 
+// PersonWanted are what programs print when, unattended as above, they
+// wanted a person: opening the terminal a session of its own does not
+// have (ENXIO, "No such device or address": shells, git's credential
+// prompt, ssh's host-key question), git's GIT_TERMINAL_PROMPT=0 answer,
+// sudo's password, the GIT_EDITOR=false editor. A failure whose output
+// says one of them is the unattended setting's doing, not a verdict.
+var PersonWanted = []string{
+	"No such device or address",
+	"terminal prompts disabled",
+	"a terminal is required",
+	"There was a problem with the editor 'false'",
+}
+
 // Unattended returns env (a list of KEY=value) with the variables that
 // keep a child from waiting for a human set, replacing the values env had
 // for them.
