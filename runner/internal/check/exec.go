@@ -260,12 +260,12 @@ func logSize(f *os.File) int64 {
 // outside ended (outsideSignals).
 const killedFromOutside = -2
 
-// outsideSignals, by name, end a process only when another sends them
-// (the OOM killer's SIGKILL, a person's SIGTERM, SIGINT or SIGHUP), never
-// on a fault of its own (SIGSEGV, SIGABRT, SIGBUS are the program's crash:
-// a verdict).
-var outsideSignals = map[syscall.Signal]string{syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM",
-	syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}
+// outsideSignals, by name, end a process only when another sends them (a
+// person's or the system's SIGTERM, SIGINT or SIGHUP), never on a fault of
+// its own (SIGSEGV, SIGABRT, SIGBUS are the program's crash: a verdict).
+// SIGKILL is not one of them: its usual sender is the OOM killer, and
+// memory the change makes a test take is the change's to fix.
+var outsideSignals = map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}
 
 // runScript runs one command line: directly when it is a plain command,
 // else with `sh -c`, and classifies the end: status, message, exit code
