@@ -204,14 +204,17 @@ func TestPruneStale(t *testing.T) {
 				continue
 			}
 			checkouts[name] = dir
-			if err := os.WriteFile(filepath.Join(parent, ownerFile), []byte(reason), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			// The owner is written last: a run of another process on this
+			// machine prunes a checkout of a dead owner as soon as it sees
+			// one.
 			if err := git.PrivateCheckout(ctx, root, dir, commit); err != nil {
 				t.Fatal(err)
 			}
 			// A module cache leaves read-only directories.
 			if err := os.Chmod(dir, 0o500); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(parent, ownerFile), []byte(reason), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
