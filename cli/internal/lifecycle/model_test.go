@@ -81,7 +81,11 @@ const (
 )
 
 // configBroken reports whether the work tree's configuration fails to load.
-func (m *model) configBroken() bool { return strings.Contains(m.files[brokenCheckFile], brokenLine) }
+func (m *model) configBroken() bool {
+	// A check file without a config.yml beside it is no configuration.
+	_, configured := m.files[gauntletDir+"/config.yml"]
+	return configured && strings.Contains(m.files[brokenCheckFile], brokenLine)
+}
 
 // configGate names the configuration when it is what fails.
 const configGate = "the configuration"
