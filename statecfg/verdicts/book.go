@@ -92,6 +92,12 @@ type Book struct {
 	// its stops (see SeeTrust).
 	Trust       *TrustSeen   `json:"trust,omitempty"`
 	TrustChange *TrustChange `json:"trust_change,omitempty"`
+	// Excludes are the ignore files outside the work tree (the
+	// repository's info/exclude, the user's global ignore file) the stop
+	// hook last saw, and ExcludesChange the last change of them between
+	// two of its stops (see SeeExcludes): a file they hide is no change.
+	Excludes       *TrustSeen   `json:"excludes,omitempty"`
+	ExcludesChange *TrustChange `json:"excludes_change,omitempty"`
 	// Seeded says the book was started from an older version's log
 	// directory (Seed), when.
 	Seeded time.Time `json:"seeded_from_logs_at,omitzero"`
@@ -218,13 +224,27 @@ type TrustChange struct {
 // Whoever changed it, a person or the agent through trust or init, the
 // session in which it happened hears of it in every answer.
 func (b *Book) SeeTrust(seen TrustSeen, session string) *TrustChange {
-	if prev := b.Trust; prev != nil && prev.Key != seen.Key {
-		b.TrustChange = &TrustChange{From: *prev, To: seen, Session: session}
+	return see(&b.Trust, &b.TrustChange, seen, session)
+}
+
+// SeeExcludes is SeeTrust for the ignore files outside the work tree: a
+// file newly ignored through them hides from every gate, so the session
+// in which they changed hears of it in every answer.
+func (b *Book) SeeExcludes(seen TrustSeen, session string) *TrustChange {
+	return see(&b.Excludes, &b.ExcludesChange, seen, session)
+}
+
+// see records seen as what a stop of session saw (last), records a change
+// from what an earlier stop saw (change), and returns the change this
+// session (or a stop without a session) first saw, nil for none.
+func see(last **TrustSeen, change **TrustChange, seen TrustSeen, session string) *TrustChange {
+	if prev := *last; prev != nil && prev.Key != seen.Key {
+		*change = &TrustChange{From: *prev, To: seen, Session: session}
 	}
-	if b.Trust == nil || b.Trust.Key != seen.Key {
-		b.Trust = &seen
+	if *last == nil || (*last).Key != seen.Key {
+		*last = &seen
 	}
-	if c := b.TrustChange; c != nil && (session == "" || c.Session == "" || c.Session == session) {
+	if c := *change; c != nil && (session == "" || c.Session == "" || c.Session == session) {
 		return c
 	}
 	return nil
