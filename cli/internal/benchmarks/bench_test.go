@@ -30,16 +30,13 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-
 	emptyOnce sync.Once
 	emptyPath string
 	emptyErr  error
@@ -48,10 +45,9 @@ var (
 // TestMain removes the programs the benchmarks built.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, p := range []string{binPath, emptyPath} {
-		if p != "" {
-			_ = os.RemoveAll(filepath.Dir(p))
-		}
+	testbin.Remove()
+	if emptyPath != "" {
+		_ = os.RemoveAll(filepath.Dir(emptyPath))
 	}
 	os.Exit(code)
 }
@@ -59,23 +55,11 @@ func TestMain(m *testing.M) {
 // binary builds agent-gauntlet once per test process.
 func binary(b *testing.B) string {
 	b.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gauntlet-bench-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "agent-gauntlet")
-		// Built as `go tool mage install` builds it: static, no cgo.
-		cmd := exec.Command("go", "build", "-o", binPath, "github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		cmd.Stderr = os.Stderr
-		buildErr = cmd.Run()
-	})
-	if buildErr != nil {
-		b.Fatalf("build agent-gauntlet: %v", buildErr)
+	bin, err := testbin.Path()
+	if err != nil {
+		b.Fatalf("build agent-gauntlet: %v", err)
 	}
-	return binPath
+	return bin
 }
 
 // emptyGoProgram builds, once per test process, a Go program whose main

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
 	"pgregory.net/rapid"
 )
 
@@ -41,9 +42,7 @@ func TestMain(m *testing.M) {
 		os.Exit(reviewerMain(os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir)
-	}
+	testbin.Remove()
 	os.Exit(code)
 }
 

@@ -15,45 +15,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
-
-// mainPackage is the agent-gauntlet command under test.
-const mainPackage = "github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet"
 
 // processTimeout bounds every process a step starts.
 const processTimeout = 2 * time.Minute
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	binPath   string
-	buildErr  error
-)
-
-// gauntletBinary returns the agent-gauntlet binary, built once per test
-// process (the test measures the real program, without -race).
-func gauntletBinary() (string, error) {
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "gauntlet-cachediff-")
-		if buildErr != nil {
-			return
-		}
-		bin := filepath.Join(buildDir, "agent-gauntlet")
-		cmd := exec.Command("go", "build", "-o", bin, mainPackage)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			buildErr = fmt.Errorf("go build %s: %w\n%s", mainPackage, err, out.Bytes())
-			return
-		}
-		binPath = bin
-	})
-	return binPath, buildErr
-}
+// gauntletBinary returns the agent-gauntlet binary (testbin.Path).
+func gauntletBinary() (string, error) { return testbin.Path() }
 
 // Gates and their scripts. Every check reads the disk as a program does:
 // every file of its working directory but .git, the ignored out/ and the

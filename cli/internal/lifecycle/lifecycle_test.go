@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
 	"pgregory.net/rapid"
 )
 
@@ -57,9 +58,7 @@ func TestMain(m *testing.M) {
 		os.Exit(reviewerMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir)
-	}
+	testbin.Remove()
 	os.Exit(code)
 }
 

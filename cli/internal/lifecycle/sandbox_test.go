@@ -14,15 +14,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
-
-// mainPackage is the agent-gauntlet command under test.
-const mainPackage = "github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet"
 
 // processTimeout bounds every process a step starts; one still running then
 // is killed and reported (it measures no time).
@@ -31,33 +28,8 @@ const processTimeout = 90 * time.Second
 // logDirName is the project's log directory (the default).
 const logDirName = "gauntlet_logs"
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	binPath   string
-	buildErr  error
-)
-
-// gauntletBinary returns the agent-gauntlet binary, built once per test
-// process without -race (the test measures the real program).
-func gauntletBinary() (string, error) {
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "gauntlet-lifecycle-")
-		if buildErr != nil {
-			return
-		}
-		bin := filepath.Join(buildDir, "agent-gauntlet")
-		cmd := exec.Command("go", "build", "-o", bin, mainPackage)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			buildErr = fmt.Errorf("go build %s: %w\n%s", mainPackage, err, out.Bytes())
-			return
-		}
-		binPath = bin
-	})
-	return binPath, buildErr
-}
+// gauntletBinary returns the agent-gauntlet binary (testbin.Path).
+func gauntletBinary() (string, error) { return testbin.Path() }
 
 // projectConfig is what a sequence chooses of its project: the knobs of
 // .gauntlet/config.yml and the repository's shape.

@@ -7,69 +7,39 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// mainPackage is the agent-gauntlet command the tests build.
-const mainPackage = "github.com/agent-gauntlet/agent-gauntlet/cli/cmd/agent-gauntlet"
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+)
 
 // processTimeout bounds every process a test starts; a process still running
 // then is killed and the test fails (it measures no time).
 const processTimeout = 90 * time.Second
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	binPath   string
-	buildErr  error
-)
-
 // TestMain removes the binary built by the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir)
-	}
+	testbin.Remove()
 	os.Exit(code)
 }
 
-// binary returns the agent-gauntlet binary, built once per test process
-// (without -race: these tests measure the real program). Its directory is
-// world-readable, so that a process running as another user can run it.
+// binary returns the agent-gauntlet binary (testbin.Path).
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "gauntlet-reliability-")
-		if buildErr != nil {
-			return
-		}
-		if buildErr = os.Chmod(buildDir, 0o755); buildErr != nil {
-			return
-		}
-		bin := filepath.Join(buildDir, "agent-gauntlet")
-		cmd := exec.Command("go", "build", "-o", bin, mainPackage)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			buildErr = fmt.Errorf("go build %s: %w\n%s", mainPackage, err, out.Bytes())
-			return
-		}
-		binPath = bin
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin, err := testbin.Path()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return binPath
+	return bin
 }
 
 // sandbox is one throwaway git repository with a hermetic environment.
