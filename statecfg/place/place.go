@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
@@ -118,8 +119,9 @@ func MovedByEnv() bool {
 func locateWithGit(ctx context.Context, dir string) (gitdir.Dirs, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	args := append(append([]string{"-C", dir}, gitcmd.SafeArgs...), "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), gitcmd.SafeEnv...)
 	procgroup.Set(cmd)
 	cmd.WaitDelay = gitWaitDelay
 	out, err := cmd.Output()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
@@ -34,8 +35,8 @@ var errOutputTooLarge = errors.New("git's answer is larger than expected")
 func runGit(ctx context.Context, dir string, in io.Reader, limit int, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, gitcmd.SafeArgs...), args...)...)
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), gitcmd.SafeEnv...)
 	procgroup.Set(cmd)
 	cmd.WaitDelay = gitWaitDelay
 	out := &boundedBuffer{max: limit}

@@ -32,14 +32,26 @@ const MaxStderr = 4 << 10
 
 // env is what every call adds to the environment: messages in English
 // (callers read them), no optional lock taken in the user's repository, no
-// credential prompt.
-var env = []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}
+// credential prompt, and SafeEnv.
+var env = append([]string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, SafeEnv...)
+
+// SafeArgs and SafeEnv are what every git command of agent-gauntlet runs
+// with, whoever runs it (this package, or a caller that starts git itself):
+// no hook and no file system monitor the repository's configuration names
+// runs (the agent's shell can name them, and git would run them inside the
+// gauntlet's own commands: a trigger in the middle of a run), and no
+// replace ref swaps an object for another (`git replace` could make the
+// agent's work read as the base's, or a file's content as another's).
+var (
+	SafeArgs = []string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"}
+	SafeEnv  = []string{"GIT_NO_REPLACE_OBJECTS=1"}
+)
 
 // Call is one git invocation.
 type Call struct {
 	// Dir is the directory git runs in (-C).
 	Dir string
-	// Args follow `git -C <dir>`.
+	// Args follow `git -C <dir>` and SafeArgs.
 	Args []string
 	// Env is added to the environment (after the parent's and the fixed
 	// variables).
@@ -71,7 +83,7 @@ type Result struct {
 func Run(ctx context.Context, c Call) (Result, error) {
 	out := &boundedBuffer{max: c.Limit}
 	errBuf := &boundedBuffer{max: MaxStderr}
-	cmd := exec.CommandContext(ctx, Program, append([]string{"-C", c.Dir}, c.Args...)...)
+	cmd := exec.CommandContext(ctx, Program, append(append([]string{"-C", c.Dir}, SafeArgs...), c.Args...)...)
 	cmd.Env = append(append(parentEnv(c.Unset), env...), c.Env...)
 	cmd.Stdout, cmd.Stderr = out, errBuf
 	if c.Stdin != "" {
