@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
@@ -47,11 +48,13 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		res.Message = runner.Message(res.Status, res.Detail())
 		return finishReports(env, command, f.reportFlags, nil, res)
 	}
-	if !f.json() {
+	st, differs := untrusted(env)
+	if differs && !f.json() {
 		// --format json keeps stderr silent: the report is the output.
-		warnUntrusted(env)
+		fmt.Fprintf(env.Stderr, "warning: %s\n", st.Describe())
 	}
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
+		Untrusted:   differs,
 		Dir:         env.Cwd,
 		Kinds:       kinds,
 		Command:     f.commandLine(command),

@@ -199,18 +199,27 @@ func noteDeletedConfig(env *Env, err error) {
 
 // warnUntrusted says in one warning line when the configuration a command
 // run by hand uses (the work tree's) is not the trusted one the stop hook
-// runs: which files differ, and that agent-gauntlet trust adopts them. It
-// says nothing when the two are the same: a trusted configuration, or
-// nothing to trust yet (no record, no commit: the stop hook runs the work
-// tree's too), outside a git work tree, or when git cannot tell.
+// runs: which files differ, and that agent-gauntlet trust adopts them.
 func warnUntrusted(env *Env) {
+	if st, differs := untrusted(env); differs {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", st.Describe())
+	}
+}
+
+// untrusted reports whether the configuration a command run by hand uses
+// (the work tree's) is not the trusted one the stop hook runs, with how
+// they stand. It is false when the two are the same: a trusted
+// configuration, or nothing to trust yet (no record, no commit: the stop
+// hook runs the work tree's too), outside a git work tree, or when git
+// cannot tell.
+func untrusted(env *Env) (trust.Status, bool) {
 	root, ok, err := trust.FindRoot(env.Ctx, env.Cwd)
 	if err != nil || !ok {
-		return
+		return trust.Status{}, false
 	}
 	st, _, err := trust.Inspect(env.Ctx, root)
 	if err != nil || st.Source == trust.SourceNone || st.Trusted && st.Unusable == "" {
-		return
+		return trust.Status{}, false
 	}
-	fmt.Fprintf(env.Stderr, "warning: %s\n", st.Describe())
+	return st, true
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -50,6 +51,33 @@ type Run struct {
 	CI bool `json:"ci"`
 	// Settings are the project settings a gate's result may depend on.
 	Settings Settings `json:"settings"`
+	// Env identifies the environment the gates ran in (EnvIdentity): a
+	// tool, a reviewer CLI or a flag that PATH, GOFLAGS, NODE_OPTIONS, ...
+	// choose changes what a gate proves, so a result is taken only in the
+	// same environment (a run by hand in the agent's shell never answers
+	// for the stop hook in its client's).
+	Env string `json:"env"`
+}
+
+// volatileEnv are the variables a shell changes from one command to the
+// next without changing what a program does: left out of EnvIdentity.
+var volatileEnv = map[string]bool{"_": true, "PWD": true, "OLDPWD": true, "SHLVL": true}
+
+// EnvIdentity is the identity of an environment (os.Environ's form): the
+// hash of its variables, sorted, but volatileEnv's and those agent-gauntlet
+// sets for its own children (GAUNTLET_*, AGENT_GAUNTLET_*).
+func EnvIdentity(environ []string) string {
+	var kept []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if volatileEnv[name] || strings.HasPrefix(name, "GAUNTLET_") || strings.HasPrefix(name, "AGENT_GAUNTLET_") {
+			continue
+		}
+		kept = append(kept, kv)
+	}
+	slices.Sort(kept)
+	sum := sha256.Sum256([]byte(strings.Join(kept, "\x00")))
+	return hex.EncodeToString(sum[:])
 }
 
 // Settings are the project configuration a review's verdict depends on

@@ -62,6 +62,7 @@ func TestKeyCoversEveryInput(t *testing.T) {
 			{"base commit", func(r *Run) { r.BaseCommit = strings.Repeat("c", 40) }, nil},
 			{"no base commit", func(r *Run) { r.BaseCommit = "" }, nil},
 			{"CI", func(r *Run) { r.CI = true }, nil},
+			{"environment", func(r *Run) { r.Env = EnvIdentity([]string{"GOFLAGS=-run=^$"}) }, nil},
 			{"tree", nil, func(g *Gate) { g.Tree = strings.Repeat("2", 40) }},
 			{"command", nil, func(g *Gate) { g.Job.Check.Command = "make lint2" }},
 			{"working directory", nil, func(g *Gate) { g.Job.WorkingDir = "." }},
@@ -399,5 +400,32 @@ func TestProofVerdicts(t *testing.T) {
 	r := p.Result(job, time.Unix(100, 0), time.Unix(160, 0))
 	if r.Status != gate.StatusPreExisting || r.Baseline == nil || r.Cached == nil || !r.Cached.PreExisting || r.Cached.Age != time.Minute || r.Cached.Run != 3 {
 		t.Errorf("result %+v", r)
+	}
+}
+
+// The environment's identity changes with any variable a program may read
+// (PATH, GOFLAGS, ...), and not with the order of the variables, a
+// shell's bookkeeping or what agent-gauntlet sets for its own children.
+func TestEnvIdentity(t *testing.T) {
+	base := []string{"PATH=/usr/bin:/bin", "HOME=/home/u"}
+	id := EnvIdentity(base)
+	for _, same := range [][]string{
+		{"HOME=/home/u", "PATH=/usr/bin:/bin"},
+		append(slices.Clone(base), "PWD=/x", "OLDPWD=/y", "SHLVL=3", "_=/usr/bin/env"),
+		append(slices.Clone(base), "GAUNTLET_STOP_HOOK_ACTIVE=1", "AGENT_GAUNTLET_PROC=1.2"),
+	} {
+		if EnvIdentity(same) != id {
+			t.Errorf("%q: identity changed", same)
+		}
+	}
+	for _, other := range [][]string{
+		{"PATH=/tmp/fake:/usr/bin:/bin", "HOME=/home/u"},
+		append(slices.Clone(base), "GOFLAGS=-run=^$"),
+		append(slices.Clone(base), "NODE_OPTIONS=--require=/tmp/x.js"),
+		{"PATH=/usr/bin:/bin"},
+	} {
+		if EnvIdentity(other) == id {
+			t.Errorf("%q: identity unchanged", other)
+		}
 	}
 }

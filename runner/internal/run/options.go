@@ -62,6 +62,12 @@ type Options struct {
 	// run by hand (run, check, review) is outside the budget; its verdicts
 	// are recorded like any other's.
 	Agent bool
+	// Untrusted says that the configuration the run judges with is not the
+	// one the stop hook runs (a run by hand of a work tree whose
+	// configuration differs from the trusted one): the run reads the
+	// gauntlet's records and writes none of them, so what a weakened
+	// configuration "verified" never clears a verdict or opens the interval.
+	Untrusted bool
 	// Precheck, when set, is the caller's own check of the run, made once
 	// the project is loaded and before anything is locked or written: its
 	// error refuses the run as a configuration error (RunResult.ConfigErr,

@@ -183,6 +183,9 @@ func GateViolation(a verdicts.Annotated) gate.Violation {
 // used is a warning.
 func openRecord(ctx context.Context, s *services, p *project, jn *logdir.JobNames, st *state.State) *Record {
 	r := ReadRecord(ctx, p.root, p.logDir, jn, st, s.now())
+	if p.opts.Untrusted {
+		r.keyed = false // read, never written (Options.Untrusted)
+	}
 	if r.Damaged != "" {
 		s.cons.Printf(lineWarning, fmt.Sprintf("%s; what is pending was read again from the log directory", r.Damaged))
 	}
