@@ -234,9 +234,16 @@ func (b *Book) SeeExcludes(seen TrustSeen, session string) *TrustChange {
 	return see(&b.Excludes, &b.ExcludesChange, seen, session)
 }
 
+// NoticeWindow is how long every session hears of a change SeeTrust or
+// SeeExcludes recorded, whichever session saw it first: a stop hook the
+// agent runs itself, under a session id of its own, cannot take the
+// notice away from the session a person watches.
+const NoticeWindow = 24 * time.Hour
+
 // see records seen as what a stop of session saw (last), records a change
-// from what an earlier stop saw (change), and returns the change this
-// session (or a stop without a session) first saw, nil for none.
+// from what an earlier stop saw (change), and returns the change to tell:
+// to the session (or a stop without a session) that first saw it, and to
+// every session for NoticeWindow after it was seen; nil for none.
 func see(last **TrustSeen, change **TrustChange, seen TrustSeen, session string) *TrustChange {
 	if prev := *last; prev != nil && prev.Key != seen.Key {
 		*change = &TrustChange{From: *prev, To: seen, Session: session}
@@ -244,7 +251,8 @@ func see(last **TrustSeen, change **TrustChange, seen TrustSeen, session string)
 	if *last == nil || (*last).Key != seen.Key {
 		*last = &seen
 	}
-	if c := *change; c != nil && (session == "" || c.Session == "" || c.Session == session) {
+	c := *change
+	if c != nil && (session == "" || c.Session == "" || c.Session == session || seen.At.Sub(c.To.At) < NoticeWindow) {
 		return c
 	}
 	return nil

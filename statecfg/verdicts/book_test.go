@@ -377,26 +377,30 @@ func TestSeedPassesAndSnapshot(t *testing.T) {
 }
 
 // A change of the trusted configuration between two stops is told in
-// every answer of the session that first saw it, and only there; the
-// first sight of a configuration is no change.
+// every answer of the session that first saw it, and for NoticeWindow in
+// every other session's too (a stop the agent runs itself under a session
+// of its own cannot take it away); the first sight of a configuration is
+// no change.
 func TestSeeTrust(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
-	person := TrustSeen{Key: "yes@1", Desc: "recorded with --yes", At: t0}
-	agent := TrustSeen{Key: "init@2", Desc: "written by init", At: t0.Add(time.Minute)}
+	seenAt := func(key string, d time.Duration) TrustSeen { return TrustSeen{Key: key, Desc: key, At: t0.Add(d)} }
 	b := NewBook()
 	for i, step := range []struct {
 		seen    TrustSeen
 		session string
 		told    bool
 	}{
-		{person, "s1", false},
-		{person, "s1", false},
-		{agent, "s1", true},
-		{agent, "s1", true},
-		{agent, "", true},
-		{agent, "s2", false},
-		{person, "s2", true},
-		{person, "s3", false},
+		{seenAt("person", 0), "s1", false},
+		{seenAt("person", time.Minute), "s1", false},
+		{seenAt("agent", 2*time.Minute), "s1", true},
+		{seenAt("agent", 3*time.Minute), "s1", true},
+		{seenAt("agent", 4*time.Minute), "", true},
+		{seenAt("agent", 5*time.Minute), "decoy", true},
+		{seenAt("agent", 6*time.Minute), "s2", true},
+		{seenAt("agent", 2*time.Minute+NoticeWindow), "s2", false},
+		{seenAt("agent", 2*time.Minute+NoticeWindow), "s1", true},
+		{seenAt("person", 26*time.Hour), "s2", true},
+		{seenAt("person", 51*time.Hour), "s3", false},
 	} {
 		c := b.SeeTrust(step.seen, step.session)
 		if (c != nil) != step.told {

@@ -662,7 +662,7 @@ func TestWeakenings(t *testing.T) {
 // Every answer of the session whose stop first saw the trusted
 // configuration change says so; other sessions need not.
 func TestCheckToldTrust(t *testing.T) {
-	const told = "✓ Gauntlet passed — every gate passed. The trusted configuration changed during this agent session: ..."
+	const told = "✓ Gauntlet passed — every gate passed. The trusted configuration changed since an earlier stop: ..."
 	m := &model{booked: true, trustFresh: true}
 	silent := answer{Decision: "approve", Status: stPassed, SystemMessage: "✓ Gauntlet passed — every gate passed."}
 	wantSigs(t, "first stop after trust, silent", m.checkToldTrust(hookCall{Session: "s1"}, silent), "b:untold-trust-changed")

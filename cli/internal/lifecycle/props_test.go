@@ -381,7 +381,7 @@ func (m *model) checkToldTrust(call hookCall, a answer) []violation {
 		m.booked = true
 	}
 	if !m.toldTrust || call.Session != m.trustSession ||
-		strings.Contains(a.SystemMessage, "changed during this agent session") {
+		strings.Contains(a.SystemMessage, "changed since an earlier stop") {
 		return nil
 	}
 	return []violation{{"b:untold-trust-changed", fmt.Sprintf("answered %q in the session that saw the trusted configuration change, and its systemMessage does not say so: %q",

@@ -126,12 +126,12 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note st
 	}
 	var notes []string
 	if change != nil {
-		notes = append(notes, fmt.Sprintf("The trusted configuration changed during this agent session: it is %s, seen first at %s; "+
+		notes = append(notes, fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
 			"at the stop of %s it was %s. If no person did that, the agent changed its own gates.",
 			runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc)))
 	}
 	if exChange != nil {
-		notes = append(notes, fmt.Sprintf("The ignore files outside the work tree (%s) changed during this agent session, "+
+		notes = append(notes, fmt.Sprintf("The ignore files outside the work tree (%s) changed since an earlier stop, "+
 			"seen first at %s: a file they newly hide is not verified by any gate. If no person did that, the agent hid files from the gates.",
 			runner.SafeText(exChange.To.Desc), stamp(exChange.To.At)))
 	}
