@@ -145,7 +145,7 @@ func evaluate(in evalInput) evaluation {
 		if !in.changed.Empty() {
 			file := in.key(v.File)
 			line, _ := parse.LineNumber(v.Line)
-			if !in.changed.Added(file, line) {
+			if !in.changed.Touched(file, line) {
 				outOfScope++
 				continue
 			}

@@ -8,10 +8,14 @@ import (
 
 // Diff is what a unified diff changes: its files (new-side paths, in order
 // of appearance) and, per file, the line numbers of the new version that the
-// diff adds ("+" lines). Deleted files are not part of it.
+// diff adds ("+" lines) and those that border a deletion ("-" lines: the
+// line before and the line after the place they were). Deleted files are
+// not part of it.
 type Diff struct {
 	files []string
 	added map[string]map[int]bool
+	// near are the lines of the new version that border a deletion.
+	near map[string]map[int]bool
 }
 
 // ParseDiff reads a unified diff as git prints it (`diff --git` headers,
@@ -19,7 +23,7 @@ type Diff struct {
 // bodies are consumed by their header counts, so an added line whose text
 // starts with "++" or "--" is never mistaken for a file header.
 func ParseDiff(diff string) Diff {
-	s := Diff{added: map[string]map[int]bool{}}
+	s := Diff{added: map[string]map[int]bool{}, near: map[string]map[int]bool{}}
 	cur := ""
 	inHunk := false
 	oldLeft, newLeft, newLine := 0, 0, 0
@@ -37,6 +41,9 @@ func ParseDiff(diff string) Diff {
 				newLeft--
 				newLine++
 			case line[0] == '-':
+				if cur != "" {
+					s.near[cur][newLine], s.near[cur][max(newLine-1, 1)] = true, true
+				}
 				oldLeft--
 			case line[0] == '\\':
 				// "\ No newline at end of file" belongs to the previous line.
@@ -87,7 +94,7 @@ func (s *Diff) add(file string) string {
 		return ""
 	}
 	if _, ok := s.added[file]; !ok {
-		s.added[file] = map[int]bool{}
+		s.added[file], s.near[file] = map[int]bool{}, map[int]bool{}
 		s.files = append(s.files, file)
 	}
 	return file
@@ -99,6 +106,7 @@ func (s *Diff) remove(file string) {
 		return
 	}
 	delete(s.added, file)
+	delete(s.near, file)
 	for i, f := range s.files {
 		if f == file {
 			s.files = append(s.files[:i:i], s.files[i+1:]...)
@@ -119,6 +127,11 @@ func (s Diff) AddedLines(file string) int { return len(s.added[file]) }
 // Added reports whether line of file (a path as returned by Resolve) is an
 // added line.
 func (s Diff) Added(file string, line int) bool { return s.added[file][line] }
+
+// Touched reports whether line of file is an added line or borders a
+// deletion: a change made only of deletions (a check removed) is the
+// change's, and a violation a reviewer locates there is in scope.
+func (s Diff) Touched(file string, line int) bool { return s.added[file][line] || s.near[file][line] }
 
 // Has reports whether file (a canonical path, see Paths) is a file of
 // the diff.

@@ -222,3 +222,27 @@ diff --git a/other/util.go b/other/util.go
 		t.Error("Added: wrong lines for svc/api/main.go")
 	}
 }
+
+// A change made only of deletions touches the lines around the place the
+// deleted lines were: a violation located there is in scope; the added
+// lines stay only the "+" lines.
+func TestTouchedByDeletions(t *testing.T) {
+	d := ParseDiff(`diff --git a/auth.go b/auth.go
+--- a/auth.go
++++ b/auth.go
+@@ -3,5 +3,3 @@ func Handle() {
+ 	start()
+-	if !allowed() {
+-		return
+ 	serve()
+ }
+`)
+	for line, want := range map[int]bool{2: false, 3: true, 4: true, 5: false} {
+		if got := d.Touched("auth.go", line); got != want {
+			t.Errorf("Touched(auth.go, %d) = %v, want %v", line, got, want)
+		}
+		if d.Added("auth.go", line) {
+			t.Errorf("Added(auth.go, %d): a deletion adds no line", line)
+		}
+	}
+}
