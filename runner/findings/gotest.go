@@ -190,7 +190,7 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 			if st == StatusFailed {
 				anyFailed = true
 				f.Severity = SeverityError
-				f.Message = testMessage(t.output)
+				f.Message = n.relative(testMessage(t.output))
 				f.File, f.Line = goLocation(t.output, n, dir)
 			}
 			r.add(f)
@@ -204,7 +204,7 @@ func (g *goRun) report(n *Normalizer, dir string, r *Result) {
 			// The package failed with no failing test: it did not
 			// build, or TestMain or an init failed.
 			r.add(Finding{Kind: KindTest, Suite: p.name, Status: StatusFailed, Severity: SeverityError,
-				Message: testMessage(p.output)})
+				Message: n.relative(testMessage(p.output))})
 		}
 		if p.stop != "" {
 			r.Stops = append(r.Stops, Stop{Unit: p.name, Reason: p.stop, Tool: FormatGoTest, Kind: p.stopKind})
