@@ -61,7 +61,7 @@ func (c Cached) Close() { c.Next.Close() }
 
 // resultVersion is the version of the stored form; a result stored in
 // another form is a miss.
-const resultVersion = 3
+const resultVersion = 4
 
 // resultJSON is the stored form of a Result.
 type resultJSON struct {
@@ -69,6 +69,8 @@ type resultJSON struct {
 	Passed   bool             `json:"passed"`
 	ExitCode int              `json:"exit_code,omitempty"`
 	Findings *findings.Result `json:"findings,omitempty"`
+	// Unverified is Result.Unverified.
+	Unverified []string `json:"unverified,omitempty"`
 }
 
 // MarshalJSON is the stable form of a result for a Store (the Note is not
@@ -76,7 +78,7 @@ type resultJSON struct {
 func (r Result) MarshalJSON() ([]byte, error) {
 	doc := resultJSON{Version: resultVersion, Passed: r.Passed}
 	if !r.Passed {
-		doc.ExitCode, doc.Findings = r.ExitCode, &r.Findings
+		doc.ExitCode, doc.Findings, doc.Unverified = r.ExitCode, &r.Findings, r.Unverified
 	}
 	return json.Marshal(doc)
 }
@@ -97,7 +99,7 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 	}
 	*r = Result{Passed: doc.Passed}
 	if !doc.Passed {
-		r.ExitCode = doc.ExitCode
+		r.ExitCode, r.Unverified = doc.ExitCode, doc.Unverified
 		if doc.Findings != nil {
 			r.Findings = *doc.Findings
 		}

@@ -70,6 +70,10 @@ const (
 	msgPreExisting = "%s, as %s: pre-existing, not caused by this change"
 	msgNew         = "%s; new, not %s: %s"
 	msgNoBaseline  = "%s; not compared with the base branch: %s"
+	msgUnverified  = "%s; not shown to be pre-existing: it fails %s too, but %s"
+	// unverifiedReason says why a base failure with Result.Unverified is
+	// no evidence.
+	unverifiedReason = "the base run had a copy of the work tree's dependencies, and %s"
 	// noteLine is what the log says about the base.
 	noteLine = "Baseline: %s.\n"
 )
@@ -189,6 +193,12 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 	if v.PreExisting && f.Outcome.ExitCode != base.ExitCode {
 		v.PreExisting = false
 		v.Reason = fmt.Sprintf("it exits with code %d, and with code %d on the base", f.Outcome.ExitCode, base.ExitCode)
+	}
+	if v.PreExisting && len(base.Unverified) > 0 {
+		b.Reason = fmt.Sprintf(unverifiedReason, strings.Join(base.Unverified, "; "))
+		fmt.Fprintf(f.Log, noteLine, "not shown to be pre-existing: the base fails the same way, but "+b.Reason)
+		marked := markAll(work, findings.BaselineNone)
+		return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgUnverified, msg, j.where(commit), b.Reason), Baseline: b, Findings: &marked}
 	}
 	b.PreExisting, b.Reason, b.NewLines = v.PreExisting, v.Reason, newLines(v.New)
 	if v.PreExisting {

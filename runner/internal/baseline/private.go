@@ -175,8 +175,13 @@ var DependencyDirs = []string{"node_modules", ".venv", "venv"}
 // empties node_modules, pip installs into a virtual environment) stays in
 // the checkout, removed with it. A dependency directory that is a link to
 // a directory elsewhere is copied from its target, and r learns that the
-// target is now the copy. It returns what it copied.
-func copyDependencies(work, base, wd string, r *relocation) []string {
+// target is now the copy. copies holds the checkout's copies (their
+// project paths, made by earlier calls too) with, for each, why it does
+// not hold what its package manager installed ("" when it does;
+// verifyDependency, checked as it is copied). It returns those reasons for
+// the copies this working directory sees: a base failure with any is no
+// evidence.
+func copyDependencies(work, base, wd string, r *relocation, copies map[string]string) (unverified []string) {
 	dirs := []string{"."}
 	if wd != "." && wd != "" {
 		parts := strings.Split(path.Clean(wd), "/")
@@ -184,9 +189,15 @@ func copyDependencies(work, base, wd string, r *relocation) []string {
 			dirs = append(dirs, strings.Join(parts[:i+1], "/"))
 		}
 	}
-	var copied []string
 	for _, d := range dirs {
 		for _, name := range DependencyDirs {
+			rel := path.Join(d, name)
+			if problem, done := copies[rel]; done {
+				if problem != "" {
+					unverified = append(unverified, problem)
+				}
+				continue
+			}
 			src := filepath.Join(work, filepath.FromSlash(d), name)
 			dst := filepath.Join(base, filepath.FromSlash(d), name)
 			if !isDir(src) {
@@ -199,14 +210,18 @@ func copyDependencies(work, base, wd string, r *relocation) []string {
 			if _, inside := r.path(target); !inside {
 				r.add(target, dst) // a link out of the project: its target is the copy now
 			}
-			if err := privateCopy(target, dst, r); err != nil {
+			problem := verifyDependency(target, rel)
+			if err := privateCopy(target, dst, name, r); err != nil {
 				_ = os.RemoveAll(dst) // the run goes on without it
 				continue
 			}
-			copied = append(copied, path.Join(d, name))
+			copies[rel] = problem
+			if problem != "" {
+				unverified = append(unverified, problem)
+			}
 		}
 	}
-	return copied
+	return unverified
 }
 
 // maxCopiedBytes bounds what privateCopy copies: beyond it the base run
@@ -227,8 +242,9 @@ const maxRelocatedBytes = 64 << 10
 // its absolute path (a virtual environment's scripts and activate files,
 // an editable install's .pth and finder, direct_url.json, an egg-link)
 // names the base checkout instead. Hard links are not used: a write into a
-// linked file would reach the work tree's.
-func privateCopy(src, dst string, r *relocation) error {
+// linked file would reach the work tree's. What tools write there as they
+// run (notCopied, by the directory's name) is left out.
+func privateCopy(src, dst, name string, r *relocation) error {
 	copied := int64(0)
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -237,6 +253,9 @@ func privateCopy(src, dst string, r *relocation) error {
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
 			return err
+		}
+		if notCopied(name, filepath.ToSlash(rel), d.IsDir()) {
+			return fs.SkipDir
 		}
 		to := filepath.Join(dst, rel)
 		info, err := d.Info()

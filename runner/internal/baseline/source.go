@@ -37,6 +37,11 @@ type Result struct {
 	ExitCode int
 	// Findings are what the base failure reported (when not Passed).
 	Findings findings.Result
+	// Unverified says, one line each, why a dependency directory the base
+	// run was given a copy of does not hold what its package manager
+	// installed (changed since, by anyone: the agent too): a failure the
+	// base shares is then no evidence that the change did not cause it.
+	Unverified []string
 	// Note says, in a few words, how the result was obtained ("run in a
 	// temporary worktree", "from the result cache").
 	Note string

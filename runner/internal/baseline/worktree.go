@@ -61,6 +61,23 @@ type tree struct {
 	// the dependency copies extend (see relocation).
 	mu    sync.Mutex
 	reloc *relocation
+	// copies are the dependency directories copied into the checkout,
+	// each with why it is no evidence ("" when verified): see
+	// copyDependencies, which holds copying while it works.
+	copying sync.Mutex
+	copies  map[string]string
+}
+
+// dependencies gives the checkout the dependency directories the working
+// directory wd sees (copyDependencies), once for the run; it returns why
+// any of them does not hold what was installed.
+func (t *tree) dependencies(workRoot, wd string) []string {
+	t.copying.Lock()
+	defer t.copying.Unlock()
+	if t.copies == nil {
+		t.copies = map[string]string{}
+	}
+	return copyDependencies(workRoot, t.root, wd, t.relocation(), t.copies)
 }
 
 // relocation is t's mapping from the user's paths to the checkout's.
@@ -105,8 +122,8 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	if files != nil && len(files) == 0 && job.Check.Scoped() {
 		return Result{Passed: true, Note: "none of its changed files exists on the base"}, nil
 	}
+	unverified := t.dependencies(w.root, wd)
 	reloc := t.relocation()
-	copyDependencies(w.root, t.root, wd, reloc)
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
 	cmd := check.Command(job, req.BaseBranch)
 	x := check.Exec{Command: cmd, Dir: dir, Env: reloc.environ(check.Environ(req.BaseBranch)),
@@ -123,7 +140,7 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 		return Result{Passed: true, Note: NoteWorktree}, nil
 	}
 	found, _ := check.ReadFindings(job, cmd, t.root, dir, out, req.Log, began)
-	return Result{ExitCode: out.ExitCode, Findings: found, Note: NoteWorktree}, nil
+	return Result{ExitCode: out.ExitCode, Findings: found, Note: NoteWorktree, Unverified: unverified}, nil
 }
 
 // presentFiles are the files (relative to root) that exist there as

@@ -14,7 +14,8 @@ import (
 
 // World is a fingerprint of what a base run sees beyond the base commit's
 // tree: the work tree's dependency directories it gets copies of (every
-// entry's path, mode, size and modification time, link targets; see
+// entry's path, mode, size, modification time, inode and its change time,
+// which nobody sets back, and link targets; see
 // copyDependencies) and the environment values that name the project
 // (relocated to the checkout: PATH, VIRTUAL_ENV, PYTHONPATH...). A base
 // result holds only as long as these are the same: upgrading a package
@@ -38,16 +39,21 @@ func World(root, wd string, env []string) string {
 				continue
 			}
 			fmt.Fprintf(h, "dir %s/%s\n", d, name)
-			_ = filepath.WalkDir(resolved(dir), func(p string, e fs.DirEntry, err error) error {
+			top := resolved(dir)
+			_ = filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
 				if err != nil {
 					fmt.Fprintf(h, "! %v\n", err)
 					return nil
+				}
+				if notCopied(name, relTo("", top, p), e.IsDir()) {
+					return fs.SkipDir
 				}
 				info, err := e.Info()
 				if err != nil {
 					return nil
 				}
-				fmt.Fprintf(h, "%s %o %d %d", p, info.Mode(), info.Size(), info.ModTime().UnixNano())
+				ctime, ino, _, _ := statOf(info)
+				fmt.Fprintf(h, "%s %o %d %d %d %d", p, info.Mode(), info.Size(), info.ModTime().UnixNano(), ctime.UnixNano(), ino)
 				if e.Type()&fs.ModeSymlink != 0 {
 					target, _ := os.Readlink(p)
 					fmt.Fprintf(h, " -> %s", target)

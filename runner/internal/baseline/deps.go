@@ -1,0 +1,365 @@
+package baseline
+
+import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// A base run given a copy of a dependency directory tests the base's code
+// with the work tree's dependencies: a package there that the change broke
+// (an edited node_modules/leftpad/index.js) fails the base run as it fails
+// the work tree, and the failure would read as pre-existing. So a base
+// failure is evidence only when every dependency directory it was given
+// holds what its package manager installed: verifyDependency checks that
+// against the package manager's own record, and says what differs.
+
+// maxNamed bounds the paths a verification problem names.
+const maxNamed = 3
+
+// nodeInstall is a package manager's record of having installed a
+// node_modules: the file it writes last, and how to install again.
+type nodeInstall struct{ marker, manager, remedy string }
+
+// nodeInstalls are the records node's package managers leave, in the order
+// they are looked for.
+var nodeInstalls = []nodeInstall{
+	{".package-lock.json", "npm", "npm ci"},
+	{".modules.yaml", "pnpm", "pnpm install --frozen-lockfile"},
+	{".yarn-state.yml", "yarn", "yarn install --immutable"},
+	{".yarn-integrity", "yarn", "yarn install --frozen-lockfile"},
+}
+
+// venvMaking bounds how long making a virtual environment takes: from its
+// pyvenv.cfg, written first, to its activation scripts, written after the
+// packages it starts with (pip, by python3 -m venv). A variable for tests,
+// which cannot wait that long.
+var venvMaking = 2 * time.Minute
+
+// rootSlack is how much later than its install record the node_modules
+// directory itself may have changed (the record is renamed into it).
+const rootSlack = 2 * time.Second
+
+// notCopied reports whether the entry rel (slash-separated, relative to
+// the dependency directory named name) is left out of the base run's copy
+// and of its verification: what tools write there as they run, not what
+// was installed (node_modules/.cache, Vite's node_modules/.vite, Python's
+// __pycache__). The base run makes its own.
+func notCopied(name, rel string, dir bool) bool {
+	if !dir {
+		return false
+	}
+	if name == "node_modules" {
+		return rel == ".cache" || strings.HasPrefix(rel, ".vite")
+	}
+	return filepath.Base(rel) == "__pycache__"
+}
+
+// tally collects what differs from a record.
+type tally struct {
+	named []string
+	n     int
+}
+
+// add counts the entry p, named while few are.
+func (t *tally) add(p, what string) {
+	if t.n < maxNamed {
+		t.named = append(t.named, p+" "+what)
+	}
+	t.n++
+}
+
+// String names what was counted.
+func (t *tally) String() string {
+	s := strings.Join(t.named, ", ")
+	if t.n > len(t.named) {
+		s += fmt.Sprintf(" and %d more", t.n-len(t.named))
+	}
+	return s
+}
+
+// verifyDependency checks the dependency directory dir (its links
+// resolved), named rel in the project (node_modules, web/node_modules,
+// .venv, ...), against its package manager's record; "" when it holds
+// what was installed, else one line saying what differs and how to
+// install it again.
+func verifyDependency(dir, rel string) string {
+	if filepath.Base(rel) == "node_modules" {
+		return verifyNodeModules(dir, rel)
+	}
+	return verifyVenv(dir, rel)
+}
+
+// verifyNodeModules checks a node_modules against the record its package
+// manager wrote last (nodeInstalls): no entry in it may have changed after
+// that record (by its inode's change time, which nobody sets back; a file
+// linked from a shared store, pnpm's, by its modification time), and every
+// package npm's record lists must be there.
+func verifyNodeModules(dir, rel string) string {
+	var in nodeInstall
+	var mark time.Time
+	for _, c := range nodeInstalls {
+		if info, err := os.Lstat(filepath.Join(dir, c.marker)); err == nil && info.Mode().IsRegular() {
+			in, mark = c, changed(info)
+			break
+		}
+	}
+	if in.manager == "" {
+		return fmt.Sprintf("%s has no record of an install (npm's %s/.package-lock.json, pnpm's, yarn's), so nothing tells that it holds what was installed; install it again (npm ci)", rel, rel)
+	}
+	var t tally
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			t.add(relTo(rel, dir, p), "unreadable")
+			return nil
+		}
+		sub := relTo("", dir, p)
+		if notCopied("node_modules", sub, e.IsDir()) {
+			return fs.SkipDir
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		at := changed(info)
+		if _, _, nlink, _ := statOf(info); nlink > 1 && !info.IsDir() {
+			at = info.ModTime() // a store's file: every install linking it changes its inode
+		}
+		limit := mark
+		if p == dir {
+			limit = mark.Add(rootSlack)
+		}
+		if at.After(limit) {
+			t.add(relTo(rel, dir, p), "changed")
+		}
+		return nil
+	})
+	if in.manager == "npm" {
+		missingPackages(dir, rel, &t)
+	}
+	if t.n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s was changed after %s installed it (%s); install it again (%s)", rel, in.manager, t.String(), in.remedy)
+}
+
+// missingPackages adds to t the packages npm's record of node_modules at
+// dir lists that are not there (optional ones aside).
+func missingPackages(dir, rel string, t *tally) {
+	b, err := os.ReadFile(filepath.Join(dir, ".package-lock.json"))
+	if err != nil {
+		return
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Optional bool `json:"optional"`
+		} `json:"packages"`
+	}
+	if json.Unmarshal(b, &lock) != nil {
+		t.add(rel+"/.package-lock.json", "unreadable")
+		return
+	}
+	for key, pkg := range lock.Packages {
+		sub, ok := strings.CutPrefix(key, "node_modules/")
+		if !ok || pkg.Optional || !filepath.IsLocal(sub) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(sub))); err != nil {
+			t.add(rel+"/"+sub, "deleted")
+		}
+	}
+}
+
+// recorded is one file a Python package's RECORD lists.
+type recorded struct {
+	// algo and digest are its hash ("" when RECORD gives none), size its
+	// size (-1 when not given), owner the distribution that installed it.
+	algo, digest, owner string
+	size                int64
+}
+
+// verifyVenv checks a virtual environment against the RECORD files of
+// the packages installed in it: every file a RECORD lists with a hash has
+// that content, none of them is missing, and a file no RECORD lists was
+// there when the environment was made (its scripts, its interpreter's
+// links, what virtualenv adds): changed at most venvMaking after its
+// pyvenv.cfg, by its inode's change time.
+func verifyVenv(dir, rel string) string {
+	records, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "*.dist-info", "RECORD"))
+	more, _ := filepath.Glob(filepath.Join(dir, "Lib", "site-packages", "*.dist-info", "RECORD"))
+	records = append(records, more...)
+	cfg, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg"))
+	if err != nil {
+		return fmt.Sprintf("%s has no pyvenv.cfg, so nothing tells that it holds what was installed; make it again", rel)
+	}
+	made := changed(cfg).Add(venvMaking)
+	files := map[string]recorded{}
+	var t tally
+	for _, r := range records {
+		if err := readRecord(r, dir, files); err != nil {
+			t.add(relTo(rel, dir, r), "unreadable")
+		}
+	}
+	owners := map[string]bool{}
+	seen := map[string]bool{}
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			t.add(relTo(rel, dir, p), "unreadable")
+			return nil
+		}
+		if notCopied(".venv", relTo("", dir, p), e.IsDir()) {
+			return fs.SkipDir
+		}
+		if e.IsDir() {
+			return nil
+		}
+		seen[p] = true
+		info, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		want, listed := files[p]
+		switch {
+		case listed && want.digest != "" && info.Mode().IsRegular():
+			if !sameContent(p, info, want) {
+				t.add(relTo(rel, dir, p), "changed")
+				owners[want.owner] = true
+			}
+		case changed(info).After(made) && !listed:
+			t.add(relTo(rel, dir, p), "added")
+		}
+		return nil
+	})
+	for p, want := range files {
+		if !seen[p] && want.digest != "" && !strings.Contains(filepath.ToSlash(p), "/__pycache__/") {
+			t.add(relTo(rel, dir, p), "deleted")
+			owners[want.owner] = true
+		}
+	}
+	if t.n == 0 {
+		return ""
+	}
+	remedy := "remove what was added, or make it again"
+	if len(owners) > 0 {
+		var names []string
+		for o := range owners {
+			names = append(names, o)
+		}
+		sort.Strings(names)
+		remedy = "install them again (pip install --force-reinstall " + strings.Join(names, " ") + ")"
+	}
+	return fmt.Sprintf("%s was changed after its packages were installed (%s); %s", rel, t.String(), remedy)
+}
+
+// readRecord adds to files what the RECORD file r lists (paths relative to
+// the site-packages directory above it), keeping those inside dir.
+func readRecord(r, dir string, files map[string]recorded) error {
+	f, err := os.Open(r)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	site := filepath.Dir(filepath.Dir(r))
+	owner := strings.TrimSuffix(filepath.Base(filepath.Dir(r)), ".dist-info")
+	if name, version, ok := strings.Cut(owner, "-"); ok {
+		owner = name + "==" + version
+	}
+	rd := csv.NewReader(f)
+	rd.FieldsPerRecord, rd.LazyQuotes = -1, true
+	for {
+		row, err := rd.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(row) == 0 || row[0] == "" {
+			continue
+		}
+		p := filepath.FromSlash(row[0])
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(site, p)
+		}
+		p = filepath.Clean(p)
+		if inside, err := filepath.Rel(dir, p); err != nil || !filepath.IsLocal(inside) {
+			continue // an editable install's source, another place: not this copy's
+		}
+		rec := recorded{owner: owner, size: -1}
+		if len(row) > 1 {
+			rec.algo, rec.digest, _ = strings.Cut(row[1], "=")
+		}
+		if len(row) > 2 {
+			if _, err := fmt.Sscan(row[2], &rec.size); err != nil {
+				rec.size = -1
+			}
+		}
+		files[p] = rec
+	}
+}
+
+// sameContent reports whether the file p (info its stat) has the size and
+// hash want records; a hash of an algorithm not known here counts as a
+// difference.
+func sameContent(p string, info fs.FileInfo, want recorded) bool {
+	if want.size >= 0 && info.Size() != want.size {
+		return false
+	}
+	var h hash.Hash
+	switch want.algo {
+	case "sha256":
+		h = sha256.New()
+	case "sha384":
+		h = sha512.New384()
+	case "sha512":
+		h = sha512.New()
+	default:
+		return false
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if _, err := io.Copy(h, f); err != nil {
+		return false
+	}
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)) == strings.TrimRight(want.digest, "=")
+}
+
+// changed is when the entry info describes last changed: its inode's
+// change time where the system tells, else its modification time.
+func changed(info fs.FileInfo) time.Time {
+	if at, _, _, ok := statOf(info); ok {
+		return at
+	}
+	return info.ModTime()
+}
+
+// relTo is p (inside dir) named from the project: rel joined with its
+// path below dir, slash-separated.
+func relTo(rel, dir, p string) string {
+	sub, err := filepath.Rel(dir, p)
+	if err != nil {
+		sub = p
+	}
+	sub = filepath.ToSlash(sub)
+	switch {
+	case rel == "":
+		return sub
+	case sub == ".":
+		return rel
+	}
+	return rel + "/" + sub
+}

@@ -1,0 +1,238 @@
+package baseline
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tick outlasts the file system's time granularity (the kernel stamps
+// inodes with a clock of a few milliseconds): what a test changes after
+// an install is then stamped later than the install's record, as anything
+// an agent changes seconds or hours later is.
+const tick = 50 * time.Millisecond
+
+// npmInstall installs, with the real npm and no network, a local package
+// leftpad (packed as a tarball, so that its files are copied into
+// node_modules as a registry's would be) into project/node_modules.
+func npmInstall(t testing.TB, project string) {
+	t.Helper()
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed")
+	}
+	pkg := filepath.Join(t.TempDir(), "leftpad")
+	writeFiles(t, pkg, map[string]string{
+		"package.json": `{"name": "leftpad", "version": "1.0.0", "main": "index.js"}`,
+		"index.js":     "module.exports = (s, n) => String(s).padStart(n)\n",
+		"lib/util.js":  "module.exports = 1\n",
+	})
+	writeFiles(t, project, map[string]string{"package.json": `{"name": "app", "version": "1.0.0"}`})
+	run := func(dir string, args ...string) string {
+		cmd := exec.Command(npm, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(t.TempDir(), "cache"), "npm_config_offline=true",
+			"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("npm %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	tgz := run(pkg, "pack", "--silent")
+	run(project, "install", filepath.Join(pkg, tgz))
+}
+
+// handVenv makes, in dir, a virtual environment as venv and pip leave
+// one: pyvenv.cfg and activation scripts first, then a package leftpad
+// with its dist-info whose RECORD, written last, has every file's sha256.
+func handVenv(t testing.TB, dir string) {
+	t.Helper()
+	writeFiles(t, dir, map[string]string{
+		"pyvenv.cfg":   "home = /usr/bin\nversion = 3.11.7\n",
+		"bin/activate": "VIRTUAL_ENV=" + dir + "\n",
+	})
+	site := "lib/python3.11/site-packages"
+	files := map[string]string{
+		"leftpad/__init__.py":                  "def pad(s, n):\n    return s.rjust(n)\n",
+		"leftpad/util.py":                      "X = 1\n",
+		"leftpad-1.0.0.dist-info/METADATA":     "Name: leftpad\nVersion: 1.0.0\n",
+		"leftpad-1.0.0.dist-info/INSTALLER":    "pip\n",
+		"../../../bin/leftpad":                 "#!" + dir + "/bin/python\nimport leftpad\n",
+		"__editable__.other.pth":               "/elsewhere/src\n",
+		"leftpad/__pycache__/util.cpython.pyc": "\x00compiled",
+	}
+	var record strings.Builder
+	for p, content := range files {
+		writeFiles(t, filepath.Join(dir, site), map[string]string{p: content})
+		sum := sha256.Sum256([]byte(content))
+		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", p, base64.RawURLEncoding.EncodeToString(sum[:]), len(content))
+	}
+	record.WriteString("leftpad-1.0.0.dist-info/RECORD,,\n")
+	writeFiles(t, filepath.Join(dir, site), map[string]string{"leftpad-1.0.0.dist-info/RECORD": record.String()})
+}
+
+// writeFiles writes files (slash paths relative to dir).
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A dependency directory verifies only while it holds what its package
+// manager installed: for each kind (npm's node_modules, a .venv, a venv),
+// a fresh install verifies, and so does what tools write as they run (a
+// cache, compiled Python); a file of a package edited, added or deleted,
+// a whole package deleted, and an edit whose modification time is set
+// back to before the install do not, and the reason names the file and
+// how to install again.
+func TestVerifyDependency(t *testing.T) {
+	type kind struct {
+		name    string
+		install func(t testing.TB, dir string)
+		pkg     string // a package's directory, relative to the dependency directory
+		remedy  string
+	}
+	kinds := []kind{
+		{"node_modules", func(t testing.TB, dir string) { npmInstall(t, filepath.Dir(dir)) }, "leftpad", "npm ci"},
+		{".venv", handVenv, "lib/python3.11/site-packages/leftpad", "pip install --force-reinstall leftpad==1.0.0"},
+		{"venv", handVenv, "lib/python3.11/site-packages/leftpad", "pip install --force-reinstall leftpad==1.0.0"},
+	}
+	defer func(d time.Duration) { venvMaking = d }(venvMaking)
+	venvMaking = tick // handVenv is made at once: what comes a tick later is not of its making
+	entry := map[string]string{"node_modules": "index.js", ".venv": "__init__.py", "venv": "__init__.py"}
+	type change struct {
+		name string
+		do   func(t *testing.T, dir, pkg, file string)
+		// want is a part of the reason ("" when it verifies), %s the file.
+		want string
+	}
+	appendTo := func(t *testing.T, p, text string) {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := []change{
+		{"fresh install", func(*testing.T, string, string, string) {}, ""},
+		{"file edited", func(t *testing.T, dir, pkg, file string) {
+			appendTo(t, filepath.Join(dir, pkg, file), "throw new Error('broken')\n")
+		}, "%s changed"},
+		{"same size edit, modification time set back", func(t *testing.T, dir, pkg, file string) {
+			p := filepath.Join(dir, pkg, file)
+			info, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(p)
+			copy(b, "XX")
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(filepath.Dir(p), old, old); err != nil {
+				t.Fatal(err)
+			}
+			_ = info
+		}, "%s changed"},
+		{"file added", func(t *testing.T, dir, pkg, _ string) {
+			writeFiles(t, filepath.Join(dir, pkg), map[string]string{"extra.js": "x\n"})
+		}, "extra.js"},
+		{"file deleted", func(t *testing.T, dir, pkg, file string) {
+			if err := os.Remove(filepath.Join(dir, pkg, file)); err != nil {
+				t.Fatal(err)
+			}
+		}, "leftpad"},
+		{"package deleted", func(t *testing.T, dir, pkg, _ string) {
+			if err := os.RemoveAll(filepath.Join(dir, pkg)); err != nil {
+				t.Fatal(err)
+			}
+		}, "leftpad"},
+		{"caches written by tools", func(t *testing.T, dir, pkg, _ string) {
+			if filepath.Base(dir) == "node_modules" {
+				writeFiles(t, dir, map[string]string{".cache/babel/x.json": "{}", ".vite/deps/_metadata.json": "{}"})
+				return
+			}
+			writeFiles(t, filepath.Join(dir, pkg), map[string]string{"__pycache__/__init__.cpython-311.pyc": "\x00"})
+		}, ""},
+	}
+	for _, k := range kinds {
+		for _, c := range changes {
+			t.Run(k.name+"/"+c.name, func(t *testing.T) {
+				project := t.TempDir()
+				dir := filepath.Join(project, k.name)
+				k.install(t, dir)
+				if got := verifyDependency(dir, k.name); got != "" {
+					t.Fatalf("a fresh install does not verify: %s", got)
+				}
+				time.Sleep(tick)
+				c.do(t, dir, k.pkg, entry[k.name])
+				got := verifyDependency(dir, k.name)
+				if c.want == "" {
+					if got != "" {
+						t.Errorf("verify = %q, want it verified", got)
+					}
+					return
+				}
+				want := c.want
+				if strings.Contains(want, "%s") {
+					want = fmt.Sprintf(want, k.name+"/"+k.pkg+"/"+entry[k.name])
+				}
+				if !strings.Contains(got, want) || !strings.HasPrefix(got, k.name+" was changed after") {
+					t.Errorf("verify = %q, want it to say %q", got, want)
+				}
+				if c.name != "file added" && !strings.Contains(got, "("+k.remedy+")") {
+					t.Errorf("verify = %q, want the remedy %q", got, k.remedy)
+				}
+			})
+		}
+	}
+}
+
+// A virtual environment made by the real python3 -m venv (with the pip and
+// setuptools it installs, whose RECORDs pip wrote) verifies, and stops
+// verifying once a file of pip is edited. Skipped without python3.
+func TestVerifyRealVenv(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	dir := filepath.Join(t.TempDir(), ".venv")
+	if out, err := exec.Command(python, "-m", "venv", dir).CombinedOutput(); err != nil {
+		t.Skipf("python3 -m venv: %v\n%s", err, out)
+	}
+	if got := verifyDependency(dir, ".venv"); got != "" {
+		t.Fatalf("a fresh virtual environment does not verify: %s", got)
+	}
+	inits, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "pip", "__init__.py"))
+	if len(inits) != 1 {
+		t.Skipf("no pip in the virtual environment: %v", inits)
+	}
+	time.Sleep(tick)
+	if err := os.WriteFile(inits[0], []byte("raise SystemExit(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := verifyDependency(dir, ".venv"); !strings.Contains(got, "pip/__init__.py changed") || !strings.Contains(got, "pip install --force-reinstall pip==") {
+		t.Errorf("verify = %q, want pip/__init__.py named", got)
+	}
+}
