@@ -213,6 +213,7 @@ func verifyVenv(dir, rel string) string {
 	}
 	owners := map[string]bool{}
 	seen := map[string]bool{}
+	buf := make([]byte, 64<<10)
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			t.add(relTo(rel, dir, p), "unreadable")
@@ -232,7 +233,7 @@ func verifyVenv(dir, rel string) string {
 		want, listed := files[p]
 		switch {
 		case listed && want.digest != "" && info.Mode().IsRegular():
-			if !sameContent(p, info, want) {
+			if !sameContent(p, info, want, buf) {
 				t.add(relTo(rel, dir, p), "changed")
 				owners[want.owner] = true
 			}
@@ -311,8 +312,8 @@ func readRecord(r, dir string, files map[string]recorded) error {
 
 // sameContent reports whether the file p (info its stat) has the size and
 // hash want records; a hash of an algorithm not known here counts as a
-// difference.
-func sameContent(p string, info fs.FileInfo, want recorded) bool {
+// difference. buf is a buffer to read with, reused from file to file.
+func sameContent(p string, info fs.FileInfo, want recorded, buf []byte) bool {
 	if want.size >= 0 && info.Size() != want.size {
 		return false
 	}
@@ -332,7 +333,7 @@ func sameContent(p string, info fs.FileInfo, want recorded) bool {
 		return false
 	}
 	defer f.Close()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, buf); err != nil {
 		return false
 	}
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)) == strings.TrimRight(want.digest, "=")
