@@ -103,7 +103,7 @@ func TestCachedSource(t *testing.T) {
 // The stored form of a result reads back as the same result; a result
 // stored in the form before findings is a miss.
 func TestResultJSON(t *testing.T) {
-	for _, in := range []Result{{Passed: true}, {ExitCode: 3, Findings: parsed("x.go:1:2: one\ny.go:2:1: two\n")}, {ExitCode: 2}} {
+	for _, in := range []Result{{Passed: true}, {ExitCode: 3, Findings: parsed("x.go:1:2: one\ny.go:2:1: two\n")}, {ExitCode: 2}, {ExitCode: 1, Unverified: []string{".venv was changed"}}} {
 		data, err := json.Marshal(in)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
@@ -94,11 +95,19 @@ func (t *tally) String() string {
 // .venv, ...), against its package manager's record; "" when it holds
 // what was installed, else one line saying what differs and how to
 // install it again.
-func verifyDependency(dir, rel string) string {
+//
+// A ctx that ends cuts it short: the directory then does not verify.
+func verifyDependency(ctx context.Context, dir, rel string) string {
+	var problem string
 	if filepath.Base(rel) == "node_modules" {
-		return verifyNodeModules(dir, rel)
+		problem = verifyNodeModules(ctx, dir, rel)
+	} else {
+		problem = verifyVenv(ctx, dir, rel)
 	}
-	return verifyVenv(dir, rel)
+	if problem == "" && ctx.Err() != nil {
+		return fmt.Sprintf("%s could not be verified before the run's deadline", rel)
+	}
+	return problem
 }
 
 // verifyNodeModules checks a node_modules against the record its package
@@ -106,7 +115,7 @@ func verifyDependency(dir, rel string) string {
 // that record (by its inode's change time, which nobody sets back; a file
 // linked from a shared store, pnpm's, by its modification time), and every
 // package npm's record lists must be there.
-func verifyNodeModules(dir, rel string) string {
+func verifyNodeModules(ctx context.Context, dir, rel string) string {
 	var in nodeInstall
 	var mark time.Time
 	for _, c := range nodeInstalls {
@@ -120,6 +129,9 @@ func verifyNodeModules(dir, rel string) string {
 	}
 	var t tally
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return fs.SkipAll
+		}
 		if err != nil {
 			t.add(relTo(rel, dir, p), "unreadable")
 			return nil
@@ -195,7 +207,7 @@ type recorded struct {
 // there when the environment was made (its scripts, its interpreter's
 // links, what virtualenv adds): changed at most venvMaking after its
 // pyvenv.cfg, by its inode's change time.
-func verifyVenv(dir, rel string) string {
+func verifyVenv(ctx context.Context, dir, rel string) string {
 	records, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "*.dist-info", "RECORD"))
 	more, _ := filepath.Glob(filepath.Join(dir, "Lib", "site-packages", "*.dist-info", "RECORD"))
 	records = append(records, more...)
@@ -215,6 +227,9 @@ func verifyVenv(dir, rel string) string {
 	seen := map[string]bool{}
 	buf := make([]byte, 64<<10)
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return fs.SkipAll
+		}
 		if err != nil {
 			t.add(relTo(rel, dir, p), "unreadable")
 			return nil
@@ -243,6 +258,9 @@ func verifyVenv(dir, rel string) string {
 		return nil
 	})
 	for p, want := range files {
+		if ctx.Err() != nil {
+			break
+		}
 		if !seen[p] && want.digest != "" && !strings.Contains(filepath.ToSlash(p), "/__pycache__/") {
 			t.add(relTo(rel, dir, p), "deleted")
 			owners[want.owner] = true

@@ -1,12 +1,14 @@
 package baseline
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -182,12 +184,12 @@ func TestVerifyDependency(t *testing.T) {
 				project := t.TempDir()
 				dir := filepath.Join(project, k.name)
 				k.install(t, dir)
-				if got := verifyDependency(dir, k.name); got != "" {
+				if got := verifyDependency(context.Background(), dir, k.name); got != "" {
 					t.Fatalf("a fresh install does not verify: %s", got)
 				}
 				time.Sleep(tick)
 				c.do(t, dir, k.pkg, entry[k.name])
-				got := verifyDependency(dir, k.name)
+				got := verifyDependency(context.Background(), dir, k.name)
 				if c.want == "" {
 					if got != "" {
 						t.Errorf("verify = %q, want it verified", got)
@@ -221,7 +223,7 @@ func TestVerifyRealVenv(t *testing.T) {
 	if out, err := exec.Command(python, "-m", "venv", dir).CombinedOutput(); err != nil {
 		t.Skipf("python3 -m venv: %v\n%s", err, out)
 	}
-	if got := verifyDependency(dir, ".venv"); got != "" {
+	if got := verifyDependency(context.Background(), dir, ".venv"); got != "" {
 		t.Fatalf("a fresh virtual environment does not verify: %s", got)
 	}
 	inits, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "pip", "__init__.py"))
@@ -232,7 +234,7 @@ func TestVerifyRealVenv(t *testing.T) {
 	if err := os.WriteFile(inits[0], []byte("raise SystemExit(1)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := verifyDependency(dir, ".venv"); !strings.Contains(got, "pip/__init__.py changed") || !strings.Contains(got, "pip install --force-reinstall pip==") {
+	if got := verifyDependency(context.Background(), dir, ".venv"); !strings.Contains(got, "pip/__init__.py changed") || !strings.Contains(got, "pip install --force-reinstall pip==") {
 		t.Errorf("verify = %q, want pip/__init__.py named", got)
 	}
 }
@@ -259,7 +261,7 @@ func BenchmarkVerifyNodeModules(b *testing.B) {
 	writeFiles(b, dir, map[string]string{".package-lock.json": lock.String()})
 	b.ResetTimer()
 	for range b.N {
-		if got := verifyDependency(dir, "node_modules"); got != "" {
+		if got := verifyDependency(context.Background(), dir, "node_modules"); got != "" {
 			b.Fatal(got)
 		}
 	}
@@ -287,8 +289,53 @@ func BenchmarkVerifyVenv(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if got := verifyDependency(dir, ".venv"); got != "" {
+		if got := verifyDependency(context.Background(), dir, ".venv"); got != "" {
 			b.Fatal(got)
 		}
+	}
+}
+
+// A verification the run's deadline cuts short does not verify.
+func TestVerifyDependencyDeadline(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".venv")
+	handVenv(t, dir)
+	if got := verifyDependency(context.Background(), dir, ".venv"); got != "" {
+		t.Fatalf("a fresh install does not verify: %s", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := verifyDependency(ctx, dir, ".venv"); got != ".venv could not be verified before the run's deadline" {
+		t.Errorf("verify = %q", got)
+	}
+}
+
+// Every base run of a checkout that copied a changed dependency directory
+// says so, the first and the checks after it (which find the copy made);
+// a tracked directory of the base is not the work tree's and is not
+// checked; tool caches are not copied.
+func TestWorktreesUnverified(t *testing.T) {
+	root, commit := repo(t, map[string]string{".gitignore": "node_modules/\n", "a.txt": "x\n", "web/venv/keep.txt": "tracked\n"})
+	writeFiles(t, root, map[string]string{
+		"node_modules/leftpad/index.js":     "module.exports = 1\n",
+		"node_modules/.cache/tool/x.json":   "{}\n",
+		"node_modules/.package-lock.json":   `{"packages": {"node_modules/leftpad": {"version": "1.0.0"}}}`,
+		"web/venv/lib/site-packages/any.py": "untracked, not installed\n",
+	})
+	time.Sleep(tick)
+	writeFiles(t, root, map[string]string{"node_modules/leftpad/index.js": "throw new Error('broken')\n"})
+	w := NewWorktrees(root)
+	defer w.Close()
+	for _, wd := range []string{".", "web", "."} {
+		res, err := w.Base(context.Background(), Request{Commit: commit, Job: checkJob("ls -a node_modules; exit 1", wd, nil, nil), Log: logFile(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"node_modules was changed after npm installed it (node_modules/leftpad/index.js changed); install it again (npm ci)"}
+		if !reflect.DeepEqual(res.Unverified, want) {
+			t.Errorf("%s: Unverified = %q, want %q", wd, res.Unverified, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.trees[commit].root, "node_modules", ".cache")); err == nil {
+		t.Error("node_modules/.cache was copied")
 	}
 }

@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -181,7 +182,7 @@ var DependencyDirs = []string{"node_modules", ".venv", "venv"}
 // verifyDependency, checked as it is copied). It returns those reasons for
 // the copies this working directory sees: a base failure with any is no
 // evidence.
-func copyDependencies(work, base, wd string, r *relocation, copies map[string]string) (unverified []string) {
+func copyDependencies(ctx context.Context, work, base, wd string, r *relocation, copies map[string]string) (unverified []string) {
 	dirs := []string{"."}
 	if wd != "." && wd != "" {
 		parts := strings.Split(path.Clean(wd), "/")
@@ -210,7 +211,7 @@ func copyDependencies(work, base, wd string, r *relocation, copies map[string]st
 			if _, inside := r.path(target); !inside {
 				r.add(target, dst) // a link out of the project: its target is the copy now
 			}
-			problem := verifyDependency(target, rel)
+			problem := verifyDependency(ctx, target, rel)
 			if err := privateCopy(target, dst, name, r); err != nil {
 				_ = os.RemoveAll(dst) // the run goes on without it
 				continue

@@ -71,13 +71,13 @@ type tree struct {
 // dependencies gives the checkout the dependency directories the working
 // directory wd sees (copyDependencies), once for the run; it returns why
 // any of them does not hold what was installed.
-func (t *tree) dependencies(workRoot, wd string) []string {
+func (t *tree) dependencies(ctx context.Context, workRoot, wd string) []string {
 	t.copying.Lock()
 	defer t.copying.Unlock()
 	if t.copies == nil {
 		t.copies = map[string]string{}
 	}
-	return copyDependencies(workRoot, t.root, wd, t.relocation(), t.copies)
+	return copyDependencies(ctx, workRoot, t.root, wd, t.relocation(), t.copies)
 }
 
 // relocation is t's mapping from the user's paths to the checkout's.
@@ -122,7 +122,7 @@ func (w *Worktrees) Base(ctx context.Context, req Request) (Result, error) {
 	if files != nil && len(files) == 0 && job.Check.Scoped() {
 		return Result{Passed: true, Note: "none of its changed files exists on the base"}, nil
 	}
-	unverified := t.dependencies(w.root, wd)
+	unverified := t.dependencies(ctx, w.root, wd)
 	reloc := t.relocation()
 	fmt.Fprintf(req.Log, "\n--- The same check on the base (commit %s, in a temporary worktree) ---\n", short(req.Commit))
 	cmd := check.Command(job, req.BaseBranch)

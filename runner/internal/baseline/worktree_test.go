@@ -254,6 +254,11 @@ func (f *fakeSource) Base(_ context.Context, req Request) (Result, error) {
 	return f.res, f.err
 }
 
+func withUnverified(r Result, why ...string) Result {
+	r.Unverified = why
+	return r
+}
+
 func withNote(r Result, note string) Result {
 	r.Note = note
 	return r
@@ -282,6 +287,11 @@ func TestJudge(t *testing.T) {
 		{"a second identical finding", true, old + "a.go:9:1: old problem\n", fakeSource{res: base(old)}, nil,
 			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 findings is new: a.go:9:1: error: old problem",
 			""},
+		{"the same on the base, with changed dependencies", true, old, fakeSource{res: withUnverified(base("./a.go:3:1: old problem\n"), "node_modules was changed after npm installed it (node_modules/leftpad/index.js changed); install it again (npm ci)")}, nil,
+			gate.StatusFail, "Exited with code 1; not shown to be pre-existing: it fails on the base branch (merge base 0123456789ab) too, but the base run had a copy of the work tree's dependencies, and node_modules was changed after npm installed it (node_modules/leftpad/index.js changed); install it again (npm ci)",
+			"Baseline: not shown to be pre-existing: the base fails the same way"},
+		{"new, with changed dependencies", true, old + "b.go:1:1: new problem\n", fakeSource{res: withUnverified(base(old), "node_modules was changed")}, nil,
+			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): 1 of its 2 findings is new: b.go:1:1: error: new problem", ""},
 		{"passes on the base", true, old, fakeSource{res: Result{Passed: true, Note: "from the result cache"}}, nil,
 			gate.StatusFail, "Exited with code 1; new, not on the base branch (merge base 0123456789ab): the check passes there (from the result cache)", ""},
 		{"base unavailable", true, old, fakeSource{err: fmt.Errorf("the base has no working directory x")}, nil,
