@@ -113,8 +113,9 @@ func verifyDependency(ctx context.Context, dir, rel string) string {
 // verifyNodeModules checks a node_modules against the record its package
 // manager wrote last (nodeInstalls): no entry in it may have changed after
 // that record (by its inode's change time, which nobody sets back; a file
-// linked from a shared store, pnpm's, by its modification time), and every
-// package npm's record lists must be there.
+// linked from a shared store, pnpm's, by its modification time), every
+// package npm's record lists must be there, and hold the files of the
+// tarball npm's cache keeps for it (packagesAsPacked).
 func verifyNodeModules(ctx context.Context, dir, rel string) string {
 	var in nodeInstall
 	var mark time.Time
@@ -159,6 +160,9 @@ func verifyNodeModules(ctx context.Context, dir, rel string) string {
 	})
 	if in.manager == "npm" {
 		missingPackages(dir, rel, &t)
+		if t.n == 0 {
+			packagesAsPacked(ctx, dir, rel, npmCacheDir(), &t)
+		}
 	}
 	if t.n == 0 {
 		return ""

@@ -1,9 +1,14 @@
 package baseline
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,10 +41,11 @@ func npmInstall(t testing.TB, project string) {
 		"lib/util.js":  "module.exports = 1\n",
 	})
 	writeFiles(t, project, map[string]string{"package.json": `{"name": "app", "version": "1.0.0"}`})
+	t.Setenv("npm_config_cache", filepath.Join(t.TempDir(), "cache")) // where the verification finds the tarballs too
 	run := func(dir string, args ...string) string {
 		cmd := exec.Command(npm, args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(t.TempDir(), "cache"), "npm_config_offline=true",
+		cmd.Env = append(os.Environ(), "npm_config_offline=true",
 			"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -49,7 +55,11 @@ func npmInstall(t testing.TB, project string) {
 	}
 	tgz := run(pkg, "pack", "--silent")
 	run(project, "install", filepath.Join(pkg, tgz))
+	npmAgain[project] = func() { run(project, "install") }
 }
+
+// npmAgain runs npm install again in a project npmInstall installed.
+var npmAgain = map[string]func(){}
 
 // handVenv makes, in dir, a virtual environment as venv and pip leave
 // one: pyvenv.cfg and activation scripts first, then a package leftpad
@@ -114,7 +124,7 @@ func TestVerifyDependency(t *testing.T) {
 		{"venv", handVenv, "lib/python3.11/site-packages/leftpad", "pip install --force-reinstall leftpad==1.0.0"},
 	}
 	defer func(d time.Duration) { venvMaking = d }(venvMaking)
-	venvMaking = tick // handVenv is made at once: what comes a tick later is not of its making
+	venvMaking = tick / 5 // handVenv is made at once: what comes a tick later is not of its making
 	entry := map[string]string{"node_modules": "index.js", ".venv": "__init__.py", "venv": "__init__.py"}
 	type change struct {
 		name string
@@ -156,6 +166,33 @@ func TestVerifyDependency(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = info
+		}, "%s changed"},
+		{"file edited, then installed again", func(t *testing.T, dir, pkg, file string) {
+			appendTo(t, filepath.Join(dir, pkg, file), "throw new Error('broken')\n")
+			time.Sleep(tick)
+			if again := npmAgain[filepath.Dir(dir)]; again != nil {
+				again() // npm rewrites its record, and leaves the edited package
+				return
+			}
+			records, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "*.dist-info", "RECORD"))
+			for _, r := range records {
+				appendTo(t, r, "")
+				now := time.Now()
+				if err := os.Chtimes(r, now, now); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, "%s changed"},
+		{"file edited, then the install record touched", func(t *testing.T, dir, pkg, file string) {
+			appendTo(t, filepath.Join(dir, pkg, file), "throw new Error('broken')\n")
+			time.Sleep(tick)
+			records, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "*.dist-info", "RECORD"))
+			for _, r := range append(records, filepath.Join(dir, ".package-lock.json"), filepath.Join(dir, "pyvenv.cfg")) {
+				now := time.Now()
+				if err := os.Chtimes(r, now, now); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+			}
 		}, "%s changed"},
 		{"file added", func(t *testing.T, dir, pkg, _ string) {
 			writeFiles(t, filepath.Join(dir, pkg), map[string]string{"extra.js": "x\n"})
@@ -337,5 +374,59 @@ func TestWorktreesUnverified(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(w.trees[commit].root, "node_modules", ".cache")); err == nil {
 		t.Error("node_modules/.cache was copied")
+	}
+}
+
+// BenchmarkVerifyNodeModulesPacked verifies a node_modules of 20,000
+// files (800 packages of 25) whose tarballs npm's cache holds: each
+// tarball read, checked against its digest, unpacked and compared with
+// the installed files.
+func BenchmarkVerifyNodeModulesPacked(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "node_modules")
+	cache := b.TempDir()
+	b.Setenv("npm_config_cache", cache)
+	var lock strings.Builder
+	lock.WriteString(`{"lockfileVersion": 3, "packages": {`)
+	for p := range 800 {
+		files := map[string]string{}
+		var tgz bytes.Buffer
+		zw := gzip.NewWriter(&tgz)
+		tw := tar.NewWriter(zw)
+		for f := range 25 {
+			name := fmt.Sprintf("lib/f%d.js", f)
+			content := fmt.Sprintf("module.exports = %d;\n%s", f, strings.Repeat("// padding\n", 40))
+			files[fmt.Sprintf("pkg%d/%s", p, name)] = content
+			if err := tw.WriteHeader(&tar.Header{Name: "package/" + name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := tw.Write([]byte(content)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tw.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			b.Fatal(err)
+		}
+		sum := sha512.Sum512(tgz.Bytes())
+		x := hex.EncodeToString(sum[:])
+		writeFiles(b, filepath.Join(cache, "_cacache", "content-v2", "sha512", x[:2], x[2:4]), map[string]string{x[4:]: tgz.String()})
+		writeFiles(b, dir, files)
+		if p > 0 {
+			lock.WriteString(",")
+		}
+		fmt.Fprintf(&lock, `"node_modules/pkg%d": {"version": "1.0.0", "integrity": "sha512-%s"}`, p, base64.StdEncoding.EncodeToString(sum[:]))
+	}
+	lock.WriteString("}}")
+	writeFiles(b, dir, map[string]string{".package-lock.json": lock.String()})
+	// one file changed, its record rewritten: only the tarballs tell
+	writeFiles(b, dir, map[string]string{"pkg400/lib/f3.js": strings.Repeat("X", len(fmt.Sprintf("module.exports = %d;\n%s", 3, strings.Repeat("// padding\n", 40))))})
+	writeFiles(b, dir, map[string]string{".package-lock.json": lock.String()})
+	b.ResetTimer()
+	for range b.N {
+		if got := verifyDependency(context.Background(), dir, "node_modules"); !strings.Contains(got, "node_modules/pkg400/lib/f3.js changed") {
+			b.Fatal(got)
+		}
 	}
 }

@@ -1,0 +1,172 @@
+package baseline
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// npm's record of a node_modules gives each package's integrity, the
+// SHA-512 of the tarball it was installed from, and npm keeps every
+// tarball it installed in its cache, stored by that digest. A package
+// compared file by file with its tarball is verified by content: an edit
+// that a later npm install left in place (npm rewrites its record even
+// when it has nothing to install), or a record touched on purpose, is
+// found. A package whose tarball the cache no longer holds (npm cache
+// clean) is verified by time only.
+
+// npmCacheDir is npm's cache directory: $npm_config_cache, else npm's
+// default (~/.npm; %LocalAppData%\npm-cache on Windows).
+func npmCacheDir() string {
+	for _, k := range []string{"npm_config_cache", "NPM_CONFIG_CACHE"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	if runtime.GOOS == "windows" {
+		if v := os.Getenv("LocalAppData"); v != "" {
+			return filepath.Join(v, "npm-cache")
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".npm")
+}
+
+// maxTarballBytes bounds a tarball read from npm's cache.
+const maxTarballBytes = 256 << 20
+
+// packagesAsPacked adds to t the files of the packages npm's record of
+// node_modules at dir lists whose content differs from the tarball npm's
+// cache holds for them (or that are missing), rel naming dir.
+func packagesAsPacked(ctx context.Context, dir, rel, cache string, t *tally) {
+	b, err := os.ReadFile(filepath.Join(dir, ".package-lock.json"))
+	if err != nil || cache == "" {
+		return
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Integrity string `json:"integrity"`
+			Link      bool   `json:"link"`
+		} `json:"packages"`
+	}
+	if json.Unmarshal(b, &lock) != nil {
+		return
+	}
+	buf := make([]byte, 64<<10)
+	for key, pkg := range lock.Packages {
+		sub, ok := strings.CutPrefix(key, "node_modules/")
+		if !ok || pkg.Link || !filepath.IsLocal(sub) || ctx.Err() != nil {
+			continue
+		}
+		tgz := cachedTarball(cache, pkg.Integrity)
+		if tgz == nil {
+			continue
+		}
+		compareTarball(tgz, filepath.Join(dir, filepath.FromSlash(sub)), rel+"/"+sub, t, buf)
+	}
+}
+
+// cachedTarball is the tarball of integrity ("sha512-<base64>") in npm's
+// cache, checked against its digest; nil when the cache does not hold it.
+func cachedTarball(cache, integrity string) []byte {
+	var want []byte
+	for _, part := range strings.Fields(integrity) {
+		if d, ok := strings.CutPrefix(part, "sha512-"); ok {
+			if raw, err := base64.StdEncoding.DecodeString(d); err == nil && len(raw) == sha512.Size {
+				want = raw
+				break
+			}
+		}
+	}
+	if want == nil {
+		return nil
+	}
+	x := hex.EncodeToString(want)
+	p := filepath.Join(cache, "_cacache", "content-v2", "sha512", x[:2], x[2:4], x[4:])
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxTarballBytes {
+		return nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	if sum := sha512.Sum512(data); !bytes.Equal(sum[:], want) {
+		return nil // not what it is stored as: no evidence either way
+	}
+	return data
+}
+
+// compareTarball adds to t every regular file of the package tarball tgz
+// that the package directory pkg (named rel) lacks or holds with other
+// content. buf is a buffer to read with.
+func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) {
+	zr, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		return
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			return // the end, or a tarball npm could not have installed either
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		_, inPkg, ok := strings.Cut(path.Clean(strings.TrimPrefix(h.Name, "/")), "/")
+		if !ok || !filepath.IsLocal(inPkg) {
+			continue
+		}
+		p := filepath.Join(pkg, filepath.FromSlash(inPkg))
+		switch same, err := sameAsEntry(p, h.Size, tr, buf); {
+		case err != nil:
+			t.add(rel+"/"+inPkg, "deleted")
+		case !same:
+			t.add(rel+"/"+inPkg, "changed")
+		}
+	}
+}
+
+// sameAsEntry reports whether the file p has the content of the tar entry
+// r of size n; err when p cannot be read.
+func sameAsEntry(p string, n int64, r io.Reader, buf []byte) (bool, error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return false, err
+	}
+	if !st.Mode().IsRegular() || st.Size() != n {
+		return false, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	half := len(buf) / 2
+	a, b := buf[:half], buf[half:]
+	for {
+		na, ea := io.ReadFull(r, a)
+		nb, _ := io.ReadFull(f, b[:na])
+		if na != nb || !bytes.Equal(a[:na], b[:nb]) {
+			return false, nil
+		}
+		if ea != nil {
+			return true, nil
+		}
+	}
+}
