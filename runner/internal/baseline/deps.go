@@ -186,7 +186,8 @@ func missingPackages(dir, rel string, t *tally) {
 		t.add(rel+"/.package-lock.json", "unreadable")
 		return
 	}
-	for key, pkg := range lock.Packages {
+	for _, key := range sortedKeys(lock.Packages) {
+		pkg := lock.Packages[key]
 		sub, ok := strings.CutPrefix(key, "node_modules/")
 		if !ok || pkg.Optional || !filepath.IsLocal(sub) {
 			continue
@@ -227,21 +228,35 @@ func verifyVenv(ctx context.Context, dir, rel string) string {
 			t.add(relTo(rel, dir, r), "unreadable")
 		}
 	}
+	owners := checkVenvFiles(ctx, dir, rel, files, made, &t)
+	if t.n == 0 {
+		return ""
+	}
+	remedy := "remove what was added, or make it again"
+	if len(owners) > 0 {
+		remedy = "install them again (pip install --force-reinstall " + strings.Join(owners, " ") + ")"
+	}
+	return fmt.Sprintf("%s was changed after its packages were installed (%s); %s", rel, t.String(), remedy)
+}
+
+// checkVenvFiles adds to t the files of the virtual environment at dir
+// (named rel) that differ from what the RECORDs list (files): content
+// other than the hash listed, not there, or not listed and changed after
+// made. It returns the distributions whose files differ, sorted.
+func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recorded, made time.Time, t *tally) []string {
 	owners := map[string]bool{}
 	seen := map[string]bool{}
 	buf := make([]byte, 64<<10)
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return fs.SkipAll
-		}
-		if err != nil {
+		case err != nil:
 			t.add(relTo(rel, dir, p), "unreadable")
 			return nil
-		}
-		if notCopied(".venv", relTo("", dir, p), e.IsDir()) {
+		case notCopied(".venv", relTo("", dir, p), e.IsDir()):
 			return fs.SkipDir
-		}
-		if e.IsDir() {
+		case e.IsDir():
 			return nil
 		}
 		seen[p] = true
@@ -251,38 +266,33 @@ func verifyVenv(ctx context.Context, dir, rel string) string {
 		}
 		want, listed := files[p]
 		switch {
-		case listed && want.digest != "" && info.Mode().IsRegular():
-			if !sameContent(p, info, want, buf) {
+		case listed && want.digest != "":
+			if !info.Mode().IsRegular() || !sameContent(p, info, want, buf) {
 				t.add(relTo(rel, dir, p), "changed")
 				owners[want.owner] = true
 			}
-		case changed(info).After(made) && !listed:
+		case !listed && changed(info).After(made):
 			t.add(relTo(rel, dir, p), "added")
 		}
 		return nil
 	})
-	for p, want := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		if !seen[p] && want.digest != "" && !strings.Contains(filepath.ToSlash(p), "/__pycache__/") {
+	for _, p := range sortedKeys(files) {
+		if want := files[p]; !seen[p] && want.digest != "" && ctx.Err() == nil {
 			t.add(relTo(rel, dir, p), "deleted")
 			owners[want.owner] = true
 		}
 	}
-	if t.n == 0 {
-		return ""
+	return sortedKeys(owners)
+}
+
+// sortedKeys are m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	remedy := "remove what was added, or make it again"
-	if len(owners) > 0 {
-		var names []string
-		for o := range owners {
-			names = append(names, o)
-		}
-		sort.Strings(names)
-		remedy = "install them again (pip install --force-reinstall " + strings.Join(names, " ") + ")"
-	}
-	return fmt.Sprintf("%s was changed after its packages were installed (%s); %s", rel, t.String(), remedy)
+	sort.Strings(keys)
+	return keys
 }
 
 // readRecord adds to files what the RECORD file r lists (paths relative to

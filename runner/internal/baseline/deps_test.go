@@ -355,9 +355,9 @@ func TestWorktreesUnverified(t *testing.T) {
 	writeFiles(t, root, map[string]string{
 		"node_modules/leftpad/index.js":     "module.exports = 1\n",
 		"node_modules/.cache/tool/x.json":   "{}\n",
-		"node_modules/.package-lock.json":   `{"packages": {"node_modules/leftpad": {"version": "1.0.0"}}}`,
 		"web/venv/lib/site-packages/any.py": "untracked, not installed\n",
 	})
+	writeFiles(t, root, map[string]string{"node_modules/.package-lock.json": `{"packages": {"node_modules/leftpad": {"version": "1.0.0"}}}`})
 	time.Sleep(tick)
 	writeFiles(t, root, map[string]string{"node_modules/leftpad/index.js": "throw new Error('broken')\n"})
 	w := NewWorktrees(root)

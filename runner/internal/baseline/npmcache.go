@@ -67,7 +67,8 @@ func packagesAsPacked(ctx context.Context, dir, rel, cache string, t *tally) {
 		return
 	}
 	buf := make([]byte, 64<<10)
-	for key, pkg := range lock.Packages {
+	for _, key := range sortedKeys(lock.Packages) {
+		pkg := lock.Packages[key]
 		sub, ok := strings.CutPrefix(key, "node_modules/")
 		if !ok || pkg.Link || !filepath.IsLocal(sub) || ctx.Err() != nil {
 			continue
