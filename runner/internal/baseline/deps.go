@@ -277,7 +277,8 @@ func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recor
 		return nil
 	})
 	for _, p := range sortedKeys(files) {
-		if want := files[p]; !seen[p] && want.digest != "" && ctx.Err() == nil {
+		cached := strings.Contains(filepath.ToSlash(p), "/__pycache__/") // not copied, so not looked at
+		if want := files[p]; !seen[p] && !cached && want.digest != "" && ctx.Err() == nil {
 			t.add(relTo(rel, dir, p), "deleted")
 			owners[want.owner] = true
 		}
