@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // treeDigest is a digest of every entry below dir: its path, mode, link
@@ -241,11 +242,36 @@ func TestWorld(t *testing.T) {
 			}
 			return env
 		},
+		"a same-size edit, its time put back": func() []string {
+			info, err := os.Stat(dep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(tick)
+			if err := os.WriteFile(dep, []byte("v9.9.9\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(dep, info.ModTime(), info.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			return env
+		},
 	} {
 		before := World(root, "web", env)
 		if World(root, "web", change()) == before {
 			t.Errorf("%s: the world did not change", name)
 		}
+	}
+	before := World(root, "web", env)
+	cache := filepath.Join(root, "web", "node_modules", ".cache", "babel", "x.json")
+	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if World(root, "web", env) != before {
+		t.Error("a tool's cache in node_modules, which the base run is not given, changed the world")
 	}
 }
 

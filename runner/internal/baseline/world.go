@@ -14,8 +14,9 @@ import (
 
 // World is a fingerprint of what a base run sees beyond the base commit's
 // tree: the work tree's dependency directories it gets copies of (every
-// entry's path, mode, size, modification time, inode and its change time,
-// which nobody sets back, and link targets; see
+// entry's path and mode, and of every file and link its size,
+// modification time, inode and its change time, which nobody sets back,
+// and a link's target; what tools write as they run aside; see
 // copyDependencies) and the environment values that name the project
 // (relocated to the checkout: PATH, VIRTUAL_ENV, PYTHONPATH...). A base
 // result holds only as long as these are the same: upgrading a package
@@ -50,6 +51,11 @@ func World(root, wd string, env []string) string {
 				}
 				info, err := e.Info()
 				if err != nil {
+					return nil
+				}
+				if e.IsDir() {
+					// its times change with its entries, which are listed
+					fmt.Fprintf(h, "%s %o\n", p, info.Mode())
 					return nil
 				}
 				ctime, ino, _, _ := statOf(info)
