@@ -267,7 +267,10 @@ func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recor
 		want, listed := files[p]
 		switch {
 		case listed && want.digest != "":
-			if !info.Mode().IsRegular() || !sameContent(p, info, want, buf) {
+			if info.Mode()&fs.ModeSymlink != 0 {
+				info, err = os.Stat(p) // virtualenv may link its seeded packages: what is read counts
+			}
+			if err != nil || !info.Mode().IsRegular() || !sameContent(p, info, want, buf) {
 				t.add(relTo(rel, dir, p), "changed")
 				owners[want.owner] = true
 			}

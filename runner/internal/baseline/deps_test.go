@@ -194,6 +194,17 @@ func TestVerifyDependency(t *testing.T) {
 				}
 			}
 		}, "%s changed"},
+		{"file replaced by a link to another", func(t *testing.T, dir, pkg, file string) {
+			other := filepath.Join(t.TempDir(), "other")
+			writeFiles(t, filepath.Dir(other), map[string]string{"other": "throw new Error('broken')\n"})
+			p := filepath.Join(dir, pkg, file)
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(other, p); err != nil {
+				t.Fatal(err)
+			}
+		}, "%s changed"},
 		{"file added", func(t *testing.T, dir, pkg, _ string) {
 			writeFiles(t, filepath.Join(dir, pkg), map[string]string{"extra.js": "x\n"})
 		}, "extra.js"},
