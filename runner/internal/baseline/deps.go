@@ -146,7 +146,7 @@ func verifyNodeModules(ctx context.Context, dir, rel string) string {
 			return nil
 		}
 		at := changed(info)
-		if _, _, nlink, _ := statOf(info); nlink > 1 && !info.IsDir() {
+		if _, _, nlink, _ := statOf(info); in.manager == "pnpm" && nlink > 1 && !info.IsDir() {
 			at = info.ModTime() // a store's file: every install linking it changes its inode
 		}
 		limit := mark
