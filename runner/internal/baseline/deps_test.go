@@ -62,14 +62,12 @@ func npmInstall(t testing.TB, project string) {
 var npmAgain = map[string]func(){}
 
 // handVenv makes, in dir, a virtual environment as venv and pip leave
-// one: pyvenv.cfg and activation scripts first, then a package leftpad
+// one: an activation script and pyvenv.cfg first, then a package leftpad
 // with its dist-info whose RECORD, written last, has every file's sha256.
 func handVenv(t testing.TB, dir string) {
 	t.Helper()
-	writeFiles(t, dir, map[string]string{
-		"pyvenv.cfg":   "home = /usr/bin\nversion = 3.11.7\n",
-		"bin/activate": "VIRTUAL_ENV=" + dir + "\n",
-	})
+	writeFiles(t, dir, map[string]string{"bin/activate": "VIRTUAL_ENV=" + dir + "\n"})
+	writeFiles(t, dir, map[string]string{"pyvenv.cfg": "home = /usr/bin\nversion = 3.11.7\n"}) // last: see venvMaking in TestVerifyDependency
 	site := "lib/python3.11/site-packages"
 	files := map[string]string{
 		"leftpad/__init__.py":                  "def pad(s, n):\n    return s.rjust(n)\n",
@@ -124,7 +122,7 @@ func TestVerifyDependency(t *testing.T) {
 		{"venv", handVenv, "lib/python3.11/site-packages/leftpad", "pip install --force-reinstall leftpad==1.0.0"},
 	}
 	defer func(d time.Duration) { venvMaking = d }(venvMaking)
-	venvMaking = tick / 5 // handVenv is made at once: what comes a tick later is not of its making
+	venvMaking = 0 // handVenv writes pyvenv.cfg after its own files: what comes later is not of its making
 	entry := map[string]string{"node_modules": "index.js", ".venv": "__init__.py", "venv": "__init__.py"}
 	type change struct {
 		name string
