@@ -21,6 +21,9 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	res := outcome.RunResult{ConsoleLogPath: prep.consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
 		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
+	if res.Unverified = notShownDetail(results); res.Unverified != "" {
+		s.cons.Printf(lineWarning, "not verified: "+res.Unverified)
+	}
 	res.Status = decideStatus(tally{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: b.attempt, maxRetries: p.cfg.MaxRetries,
@@ -110,6 +113,31 @@ func onlyInfrastructure(results []gate.Result) bool {
 		found = true
 	}
 	return found
+}
+
+// maxNotShownNamed bounds the paths notShownDetail names per review; the
+// rest are counted.
+const maxNotShownNamed = 5
+
+// notShownDetail names, for each review, the changed paths its reviewers
+// were not shown as text, and why ("" for none).
+func notShownDetail(results []gate.Result) string {
+	var parts []string
+	for _, r := range results {
+		if len(r.NotShown) == 0 {
+			continue
+		}
+		var names []string
+		for _, n := range r.NotShown[:min(len(r.NotShown), maxNotShownNamed)] {
+			names = append(names, n.String())
+		}
+		text := strings.Join(names, ", ")
+		if more := len(r.NotShown) - len(names); more > 0 {
+			text += fmt.Sprintf(" and %d more", more)
+		}
+		parts = append(parts, fmt.Sprintf("%s did not review %s", r.JobID, text))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // infrastructureDetail names each gate that could not run and why.
