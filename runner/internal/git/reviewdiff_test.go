@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 // fileShape is one way a changed file can look: its bytes (or a link),
@@ -230,5 +231,82 @@ func TestReviewDiffNamesWhatTheBoundCuts(t *testing.T) {
 	}
 	if !got["src/b-huge.txt"] || !got["src/c.txt"] || got["src/a.txt"] || len(got) != 2 {
 		t.Errorf("named %v; want src/b-huge.txt and src/c.txt", rd.NotShown)
+	}
+}
+
+// BenchmarkReviewDiff is the review diff of 200 changed text files, with
+// and without 20 more that git calls binary (a NUL, UTF-16).
+func BenchmarkReviewDiff(b *testing.B) {
+	for _, binaries := range []int{0, 20} {
+		b.Run(fmt.Sprintf("binary=%d", binaries), func(b *testing.B) {
+			ctx := context.Background()
+			testenv.Setenv(b)
+			r := &repo{root: b.TempDir()}
+			benchRepo(b, r, binaries)
+			spec := gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}
+			tree, err := SnapshotTree(ctx, r.root)
+			if err != nil {
+				b.Fatal(err)
+			}
+			spec.WorkTree, spec.ReadTree = tree, tree
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Diff(ctx, r.root, spec, dirScope("src")); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchRepo fills r: a base on main, a feature branch changing 200 text
+// files and adding binaries files git calls binary.
+func benchRepo(b *testing.B, r *repo, binaries int) {
+	write := func(name string, content []byte) {
+		p := filepath.Join(r.root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 200 {
+		write(fmt.Sprintf("src/f%03d.go", i), []byte(strings.Repeat("package a // line\n", 50)))
+	}
+	run := func(args ...string) {
+		if _, _, err := run(context.Background(), call{root: r.root, args: args}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run("init", "-q", "-b", "main")
+	run("add", "-A")
+	run("commit", "-q", "-m", "base")
+	run("checkout", "-q", "-b", "feature")
+	for i := range 200 {
+		write(fmt.Sprintf("src/f%03d.go", i), []byte(strings.Repeat("package a // line\n", 49)+"// changed\n"))
+	}
+	for i := range binaries {
+		write(fmt.Sprintf("src/b%03d.js", i), []byte(strings.Repeat("console.log(1);\n", 40)+"// \x00\n"))
+	}
+}
+
+// Without the files of the repositories inside the work tree (a snapshot
+// that could not read them), a bumped submodule is shown as its commit and
+// named.
+func TestReviewDiffNamesAnUnreadRepository(t *testing.T) {
+	ctx := context.Background()
+	r, _ := placeRepo(t, place{kind: "submodule", committed: true}, fileShapes()[:1])
+	tree, err := SnapshotTree(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main", WorkTree: tree}
+	rd, err := Diff(ctx, r.root, spec, dirScope("src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rd.NotShown) != 1 || rd.NotShown[0].Path != "src/sub" || !strings.Contains(rd.NotShown[0].Why, "only the commit") {
+		t.Errorf("named %v; want src/sub, shown as its commit\n%s", rd.NotShown, rd.Text)
 	}
 }
