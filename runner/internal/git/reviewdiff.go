@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -383,38 +384,49 @@ func unquoteC(s string) string {
 }
 
 // render rewrites each section of text whose content git did not show.
+// The sections git calls binary are read and diffed together: one
+// cat-file and one diff for all of them.
 func (r *renderer) render(text string) (string, error) {
 	r.shown = map[string]bool{}
-	var out strings.Builder
-	for _, s := range splitSections(text) {
+	secs := splitSections(text)
+	var bins []int
+	for i, s := range secs {
 		if s.path != "" {
 			r.shown[s.path] = true
 		}
-		got, err := r.section(s)
-		if err != nil {
-			return "", err
+		if s.path != "" && (hasLine(s.header, "Binary files ") || hasLine(s.header, "GIT binary patch")) {
+			bins = append(bins, i)
 		}
-		out.WriteString(got)
+	}
+	decoded, err := r.binaries(secs, bins)
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	for i, s := range secs {
+		if got, ok := decoded[i]; ok {
+			out.WriteString(got)
+			continue
+		}
+		out.WriteString(r.section(s))
 	}
 	return out.String(), nil
 }
 
-// section is s as the reviewer sees it.
-func (r *renderer) section(s section) (string, error) {
+// section is s as the reviewer sees it, when git showed its content, and
+// notes what it does not show.
+func (r *renderer) section(s section) string {
 	whole := s.first + strings.Join(s.header, "") + s.body
 	switch {
 	case s.path == "":
-		return whole, nil
-	case hasLine(s.header, "Binary files ") || hasLine(s.header, "GIT binary patch"):
-		return r.binary(s)
-	case hasSubprojectAdd(s.body):
+	case newMode(s.header) == modeGitlink && hasSubprojectAdd(s.body):
 		r.note(s.path, "a repository of its own whose files could not be read: only the commit it points at is shown")
 	case newMode(s.header) == modeLink:
 		if target, ok := linkTarget(s.body); ok && r.outside(s.path, target) {
 			r.note(s.path, fmt.Sprintf("a symbolic link to %s, outside the project: the reviewer sees the link, not what it points at", target))
 		}
 	}
-	return whole, nil
+	return whole
 }
 
 // hasSubprojectAdd reports whether a hunk body adds a gitlink's commit.
@@ -505,44 +517,73 @@ func (r *renderer) note(p, why string) {
 	r.notShown = append(r.notShown, gate.NotShown{Path: p, Why: why})
 }
 
-// binary is a section git showed as "Binary files differ": its two sides
-// read as text where they are (see asText) and diffed, else git's section
-// and a note.
-func (r *renderer) binary(s section) (string, error) {
-	whole := s.first + strings.Join(s.header, "") + s.body
-	oldID, newID := indexIDs(s.header)
-	if newID == "" {
-		// A deletion: nothing new to read.
-		return whole, nil
-	}
-	newBytes, big, err := r.blob(newID)
-	if err != nil {
-		return "", err
-	}
-	if big {
-		r.note(s.path, fmt.Sprintf("binary content over %d bytes", MaxDiffBytes))
-		return whole, nil
-	}
-	newText, newEnc, ok := asText(newBytes)
-	if !ok {
-		r.note(s.path, fmt.Sprintf("binary content of %d bytes that is text in no encoding known", len(newBytes)))
-		return whole, nil
-	}
-	oldText, oldEnc, oldNote := "", encoding(""), ""
-	if oldID != "" {
-		oldBytes, big, err := r.blob(oldID)
-		if err != nil {
-			return "", err
-		}
-		var ok bool
-		if oldText, oldEnc, ok = asText(oldBytes); !ok || big {
-			oldText, oldNote = "", " (the old content is binary: shown as empty)"
+// binJob is a section git calls binary, on its way to the reviewer.
+type binJob struct {
+	sec              section
+	oldText, newText string
+	oldEnc, newEnc   encoding
+	oldNote          string
+	hasOld           bool
+}
+
+// binaries are the sections secs[at] (git called them binary) as the
+// reviewer sees them, by index: both sides read as text where they are
+// (see asText) and diffed; git's section and a note where the new side is
+// no text. A deletion stays as git shows it.
+func (r *renderer) binaries(secs []section, at []int) (map[int]string, error) {
+	out := map[int]string{}
+	var ids []string
+	for _, i := range at {
+		oldID, newID := indexIDs(secs[i].header)
+		if newID != "" {
+			ids = append(ids, oldID, newID)
 		}
 	}
-	hunks, err := textHunks(r.ctx, oldText, newText)
-	if err != nil {
-		return "", err
+	if len(ids) == 0 {
+		return out, nil
 	}
+	blobs, err := r.blobs(ids)
+	if err != nil {
+		return nil, err
+	}
+	jobs := map[int]*binJob{}
+	for _, i := range at {
+		s := secs[i]
+		oldID, newID := indexIDs(s.header)
+		if newID == "" {
+			continue
+		}
+		content, ok := blobs[newID]
+		if !ok {
+			r.note(s.path, fmt.Sprintf("binary content over %d bytes", MaxDiffBytes))
+			continue
+		}
+		j := &binJob{sec: s, hasOld: oldID != ""}
+		if j.newText, j.newEnc, ok = asText(content); !ok {
+			r.note(s.path, fmt.Sprintf("binary content of %d bytes that is text in no encoding known", len(content)))
+			continue
+		}
+		if j.hasOld {
+			old, found := blobs[oldID]
+			if j.oldText, j.oldEnc, ok = asText(old); !ok || !found {
+				j.oldText, j.oldEnc, j.oldNote = "", "", " (the old content is binary: shown as empty)"
+			}
+		}
+		jobs[i] = j
+	}
+	hunks, err := textHunks(r.ctx, jobs)
+	if err != nil {
+		return nil, err
+	}
+	for i, j := range jobs {
+		out[i] = j.render(hunks[i])
+	}
+	return out, nil
+}
+
+// render is the section of j with hunks, the diff of its texts.
+func (j *binJob) render(hunks string) string {
+	s := j.sec
 	var b strings.Builder
 	b.WriteString(s.first)
 	for _, l := range s.header {
@@ -551,59 +592,126 @@ func (r *renderer) binary(s section) (string, error) {
 		}
 		b.WriteString(l)
 	}
-	how := "shown as text read as " + string(newEnc)
-	if oldEnc != "" && oldEnc != newEnc {
-		how += " (was " + string(oldEnc) + ")"
+	how := "shown as text read as " + string(j.newEnc)
+	if j.oldEnc != "" && j.oldEnc != j.newEnc {
+		how += " (was " + string(j.oldEnc) + ")"
 	}
-	fmt.Fprintf(&b, "# agent-gauntlet: git calls this file binary; %s, control characters as \\xNN%s\n", how, oldNote)
+	fmt.Fprintf(&b, "# agent-gauntlet: git calls this file binary; %s, control characters as \\xNN%s\n", how, j.oldNote)
 	if hunks == "" {
 		b.WriteString("# agent-gauntlet: the text is the same; only its bytes changed\n")
-		return b.String(), nil
+		return b.String()
 	}
-	aName, bName := s.aTok, s.bTok
-	if oldID == "" {
+	aName := s.aTok
+	if !j.hasOld {
 		aName = "/dev/null"
 	}
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n%s", aName, bName, hunks)
-	return b.String(), nil
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n%s", aName, s.bTok, hunks)
+	return b.String()
 }
 
-// blob is the content of the object id, big when over MaxDiffBytes.
-func (r *renderer) blob(id string) ([]byte, bool, error) {
-	c := r.d.call(r.root, "", "cat-file", "blob", id)
-	c.limit = MaxDiffBytes
-	out, big, _, err := runLimited(r.ctx, c)
-	return out, big, err
+// blobs are the contents of the objects ids ("" ids skipped), read by one
+// `git cat-file --batch`; an object over MaxDiffBytes, or past that many
+// bytes in all, is left out.
+func (r *renderer) blobs(ids []string) (map[string][]byte, error) {
+	var want []string
+	for _, id := range ids {
+		if id != "" {
+			want = append(want, id)
+		}
+	}
+	c := r.d.call(r.root, "", "cat-file", "--batch-check")
+	c.stdin = strings.Join(want, "\n") + "\n"
+	out, _, err := run(r.ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var take []string
+	total := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 3 || f[1] != "blob" {
+			continue
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size > MaxDiffBytes || total+size > MaxDiffBytes {
+			continue
+		}
+		total += size
+		take = append(take, f[0])
+	}
+	blobs := map[string][]byte{}
+	if len(take) == 0 {
+		return blobs, nil
+	}
+	c = r.d.call(r.root, "", "cat-file", "--batch")
+	c.stdin = strings.Join(take, "\n") + "\n"
+	if out, _, err = run(r.ctx, c); err != nil {
+		return nil, err
+	}
+	for len(out) > 0 {
+		nl := bytes.IndexByte(out, '\n')
+		if nl < 0 {
+			break
+		}
+		f := strings.Fields(string(out[:nl]))
+		out = out[nl+1:]
+		if len(f) != 3 {
+			continue
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size+1 > len(out) {
+			return nil, fmt.Errorf("git cat-file --batch: unexpected output for %s", f[0])
+		}
+		blobs[f[0]] = out[:size]
+		out = out[size+1:]
+	}
+	return blobs, nil
 }
 
-// textHunks are the hunks of the unified diff of two texts ("" when they
-// are the same), from git diff --no-index on two temporary files.
-func textHunks(ctx context.Context, oldText, newText string) (string, error) {
-	if oldText == newText {
-		return "", nil
+// textHunks are the hunks of the unified diff of each job's two texts, by
+// index ("" when they are the same): one `git diff --no-index` of two
+// temporary directories, a file per job in each.
+func textHunks(ctx context.Context, jobs map[int]*binJob) (map[int]string, error) {
+	hunks := map[int]string{}
+	if len(jobs) == 0 {
+		return hunks, nil
 	}
 	tmp, err := os.MkdirTemp("", "gauntlet-text-")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
-	if err := os.WriteFile(a, []byte(oldText), 0o600); err != nil {
-		return "", err
+	for _, side := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(tmp, side), 0o700); err != nil {
+			return nil, err
+		}
 	}
-	if err := os.WriteFile(b, []byte(newText), 0o600); err != nil {
-		return "", err
+	for i, j := range jobs {
+		name := strconv.Itoa(i)
+		if err := os.WriteFile(filepath.Join(tmp, "a", name), []byte(j.oldText), 0o600); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "b", name), []byte(j.newText), 0o600); err != nil {
+			return nil, err
+		}
 	}
 	out, _, err := run(ctx, call{root: tmp, okCodes: []int{1}, unset: literalEnvUnset,
-		args: []string{"diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv", "--text", "-U3", "--", a, b}})
+		args: []string{"diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv", "--text", "--no-renames", "-U3",
+			"--src-prefix=a/", "--dst-prefix=b/", "--", "a", "b"}})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	text := string(out)
-	if i := strings.Index(text, "\n@@ "); i >= 0 {
-		return text[i+1:], nil
+	for _, s := range splitSections(string(out)) {
+		// Each file is a/N against b/N: "+++ b/b/N" names it.
+		for _, l := range s.header {
+			if n, ok := strings.CutPrefix(strings.TrimSuffix(l, "\n"), "+++ b/b/"); ok {
+				if i, err := strconv.Atoi(n); err == nil {
+					hunks[i] = s.body
+				}
+			}
+		}
 	}
-	return "", nil
+	return hunks, nil
 }
 
 // bound is the rendered diff cut at MaxDiffBytes, with every entry it no
