@@ -72,11 +72,11 @@ func reviewDiff(ctx context.Context, root string, spec gate.DiffSpec, scope Scop
 	if err != nil {
 		return ReviewDiff{}, err
 	}
-	if worktreeSide && spec.ReadTree != "" && spec.ReadTree != to {
-		if from, d, err = expandGitlinks(ctx, d, root, from, spec.ReadTree, scope.Dir()); err != nil {
-			return ReviewDiff{}, err
-		}
+	if worktreeSide && spec.ReadTree != "" {
 		to = spec.ReadTree
+	}
+	if from, to, d, err = expandGitlinks(ctx, d, root, from, to, scope.Dir()); err != nil {
+		return ReviewDiff{}, err
 	}
 	entries, err := scopeEntries(ctx, d, root, from, to, scope)
 	if err != nil {
@@ -168,81 +168,123 @@ func pathBatches(entries []rawChange) [][]string {
 	return batches
 }
 
-// expandGitlinks is from with each gitlink that the read tree holds as
-// files (a repository inside the work tree, see TreeSnapshot.KeyTree)
-// replaced by the tree of the commit it records, read from that
-// repository; and the literal view d with those repositories' objects
-// readable. A gitlink whose commit its repository does not hold stays:
-// the files of the repository then show as new.
-func expandGitlinks(ctx context.Context, d *diskRepo, root, from, read, dir string) (string, *diskRepo, error) {
+// expandGitlinks replaces in from and to each gitlink that differs by
+// the tree of the commit it records, read from the repository at its
+// path in the work tree (a submodule, a clone); d becomes a literal view
+// that reads those repositories' objects too. The work-tree side of a
+// review (the snapshot's KeyTree) already holds such a repository as its
+// files: its base is then the commit the project records. A gitlink whose
+// repository or commit is not there stays (the diff then shows the
+// commits, and the review names it); so does a pair of which one side
+// cannot be read.
+func expandGitlinks(ctx context.Context, d *diskRepo, root, from, to, dir string) (string, string, *diskRepo, error) {
 	pfx, err := showPrefix(ctx, root)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
-	c := d.call(root, "", "diff", "--raw", "-z", "--no-renames", "--relative", from, read, "--", dir)
+	c := d.call(root, "", "diff", "--raw", "-z", "--no-renames", "--relative", "--no-abbrev", from, to, "--", dir)
 	c.env = append(c.env, literalPathspecs...)
 	out, _, err := run(ctx, c)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	changes, err := parseRaw(out)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
-	type link struct{ top, commit string }
-	var links []link
 	ext := *d
 	ext.alternates = append([]string(nil), d.alternates...)
+	var olds, news []gitlink
 	for _, e := range changes {
-		if e.oldMode != modeGitlink || e.newMode == modeGitlink {
+		oldLink, newLink := e.oldMode == modeGitlink, e.newMode == modeGitlink
+		if !oldLink && !newLink {
 			continue
 		}
 		top := path.Join(pfx, e.path)
-		gitDir, ok := nestedGitDir(filepath.Join(d.top, filepath.FromSlash(top)))
+		objects, ok := nestedObjects(filepath.Join(d.top, filepath.FromSlash(top)))
 		if !ok {
 			continue
 		}
-		objects := filepath.Join(commonDirOf(gitDir), "objects")
 		one := *d
 		one.alternates = append(append([]string(nil), d.alternates...), objects)
-		probe := one.call(root, "", "cat-file", "-e", e.oldID+"^{tree}")
-		if _, code, err := run(ctx, withOK(probe, 1, 128)); err != nil || code != 0 {
+		canOld := oldLink && hasTree(ctx, &one, root, e.oldID)
+		canNew := newLink && hasTree(ctx, &one, root, e.newID)
+		if (oldLink && !canOld) || (newLink && !canNew) {
 			continue
 		}
 		ext.alternates = append(ext.alternates, objects)
-		links = append(links, link{top: top, commit: e.oldID})
+		if oldLink {
+			olds = append(olds, gitlink{top: top, commit: e.oldID})
+		}
+		if newLink {
+			news = append(news, gitlink{top: top, commit: e.newID})
+		}
 	}
+	if len(olds)+len(news) == 0 {
+		return from, to, d, nil
+	}
+	if from, err = withGitlinksExpanded(ctx, &ext, from, olds); err != nil {
+		return "", "", nil, err
+	}
+	if to, err = withGitlinksExpanded(ctx, &ext, to, news); err != nil {
+		return "", "", nil, err
+	}
+	return from, to, &ext, nil
+}
+
+// gitlink is a gitlink at the top-level-relative path top to commit.
+type gitlink struct{ top, commit string }
+
+// nestedObjects is the object directory of the repository whose work
+// tree is dir; ok is false when there is none.
+func nestedObjects(dir string) (string, bool) {
+	gitDir, ok := nestedGitDir(dir)
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(commonDirOf(gitDir), "objects"), true
+}
+
+// hasTree reports whether d reads the tree of the commit id.
+func hasTree(ctx context.Context, d *diskRepo, root, id string) bool {
+	_, code, err := run(ctx, withOK(d.call(root, "", "cat-file", "-e", id+"^{tree}"), 1, 128))
+	return err == nil && code == 0
+}
+
+// withGitlinksExpanded is tree with each of links replaced by the tree of
+// its commit (tree itself when there are none).
+func withGitlinksExpanded(ctx context.Context, d *diskRepo, tree string, links []gitlink) (string, error) {
 	if len(links) == 0 {
-		return from, d, nil
+		return tree, nil
 	}
 	tmp, err := os.MkdirTemp("", "gauntlet-review-")
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
-	if _, _, err := run(ctx, ext.call(d.top, index, "read-tree", from)); err != nil {
-		return "", nil, err
+	if _, _, err := run(ctx, d.call(d.top, index, "read-tree", tree)); err != nil {
+		return "", err
 	}
 	var remove strings.Builder
 	for _, l := range links {
 		remove.WriteString(l.top + "\x00")
 	}
-	rm := ext.call(d.top, index, "update-index", "--force-remove", "-z", "--stdin")
+	rm := d.call(d.top, index, "update-index", "--force-remove", "-z", "--stdin")
 	rm.stdin = remove.String()
 	if _, _, err := run(ctx, rm); err != nil {
-		return "", nil, err
+		return "", err
 	}
 	for _, l := range links {
-		if _, _, err := run(ctx, ext.call(d.top, index, "read-tree", "--prefix="+l.top+"/", l.commit+"^{tree}")); err != nil {
-			return "", nil, err
+		if _, _, err := run(ctx, d.call(d.top, index, "read-tree", "--prefix="+l.top+"/", l.commit+"^{tree}")); err != nil {
+			return "", err
 		}
 	}
-	tree, _, err := run(ctx, ext.call(d.top, index, "write-tree"))
+	out, _, err := run(ctx, d.call(d.top, index, "write-tree"))
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
-	return strings.TrimSpace(string(tree)), &ext, nil
+	return strings.TrimSpace(string(out)), nil
 }
 
 // modeGitlink is the mode of a gitlink, modeLink that of a symbolic link.
@@ -555,7 +597,7 @@ func (r *renderer) binaries(secs []section, at []int) (map[int]string, error) {
 		}
 		content, ok := blobs[newID]
 		if !ok {
-			r.note(s.path, fmt.Sprintf("binary content over %d bytes", MaxDiffBytes))
+			r.note(s.path, fmt.Sprintf("content git calls binary, too large for the diff's bound of %d bytes", MaxDiffBytes))
 			continue
 		}
 		j := &binJob{sec: s, hasOld: oldID != ""}

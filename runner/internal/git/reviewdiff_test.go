@@ -291,18 +291,22 @@ func benchRepo(b *testing.B, r *repo, binaries int) {
 	}
 }
 
-// Without the files of the repositories inside the work tree (a snapshot
-// that could not read them), a bumped submodule is shown as its commit and
-// named.
-func TestReviewDiffNamesAnUnreadRepository(t *testing.T) {
+// A bumped submodule whose files are not in the work tree (deinit) is
+// shown as its commit and named; in a review of the commit that bumped
+// it, with its repository there, as its lines.
+func TestReviewDiffSubmoduleCommits(t *testing.T) {
 	ctx := context.Background()
 	r, _ := placeRepo(t, place{kind: "submodule", committed: true}, fileShapes()[:1])
-	tree, err := SnapshotTree(ctx, r.root)
+	head := r.git("rev-parse", "HEAD")
+	rd, err := Diff(ctx, r.root, gate.DiffSpec{Mode: gate.DiffCommit, Commit: head}, dirScope("src"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main", WorkTree: tree}
-	rd, err := Diff(ctx, r.root, spec, dirScope("src"))
+	if !strings.Contains(rd.Text, "+console.log(\"MARK-plain\");") || len(rd.NotShown) != 0 {
+		t.Errorf("commit review: named %v\n%s", rd.NotShown, rd.Text)
+	}
+	r.git("submodule", "deinit", "-q", "-f", "src/sub")
+	rd, err = Diff(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}, dirScope("src"))
 	if err != nil {
 		t.Fatal(err)
 	}
