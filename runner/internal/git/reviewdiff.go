@@ -48,6 +48,7 @@ func Diff(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (Re
 	return rd, nil
 }
 
+// reviewDiff is Diff without the error's context.
 func reviewDiff(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (ReviewDiff, error) {
 	mode := EffectiveMode(spec)
 	worktreeSide := mode != gate.DiffCommit && mode != gate.DiffCI
@@ -75,12 +76,26 @@ func reviewDiff(ctx context.Context, root string, spec gate.DiffSpec, scope Scop
 	if worktreeSide && spec.ReadTree != "" {
 		to = spec.ReadTree
 	}
-	if from, to, d, err = expandGitlinks(ctx, d, root, from, to, scope.Dir()); err != nil {
-		return ReviewDiff{}, err
-	}
-	entries, err := scopeEntries(ctx, d, root, from, to, scope)
+	changes, err := rawChanges(ctx, d, root, from, to, scope.Dir())
 	if err != nil {
 		return ReviewDiff{}, err
+	}
+	if hasGitlink(changes) {
+		var expanded bool
+		if from, to, d, expanded, err = expandGitlinks(ctx, d, root, from, to, changes); err != nil {
+			return ReviewDiff{}, err
+		}
+		if expanded {
+			if changes, err = rawChanges(ctx, d, root, from, to, scope.Dir()); err != nil {
+				return ReviewDiff{}, err
+			}
+		}
+	}
+	var entries []rawChange
+	for _, e := range changes {
+		if scope.Selects(e.path) {
+			entries = append(entries, e)
+		}
 	}
 	if len(entries) == 0 {
 		return ReviewDiff{}, nil
@@ -97,26 +112,26 @@ func reviewDiff(ctx context.Context, root string, spec gate.DiffSpec, scope Scop
 	return r.bound(out, cut, entries), nil
 }
 
-// scopeEntries lists the paths that differ between from and to and that
-// scope selects, in git's order (root-relative).
-func scopeEntries(ctx context.Context, d *diskRepo, root, from, to string, scope Scope) ([]rawChange, error) {
-	c := d.call(root, "", "diff", "--raw", "-z", "--no-renames", "--relative", "--no-ext-diff", from, to, "--", scope.Dir())
+// rawChanges lists what differs between from and to under dir, in
+// git's order, paths relative to root.
+func rawChanges(ctx context.Context, d *diskRepo, root, from, to, dir string) ([]rawChange, error) {
+	c := d.call(root, "", "diff", "--raw", "-z", "--no-renames", "--relative", "--no-abbrev", "--no-ext-diff", from, to, "--", dir)
 	c.env = append(c.env, literalPathspecs...)
 	out, _, err := run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	all, err := parseRaw(out)
-	if err != nil {
-		return nil, err
-	}
-	var list []rawChange
-	for _, e := range all {
-		if scope.Selects(e.path) {
-			list = append(list, e)
+	return parseRaw(out)
+}
+
+// hasGitlink reports whether a change has a gitlink on either side.
+func hasGitlink(changes []rawChange) bool {
+	for _, e := range changes {
+		if e.oldMode == modeGitlink || e.newMode == modeGitlink {
+			return true
 		}
 	}
-	return list, nil
+	return false
 }
 
 // gitDiffText is git's unified diff of entries (all of scope when it is
@@ -168,29 +183,20 @@ func pathBatches(entries []rawChange) [][]string {
 	return batches
 }
 
-// expandGitlinks replaces in from and to each gitlink that differs by
-// the tree of the commit it records, read from the repository at its
-// path in the work tree (a submodule, a clone); d becomes a literal view
-// that reads those repositories' objects too. The work-tree side of a
+// expandGitlinks replaces in from and to each gitlink of changes (what
+// differs between them) by the tree of the commit it records, read from
+// the repository at its path in the work tree (a submodule, a clone);
+// expanded says whether any was, and d becomes a literal view that reads
+// those repositories' objects too. The work-tree side of a
 // review (the snapshot's KeyTree) already holds such a repository as its
 // files: its base is then the commit the project records. A gitlink whose
 // repository or commit is not there stays (the diff then shows the
 // commits, and the review names it); so does a pair of which one side
 // cannot be read.
-func expandGitlinks(ctx context.Context, d *diskRepo, root, from, to, dir string) (string, string, *diskRepo, error) {
+func expandGitlinks(ctx context.Context, d *diskRepo, root, from, to string, changes []rawChange) (string, string, *diskRepo, bool, error) {
 	pfx, err := showPrefix(ctx, root)
 	if err != nil {
-		return "", "", nil, err
-	}
-	c := d.call(root, "", "diff", "--raw", "-z", "--no-renames", "--relative", "--no-abbrev", from, to, "--", dir)
-	c.env = append(c.env, literalPathspecs...)
-	out, _, err := run(ctx, c)
-	if err != nil {
-		return "", "", nil, err
-	}
-	changes, err := parseRaw(out)
-	if err != nil {
-		return "", "", nil, err
+		return "", "", nil, false, err
 	}
 	ext := *d
 	ext.alternates = append([]string(nil), d.alternates...)
@@ -221,15 +227,15 @@ func expandGitlinks(ctx context.Context, d *diskRepo, root, from, to, dir string
 		}
 	}
 	if len(olds)+len(news) == 0 {
-		return from, to, d, nil
+		return from, to, d, false, nil
 	}
 	if from, err = withGitlinksExpanded(ctx, &ext, from, olds); err != nil {
-		return "", "", nil, err
+		return "", "", nil, false, err
 	}
 	if to, err = withGitlinksExpanded(ctx, &ext, to, news); err != nil {
-		return "", "", nil, err
+		return "", "", nil, false, err
 	}
-	return from, to, &ext, nil
+	return from, to, &ext, true, nil
 }
 
 // gitlink is a gitlink at the top-level-relative path top to commit.
