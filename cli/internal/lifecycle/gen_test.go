@@ -15,8 +15,8 @@ var editable = []struct {
 	path  string
 	lines []string
 }{
-	{"src/a.txt", []string{"plain", markLint, "REVIEWME-1", "REVIEWME-2"}},
-	{"src/b.txt", []string{"plain", markLint, "REVIEWME-2", "REVIEWME-3"}},
+	{"src/a.txt", []string{"plain", markLint, "REVIEWME-1", "REVIEWME-2", "REVIEWME-1" + nulToken}},
+	{"src/b.txt", []string{"plain", markLint, "REVIEWME-2", "REVIEWME-3", "plain" + nulToken}},
 	{"src/sub/c.txt", []string{"plain", markLint, "REVIEWME-3"}},
 	{"src/vendor/v.txt", []string{"plain", markLint, "REVIEWME-2"}},
 	{"lib/x/t.txt", []string{"plain", markTest}},

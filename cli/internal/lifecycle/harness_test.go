@@ -235,8 +235,13 @@ func ignoreMissing(err error) error {
 	return err
 }
 
+// nulToken in an edit's text is a NUL byte: git then calls the file
+// binary, and its reviewer must still be shown its lines.
+const nulToken = "<NUL>"
+
 // edit sets line n of path to text (filling missing lines with "plain").
 func (h *harness) edit(path string, n int, text string) error {
+	text = strings.ReplaceAll(text, nulToken, "\x00")
 	var lines []string
 	if c, ok := h.m.files[path]; ok {
 		lines = strings.Split(strings.TrimSuffix(c, "\n"), "\n")

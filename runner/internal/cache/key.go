@@ -337,7 +337,9 @@ type Proof struct {
 // check's failure that the base branch has too (pre-existing), judged
 // against a known base commit. Anything else runs again next time.
 func Recordable(r gate.Result) bool {
-	if r.Cached != nil || r.Infrastructure {
+	if r.Cached != nil || r.Infrastructure || len(r.NotShown) > 0 {
+		// A review whose reviewers were not shown every change passed
+		// on less than its input: no proof of it.
 		return false
 	}
 	switch r.Status {

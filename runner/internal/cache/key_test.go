@@ -369,6 +369,8 @@ func TestProofVerdicts(t *testing.T) {
 		"an infrastructure error": {JobID: job.ID, Status: gate.StatusPass, Infrastructure: true},
 		"a cached pass":           {JobID: job.ID, Status: gate.StatusPass, Cached: &gate.Cached{}},
 		"pre-existing, no base":   {JobID: job.ID, Status: gate.StatusPreExisting, Baseline: &gate.Baseline{PreExisting: true}},
+		"a pass of less than the change": {JobID: job.ID, Status: gate.StatusPass,
+			NotShown: []gate.NotShown{{Path: "src/logo.png", Why: "binary content"}}},
 	} {
 		want := name == "a pass" || name == "a pre-existing failure"
 		if got := Recordable(r); got != want {

@@ -105,7 +105,25 @@ type DiffSpec struct {
 	// untracked files), computed once per run; "" means compute on demand.
 	// The work-tree side of fixbase, uncommitted and local diffs.
 	WorkTree string
+	// ReadTree is WorkTree with each repository of its own inside the
+	// work tree (a submodule, a clone) replaced by the files of its work
+	// tree, as a program there reads them: what a review diff shows. ""
+	// when not known: a review diff then takes it from a snapshot of its
+	// own when WorkTree is "" too, else shows such a repository as git
+	// holds it (a commit) and says it did not show its files.
+	ReadTree string
 }
+
+// NotShown is a changed path a review's diff does not show its reviewer
+// as text, and why (binary content, a repository whose files could not be
+// read, a link out of the project, a diff cut at its size bound).
+type NotShown struct {
+	Path string
+	Why  string
+}
+
+// String is the path and why, as messages name it.
+func (n NotShown) String() string { return n.Path + " (" + n.Why + ")" }
 
 // Violation is one review finding, as stored in a review JSON file.
 // Line is a number or a string such as "?". ID and Anchor are this tool's
@@ -201,6 +219,9 @@ type Result struct {
 	// agent skipped in this run, for the summary.
 	Fixed   []Violation
 	Skipped []Violation
+	// NotShown are the changed paths of a review's scope its reviewers
+	// were not shown as text: the verdict says nothing of them.
+	NotShown []NotShown
 	// Infrastructure is true when the gate could not judge the change for
 	// reasons the agent cannot fix: no review CLI available, every CLI over
 	// its usage limit, a reviewer timed out, crashed, or answered without a

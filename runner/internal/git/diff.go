@@ -134,84 +134,8 @@ type Scope interface {
 // more make more diffs, one after the other.
 var maxPathspecBytes = 256 << 10
 
-// Diff returns the unified diff a reviewer sees for spec, limited to
-// scope: exactly the changed files it selects. Paths reach git as
-// arguments after `--`, never through a shell, and literally
-// (GIT_LITERAL_PATHSPECS): a glob is matched by scope, not by git, whose
-// own pathspec patterns mean something else. git runs in the project
-// root root, and --relative names the files relative to it. Modes are
-// described at ChangedFiles; untracked files appear as new-file diffs.
-// Output longer than MaxDiffBytes is cut and ends with TruncatedNote.
-func Diff(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (string, error) {
-	from, to, _, err := Range(ctx, root, spec)
-	if err != nil {
-		return "", fmt.Errorf("review diff: %w", err)
-	}
-	batches := [][]string{{scope.Dir()}}
-	if !scope.Whole() {
-		if batches, err = scopeFiles(ctx, root, from, to, scope); err != nil {
-			return "", fmt.Errorf("review diff: %w", err)
-		}
-	}
-	// Attributes never turn a text file into "Binary files differ" nor
-	// run a driver: the diff is shown in the literal view.
-	d, err := openDisk(ctx, root)
-	if err == nil {
-		err = d.prepare(ctx)
-	}
-	if err != nil {
-		return "", fmt.Errorf("review diff: %w", err)
-	}
-	var diff bytes.Buffer
-	for _, paths := range batches {
-		room := MaxDiffBytes - diff.Len()
-		if room <= 0 {
-			return diff.String() + TruncatedNote, nil
-		}
-		args := append([]string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", from, to, "--"}, paths...)
-		c := d.call(root, "", args...)
-		c.env, c.limit = append(c.env, literalPathspecs...), room
-		out, truncated, _, err := runLimited(ctx, c)
-		if err != nil {
-			return "", fmt.Errorf("review diff: %w", err)
-		}
-		diff.Write(out)
-		if truncated {
-			return diff.String() + TruncatedNote, nil
-		}
-	}
-	return diff.String(), nil
-}
-
 // literalPathspecs makes git read every path it is given as itself.
 var literalPathspecs = []string{"GIT_LITERAL_PATHSPECS=1"}
-
-// scopeFiles lists the paths that differ between from and to and that
-// scope selects, in git's order, in batches of at most maxPathspecBytes.
-func scopeFiles(ctx context.Context, root, from, to string, scope Scope) ([][]string, error) {
-	args := append(append([]string{}, nameOnly...), from, to, "--", scope.Dir())
-	out, _, err := run(ctx, call{root: root, args: args, env: literalPathspecs})
-	if err != nil {
-		return nil, err
-	}
-	var batches [][]string
-	var cur []string
-	size := 0
-	for _, f := range splitZ(out) {
-		if !scope.Selects(f) {
-			continue
-		}
-		if len(cur) > 0 && size+len(f)+1 > maxPathspecBytes {
-			batches, cur, size = append(batches, cur), nil, 0
-		}
-		cur = append(cur, f)
-		size += len(f) + 1
-	}
-	if len(cur) > 0 {
-		batches = append(batches, cur)
-	}
-	return batches, nil
-}
 
 // Stats summarizes a diff for the debug log's RUN_START line.
 type Stats struct {

@@ -238,7 +238,7 @@ func TestNoCommitsYet(t *testing.T) {
 	if !slices.Contains(files, "staged.txt") || len(files) != 2 {
 		t.Fatalf("snapshot holds %q", files)
 	}
-	d, err := Diff(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}, dirScope("."))
+	d, err := diffText(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "origin/main"}, dirScope("."))
 	if err != nil || !strings.Contains(d, "new file mode") {
 		t.Fatalf("Diff = %q, %v", d, err)
 	}
@@ -349,7 +349,7 @@ func TestChangedSinceSnapshot(t *testing.T) {
 		t.Fatalf("got %q, %v; want %q", ch.Files, err, want)
 	}
 
-	d, err := Diff(ctx, r.root, spec, dirScope(quoted))
+	d, err := diffText(ctx, r.root, spec, dirScope(quoted))
 	if err != nil || !strings.Contains(d, "new file mode") || !strings.Contains(d, "+new untracked") || strings.Contains(d, "a.txt") {
 		t.Fatalf("Diff(quoted) = %q, %v", d, err)
 	}
@@ -391,7 +391,7 @@ func TestDiffModesAndPathspec(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := Diff(ctx, r.root, tt.spec, tt.scope)
+			d, err := diffText(ctx, r.root, tt.spec, tt.scope)
 			if err != nil {
 				t.Fatal(err)
 			}

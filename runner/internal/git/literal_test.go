@@ -453,7 +453,7 @@ func TestChangesAreLiteral(t *testing.T) {
 				if c.text == "" {
 					continue // UTF-16 is binary on disk; a repository inside shows its commit
 				}
-				diff, err := Diff(ctx, r.root, spec, dirScope("."))
+				diff, err := diffText(ctx, r.root, spec, dirScope("."))
 				if err != nil {
 					t.Fatal(err)
 				}

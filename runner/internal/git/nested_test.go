@@ -158,7 +158,7 @@ func TestNestedRepositories(t *testing.T) {
 				s.Close()
 			}
 			local := gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}
-			diff, err := Diff(ctx, r.root, local, dirScope("src"))
+			diff, err := diffText(ctx, r.root, local, dirScope("src"))
 			if err != nil {
 				t.Fatalf("Diff: %v", err)
 			}

@@ -45,7 +45,7 @@ func TestDiffHoldsExactlyTheScope(t *testing.T) {
 		}
 		// A few bytes a batch make a diff of many git diffs.
 		maxPathspecBytes = rapid.SampledFrom([]int{1, 30, 256 << 10}).Draw(rt, "batch bytes")
-		diff, err := Diff(ctx, r.root, gate.DiffSpec{Mode: gate.DiffUncommitted}, sel)
+		diff, err := diffText(ctx, r.root, gate.DiffSpec{Mode: gate.DiffUncommitted}, sel)
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -56,4 +56,10 @@ func TestDiffHoldsExactlyTheScope(t *testing.T) {
 			rt.Fatalf("the diff holds %q, the scope selects %q:\n%s", got, want, diff)
 		}
 	})
+}
+
+// diffText is the text of Diff.
+func diffText(ctx context.Context, root string, spec gate.DiffSpec, scope Scope) (string, error) {
+	d, err := Diff(ctx, root, spec, scope)
+	return d.Text, err
 }

@@ -72,7 +72,7 @@ func TestProjectBelowTopLevel(t *testing.T) {
 	}
 	check("fix base", gate.DiffSpec{Mode: gate.DiffFixBase, FixBase: snap, WorkTree: tree}, "src/b.txt")
 
-	d, err := Diff(ctx, root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}, dirScope("src"))
+	d, err := diffText(ctx, root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}, dirScope("src"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,9 @@ type RunResult struct {
 	Verification bool
 	// Unverified says what the run could not look at, "" for nothing: the
 	// commits of a base branch that holds HEAD when no earlier point of it
-	// is known. The run records HEAD as that point, so it is said once.
+	// is known (the run records HEAD as that point, so it is said once);
+	// the changed paths a review's reviewers were not shown as text
+	// (gate.Result.NotShown), and the files no review could read.
 	Unverified string
 }
 

@@ -57,6 +57,21 @@ func BuildPrompt(body string, previous []gate.Violation) string {
 	return b.String()
 }
 
+// notShownNote ends a diff that leaves changed paths out: the reviewer is
+// told which, so that it does not take their absence for no change.
+func notShownNote(list []gate.NotShown) string {
+	if len(list) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n[agent-gauntlet: changed but not shown here (not part of this review):\n")
+	for _, n := range list {
+		b.WriteString("  " + n.String() + "\n")
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
 // Stdin is what a review CLI reads: the prompt, the marker and the diff.
 func Stdin(prompt, diff string) string {
 	return prompt + "\n" + DiffMarker + "\n" + diff

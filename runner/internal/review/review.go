@@ -49,8 +49,9 @@ const (
 // at the same time; the others wait for a free place, in slot order.
 const MaxParallelSlots = 4
 
-// DiffFunc returns the unified diff of spec limited to scope.
-type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, scope git.Scope) (string, error)
+// DiffFunc returns the review diff of spec limited to scope: its text,
+// and the changed paths it does not show as text.
+type DiffFunc func(ctx context.Context, root string, spec gate.DiffSpec, scope git.Scope) (git.ReviewDiff, error)
 
 // deps are the effects Run depends on (replaced in tests).
 type deps struct {
@@ -142,16 +143,21 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 	if job.Review == nil {
 		return done(gate.StatusError, fmt.Sprintf(msgNoConfig, job.ID))
 	}
-	diff, err := d.diff(ctx, env.Root, env.Diff, entry.JobScope(job))
+	rd, err := d.diff(ctx, env.Root, env.Diff, entry.JobScope(job))
 	if err != nil {
 		// git failing, a snapshot that could not be taken: the reviewer
 		// was never asked, nothing the agent can fix.
 		res.Infrastructure = true
 		return done(gate.StatusError, err.Error())
 	}
+	// Whatever the reviewers say, they said nothing of what they were
+	// not shown: the result names it, whatever its status.
+	res.NotShown = rd.NotShown
+	diff := rd.Text
 	if strings.TrimSpace(diff) == "" {
 		return done(gate.StatusPass, MsgNoChanges)
 	}
+	diff += notShownNote(rd.NotShown)
 	g := &gateRun{
 		d: d, job: job, env: env, rv: job.Review, diff: diff, changed: parse.ParseDiff(diff),
 		book: b, verification: env.Previous != nil, answers: answers,
@@ -170,6 +176,9 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 		"Entry point: "+job.EntryPoint,
 		"Diff: "+describeDiff(env.Diff),
 	)
+	for _, n := range rd.NotShown {
+		g.header = append(g.header, "Not shown to the reviewer: "+n.String())
+	}
 	toRun, skipped := g.planSlots(n)
 
 	// When every slot's question was answered before by the adapter it

@@ -83,7 +83,9 @@ func (f *fakeCLIs) callsOf(name string) int {
 
 func (f *fakeCLIs) deps(diff string) deps {
 	return deps{
-		diff:   func(context.Context, string, gate.DiffSpec, git.Scope) (string, error) { return diff, nil },
+		diff: func(context.Context, string, gate.DiffSpec, git.Scope) (git.ReviewDiff, error) {
+			return git.ReviewDiff{Text: diff}, nil
+		},
 		invoke: f.invoke,
 		check:  f.check,
 		now:    time.Now,
@@ -159,8 +161,8 @@ func TestRunEmptyDiff(t *testing.T) {
 func TestRunDiffError(t *testing.T) {
 	job, env := setup(t, []string{"claude"}, 1, false)
 	d := (&fakeCLIs{}).deps("")
-	d.diff = func(context.Context, string, gate.DiffSpec, git.Scope) (string, error) {
-		return "", errors.New("review diff: base branch missing")
+	d.diff = func(context.Context, string, gate.DiffSpec, git.Scope) (git.ReviewDiff, error) {
+		return git.ReviewDiff{}, errors.New("review diff: base branch missing")
 	}
 	if res := newSession(d).Run(context.Background(), job, env); res.Status != gate.StatusError || res.Message != "review diff: base branch missing" {
 		t.Fatalf("result = %+v", res)
@@ -464,7 +466,9 @@ func TestRunStandIns(t *testing.T) {
 	dir := standin.Install(t, "claude", "codex")
 	job, env := setup(t, []string{"claude"}, 1, false)
 	d := realDeps()
-	d.diff = func(context.Context, string, gate.DiffSpec, git.Scope) (string, error) { return testDiff, nil }
+	d.diff = func(context.Context, string, gate.DiffSpec, git.Scope) (git.ReviewDiff, error) {
+		return git.ReviewDiff{Text: testDiff}, nil
+	}
 
 	t.Run("claude cost in the log", func(t *testing.T) {
 		standin.Set(t, dir, "claude", "answer", `{"type":"result","subtype":"success","is_error":false,"result":"{\"status\":\"pass\"}","total_cost_usd":0.0421,"num_turns":2,"usage":{"input_tokens":1200,"output_tokens":350}}`)
@@ -589,7 +593,9 @@ func TestRunInfrastructure(t *testing.T) {
 			f := &fakeCLIs{replies: tt.replies, missing: tt.missing}
 			d := f.deps(testDiff)
 			if tt.diffErr != nil {
-				d.diff = func(context.Context, string, gate.DiffSpec, git.Scope) (string, error) { return "", tt.diffErr }
+				d.diff = func(context.Context, string, gate.DiffSpec, git.Scope) (git.ReviewDiff, error) {
+					return git.ReviewDiff{}, tt.diffErr
+				}
 			}
 			res := newSession(d).Run(context.Background(), job, env)
 			if res.Status != tt.status || res.Infrastructure != tt.infra {

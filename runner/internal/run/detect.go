@@ -98,7 +98,7 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 		return c, nil
 	}
 	if c.full.Mode != gate.DiffCommit && c.full.Mode != gate.DiffCI {
-		c.full.WorkTree = tree
+		c.full.WorkTree, c.full.ReadTree = tree, p.snap.readTree()
 	}
 	c.spec, c.base = c.full, c.full
 	if err := c.sinceSnapshot(ctx, s, p, b, tree); err != nil {
@@ -136,7 +136,7 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 		s.cons.Printf(lineWarning, fmt.Sprintf("the previous run's working tree snapshot %s is gone; verifying all changes", from))
 		from = git.EmptyTree
 	}
-	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree}
+	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree, ReadTree: p.snap.readTree()}
 	since, err := git.ChangedFiles(ctx, p.root, fix)
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 // base branch as it is (a failure merged into it is pre-existing), unless
 // the run is on the base branch itself (the caller decides).
 func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string) error {
-	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree}
+	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree, ReadTree: p.snap.readTree()}
 	ch, err := git.ChangedFiles(ctx, p.root, spec)
 	if err != nil {
 		return err

@@ -21,6 +21,9 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	res := outcome.RunResult{ConsoleLogPath: prep.consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
 		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
+	if res.Unverified = notShownDetail(results, unreadable(p, pl.jobs)); res.Unverified != "" {
+		s.cons.Printf(lineWarning, "not verified: "+res.Unverified)
+	}
 	res.Status = decideStatus(tally{
 		interrupted: ctx.Err() != nil, gatesFailed: sum.GatesFailed, skipped: sum.Skipped,
 		onlyInfrastructure: onlyInfrastructure(results), run: b.attempt, maxRetries: p.cfg.MaxRetries,
@@ -110,6 +113,58 @@ func onlyInfrastructure(results []gate.Result) bool {
 		found = true
 	}
 	return found
+}
+
+// maxNotShownNamed bounds the paths notShownDetail names per review; the
+// rest are counted.
+const maxNotShownNamed = 5
+
+// unreadable are the files the snapshot of a run with reviews had to
+// leave out because git cannot read them: no reviewer saw them.
+func unreadable(p *project, jobs []gate.Job) []string {
+	if !hasReview(jobs) {
+		return nil
+	}
+	ts := p.snap.listing()
+	if ts == nil {
+		return nil
+	}
+	var files []string
+	for _, l := range ts.LeftOut {
+		if !strings.HasSuffix(l, "/") {
+			files = append(files, l)
+		}
+	}
+	return files
+}
+
+// notShownDetail names, for each review, the changed paths its reviewers
+// were not shown as text, and why, and the files no review could read
+// ("" for none).
+func notShownDetail(results []gate.Result, unreadable []string) string {
+	var parts []string
+	if n := len(unreadable); n > 0 {
+		text := strings.Join(unreadable[:min(n, maxNotShownNamed)], ", ")
+		if n > maxNotShownNamed {
+			text += fmt.Sprintf(" and %d more", n-maxNotShownNamed)
+		}
+		parts = append(parts, "no review read "+text+" (git cannot read it)")
+	}
+	for _, r := range results {
+		if len(r.NotShown) == 0 {
+			continue
+		}
+		var names []string
+		for _, n := range r.NotShown[:min(len(r.NotShown), maxNotShownNamed)] {
+			names = append(names, n.String())
+		}
+		text := strings.Join(names, ", ")
+		if more := len(r.NotShown) - len(names); more > 0 {
+			text += fmt.Sprintf(" and %d more", more)
+		}
+		parts = append(parts, fmt.Sprintf("%s did not review %s", r.JobID, text))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // infrastructureDetail names each gate that could not run and why.

@@ -18,7 +18,7 @@ const (
 	lineInterrupted   = "Run interrupted; gates were stopped."
 	lineWarning       = "Warning: %s"
 	lineError         = "Error: %v"
-	lineLeftOut       = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews do not see it, checks do."
+	lineLeftOut       = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews see a repository's files, not a file git cannot read; checks see both."
 )
 
 // Why an episode ends at its retry limit (lineFreshBudget).

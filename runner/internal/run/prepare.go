@@ -156,7 +156,7 @@ func gateSpec(s *services, p *project, spec gate.DiffSpec, jobs []gate.Job) (gat
 		s.cons.Printf(lineWarning, err)
 		return spec, false
 	}
-	spec.WorkTree = tree
+	spec.WorkTree, spec.ReadTree = tree, p.snap.readTree()
 	return spec, hasReview(jobs)
 }
 

@@ -170,7 +170,11 @@ type description struct {
 func (d description) of(res outcome.RunResult) outcome.RunResult {
 	res.Root, res.Base, res.Verification = d.root, d.base, d.verification
 	res.ChangesListed, res.ChangedFiles, res.RunNumber = d.listed, d.changedFiles, d.runNumber
-	res.Unverified = d.unverified
+	if d.unverified != "" && res.Unverified != "" {
+		res.Unverified = d.unverified + "; " + res.Unverified
+	} else if d.unverified != "" {
+		res.Unverified = d.unverified
+	}
 	return res
 }
 

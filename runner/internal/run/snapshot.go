@@ -86,6 +86,16 @@ func (s *snapshot) keyTree() (string, error) {
 	return ts.tree.KeyTree, nil
 }
 
+// readTree is the keyTree, "" when there is none: a review diff then
+// shows the repositories inside the work tree as commits, and says so.
+func (s *snapshot) readTree() string {
+	tree, err := s.keyTree()
+	if err != nil {
+		return ""
+	}
+	return tree
+}
+
 // listing is the snapshot the run's changes are read from, taking it if
 // needed; nil when it cannot be taken (git takes one of its own).
 func (s *snapshot) listing() *git.TreeSnapshot {
