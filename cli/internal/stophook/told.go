@@ -158,11 +158,12 @@ const maxChangedNamed = 5
 // configuration, as what was not verified; when that is not known, the
 // changes since the pass.
 func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, base string, out Outcome) Outcome {
-	var since runner.SincePass
 	gates, err := s.gates()
-	if err == nil {
-		since, err = runner.SinceFullPass(ctx, gates, base)
+	if err != nil {
+		gates = nil
+		h.warn("cannot tell what changed since the last full pass: %v", err)
 	}
+	since, err := runner.SinceFullPass(ctx, gates, base)
 	if err != nil {
 		h.warn("cannot tell what changed since the last full pass: %v", err)
 	}
