@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -206,22 +209,54 @@ func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]D
 // Harvest keeps the skips the agent marked in logDir's review records
 // (by command or by hand, in any run's file; files named by jn) as
 // decisions of branch (the branch the logs were written on; the current
-// one when "") and, for marks new to it when the branch changed since, of
-// the current branch too (KeepMarked), before anything archives those
-// records. Problems are returned as warnings: decisions never stop a run.
+// one when ""), and those marked in the archive (previous/, whose own
+// execution state names its branch; emptied at the next archive) as
+// decisions of the archive's branch; a mark new to its branch when the
+// branch changed since is kept on the current one too (KeepMarked). It
+// runs before anything archives or empties those records. Problems are
+// returned as warnings: decisions never stop a run.
 func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
 	skips, warnings := skippedInLogs(logDir, root, jn, now)
-	if len(skips) == 0 {
+	archived, archivedBranch, more := skippedInArchive(logDir, root, jn, now)
+	warnings = append(warnings, more...)
+	if len(skips)+len(archived) == 0 {
 		return warnings
 	}
 	loc, err := locate(ctx)
 	if err != nil {
 		return append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
 	}
-	if _, err := KeepMarked(loc, branch, loc.Branch, skips); err != nil {
-		warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
+	for _, set := range []struct {
+		branch string
+		skips  []Decision
+	}{{branch, skips}, {archivedBranch, archived}} {
+		if len(set.skips) == 0 {
+			continue
+		}
+		if _, err := KeepMarked(loc, set.branch, loc.Branch, set.skips); err != nil {
+			warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
+		}
 	}
 	return warnings
+}
+
+// skippedInArchive are the skips marked in the review records of logDir's
+// archive (previous/, when it is a directory) and the branch its execution
+// state names ("" when it names none).
+func skippedInArchive(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, string, []string) {
+	dir := filepath.Join(logDir, logdir.PreviousDir)
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return nil, "", nil
+	}
+	skips, warnings := skippedInLogs(dir, root, jn, now)
+	if len(skips) == 0 {
+		return nil, "", warnings
+	}
+	branch := ""
+	if st, err := state.Read(dir); err == nil && st != nil {
+		branch = st.Branch
+	}
+	return skips, branch, warnings
 }
 
 // Warning words a problem reading the decisions.

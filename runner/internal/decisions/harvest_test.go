@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
 // markedFile is one review JSON file of a harvest case: the run that
@@ -25,9 +26,9 @@ type markedFile struct {
 
 // TestHarvestMarkedAnywhere draws the class of marks made in a review
 // file whose run is not the current one: the newest run's or an older
-// one's, on the branch checked out or on the branch the logs were written
-// on before a checkout, a mark already kept before the checkout or not,
-// with or without ids. The invariant: a skip the agent marked is a
+// one's or an archived one's, on the branch checked out or on the branch
+// the logs were written on before a checkout, a mark already kept before
+// the checkout or not, with or without ids. The invariant: a skip the agent marked is a
 // decision of the branch checked out when it marked it; when that cannot
 // be told (a mark first read after a branch change), it is a decision of
 // both branches, so that it is never asked again where the agent made it;
@@ -43,6 +44,10 @@ func TestHarvestMarkedAnywhere(t *testing.T) {
 		// checkout (on logs).
 		logs, current string
 		keptBefore    bool
+		// archived writes the files into the archive (previous/), its
+		// execution state naming archiveBranch ("": no state there).
+		archived      bool
+		archiveBranch string
 		// want are the branches whose decisions hold the skip.
 		want []string
 	}{
@@ -64,6 +69,12 @@ func TestHarvestMarkedAnywhere(t *testing.T) {
 			logs: "", current: "main", want: []string{"main"}},
 		{name: "nothing marked", files: []markedFile{{1, "new", false}, {2, "fixed", false}},
 			logs: "feature", current: "main", want: nil},
+		{name: "archived, same branch", files: []markedFile{{4, "skipped", false}},
+			logs: "feature", current: "feature", archived: true, archiveBranch: "feature", want: []string{"feature"}},
+		{name: "archived on another branch", files: []markedFile{{1, "skipped", true}},
+			logs: "main", current: "main", archived: true, archiveBranch: "work", want: []string{"main", "work"}},
+		{name: "archived without a state", files: []markedFile{{1, "skipped", false}},
+			logs: "feature", current: "main", archived: true, want: []string{"main"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,8 +86,20 @@ func TestHarvestMarkedAnywhere(t *testing.T) {
 				t.Fatal(err)
 			}
 			jn := logdir.NewJobNames(job)
+			dir := logDir
+			if tc.archived {
+				dir = filepath.Join(logDir, logdir.PreviousDir)
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if tc.archiveBranch != "" {
+					if err := state.Write(dir, state.State{LastRunCompletedAt: time.Now(), Branch: tc.archiveBranch, Commit: "c"}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			for _, f := range tc.files {
-				writeSlotJSON(t, logDir, jn.SlotJSON(job, "claude", 1, f.run).Path(logDir), f)
+				writeSlotJSON(t, logDir, jn.SlotJSON(job, "claude", 1, f.run).Path(dir), f)
 			}
 			now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 			harvest := func(branch string) {
