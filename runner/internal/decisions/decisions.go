@@ -137,27 +137,17 @@ func Keep(loc git.Location, branch string, skips []Decision) ([]Decision, error)
 // since those records were written (current differs), a mark not kept
 // before may have been made on either side of the change, so it is kept
 // as a decision of current too: what the agent marked after a checkout is
-// never asked of it again. It returns the branches that gained decisions.
-func KeepMarked(loc git.Location, logsBranch, current string, skips []Decision) ([]string, error) {
+// never asked of it again.
+func KeepMarked(loc git.Location, logsBranch, current string, skips []Decision) error {
 	if logsBranch == "" {
 		logsBranch = current
 	}
 	added, err := Keep(loc, logsBranch, skips)
-	if err != nil {
-		return nil, err
+	if err != nil || current == "" || current == logsBranch || len(added) == 0 {
+		return err
 	}
-	var branches []string
-	if len(added) > 0 {
-		branches = append(branches, logsBranch)
-	}
-	if current == "" || current == logsBranch || len(added) == 0 {
-		return branches, nil
-	}
-	more, err := Keep(loc, current, added)
-	if len(more) > 0 {
-		branches = append(branches, current)
-	}
-	return branches, err
+	_, err = Keep(loc, current, added)
+	return err
 }
 
 // indexSkip is the index of the decision in list about the same violation
@@ -233,7 +223,7 @@ func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, bran
 		if len(set.skips) == 0 {
 			continue
 		}
-		if _, err := KeepMarked(loc, set.branch, loc.Branch, set.skips); err != nil {
+		if err := KeepMarked(loc, set.branch, loc.Branch, set.skips); err != nil {
 			warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
 		}
 	}
