@@ -215,3 +215,14 @@ func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, no
 	}
 	return left, ""
 }
+
+// SinceFullPass compares the project of cfg, whose base branch is base,
+// with what its last full pass verified (run.SinceFullPass; nothing is
+// known without a configuration): the stop hook's interval says what it
+// leaves unverified, or that nothing is.
+func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (run.SincePass, error) {
+	if cfg == nil {
+		return run.SincePass{}, nil
+	}
+	return run.SinceFullPass(ctx, cfg, base)
+}

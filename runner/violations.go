@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -182,23 +183,27 @@ func Decide(ctx context.Context, cfg *config.Config, id string, status Violation
 	return res, nil
 }
 
-// keepSkip keeps a skip as a decision of the branch the logs were written
-// on (the current one when the execution state does not say).
+// keepSkip keeps a skip as a decision of the branch checked out now,
+// where the agent made it, and of the branch the logs were written on
+// when that is another (the execution state says which); it returns the
+// branch checked out.
 func keepSkip(ctx context.Context, cfg *config.Config, v Violation, note string, now time.Time, warnings []string) (string, []string) {
 	loc, err := git.Locate(ctx, cfg.Root)
 	if err != nil {
 		return "", append(warnings, fmt.Sprintf("the skip is in the review JSON, but cannot be kept as a decision of the branch: %v", err))
 	}
-	branch := loc.Branch
+	logsBranch := loc.Branch
 	if st, err := state.Read(cfg.LogDirPath()); err == nil && st != nil && st.Branch != "" {
-		branch = st.Branch
+		logsBranch = st.Branch
 	}
 	gv := gate.Violation{File: v.File, Line: v.Line, Issue: v.Issue, ID: v.ID, Anchor: v.Anchor, Result: note}
-	rec := decisions.Of(v.Review, gv, fingerprint.NewSource(cfg.Root), now)
-	if _, err := decisions.Keep(loc, branch, []decisions.Decision{rec}); err != nil {
-		return "", append(warnings, fmt.Sprintf("the skip is in the review JSON, but cannot be kept as a decision of the branch: %v", err))
+	rec := []decisions.Decision{decisions.Of(v.Review, gv, fingerprint.NewSource(cfg.Root), now)}
+	for _, branch := range slices.Compact([]string{loc.Branch, logsBranch}) {
+		if _, err := decisions.Keep(loc, branch, rec); err != nil {
+			return "", append(warnings, fmt.Sprintf("the skip is in the review JSON, but cannot be kept as a decision of branch %s: %v", branch, err))
+		}
 	}
-	return branch, warnings
+	return loc.Branch, warnings
 }
 
 // findViolation returns the occurrences of the violation id names: its

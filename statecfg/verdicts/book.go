@@ -68,6 +68,9 @@ type Book struct {
 	// covering every applicable gate passed; zero when none did, or a run
 	// failed since.
 	LastFullPassAt time.Time `json:"last_full_pass_at,omitzero"`
+	// FullPass is what that pass verified (see PassedFull); nil when it is
+	// not known (no snapshot could be taken, an older version's book).
+	FullPass *FullPass `json:"full_pass,omitempty"`
 	// Episode is the span of runs since a run first left failures
 	// pending, with the retry budget the agent spent in it; nil when none
 	// is open.
@@ -147,6 +150,16 @@ type Snapshot struct {
 	// snapshot as they are defined now.
 	Scope       string            `json:"scope,omitempty"`
 	Definitions map[string]string `json:"review_definitions,omitempty"`
+}
+
+// FullPass is what the last full pass verified: the stop hook's interval
+// then tells what changed since from it.
+type FullPass struct {
+	// Ref is the snapshot commit of the work tree it judged (on HEAD then,
+	// recording the base commit); Config identifies the configuration it
+	// ran.
+	Ref    string `json:"ref"`
+	Config string `json:"config,omitempty"`
 }
 
 // Point is a commit the gates were seen to pass on, and when.
@@ -348,7 +361,15 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 		b.Episode = nil
 		b.Cleared = nil // the tree as it is was verified since
 	case failed:
-		b.LastFullPassAt = time.Time{}
+		b.LastFullPassAt, b.FullPass = time.Time{}, nil
+	}
+}
+
+// PassedFull records what the full pass Finish just recorded verified
+// (nil: not known).
+func (b *Book) PassedFull(what *FullPass) {
+	if !b.LastFullPassAt.IsZero() {
+		b.FullPass = what
 	}
 }
 
@@ -461,5 +482,5 @@ func (b *Book) Clear(at time.Time, reason string, keep func(job string) bool) {
 	}
 	clear(b.Checks)
 	clear(b.Slots)
-	b.Episode, b.Snapshot, b.LastFullPassAt = nil, nil, time.Time{}
+	b.Episode, b.Snapshot, b.LastFullPassAt, b.FullPass = nil, nil, time.Time{}, nil
 }

@@ -411,3 +411,49 @@ func TestSeeTrust(t *testing.T) {
 		}
 	}
 }
+
+// What a full pass verified lives exactly as long as the interval it
+// starts: recorded after a full pass, dropped by a failure or Clear, never
+// recorded without a full pass.
+func TestFullPassFollowsTheInterval(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	what := &FullPass{Ref: "r1", Config: "c1"}
+	for _, tc := range []struct {
+		name string
+		step func(b *Book)
+		want bool
+	}{
+		{"a full pass", func(b *Book) { b.Finish(at, true, true, false); b.PassedFull(what) }, true},
+		{"no full pass", func(b *Book) { b.Finish(at, false, true, false); b.PassedFull(what) }, false},
+		{"a failure since", func(b *Book) {
+			b.Finish(at, true, true, false)
+			b.PassedFull(what)
+			b.Finish(at, false, false, true)
+		}, false},
+		{"a partial pass since", func(b *Book) {
+			b.Finish(at, true, true, false)
+			b.PassedFull(what)
+			b.Finish(at, false, true, false)
+		}, true},
+		{"cleared since", func(b *Book) {
+			b.Finish(at, true, true, false)
+			b.PassedFull(what)
+			b.Clear(at, "clean", nil)
+		}, false},
+		{"a full pass without a snapshot", func(b *Book) {
+			b.Finish(at, true, true, false)
+			b.PassedFull(what)
+			b.Finish(at, true, true, false)
+			b.PassedFull(nil)
+		}, false},
+	} {
+		b := newBook()
+		tc.step(b)
+		if got := b.FullPass != nil; got != tc.want {
+			t.Errorf("%s: full pass recorded %v, want %v (%+v)", tc.name, got, tc.want, b.FullPass)
+		}
+		if b.FullPass != nil && b.LastFullPassAt.IsZero() {
+			t.Errorf("%s: what a pass verified is kept without its interval", tc.name)
+		}
+	}
+}

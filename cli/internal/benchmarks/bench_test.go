@@ -342,6 +342,22 @@ func BenchmarkStopHookIntervalNotElapsed(b *testing.B) {
 	stopHook(b, p, false, "interval_not_elapsed")
 }
 
+// BenchmarkStopHookIntervalAfterPass: the last run, a full pass of the
+// stop hook, completed a moment ago and nothing changed since. The approve
+// says so: it snapshots the work tree in the runs' kept index and reads
+// what the pass recorded, as a stop with nothing new since a pass does.
+func BenchmarkStopHookIntervalAfterPass(b *testing.B) {
+	p := newProject(b, true, "")
+	bin := binary(b)
+	sh(b, p.dir, p.env, "echo change >> a.txt")
+	first := exec.Command(bin, "stop-hook")
+	first.Dir, first.Env, first.Stdin = p.dir, p.env, strings.NewReader(hookInput(p.dir, false))
+	if out, err := first.CombinedOutput(); err != nil || !strings.Contains(string(out), `"status":"passed"`) {
+		b.Fatalf("the first stop did not pass: %v\n%s", err, out)
+	}
+	stopHook(b, p, false, "interval_not_elapsed")
+}
+
 // BenchmarkRunOneTrueCheck: `agent-gauntlet run` with one `true` check on a
 // one-file change, against `sh -c true` (the check itself); the overhead is
 // the difference of the medians. --no-cache: the check runs every time, as

@@ -198,7 +198,7 @@ func (h *harness) exec(step string) ([]violation, error) {
 		return nil, h.merge()
 	case "mark":
 		n, _ := strconv.Atoi(arg(2))
-		return nil, h.mark(arg(1), n)
+		return nil, h.mark(arg(1), n, arg(3) == "old")
 	case "config":
 		return nil, h.config(arg(1))
 	case "lock":
@@ -371,20 +371,29 @@ func (h *harness) merge() error {
 var reviewJSONRE = regexp.MustCompile(`^(review_.+)\.(\d+)\.json$`)
 
 // mark sets the status of the n-th (1-based, wrapping) violation still
-// "new" in the latest review JSON of each slot, as an agent does after a
-// block; skipped ones become model skips on this branch.
-func (h *harness) mark(status string, n int) error {
+// "new" in the latest review JSON of each slot (old: in the one before it,
+// when a slot has one; a hand edit may pick any), as an agent does after
+// a block; skipped ones become model skips on this branch.
+func (h *harness) mark(status string, n int, old bool) error {
 	entries, err := os.ReadDir(h.s.logDir())
 	if err != nil {
 		return nil
 	}
-	latest := map[string]int{}
+	runs := map[string][]int{}
 	for _, e := range entries {
 		if m := reviewJSONRE.FindStringSubmatch(e.Name()); m != nil {
-			if run, _ := strconv.Atoi(m[2]); run > latest[m[1]] {
-				latest[m[1]] = run
-			}
+			run, _ := strconv.Atoi(m[2])
+			runs[m[1]] = append(runs[m[1]], run)
 		}
+	}
+	latest := map[string]int{}
+	for stem, list := range runs {
+		slices.Sort(list)
+		pick := len(list) - 1
+		if old && pick > 0 {
+			pick--
+		}
+		latest[stem] = list[pick]
 	}
 	type cand struct {
 		path string

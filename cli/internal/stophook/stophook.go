@@ -176,8 +176,11 @@ type Outcome struct {
 	// too: the message names them, so it is not routine.
 	preExisting bool
 	// unverified says what an approve without a run leaves unverified
-	// when no failure is pending ("" for the work tree as it is now).
+	// when no failure is pending ("" for the work tree as it is now);
+	// asPassed is set instead when such an approve is known to answer for
+	// the tree as it is (nothing changed since a full pass).
 	unverified string
+	asPassed   bool
 	// Pending are the gates that wait to be verified (see tell).
 	Pending []string
 	// told is true when tell added what the answer did not verify, or how
@@ -372,8 +375,7 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 		out := h.answer(runner.StatusIntervalNotElapsed,
 			fmt.Sprintf("Next run in %s (interval %d min). run_interval_minutes is set by %s.", remaining,
 				settings.RunIntervalMinutes, h.origin(settings.From.RunIntervalMinutes, s, config.EnvStopHookIntervalMinutes)))
-		out.unverified = sinceLastPass(logDir)
-		return out
+		return h.sinceLastPass(ctx, s, cfg, eff.Base(""), out)
 	}
 
 	return h.verify(ctx, in, s, eff, logDir)

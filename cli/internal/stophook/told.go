@@ -84,7 +84,7 @@ func unverifiedNote(out Outcome, view pendingView) string {
 	for _, s := range passes {
 		pass = pass || out.Status == s
 	}
-	if pass && view.empty() && out.unverified == "" {
+	if (pass || out.asPassed) && view.empty() && out.unverified == "" {
 		return ""
 	}
 	var parts []string
@@ -129,14 +129,17 @@ func retryLimitNote(status runner.GauntletStatus, s *site) string {
 }
 
 // named lists gates, at most maxNamed, the rest counted.
-func named(gates []string) string {
-	shown := gates[:min(len(gates), maxNamed)]
+func named(gates []string) string { return namedUpTo(gates, maxNamed) }
+
+// namedUpTo lists items, at most n, the rest counted.
+func namedUpTo(items []string, n int) string {
+	shown := items[:min(len(items), n)]
 	safe := make([]string, len(shown))
 	for i, g := range shown {
 		safe[i] = runner.SafeText(g)
 	}
 	text := strings.Join(safe, ", ")
-	if more := len(gates) - len(shown); more > 0 {
+	if more := len(items) - len(shown); more > 0 {
 		text += fmt.Sprintf(" and %d more", more)
 	}
 	return text
@@ -145,14 +148,57 @@ func named(gates []string) string {
 // stamp is a time as messages write it.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// sinceLastPass is what an interval leaves unverified: the changes since
-// the last full pass the execution state of logDir records.
-func sinceLastPass(logDir string) string {
-	st, err := state.Read(logDir)
-	if err != nil || st == nil || st.LastFullPassAt.IsZero() {
-		return "the changes since the last full pass"
+// maxChangedNamed bounds the changed paths an interval's approve names.
+const maxChangedNamed = 5
+
+// sinceLastPass completes out, an approve in the interval, with what
+// changed since the last full pass of the session's project s (settings
+// cfg, base branch base): nothing (the approve answers for the tree as it
+// is, and says so), else the changed paths, HEAD, base branch and
+// configuration, as what was not verified; when that is not known, the
+// changes since the pass.
+func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, base string, out Outcome) Outcome {
+	gates, err := s.gates()
+	if err != nil {
+		gates = nil
+		h.warn("cannot tell what changed since the last full pass: %v", err)
 	}
-	return "the changes since the last full pass at " + stamp(st.LastFullPassAt)
+	since, err := runner.SinceFullPass(ctx, gates, base)
+	if err != nil {
+		h.warn("cannot tell what changed since the last full pass: %v", err)
+	}
+	at := ""
+	if !since.At.IsZero() {
+		at = " at " + stamp(since.At)
+	}
+	switch {
+	case !since.Known:
+		st, err := state.Read(cfg.LogDirPath())
+		if err == nil && st != nil && !st.LastFullPassAt.IsZero() {
+			at = " at " + stamp(st.LastFullPassAt)
+		}
+		out.unverified = "the changes since the last full pass" + at
+	case since.Unchanged():
+		out.asPassed = true
+		out.Message += " Nothing changed since the last full pass" + at +
+			": the work tree, HEAD, the base branch and the configuration are the ones it verified."
+	default:
+		var what []string
+		if n := len(since.Paths); n > 0 {
+			what = append(what, fmt.Sprintf("%d changed path(s) (%s)", n, namedUpTo(since.Paths, maxChangedNamed)))
+		}
+		if since.HeadMoved {
+			what = append(what, "a new HEAD")
+		}
+		if since.BaseMoved {
+			what = append(what, "the base branch "+runner.SafeText(base)+" moved")
+		}
+		if since.ConfigChanged {
+			what = append(what, "the configuration in force changed")
+		}
+		out.unverified = "since the last full pass" + at + ", " + strings.Join(what, ", ")
+	}
+	return out
 }
 
 // disabledDetail says what disabled the stop hook: the variable, the

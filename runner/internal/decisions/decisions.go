@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -94,23 +97,25 @@ func Load(loc git.Location) ([]gate.Skip, error) {
 }
 
 // Keep adds the decisions to loc's project on branch (replacing a
-// decision about the same violation) and returns how many were new.
-func Keep(loc git.Location, branch string, skips []Decision) (int, error) {
+// decision about the same violation) and returns those it did not hold
+// yet.
+func Keep(loc git.Location, branch string, skips []Decision) ([]Decision, error) {
 	if len(skips) == 0 {
-		return 0, nil
+		return nil, nil
 	}
 	s, key := decisionsOf(loc, branch)
 	var book decisionBook
-	added := 0
+	var added []Decision
 	err := s.Update(&book, func() (bool, error) {
 		book.Version, book.Project, book.Branch = decisionsVersion, key[0], branch
+		added = added[:0]
 		changed := false
 		for _, sk := range skips {
 			i := indexSkip(book.Skips, sk)
 			switch {
 			case i < 0:
 				book.Skips = append(book.Skips, sk)
-				added++
+				added = append(added, sk)
 				changed = true
 			case book.Skips[i].Note != sk.Note || book.Skips[i].Anchor == "" && sk.Anchor != "":
 				sk.SkippedAt = book.Skips[i].SkippedAt
@@ -124,6 +129,25 @@ func Keep(loc git.Location, branch string, skips []Decision) (int, error) {
 		return changed, nil
 	}, key...)
 	return added, err
+}
+
+// KeepMarked keeps skips the agent marked in review records written on
+// branch logsBranch as decisions of that branch. A mark is a decision of
+// the branch checked out when the agent made it; when the branch changed
+// since those records were written (current differs), a mark not kept
+// before may have been made on either side of the change, so it is kept
+// as a decision of current too: what the agent marked after a checkout is
+// never asked of it again.
+func KeepMarked(loc git.Location, logsBranch, current string, skips []Decision) error {
+	if logsBranch == "" {
+		logsBranch = current
+	}
+	added, err := Keep(loc, logsBranch, skips)
+	if err != nil || current == "" || current == logsBranch || len(added) == 0 {
+		return err
+	}
+	_, err = Keep(loc, current, added)
+	return err
 }
 
 // indexSkip is the index of the decision in list about the same violation
@@ -150,15 +174,16 @@ func Of(job string, v gate.Violation, src *fingerprint.Source, now time.Time) De
 		Note: review.ResultText(v), Review: job, SkippedAt: now.UTC()}
 }
 
-// skippedInLogs are the violations marked skipped in the newest verdict of
-// every review slot of logDir (its files named by jn), as decisions, with
-// a warning per unreadable file.
+// skippedInLogs are the violations marked skipped in every review JSON
+// file of logDir (its files named by jn; any run's, not only the newest of
+// each slot: a mark is the agent's word wherever it wrote it), as
+// decisions, with a warning per unreadable file.
 func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, []string) {
 	names, err := logdir.Scan(logDir)
 	if err != nil {
 		return nil, []string{err.Error()}
 	}
-	records, warnings := review.Latest(logDir, names, jn)
+	records, warnings := review.Marked(logDir, names, jn)
 	src := fingerprint.NewSource(root)
 	var out []Decision
 	for _, r := range records {
@@ -172,25 +197,56 @@ func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]D
 }
 
 // Harvest keeps the skips the agent marked in logDir's review records
-// (by command or by hand; files named by jn) as decisions of branch (the branch the logs were
-// written on; the current one when ""), before anything archives those
-// records. Problems are returned as warnings: decisions never stop a run.
+// (by command or by hand, in any run's file; files named by jn) as
+// decisions of branch (the branch the logs were written on; the current
+// one when ""), and those marked in the archive (previous/, whose own
+// execution state names its branch; emptied at the next archive) as
+// decisions of the archive's branch; a mark new to its branch when the
+// branch changed since is kept on the current one too (KeepMarked). It
+// runs before anything archives or empties those records. Problems are
+// returned as warnings: decisions never stop a run.
 func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
 	skips, warnings := skippedInLogs(logDir, root, jn, now)
-	if len(skips) == 0 {
+	archived, archivedBranch, more := skippedInArchive(logDir, root, jn, now)
+	warnings = append(warnings, more...)
+	if len(skips)+len(archived) == 0 {
 		return warnings
 	}
 	loc, err := locate(ctx)
 	if err != nil {
 		return append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
 	}
-	if branch == "" {
-		branch = loc.Branch
-	}
-	if _, err := Keep(loc, branch, skips); err != nil {
-		warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
+	for _, set := range []struct {
+		branch string
+		skips  []Decision
+	}{{branch, skips}, {archivedBranch, archived}} {
+		if len(set.skips) == 0 {
+			continue
+		}
+		if err := KeepMarked(loc, set.branch, loc.Branch, set.skips); err != nil {
+			warnings = append(warnings, fmt.Sprintf("cannot keep the skipped violations as decisions: %v", err))
+		}
 	}
 	return warnings
+}
+
+// skippedInArchive are the skips marked in the review records of logDir's
+// archive (previous/, when it is a directory) and the branch its execution
+// state names ("" when it names none).
+func skippedInArchive(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, string, []string) {
+	dir := filepath.Join(logDir, logdir.PreviousDir)
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return nil, "", nil
+	}
+	skips, warnings := skippedInLogs(dir, root, jn, now)
+	if len(skips) == 0 {
+		return nil, "", warnings
+	}
+	branch := ""
+	if st, err := state.Read(dir); err == nil && st != nil {
+		branch = st.Branch
+	}
+	return skips, branch, warnings
 }
 
 // Warning words a problem reading the decisions.

@@ -15,13 +15,13 @@ func TestRecordSkips(t *testing.T) {
 	loc := git.Location{CommonDir: t.TempDir(), Branch: "feature"}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	first := Decision{ID: "aaaaaaa", File: "a.go", Line: 3, Anchor: "x", Issue: "Bad name", Note: "ok", SkippedAt: at}
-	if n, err := Keep(loc, "feature", []Decision{first}); n != 1 || err != nil {
-		t.Fatalf("first: %d %v", n, err)
+	if n, err := Keep(loc, "feature", []Decision{first}); len(n) != 1 || err != nil {
+		t.Fatalf("first: %v %v", n, err)
 	}
 	again := first
 	again.ID, again.Note, again.SkippedAt = "bbbbbbb", "still ok", at.Add(time.Hour)
-	if n, err := Keep(loc, "feature", []Decision{again}); n != 0 || err != nil {
-		t.Fatalf("same violation: %d %v", n, err)
+	if n, err := Keep(loc, "feature", []Decision{again}); len(n) != 0 || err != nil {
+		t.Fatalf("same violation: %v %v", n, err)
 	}
 	skips, err := Load(loc)
 	if err != nil || len(skips) != 1 || skips[0].Note != "still ok" {

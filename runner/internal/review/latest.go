@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -60,3 +61,35 @@ func StatusOf(v gate.Violation) string {
 
 // ResultText is the agent's note on a violation ("" when there is none).
 func ResultText(v gate.Violation) string { return resultText(v.Result) }
+
+// Marked returns the verdict of every review JSON file among names (the
+// files of logDir, named by jn), of every run, not only the newest of each
+// slot: the agent may mark a violation in any of them, by hand or by
+// command. They come oldest run first, so that a later mark of the same
+// violation is read last; one warning per unreadable file.
+func Marked(logDir string, names []logdir.Name, jn *logdir.JobNames) ([]SlotRecord, []string) {
+	var out []SlotRecord
+	var warnings []string
+	for _, n := range slotNames(logDir, names, jn) {
+		if !n.json() {
+			continue
+		}
+		r, err := readRecord(n)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("ignoring unreadable review log: %v", err))
+			continue
+		}
+		out = append(out, SlotRecord{Job: r.job, Slot: r.Slot, Adapter: r.adapter, Run: r.Run, Path: r.path,
+			JSON: true, Status: r.status, Violations: r.violations})
+	}
+	slices.SortStableFunc(out, func(a, b SlotRecord) int {
+		if a.Run != b.Run {
+			return a.Run - b.Run
+		}
+		if c := strings.Compare(a.Job, b.Job); c != 0 {
+			return c
+		}
+		return a.Slot - b.Slot
+	})
+	return out, warnings
+}

@@ -157,6 +157,9 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 			}
 		}
 		bk.Finish(now, p.fullRun(), passed, failed)
+		if p.fullRun() && passed {
+			bk.PassedFull(fullPassOf(p, ep))
+		}
 		if p.fullRun() && passed && ep.snapped && ep.branch != detachedHEAD {
 			bk.MarkVerified(ep.branch, ep.ref, now)
 		}
@@ -206,4 +209,13 @@ func (b *begun) nothingChanged(s *services, p *project) {
 		bk.MarkVerified(loc.Branch, refs.Head, now)
 		return nil
 	})
+}
+
+// fullPassOf is what a full run that passed verified: the snapshot it
+// judged and its configuration; nil without a snapshot.
+func fullPassOf(p *project, ep endPoint) *verdicts.FullPass {
+	if !ep.snapped {
+		return nil
+	}
+	return &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg)}
 }

@@ -9,8 +9,10 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
@@ -52,6 +54,7 @@ func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes
 	prep := &prepared{consolePath: consolePath}
 	prep.previous = s.deps.previous(s, p, b)
 	prep.skips = branchSkips(s, p, pl.jobs)
+	skipDecided(prep.previous, prep.skips)
 	prep.cache = openCache(p, b)
 	if prep.cache != nil {
 		computeKeys(ctx, p, b, ch, pl.jobs, prep.cache, prep.skips)
@@ -80,6 +83,58 @@ func branchSkips(s *services, p *project, jobs []gate.Job) []gate.Skip {
 		s.cons.Printf(lineWarning, decisions.Warning(err))
 	}
 	return skips
+}
+
+// skipDecided moves the violations still pending in previous that fall
+// under a standing skip decision of the branch (skips) among the skipped
+// ones: the agent may have marked one in another review file than the one
+// its slot's verdict wrote (an older run's, by hand), and its word counts
+// wherever it wrote it. A slot whose violations are all decided so is no
+// longer pending. A violation the agent marked fixed stays to be verified.
+func skipDecided(previous *gate.Pending, skips []gate.Skip) {
+	if previous == nil || len(skips) == 0 {
+		return
+	}
+	for job, slots := range previous.Slots {
+		for index, vs := range slots {
+			open := make([]gate.Violation, 0, len(vs))
+			for _, v := range vs {
+				sk, ok := decidedSkip(v, skips)
+				if !ok || v.Status == gate.ViolationFixed {
+					open = append(open, v)
+					continue
+				}
+				v.Status = gate.ViolationSkipped
+				if v.Result == nil && sk.Note != "" {
+					v.Result = sk.Note
+				}
+				if previous.Skipped[job] == nil {
+					previous.Skipped[job] = map[int][]gate.Violation{}
+				}
+				previous.Skipped[job][index] = append(previous.Skipped[job][index], v)
+			}
+			if len(vs) > 0 && len(open) == 0 {
+				delete(slots, index)
+			} else {
+				slots[index] = open
+			}
+		}
+		if len(slots) == 0 {
+			delete(previous.Slots, job)
+		}
+	}
+}
+
+// decidedSkip is the skip decision about the pending violation v: the
+// same id, or the same file and line and a similar issue.
+func decidedSkip(v gate.Violation, skips []gate.Skip) (gate.Skip, bool) {
+	line, _ := parse.LineNumber(v.Line)
+	for _, sk := range skips {
+		if sk.ID != "" && sk.ID == v.ID || sk.File == v.File && sk.Line == line && fingerprint.SimilarIssues(sk.Issue, v.Issue) {
+			return sk, true
+		}
+	}
+	return gate.Skip{}, false
 }
 
 // openCache returns the result cache of the run, nil when the run does

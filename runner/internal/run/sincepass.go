@@ -1,0 +1,87 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+)
+
+// SincePass is what changed since the last full pass, as the stop hook's
+// interval tells it.
+type SincePass struct {
+	// Known is false when the book does not say what the pass verified
+	// (no snapshot then, an older version's book, its snapshot gone).
+	Known bool
+	// At is when the pass ended.
+	At time.Time
+	// Paths are the paths of the work tree that differ from the tree the
+	// pass judged (relative to the repository's top level, sorted).
+	Paths []string
+	// HeadMoved, BaseMoved and ConfigChanged say that HEAD, the base
+	// branch or the configuration in force are not those of the pass.
+	HeadMoved, BaseMoved, ConfigChanged bool
+}
+
+// Unchanged reports whether the work tree, HEAD, the base branch and the
+// configuration are known to be those the last full pass verified.
+func (s SincePass) Unchanged() bool {
+	return s.Known && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged
+}
+
+// SinceFullPass compares the project of cfg (loaded with its gates; base
+// branch base) as it is with what its last full pass verified. The work tree is snapshotted in
+// the kept index the runs use, which costs about one `git status` when
+// little changed. An error, or a book that does not say, is Known false.
+func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SincePass, error) {
+	book, err := StoredBook(ctx, cfg.Root)
+	if err != nil || book == nil || book.FullPass == nil || book.LastFullPassAt.IsZero() {
+		return SincePass{}, err
+	}
+	fp := book.FullPass
+	refs, err := git.ResolveRefs(ctx, cfg.Root, base, fp.Ref)
+	if err != nil || refs.SnapshotTree == "" {
+		return SincePass{}, err
+	}
+	var excludes []string
+	if rel := scope.InsideRel(cfg.Root, cfg.LogDirPath()); rel != "" {
+		excludes = append(excludes, rel)
+	}
+	ts, err := git.NewTreeSnapshot(ctx, cfg.Root, excludes...)
+	if err != nil {
+		return SincePass{}, err
+	}
+	defer ts.Close()
+	out := SincePass{Known: true, At: book.LastFullPassAt,
+		HeadMoved:     refs.Head != refs.SnapshotParent,
+		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
+		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg)}
+	if ts.Tree != refs.SnapshotTree {
+		if out.Paths, err = git.TreePaths(ctx, cfg.Root, refs.SnapshotTree, ts.Tree); err != nil {
+			return SincePass{}, err
+		}
+	}
+	return out, nil
+}
+
+// ConfigIdentity identifies a configuration loaded with its gates: the
+// same settings and gates give the same identity, wherever the project
+// is reached from ("" when it cannot be told).
+func ConfigIdentity(cfg *config.Config) string {
+	if cfg == nil {
+		return ""
+	}
+	c := *cfg
+	c.Root, c.Warnings = "", nil
+	data, err := json.Marshal(c)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:12])
+}
