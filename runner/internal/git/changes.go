@@ -355,15 +355,27 @@ func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (f
 	if err != nil {
 		return nil, nil, err
 	}
-	dirty, err := snap.dirtyNested(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
 	pfx, err := showPrefix(ctx, root)
 	if err != nil {
 		return nil, nil, err
 	}
-	return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil
+	if snap.Uncertain != "" {
+		// Not every repository inside could be read: their directories
+		// stand for them.
+		dirty, err := snap.dirtyNested(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil
+	}
+	inside, err := snap.nestedChanges(ctx, head)
+	if err != nil {
+		return nil, nil, err
+	}
+	nested := snap.nestedPaths()
+	staged = withoutNested(staged, underPrefix(slices.Clone(nested), pfx))
+	left := underPrefix(withoutNested(snap.leftTop, nested), pfx)
+	return union(staged, underPrefix(union(withoutNested(changed, nested), inside), pfx), left), nil, nil
 }
 
 // localFiles is base...HEAD ∪ the uncommitted changes. The committed diff

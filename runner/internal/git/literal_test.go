@@ -398,7 +398,7 @@ func changeCases() []changeCase {
 			n := newRepoAt(r.t, filepath.Join(r.root, "dep"))
 			n.write("f", "good\n")
 			n.commitAll("dep")
-		}, false, func(r *repo) { r.write("dep/f", "bad\n") }, "dep", ""},
+		}, false, func(r *repo) { r.write("dep/f", "bad\n") }, "dep/f", ""},
 	}
 }
 

@@ -322,3 +322,110 @@ func (s *TreeSnapshot) dirtyNested(ctx context.Context) ([]string, error) {
 	slices.Sort(dirty)
 	return dirty, nil
 }
+
+// nestedPaths are the top-level-relative paths of the repositories inside
+// the work tree that the snapshot read, at every depth.
+func (s *TreeSnapshot) nestedPaths() []string {
+	var paths []string
+	for p, n := range s.nested {
+		paths = append(paths, p)
+		for _, q := range n.nestedPaths() {
+			paths = append(paths, p+"/"+q)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// nestedChanges lists, relative to the top level, the files of the
+// repositories inside the work tree that differ from what the commit head
+// of the outer repository ("" for none) holds at their path: the tree of
+// the commit its gitlink names, or nothing at all where it holds no
+// gitlink (or git cannot read that commit): every file of a repository the
+// outer one does not track is new, as an untracked file is. What each
+// holds is its KeyTree, so a commit made inside it changes nothing here
+// and its own ignore rules hide nothing (see Retake). The repositories'
+// own paths are never listed: they are directories, not files.
+func (s *TreeSnapshot) nestedChanges(ctx context.Context, head string) ([]string, error) {
+	if len(s.nested) == 0 {
+		return nil, nil
+	}
+	paths := make([]string, 0, len(s.nested))
+	for p := range s.nested {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	links, err := s.headGitlinks(ctx, head, paths)
+	if err != nil {
+		return nil, err
+	}
+	skip := s.nestedPaths()
+	var files []string
+	for _, p := range paths {
+		n := s.nested[p]
+		inside, err := n.diffFrom(ctx, s.disk, links[p])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		for _, f := range inside {
+			if f = p + "/" + f; !slices.Contains(skip, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	return files, nil
+}
+
+// headGitlinks are the commits the gitlinks of head name at paths (paths
+// relative to the top level), by path; none when head is "".
+func (s *TreeSnapshot) headGitlinks(ctx context.Context, head string, paths []string) (map[string]string, error) {
+	links := map[string]string{}
+	if head == "" {
+		return links, nil
+	}
+	args := append([]string{"ls-tree", "-z", "--full-tree", head, "--"}, paths...)
+	out, _, err := run(ctx, s.disk.call(s.disk.top, "", args...))
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range splitZ(out) {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[0] == "160000" && isSHA(f[2]) {
+			links[p] = f[2]
+		}
+	}
+	return links, nil
+}
+
+// diffFrom lists the paths of the snapshot's KeyTree that differ from the
+// tree of commit (relative to the snapshot's top level): every path when
+// commit is "" or its objects cannot be read. outer is the repository
+// whose object store holds the KeyTree.
+func (s *TreeSnapshot) diffFrom(ctx context.Context, outer *diskRepo, commit string) ([]string, error) {
+	d := *outer
+	d.alternates = append(slices.Clone(outer.alternates), filepath.Join(s.disk.commonDir, "objects"))
+	diff := func(from string) ([]string, error) {
+		out, _, err := run(ctx, d.call(outer.top, "", "diff-tree", "-r", "-z", "--name-only", "--no-renames", from, s.KeyTree, "--"))
+		return splitZ(out), err
+	}
+	if commit != "" {
+		files, err := diff(commit)
+		if err == nil || ctx.Err() != nil {
+			return files, err
+		}
+	}
+	return diff(emptyTree)
+}
+
+// withoutNested drops from paths (top-level-relative, a directory with or
+// without its trailing slash) the repositories inside the work tree: what
+// they hold is listed file by file (nestedChanges).
+func withoutNested(paths, nested []string) []string {
+	kept := paths[:0:0]
+	for _, p := range paths {
+		if !slices.Contains(nested, strings.TrimSuffix(p, "/")) {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
