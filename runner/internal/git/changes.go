@@ -238,7 +238,7 @@ func ChangedFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes
 func ChangedFilesIn(ctx context.Context, root string, spec gate.DiffSpec, snap *TreeSnapshot) (Changes, error) {
 	switch spec.Mode {
 	case gate.DiffUncommitted:
-		files, warnings, err := uncommittedLiteral(ctx, root, snap)
+		files, warnings, _, err := uncommittedLiteral(ctx, root, snap)
 		return Changes{Files: files, BaseRef: "uncommitted", Warnings: warnings}, err
 	case gate.DiffCommit:
 		from, to, ref, err := commitRange(ctx, root, spec.Commit)
@@ -309,8 +309,10 @@ func isSnapshotCommit(ctx context.Context, root, rev string) (bool, error) {
 
 // uncommittedLiteral lists the uncommitted changes (see ChangedFiles) from
 // snap, or from a snapshot it takes; when the work tree cannot be read
-// literally, git's own listing stands in, with a warning.
-func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (files, warnings []string, err error) {
+// literally, git's own listing stands in, with a warning. inside is the
+// snapshot's view of the repositories inside the work tree, when it read
+// them all.
+func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (files, warnings []string, inside *insideView, err error) {
 	// The snapshot, HEAD and the staged paths are asked at once.
 	var head string
 	var staged []string
@@ -334,14 +336,14 @@ func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (f
 		defer snap.Close()
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if snapErr != nil {
 		if errors.Is(snapErr, ErrGitMissing) || errors.Is(snapErr, ErrRepository) || ctx.Err() != nil {
-			return nil, nil, snapErr
+			return nil, nil, nil, snapErr
 		}
 		files, serr := uncommittedFiles(ctx, root)
-		return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", snapErr)}, serr
+		return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", snapErr)}, nil, serr
 	}
 	from := head
 	if from == "" {
@@ -349,33 +351,61 @@ func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (f
 	}
 	raw, err := snap.rawDiffIndex(ctx, from)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	_, changed, err := checkoutViewOf(ctx, snap.disk.top, from, raw, snap.noAttributesInTree())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	pfx, err := showPrefix(ctx, root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if snap.Uncertain != "" {
 		// Not every repository inside could be read: their directories
 		// stand for them.
 		dirty, err := snap.dirtyNested(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil
+		return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil, nil
 	}
-	inside, err := snap.nestedChanges(ctx, head)
+	view := snap.inside()
+	files, err = view.changesSince(ctx, head)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	nested := snap.nestedPaths()
-	staged = withoutNested(staged, underPrefix(slices.Clone(nested), pfx))
-	left := underPrefix(withoutNested(snap.leftTop, nested), pfx)
-	return union(staged, underPrefix(union(withoutNested(changed, nested), inside), pfx), left), nil, nil
+	staged = withoutNested(staged, underPrefix(slices.Clone(view.all), pfx))
+	left := underPrefix(withoutNested(snap.leftTop, view.all), pfx)
+	return union(staged, underPrefix(union(withoutNested(changed, view.all), files), pfx), left), nil, &view, nil
+}
+
+// withInside replaces, in committed (paths relative to root), the
+// repositories inside the work tree by their files that differ from what
+// the merge base of base and HEAD holds at their path (see
+// insideView.changesSince): a commit that moved a gitlink names its
+// directory.
+func withInside(ctx context.Context, root, base string, committed []string, inside *insideView) ([]string, error) {
+	if inside == nil || len(inside.repos) == 0 {
+		return committed, nil
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	kept := withoutNested(committed, underPrefix(slices.Clone(inside.all), pfx))
+	if len(kept) == len(committed) {
+		return committed, nil
+	}
+	mb, _, err := run(ctx, call{root: root, args: []string{"merge-base", base, "HEAD"}})
+	if err != nil {
+		return nil, err
+	}
+	files, err := inside.changesSince(ctx, strings.TrimSpace(string(mb)))
+	if err != nil {
+		return nil, err
+	}
+	return union(kept, underPrefix(files, pfx)), nil
 }
 
 // localFiles is base...HEAD ∪ the uncommitted changes. The committed diff
@@ -387,10 +417,11 @@ func localFiles(ctx context.Context, root, base string, snap *TreeSnapshot) (Cha
 		return localFilesResolved(ctx, root, base, snap)
 	}
 	var committed, rest, warnings []string
+	var inside *insideView
 	var committedErr error
 	err := parallel(func() error {
 		var err error
-		rest, warnings, err = uncommittedLiteral(ctx, root, snap)
+		rest, warnings, inside, err = uncommittedLiteral(ctx, root, snap)
 		return err
 	}, func() error {
 		committed, committedErr = diffNames(ctx, root, base+"...HEAD", "--")
@@ -405,6 +436,9 @@ func localFiles(ctx context.Context, root, base string, snap *TreeSnapshot) (Cha
 		}
 		return localFilesResolved(ctx, root, base, snap)
 	}
+	if committed, err = withInside(ctx, root, base, committed, inside); err != nil {
+		return Changes{}, err
+	}
 	return Changes{Files: union(committed, rest), BaseRef: base, Warnings: warnings}, nil
 }
 
@@ -417,7 +451,7 @@ func localFilesResolved(ctx context.Context, root, base string, snap *TreeSnapsh
 	}
 	if head == "" {
 		// No commits: nothing to compare with; everything present is new.
-		files, warnings, err := uncommittedLiteral(ctx, root, snap)
+		files, warnings, _, err := uncommittedLiteral(ctx, root, snap)
 		return Changes{Files: files, BaseRef: "root", Warnings: warnings}, err
 	}
 	baseSHA, err := ResolveBase(ctx, root, base)
@@ -428,8 +462,11 @@ func localFilesResolved(ctx context.Context, root, base string, snap *TreeSnapsh
 	if err != nil {
 		return Changes{}, noMergeBase(ctx, root, base, err)
 	}
-	rest, warnings, err := uncommittedLiteral(ctx, root, snap)
+	rest, warnings, inside, err := uncommittedLiteral(ctx, root, snap)
 	if err != nil {
+		return Changes{}, err
+	}
+	if committed, err = withInside(ctx, root, baseSHA, committed, inside); err != nil {
 		return Changes{}, err
 	}
 	return Changes{Files: union(committed, rest), BaseRef: base, Warnings: warnings}, nil

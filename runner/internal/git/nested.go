@@ -337,8 +337,34 @@ func (s *TreeSnapshot) nestedPaths() []string {
 	return paths
 }
 
-// nestedChanges lists, relative to the top level, the files of the
-// repositories inside the work tree that differ from what the commit head
+// insideView is what listing the files of the repositories inside a work
+// tree takes, read from its snapshot (see TreeSnapshot.inside).
+type insideView struct {
+	// outer is the work tree's repository, whose object store holds the
+	// snapshots of the repositories inside.
+	outer *diskRepo
+	// repos are the repositories inside, by top-level-relative path; all
+	// are their paths at every depth, sorted.
+	repos map[string]insideRepo
+	all   []string
+}
+
+// insideRepo is one repository inside: its KeyTree, and its own object
+// directory (where the commits its gitlinks name are).
+type insideRepo struct{ keyTree, objects string }
+
+// inside is the view of the repositories inside the work tree that the
+// snapshot read.
+func (s *TreeSnapshot) inside() insideView {
+	v := insideView{outer: s.disk, repos: map[string]insideRepo{}, all: s.nestedPaths()}
+	for p, n := range s.nested {
+		v.repos[p] = insideRepo{keyTree: n.KeyTree, objects: filepath.Join(n.disk.commonDir, "objects")}
+	}
+	return v
+}
+
+// changesSince lists, relative to the top level, the files of the
+// repositories inside the work tree that differ from what the commit rev
 // of the outer repository ("" for none) holds at their path: the tree of
 // the commit its gitlink names, or nothing at all where it holds no
 // gitlink (or git cannot read that commit): every file of a repository the
@@ -346,29 +372,27 @@ func (s *TreeSnapshot) nestedPaths() []string {
 // holds is its KeyTree, so a commit made inside it changes nothing here
 // and its own ignore rules hide nothing (see Retake). The repositories'
 // own paths are never listed: they are directories, not files.
-func (s *TreeSnapshot) nestedChanges(ctx context.Context, head string) ([]string, error) {
-	if len(s.nested) == 0 {
+func (v insideView) changesSince(ctx context.Context, rev string) ([]string, error) {
+	if len(v.repos) == 0 {
 		return nil, nil
 	}
-	paths := make([]string, 0, len(s.nested))
-	for p := range s.nested {
+	paths := make([]string, 0, len(v.repos))
+	for p := range v.repos {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	links, err := s.headGitlinks(ctx, head, paths)
+	links, err := v.gitlinks(ctx, rev, paths)
 	if err != nil {
 		return nil, err
 	}
-	skip := s.nestedPaths()
 	var files []string
 	for _, p := range paths {
-		n := s.nested[p]
-		inside, err := n.diffFrom(ctx, s.disk, links[p])
+		inside, err := v.diffFrom(ctx, v.repos[p], links[p])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		for _, f := range inside {
-			if f = p + "/" + f; !slices.Contains(skip, f) {
+			if f = p + "/" + f; !slices.Contains(v.all, f) {
 				files = append(files, f)
 			}
 		}
@@ -376,15 +400,15 @@ func (s *TreeSnapshot) nestedChanges(ctx context.Context, head string) ([]string
 	return files, nil
 }
 
-// headGitlinks are the commits the gitlinks of head name at paths (paths
-// relative to the top level), by path; none when head is "".
-func (s *TreeSnapshot) headGitlinks(ctx context.Context, head string, paths []string) (map[string]string, error) {
+// gitlinks are the commits the gitlinks of rev name at paths (relative
+// to the top level), by path; none when rev is "".
+func (v insideView) gitlinks(ctx context.Context, rev string, paths []string) (map[string]string, error) {
 	links := map[string]string{}
-	if head == "" {
+	if rev == "" {
 		return links, nil
 	}
-	args := append([]string{"ls-tree", "-z", "--full-tree", head, "--"}, paths...)
-	out, _, err := run(ctx, s.disk.call(s.disk.top, "", args...))
+	args := append([]string{"ls-tree", "-z", "--full-tree", rev, "--"}, paths...)
+	out, _, err := run(ctx, v.outer.call(v.outer.top, "", args...))
 	if err != nil {
 		return nil, err
 	}
@@ -397,15 +421,14 @@ func (s *TreeSnapshot) headGitlinks(ctx context.Context, head string, paths []st
 	return links, nil
 }
 
-// diffFrom lists the paths of the snapshot's KeyTree that differ from the
-// tree of commit (relative to the snapshot's top level): every path when
-// commit is "" or its objects cannot be read. outer is the repository
-// whose object store holds the KeyTree.
-func (s *TreeSnapshot) diffFrom(ctx context.Context, outer *diskRepo, commit string) ([]string, error) {
-	d := *outer
-	d.alternates = append(slices.Clone(outer.alternates), filepath.Join(s.disk.commonDir, "objects"))
+// diffFrom lists the paths of r's KeyTree that differ from the tree of
+// commit (relative to r's top level): every path when commit is "" or its
+// objects cannot be read.
+func (v insideView) diffFrom(ctx context.Context, r insideRepo, commit string) ([]string, error) {
+	d := *v.outer
+	d.alternates = append(slices.Clone(v.outer.alternates), r.objects)
 	diff := func(from string) ([]string, error) {
-		out, _, err := run(ctx, d.call(outer.top, "", "diff-tree", "-r", "-z", "--name-only", "--no-renames", from, s.KeyTree, "--"))
+		out, _, err := run(ctx, d.call(d.top, "", "diff-tree", "-r", "-z", "--name-only", "--no-renames", from, r.keyTree, "--"))
 		return splitZ(out), err
 	}
 	if commit != "" {
@@ -419,7 +442,7 @@ func (s *TreeSnapshot) diffFrom(ctx context.Context, outer *diskRepo, commit str
 
 // withoutNested drops from paths (top-level-relative, a directory with or
 // without its trailing slash) the repositories inside the work tree: what
-// they hold is listed file by file (nestedChanges).
+// they hold is listed file by file (insideView.changesSince).
 func withoutNested(paths, nested []string) []string {
 	kept := paths[:0:0]
 	for _, p := range paths {
