@@ -20,8 +20,11 @@ import (
 // one around it (kind), how deep it sits, what happens to one of its
 // files, and what ignores that file.
 type insideCase struct {
-	kind   string // "new", "untracked", "gitlink"
-	depth  int    // 1: src/sub; 2: src/dep/sub, inside a repository of its own
+	kind string // "new", "untracked", "gitlink"
+	// depth is how deep the repository sits: 1 is src/sub; 2 is
+	// src/dep/sub, inside a repository of its own; 3 is src/dep/mid/sub,
+	// the deepest a snapshot reads (see maxNestedDepth).
+	depth  int
 	op     string // "new file", "modified file", "committed inside"
 	ignore string // "none", "own .gitignore", "own info/exclude"
 }
@@ -34,11 +37,14 @@ func (c insideCase) String() string {
 func insideCases() []insideCase {
 	var cases []insideCase
 	for _, kind := range []string{"new", "untracked", "gitlink"} {
-		for _, depth := range []int{1, 2} {
+		for _, depth := range []int{1, 2, 3} {
 			for _, op := range []string{"new file", "modified file", "committed inside"} {
 				for _, ignore := range []string{"none", "own .gitignore", "own info/exclude"} {
 					if kind == "new" && op == "modified file" {
 						continue // nothing to modify in a repository made now
+					}
+					if depth == 3 && ignore != "own .gitignore" {
+						continue // the deepest level: one ignore rule is enough
 					}
 					cases = append(cases, insideCase{kind, depth, op, ignore})
 				}
@@ -77,17 +83,21 @@ func TestChangesInsideNestedRepositories(t *testing.T) {
 			r.commitAll("base")
 			r.git("checkout", "-q", "-b", "feature")
 			parent, dir := r.root, filepath.Join(r.root, "src", "sub")
-			if c.depth == 2 {
-				parent, dir = filepath.Join(r.root, "src", "dep"), filepath.Join(r.root, "src", "dep", "sub")
+			for i, name := range []string{"dep", "mid"}[:c.depth-1] {
+				if i == 0 {
+					parent = filepath.Join(r.root, "src")
+				}
+				parent = filepath.Join(parent, name)
+				dir = filepath.Join(parent, "sub")
 				if err := os.MkdirAll(parent, 0o755); err != nil {
 					t.Fatal(err)
 				}
 				nestedGit(t, parent, "init", "-q")
-				if err := os.WriteFile(filepath.Join(parent, "d.txt"), []byte("dep\n"), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(parent, name+".txt"), []byte(name+"\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				nestedGit(t, parent, "add", "-A")
-				nestedGit(t, parent, "commit", "-q", "-m", "dep")
+				nestedGit(t, parent, "commit", "-q", "-m", name)
 			}
 			make := func() {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
