@@ -222,8 +222,11 @@ func ResolveBase(ctx context.Context, root, base string) (string, error) {
 //     whose bytes or mode on disk differ from what checking out HEAD
 //     writes (see checkoutView), read literally whatever index flags,
 //     attributes or configuration say: edits, deletions, new files that
-//     are not ignored, repositories inside the work tree that changed or
-//     cannot be held (LeftOut).
+//     are not ignored, and the files of the repositories inside the work
+//     tree that differ from what HEAD holds at their path
+//     (insideView.changesSince; their directories when the snapshot could
+//     not read them all, see TreeSnapshot.Uncertain). In DiffLocal, a
+//     gitlink that moved since the merge base is listed the same way.
 //   - DiffCommit: the commit against its parent (or the empty tree).
 //   - DiffCI: base...Head (Head defaults to HEAD), falling back to HEAD^...HEAD
 //     with a warning when the base cannot be resolved.
