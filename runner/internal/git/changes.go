@@ -365,13 +365,19 @@ func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (f
 		return nil, nil, nil, err
 	}
 	if snap.Uncertain != "" {
-		// Not every repository inside could be read: their directories
-		// stand for them.
-		dirty, err := snap.dirtyNested(ctx)
+		// Not every repository inside could be read: every file on disk
+		// in each of them stands for what changed there.
+		dirs, err := snap.dirtyNested(ctx)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil, nil
+		inside, err := filesUnder(snap.disk.top, dirs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		staged = withoutNested(staged, underPrefix(slices.Clone(dirs), pfx))
+		left := underPrefix(withoutNested(snap.leftTop, dirs), pfx)
+		return union(staged, underPrefix(union(withoutNested(changed, dirs), inside), pfx), left), nil, nil, nil
 	}
 	view := snap.inside()
 	files, err = view.changesSince(ctx, head)

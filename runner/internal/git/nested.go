@@ -452,3 +452,40 @@ func withoutNested(paths, nested []string) []string {
 	}
 	return kept
 }
+
+// filesUnder lists the files (and symbolic links) on disk below the
+// directories dirs of the work tree at top (paths relative to top, as the
+// result is), leaving out every .git: what a repository inside holds when
+// no snapshot could read it.
+func filesUnder(top string, dirs []string) ([]string, error) {
+	var files []string
+	for _, d := range dirs {
+		root := filepath.Join(top, filepath.FromSlash(d))
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err == nil && e.Name() == ".git" && p != root {
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if err == nil && e.IsDir() {
+				return nil
+			}
+			// A file, or a directory that cannot be read: it stands for
+			// itself.
+			rel, rerr := filepath.Rel(top, p)
+			if rerr != nil {
+				return rerr
+			}
+			files = append(files, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
