@@ -267,6 +267,9 @@ func ChangedFilesIn(ctx context.Context, root string, spec gate.DiffSpec, snap *
 			}
 		}
 		files, err := sinceFiles(ctx, root, spec.FixBase, tree)
+		if err == nil && snap != nil && snap.Tree == tree && snap.Uncertain == "" {
+			files, err = withInsideSince(ctx, root, spec.FixBase, files, snap.inside())
+		}
 		return Changes{Files: files, BaseRef: spec.FixBase}, err
 	case gate.DiffLocal, "":
 		return localFiles(ctx, root, spec.BaseBranch, snap)
@@ -415,6 +418,25 @@ func withInside(ctx context.Context, root, base string, committed []string, insi
 		return nil, err
 	}
 	return union(kept, underPrefix(files, pfx)), nil
+}
+
+// withInsideSince replaces, in files (paths relative to root, listed
+// since from), the repositories inside the work tree by their files that
+// differ from what from holds at their path (see
+// insideView.changesSince).
+func withInsideSince(ctx context.Context, root, from string, files []string, inside insideView) ([]string, error) {
+	if len(inside.repos) == 0 {
+		return files, nil
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	since, err := inside.changesSince(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	return union(withoutNested(files, underPrefix(slices.Clone(inside.all), pfx)), underPrefix(since, pfx)), nil
 }
 
 // localFiles is base...HEAD ∪ the uncommitted changes. The committed diff
