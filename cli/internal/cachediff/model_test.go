@@ -116,7 +116,7 @@ func drawStep(t *rapid.T) string {
 	case 7:
 		return "flag " + p + " " + rapid.SampledFrom([]string{"skip-worktree", "assume-unchanged", "none"}).Draw(t, "flag")
 	case 8:
-		return "nested " + rapid.SampledFrom([]string{"make", "commit"}).Draw(t, "nested")
+		return "nested " + rapid.SampledFrom([]string{"make", "commit", "init", "ignore", "exclude"}).Draw(t, "nested")
 	case 9:
 		return "rename " + p + " " + rapid.SampledFrom(paths).Draw(t, "to")
 	case 10:
@@ -246,10 +246,30 @@ func (s *sandbox) flag(p, flag string) error {
 	return err
 }
 
-// nested makes dep/ a repository of its own with a commit, or commits
-// what it holds.
+// nested makes dep/ a repository of its own with a commit ("make") or
+// without one ("init"), commits what it holds, or makes its own ignore
+// rules (its .gitignore, its info/exclude) ignore everything in it.
 func (s *sandbox) nested(what string) error {
 	dep := s.path("dep")
+	if what == "init" {
+		if _, err := os.Lstat(filepath.Join(dep, ".git")); err == nil {
+			return nil
+		}
+		if err := s.write("dep/f", "dep ok\n"); err != nil {
+			return err
+		}
+		_, err := s.gitIn(dep, "init", "-q", "-b", "main")
+		return err
+	}
+	if what == "ignore" || what == "exclude" {
+		if _, err := os.Lstat(filepath.Join(dep, ".git")); err != nil {
+			return nil
+		}
+		if what == "ignore" {
+			return s.write("dep/.gitignore", "*\n")
+		}
+		return s.write("dep/.git/info/exclude", "*\n")
+	}
 	if what == "make" {
 		if _, err := os.Lstat(filepath.Join(dep, ".git")); err == nil {
 			return nil

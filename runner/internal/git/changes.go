@@ -222,8 +222,11 @@ func ResolveBase(ctx context.Context, root, base string) (string, error) {
 //     whose bytes or mode on disk differ from what checking out HEAD
 //     writes (see checkoutView), read literally whatever index flags,
 //     attributes or configuration say: edits, deletions, new files that
-//     are not ignored, repositories inside the work tree that changed or
-//     cannot be held (LeftOut).
+//     are not ignored, and the files of the repositories inside the work
+//     tree that differ from what HEAD holds at their path
+//     (insideView.changesSince; their directories when the snapshot could
+//     not read them all, see TreeSnapshot.Uncertain). In DiffLocal, a
+//     gitlink that moved since the merge base is listed the same way.
 //   - DiffCommit: the commit against its parent (or the empty tree).
 //   - DiffCI: base...Head (Head defaults to HEAD), falling back to HEAD^...HEAD
 //     with a warning when the base cannot be resolved.
@@ -238,7 +241,7 @@ func ChangedFiles(ctx context.Context, root string, spec gate.DiffSpec) (Changes
 func ChangedFilesIn(ctx context.Context, root string, spec gate.DiffSpec, snap *TreeSnapshot) (Changes, error) {
 	switch spec.Mode {
 	case gate.DiffUncommitted:
-		files, warnings, err := uncommittedLiteral(ctx, root, snap)
+		files, warnings, _, err := uncommittedLiteral(ctx, root, snap)
 		return Changes{Files: files, BaseRef: "uncommitted", Warnings: warnings}, err
 	case gate.DiffCommit:
 		from, to, ref, err := commitRange(ctx, root, spec.Commit)
@@ -264,6 +267,9 @@ func ChangedFilesIn(ctx context.Context, root string, spec gate.DiffSpec, snap *
 			}
 		}
 		files, err := sinceFiles(ctx, root, spec.FixBase, tree)
+		if err == nil && snap != nil && snap.Tree == tree && snap.Uncertain == "" {
+			files, err = withInsideSince(ctx, root, spec.FixBase, files, snap.inside())
+		}
 		return Changes{Files: files, BaseRef: spec.FixBase}, err
 	case gate.DiffLocal, "":
 		return localFiles(ctx, root, spec.BaseBranch, snap)
@@ -309,8 +315,10 @@ func isSnapshotCommit(ctx context.Context, root, rev string) (bool, error) {
 
 // uncommittedLiteral lists the uncommitted changes (see ChangedFiles) from
 // snap, or from a snapshot it takes; when the work tree cannot be read
-// literally, git's own listing stands in, with a warning.
-func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (files, warnings []string, err error) {
+// literally, git's own listing stands in, with a warning. inside is the
+// snapshot's view of the repositories inside the work tree, when it read
+// them all.
+func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (files, warnings []string, inside *insideView, err error) {
 	// The snapshot, HEAD and the staged paths are asked at once.
 	var head string
 	var staged []string
@@ -334,14 +342,14 @@ func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (f
 		defer snap.Close()
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if snapErr != nil {
 		if errors.Is(snapErr, ErrGitMissing) || errors.Is(snapErr, ErrRepository) || ctx.Err() != nil {
-			return nil, nil, snapErr
+			return nil, nil, nil, snapErr
 		}
 		files, serr := uncommittedFiles(ctx, root)
-		return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", snapErr)}, serr
+		return files, []string{fmt.Sprintf("Warning: the work tree could not be read as it is on disk (%v); its changes are those git lists", snapErr)}, nil, serr
 	}
 	from := head
 	if from == "" {
@@ -349,21 +357,86 @@ func uncommittedLiteral(ctx context.Context, root string, snap *TreeSnapshot) (f
 	}
 	raw, err := snap.rawDiffIndex(ctx, from)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	_, changed, err := checkoutViewOf(ctx, snap.disk.top, from, raw, snap.noAttributesInTree())
 	if err != nil {
-		return nil, nil, err
-	}
-	dirty, err := snap.dirtyNested(ctx)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	pfx, err := showPrefix(ctx, root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return union(staged, underPrefix(union(changed, dirty), pfx), snap.LeftOut), nil, nil
+	if snap.Uncertain != "" {
+		// Not every repository inside could be read: every file on disk
+		// in each of them stands for what changed there.
+		dirs, err := snap.dirtyNested(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		inside, err := filesUnder(snap.disk.top, dirs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		staged = withoutNested(staged, underPrefix(slices.Clone(dirs), pfx))
+		left := underPrefix(withoutNested(snap.leftTop, dirs), pfx)
+		return union(staged, underPrefix(union(withoutNested(changed, dirs), inside), pfx), left), nil, nil, nil
+	}
+	view := snap.inside()
+	files, err = view.changesSince(ctx, head)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	staged = withoutNested(staged, underPrefix(slices.Clone(view.all), pfx))
+	left := underPrefix(withoutNested(snap.leftTop, view.all), pfx)
+	return union(staged, underPrefix(union(withoutNested(changed, view.all), files), pfx), left), nil, &view, nil
+}
+
+// withInside replaces, in committed (paths relative to root), the
+// repositories inside the work tree by their files that differ from what
+// the merge base of base and HEAD holds at their path (see
+// insideView.changesSince): a commit that moved a gitlink names its
+// directory.
+func withInside(ctx context.Context, root, base string, committed []string, inside *insideView) ([]string, error) {
+	if inside == nil || len(inside.repos) == 0 {
+		return committed, nil
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	kept := withoutNested(committed, underPrefix(slices.Clone(inside.all), pfx))
+	if len(kept) == len(committed) {
+		return committed, nil
+	}
+	mb, _, err := run(ctx, call{root: root, args: []string{"merge-base", base, "HEAD"}})
+	if err != nil {
+		return nil, err
+	}
+	files, err := inside.changesSince(ctx, strings.TrimSpace(string(mb)))
+	if err != nil {
+		return nil, err
+	}
+	return union(kept, underPrefix(files, pfx)), nil
+}
+
+// withInsideSince replaces, in files (paths relative to root, listed
+// since from), the repositories inside the work tree by their files that
+// differ from what from holds at their path (see
+// insideView.changesSince).
+func withInsideSince(ctx context.Context, root, from string, files []string, inside insideView) ([]string, error) {
+	if len(inside.repos) == 0 {
+		return files, nil
+	}
+	pfx, err := showPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	since, err := inside.changesSince(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	return union(withoutNested(files, underPrefix(slices.Clone(inside.all), pfx)), underPrefix(since, pfx)), nil
 }
 
 // localFiles is base...HEAD ∪ the uncommitted changes. The committed diff
@@ -375,10 +448,11 @@ func localFiles(ctx context.Context, root, base string, snap *TreeSnapshot) (Cha
 		return localFilesResolved(ctx, root, base, snap)
 	}
 	var committed, rest, warnings []string
+	var inside *insideView
 	var committedErr error
 	err := parallel(func() error {
 		var err error
-		rest, warnings, err = uncommittedLiteral(ctx, root, snap)
+		rest, warnings, inside, err = uncommittedLiteral(ctx, root, snap)
 		return err
 	}, func() error {
 		committed, committedErr = diffNames(ctx, root, base+"...HEAD", "--")
@@ -393,6 +467,9 @@ func localFiles(ctx context.Context, root, base string, snap *TreeSnapshot) (Cha
 		}
 		return localFilesResolved(ctx, root, base, snap)
 	}
+	if committed, err = withInside(ctx, root, base, committed, inside); err != nil {
+		return Changes{}, err
+	}
 	return Changes{Files: union(committed, rest), BaseRef: base, Warnings: warnings}, nil
 }
 
@@ -405,7 +482,7 @@ func localFilesResolved(ctx context.Context, root, base string, snap *TreeSnapsh
 	}
 	if head == "" {
 		// No commits: nothing to compare with; everything present is new.
-		files, warnings, err := uncommittedLiteral(ctx, root, snap)
+		files, warnings, _, err := uncommittedLiteral(ctx, root, snap)
 		return Changes{Files: files, BaseRef: "root", Warnings: warnings}, err
 	}
 	baseSHA, err := ResolveBase(ctx, root, base)
@@ -416,8 +493,11 @@ func localFilesResolved(ctx context.Context, root, base string, snap *TreeSnapsh
 	if err != nil {
 		return Changes{}, noMergeBase(ctx, root, base, err)
 	}
-	rest, warnings, err := uncommittedLiteral(ctx, root, snap)
+	rest, warnings, inside, err := uncommittedLiteral(ctx, root, snap)
 	if err != nil {
+		return Changes{}, err
+	}
+	if committed, err = withInside(ctx, root, baseSHA, committed, inside); err != nil {
 		return Changes{}, err
 	}
 	return Changes{Files: union(committed, rest), BaseRef: base, Warnings: warnings}, nil

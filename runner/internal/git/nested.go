@@ -322,3 +322,170 @@ func (s *TreeSnapshot) dirtyNested(ctx context.Context) ([]string, error) {
 	slices.Sort(dirty)
 	return dirty, nil
 }
+
+// nestedPaths are the top-level-relative paths of the repositories inside
+// the work tree that the snapshot read, at every depth.
+func (s *TreeSnapshot) nestedPaths() []string {
+	var paths []string
+	for p, n := range s.nested {
+		paths = append(paths, p)
+		for _, q := range n.nestedPaths() {
+			paths = append(paths, p+"/"+q)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// insideView is what listing the files of the repositories inside a work
+// tree takes, read from its snapshot (see TreeSnapshot.inside).
+type insideView struct {
+	// outer is the work tree's repository, whose object store holds the
+	// snapshots of the repositories inside.
+	outer *diskRepo
+	// repos are the repositories inside, by top-level-relative path; all
+	// are their paths at every depth, sorted.
+	repos map[string]insideRepo
+	all   []string
+}
+
+// insideRepo is one repository inside: its KeyTree, and its own object
+// directory (where the commits its gitlinks name are).
+type insideRepo struct{ keyTree, objects string }
+
+// inside is the view of the repositories inside the work tree that the
+// snapshot read.
+func (s *TreeSnapshot) inside() insideView {
+	v := insideView{outer: s.disk, repos: map[string]insideRepo{}, all: s.nestedPaths()}
+	for p, n := range s.nested {
+		v.repos[p] = insideRepo{keyTree: n.KeyTree, objects: filepath.Join(n.disk.commonDir, "objects")}
+	}
+	return v
+}
+
+// changesSince lists, relative to the top level, the files of the
+// repositories inside the work tree that differ from what the commit rev
+// of the outer repository ("" for none) holds at their path: the tree of
+// the commit its gitlink names, or nothing at all where it holds no
+// gitlink (or git cannot read that commit): every file of a repository the
+// outer one does not track is new, as an untracked file is. What each
+// holds is its KeyTree, so a commit made inside it changes nothing here
+// and its own ignore rules hide nothing (see Retake). The repositories'
+// own paths are never listed: they are directories, not files.
+func (v insideView) changesSince(ctx context.Context, rev string) ([]string, error) {
+	if len(v.repos) == 0 {
+		return nil, nil
+	}
+	paths := make([]string, 0, len(v.repos))
+	for p := range v.repos {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	links, err := v.gitlinks(ctx, rev, paths)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, p := range paths {
+		inside, err := v.diffFrom(ctx, v.repos[p], links[p])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		for _, f := range inside {
+			if f = p + "/" + f; !slices.Contains(v.all, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	return files, nil
+}
+
+// gitlinks are the commits the gitlinks of rev name at paths (relative
+// to the top level), by path; none when rev is "".
+func (v insideView) gitlinks(ctx context.Context, rev string, paths []string) (map[string]string, error) {
+	links := map[string]string{}
+	if rev == "" {
+		return links, nil
+	}
+	args := append([]string{"ls-tree", "-z", "--full-tree", rev, "--"}, paths...)
+	out, _, err := run(ctx, v.outer.call(v.outer.top, "", args...))
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range splitZ(out) {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[0] == "160000" && isSHA(f[2]) {
+			links[p] = f[2]
+		}
+	}
+	return links, nil
+}
+
+// diffFrom lists the paths of r's KeyTree that differ from the tree of
+// commit (relative to r's top level): every path when commit is "" or its
+// objects cannot be read.
+func (v insideView) diffFrom(ctx context.Context, r insideRepo, commit string) ([]string, error) {
+	d := *v.outer
+	d.alternates = append(slices.Clone(v.outer.alternates), r.objects)
+	diff := func(from string) ([]string, error) {
+		out, _, err := run(ctx, d.call(d.top, "", "diff-tree", "-r", "-z", "--name-only", "--no-renames", from, r.keyTree, "--"))
+		return splitZ(out), err
+	}
+	if commit != "" {
+		files, err := diff(commit)
+		if err == nil || ctx.Err() != nil {
+			return files, err
+		}
+	}
+	return diff(emptyTree)
+}
+
+// withoutNested drops from paths (top-level-relative, a directory with or
+// without its trailing slash) the repositories inside the work tree: what
+// they hold is listed file by file (insideView.changesSince).
+func withoutNested(paths, nested []string) []string {
+	kept := paths[:0:0]
+	for _, p := range paths {
+		if !slices.Contains(nested, strings.TrimSuffix(p, "/")) {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// filesUnder lists the files (and symbolic links) on disk below the
+// directories dirs of the work tree at top (paths relative to top, as the
+// result is), leaving out every .git: what a repository inside holds when
+// no snapshot could read it.
+func filesUnder(top string, dirs []string) ([]string, error) {
+	var files []string
+	for _, d := range dirs {
+		root := filepath.Join(top, filepath.FromSlash(d))
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err == nil && e.Name() == ".git" && p != root {
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if err == nil && e.IsDir() {
+				return nil
+			}
+			// A file, or a directory that cannot be read: it stands for
+			// itself.
+			rel, rerr := filepath.Rel(top, p)
+			if rerr != nil {
+				return rerr
+			}
+			files = append(files, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}

@@ -223,7 +223,14 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	if err := s.seed(); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	args := append([]string{"add", "-A", "--ignore-errors", "--", ":/"}, s.exclude...)
+	args := []string{"add", "-A", "--ignore-errors"}
+	if s.depth > 0 {
+		// A repository inside the work tree is read whole: its own ignore
+		// rules (its .gitignore files, its info/exclude) are files the
+		// work writes like any other, and hide nothing from a gate.
+		args = append(args, "--force")
+	}
+	args = append(append(args, "--", ":/"), s.exclude...)
 	s.LeftOut, s.leftTop = nil, nil
 	if _, _, err := run(ctx, s.disk.call(s.root, s.index, args...)); err != nil {
 		left, ok := leftOut(err)
@@ -307,7 +314,11 @@ func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
 			return true, nil
 		}
 	}
-	args := append([]string{"ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", ":/"}, s.exclude...)
+	args := []string{"ls-files", "-z", "--modified", "--deleted", "--others"}
+	if s.depth == 0 {
+		args = append(args, "--exclude-standard") // see Retake
+	}
+	args = append(append(args, "--", ":/"), s.exclude...)
 	for p := range s.nested {
 		if slices.Contains(s.leftTop, p+"/") {
 			// Not in Tree, but in KeyTree: its own snapshot tells.

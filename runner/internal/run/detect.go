@@ -137,7 +137,7 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 		from = git.EmptyTree
 	}
 	fix := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree, ReadTree: p.snap.readTree()}
-	since, err := git.ChangedFiles(ctx, p.root, fix)
+	since, err := git.ChangedFilesIn(ctx, p.root, fix, p.snap.listing())
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 // the run is on the base branch itself (the caller decides).
 func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string) error {
 	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree, ReadTree: p.snap.readTree()}
-	ch, err := git.ChangedFiles(ctx, p.root, spec)
+	ch, err := git.ChangedFilesIn(ctx, p.root, spec, p.snap.listing())
 	if err != nil {
 		return err
 	}
