@@ -2,11 +2,8 @@ package stophook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,7 +11,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -42,6 +38,10 @@ type site struct {
 	// pinned that this stop adopted HEAD's configuration as the trusted
 	// one, "" when it did not.
 	trustChange, pinned string
+	// hidden says what a change of the ignore rules this session saw
+	// leaves unverified, "" for none (watchTrust): every approve's "Not
+	// verified" sentence names it.
+	hidden string
 	// shadowed is the root of a nearer project without a trusted record
 	// that the session's directory is in, "" for none: the enclosing
 	// trusted project is judged instead (trust.GuardedRoot).
@@ -93,8 +93,8 @@ func (s *site) trustNote(block bool) string {
 // in which it happened hears of it in every answer. A project with no
 // verdict book yet (no run yet) or a damaged one is left to the run:
 // recorded is false, and the caller asks again after the run. The ignore
-// files outside the work tree are watched the same way (excludesSeen): a
-// file newly ignored through them is no change to any gate.
+// rules are watched the same way (ignoreRules): a file newly ignored
+// through them is no change to any gate.
 func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note string, recorded bool) {
 	if s.trust == nil {
 		return "", true
@@ -108,7 +108,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note st
 		return "", false
 	}
 	seen := trustSeen(*s.trust, h.o.Now())
-	ex := excludesSeen(p, h.o.Getenv, h.o.Now())
+	ex := ignoreRules(ctx, p, h.o.Getenv, h.o.Now(), h.warn)
 	var change, exChange *verdicts.TrustChange
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
@@ -131,48 +131,14 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note st
 			runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc)))
 	}
 	if exChange != nil {
-		notes = append(notes, fmt.Sprintf("The ignore files outside the work tree (%s) changed since an earlier stop, "+
-			"seen first at %s: a file they newly hide is not verified by any gate. If no person did that, the agent hid files from the gates.",
-			runner.SafeText(exChange.To.Desc), stamp(exChange.To.At)))
+		var reach []string
+		if cfg, err := s.gates(); err == nil {
+			reach = rulesReach(exChange.Changed(), cfg, p.Prefix)
+		}
+		notes = append(notes, rulesNotice(exChange, reach))
+		s.hidden = hiddenUnverified(exChange, reach)
 	}
 	return strings.Join(notes, " "), true
-}
-
-// maxExcludesFile bounds what is read of an ignore file to tell it from
-// another.
-const maxExcludesFile = 1 << 20
-
-// excludesSeen is the ignore files outside the work tree, which the agent
-// can edit and which hide an untracked file from change detection, as the
-// verdict book keeps them at now: the repository's info/exclude and the
-// user's global ignore file at git's default place (core.excludesFile
-// set elsewhere is not read), by their content.
-func excludesSeen(p place.Place, getenv func(string) string, now time.Time) verdicts.TrustSeen {
-	global := ""
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		global = filepath.Join(x, "git", "ignore")
-	} else if home := getenv("HOME"); home != "" {
-		global = filepath.Join(home, ".config", "git", "ignore")
-	}
-	h := sha256.New()
-	var names []string
-	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), global} {
-		if f == "" {
-			continue
-		}
-		names = append(names, f)
-		data, err := fsread.File(f, maxExcludesFile)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			fmt.Fprintf(h, "%s\x00absent\x00", f)
-		case err != nil:
-			fmt.Fprintf(h, "%s\x00unreadable\x00", f)
-		default:
-			fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
-			h.Write(data)
-		}
-	}
-	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), Desc: strings.Join(names, ", "), At: now}
 }
 
 // errLeaveBook leaves a verdict book as it is (verdicts.Update).

@@ -1,0 +1,267 @@
+package stophook
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
+)
+
+// The ignore rules are everything that can hide a file under an entry
+// point from git's view, and so from change detection, without the file's
+// own change showing: every .gitignore git reads in the work tree (tracked
+// or not, one that ignores itself or that an outer rule ignores included),
+// the repository's info/exclude, the user's global ignore file, and the
+// sparse-checkout patterns that take an entry point's files off the disk.
+// Index flags (skip-worktree, assume-unchanged) hide nothing: snapshots
+// read the disk whatever they say. The stop hook fingerprints the rules at
+// every stop (ignoreRules) and tells a change between two stops, naming
+// the rules that changed and the entry points they reach.
+
+// maxExcludesFile bounds what is read of an ignore file to tell it from
+// another.
+const maxExcludesFile = 1 << 20
+
+// maxRuleFiles bounds the ignore files fingerprinted one by one (and so
+// named in a notice); those past it share one fingerprint.
+const maxRuleFiles = 512
+
+// gitignoreSpec is the pathspec of every .gitignore file at any depth.
+const gitignoreSpec = ":(glob)**/.gitignore"
+
+// ignoreRules is the ignore rules of the work tree of p as the verdict
+// book keeps them at now: each rule file by its name (an in-tree one
+// relative to the top level, the others by their path) and its content.
+// A listing git cannot make leaves the in-tree files out of this stop's
+// fingerprint, with a warning: telling a change nobody made is not the
+// answer to git failing.
+func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, now time.Time, warn func(string, ...any)) verdicts.TrustSeen {
+	files := map[string]string{}
+	var outside []string
+	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
+		filepath.Join(p.GitDir, "info", "sparse-checkout")} {
+		if f != "" {
+			files[f] = fileFingerprint(f)
+			outside = append(outside, f)
+		}
+	}
+	inTree, err := gitignoreFiles(ctx, p)
+	if err != nil {
+		warn("cannot list the work tree's ignore files: %v", err)
+	}
+	rest := sha256.New()
+	for i, rel := range inTree {
+		fp := fileFingerprint(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
+		if i < maxRuleFiles {
+			files[rel] = fp
+			continue
+		}
+		fmt.Fprintf(rest, "%s\x00%s\x00", rel, fp)
+	}
+	if n := len(inTree) - maxRuleFiles; n > 0 {
+		files[fmt.Sprintf("%d more .gitignore files", n)] = hex.EncodeToString(rest.Sum(nil))
+	}
+	h := sha256.New()
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%s\x00", n, files[n])
+	}
+	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), Desc: strings.Join(outside, ", ") + " and the work tree's .gitignore files",
+		At: now, Files: files}
+}
+
+// globalExcludes is the user's global ignore file at git's default place
+// ("" when neither XDG_CONFIG_HOME nor HOME is set); core.excludesFile
+// set elsewhere is not read.
+func globalExcludes(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "git", "ignore")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".config", "git", "ignore")
+	}
+	return ""
+}
+
+// fileFingerprint tells the content of the rule file f from another's:
+// absent, unreadable, or its hash.
+func fileFingerprint(f string) string {
+	data, err := fsread.File(f, maxExcludesFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "absent"
+	case err != nil:
+		return "unreadable"
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// gitignoreFiles lists, relative to the top level and sorted, the
+// .gitignore files git reads in the work tree of p: those the index holds,
+// and those on disk outside ignored directories, untracked or ignored (one
+// that ignores itself, one an outer rule names). Git reads no ignore file
+// inside an ignored directory, so none there can hide anything.
+func gitignoreFiles(ctx context.Context, p place.Place) ([]string, error) {
+	seen := map[string]bool{}
+	tracked, err := trackedGitignores(ctx, p)
+	for _, t := range tracked {
+		seen[t] = true
+	}
+	res, lerr := gitcmd.Run(ctx, gitcmd.Call{Dir: p.TopLevel, Args: []string{"status", "--porcelain=v2", "-z",
+		"--ignored=matching", "--untracked-files=all", "--no-renames", "--", gitignoreSpec}})
+	switch {
+	case lerr != nil:
+		err = errors.Join(err, lerr)
+	case res.ExitCode != 0:
+		err = errors.Join(err, fmt.Errorf("git status: exit %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr)))
+	default:
+		for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
+			kind, rel, ok := strings.Cut(string(rec), " ")
+			if ok && (kind == "?" || kind == "!") && isGitignore(rel) {
+				seen[rel] = true
+			}
+		}
+	}
+	list := make([]string, 0, len(seen))
+	for n := range seen {
+		list = append(list, n)
+	}
+	slices.Sort(list)
+	return list, err
+}
+
+// trackedGitignores lists the .gitignore files the index of p holds, read
+// in-process; an index it cannot parse (a sparse index, a version it does
+// not know) is asked of git.
+func trackedGitignores(ctx context.Context, p place.Place) ([]string, error) {
+	var list []string
+	if ix, err := gitindex.Read(filepath.Join(p.GitDir, "index")); err == nil {
+		for _, e := range ix.Entries {
+			if isGitignore(e.Path) {
+				list = append(list, e.Path)
+			}
+		}
+		return list, nil
+	} else if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no index yet
+	}
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: p.TopLevel, Args: []string{"ls-files", "-z", "--cached", "--full-name", "--", gitignoreSpec}})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		return nil, fmt.Errorf("git ls-files: exit %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr))
+	}
+	for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
+		if isGitignore(string(rec)) {
+			list = append(list, string(rec))
+		}
+	}
+	return list, nil
+}
+
+// isGitignore reports whether the top-level-relative path rel names a
+// .gitignore file.
+func isGitignore(rel string) bool {
+	return path.Base(rel) == ".gitignore" && !strings.HasSuffix(rel, "/")
+}
+
+// rulesNotice is what every answer says of a change of the ignore rules
+// seen by the stop hook: which rules changed, when, and that the agent may
+// have hidden files; reach names the entry points those rules reach.
+func rulesNotice(c *verdicts.TrustChange, reach []string) string {
+	changed := c.Changed()
+	what := "the ignore rules"
+	if len(changed) > 0 {
+		what = named(changed)
+	}
+	where := "the project"
+	if len(reach) > 0 {
+		where = "the entry points " + named(reach)
+	}
+	return fmt.Sprintf("The ignore rules changed since an earlier stop, seen first at %s: %s. "+
+		"A file they newly hide from git, under %s, is no change to any gate. If no person did that, the agent hid files from the gates.",
+		stamp(c.To.At), runner.SafeText(what), runner.SafeText(where))
+}
+
+// hiddenUnverified is what a rules change leaves unverified, for the
+// answer's "Not verified:" sentence.
+func hiddenUnverified(c *verdicts.TrustChange, reach []string) string {
+	where := "the project"
+	if len(reach) > 0 {
+		where = named(reach)
+	}
+	what := "the ignore rules"
+	if changed := c.Changed(); len(changed) > 0 {
+		what = named(changed)
+	}
+	return fmt.Sprintf("the files that %s newly hide from git, under %s", runner.SafeText(what), runner.SafeText(where))
+}
+
+// rulesReach names the entry points of cfg (paths relative to the project
+// root at prefix, top-level-relative) that the changed rules reach: a
+// .gitignore reaches the entry points in its directory, below it or
+// above it; any other rule (info/exclude, the global ignore file, the
+// sparse-checkout patterns) reaches every one.
+func rulesReach(changed []string, cfg *config.Config, prefix string) []string {
+	var reach []string
+	for _, ep := range cfg.EntryPoints {
+		dir := path.Clean(prefix + literalPrefix(ep.Path))
+		for _, n := range changed {
+			if ruleReaches(n, dir) {
+				reach = append(reach, ep.Path)
+				break
+			}
+		}
+	}
+	return reach
+}
+
+// ruleReaches reports whether the rule named n reaches the entry point
+// directory dir (top-level-relative, "." for the top level).
+func ruleReaches(n, dir string) bool {
+	if !isGitignore(n) || filepath.IsAbs(n) {
+		return true
+	}
+	d := path.Dir(n)
+	return d == "." || dir == "." || d == dir || strings.HasPrefix(dir, d+"/") || strings.HasPrefix(d, dir+"/")
+}
+
+// literalPrefix is the part of an entry point's path before its first
+// wildcard, without a trailing slash ("." for none).
+func literalPrefix(p string) string {
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		p = p[:i]
+		if j := strings.LastIndex(p, "/"); j >= 0 {
+			p = p[:j]
+		} else {
+			p = "."
+		}
+	}
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return "."
+	}
+	return p
+}
