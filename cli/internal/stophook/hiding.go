@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -45,28 +46,50 @@ const maxRuleFiles = 512
 // gitignoreSpec is the pathspec of every .gitignore file at any depth.
 const gitignoreSpec = ":(glob)**/.gitignore"
 
-// ignoreRules is the ignore rules of the work tree of p as the verdict
-// book keeps them at now: each rule file by its name (an in-tree one
-// relative to the top level, the others by their path) and its content.
-// A listing git cannot make leaves the in-tree files out of this stop's
-// fingerprint, with a warning: telling a change nobody made is not the
-// answer to git failing.
-func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, now time.Time, warn func(string, ...any)) verdicts.TrustSeen {
+// seenRules are the ignore rules a stop saw (ignoreRules): inTree says
+// whether it looked at those in the work tree.
+type seenRules struct {
+	files  map[string]string
+	inTree bool
+}
+
+// rules fingerprints the ignore rules of the project of s (those in the
+// work tree when inTree is set); nil when the project is in no git work
+// tree.
+func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
+	if s.trust == nil {
+		return nil // nothing is recorded (watchTrust)
+	}
+	p, err := place.Locate(ctx, s.root)
+	if err != nil {
+		return nil
+	}
+	return &seenRules{files: ignoreRules(ctx, p, h.o.Getenv, inTree, h.warn), inTree: inTree}
+}
+
+// ignoreRules fingerprints the ignore rules of the work tree of p, each
+// rule file by its name (one in the work tree relative to the top level,
+// the others by their absolute path) and its content; those in the work
+// tree only when inTree is set. A listing git cannot make leaves the
+// in-tree files out, with a warning: telling a change nobody made is not
+// the answer to git failing.
+func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) map[string]string {
 	files := map[string]string{}
-	var outside []string
 	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
 		filepath.Join(p.GitDir, "info", "sparse-checkout")} {
 		if f != "" {
 			files[f] = fileFingerprint(f)
-			outside = append(outside, f)
 		}
 	}
-	inTree, err := gitignoreFiles(ctx, p)
+	if !inTree {
+		return files
+	}
+	list, err := gitignoreFiles(ctx, p)
 	if err != nil {
 		warn("cannot list the work tree's ignore files: %v", err)
 	}
 	rest := sha256.New()
-	for i, rel := range inTree {
+	for i, rel := range list {
 		fp := fileFingerprint(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
 		if i < maxRuleFiles {
 			files[rel] = fp
@@ -74,20 +97,44 @@ func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string,
 		}
 		fmt.Fprintf(rest, "%s\x00%s\x00", rel, fp)
 	}
-	if n := len(inTree) - maxRuleFiles; n > 0 {
+	if n := len(list) - maxRuleFiles; n > 0 {
 		files[fmt.Sprintf("%d more .gitignore files", n)] = hex.EncodeToString(rest.Sum(nil))
 	}
+	files[listedMark] = "yes"
+	return files
+}
+
+// listedMark is the part of a fingerprint that says the work tree's rules
+// were listed: the first stop that lists them after stops that did not
+// (the first stop ever, a book an older version wrote) adopts them without
+// a notice.
+const listedMark = "(the work tree's ignore files listed)"
+
+// firstListing reports whether files, listed in the work tree, are the
+// first such listing after last (see listedMark).
+func firstListing(files map[string]string, last *verdicts.TrustSeen) bool {
+	return files[listedMark] != "" && last != nil && last.Files[listedMark] == ""
+}
+
+// sealRules is the ignore rules files as the verdict book keeps them at
+// now: a stop that did not look at the work tree's rules (inTree false)
+// keeps those the last one saw (last), so that not looking is no change.
+func sealRules(files map[string]string, last *verdicts.TrustSeen, inTree bool, now time.Time) verdicts.TrustSeen {
+	all := maps.Clone(files)
+	if !inTree && last != nil {
+		for n, v := range last.Files {
+			if !filepath.IsAbs(n) {
+				all[n] = v
+			}
+		}
+	}
 	h := sha256.New()
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(all))
 	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%s\x00", n, files[n])
+		fmt.Fprintf(h, "%s\x00%s\x00", n, all[n])
 	}
-	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), Desc: strings.Join(outside, ", ") + " and the work tree's .gitignore files",
-		At: now, Files: files}
+	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all,
+		Desc: "the work tree's .gitignore files, info/exclude, the global ignore file, the sparse-checkout patterns"}
 }
 
 // globalExcludes is the user's global ignore file at git's default place
