@@ -19,7 +19,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
@@ -168,64 +167,56 @@ func fileFingerprint(f string) string {
 // .gitignore files git reads in the work tree of p: those the index holds,
 // and those on disk outside ignored directories, untracked or ignored (one
 // that ignores itself, one an outer rule names). Git reads no ignore file
-// inside an ignored directory, so none there can hide anything.
+// inside an ignored directory, so none there can hide anything. Two git
+// processes list them side by side: the index's (git ls-files, which
+// keeps a large index out of this process's memory) and the disk's (git
+// status, which walks the work tree once, not into ignored directories).
 func gitignoreFiles(ctx context.Context, p place.Place) ([]string, error) {
+	type listing struct {
+		names []string
+		err   error
+	}
+	tracked := make(chan listing, 1)
+	go func() {
+		names, err := gitList(ctx, p.TopLevel, nil, "ls-files", "-z", "--cached", "--full-name", "--", gitignoreSpec)
+		tracked <- listing{names, err}
+	}()
+	onDisk, err := gitList(ctx, p.TopLevel, []string{"?", "!"}, "status", "--porcelain=v2", "-z",
+		"--ignored=matching", "--untracked-files=all", "--no-renames", "--", gitignoreSpec)
+	t := <-tracked
 	seen := map[string]bool{}
-	tracked, err := trackedGitignores(ctx, p)
-	for _, t := range tracked {
-		seen[t] = true
+	for _, n := range append(t.names, onDisk...) {
+		seen[n] = true
 	}
-	res, lerr := gitcmd.Run(ctx, gitcmd.Call{Dir: p.TopLevel, Args: []string{"status", "--porcelain=v2", "-z",
-		"--ignored=matching", "--untracked-files=all", "--no-renames", "--", gitignoreSpec}})
-	switch {
-	case lerr != nil:
-		err = errors.Join(err, lerr)
-	case res.ExitCode != 0:
-		err = errors.Join(err, fmt.Errorf("git status: exit %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr)))
-	default:
-		for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
-			kind, rel, ok := strings.Cut(string(rec), " ")
-			if ok && (kind == "?" || kind == "!") && isGitignore(rel) {
-				seen[rel] = true
-			}
-		}
-	}
-	list := make([]string, 0, len(seen))
-	for n := range seen {
-		list = append(list, n)
-	}
-	slices.Sort(list)
-	return list, err
+	return slices.Sorted(maps.Keys(seen)), errors.Join(t.err, err)
 }
 
-// trackedGitignores lists the .gitignore files the index of p holds, read
-// in-process; an index it cannot parse (a sparse index, a version it does
-// not know) is asked of git.
-func trackedGitignores(ctx context.Context, p place.Place) ([]string, error) {
-	var list []string
-	if ix, err := gitindex.Read(filepath.Join(p.GitDir, "index")); err == nil {
-		for _, e := range ix.Entries {
-			if isGitignore(e.Path) {
-				list = append(list, e.Path)
-			}
-		}
-		return list, nil
-	} else if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // no index yet
-	}
-	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: p.TopLevel, Args: []string{"ls-files", "-z", "--cached", "--full-name", "--", gitignoreSpec}})
+// gitList runs git in dir with args and returns the .gitignore paths of
+// its NUL-separated output: each record whole, or, with kinds, the path
+// after a record's kind among kinds (git status --porcelain=v2).
+func gitList(ctx context.Context, dir string, kinds []string, args ...string) ([]string, error) {
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: dir, Args: args})
 	if err != nil {
 		return nil, err
 	}
 	if res.ExitCode != 0 {
-		return nil, fmt.Errorf("git ls-files: exit %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr))
+		return nil, fmt.Errorf("git %s: exit %d: %s", args[0], res.ExitCode, strings.TrimSpace(res.Stderr))
 	}
+	var names []string
 	for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
-		if isGitignore(string(rec)) {
-			list = append(list, string(rec))
+		n := string(rec)
+		if kinds != nil {
+			kind, rel, ok := strings.Cut(n, " ")
+			if !ok || !slices.Contains(kinds, kind) {
+				continue
+			}
+			n = rel
+		}
+		if isGitignore(n) {
+			names = append(names, n)
 		}
 	}
-	return list, nil
+	return names, nil
 }
 
 // isGitignore reports whether the top-level-relative path rel names a
