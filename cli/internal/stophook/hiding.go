@@ -236,7 +236,7 @@ func rulesNotice(c *verdicts.TrustChange, reach []string) string {
 	}
 	where := "the project"
 	if len(reach) > 0 {
-		where = "the entry points " + named(reach)
+		where = "the entry points " + named(entryNames(reach))
 	}
 	return fmt.Sprintf("The ignore rules changed since an earlier stop, seen first at %s: %s. "+
 		"A file they newly hide from git, under %s, is no change to any gate. If no person did that, the agent hid files from the gates.",
@@ -248,13 +248,25 @@ func rulesNotice(c *verdicts.TrustChange, reach []string) string {
 func hiddenUnverified(c *verdicts.TrustChange, reach []string) string {
 	where := "the project"
 	if len(reach) > 0 {
-		where = named(reach)
+		where = named(entryNames(reach))
 	}
 	what := "the ignore rules"
 	if changed := c.Changed(); len(changed) > 0 {
 		what = named(changed)
 	}
 	return fmt.Sprintf("the files that %s newly hide from git, under %s", runner.SafeText(what), runner.SafeText(where))
+}
+
+// entryNames are entry point paths for the person: "." is the project
+// root.
+func entryNames(paths []string) []string {
+	out := slices.Clone(paths)
+	for i, p := range out {
+		if p == "." {
+			out[i] = ". (the project root)"
+		}
+	}
+	return out
 }
 
 // rulesReach names the entry points of cfg (paths relative to the project
