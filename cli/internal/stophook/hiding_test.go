@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // A changed .gitignore reaches the entry points in its directory, below
@@ -94,5 +96,33 @@ func TestGitignoreFiles(t *testing.T) {
 	want := []string{".gitignore", "fresh/deep/.gitignore", "gone/.gitignore", "new/.gitignore", "outer/.gitignore", "self/.gitignore", "tracked/.gitignore"}
 	if !slices.Equal(got, want) {
 		t.Errorf("gitignoreFiles = %q, want %q", got, want)
+	}
+}
+
+// A stop that does not list the work tree's rules keeps those the last
+// listing saw: not looking is no change, while a change of a rule file
+// outside the work tree still is. The first listing after stops that made
+// none is told apart (firstListing), and so is none after it.
+func TestSealRules(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	outside := map[string]string{"/r/.git/info/exclude": "absent"}
+	listed := map[string]string{"/r/.git/info/exclude": "absent", ".gitignore": "a", "src/.gitignore": "b", listedMark: "yes"}
+	first := sealRules(listed, nil, true, now)
+	if firstListing(listed, nil) {
+		t.Error("a listing with nothing before it is no first listing after others")
+	}
+	cheap := sealRules(outside, &first, false, now)
+	if cheap.Key != first.Key {
+		t.Errorf("a stop that did not list changed the key: %v, want %v", cheap.Files, first.Files)
+	}
+	if again := sealRules(listed, &cheap, true, now); again.Key != first.Key || firstListing(listed, &cheap) {
+		t.Errorf("listing the same rules again changed them, or reads as a first listing")
+	}
+	edited := map[string]string{"/r/.git/info/exclude": "c"}
+	if e := sealRules(edited, &first, false, now); e.Key == first.Key || e.Files["src/.gitignore"] != "b" {
+		t.Errorf("an edit of info/exclude at a stop that did not list: %v", e.Files)
+	}
+	if !firstListing(listed, &verdicts.TrustSeen{Files: outside}) {
+		t.Error("the first listing after a stop that made none reads as a change")
 	}
 }
