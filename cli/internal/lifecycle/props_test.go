@@ -234,7 +234,7 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 	if len(fails) == 0 && len(soft) == 0 {
 		return vs
 	}
-	if len(fails) > 0 {
+	if len(fails) > 0 && !toldHidden(f, a) {
 		if v, bad := m.illegitimate(f, g, call, a, fails); bad {
 			return append(vs, v)
 		}
@@ -301,6 +301,22 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		return violation{"b:hook-no_config-project-dir", why + " (CLAUDE_PROJECT_DIR names the project)"}, true
 	}
 	return violation{"b:hook-" + a.Status + suffix, why}, true
+}
+
+// toldHidden reports whether an approve tells of ignore rules changed
+// while a changed file is one git ignores: the agent hid it from change
+// detection, and the answer may let it stop when it says so (it must still
+// say what was not verified).
+func toldHidden(f facts, a answer) bool {
+	if !strings.Contains(a.SystemMessage, "The ignore rules changed since an earlier stop") {
+		return false
+	}
+	for p := range f.Changed {
+		if f.Ignored[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // terminal are the statuses of the termination conditions an approve may

@@ -360,6 +360,7 @@ var ignoreHows = []string{"root", "nested", "self", "info"}
 // .git/info/exclude ("info"). (Sparse checkouts, which take files off the
 // disk, are cli/hiding_test.go's.)
 func (h *harness) ignore(how, p string) error {
+	h.m.hid = true
 	dir := path.Dir(p)
 	switch how {
 	case "root":
