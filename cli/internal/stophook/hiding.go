@@ -63,17 +63,18 @@ func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
 	if err != nil {
 		return nil
 	}
-	return &seenRules{files: ignoreRules(ctx, p, h.o.Getenv, inTree, h.warn), inTree: inTree}
+	files, listed := ignoreRules(ctx, p, h.o.Getenv, inTree, h.warn)
+	return &seenRules{files: files, inTree: listed}
 }
 
 // ignoreRules fingerprints the ignore rules of the work tree of p, each
 // rule file by its name (one in the work tree relative to the top level,
 // the others by their absolute path) and its content; those in the work
-// tree only when inTree is set. A listing git cannot make leaves the
-// in-tree files out, with a warning: telling a change nobody made is not
-// the answer to git failing.
-func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) map[string]string {
-	files := map[string]string{}
+// tree only when inTree is set; listed says they were. A listing git
+// cannot make leaves the in-tree files out, with a warning, as if not
+// asked: telling a change nobody made is not the answer to git failing.
+func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) (files map[string]string, listed bool) {
+	files = map[string]string{}
 	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
 		filepath.Join(p.GitDir, "info", "sparse-checkout")} {
 		if f != "" {
@@ -81,11 +82,12 @@ func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string,
 		}
 	}
 	if !inTree {
-		return files
+		return files, false
 	}
 	list, err := gitignoreFiles(ctx, p)
 	if err != nil {
 		warn("cannot list the work tree's ignore files: %v", err)
+		return files, false
 	}
 	rest := sha256.New()
 	for i, rel := range list {
@@ -100,7 +102,7 @@ func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string,
 		files[fmt.Sprintf("%d more .gitignore files", n)] = hex.EncodeToString(rest.Sum(nil))
 	}
 	files[listedMark] = "yes"
-	return files
+	return files, true
 }
 
 // listedMark is the part of a fingerprint that says the work tree's rules

@@ -126,3 +126,19 @@ func TestSealRules(t *testing.T) {
 		t.Error("the first listing after a stop that made none reads as a change")
 	}
 }
+
+// A listing git cannot make is no listing: the stop keeps the rules the
+// last one saw, with a warning, rather than telling a change nobody made.
+func TestIgnoreRulesGitFailing(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GIT_DIR", filepath.Join(dir, "no-repository")) // git fails, wherever the directory is
+	p := place.Place{CommonDir: filepath.Join(dir, ".git"), GitDir: filepath.Join(dir, ".git"), TopLevel: dir}
+	warned := 0
+	files, listed := ignoreRules(context.Background(), p, func(string) string { return "" }, true, func(string, ...any) { warned++ })
+	if listed || warned != 1 {
+		t.Errorf("listed %v with %d warning(s), want a warning and no listing", listed, warned)
+	}
+	if _, ok := files[listedMark]; ok || len(files) != 2 {
+		t.Errorf("files = %v, want the two rule files outside the work tree only", files)
+	}
+}
