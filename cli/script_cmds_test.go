@@ -19,12 +19,13 @@ import (
 // scriptCmds are the custom testscript commands, wired through
 // ScriptParams.Cmds.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"execstate":   cmdExecState,
-	"hookjson":    cmdHookJSON,
-	"jsonq":       cmdJSONQ,
-	"linkbin":     cmdLinkBin,
-	"validreport": cmdValidReport,
-	"wfstep":      cmdWorkflowStep,
+	"execstate":     cmdExecState,
+	"blockedortold": cmdBlockedOrTold,
+	"hookjson":      cmdHookJSON,
+	"jsonq":         cmdJSONQ,
+	"linkbin":       cmdLinkBin,
+	"validreport":   cmdValidReport,
+	"wfstep":        cmdWorkflowStep,
 }
 
 // cmdLinkBin makes a directory of links to the named executables, for a

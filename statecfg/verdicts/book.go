@@ -23,6 +23,7 @@ package verdicts
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
@@ -95,10 +96,11 @@ type Book struct {
 	// its stops (see SeeTrust).
 	Trust       *TrustSeen   `json:"trust,omitempty"`
 	TrustChange *TrustChange `json:"trust_change,omitempty"`
-	// Excludes are the ignore files outside the work tree (the
-	// repository's info/exclude, the user's global ignore file) the stop
-	// hook last saw, and ExcludesChange the last change of them between
-	// two of its stops (see SeeExcludes): a file they hide is no change.
+	// Excludes are the ignore rules the stop hook last saw (every ignore
+	// file in the work tree, the repository's info/exclude, the user's
+	// global ignore file, the sparse-checkout patterns), and ExcludesChange
+	// the last change of them between two of its stops (see SeeExcludes):
+	// a file they hide is no change.
 	Excludes       *TrustSeen   `json:"excludes,omitempty"`
 	ExcludesChange *TrustChange `json:"excludes_change,omitempty"`
 	// Seeded says the book was started from an older version's log
@@ -220,6 +222,27 @@ type TrustSeen struct {
 	Desc string `json:"desc"`
 	// At is when the stop hook saw it.
 	At time.Time `json:"seen_at"`
+	// Files fingerprint each of its parts by name, when it has parts (the
+	// ignore rules: see SeeExcludes), so that a change can name them.
+	Files map[string]string `json:"files,omitempty"`
+}
+
+// Changed names the parts (TrustSeen.Files) that differ between From and
+// To, sorted: added, removed or changed.
+func (c *TrustChange) Changed() []string {
+	var names []string
+	for n, v := range c.To.Files {
+		if w, ok := c.From.Files[n]; !ok || w != v {
+			names = append(names, n)
+		}
+	}
+	for n := range c.From.Files {
+		if _, ok := c.To.Files[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // TrustChange is a change of the trusted configuration between two stops,
@@ -240,11 +263,27 @@ func (b *Book) SeeTrust(seen TrustSeen, session string) *TrustChange {
 	return see(&b.Trust, &b.TrustChange, seen, session)
 }
 
-// SeeExcludes is SeeTrust for the ignore files outside the work tree: a
-// file newly ignored through them hides from every gate, so the session
-// in which they changed hears of it in every answer.
+// SeeExcludes is SeeTrust for the ignore rules (seen.Files fingerprints
+// each ignore file, the sparse-checkout patterns): a file newly ignored
+// through them hides from every gate, so the session in which they
+// changed hears of it in every answer. What an older version recorded,
+// the ignore files outside the work tree alone without Files, is replaced
+// silently: telling a change of rules nobody changed would teach the
+// person to skip the notice. A change seen while an earlier one is still
+// told (NoticeWindow) joins it: a second edit cannot take the first one's
+// notice away.
 func (b *Book) SeeExcludes(seen TrustSeen, session string) *TrustChange {
-	return see(&b.Excludes, &b.ExcludesChange, seen, session)
+	if b.Excludes != nil && b.Excludes.Files == nil && seen.Files != nil {
+		b.Excludes = nil
+	}
+	prev := b.ExcludesChange
+	c := see(&b.Excludes, &b.ExcludesChange, seen, session)
+	if n := b.ExcludesChange; prev != nil && n != prev && n.To.At.Sub(prev.To.At) < NoticeWindow {
+		// A change still being told is not taken away by the next one:
+		// the notice spans both.
+		n.From = prev.From
+	}
+	return c
 }
 
 // NoticeWindow is how long every session hears of a change SeeTrust or

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -454,6 +455,43 @@ func TestFullPassFollowsTheInterval(t *testing.T) {
 		}
 		if b.FullPass != nil && b.LastFullPassAt.IsZero() {
 			t.Errorf("%s: what a pass verified is kept without its interval", tc.name)
+		}
+	}
+}
+
+// The ignore rules are seen part by part: a change names the parts that
+// differ; what an older version recorded (no parts) is replaced without a
+// notice; a change seen while an earlier one is still told joins it, so
+// that a second edit cannot take the first one's notice away; once the
+// notice window has passed, a new change stands alone.
+func TestSeeExcludes(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	rules := func(d time.Duration, files map[string]string) TrustSeen {
+		key := fmt.Sprint(files)
+		return TrustSeen{Key: key, At: t0.Add(d), Files: files}
+	}
+	b := NewBook()
+	b.Excludes = &TrustSeen{Key: "older version", At: t0}
+	for i, step := range []struct {
+		seen    TrustSeen
+		session string
+		changed []string
+	}{
+		{rules(0, map[string]string{"/x/info/exclude": "absent", ".gitignore": "a"}), "s1", nil},
+		{rules(time.Minute, map[string]string{"/x/info/exclude": "absent", ".gitignore": "a"}), "s1", nil},
+		{rules(2*time.Minute, map[string]string{"/x/info/exclude": "absent", ".gitignore": "a", "src/.gitignore": "b"}), "s1", []string{"src/.gitignore"}},
+		{rules(3*time.Minute, map[string]string{"/x/info/exclude": "c", ".gitignore": "a", "src/.gitignore": "b"}), "s2", []string{"/x/info/exclude", "src/.gitignore"}},
+		{rules(3*time.Minute+NoticeWindow, map[string]string{"/x/info/exclude": "c", ".gitignore": "a", "src/.gitignore": "b"}), "s2", []string{"/x/info/exclude", "src/.gitignore"}},
+		{rules(3*time.Minute+NoticeWindow, map[string]string{"/x/info/exclude": "c", ".gitignore": "a", "src/.gitignore": "b"}), "s3", nil},
+		{rules(4*time.Minute+NoticeWindow, map[string]string{"/x/info/exclude": "c", ".gitignore": "d", "src/.gitignore": "b"}), "s3", []string{".gitignore"}},
+	} {
+		c := b.SeeExcludes(step.seen, step.session)
+		var got []string
+		if c != nil {
+			got = c.Changed()
+		}
+		if !slices.Equal(got, step.changed) {
+			t.Fatalf("step %d: told %v, want %v", i, got, step.changed)
 		}
 	}
 }

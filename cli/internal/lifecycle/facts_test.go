@@ -77,6 +77,16 @@ func (h *harness) facts() (facts, error) {
 			f.Maybe[p], f.MaybeWhy[p] = true, "episode"
 		}
 	}
+	if h.m.hid {
+		out, err := h.s.git("ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+		if err != nil {
+			return f, err
+		}
+		f.Ignored = map[string]bool{}
+		for p := range strings.SplitSeq(out, "\x00") {
+			f.Ignored[p] = p != ""
+		}
+	}
 	if f.Head != "" {
 		head, err := filesAt(f.Head)
 		if err != nil {

@@ -182,6 +182,10 @@ var ops = []op{
 		return fmt.Sprintf("flag %s %s", rapid.SampledFrom([]string{"skip-worktree", "assume-unchanged"}).Draw(t, "flag"),
 			editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path)
 	}},
+	{"ignore", fixed(1), func(t *rapid.T, m *model) string {
+		return fmt.Sprintf("ignore %s %s", rapid.SampledFrom(ignoreHows).Draw(t, "how"),
+			editable[rapid.IntRange(0, len(editable)-1).Draw(t, "file")].path)
+	}},
 	{"attr", fixed(1), func(t *rapid.T, m *model) string {
 		return fmt.Sprintf("attr %s %s %s", rapid.SampledFrom([]string{"root", "info"}).Draw(t, "where"),
 			rapid.SampledFrom([]string{"*", "*.txt", "src/**"}).Draw(t, "pattern"),

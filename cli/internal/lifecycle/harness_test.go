@@ -203,7 +203,7 @@ func (h *harness) exec(step string) ([]violation, error) {
 		return nil, h.config(arg(1))
 	case "lock":
 		return nil, h.placeLock(lockKind(arg(1)))
-	case "forge", "weaken", "restore", "trust", "global", "flag", "attr", "crlf", "refmove", "nest", "reviewer", "spelling":
+	case "forge", "weaken", "restore", "trust", "global", "flag", "ignore", "attr", "crlf", "refmove", "nest", "reviewer", "spelling":
 		return h.shell(f)
 	case "unlock":
 		h.m.lock, h.m.lockContent = lockNone, ""

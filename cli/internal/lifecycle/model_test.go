@@ -71,6 +71,9 @@ type facts struct {
 	HeadConfigBroken bool
 	// HeadGauntlet are the .gauntlet/ files committed at HEAD.
 	HeadGauntlet map[string]string
+	// Ignored are the untracked files git ignores, listed once the agent
+	// wrote an ignore rule (model.hid).
+	Ignored map[string]bool
 }
 
 // brokenCheckFile is the check file a "config break" step breaks, and
@@ -259,6 +262,9 @@ type model struct {
 	attrs   []string
 	crlfed  map[string]bool
 	forged  map[string]bool
+	// hid is set once the agent's shell wrote an ignore rule (see
+	// harness.ignore): the facts then list the files git ignores.
+	hid bool
 }
 
 // newModel is the model of a fresh sandbox.

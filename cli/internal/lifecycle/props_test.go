@@ -234,7 +234,7 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 	if len(fails) == 0 && len(soft) == 0 {
 		return vs
 	}
-	if len(fails) > 0 {
+	if len(fails) > 0 && !toldHidden(f, a) {
 		if v, bad := m.illegitimate(f, g, call, a, fails); bad {
 			return append(vs, v)
 		}
@@ -301,6 +301,28 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		return violation{"b:hook-no_config-project-dir", why + " (CLAUDE_PROJECT_DIR names the project)"}, true
 	}
 	return violation{"b:hook-" + a.Status + suffix, why}, true
+}
+
+// hiddenChange reports whether a changed file is one git ignores (the
+// agent's shell wrote an ignore rule for it): change detection honors the
+// rules, so a run by hand, or a pass taken from the result cache, judges
+// the tree without it; only the stop hook's answer must tell the person
+// (toldHidden).
+func hiddenChange(f facts) bool {
+	for p := range f.Changed {
+		if f.Ignored[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// toldHidden reports whether an approve tells of ignore rules changed
+// while a changed file is one git ignores: the agent hid it from change
+// detection, and the answer may let it stop when it says so (it must still
+// say what was not verified).
+func toldHidden(f facts, a answer) bool {
+	return strings.Contains(a.SystemMessage, "The ignore rules changed since an earlier stop") && hiddenChange(f)
 }
 
 // terminal are the statuses of the termination conditions an approve may
@@ -499,7 +521,7 @@ func checkRunStatus(m *model, f facts, r runCall, status string, failed []string
 	sel := r.selection()
 	g := m.workGates()
 	if r.scoped() {
-		if fails := m.failing(f, g, sel); len(fails) > 0 && slices.Contains(passing, status) {
+		if fails := m.failing(f, g, sel); len(fails) > 0 && slices.Contains(passing, status) && !hiddenChange(f) {
 			vs = append(vs, violation{"b:" + r.Cmd + "-" + status + gateSuffix(fails) + m.shellTags(f, fails, false, true), fmt.Sprintf("%s ended %q while %s fail(s)", strings.Join(r.args(), " "), status, strings.Join(fails, ", "))})
 		}
 		if status == stFailed && len(m.mayFail(f, g, sel)) == 0 {
@@ -526,7 +548,7 @@ var cachedRE = regexp.MustCompile(`(?m)^\[PASS\]\s+(\S+) \(cached, `)
 // true), the one whose diff the oracle knows.
 func checkCachedPasses(m *model, f facts, g gates, console string, reviews bool) []violation {
 	var vs []violation
-	if m.configBroken() {
+	if m.configBroken() || hiddenChange(f) {
 		return nil
 	}
 	jobs := map[string]job{}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -47,6 +48,8 @@ func (h *harness) shell(f []string) ([]violation, error) {
 		err = h.globalConfig(arg(1))
 	case "flag":
 		err = h.indexFlag(arg(1), arg(2))
+	case "ignore":
+		err = h.ignore(arg(1), arg(2))
 	case "attr":
 		err = h.attribute(arg(1), arg(2), arg(3))
 	case "crlf":
@@ -345,6 +348,36 @@ func (h *harness) indexFlag(flag, path string) error {
 		h.m.flagged[path] = true
 	}
 	return nil
+}
+
+// ignoreHows are the ways the agent's shell hides a file from git with an
+// ignore rule (see ignore).
+var ignoreHows = []string{"root", "nested", "self", "info"}
+
+// ignore hides the file at p from git: a line in the top-level .gitignore
+// ("root"), in a .gitignore beside it ("nested"), a .gitignore beside it
+// that ignores itself and everything there ("self"), a line in
+// .git/info/exclude ("info"). (Sparse checkouts, which take files off the
+// disk, are cli/hiding_test.go's.)
+func (h *harness) ignore(how, p string) error {
+	h.m.hid = true
+	dir := path.Dir(p)
+	switch how {
+	case "root":
+		return h.setFile(".gitignore", h.m.files[".gitignore"]+"/"+p+"\n")
+	case "nested":
+		return h.setFile(dir+"/.gitignore", h.m.files[dir+"/.gitignore"]+path.Base(p)+"\n")
+	case "self":
+		return h.setFile(dir+"/.gitignore", "*\n")
+	case "info":
+		f := filepath.Join(h.s.repo, ".git", "info", "exclude")
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			return err
+		}
+		old, _ := os.ReadFile(f)
+		return os.WriteFile(f, append(old, "/"+p+"\n"...), 0o644)
+	}
+	return fmt.Errorf("ignore: %q", how)
 }
 
 // attribute adds an attribute line for pattern to .gitattributes ("root")

@@ -1,12 +1,10 @@
 package stophook
 
 import (
+	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,7 +12,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -42,6 +39,11 @@ type site struct {
 	// pinned that this stop adopted HEAD's configuration as the trusted
 	// one, "" when it did not.
 	trustChange, pinned string
+	// rulesNote tells how the ignore rules changed, when this session is
+	// to hear of it, and hidden what that leaves unverified, "" for none
+	// (watchTrust): every answer says the one, every approve's "Not
+	// verified" sentence names the other.
+	rulesNote, hidden string
 	// shadowed is the root of a nearer project without a trusted record
 	// that the session's directory is in, "" for none: the enclosing
 	// trusted project is judged instead (trust.GuardedRoot).
@@ -79,6 +81,7 @@ func (s *site) trustNote(block bool) string {
 			"judged the enclosing project %s, whose configuration is trusted; `agent-gauntlet trust` run in %s adopts the nested one. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	}
+	change = strings.TrimSpace(change + " " + s.rulesNote)
 	if s.trust.Trusted && s.trust.Unusable == "" {
 		return change
 	}
@@ -93,9 +96,12 @@ func (s *site) trustNote(block bool) string {
 // in which it happened hears of it in every answer. A project with no
 // verdict book yet (no run yet) or a damaged one is left to the run:
 // recorded is false, and the caller asks again after the run. The ignore
-// files outside the work tree are watched the same way (excludesSeen): a
-// file newly ignored through them is no change to any gate.
-func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note string, recorded bool) {
+// rules are watched the same way (ignoreRules; rulesNote and hidden say
+// how they changed): a file newly ignored through them is no change to
+// any gate. Those in the work tree take a git process to list, so only a
+// stop that runs the gates looks at them (inTree): the others keep what
+// the last such stop saw.
+func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *seenRules) (note string, recorded bool) {
 	if s.trust == nil {
 		return "", true
 	}
@@ -108,12 +114,19 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note st
 		return "", false
 	}
 	seen := trustSeen(*s.trust, h.o.Now())
-	ex := excludesSeen(p, h.o.Getenv, h.o.Now())
+	if rules == nil {
+		rules = cmp.Or(h.rules(ctx, s, false), &seenRules{})
+	}
+	files, inTree := rules.files, rules.inTree
 	var change, exChange *verdicts.TrustChange
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
 			return errLeaveBook
 		}
+		if firstListing(files, b.Excludes) {
+			b.Excludes = nil // a first sight is no change
+		}
+		ex := sealRules(files, b.Excludes, inTree, h.o.Now())
 		same := b.Trust != nil && b.Trust.Key == seen.Key && b.Excludes != nil && b.Excludes.Key == ex.Key
 		change, exChange = b.SeeTrust(seen, session), b.SeeExcludes(ex, session)
 		if same {
@@ -124,55 +137,19 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string) (note st
 	if err != nil && !errors.Is(err, errLeaveBook) {
 		h.warn("cannot record the trusted configuration seen: %v", err)
 	}
-	var notes []string
 	if change != nil {
-		notes = append(notes, fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
+		note = fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
 			"at the stop of %s it was %s. If no person did that, the agent changed its own gates.",
-			runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc)))
+			runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc))
 	}
 	if exChange != nil {
-		notes = append(notes, fmt.Sprintf("The ignore files outside the work tree (%s) changed since an earlier stop, "+
-			"seen first at %s: a file they newly hide is not verified by any gate. If no person did that, the agent hid files from the gates.",
-			runner.SafeText(exChange.To.Desc), stamp(exChange.To.At)))
-	}
-	return strings.Join(notes, " "), true
-}
-
-// maxExcludesFile bounds what is read of an ignore file to tell it from
-// another.
-const maxExcludesFile = 1 << 20
-
-// excludesSeen is the ignore files outside the work tree, which the agent
-// can edit and which hide an untracked file from change detection, as the
-// verdict book keeps them at now: the repository's info/exclude and the
-// user's global ignore file at git's default place (core.excludesFile
-// set elsewhere is not read), by their content.
-func excludesSeen(p place.Place, getenv func(string) string, now time.Time) verdicts.TrustSeen {
-	global := ""
-	if x := getenv("XDG_CONFIG_HOME"); x != "" {
-		global = filepath.Join(x, "git", "ignore")
-	} else if home := getenv("HOME"); home != "" {
-		global = filepath.Join(home, ".config", "git", "ignore")
-	}
-	h := sha256.New()
-	var names []string
-	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), global} {
-		if f == "" {
-			continue
+		var reach []string
+		if cfg, err := s.gates(); err == nil {
+			reach = rulesReach(exChange.Changed(), cfg, p.Prefix)
 		}
-		names = append(names, f)
-		data, err := fsread.File(f, maxExcludesFile)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			fmt.Fprintf(h, "%s\x00absent\x00", f)
-		case err != nil:
-			fmt.Fprintf(h, "%s\x00unreadable\x00", f)
-		default:
-			fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
-			h.Write(data)
-		}
+		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach)
 	}
-	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), Desc: strings.Join(names, ", "), At: now}
+	return note, true
 }
 
 // errLeaveBook leaves a verdict book as it is (verdicts.Update).

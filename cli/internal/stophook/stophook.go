@@ -315,7 +315,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	}
 	watched := false
 	if s != nil {
-		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID)
+		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID, nil)
 	}
 	if stop != nil {
 		return *stop
@@ -324,7 +324,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if s != nil && !watched {
 		// The run made the verdict book: it keeps from now on what this
 		// stop ran with.
-		h.watchTrust(ctx, s, in.SessionID)
+		h.watchTrust(ctx, s, in.SessionID, nil)
 	}
 	return out
 }
@@ -397,7 +397,22 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	if s.source == trust.SourceRecord && s.trust != nil {
 		start = s.trust.Commit
 	}
+	// The ignore rules in the work tree are listed while the gates run:
+	// what a change of them hid from this run is what the answer tells.
+	rules := make(chan *seenRules, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				h.warn("cannot list the ignore rules: %v", r)
+				rules <- nil
+			}
+		}()
+		rules <- h.rules(ctx, s, true)
+	}()
 	out := h.run(ctx, s.project, eff, logDir, in.SessionID, start)
+	if r := <-rules; r != nil {
+		h.watchTrust(ctx, s, in.SessionID, r)
+	}
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.

@@ -54,7 +54,11 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 	}
 	out.Pending = view.all()
 	if !out.Block() {
-		if note := unverifiedNote(out, view); note != "" {
+		hidden := ""
+		if f.site != nil {
+			hidden = f.site.hidden
+		}
+		if note := unverifiedNote(out, view, hidden); note != "" {
 			notes = append(notes, note)
 		}
 		if note := retryLimitNote(out.Status, f.site); note != "" {
@@ -77,14 +81,15 @@ const editsDoNotApply = "**Your edits of .gauntlet/ do not apply.** The stop hoo
 // unverifiedNote says what an approve did not verify ("" for a pass of
 // the work tree as it is with nothing pending and nothing the answer says
 // is unverified): the gates still failing,
-// the verdicts dropped without a passing run since, else
+// the verdicts dropped without a passing run since, the files changed
+// ignore rules may hide (hidden), else
 // what the answer says (out.unverified), else the work tree as it is now.
-func unverifiedNote(out Outcome, view pendingView) string {
+func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	pass := false
 	for _, s := range passes {
 		pass = pass || out.Status == s
 	}
-	if (pass || out.asPassed) && view.empty() && out.unverified == "" {
+	if (pass || out.asPassed) && view.empty() && out.unverified == "" && hidden == "" {
 		return ""
 	}
 	var parts []string
@@ -105,8 +110,11 @@ func unverifiedNote(out Outcome, view pendingView) string {
 	switch {
 	case out.unverified != "" && (pass || len(parts) == 0):
 		parts = append(parts, out.unverified)
-	case len(parts) == 0:
+	case len(parts) == 0 && (!pass || hidden == ""):
 		parts = append(parts, "the work tree as it is now")
+	}
+	if hidden != "" {
+		parts = append(parts, hidden)
 	}
 	return "Not verified: " + strings.Join(parts, "; ") + "."
 }

@@ -378,7 +378,7 @@ func TestUnverifiedNoteOfPassesAndLosses(t *testing.T) {
 		{"record lost, loop guard", Outcome{Status: runner.StatusStopHookActive}, pendingView{Cleared: lost},
 			"Not verified: whatever was pending before 2026-01-01T10:00:00Z (unusable verdict record x: torn), with no passing run since."},
 	} {
-		if got := unverifiedNote(c.out, c.view); got != c.want {
+		if got := unverifiedNote(c.out, c.view, ""); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}

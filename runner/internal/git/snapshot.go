@@ -306,6 +306,26 @@ func leftOut(err error) ([]string, bool) {
 	return paths, len(paths) > 0 || ignored
 }
 
+// HiddenInRoot are the Hidden paths under the project root the snapshot
+// was taken of, relative to it.
+func (s *TreeSnapshot) HiddenInRoot() []string {
+	prefix, err := filepath.Rel(s.disk.top, s.root)
+	if err != nil || strings.HasPrefix(prefix, "..") {
+		return nil
+	}
+	prefix = filepath.ToSlash(prefix) + "/"
+	if prefix == "./" {
+		return s.Hidden
+	}
+	var in []string
+	for _, p := range s.Hidden {
+		if rel, ok := strings.CutPrefix(p, prefix); ok {
+			in = append(in, rel)
+		}
+	}
+	return in
+}
+
 // Changed reports whether the work tree differs from the snapshot: a file
 // modified or deleted, or a new file that is not ignored.
 func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {

@@ -16,6 +16,9 @@ type planned struct {
 	// jobs are the jobs of the run's kinds (and -g gate, and
 	// --working-directory) for the changed files, in run order.
 	jobs []gate.Job
+	// offDisk names the gates left out because a sparse checkout took
+	// their entry point off the disk (offDiskJobs), "" for none.
+	offDisk string
 	// names names the gate files (entry.JobNames): every job the
 	// configuration can give, and the run's.
 	names *logdir.JobNames
@@ -28,11 +31,13 @@ type planned struct {
 // run (stopNoGates).
 func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 	expanded, notes := entry.Expand(p.root, p.cfg.EntryPoints, ch.files)
-	jobs, warnings := entry.Jobs(p.cfg, expanded, entry.Filter{
+	filter := entry.Filter{
 		Checks: p.opts.Kinds != KindsReviews, Reviews: p.opts.Kinds != KindsChecks, CI: p.eff.CI,
 		Gate: p.opts.Gate, WorkingDir: p.opts.WorkingDir,
-	})
-	applicable := jobs
+	}
+	jobs, warnings := entry.Jobs(p.cfg, expanded, filter)
+	offDisk := offDiskJobs(p, expanded, ch.files, filter)
+	applicable := append(slices.Clip(jobs), offDisk...)
 	jobs, missing := entry.Present(p.root, jobs, ch.files)
 	present := jobs
 	for _, w := range append(append(notes, missing...), warnings...) {
@@ -43,28 +48,78 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 		s.cons.Printf("%s", n.Line())
 	}
 	if len(jobs) == 0 {
-		return nil, noGates(applicable, present)
+		return nil, noGates(applicable, present, offDisk)
 	}
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = j.ID
 	}
-	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...)}, nil
+	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...), offDisk: offDiskText(offDisk)}, nil
+}
+
+// offDiskJobs are the jobs of the entry points that apply to the changed
+// files but whose directory a sparse checkout took off the disk (Expand
+// leaves them out, as it does a directory the change deleted): the
+// snapshot holds a changed file there as the index does, so the change
+// is not a deletion, and no gate can run where it is. Every answer names
+// them as not verified.
+func offDiskJobs(p *project, expanded []entry.Expanded, files []string, filter entry.Filter) []gate.Job {
+	snap := p.snap.listing()
+	if snap == nil || len(snap.Hidden) == 0 {
+		return nil
+	}
+	hidden := snap.HiddenInRoot()
+	all, _ := entry.Expand("", p.cfg.EntryPoints, files)
+	var off []entry.Expanded
+	for _, e := range all {
+		if slices.ContainsFunc(expanded, func(x entry.Expanded) bool { return x.Path == e.Path }) {
+			continue
+		}
+		if slices.ContainsFunc(files, func(f string) bool {
+			return (e.Dir == entry.Root || f == e.Dir || strings.HasPrefix(f, e.Dir+"/")) && slices.Contains(hidden, f)
+		}) {
+			off = append(off, e)
+		}
+	}
+	if len(off) == 0 {
+		return nil
+	}
+	jobs, _ := entry.Jobs(p.cfg, off, filter)
+	return jobs
+}
+
+// offDiskText names the jobs of offDiskJobs for the person, "" for none.
+func offDiskText(jobs []gate.Job) string {
+	if len(jobs) == 0 {
+		return ""
+	}
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = console.Text(j.ID)
+	}
+	return "the gates whose entry point a sparse checkout took off the disk, with changes there (" + strings.Join(ids, ", ") + ")"
 }
 
 // noGates is the stop of a run left without jobs: no applicable gates;
 // when some of the applicable jobs were not present (their working
 // directory is gone), its message names them: what was not verified.
-func noGates(applicable, present []gate.Job) error {
+func noGates(applicable, present, offDisk []gate.Job) error {
 	var ids []string
 	for _, j := range applicable {
-		if !slices.ContainsFunc(present, func(k gate.Job) bool { return k.ID == j.ID }) {
+		if !slices.ContainsFunc(present, func(k gate.Job) bool { return k.ID == j.ID }) &&
+			!slices.ContainsFunc(offDisk, func(k gate.Job) bool { return k.ID == j.ID }) {
 			ids = append(ids, console.Text(j.ID))
 		}
 	}
-	if len(ids) == 0 {
+	var parts []string
+	if len(ids) > 0 {
+		parts = append(parts, "the checks whose working directory no longer exists ("+strings.Join(ids, ", ")+")")
+	}
+	if t := offDiskText(offDisk); t != "" {
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
 		return stopNoGates
 	}
-	return &stop{status: outcome.StatusNoApplicableGates, line: LineNoApplicableGates,
-		message: "the checks whose working directory no longer exists (" + strings.Join(ids, ", ") + ")"}
+	return &stop{status: outcome.StatusNoApplicableGates, line: LineNoApplicableGates, message: strings.Join(parts, "; ")}
 }

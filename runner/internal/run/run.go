@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
@@ -144,6 +145,9 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	pl, err := plan(r.s, p, b, ch)
 	if err != nil {
 		return d.of(r.s.ended(err))
+	}
+	if pl.offDisk != "" {
+		d.unverified = strings.TrimPrefix(d.unverified+"; "+pl.offDisk, "; ")
 	}
 	prep, err := prepare(ctx, r.s, p, b, ch, pl)
 	if err != nil {

@@ -1,0 +1,319 @@
+package stophook
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
+)
+
+// The ignore rules are everything that can hide a file under an entry
+// point from git's view, and so from change detection, without the file's
+// own change showing: every .gitignore git reads in the work tree (tracked
+// or not, one that ignores itself or that an outer rule ignores included),
+// the repository's info/exclude, the user's global ignore file, and the
+// sparse-checkout patterns that take an entry point's files off the disk.
+// Index flags (skip-worktree, assume-unchanged) hide nothing: snapshots
+// read the disk whatever they say. The stop hook fingerprints the rules at
+// every stop (ignoreRules) and tells a change between two stops, naming
+// the rules that changed and the entry points they reach.
+
+// maxExcludesFile bounds what is read of an ignore file to tell it from
+// another.
+const maxExcludesFile = 1 << 20
+
+// maxRuleFiles bounds the ignore files fingerprinted one by one (and so
+// named in a notice); those past it share one fingerprint.
+const maxRuleFiles = 512
+
+// gitignoreSpec is the pathspec of every .gitignore file at any depth.
+const gitignoreSpec = ":(glob)**/.gitignore"
+
+// seenRules are the ignore rules a stop saw (ignoreRules): inTree says
+// whether it looked at those in the work tree.
+type seenRules struct {
+	files  map[string]string
+	inTree bool
+}
+
+// rules fingerprints the ignore rules of the project of s (those in the
+// work tree when inTree is set); nil when the project is in no git work
+// tree.
+func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
+	if s.trust == nil {
+		return nil // nothing is recorded (watchTrust)
+	}
+	p, err := place.Locate(ctx, s.root)
+	if err != nil {
+		return nil
+	}
+	files, listed := ignoreRules(ctx, p, h.o.Getenv, inTree, h.warn)
+	return &seenRules{files: files, inTree: listed}
+}
+
+// ignoreRules fingerprints the ignore rules of the work tree of p, each
+// rule file by its name (one in the work tree relative to the top level,
+// the others by their absolute path) and its content; those in the work
+// tree only when inTree is set; listed says they were. A listing git
+// cannot make leaves the in-tree files out, with a warning, as if not
+// asked: telling a change nobody made is not the answer to git failing.
+func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) (files map[string]string, listed bool) {
+	files = map[string]string{}
+	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
+		filepath.Join(p.GitDir, "info", "sparse-checkout")} {
+		if f != "" {
+			files[f] = fileFingerprint(f)
+		}
+	}
+	if !inTree {
+		return files, false
+	}
+	list, err := gitignoreFiles(ctx, p)
+	if err != nil {
+		warn("cannot list the work tree's ignore files: %v", err)
+		return files, false
+	}
+	rest := sha256.New()
+	for i, rel := range list {
+		fp := fileFingerprint(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
+		if i < maxRuleFiles {
+			files[rel] = fp
+			continue
+		}
+		fmt.Fprintf(rest, "%s\x00%s\x00", rel, fp)
+	}
+	if n := len(list) - maxRuleFiles; n > 0 {
+		files[fmt.Sprintf("%d more .gitignore files", n)] = hex.EncodeToString(rest.Sum(nil))
+	}
+	files[listedMark] = "yes"
+	return files, true
+}
+
+// listedMark is the part of a fingerprint that says the work tree's rules
+// were listed: the first stop that lists them after stops that did not
+// (the first stop ever, a book an older version wrote) adopts them without
+// a notice.
+const listedMark = "(the work tree's ignore files listed)"
+
+// firstListing reports whether files, listed in the work tree, are the
+// first such listing after last (see listedMark).
+func firstListing(files map[string]string, last *verdicts.TrustSeen) bool {
+	return files[listedMark] != "" && last != nil && last.Files[listedMark] == ""
+}
+
+// sealRules is the ignore rules files as the verdict book keeps them at
+// now: a stop that did not look at the work tree's rules (inTree false)
+// keeps those the last one saw (last), so that not looking is no change.
+func sealRules(files map[string]string, last *verdicts.TrustSeen, inTree bool, now time.Time) verdicts.TrustSeen {
+	all := maps.Clone(files)
+	if !inTree && last != nil {
+		for n, v := range last.Files {
+			if !filepath.IsAbs(n) {
+				all[n] = v
+			}
+		}
+	}
+	h := sha256.New()
+	names := slices.Sorted(maps.Keys(all))
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%s\x00", n, all[n])
+	}
+	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all,
+		Desc: "the work tree's .gitignore files, info/exclude, the global ignore file, the sparse-checkout patterns"}
+}
+
+// globalExcludes is the user's global ignore file at git's default place
+// ("" when neither XDG_CONFIG_HOME nor HOME is set); core.excludesFile
+// set elsewhere is not read.
+func globalExcludes(getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "git", "ignore")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".config", "git", "ignore")
+	}
+	return ""
+}
+
+// fileFingerprint tells the content of the rule file f from another's:
+// absent, unreadable, or its hash.
+func fileFingerprint(f string) string {
+	data, err := fsread.File(f, maxExcludesFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "absent"
+	case err != nil:
+		return "unreadable"
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// gitignoreFiles lists, relative to the top level and sorted, the
+// .gitignore files git reads in the work tree of p: those the index holds,
+// and those on disk outside ignored directories, untracked or ignored (one
+// that ignores itself, one an outer rule names). Git reads no ignore file
+// inside an ignored directory, so none there can hide anything. Two git
+// processes list them side by side: the index's (git ls-files, which
+// keeps a large index out of this process's memory) and the disk's (git
+// status, which walks the work tree once, not into ignored directories).
+func gitignoreFiles(ctx context.Context, p place.Place) ([]string, error) {
+	type listing struct {
+		names []string
+		err   error
+	}
+	tracked := make(chan listing, 1)
+	go func() {
+		names, err := gitList(ctx, p.TopLevel, nil, "ls-files", "-z", "--cached", "--full-name", "--", gitignoreSpec)
+		tracked <- listing{names, err}
+	}()
+	onDisk, err := gitList(ctx, p.TopLevel, []string{"?", "!"}, "status", "--porcelain=v2", "-z",
+		"--ignored=matching", "--untracked-files=all", "--no-renames", "--", gitignoreSpec)
+	t := <-tracked
+	seen := map[string]bool{}
+	for _, n := range append(t.names, onDisk...) {
+		seen[n] = true
+	}
+	return slices.Sorted(maps.Keys(seen)), errors.Join(t.err, err)
+}
+
+// gitList runs git in dir with args and returns the .gitignore paths of
+// its NUL-separated output: each record whole, or, with kinds, the path
+// after a record's kind among kinds (git status --porcelain=v2).
+func gitList(ctx context.Context, dir string, kinds []string, args ...string) ([]string, error) {
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: dir, Args: args})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		return nil, fmt.Errorf("git %s: exit %d: %s", args[0], res.ExitCode, strings.TrimSpace(res.Stderr))
+	}
+	var names []string
+	for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
+		n := string(rec)
+		if kinds != nil {
+			kind, rel, ok := strings.Cut(n, " ")
+			if !ok || !slices.Contains(kinds, kind) {
+				continue
+			}
+			n = rel
+		}
+		if isGitignore(n) {
+			names = append(names, n)
+		}
+	}
+	return names, nil
+}
+
+// isGitignore reports whether the top-level-relative path rel names a
+// .gitignore file.
+func isGitignore(rel string) bool {
+	return path.Base(rel) == ".gitignore" && !strings.HasSuffix(rel, "/")
+}
+
+// rulesNotice is what every answer says of a change of the ignore rules
+// seen by the stop hook: which rules changed, when, and that the agent may
+// have hidden files; reach names the entry points those rules reach.
+func rulesNotice(c *verdicts.TrustChange, reach []string) string {
+	changed := c.Changed()
+	what := "the ignore rules"
+	if len(changed) > 0 {
+		what = named(changed)
+	}
+	where := "the project"
+	if len(reach) > 0 {
+		where = "the entry points " + named(entryNames(reach))
+	}
+	return fmt.Sprintf("The ignore rules changed since an earlier stop, seen first at %s: %s. "+
+		"A file they newly hide from git, under %s, is no change to any gate. If no person did that, the agent hid files from the gates.",
+		stamp(c.To.At), runner.SafeText(what), runner.SafeText(where))
+}
+
+// hiddenUnverified is what a rules change leaves unverified, for the
+// answer's "Not verified:" sentence.
+func hiddenUnverified(c *verdicts.TrustChange, reach []string) string {
+	where := "the project"
+	if len(reach) > 0 {
+		where = named(entryNames(reach))
+	}
+	what := "the ignore rules"
+	if changed := c.Changed(); len(changed) > 0 {
+		what = named(changed)
+	}
+	return fmt.Sprintf("the files that %s newly hide from git, under %s", runner.SafeText(what), runner.SafeText(where))
+}
+
+// entryNames are entry point paths for the person: "." is the project
+// root.
+func entryNames(paths []string) []string {
+	out := slices.Clone(paths)
+	for i, p := range out {
+		if p == "." {
+			out[i] = ". (the project root)"
+		}
+	}
+	return out
+}
+
+// rulesReach names the entry points of cfg (paths relative to the project
+// root at prefix, top-level-relative) that the changed rules reach: a
+// .gitignore reaches the entry points in its directory, below it or
+// above it; any other rule (info/exclude, the global ignore file, the
+// sparse-checkout patterns) reaches every one.
+func rulesReach(changed []string, cfg *config.Config, prefix string) []string {
+	var reach []string
+	for _, ep := range cfg.EntryPoints {
+		dir := path.Clean(prefix + literalPrefix(ep.Path))
+		for _, n := range changed {
+			if ruleReaches(n, dir) {
+				reach = append(reach, ep.Path)
+				break
+			}
+		}
+	}
+	return reach
+}
+
+// ruleReaches reports whether the rule named n reaches the entry point
+// directory dir (top-level-relative, "." for the top level).
+func ruleReaches(n, dir string) bool {
+	if !isGitignore(n) || filepath.IsAbs(n) {
+		return true
+	}
+	d := path.Dir(n)
+	return d == "." || dir == "." || d == dir || strings.HasPrefix(dir, d+"/") || strings.HasPrefix(d, dir+"/")
+}
+
+// literalPrefix is the part of an entry point's path before its first
+// wildcard, without a trailing slash ("." for none).
+func literalPrefix(p string) string {
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		p = p[:i]
+		if j := strings.LastIndex(p, "/"); j >= 0 {
+			p = p[:j]
+		} else {
+			p = "."
+		}
+	}
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return "."
+	}
+	return p
+}

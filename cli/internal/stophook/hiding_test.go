@@ -1,0 +1,144 @@
+package stophook
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
+)
+
+// A changed .gitignore reaches the entry points in its directory, below
+// and above it; any other rule (outside the work tree, the sparse-checkout
+// patterns, the fingerprint of the files past the bound) reaches all.
+// Wildcard entry points reach from their fixed prefix; a project in a
+// subdirectory compares top-level-relative paths.
+func TestRulesReach(t *testing.T) {
+	cfg := &config.Config{EntryPoints: []config.EntryPoint{{Path: "src"}, {Path: "packages/*"}, {Path: "."}, {Path: "docs/site"}}}
+	for _, c := range []struct {
+		changed []string
+		prefix  string
+		want    []string
+	}{
+		{[]string{"src/.gitignore"}, "", []string{"src", "."}},
+		{[]string{"src/deep/er/.gitignore"}, "", []string{"src", "."}},
+		{[]string{".gitignore"}, "", []string{"src", "packages/*", ".", "docs/site"}},
+		{[]string{"docs/.gitignore"}, "", []string{".", "docs/site"}},
+		{[]string{"packages/a/.gitignore"}, "", []string{"packages/*", "."}},
+		{[]string{"/repo/.git/info/exclude"}, "", []string{"src", "packages/*", ".", "docs/site"}},
+		{[]string{"/repo/.git/info/sparse-checkout"}, "", []string{"src", "packages/*", ".", "docs/site"}},
+		{[]string{"600 more .gitignore files"}, "", []string{"src", "packages/*", ".", "docs/site"}},
+		{[]string{"app/src/.gitignore"}, "app/", []string{"src", "."}},
+		{[]string{"other/.gitignore"}, "app/", nil},
+		{[]string{"app/.gitignore"}, "app/", []string{"src", "packages/*", ".", "docs/site"}},
+		{nil, "", nil},
+	} {
+		if got := rulesReach(c.changed, cfg, c.prefix); !slices.Equal(got, c.want) {
+			t.Errorf("rulesReach(%q, prefix %q) = %q, want %q", c.changed, c.prefix, got, c.want)
+		}
+	}
+}
+
+// gitignoreFiles finds every .gitignore git reads, in a real repository:
+// tracked (also when deleted from disk), untracked, ignoring itself,
+// ignored by an outer rule, inside an untracked directory; never one
+// inside an ignored directory, which git does not read.
+func TestGitignoreFiles(t *testing.T) {
+	dir := t.TempDir()
+	for f, body := range map[string]string{
+		".gitignore":                "node_modules/\n/outer/.gitignore\n",
+		"tracked/.gitignore":        "x\n",
+		"gone/.gitignore":           "y\n",
+		"gone/keep.txt":             "k\n",
+		"new/.gitignore":            "z\n",
+		"self/.gitignore":           "*\n",
+		"outer/.gitignore":          "w\n",
+		"fresh/deep/.gitignore":     "v\n",
+		"node_modules/.gitignore":   "*\n",
+		"node_modules/p/.gitignore": "*\n",
+		"notes.gitignore":           "not one\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".gitignore", "tracked/.gitignore", "gone/.gitignore", "gone/keep.txt")
+	git("commit", "-q", "-m", "base")
+	if err := os.Remove(filepath.Join(dir, "gone", ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := place.Locate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := gitignoreFiles(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".gitignore", "fresh/deep/.gitignore", "gone/.gitignore", "new/.gitignore", "outer/.gitignore", "self/.gitignore", "tracked/.gitignore"}
+	if !slices.Equal(got, want) {
+		t.Errorf("gitignoreFiles = %q, want %q", got, want)
+	}
+}
+
+// A stop that does not list the work tree's rules keeps those the last
+// listing saw: not looking is no change, while a change of a rule file
+// outside the work tree still is. The first listing after stops that made
+// none is told apart (firstListing), and so is none after it.
+func TestSealRules(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	outside := map[string]string{"/r/.git/info/exclude": "absent"}
+	listed := map[string]string{"/r/.git/info/exclude": "absent", ".gitignore": "a", "src/.gitignore": "b", listedMark: "yes"}
+	first := sealRules(listed, nil, true, now)
+	if firstListing(listed, nil) {
+		t.Error("a listing with nothing before it is no first listing after others")
+	}
+	cheap := sealRules(outside, &first, false, now)
+	if cheap.Key != first.Key {
+		t.Errorf("a stop that did not list changed the key: %v, want %v", cheap.Files, first.Files)
+	}
+	if again := sealRules(listed, &cheap, true, now); again.Key != first.Key || firstListing(listed, &cheap) {
+		t.Errorf("listing the same rules again changed them, or reads as a first listing")
+	}
+	edited := map[string]string{"/r/.git/info/exclude": "c"}
+	if e := sealRules(edited, &first, false, now); e.Key == first.Key || e.Files["src/.gitignore"] != "b" {
+		t.Errorf("an edit of info/exclude at a stop that did not list: %v", e.Files)
+	}
+	if !firstListing(listed, &verdicts.TrustSeen{Files: outside}) {
+		t.Error("the first listing after a stop that made none reads as a change")
+	}
+}
+
+// A listing git cannot make is no listing: the stop keeps the rules the
+// last one saw, with a warning, rather than telling a change nobody made.
+func TestIgnoreRulesGitFailing(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GIT_DIR", filepath.Join(dir, "no-repository")) // git fails, wherever the directory is
+	p := place.Place{CommonDir: filepath.Join(dir, ".git"), GitDir: filepath.Join(dir, ".git"), TopLevel: dir}
+	warned := 0
+	files, listed := ignoreRules(context.Background(), p, func(string) string { return "" }, true, func(string, ...any) { warned++ })
+	if listed || warned != 1 {
+		t.Errorf("listed %v with %d warning(s), want a warning and no listing", listed, warned)
+	}
+	if _, ok := files[listedMark]; ok || len(files) != 2 {
+		t.Errorf("files = %v, want the two rule files outside the work tree only", files)
+	}
+}
