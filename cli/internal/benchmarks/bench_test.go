@@ -455,6 +455,9 @@ func cachedRepo(b *testing.B, commands ...string) project {
 	// steady ones, not the first, which records the committed configuration.
 	run(b, p.cmd("", binary(b), "trust", "--yes"))
 	run(b, p.cmd("", binary(b), "run"))
+	// The stop hook proves its gates in its own environment (a hand run's
+	// pass is the agent's shell's): one stop before the steady ones.
+	run(b, p.cmd(hookInput(p.dir, false), binary(b), "stop-hook"))
 	return p
 }
 

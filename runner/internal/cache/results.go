@@ -361,8 +361,8 @@ type Store struct {
 	// Dir is its directory.
 	Dir    string
 	ledger *ledger.Ledger
-	// changes is the changes memo, cleared with the results.
-	changes *ledger.Ledger
+	// changes and ancestry are the memos, cleared with the results.
+	changes, ancestry *ledger.Ledger
 }
 
 // OpenStore finds the result cache of the repository holding dir.
@@ -375,14 +375,17 @@ func OpenStore(ctx context.Context, dir string) (Store, error) {
 		return Store{}, fmt.Errorf("find the repository of %s: %w", dir, err)
 	}
 	d := Dir(loc.CommonDir)
-	return Store{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0)}, nil
+	return Store{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0),
+		ancestry: ledger.Open(AncestryDir(loc.CommonDir), 0)}, nil
 }
 
-// Clear removes every result of the cache (and the changes memo) and
-// returns how many results it removed.
+// Clear removes every result of the cache (and the memos) and returns how
+// many results it removed.
 func (s Store) Clear() (int, error) {
-	if _, err := s.changes.Clear(); err != nil {
-		return 0, err
+	for _, m := range []*ledger.Ledger{s.changes, s.ancestry} {
+		if _, err := m.Clear(); err != nil {
+			return 0, err
+		}
 	}
 	return s.ledger.Clear()
 }
