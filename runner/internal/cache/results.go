@@ -101,12 +101,12 @@ func WantsDiff(jobs []gate.Job) bool {
 // ComputeKeys computes the keys of jobs on what the run's snapshot says a
 // gate can see (tree: its KeyTree, the whole work tree as it is on disk,
 // the repositories inside it included; one git process for every path
-// they need), with diff the
+// they need) and what its links lead to outside it (reach), with diff the
 // inputs of the reviews' diff (nil: reviews get no key); a job whose key
 // cannot be computed has none, and stays out of the cache. An error (a
 // note in the debug log) leaves every job without a key.
-func (c *Results) ComputeKeys(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) {
-	keys, err := c.keysOn(ctx, tree, jobs, diff)
+func (c *Results) ComputeKeys(ctx context.Context, tree, reach string, jobs []gate.Job, diff *Diff) {
+	keys, err := c.keysOn(ctx, tree, reach, jobs, diff)
 	if err != nil {
 		c.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -114,12 +114,13 @@ func (c *Results) ComputeKeys(ctx context.Context, tree string, jobs []gate.Job,
 	c.keys = keys
 }
 
-// keysOn computes the keys of jobs for the top-level tree, with diff the
+// keysOn computes the keys of jobs for the top-level tree and what its
+// links lead to outside it (reach, see Gate), with diff the
 // diff inputs of review jobs (nil: reviews get no key). A gate keyed by
 // the tree is keyed by the whole of it, not only the project's directory:
 // a check reads files outside it too (a workspace's go.work, a lock file,
 // shared configuration).
-func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
+func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	paths := map[string]bool{}
 	wants := map[string][]string{}
 	for _, j := range jobs {
@@ -151,7 +152,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff
 		if s == "" {
 			continue
 		}
-		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed)}
+		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: reach}
 		if j.ReadsDiff() {
 			if diff == nil {
 				continue
