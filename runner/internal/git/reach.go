@@ -116,17 +116,33 @@ func isLoop(abs string) bool {
 }
 
 // inside reports whether the resolved absolute path is a path of the work
-// tree the snapshot holds: under its top level and in no git directory.
+// tree the snapshot holds: under its top level, in no git directory and
+// not in what the snapshot leaves out (the log directory).
 func (s *TreeSnapshot) inside(resolved string) bool {
-	top, err := filepath.EvalSymlinks(s.disk.top)
+	rel, ok := under(s.disk.top, resolved)
+	if !ok || slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), ".git") {
+		return false
+	}
+	for _, l := range s.left {
+		if _, in := under(l, resolved); in {
+			return false
+		}
+	}
+	return true
+}
+
+// under reports whether the resolved absolute path is dir or below it (dir
+// with its links resolved), and where.
+func under(dir, resolved string) (string, bool) {
+	d, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return false
+		d = filepath.Clean(dir)
 	}
-	rel, err := filepath.Rel(top, resolved)
+	rel, err := filepath.Rel(d, resolved)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return false
+		return "", false
 	}
-	return !slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), ".git")
+	return rel, true
 }
 
 // readReach is the identity of the file at resolved, outside the work

@@ -53,6 +53,9 @@ func TestReachKeysWhatLinksLeadTo(t *testing.T) {
 		{"into the git directory",
 			func(t *testing.T, e env) { link(t, ".git/description", e.root+"/conf") },
 			func(t *testing.T, e env) { write(t, e.root+"/.git/description", "BAD") }, false},
+		{"into what the snapshot leaves out (the log directory)",
+			func(t *testing.T, e env) { write(t, e.root+"/logs/x", "ok"); link(t, "logs/x", e.root+"/conf") },
+			func(t *testing.T, e env) { write(t, e.root+"/logs/x", "BAD") }, false},
 		{"a chain leaving the tree",
 			func(t *testing.T, e env) {
 				write(t, e.out+"/c", "ok")
@@ -94,7 +97,7 @@ func TestReachKeysWhatLinksLeadTo(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.make(t, e)
-			s, err := NewTreeSnapshot(ctx, r.root)
+			s, err := NewTreeSnapshot(ctx, r.root, "logs")
 			if err != nil {
 				t.Fatal(err)
 			}

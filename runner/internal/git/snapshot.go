@@ -91,6 +91,8 @@ type TreeSnapshot struct {
 	// sparse is true in a sparse checkout.
 	sparse  bool
 	exclude []string
+	// left are the absolute paths exclude leaves out.
+	left []string
 	// gitlinks are the top-level-relative paths of the gitlinks of Tree;
 	// leftTop those of LeftOut.
 	gitlinks, leftTop []string
@@ -130,6 +132,7 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 		store: filepath.Join(gitDir, "agent-gauntlet")}
 	for _, x := range exclude {
 		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
+		s.left = append(s.left, filepath.Join(root, filepath.FromSlash(x)))
 	}
 	kept := ""
 	if keep {
