@@ -23,8 +23,9 @@ import (
 // cannot be held that way (a directory, a device, a FIFO, a file over
 // maxReachBytes, a path that cannot be read) makes KeyTree uncertain.
 
-// Bounds of what the links of one snapshot may lead to and still be held:
-// the bytes of one file, of all of them, and the number of links.
+// Bounds of what the links of one snapshot may lead to outside the work
+// tree and still be held: the bytes of one file, of all of them, and the
+// number of links that lead there.
 const (
 	maxReachBytes = 16 << 20
 	maxReachTotal = 64 << 20
@@ -52,10 +53,7 @@ func (s *TreeSnapshot) takeReach(links []string) {
 // the work tree ("" when none does), or why it cannot be held.
 func (s *TreeSnapshot) reach() (string, string) {
 	h := sha256.New()
-	held := false
-	if len(s.links) > maxReachLinks {
-		return "", fmt.Sprintf("more than %d symbolic links", maxReachLinks)
-	}
+	held := 0
 	budget := int64(maxReachTotal)
 	for _, p := range s.links {
 		if slices.Contains(s.Hidden, p) {
@@ -66,17 +64,19 @@ func (s *TreeSnapshot) reach() (string, string) {
 			return "", why
 		}
 		if id != "" {
-			held = true
+			if held++; held > maxReachLinks {
+				return "", fmt.Sprintf("more than %d symbolic links lead out of the work tree", maxReachLinks)
+			}
 			fmt.Fprintf(h, "%s\x00%s\x00", p, id)
 		}
 	}
 	for _, p := range sortedKeys(s.nested) {
 		if r := s.nested[p].Reach; r != "" {
-			held = true
+			held++
 			fmt.Fprintf(h, "nested %s\x00%s\x00", p, r)
 		}
 	}
-	if !held {
+	if held == 0 {
 		return "", ""
 	}
 	return hex.EncodeToString(h.Sum(nil)), ""
