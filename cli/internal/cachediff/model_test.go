@@ -95,12 +95,16 @@ var (
 	paths    = []string{"r.txt", "src/a.txt", "src/b.txt", "src/new.txt", "lib/x/y.txt", "lib/z/w.txt", "lib/x/old.txt", "dep/f", "out/o.txt"}
 	contents = []string{"ok", "BAD", "bad", "OLD new", "other", "OLD from the base"}
 	attrs    = []string{"none", "text=auto", "eol=lf", "-diff", "binary", "filter"}
+	// outsideTargets are where a link may lead outside the repository
+	// (OUT/ is the sandbox's outside directory): files, one that may not
+	// exist, a link there, a directory, a device, and back into the tree.
+	outsideTargets = []string{"OUT/ok.txt", "OUT/bad.txt", "OUT/none.txt", "OUT/hop", "OUT/dir", "/dev/null", "OUT/../repo/r.txt"}
 )
 
 // drawStep draws one step, in the replay form (see apply).
 func drawStep(t *rapid.T) string {
 	p := rapid.SampledFrom(paths).Draw(t, "path")
-	switch rapid.IntRange(0, 15).Draw(t, "kind") {
+	switch rapid.IntRange(0, 17).Draw(t, "kind") {
 	case 0, 1, 2:
 		return fmt.Sprintf("write %s %s %s", p, strings.ReplaceAll(rapid.SampledFrom(contents).Draw(t, "content"), " ", "_"),
 			rapid.SampledFrom([]string{"lf", "lf", "crlf"}).Draw(t, "eol"))
@@ -127,6 +131,11 @@ func drawStep(t *rapid.T) string {
 		return "commit"
 	case 13:
 		return "symlink " + p + " " + rapid.SampledFrom([]string{"ok.target", "bad.target"}).Draw(t, "target")
+	case 14:
+		return "symlink " + p + " " + rapid.SampledFrom(outsideTargets).Draw(t, "target")
+	case 15:
+		return "outside " + rapid.SampledFrom([]string{"ok.txt", "none.txt", "hop"}).Draw(t, "file") + " " +
+			rapid.SampledFrom([]string{"ok", "BAD"}).Draw(t, "content")
 	default:
 		return fmt.Sprintf("write %s %s lf", p, rapid.SampledFrom(contents[:2]).Draw(t, "content"))
 	}
@@ -201,7 +210,20 @@ func (s *sandbox) apply(step string) error {
 			return err
 		}
 		_ = os.RemoveAll(s.path(f[1]))
-		return os.Symlink(f[2], s.path(f[1]))
+		target := f[2]
+		if rest, ok := strings.CutPrefix(target, "OUT/"); ok {
+			target = filepath.Join(s.outside(), rest)
+		}
+		return os.Symlink(target, s.path(f[1]))
+	case "outside":
+		// An edit outside the repository, of a file links may reach: "hop"
+		// is led to ok.txt, or to bad.txt for BAD.
+		p := filepath.Join(s.outside(), f[1])
+		if f[1] == "hop" {
+			_ = os.Remove(p)
+			return os.Symlink(map[string]string{"ok": "ok.txt", "BAD": "bad.txt"}[f[2]], p)
+		}
+		return os.WriteFile(p, []byte(f[2]+"\n"), 0o644)
 	}
 	return fmt.Errorf("unknown step %q", step)
 }

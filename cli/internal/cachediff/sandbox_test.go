@@ -34,6 +34,7 @@ var gateScripts = map[string]string{
 	"content.sh": visible + `
 found=0
 for f in $(files f); do if grep -q BAD "$f"; then echo "$f:1: error: BAD"; found=1; fi; done
+for f in $(files l); do if [ -f "$f" ] && grep -q BAD "$f"; then echo "$f:1: error: BAD through a link"; found=1; fi; done
 exit $found
 `,
 	"crlf.sh": visible + `
@@ -113,10 +114,18 @@ func newSandbox(parent string, cfg setup) (*sandbox, error) {
 		return nil, err
 	}
 	s.env = append(env.Environ(s.bin+string(os.PathListSeparator)+os.Getenv("PATH")), "GAUNTLET_STOP_HOOK_ACTIVE=")
-	for _, d := range []string{s.repo, s.gates, s.bin} {
+	for _, d := range []string{s.repo, s.gates, s.bin, filepath.Join(s.outside(), "dir")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
+	}
+	for name, body := range map[string]string{"ok.txt": "ok\n", "bad.txt": "BAD\n"} {
+		if err := os.WriteFile(filepath.Join(s.outside(), name), []byte(body), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Symlink("ok.txt", filepath.Join(s.outside(), "hop")); err != nil {
+		return nil, err
 	}
 	for name, body := range gateScripts {
 		if err := os.WriteFile(filepath.Join(s.gates, name), []byte(body), 0o644); err != nil {
@@ -151,6 +160,10 @@ func newSandbox(parent string, cfg setup) (*sandbox, error) {
 	}
 	return s, nil
 }
+
+// outside is the directory beside the repository that links may lead to
+// (OUT/ in a step): ok.txt, bad.txt, hop (a link to one of them), dir.
+func (s *sandbox) outside() string { return filepath.Join(s.base, "outside") }
 
 // remove deletes the sandbox.
 func (s *sandbox) remove() { _ = os.RemoveAll(s.base) }
@@ -234,11 +247,13 @@ func (s *sandbox) copyRepo() (string, error) {
 
 // fingerprint is what a gate run in dir (relative to the repository) can
 // see: every file and link below it, as the check scripts list them, with
-// its mode and bytes.
-func (s *sandbox) fingerprint(dir string) (string, error) {
+// its mode and bytes, and what each link leads to outside the repository.
+// unheld is true when a link leads to what no cache key can hold (a
+// directory outside): no gate is then expected from the cache.
+func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
 	root := s.path(dir)
 	var lines []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -259,7 +274,9 @@ func (s *sandbox) fingerprint(dir string) (string, error) {
 			if err != nil {
 				return err
 			}
-			lines = append(lines, "link "+rel+" "+target)
+			reach, held := s.reach(p)
+			unheld = unheld || !held
+			lines = append(lines, "link "+rel+" "+target+" "+reach)
 		case fi.Mode().IsRegular():
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -271,9 +288,32 @@ func (s *sandbox) fingerprint(dir string) (string, error) {
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	slices.Sort(lines)
 	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:12]), nil
+	return hex.EncodeToString(sum[:12]), unheld, nil
+}
+
+// reach is what the link at p leads to outside the repository ("" inside
+// it, where the walk sees it): the mode and bytes of a file, "missing" for
+// nothing; held is false for what no key can hold.
+func (s *sandbox) reach(p string) (string, bool) {
+	resolved, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "missing", true
+	}
+	if rel, err := filepath.Rel(s.repo, resolved); err == nil && !strings.HasPrefix(rel, "..") {
+		return "", true
+	}
+	fi, err := os.Stat(resolved)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	data, err := os.ReadFile(resolved)
+	if err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256(data)
+	return fmt.Sprintf("%s %o %s", resolved, fi.Mode().Perm()&0o100, hex.EncodeToString(sum[:8])), true
 }

@@ -128,6 +128,10 @@ type Gate struct {
 	// Objects are the scope paths and what they name (ScopeEntryPoint),
 	// see Paths.
 	Objects []Object
+	// Reach is what the symbolic links of the work tree lead to outside it
+	// (the snapshot's Reach), "" for nothing: a gate reads through them
+	// whatever its scope.
+	Reach string
 	// Diff is set for a review.
 	Diff *Diff
 	// ChangedSum is ListFingerprint(Job.Changed) when the caller has it
@@ -153,6 +157,7 @@ type keyDoc struct {
 	Scope   string   `json:"scope"`
 	Tree    string   `json:"tree,omitempty"`
 	Objects []Object `json:"objects,omitempty"`
+	Reach   string   `json:"reach,omitempty"`
 	Diff    *Diff    `json:"diff,omitempty"`
 }
 
@@ -165,7 +170,7 @@ func Key(r Run, g Gate) (string, error) {
 		return "", err
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
-		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Diff: g.Diff}
+		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Reach: g.Reach, Diff: g.Diff}
 	if GivenChanged(g.Job) {
 		if doc.Changed = g.ChangedSum; doc.Changed == "" {
 			doc.Changed = ListFingerprint(g.Job.Changed)

@@ -101,12 +101,12 @@ func WantsDiff(jobs []gate.Job) bool {
 // ComputeKeys computes the keys of jobs on what the run's snapshot says a
 // gate can see (tree: its KeyTree, the whole work tree as it is on disk,
 // the repositories inside it included; one git process for every path
-// they need), with diff the
+// they need) and what its links lead to outside it (reach), with diff the
 // inputs of the reviews' diff (nil: reviews get no key); a job whose key
 // cannot be computed has none, and stays out of the cache. An error (a
 // note in the debug log) leaves every job without a key.
-func (c *Results) ComputeKeys(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) {
-	keys, err := c.keysOn(ctx, tree, jobs, diff)
+func (c *Results) ComputeKeys(ctx context.Context, tree, reach string, jobs []gate.Job, diff *Diff) {
+	keys, err := c.keysOn(ctx, tree, reach, jobs, diff)
 	if err != nil {
 		c.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -114,12 +114,13 @@ func (c *Results) ComputeKeys(ctx context.Context, tree string, jobs []gate.Job,
 	c.keys = keys
 }
 
-// keysOn computes the keys of jobs for the top-level tree, with diff the
+// keysOn computes the keys of jobs for the top-level tree and what its
+// links lead to outside it (reach, see Gate), with diff the
 // diff inputs of review jobs (nil: reviews get no key). A gate keyed by
 // the tree is keyed by the whole of it, not only the project's directory:
 // a check reads files outside it too (a workspace's go.work, a lock file,
 // shared configuration).
-func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
+func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	paths := map[string]bool{}
 	wants := map[string][]string{}
 	for _, j := range jobs {
@@ -151,7 +152,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, jobs []gate.Job, diff
 		if s == "" {
 			continue
 		}
-		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed)}
+		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: reach}
 		if j.ReadsDiff() {
 			if diff == nil {
 				continue
@@ -361,8 +362,8 @@ type Store struct {
 	// Dir is its directory.
 	Dir    string
 	ledger *ledger.Ledger
-	// changes is the changes memo, cleared with the results.
-	changes *ledger.Ledger
+	// changes and ancestry are the memos, cleared with the results.
+	changes, ancestry *ledger.Ledger
 }
 
 // OpenStore finds the result cache of the repository holding dir.
@@ -375,14 +376,17 @@ func OpenStore(ctx context.Context, dir string) (Store, error) {
 		return Store{}, fmt.Errorf("find the repository of %s: %w", dir, err)
 	}
 	d := Dir(loc.CommonDir)
-	return Store{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0)}, nil
+	return Store{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0),
+		ancestry: ledger.Open(AncestryDir(loc.CommonDir), 0)}, nil
 }
 
-// Clear removes every result of the cache (and the changes memo) and
-// returns how many results it removed.
+// Clear removes every result of the cache (and the memos) and returns how
+// many results it removed.
 func (s Store) Clear() (int, error) {
-	if _, err := s.changes.Clear(); err != nil {
-		return 0, err
+	for _, m := range []*ledger.Ledger{s.changes, s.ancestry} {
+		if _, err := m.Clear(); err != nil {
+			return 0, err
+		}
 	}
 	return s.ledger.Clear()
 }

@@ -363,19 +363,29 @@ func (s *TreeSnapshot) knownTree() (tree string, facts indexFacts, ok bool) {
 	if err != nil {
 		return "", facts, false
 	}
-	head, links, _ := strings.Cut(string(data), "\n")
+	head, paths, _ := strings.Cut(string(data), "\n")
 	f := strings.Fields(head)
-	if len(f) < 2 || f[0] != id || !isSHA(f[1]) {
+	if len(f) < 3 || f[0] != id || !isSHA(f[1]) || f[len(f)-1] != noteLinks {
 		return "", facts, false
 	}
-	tree, facts.attrs = f[1], len(f) > 2 && f[2] == "attributes"
-	for _, l := range strings.Split(links, "\x00") {
-		if l != "" {
-			facts.gitlinks = append(facts.gitlinks, l)
+	tree, facts.attrs = f[1], f[2] == "attributes"
+	// The gitlinks, an empty name, the symbolic links: each name ends in a
+	// NUL, and no path is empty.
+	list := &facts.gitlinks
+	for _, l := range strings.Split(paths, "\x00") {
+		switch {
+		case l != "":
+			*list = append(*list, l)
+		case list == &facts.gitlinks:
+			list = &facts.links
 		}
 	}
 	return tree, facts, true
 }
+
+// noteLinks ends the first line of a tree note that names the symbolic
+// links of the index too; a note without it is an older one, not used.
+const noteLinks = "links"
 
 // hashedIndex reports whether the index file p ends with the hash of its
 // content (not with zeros, as with index.skipHash): only then does its
@@ -402,9 +412,9 @@ func hashedIndex(p string) bool {
 	return false
 }
 
-// noteTree notes s.Tree and its gitlinks as those of the kept index's
-// content now.
-func (s *TreeSnapshot) noteTree() {
+// noteTree notes s.Tree, its gitlinks and its symbolic links (links) as
+// those of the kept index's content now.
+func (s *TreeSnapshot) noteTree(links []string) {
 	if s.kept == "" {
 		return
 	}
@@ -417,8 +427,12 @@ func (s *TreeSnapshot) noteTree() {
 	if s.treeAttrs {
 		b.WriteString(" attributes")
 	}
-	b.WriteString("\n")
+	b.WriteString(" " + noteLinks + "\n")
 	for _, l := range s.gitlinks {
+		b.WriteString(l + "\x00")
+	}
+	b.WriteString("\x00")
+	for _, l := range links {
 		b.WriteString(l + "\x00")
 	}
 	tmp := s.kept + treeSuffix + ".tmp"

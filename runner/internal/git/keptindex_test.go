@@ -430,3 +430,40 @@ func TestSeedNoteOfEarlierFormat(t *testing.T) {
 		t.Errorf("round trip: %+v, %v", got, ok)
 	}
 }
+
+// The tree note keeps the symbolic links of the index next to its
+// gitlinks; a note written before it kept them is not used (it would say
+// there are none).
+func TestKeptIndexNoteKeepsLinks(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	for _, l := range []string{"l1", "sub/l2"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(r.root, l)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("/nonexistent", filepath.Join(r.root, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := NewTreeSnapshot(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tree, facts, ok := s.knownTree()
+	if !ok || tree != s.Tree || !slices.Equal(facts.links, []string{"l1", "sub/l2"}) || len(facts.gitlinks) != 0 {
+		t.Fatalf("noted: %v %s %+v", ok, tree, facts)
+	}
+	if s.Reach == "" {
+		t.Error("dangling links outside the tree: no reach")
+	}
+	id, _ := indexIdentity(s.kept)
+	if err := os.WriteFile(s.kept+treeSuffix, []byte(id+" "+s.Tree+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := s.knownTree(); ok {
+		t.Fatal("a note without the links was used")
+	}
+}

@@ -36,10 +36,11 @@ const (
 const keySuffix = ".key"
 
 // indexFacts are what a snapshot's index holds that its tree's users need:
-// the paths of its gitlinks, and whether it holds a .gitattributes file.
+// the paths of its gitlinks and of its symbolic links, and whether it holds
+// a .gitattributes file.
 type indexFacts struct {
-	gitlinks []string
-	attrs    bool
+	gitlinks, links []string
+	attrs           bool
 }
 
 // readIndexFacts reads the facts of the index file p (none when there is
@@ -56,6 +57,9 @@ func readIndexFacts(p string) (indexFacts, error) {
 	for _, e := range idx.Entries {
 		if e.Mode == gitindex.ModeGitlink && e.Stage() == 0 {
 			f.gitlinks = append(f.gitlinks, e.Path)
+		}
+		if e.Mode == gitindex.ModeSymlink && e.Stage() == 0 {
+			f.links = append(f.links, e.Path)
 		}
 		f.attrs = f.attrs || isAttributesPath(e.Path)
 	}

@@ -59,6 +59,13 @@ type TreeSnapshot struct {
 	// that cannot be told, and Uncertain says why.
 	KeyTree   string
 	Uncertain string
+	// Reach identifies what the symbolic links of KeyTree lead to outside
+	// the work tree (see takeReach), "" when none does.
+	Reach string
+	// Unheld says, when a link leads to what no key can hold (a directory
+	// outside the work tree, a device, a file too large), which and why:
+	// then also Uncertain.
+	Unheld string
 	// LeftOut are the paths of the work tree git cannot hold in a tree, so
 	// the snapshot leaves them out: a repository of its own without a
 	// commit (its directory, with a trailing slash; a repository with a
@@ -84,6 +91,8 @@ type TreeSnapshot struct {
 	// sparse is true in a sparse checkout.
 	sparse  bool
 	exclude []string
+	// left are the absolute paths exclude leaves out.
+	left []string
 	// gitlinks are the top-level-relative paths of the gitlinks of Tree;
 	// leftTop those of LeftOut.
 	gitlinks, leftTop []string
@@ -96,6 +105,9 @@ type TreeSnapshot struct {
 	// by top-level-relative path; depth is how deep this one is nested.
 	nested map[string]*TreeSnapshot
 	depth  int
+	// links are the top-level-relative paths of the symbolic links of
+	// Tree.
+	links []string
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -120,6 +132,7 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 		store: filepath.Join(gitDir, "agent-gauntlet")}
 	for _, x := range exclude {
 		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
+		s.left = append(s.left, filepath.Join(root, filepath.FromSlash(x)))
 	}
 	kept := ""
 	if keep {
@@ -245,22 +258,26 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 		s.leftTop = left
 		s.LeftOut = underPrefix(slices.Clone(left), pfx)
 	}
-	if tree, facts, ok := s.knownTree(); ok {
-		s.Tree, s.gitlinks, s.treeAttrs = tree, facts.gitlinks, facts.attrs
-	} else {
+	facts, known := indexFacts{}, false
+	if s.Tree, facts, known = s.knownTree(); !known {
 		out, _, err := run(ctx, s.disk.call(s.root, s.index, "write-tree"))
 		if err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}
 		s.Tree = strings.TrimSpace(string(out))
-		facts, err := readIndexFacts(s.index)
-		if err != nil {
+		if facts, err = readIndexFacts(s.index); err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}
-		s.gitlinks, s.treeAttrs = facts.gitlinks, facts.attrs
-		s.noteTree()
 	}
-	return s.takeNested(ctx)
+	s.gitlinks, s.treeAttrs = facts.gitlinks, facts.attrs
+	if !known {
+		s.noteTree(facts.links)
+	}
+	if err := s.takeNested(ctx); err != nil {
+		return err
+	}
+	s.takeReach(facts.links)
+	return nil
 }
 
 // ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
@@ -359,7 +376,7 @@ func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
 			return changed, err
 		}
 	}
-	return false, nil
+	return s.reachMoved(), nil
 }
 
 // Close removes a temporary index; a kept one stays for the next run.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
@@ -301,6 +302,11 @@ func (b *begun) headInBase(ctx context.Context, p *project) (bool, error) {
 	refs, err := b.refs.get()
 	if err != nil || refs.Head == "" || refs.BaseErr != nil || refs.Base == "" {
 		return false, nil
+	}
+	if loc, err := p.loc.get(); err == nil && p.cacheWanted() {
+		// Asked at every stop of a branch not merged into its base: the
+		// memo answers the same two commits without git.
+		return cache.NewAncestry(p.root, loc.CommonDir).IsAncestor(ctx, refs.Head, refs.Base)
 	}
 	return isAncestor(ctx, p.root, refs.Head, refs.Base)
 }

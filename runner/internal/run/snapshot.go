@@ -55,6 +55,9 @@ func newSnapshot(ctx context.Context, root, logRel string, cons *console.Console
 		for _, p := range ts.LeftOut {
 			cons.Printf(lineLeftOut, console.Text(p))
 		}
+		if ts.Unheld != "" {
+			cons.Printf(lineUnheld, console.Text(ts.Unheld))
+		}
 		return takenSnapshot{tree: ts, afterGates: after}, nil
 	})
 	return s

@@ -35,6 +35,7 @@ const (
 // Entry modes of interest.
 const (
 	ModeGitlink = 0o160000
+	ModeSymlink = 0o120000
 	ModeDir     = 0o040000
 )
 
