@@ -120,6 +120,8 @@ func (sc Scope) prefix() string {
 // Checks of one entry point share one slice. Only a check scoped to its
 // changed files (config.Check.Scoped) is given them: any other reads the
 // tree, and keeps no list (a large change is as many paths per check).
+// Review jobs get the same files as Listed: what their diff must account
+// for.
 func SetChangedFiles(jobs []gate.Job, eps []Expanded, files []string) {
 	byPath := map[string][]int{}
 	for k := range eps {
@@ -129,11 +131,16 @@ func SetChangedFiles(jobs []gate.Job, eps []Expanded, files []string) {
 	memo := make(map[int][]string)
 	for i := range jobs {
 		j := &jobs[i]
-		if j.Kind != gate.KindCheck || j.Check == nil || !j.Check.Scoped() {
+		review := j.Kind == gate.KindReview
+		if !review && (j.Kind != gate.KindCheck || j.Check == nil || !j.Check.Scoped()) {
 			continue
 		}
 		for _, k := range byPath[j.EntryPoint] {
-			if !slices.Contains(eps[k].Source.Checks, j.Name) {
+			names := eps[k].Source.Checks
+			if review {
+				names = eps[k].Source.Reviews
+			}
+			if !slices.Contains(names, j.Name) {
 				continue
 			}
 			fs, ok := memo[k]
@@ -144,7 +151,11 @@ func SetChangedFiles(jobs []gate.Job, eps []Expanded, files []string) {
 				fs = eps[k].filesIn(idx)
 				memo[k] = fs
 			}
-			j.Changed = fs
+			if review {
+				j.Listed = fs
+			} else {
+				j.Changed = fs
+			}
 			break
 		}
 	}

@@ -72,6 +72,11 @@ type Job struct {
 	// exist and pass the check's glob, relative to the project root. Nil
 	// outside a run (init's trials).
 	Changed []string
+	// Listed are the paths of the run's change set (the lister of
+	// Changed) in a review job's scope, deleted ones included: every one
+	// must be shown to its reviewer or named as not shown. Nil outside a
+	// run, or when the job is no review.
+	Listed []string
 }
 
 // DiffMode tells how a review gate computes its diff.

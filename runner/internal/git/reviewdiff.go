@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -797,4 +798,61 @@ func (r *renderer) bound(text string, cut bool, entries []rawChange) ReviewDiff 
 		}
 	}
 	return ReviewDiff{Text: text, NotShown: r.notShown}
+}
+
+// whyUnlisted is why a changed path the review diff holds no section of
+// is not shown.
+const whyUnlisted = "changed, but the review diff holds no change of it"
+
+// Account is rd with every path of listed (the change set's paths in the
+// diff's scope, as the lister of the run gives them) that rd neither
+// shows nor names added to NotShown: the diff is built by a path of its
+// own through nested repositories, links and odd names, and whatever it
+// misses is named, never dropped. A listed directory (a repository whose
+// files could not be listed) counts as shown when the diff shows a path
+// below it.
+func Account(rd ReviewDiff, listed []string) ReviewDiff {
+	if len(listed) == 0 {
+		return rd
+	}
+	shown := map[string]bool{}
+	for _, s := range splitSections(rd.Text) {
+		if s.path != "" {
+			shown[s.path] = true
+		}
+	}
+	if strings.HasSuffix(rd.Text, TruncatedNote) {
+		// The last section may be cut short: bound named it.
+		if secs := splitSections(rd.Text); len(secs) > 0 {
+			delete(shown, secs[len(secs)-1].path)
+		}
+	}
+	named := map[string]bool{}
+	for _, n := range rd.NotShown {
+		named[n.Path] = true
+	}
+	out := rd
+	out.NotShown = slices.Clone(rd.NotShown)
+	for _, p := range listed {
+		if shown[p] || named[p] || shownBelow(shown, p) {
+			continue
+		}
+		named[p] = true
+		out.NotShown = append(out.NotShown, gate.NotShown{Path: p, Why: whyUnlisted})
+	}
+	return out
+}
+
+// shownBelow reports whether shown holds a path below dir, when it names
+// a directory (ends in "/").
+func shownBelow(shown map[string]bool, dir string) bool {
+	if !strings.HasSuffix(dir, "/") {
+		return false
+	}
+	for p := range shown {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
 }

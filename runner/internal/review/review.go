@@ -33,6 +33,9 @@ import (
 const (
 	// MsgNoChanges is the message of a review whose diff is empty.
 	MsgNoChanges = "No changes to review"
+	// msgNothingShown is the message of a review whose diff is empty
+	// while paths of its scope changed: they are named as not shown.
+	msgNothingShown = "Nothing reviewed: %d changed path(s) could not be shown to the reviewer"
 	// MsgNoHealthy starts the error of a review without a usable CLI; the
 	// list of adapters tried follows.
 	MsgNoHealthy    = "no healthy review CLI available (tried: %s)"
@@ -150,11 +153,17 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 		res.Infrastructure = true
 		return done(gate.StatusError, err.Error())
 	}
+	// Every path of the change set in scope is shown or named, whatever
+	// the diff's own builder found.
+	rd = git.Account(rd, job.Listed)
 	// Whatever the reviewers say, they said nothing of what they were
 	// not shown: the result names it, whatever its status.
 	res.NotShown = rd.NotShown
 	diff := rd.Text
 	if strings.TrimSpace(diff) == "" {
+		if len(rd.NotShown) > 0 {
+			return done(gate.StatusPass, fmt.Sprintf(msgNothingShown, len(rd.NotShown)))
+		}
 		return done(gate.StatusPass, MsgNoChanges)
 	}
 	diff += notShownNote(rd.NotShown)
