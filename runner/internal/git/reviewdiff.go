@@ -552,13 +552,42 @@ func linkTarget(body string) (string, bool) {
 }
 
 // outside reports whether a link at the root-relative path p to target
-// points out of the project.
+// points out of the project: by its text, or by where it resolves on disk
+// (a target that reads as inside may pass through a directory link that
+// leads out).
 func (r *renderer) outside(p, target string) bool {
 	if filepath.IsAbs(target) || strings.HasPrefix(target, "/") {
 		return true
 	}
 	joined := path.Join(path.Dir(p), target)
-	return joined == ".." || strings.HasPrefix(joined, "../")
+	if joined == ".." || strings.HasPrefix(joined, "../") {
+		return true
+	}
+	return resolvesOutside(r.root, filepath.FromSlash(joined))
+}
+
+// resolvesOutside reports whether the root-relative path rel, its links
+// followed as far as they exist on disk, lies out of root. A part that
+// does not exist is taken as written.
+func resolvesOutside(root, rel string) bool {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	at, rest := filepath.Join(root, rel), ""
+	for {
+		real, err := filepath.EvalSymlinks(at)
+		if err == nil {
+			real = filepath.Join(real, rest)
+			return real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator))
+		}
+		parent := filepath.Dir(at)
+		if parent == at {
+			return false
+		}
+		rest = filepath.Join(filepath.Base(at), rest)
+		at = parent
+	}
 }
 
 // note adds p to what is not shown.
