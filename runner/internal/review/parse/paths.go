@@ -1,11 +1,13 @@
 package parse
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Paths turns every spelling of a path a reviewer may write into the one
@@ -23,6 +25,9 @@ type Paths struct {
 	// the one it ends with, or that ends with it.
 	known map[string]bool
 	list  []string
+	// alias are other spellings of known paths whose name is not plain
+	// text (see spellings), each to its path; "" when it spells several.
+	alias map[string]string
 }
 
 // NewPaths is Paths for the project at root (an absolute path; "" when
@@ -40,6 +45,7 @@ func NewPaths(root string, known ...[]string) Paths {
 			if f != "" && !p.known[f] {
 				p.known[f] = true
 				p.list = append(p.list, f)
+				p.addAliases(f)
 			}
 		}
 	}
@@ -59,6 +65,12 @@ func (p Paths) Canonical(file string) string {
 	}
 	if strings.TrimSpace(file) == "" {
 		return ""
+	}
+	if k, ok := p.alias[file]; ok && k != "" {
+		return k
+	}
+	if u := unquote(file); u != file {
+		return p.Canonical(u)
 	}
 	f := tidy(strings.ReplaceAll(file, `\`, "/"))
 	abs := strings.HasPrefix(f, "/") || driveRE().MatchString(f)
@@ -132,4 +144,85 @@ func cutRoot(f, root string) (string, bool) {
 		return ".", true
 	}
 	return strings.CutPrefix(f, root+"/")
+}
+
+// addAliases records the spellings of the known path f a reviewer may
+// write when f is not plain text: git's quoted form with and without its
+// quotes, and the text a JSON answer can carry for bytes that are no
+// UTF-8 (each replaced by U+FFFD, or each run of them).
+func (p *Paths) addAliases(f string) {
+	q := quoteC(f)
+	if q == f {
+		return
+	}
+	if p.alias == nil {
+		p.alias = map[string]string{}
+	}
+	for _, a := range spellings(f, q) {
+		if a == f || p.known[a] {
+			continue
+		}
+		if k, ok := p.alias[a]; ok && k != f {
+			p.alias[a] = "" // two paths spell it: it names neither
+			continue
+		}
+		p.alias[a] = f
+	}
+}
+
+// spellings are the other ways to write f, whose quoted form is q.
+func spellings(f, q string) []string {
+	out := []string{q, q[1 : len(q)-1], strings.ToValidUTF8(f, "\uFFFD")}
+	var each strings.Builder
+	for i := 0; i < len(f); {
+		r, n := utf8.DecodeRuneInString(f[i:])
+		each.WriteRune(r) // utf8.RuneError for a byte that is no UTF-8
+		i += n
+	}
+	return append(out, each.String())
+}
+
+// quoteC is f as git writes a path it quotes (core.quotePath): between
+// double quotes, control characters, '"', '\\' and every byte from 0x7f
+// escaped; f itself when nothing needs it.
+func quoteC(f string) string {
+	need := false
+	for i := 0; i < len(f) && !need; i++ {
+		need = f[i] < 0x20 || f[i] == '"' || f[i] == '\\' || f[i] >= 0x7f
+	}
+	if !need {
+		return f
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; c {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
