@@ -68,3 +68,36 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// A name that is no plain text reaches the reviewer as git quotes it, and
+// comes back in whatever its answer can carry: git's quoted form, with
+// or without the quotes and a/ or b/, or its bytes that are no UTF-8 as
+// U+FFFD (one each, or one a run). Every one is the name the diff holds;
+// a spelling two names share is neither.
+func TestCanonicalOddNames(t *testing.T) {
+	known := []string{"n\xff\xfe.txt", "new\nline.txt", `q"uo"te.txt`, "d/é\x01.txt", "m\xff.txt", "m\xfe.txt"}
+	p := NewPaths("", known)
+	for _, tt := range []struct{ in, want string }{
+		{"n\xff\xfe.txt", "n\xff\xfe.txt"},
+		{`"n\377\376.txt"`, "n\xff\xfe.txt"},
+		{`n\377\376.txt`, "n\xff\xfe.txt"},
+		{`"b/n\377\376.txt"`, "n\xff\xfe.txt"},
+		{"n\ufffd\ufffd.txt", "n\xff\xfe.txt"},
+		{"n\ufffd.txt", "n\xff\xfe.txt"},
+		{`"new\nline.txt"`, "new\nline.txt"},
+		{`new\nline.txt`, "new\nline.txt"},
+		{`"q\"uo\"te.txt"`, `q"uo"te.txt`},
+		{`q\"uo\"te.txt`, `q"uo"te.txt`},
+		{`"d/\303\251\001.txt"`, "d/é\x01.txt"},
+		{`d/\303\251\001.txt`, "d/é\x01.txt"},
+		{`"m\377.txt"`, "m\xff.txt"},
+		{`"m\376.txt"`, "m\xfe.txt"},
+	} {
+		if got := p.Canonical(tt.in); got != tt.want {
+			t.Errorf("Canonical(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := p.Canonical("m\ufffd.txt"); got == "m\xff.txt" || got == "m\xfe.txt" {
+		t.Errorf("Canonical(m\\ufffd.txt) = %q: two names spell it, it names neither", got)
+	}
+}
