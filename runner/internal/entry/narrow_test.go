@@ -57,3 +57,36 @@ func TestNarrowShares(t *testing.T) {
 		}
 	}
 }
+
+// A review job is given the change set's paths of its own entry point
+// (its excludes applied, deleted paths kept) as Listed: what its diff
+// must show or name.
+func TestNarrowListsReviewPaths(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src", "vend"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{
+		EntryPoints: []config.EntryPoint{
+			{Path: "src", Reviews: []string{"r"}},
+			{Path: "src", Exclude: []string{"src/vend"}, Reviews: []string{"s"}},
+		},
+		Reviews: map[string]*config.Review{"r": {Name: "r", RunLocally: true}, "s": {Name: "s", RunLocally: true}},
+	}
+	files := []string{"lib/a.go", "src/gone.go", "src/vend/d1/d2/d3/d4/y.txt", "src/n\xff.txt"}
+	eps, _ := Expand(root, cfg.EntryPoints, files)
+	jobs, _ := Jobs(cfg, eps, Filter{Reviews: true})
+	kept, _ := Narrow(root, jobs, eps, files, func(string) bool { return false })
+	want := map[string][]string{
+		"r": {"src/gone.go", "src/vend/d1/d2/d3/d4/y.txt", "src/n\xff.txt"},
+		"s": {"src/gone.go", "src/n\xff.txt"},
+	}
+	if len(kept) != 2 {
+		t.Fatalf("jobs %v", kept)
+	}
+	for _, j := range kept {
+		if !slices.Equal(j.Listed, want[j.Name]) {
+			t.Errorf("%s: Listed %q, want %q", j.Name, j.Listed, want[j.Name])
+		}
+	}
+}

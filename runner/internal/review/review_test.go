@@ -675,3 +675,27 @@ func TestParallelSlotsBounded(t *testing.T) {
 		t.Errorf("at most %d slots ran at once, want %d", most, MaxParallelSlots)
 	}
 }
+
+// A path the change set lists in the review's scope that the diff neither
+// shows nor names is named, and an empty diff with such a path is no
+// "No changes to review": the run says what was not reviewed.
+func TestRunNamesListedPathsTheDiffMisses(t *testing.T) {
+	job, env := setup(t, []string{"claude"}, 1, false)
+	job.Listed = []string{"d1/d2/d3/d4/y.txt"}
+	f := &fakeCLIs{}
+	res := newSession(f.deps("")).Run(context.Background(), job, env)
+	if res.Status != gate.StatusPass || res.Message == MsgNoChanges || len(f.calls) != 0 {
+		t.Fatalf("result = %+v, calls %d", res, len(f.calls))
+	}
+	if len(res.NotShown) != 1 || res.NotShown[0].Path != "d1/d2/d3/d4/y.txt" {
+		t.Fatalf("not shown = %v, want d1/d2/d3/d4/y.txt", res.NotShown)
+	}
+
+	job.Listed = []string{"src/a.go", "vend/x.txt"}
+	f = &fakeCLIs{}
+	diff := "diff --git a/src/a.go b/src/a.go\n--- a/src/a.go\n+++ b/src/a.go\n@@ -1 +1 @@\n-a\n+b\n"
+	res = newSession(f.deps(diff)).Run(context.Background(), job, env)
+	if len(res.NotShown) != 1 || res.NotShown[0].Path != "vend/x.txt" {
+		t.Fatalf("not shown = %v, want vend/x.txt", res.NotShown)
+	}
+}
