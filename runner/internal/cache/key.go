@@ -222,9 +222,10 @@ func GivenChanged(job gate.Job) bool {
 // definition is the canonical JSON of the whole job, its gate's whole
 // configuration included: every field, so that a field added to either
 // later is part of the key without anyone remembering to add it. The
-// changed files are fingerprinted apart (ListFingerprint).
+// changed files are fingerprinted apart (ListFingerprint); a review's
+// Listed paths are the change set its diff's key holds.
 func definition(j gate.Job) (json.RawMessage, error) {
-	j.Changed = nil
+	j.Changed, j.Listed = nil, nil
 	if !j.Defined() {
 		return nil, fmt.Errorf("cache key of %s: no gate configuration", j.ID)
 	}

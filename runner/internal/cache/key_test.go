@@ -288,7 +288,7 @@ func TestDefinitionFingerprint(t *testing.T) {
 		t.Fatalf("fingerprint %q is not stable", base)
 	}
 	same := reviewJob()
-	same.Changed = []string{"a.go"}
+	same.Changed, same.Listed = []string{"a.go"}, []string{"a.go", "b.go"}
 	if DefinitionFingerprint(same) != base {
 		t.Error("the changed files changed the fingerprint")
 	}

@@ -26,6 +26,9 @@ type changes struct {
 	full gate.DiffSpec
 	// files are the changed paths.
 	files []string
+	// fullFiles are the paths full lists (files less the ones only since
+	// lists): what a review given full must show or name.
+	fullFiles []string
 	// since are the paths changed since the previous run's snapshot
 	// (verification mode only).
 	since []string
@@ -75,6 +78,7 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 		s.cons.Printf("%s", w)
 	}
 	c := &changes{spec: spec, full: spec, base: spec, files: scope.WithoutDir(ch.Files, p.logRel)}
+	c.fullFiles = c.files
 	from := ""
 	if spec.Mode == gate.DiffLocal && p.opts.BaseBranch == "" {
 		if from, c.unanchored, err = b.reachBack(ctx, p); err != nil {
@@ -175,7 +179,7 @@ func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string
 	if c.spec == c.full {
 		c.spec = spec
 	}
-	c.from, c.full = from, spec
+	c.from, c.full, c.fullFiles = from, spec, files
 	c.files = scope.Union(c.files, files)
 	return nil
 }

@@ -124,7 +124,7 @@ func checkRunner(k kindRun) sched.RunFunc {
 // `check`, `-u`, `-b`, or was defined otherwise: another prompt, adapter
 // or model) never passes on a diff that hides changes it has not seen.
 func reviewRunner(k kindRun) sched.RunFunc {
-	runReview := review.NewSession().WithAnswers(k.prep.cache.Answers()).Run
+	runReview := listedFor(k.ch, review.NewSession().WithAnswers(k.prep.cache.Answers()).Run)
 	ch := k.ch
 	if ch.spec == ch.full {
 		return runReview
@@ -171,4 +171,38 @@ func judgedPrevious(p *project, b *begun) map[string]bool {
 func redefined(defs map[string]string, job gate.Job) bool {
 	was, ok := defs[job.ID]
 	return !ok || was == "" || was != cache.DefinitionFingerprint(job)
+}
+
+// listedFor is run with each review job's Listed cut to the paths the
+// change set of its diff lists: those since the previous snapshot for a
+// review given them, those of the whole change set else. A path only the
+// other lists is no change of the diff the review is given.
+func listedFor(ch *changes, run sched.RunFunc) sched.RunFunc {
+	if ch.spec == ch.full && len(ch.fullFiles) == len(ch.files) {
+		return run
+	}
+	full, since := setOf(ch.fullFiles), setOf(ch.since)
+	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
+		keep := full
+		if env.Diff != ch.full {
+			keep = since
+		}
+		listed := make([]string, 0, len(job.Listed))
+		for _, f := range job.Listed {
+			if keep[f] {
+				listed = append(listed, f)
+			}
+		}
+		job.Listed = listed
+		return run(ctx, job, env)
+	}
+}
+
+// setOf is the set of paths.
+func setOf(paths []string) map[string]bool {
+	out := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		out[p] = true
+	}
+	return out
 }
