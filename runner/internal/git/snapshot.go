@@ -276,8 +276,7 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	if err := s.takeNested(ctx); err != nil {
 		return err
 	}
-	s.takeReach(facts.links)
-	return nil
+	return s.takeReach(ctx, facts.links)
 }
 
 // ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
@@ -376,7 +375,7 @@ func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
 			return changed, err
 		}
 	}
-	return s.reachMoved(), nil
+	return s.reachMoved(ctx)
 }
 
 // Close removes a temporary index; a kept one stays for the next run.
