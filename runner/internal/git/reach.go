@@ -78,7 +78,7 @@ func (s *TreeSnapshot) reach(ctx context.Context) (string, string, error) {
 	for i, e := range ends {
 		id := e.id
 		if id == "" && !held[i] {
-			if id, why = readReach(e.path, e.resolved, &budget); why != "" {
+			if id, why = readReach(e.path, e.resolved, &budget, s.where(e.resolved)); why != "" {
 				return "", why, nil
 			}
 		}
@@ -216,6 +216,15 @@ func (s *TreeSnapshot) ignoredUnder(ctx context.Context, rels []string) ([]strin
 	return ignored, nil
 }
 
+// where says where the resolved absolute path is, that the snapshot does
+// not hold: outside the work tree, or in a part of it no snapshot holds.
+func (s *TreeSnapshot) where(resolved string) string {
+	if _, in := under(s.disk.top, resolved); in {
+		return "in the work tree that no snapshot holds (ignored, the log directory or a git directory)"
+	}
+	return "outside the work tree"
+}
+
 // isLoop reports whether opening abs fails for too many levels of links.
 func isLoop(abs string) bool {
 	_, err := os.Stat(abs)
@@ -236,11 +245,11 @@ func under(dir, resolved string) (string, bool) {
 	return rel, true
 }
 
-// readReach is the identity of the file at resolved, outside the work
-// tree, that the link p leads to: its path, mode and content; or why it
+// readReach is the identity of the file at resolved, where the snapshot
+// does not hold it (where says where), that the link p leads to: its path, mode and content; or why it
 // cannot be held (not a regular file, too large, unreadable). It never
 // blocks on a FIFO: it opens without waiting and checks what it opened.
-func readReach(p, resolved string, budget *int64) (string, string) {
+func readReach(p, resolved string, budget *int64, where string) (string, string) {
 	f, err := os.OpenFile(resolved, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", fmt.Sprintf("%s links to %s, which cannot be read: %v", p, resolved, err)
@@ -251,11 +260,11 @@ func readReach(p, resolved string, budget *int64) (string, string) {
 	case err != nil:
 		return "", fmt.Sprintf("%s links to %s, which cannot be read: %v", p, resolved, err)
 	case fi.IsDir():
-		return "", fmt.Sprintf("%s links to %s, a directory the snapshot does not hold", p, resolved)
+		return "", fmt.Sprintf("%s links to %s, a directory %s", p, resolved, where)
 	case !fi.Mode().IsRegular():
 		return "", fmt.Sprintf("%s links to %s, which is not a regular file", p, resolved)
 	case fi.Size() > maxReachBytes || fi.Size() > *budget:
-		return "", fmt.Sprintf("%s links to %s, a file the snapshot does not hold, too large to hold", p, resolved)
+		return "", fmt.Sprintf("%s links to %s, a file %s too large to hold", p, resolved, where)
 	}
 	h := sha256.New()
 	n, err := io.Copy(h, io.LimitReader(f, min(maxReachBytes, *budget)+1))
@@ -263,7 +272,7 @@ func readReach(p, resolved string, budget *int64) (string, string) {
 		return "", fmt.Sprintf("%s links to %s, which cannot be read: %v", p, resolved, err)
 	}
 	if n > min(maxReachBytes, *budget) {
-		return "", fmt.Sprintf("%s links to %s, a file the snapshot does not hold, too large to hold", p, resolved)
+		return "", fmt.Sprintf("%s links to %s, a file %s too large to hold", p, resolved, where)
 	}
 	*budget -= n
 	return fmt.Sprintf("file %s %o %s", resolved, fi.Mode().Perm(), hex.EncodeToString(h.Sum(nil))), ""

@@ -187,6 +187,25 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 	return nil
 }
 
+// Key identifies everything in the work tree a gate can read, as the
+// result cache keys it: KeyTree, then Reach when a link leads to what the
+// snapshot does not hold; "" when that cannot be told (see Uncertain).
+func (s *TreeSnapshot) Key() string {
+	switch {
+	case s.KeyTree == "":
+		return ""
+	case s.Reach == "":
+		return s.KeyTree
+	}
+	return s.KeyTree + " " + s.Reach
+}
+
+// SplitKey is the KeyTree and Reach of a Key.
+func SplitKey(key string) (keyTree, reach string) {
+	keyTree, reach, _ = strings.Cut(key, " ")
+	return keyTree, reach
+}
+
 // UserIndex identifies what the user's index says (its entries, not the
 // file stats it caches), as the snapshot last read it: git rewrites its
 // index to refresh file stats (`git status` does, a racily clean file keeps
