@@ -196,7 +196,11 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 			what = append(what, fmt.Sprintf("%d changed path(s) (%s)", n, namedUpTo(since.Paths, maxChangedNamed)))
 		}
 		if since.ReachMoved {
-			what = append(what, "a file a symbolic link leads to that the work tree does not hold (outside it, or ignored)")
+			through := ""
+			if len(since.Reaching) > 0 {
+				through = " (through " + namedUpTo(since.Reaching, maxChangedNamed) + ")"
+			}
+			what = append(what, "a file a symbolic link leads to that the work tree does not hold: outside it, or ignored"+through)
 		}
 		if since.Unheld != "" {
 			what = append(what, "the work tree, which cannot be compared whole: "+runner.SafeText(since.Unheld))

@@ -39,11 +39,11 @@ const (
 // when a link leads to what cannot be held, clears KeyTree and says why in
 // Uncertain.
 func (s *TreeSnapshot) takeReach(ctx context.Context, links []string) error {
-	s.links, s.Reach, s.Unheld = links, "", ""
+	s.links, s.Reach, s.Unheld, s.reaching = links, "", "", nil
 	if s.KeyTree == "" {
 		return nil
 	}
-	reach, why, err := s.reach(ctx)
+	reach, reaching, why, err := s.reach(ctx)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (s *TreeSnapshot) takeReach(ctx context.Context, links []string) error {
 		s.KeyTree, s.Uncertain, s.Unheld = "", why, why
 		return nil
 	}
-	s.Reach = reach
+	s.Reach, s.reaching = reach, reaching
 	return nil
 }
 
@@ -61,17 +61,23 @@ type linkEnd struct {
 	path, resolved, id string
 }
 
+// ReachLinks are the top-level-relative paths of the links whose targets
+// Reach holds (those of the repositories inside included), sorted.
+func (s *TreeSnapshot) ReachLinks() []string { return s.reaching }
+
 // reach is the identity of what the links of the snapshot lead to that
-// the snapshot does not hold ("" when none does), or why it cannot be held.
-func (s *TreeSnapshot) reach(ctx context.Context) (string, string, error) {
+// the snapshot does not hold ("" when none does) and those links
+// (top-level-relative, sorted), or why it cannot be held.
+func (s *TreeSnapshot) reach(ctx context.Context) (string, []string, string, error) {
 	ends, why := s.linkEnds()
 	if why != "" {
-		return "", why, nil
+		return "", nil, why, nil
 	}
 	held, err := s.heldEnds(ctx, ends)
 	if err != nil {
-		return "", "", err
+		return "", nil, "", err
 	}
+	var reaching []string
 	h := sha256.New()
 	n := 0
 	budget := int64(maxReachTotal)
@@ -79,27 +85,32 @@ func (s *TreeSnapshot) reach(ctx context.Context) (string, string, error) {
 		id := e.id
 		if id == "" && !held[i] {
 			if id, why = readReach(e.path, e.resolved, &budget, s.where(e.resolved)); why != "" {
-				return "", why, nil
+				return "", nil, why, nil
 			}
 		}
 		if id == "" {
 			continue
 		}
 		if n++; n > maxReachLinks {
-			return "", fmt.Sprintf("more than %d symbolic links lead to what the snapshot does not hold", maxReachLinks), nil
+			return "", nil, fmt.Sprintf("more than %d symbolic links lead to what the snapshot does not hold", maxReachLinks), nil
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00", e.path, id)
+		reaching = append(reaching, e.path)
 	}
 	for _, p := range sortedKeys(s.nested) {
 		if r := s.nested[p].Reach; r != "" {
 			n++
 			fmt.Fprintf(h, "nested %s\x00%s\x00", p, r)
+			for _, l := range s.nested[p].reaching {
+				reaching = append(reaching, p+"/"+l)
+			}
 		}
 	}
 	if n == 0 {
-		return "", "", nil
+		return "", nil, "", nil
 	}
-	return hex.EncodeToString(h.Sum(nil)), "", nil
+	slices.Sort(reaching)
+	return hex.EncodeToString(h.Sum(nil)), reaching, "", nil
 }
 
 // linkEnds are where the links of the snapshot lead, the hidden ones and
@@ -294,7 +305,7 @@ func (s *TreeSnapshot) reachMoved(ctx context.Context) (bool, error) {
 	if s.KeyTree == "" {
 		return false, nil
 	}
-	reach, why, err := s.reach(ctx)
+	reach, _, why, err := s.reach(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -106,8 +106,8 @@ type TreeSnapshot struct {
 	nested map[string]*TreeSnapshot
 	depth  int
 	// links are the top-level-relative paths of the symbolic links of
-	// Tree.
-	links []string
+	// Tree; reaching those whose targets Reach holds (see ReachLinks).
+	links, reaching []string
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's

@@ -34,6 +34,11 @@ type SincePass struct {
 	// the work tree as it is cannot be compared whole, "" when it can.
 	KeyMoved, ReachMoved bool
 	Unheld               string
+	// Reaching are, when ReachMoved, the links of the work tree that lead
+	// to what the snapshot does not hold now (git.TreeSnapshot.ReachLinks):
+	// the one whose target changed is among them, unless it no longer
+	// leads there.
+	Reaching []string
 }
 
 // Unchanged reports whether everything the gates can read in the work
@@ -80,6 +85,9 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 		out.Paths, out.ReachMoved, err = keyChanges(ctx, cfg.Root, fp.Key, ts, refs.SnapshotTree)
 		if err != nil {
 			return SincePass{}, err
+		}
+		if out.ReachMoved {
+			out.Reaching = ts.ReachLinks()
 		}
 	}
 	return out, nil
