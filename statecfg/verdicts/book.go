@@ -162,6 +162,12 @@ type FullPass struct {
 	// ran.
 	Ref    string `json:"ref"`
 	Config string `json:"config,omitempty"`
+	// Key identifies everything in the work tree the gates could read
+	// then, as the result cache keys it (the snapshot's tree with the
+	// repositories inside it, and what its links lead to that it does not
+	// hold); "" when it could not be told, and then nothing is known to be
+	// unchanged since.
+	Key string `json:"key,omitempty"`
 }
 
 // Point is a commit the gates were seen to pass on, and when.

@@ -97,8 +97,10 @@ var (
 	attrs    = []string{"none", "text=auto", "eol=lf", "-diff", "binary", "filter"}
 	// outsideTargets are where a link may lead outside the repository
 	// (OUT/ is the sandbox's outside directory): files, one that may not
-	// exist, a link there, a directory, a device, and back into the tree.
-	outsideTargets = []string{"OUT/ok.txt", "OUT/bad.txt", "OUT/none.txt", "OUT/hop", "OUT/dir", "/dev/null", "OUT/../repo/r.txt"}
+	// exist, a link there, a directory, a device, back into the tree, and
+	// into its ignored out/.
+	outsideTargets = []string{"OUT/ok.txt", "OUT/bad.txt", "OUT/none.txt", "OUT/hop", "OUT/dir", "/dev/null", "OUT/../repo/r.txt",
+		"OUT/../repo/out/o.txt"}
 )
 
 // drawStep draws one step, in the replay form (see apply).

@@ -257,7 +257,7 @@ func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "out" || d.Name() == "gauntlet_logs") {
+		if d.IsDir() && skipped[d.Name()] {
 			return filepath.SkipDir
 		}
 		if d.Name() == ".git" {
@@ -295,15 +295,30 @@ func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
 	return hex.EncodeToString(sum[:12]), unheld, nil
 }
 
-// reach is what the link at p leads to outside the repository ("" inside
-// it, where the walk sees it): the mode and bytes of a file, "missing" for
-// nothing; held is false for what no key can hold.
+// skipped are the directories the walk of fingerprint leaves out: the git
+// directory, the ignored out/ and the log directory.
+var skipped = map[string]bool{".git": true, "out": true, "gauntlet_logs": true}
+
+// walkSkips reports whether the repository-relative path rel is in a
+// directory the walk leaves out: a link there reads what no walk sees.
+func walkSkips(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if skipped[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// reach is what the link at p leads to outside the repository or in what
+// the walk leaves out ("" where the walk sees it): the mode and bytes of a
+// file, "missing" for nothing; held is false for what no key can hold.
 func (s *sandbox) reach(p string) (string, bool) {
 	resolved, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "missing", true
 	}
-	if rel, err := filepath.Rel(s.repo, resolved); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(s.repo, resolved); err == nil && !strings.HasPrefix(rel, "..") && !walkSkips(rel) {
 		return "", true
 	}
 	fi, err := os.Stat(resolved)

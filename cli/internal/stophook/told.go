@@ -195,6 +195,19 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 		if n := len(since.Paths); n > 0 {
 			what = append(what, fmt.Sprintf("%d changed path(s) (%s)", n, namedUpTo(since.Paths, maxChangedNamed)))
 		}
+		if since.ReachMoved {
+			through := ""
+			if len(since.Reaching) > 0 {
+				through = " (through " + namedUpTo(since.Reaching, maxChangedNamed) + ")"
+			}
+			what = append(what, "a file a symbolic link leads to that the work tree does not hold: outside it, or ignored"+through)
+		}
+		if since.Unheld != "" {
+			what = append(what, "the work tree, which cannot be compared whole: "+runner.SafeText(since.Unheld))
+		}
+		if since.KeyMoved && len(since.Paths) == 0 && !since.ReachMoved && since.Unheld == "" {
+			what = append(what, "the work tree (what the gates can read in it)")
+		}
 		if since.HeadMoved {
 			what = append(what, "a new HEAD")
 		}

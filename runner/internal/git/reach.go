@@ -1,6 +1,7 @@
 package git
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -15,13 +16,14 @@ import (
 )
 
 // A symbolic link in the work tree is held in a tree as the path it
-// names, but a program that opens it reads what the path leads to. Inside
-// the work tree that is another file of the snapshot; outside it (or in a
-// git directory, which no snapshot holds) it is not, so the snapshot keeps
-// an identity of what every such link leads to (Reach): the path it
-// resolves to and the bytes and mode there, or that nothing is there. What
-// cannot be held that way (a directory, a device, a FIFO, a file over
-// maxReachBytes, a path that cannot be read) makes KeyTree uncertain.
+// names, but a program that opens it reads what the path leads to. When
+// that is a file the snapshot holds, the key holds it already; when it is
+// not (outside the work tree, in a git directory, in what the snapshot
+// leaves out: the log directory, an ignored path), the snapshot keeps an
+// identity of what the link leads to (Reach): the path it resolves to and
+// the bytes and mode there, or that nothing is there. What cannot be held
+// that way (a directory, a device, a FIFO, a file over maxReachBytes, a
+// path that cannot be read) makes KeyTree uncertain.
 
 // Bounds of what the links of one snapshot may lead to outside the work
 // tree and still be held: the bytes of one file, of all of them, and the
@@ -36,99 +38,208 @@ const (
 // top-level-relative paths) and those of the repositories inside it, or,
 // when a link leads to what cannot be held, clears KeyTree and says why in
 // Uncertain.
-func (s *TreeSnapshot) takeReach(links []string) {
-	s.links, s.Reach, s.Unheld = links, "", ""
+func (s *TreeSnapshot) takeReach(ctx context.Context, links []string) error {
+	s.links, s.Reach, s.Unheld, s.reaching = links, "", "", nil
 	if s.KeyTree == "" {
-		return
+		return nil
 	}
-	reach, why := s.reach()
+	reach, reaching, why, err := s.reach(ctx)
+	if err != nil {
+		return err
+	}
 	if why != "" {
 		s.KeyTree, s.Uncertain, s.Unheld = "", why, why
-		return
+		return nil
 	}
-	s.Reach = reach
+	s.Reach, s.reaching = reach, reaching
+	return nil
 }
 
-// reach is the identity of what the links of the snapshot lead to outside
-// the work tree ("" when none does), or why it cannot be held.
-func (s *TreeSnapshot) reach() (string, string) {
+// linkEnd is where a link of the snapshot leads: the resolved absolute
+// path, or id when that says it all ("missing", "loop").
+type linkEnd struct {
+	path, resolved, id string
+}
+
+// ReachLinks are the top-level-relative paths of the links whose targets
+// Reach holds (those of the repositories inside included), sorted.
+func (s *TreeSnapshot) ReachLinks() []string { return s.reaching }
+
+// reach is the identity of what the links of the snapshot lead to that
+// the snapshot does not hold ("" when none does) and those links
+// (top-level-relative, sorted), or why it cannot be held.
+func (s *TreeSnapshot) reach(ctx context.Context) (string, []string, string, error) {
+	ends, why := s.linkEnds()
+	if why != "" {
+		return "", nil, why, nil
+	}
+	held, err := s.heldEnds(ctx, ends)
+	if err != nil {
+		return "", nil, "", err
+	}
+	var reaching []string
 	h := sha256.New()
-	held := 0
+	n := 0
 	budget := int64(maxReachTotal)
+	for i, e := range ends {
+		id := e.id
+		if id == "" && !held[i] {
+			if id, why = readReach(e.path, e.resolved, &budget, s.where(e.resolved)); why != "" {
+				return "", nil, why, nil
+			}
+		}
+		if id == "" {
+			continue
+		}
+		if n++; n > maxReachLinks {
+			return "", nil, fmt.Sprintf("more than %d symbolic links lead to what the snapshot does not hold", maxReachLinks), nil
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", e.path, id)
+		reaching = append(reaching, e.path)
+	}
+	for _, p := range sortedKeys(s.nested) {
+		if r := s.nested[p].Reach; r != "" {
+			n++
+			fmt.Fprintf(h, "nested %s\x00%s\x00", p, r)
+			for _, l := range s.nested[p].reaching {
+				reaching = append(reaching, p+"/"+l)
+			}
+		}
+	}
+	if n == 0 {
+		return "", nil, "", nil
+	}
+	slices.Sort(reaching)
+	return hex.EncodeToString(h.Sum(nil)), reaching, "", nil
+}
+
+// linkEnds are where the links of the snapshot lead, the hidden ones and
+// those no longer links left out; or why one cannot be followed.
+func (s *TreeSnapshot) linkEnds() ([]linkEnd, string) {
+	var ends []linkEnd
 	for _, p := range s.links {
 		if slices.Contains(s.Hidden, p) {
 			continue
 		}
-		id, why := s.linkReach(p, &budget)
-		if why != "" {
-			return "", why
+		abs := filepath.Join(s.disk.top, filepath.FromSlash(p))
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			// Gone or no longer a link since git read it: the snapshot is
+			// already not the work tree, which Changed tells.
+			continue
 		}
-		if id != "" {
-			if held++; held > maxReachLinks {
-				return "", fmt.Sprintf("more than %d symbolic links lead out of the work tree", maxReachLinks)
-			}
-			fmt.Fprintf(h, "%s\x00%s\x00", p, id)
+		resolved, err := filepath.EvalSymlinks(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Dangling: a file made where it points is a change.
+			ends = append(ends, linkEnd{path: p, id: "missing"})
+		case err != nil && isLoop(abs):
+			ends = append(ends, linkEnd{path: p, id: "loop"})
+		case err != nil:
+			return nil, fmt.Sprintf("%s is a symbolic link that cannot be followed: %v", p, err)
+		default:
+			ends = append(ends, linkEnd{path: p, resolved: resolved})
 		}
 	}
-	for _, p := range sortedKeys(s.nested) {
-		if r := s.nested[p].Reach; r != "" {
-			held++
-			fmt.Fprintf(h, "nested %s\x00%s\x00", p, r)
-		}
-	}
-	if held == 0 {
-		return "", ""
-	}
-	return hex.EncodeToString(h.Sum(nil)), ""
+	return ends, ""
 }
 
-// linkReach is the identity of what the link at the top-level-relative
-// path p leads to, "" when that is inside the work tree (the snapshot holds
-// it), or why it cannot be held; budget is what is left of maxReachTotal.
-func (s *TreeSnapshot) linkReach(p string, budget *int64) (id, why string) {
-	abs := filepath.Join(s.disk.top, filepath.FromSlash(p))
-	fi, err := os.Lstat(abs)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		// Gone or no longer a link since git read it: the snapshot is
-		// already not the work tree, which Changed tells.
-		return "", ""
+// heldEnds reports, for each of ends, whether the snapshot holds what it
+// leads to: a path of the work tree, in no git directory, not in what the
+// snapshot leaves out (the log directory) and not ignored (nor, for a
+// directory, holding an ignored path). The ignored ones are asked of git
+// once, for all the links that lead into the work tree.
+func (s *TreeSnapshot) heldEnds(ctx context.Context, ends []linkEnd) ([]bool, error) {
+	held := make([]bool, len(ends))
+	var rels []string
+	for i, e := range ends {
+		if e.id != "" {
+			continue
+		}
+		// The top level itself holds the log directory, which the
+		// snapshot leaves out.
+		if rel, ok := s.treePath(e.resolved); ok && rel != "." {
+			held[i] = true
+			rels = append(rels, rel)
+		}
 	}
-	resolved, err := filepath.EvalSymlinks(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		// Dangling: a file made where it points is a change.
-		return "missing", ""
-	case err != nil && isLoop(abs):
-		return "loop", ""
-	case err != nil:
-		return "", fmt.Sprintf("%s is a symbolic link that cannot be followed: %v", p, err)
+	ignored, err := s.ignoredUnder(ctx, rels)
+	if err != nil {
+		return nil, err
 	}
-	if s.holdsPath(resolved) {
-		return "", ""
+	for i, e := range ends {
+		if !held[i] {
+			continue
+		}
+		rel, _ := s.treePath(e.resolved)
+		for _, ig := range ignored {
+			if rel == ig || strings.HasPrefix(rel, ig+"/") || strings.HasPrefix(ig, rel+"/") {
+				held[i] = false
+				break
+			}
+		}
 	}
-	return readReach(p, resolved, budget)
+	return held, nil
+}
+
+// treePath is the top-level-relative path (with slashes) of the resolved
+// absolute path when it is under the top level, in no git directory and
+// not in what the snapshot leaves out (the log directory).
+func (s *TreeSnapshot) treePath(resolved string) (string, bool) {
+	rel, ok := under(s.disk.top, resolved)
+	if !ok {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if slices.Contains(strings.Split(rel, "/"), ".git") {
+		return "", false
+	}
+	for _, l := range s.left {
+		if _, in := under(l, resolved); in {
+			return "", false
+		}
+	}
+	return rel, true
+}
+
+// ignoredUnder lists the paths, among and under rels (top-level-relative),
+// that the snapshot leaves out as ignored (a directory wholly ignored named
+// once, without its trailing slash). A repository inside the work tree is
+// snapshotted whole (see Retake), so nothing in it is ignored.
+func (s *TreeSnapshot) ignoredUnder(ctx context.Context, rels []string) ([]string, error) {
+	if len(rels) == 0 || s.depth > 0 {
+		return nil, nil
+	}
+	args := []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--"}
+	for _, r := range rels {
+		args = append(args, ":(literal,top)"+r)
+	}
+	out, _, err := run(ctx, s.disk.call(s.disk.top, s.index, args...))
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: what links lead to: %w", err)
+	}
+	var ignored []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p = strings.TrimSuffix(p, "/"); p != "" {
+			ignored = append(ignored, p)
+		}
+	}
+	return ignored, nil
+}
+
+// where says where the resolved absolute path is, that the snapshot does
+// not hold: outside the work tree, or in a part of it no snapshot holds.
+func (s *TreeSnapshot) where(resolved string) string {
+	if _, in := under(s.disk.top, resolved); in {
+		return "in the work tree that no snapshot holds (ignored, the log directory or a git directory)"
+	}
+	return "outside the work tree"
 }
 
 // isLoop reports whether opening abs fails for too many levels of links.
 func isLoop(abs string) bool {
 	_, err := os.Stat(abs)
 	return errors.Is(err, syscall.ELOOP)
-}
-
-// holdsPath reports whether the resolved absolute path is a path of the work
-// tree the snapshot holds: under its top level, in no git directory and
-// not in what the snapshot leaves out (the log directory).
-func (s *TreeSnapshot) holdsPath(resolved string) bool {
-	rel, ok := under(s.disk.top, resolved)
-	if !ok || slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), ".git") {
-		return false
-	}
-	for _, l := range s.left {
-		if _, in := under(l, resolved); in {
-			return false
-		}
-	}
-	return true
 }
 
 // under reports whether the resolved absolute path is dir or below it (dir
@@ -145,11 +256,11 @@ func under(dir, resolved string) (string, bool) {
 	return rel, true
 }
 
-// readReach is the identity of the file at resolved, outside the work
-// tree, that the link p leads to: its path, mode and content; or why it
+// readReach is the identity of the file at resolved, where the snapshot
+// does not hold it (where says where), that the link p leads to: its path, mode and content; or why it
 // cannot be held (not a regular file, too large, unreadable). It never
 // blocks on a FIFO: it opens without waiting and checks what it opened.
-func readReach(p, resolved string, budget *int64) (string, string) {
+func readReach(p, resolved string, budget *int64, where string) (string, string) {
 	f, err := os.OpenFile(resolved, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", fmt.Sprintf("%s links to %s, which cannot be read: %v", p, resolved, err)
@@ -160,11 +271,11 @@ func readReach(p, resolved string, budget *int64) (string, string) {
 	case err != nil:
 		return "", fmt.Sprintf("%s links to %s, which cannot be read: %v", p, resolved, err)
 	case fi.IsDir():
-		return "", fmt.Sprintf("%s links to %s, a directory outside the work tree", p, resolved)
+		return "", fmt.Sprintf("%s links to %s, a directory %s", p, resolved, where)
 	case !fi.Mode().IsRegular():
 		return "", fmt.Sprintf("%s links to %s, which is not a regular file", p, resolved)
 	case fi.Size() > maxReachBytes || fi.Size() > *budget:
-		return "", fmt.Sprintf("%s links to %s, a file outside the work tree too large to hold", p, resolved)
+		return "", fmt.Sprintf("%s links to %s, a file %s too large to hold", p, resolved, where)
 	}
 	h := sha256.New()
 	n, err := io.Copy(h, io.LimitReader(f, min(maxReachBytes, *budget)+1))
@@ -172,7 +283,7 @@ func readReach(p, resolved string, budget *int64) (string, string) {
 		return "", fmt.Sprintf("%s links to %s, which cannot be read: %v", p, resolved, err)
 	}
 	if n > min(maxReachBytes, *budget) {
-		return "", fmt.Sprintf("%s links to %s, a file outside the work tree too large to hold", p, resolved)
+		return "", fmt.Sprintf("%s links to %s, a file %s too large to hold", p, resolved, where)
 	}
 	*budget -= n
 	return fmt.Sprintf("file %s %o %s", resolved, fi.Mode().Perm(), hex.EncodeToString(h.Sum(nil))), ""
@@ -188,12 +299,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// reachMoved reports whether what the snapshot's links lead to outside
-// the work tree is no longer what Reach says.
-func (s *TreeSnapshot) reachMoved() bool {
+// reachMoved reports whether what the snapshot's links lead to, that it
+// does not hold, is no longer what Reach says.
+func (s *TreeSnapshot) reachMoved(ctx context.Context) (bool, error) {
 	if s.KeyTree == "" {
-		return false
+		return false, nil
 	}
-	reach, why := s.reach()
-	return why != "" || reach != s.Reach
+	reach, _, why, err := s.reach(ctx)
+	if err != nil {
+		return false, err
+	}
+	return why != "" || reach != s.Reach, nil
 }

@@ -58,6 +58,28 @@ func TestReachKeysWhatLinksLeadTo(t *testing.T) {
 		{"into what the snapshot leaves out (the log directory)",
 			func(t *testing.T, e env) { write(t, e.root+"/logs/x", "ok"); link(t, "logs/x", e.root+"/conf") },
 			func(t *testing.T, e env) { write(t, e.root+"/logs/x", "BAD") }, false},
+		{"into an ignored file",
+			func(t *testing.T, e env) {
+				write(t, e.root+"/.gitignore", "build/\n")
+				write(t, e.root+"/build/gen", "ok")
+				link(t, "build/gen", e.root+"/conf")
+			},
+			func(t *testing.T, e env) { write(t, e.root+"/build/gen", "BAD") }, false},
+		{"into an ignored file through a link in the tree",
+			func(t *testing.T, e env) {
+				write(t, e.root+"/.gitignore", "*.gen\n")
+				write(t, e.root+"/src/x.gen", "ok")
+				link(t, "src/x.gen", e.root+"/hop")
+				link(t, "hop", e.root+"/conf")
+			},
+			func(t *testing.T, e env) { write(t, e.root+"/src/x.gen", "BAD") }, false},
+		{"a directory holding ignored files",
+			func(t *testing.T, e env) {
+				write(t, e.root+"/.gitignore", "*.gen\n")
+				write(t, e.root+"/src/x.gen", "ok")
+				link(t, "src", e.root+"/conf")
+			},
+			func(t *testing.T, e env) { write(t, e.root+"/src/x.gen", "BAD") }, true},
 		{"a chain leaving the tree",
 			func(t *testing.T, e env) {
 				write(t, e.out+"/c", "ok")

@@ -106,8 +106,8 @@ type TreeSnapshot struct {
 	nested map[string]*TreeSnapshot
 	depth  int
 	// links are the top-level-relative paths of the symbolic links of
-	// Tree.
-	links []string
+	// Tree; reaching those whose targets Reach holds (see ReachLinks).
+	links, reaching []string
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -185,6 +185,25 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		return err
 	}
 	return nil
+}
+
+// Key identifies everything in the work tree a gate can read, as the
+// result cache keys it: KeyTree, then Reach when a link leads to what the
+// snapshot does not hold; "" when that cannot be told (see Uncertain).
+func (s *TreeSnapshot) Key() string {
+	switch {
+	case s.KeyTree == "":
+		return ""
+	case s.Reach == "":
+		return s.KeyTree
+	}
+	return s.KeyTree + " " + s.Reach
+}
+
+// SplitKey is the KeyTree and Reach of a Key.
+func SplitKey(key string) (keyTree, reach string) {
+	keyTree, reach, _ = strings.Cut(key, " ")
+	return keyTree, reach
 }
 
 // UserIndex identifies what the user's index says (its entries, not the
@@ -276,8 +295,7 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	if err := s.takeNested(ctx); err != nil {
 		return err
 	}
-	s.takeReach(facts.links)
-	return nil
+	return s.takeReach(ctx, facts.links)
 }
 
 // ignoredNotice is how `git add` (LC_ALL=C) starts to list pathspecs that
@@ -376,7 +394,7 @@ func (s *TreeSnapshot) Changed(ctx context.Context) (bool, error) {
 			return changed, err
 		}
 	}
-	return s.reachMoved(), nil
+	return s.reachMoved(ctx)
 }
 
 // Close removes a temporary index; a kept one stays for the next run.

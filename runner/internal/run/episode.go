@@ -212,10 +212,11 @@ func (b *begun) nothingChanged(s *services, p *project) {
 }
 
 // fullPassOf is what a full run that passed verified: the snapshot it
-// judged and its configuration; nil without a snapshot.
+// judged, its configuration and everything in the work tree the gates
+// could read (the snapshot's Key); nil without a snapshot.
 func fullPassOf(p *project, ep endPoint) *verdicts.FullPass {
 	if !ep.snapped {
 		return nil
 	}
-	return &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg)}
+	return &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg), Key: ep.key}
 }

@@ -26,21 +26,39 @@ type SincePass struct {
 	// HeadMoved, BaseMoved and ConfigChanged say that HEAD, the base
 	// branch or the configuration in force are not those of the pass.
 	HeadMoved, BaseMoved, ConfigChanged bool
+	// KeyMoved says that what the gates can read in the work tree is not
+	// what the pass verified (the snapshot's Key, which the result cache
+	// keys too); Paths and ReachMoved then say what, when they can.
+	// ReachMoved says that a link leads to content the snapshot does not
+	// hold (outside the work tree, ignored) that changed. Unheld says why
+	// the work tree as it is cannot be compared whole, "" when it can.
+	KeyMoved, ReachMoved bool
+	Unheld               string
+	// Reaching are, when ReachMoved, the links of the work tree that lead
+	// to what the snapshot does not hold now (git.TreeSnapshot.ReachLinks):
+	// the one whose target changed is among them, unless it no longer
+	// leads there.
+	Reaching []string
 }
 
-// Unchanged reports whether the work tree, HEAD, the base branch and the
-// configuration are known to be those the last full pass verified.
+// Unchanged reports whether everything the gates can read in the work
+// tree, HEAD, the base branch and the configuration are known to be those
+// the last full pass verified.
 func (s SincePass) Unchanged() bool {
-	return s.Known && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged
+	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged
 }
 
 // SinceFullPass compares the project of cfg (loaded with its gates; base
-// branch base) as it is with what its last full pass verified. The work tree is snapshotted in
-// the kept index the runs use, which costs about one `git status` when
-// little changed. An error, or a book that does not say, is Known false.
+// branch base) as it is with what its last full pass verified: the work
+// tree by the same identity the result cache keys (git.TreeSnapshot.Key),
+// so that nothing a gate can read changes unseen. The work tree is
+// snapshotted in the kept index the runs use, which costs about one `git
+// status` when little changed. An error, or a book that does not say
+// (an older version's, a pass whose work tree could not be held whole), is
+// Known false.
 func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SincePass, error) {
 	book, err := StoredBook(ctx, cfg.Root)
-	if err != nil || book == nil || book.FullPass == nil || book.LastFullPassAt.IsZero() {
+	if err != nil || book == nil || book.FullPass == nil || book.LastFullPassAt.IsZero() || book.FullPass.Key == "" {
 		return SincePass{}, err
 	}
 	fp := book.FullPass
@@ -61,12 +79,37 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 		HeadMoved:     refs.Head != refs.SnapshotParent,
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
 		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg)}
-	if ts.Tree != refs.SnapshotTree {
-		if out.Paths, err = git.TreePaths(ctx, cfg.Root, refs.SnapshotTree, ts.Tree); err != nil {
+	if key := ts.Key(); key != fp.Key {
+		out.KeyMoved = true
+		out.Unheld = ts.Uncertain
+		out.Paths, out.ReachMoved, err = keyChanges(ctx, cfg.Root, fp.Key, ts, refs.SnapshotTree)
+		if err != nil {
 			return SincePass{}, err
+		}
+		if out.ReachMoved {
+			out.Reaching = ts.ReachLinks()
 		}
 	}
 	return out, nil
+}
+
+// keyChanges names what differs between the Key a pass recorded (was) and
+// the snapshot ts: the paths of the two key trees that differ (of the two
+// snapshot trees, from tree, when a key tree cannot be read: git may have
+// pruned the pass's), and whether what the links lead to moved.
+func keyChanges(ctx context.Context, root, was string, ts *git.TreeSnapshot, tree string) ([]string, bool, error) {
+	wasTree, wasReach := git.SplitKey(was)
+	if ts.KeyTree != "" && ts.KeyTree != wasTree {
+		if paths, err := git.TreePaths(ctx, root, wasTree, ts.KeyTree); err == nil {
+			return paths, ts.Reach != wasReach, nil
+		}
+	}
+	reachMoved := ts.KeyTree != "" && ts.Reach != wasReach
+	if ts.Tree == tree {
+		return nil, reachMoved, nil
+	}
+	paths, err := git.TreePaths(ctx, root, tree, ts.Tree)
+	return paths, reachMoved, err
 }
 
 // ConfigIdentity identifies a configuration loaded with its gates: the

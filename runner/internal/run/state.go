@@ -32,9 +32,10 @@ type ending struct {
 // branch, HEAD and the snapshot of the work tree (ref) the next run
 // verifies the changes since; ok is false when they could not be read.
 // snapped is false when ref is not this run's snapshot (see takeEnd).
+// key is the snapshot's Key (see git.TreeSnapshot.Key).
 type endPoint struct {
-	branch, head, ref string
-	ok, snapped       bool
+	branch, head, ref, key string
+	ok, snapped            bool
 }
 
 // takeEnd reads the branch and HEAD and takes a snapshot of the work
@@ -48,12 +49,12 @@ func takeEnd(ctx context.Context, s *services, p *project, b *begun, e ending) e
 		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 		return endPoint{}
 	}
-	ref, err := finalSnapshot(ctx, p, b, hs, e)
+	ref, key, err := finalSnapshot(ctx, p, b, hs, e)
 	if err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("no working tree snapshot: %v", err))
 		return endPoint{branch: hs.Branch, head: hs.Head, ref: unsnapped(b), ok: true}
 	}
-	return endPoint{branch: hs.Branch, head: hs.Head, ref: ref, ok: true, snapped: true}
+	return endPoint{branch: hs.Branch, head: hs.Head, ref: ref, key: key, ok: true, snapped: true}
 }
 
 // unsnapped is the snapshot recorded by a run that could not take its
@@ -104,30 +105,31 @@ func recordedBase(hs git.HeadState) string {
 // the next run's changes since the snapshot, so no review that judged it
 // ever misses it. Otherwise it is the work tree as the gates left it: the
 // run's snapshot when nothing moved since it was taken, else taken again.
-func finalSnapshot(ctx context.Context, p *project, b *begun, hs git.HeadState, e ending) (string, error) {
+// key is the Key of the snapshot the commit holds the tree of.
+func finalSnapshot(ctx context.Context, p *project, b *begun, hs git.HeadState, e ending) (ref, key string, err error) {
 	ts, err := p.snap.taken.get()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if !e.reviewed {
 		changed, err := p.snap.treeMoved(ctx)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if changed {
 			if err := ts.tree.Retake(ctx); err != nil {
-				return "", err
+				return "", "", err
 			}
 		}
 	}
 	if ref := sameSnapshot(b, ts.tree.Tree, hs, e.from); ref != "" {
-		return ref, nil
+		return ref, ts.tree.Key(), nil
 	}
 	c, err := git.CommitTreeOn(ctx, p.root, ts.tree.Tree, recordedBase(hs), e.from, hs.Head)
 	if err != nil {
-		return "", fmt.Errorf("snapshot commit: %w", err)
+		return "", "", fmt.Errorf("snapshot commit: %w", err)
 	}
-	return c, nil
+	return c, ts.tree.Key(), nil
 }
 
 // headState is the branch, HEAD and base commit for the execution state:
