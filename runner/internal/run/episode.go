@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
@@ -159,6 +160,11 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		bk.Finish(now, p.fullRun(), passed, failed)
 		if p.fullRun() && passed {
 			bk.PassedFull(fullPassOf(p, ep))
+		}
+		if e.unverified != "" {
+			// What no gate verified is told at every stop, never skipped by
+			// an interval this pass would start.
+			bk.LastFullPassAt, bk.FullPass = time.Time{}, nil
 		}
 		if p.fullRun() && passed && ep.snapped && ep.branch != detachedHEAD {
 			bk.MarkVerified(ep.branch, ep.ref, now)

@@ -40,7 +40,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 		res.ErrorMessage = infrastructureDetail(results)
 	}
 	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, b), from: ch.from,
-		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs)}
+		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs), unverified: res.Unverified}
 	for _, g := range res.Gates {
 		if g.Status == outcome.GatePreExisting {
 			e.preExisting = append(e.preExisting, g.JobID)

@@ -26,6 +26,9 @@ type ending struct {
 	// the next run which review gates judged the snapshot).
 	preExisting []string
 	reviewDefs  map[string]string
+	// unverified names what the run could not verify (RunResult.Unverified):
+	// such a pass starts no interval, as it is no pass of the tree as it is.
+	unverified string
 }
 
 // endPoint is the repository as a run that ran its gates leaves it: its
