@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 )
@@ -113,5 +114,25 @@ func TestLoopSignalNeedsTheHooksOwnBlock(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestNoteSessionKeepsTheNewest bounds the record of blocked sessions: past
+// maxBlocked, the oldest block is forgotten, never the newest.
+func TestNoteSessionKeepsTheNewest(t *testing.T) {
+	var sessions map[string]time.Time
+	for i := range maxBlocked + 5 {
+		sessions = noteSession(sessions, fmt.Sprintf("s%d", i), now.Add(time.Duration(i)*time.Second))
+	}
+	if len(sessions) != maxBlocked {
+		t.Fatalf("%d sessions kept, want %d", len(sessions), maxBlocked)
+	}
+	for i := range 5 {
+		if _, ok := sessions[fmt.Sprintf("s%d", i)]; ok {
+			t.Errorf("s%d, among the oldest, kept", i)
+		}
+	}
+	if _, ok := sessions[fmt.Sprintf("s%d", maxBlocked+4)]; !ok {
+		t.Errorf("the newest block forgotten")
 	}
 }
