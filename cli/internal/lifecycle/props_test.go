@@ -296,6 +296,13 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		if m.fault != "" {
 			return violation{}, false
 		}
+	case stError:
+		// No record, and HEAD's configuration, the one to trust, does
+		// not load: there are no trusted gates to run (docs/stop-hook.md,
+		// the error row); the approve must say what was not verified.
+		if _, known := m.hookFiles(f); !known {
+			return violation{}, false
+		}
 	}
 	if strings.HasSuffix(call.Where, "-env") && a.Status == stNoConfig {
 		return violation{"b:hook-no_config-project-dir", why + " (CLAUDE_PROJECT_DIR names the project)"}, true

@@ -253,7 +253,7 @@ func strayLogs(dir string) string {
 // record on first use), else the work tree's. A non-nil outcome answers:
 // git failing (infrastructure_error), a trusted configuration without gates
 // (no_config), a configuration that does not load.
-func (h *hook) open(ctx context.Context, root string, where hookproto.Project, continuing bool) (*site, *Outcome) {
+func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (*site, *Outcome) {
 	s := &site{root: root, where: where}
 	st, t, err := trust.Inspect(ctx, root)
 	switch {
@@ -276,7 +276,7 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project, c
 	if s.source == trust.SourceNone {
 		p, err := config.OpenProject(root)
 		if err != nil {
-			out := h.configFailure(ctx, root, err, continuing)
+			out := h.configFailure(ctx, root, err)
 			return s, &out
 		}
 		s.project = p
@@ -329,10 +329,11 @@ func trustedWhen(st trust.Status) string {
 // load when nothing is trusted (err, as config.OpenProject returns it): an
 // agent continuing after a block stands down, no configuration is
 // no_config, a broken one is judged by configProblem.
-func (h *hook) configFailure(ctx context.Context, root string, err error, continuing bool) Outcome {
+func (h *hook) configFailure(ctx context.Context, root string, err error) Outcome {
 	switch {
-	case continuing:
-		return h.answer(runner.StatusStopHookActive, "")
+	case h.afterBlock:
+		return h.answer(runner.StatusStopHookActive, "The configuration does not load, "+
+			"and the stop right after such a block is allowed: the gates did not run.")
 	case errors.Is(err, config.ErrNotFound):
 		return h.answer(runner.StatusNoConfig, "")
 	}

@@ -236,6 +236,12 @@ type hook struct {
 	agent hookproto.Agent
 	// limit is the deadline, known once the agent is.
 	limit limit
+	// afterBlock: the input carries the loop signal and this hook's last
+	// answer to the session was a block (takeBlock). The loop signal
+	// alone also follows another hook's block, or one long past: the
+	// stop that a broken configuration's block lets go unverified needs
+	// that block.
+	afterBlock bool
 }
 
 func (h *hook) warn(format string, args ...any) {
@@ -261,6 +267,9 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 		}
 		out = h.tell(ctx, out, &known)
 		out.LogDir, out.debug = known.logDir, known.debug
+		if out.Block() && known.root != "" {
+			h.noteBlock(ctx, known.root, known.session)
+		}
 	}()
 	return h.decide(ctx, &known)
 }
@@ -276,6 +285,9 @@ type facts struct {
 	debug  config.DebugLog
 	// settings are the stop hook's settings, once resolved.
 	settings *config.StopHook
+	// root is the project's root and session the agent session, once
+	// known: a block is recorded there for the loop guard (noteBlock).
+	root, session string
 }
 
 // decide answers in order: the input, the loop guard, the project, its
@@ -305,7 +317,11 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if stop != nil {
 		return *cmp.Or(guard, stop)
 	}
-	s, stop := h.open(ctx, root, where, in.Continuing)
+	if guard == nil {
+		known.root, known.session = root, in.SessionID
+		h.afterBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
+	}
+	s, stop := h.open(ctx, root, where)
 	if s != nil {
 		s.shadowed = shadowed
 	}
@@ -334,8 +350,8 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *facts) Outcome {
 	cfg, err := s.project.Settings()
 	if err != nil {
-		if s.source == trust.SourceNone || in.Continuing {
-			return h.configFailure(ctx, s.root, err, in.Continuing)
+		if s.source == trust.SourceNone {
+			return h.configFailure(ctx, s.root, err)
 		}
 		return h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
 	}
@@ -387,7 +403,7 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 // and no retry budget ends such a loop, so once per turn.
 func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff config.Effective, logDir string) Outcome {
 	if err := s.workTreeProblem(); err != nil {
-		if in.Continuing {
+		if h.afterBlock {
 			return h.answer(runner.StatusStopHookActive, "The work tree's .gauntlet/ configuration does not load, "+
 				"and the stop right after such a block is allowed: the gates did not run.")
 		}
@@ -416,7 +432,7 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
-		if in.Continuing {
+		if h.afterBlock {
 			return h.answer(runner.StatusStopHookActive, "The configuration does not load, "+
 				"and the stop right after such a block is allowed: the gates did not run.")
 		}

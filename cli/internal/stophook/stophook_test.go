@@ -434,7 +434,8 @@ func TestGlobalConfigInvalidWarnsOnce(t *testing.T) {
 // A trusted configuration that does not load lets the stop go with status
 // error, naming the problem; a work tree's that does not load while the
 // trusted one does was broken by the change: a block, with the problems
-// and the trust note. The loop guard holds on continuation either way.
+// and the trust note, and the loop guard holds on the stop after that
+// block; a trusted one that does not load is an error, loop signal or not.
 func TestInvalidProjectConfig(t *testing.T) {
 	root := project(t, "")
 	mustWrite(t, filepath.Join(root, ".gauntlet", "config.yml"), "entry_points: 42\n")
@@ -451,7 +452,8 @@ func TestInvalidProjectConfig(t *testing.T) {
 	if out.Status != runner.StatusError || !strings.Contains(out.Message, "config.yml") || !strings.Contains(out.Message, "Not verified") {
 		t.Errorf("broken trusted configuration: outcome = %+v", out)
 	}
-	if out, _, _ := call(t, Options{}, input(root, true)); out.Status != runner.StatusStopHookActive {
+	// Nothing blocked before: the loop signal changes nothing.
+	if out, _, _ := call(t, Options{}, input(root, true)); out.Status != runner.StatusError {
 		t.Errorf("broken trusted configuration: continuation outcome = %+v", out)
 	}
 }

@@ -133,7 +133,7 @@ var approvePaths = []approvePath{
 		status: runner.StatusStopHookActive, source: "does not load",
 		setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
 			mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "lint.yml"), "timeout: 3\n")
-			return stop{dir: root, continuing: true}
+			return stop{dir: root, continuing: true, afterBlock: true}
 		}},
 	{name: "weakened work tree, trusted gates pass", status: runner.StatusPassed, run: runner.StatusPassed,
 		source: "changed .gauntlet/checks/lint.yml", setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
@@ -197,6 +197,9 @@ type stop struct {
 	dir        string
 	continuing bool
 	raw        string
+	// afterBlock: the same stop without the loop signal comes first and
+	// must block (the loop signal counts after the hook's own block).
+	afterBlock bool
 }
 
 // in is the stop as agent's client sends it.
@@ -266,6 +269,13 @@ func TestEveryApproveSaysWhatWasNotVerified(t *testing.T) {
 				for _, agent := range hookproto.Agents {
 					if path.only != "" && agent != path.only {
 						continue
+					}
+					if st.afterBlock {
+						first := st
+						first.continuing = false
+						if out, _, _ := callExec(t, Options{Agent: agent, Getenv: getenv}, execute, first.in(agent)); !out.Block() {
+							t.Fatalf("%s: the stop before is not a block: %s (%s)", agent, out.Status, out.Message)
+						}
 					}
 					out, line, stderr := callExec(t, Options{Agent: agent, Getenv: getenv}, execute, st.in(agent))
 					if out.Status != path.status {
