@@ -266,10 +266,12 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 	credit := m.credit[call.Session]
 	switch a.Status {
 	case stActive:
+		// The client's loop flag ends the loop when stops are not verified
+		// (whoever blocked before: the approve tells what it did not run).
 		// A configuration the change broke has no retry budget to end a
-		// loop: the stop after its block is allowed even when verified.
+		// loop: the stop after its own block is allowed even when verified.
 		broken := len(fails) == 1 && fails[0] == configGate
-		if call.loopFlag() && credit && (!g.VerifyOnContinue || broken) {
+		if call.loopFlag() && (!g.VerifyOnContinue || credit && broken) {
 			return violation{}, false
 		}
 		return violation{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v, verify_on_continue: %v)", call.Active, credit, g.VerifyOnContinue)}, true
