@@ -366,9 +366,12 @@ func (h *harness) ignore(how, p string) error {
 	case "root":
 		return h.setFile(".gitignore", h.m.files[".gitignore"]+"/"+p+"\n")
 	case "nested":
-		return h.setFile(dir+"/.gitignore", h.m.files[dir+"/.gitignore"]+path.Base(p)+"\n")
+		// path.Join: a file at the top has its rules in the root's file
+		// (the model knows it as ".gitignore", never "./.gitignore").
+		f := path.Join(dir, ".gitignore")
+		return h.setFile(f, h.m.files[f]+path.Base(p)+"\n")
 	case "self":
-		return h.setFile(dir+"/.gitignore", "*\n")
+		return h.setFile(path.Join(dir, ".gitignore"), "*\n")
 	case "info":
 		f := filepath.Join(h.s.repo, ".git", "info", "exclude")
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
