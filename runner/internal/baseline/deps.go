@@ -159,6 +159,9 @@ func verifyNodeModules(ctx context.Context, dir, rel string) string {
 		return nil
 	})
 	if in.manager == "npm" {
+		if pk, err := readNpmPackages(dir); err == nil {
+			strayEntries(dir, rel, pk, &t)
+		}
 		missingPackages(dir, rel, &t)
 		if t.n == 0 {
 			packagesAsPacked(ctx, dir, rel, npmCacheDir(), &t)

@@ -36,8 +36,9 @@ func npmInstall(t testing.TB, project string) {
 	}
 	pkg := filepath.Join(t.TempDir(), "leftpad")
 	writeFiles(t, pkg, map[string]string{
-		"package.json": `{"name": "leftpad", "version": "1.0.0", "main": "index.js"}`,
+		"package.json": `{"name": "leftpad", "version": "1.0.0", "main": "index.js", "bin": {"leftpad": "./cli.js"}}`,
 		"index.js":     "module.exports = (s, n) => String(s).padStart(n)\n",
+		"cli.js":       "#!/usr/bin/env node\nconsole.log(require('./index.js')('x', 3))\n",
 		"lib/util.js":  "module.exports = 1\n",
 	})
 	writeFiles(t, project, map[string]string{"package.json": `{"name": "app", "version": "1.0.0"}`})
@@ -436,6 +437,91 @@ func BenchmarkVerifyNodeModulesPacked(b *testing.B) {
 	for range b.N {
 		if got := verifyDependency(context.Background(), dir, "node_modules"); !strings.Contains(got, "node_modules/pkg400/lib/f3.js changed") {
 			b.Fatal(got)
+		}
+	}
+}
+
+// Held: an entry of a node_modules that is no file of a package npm's
+// record lists, nor a .bin link to a program a package declares, does not
+// verify, however its times compare with the record's: npm rewrites its
+// record on every install (tried here too) and leaves such entries. Each
+// plant is judged with the record touched after it and after npm install
+// runs again (then only while the plant is still there).
+func TestVerifyNodeModulesPlants(t *testing.T) {
+	script := "#!/bin/sh\necho 'add broken' >&2\nexit 1\n"
+	link := func(target, at string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, filepath.FromSlash(at))
+			_ = os.Remove(p)
+			if err := os.Symlink(strings.ReplaceAll(target, "$OUT", t.TempDir()), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	file := func(at, content string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, filepath.FromSlash(at))
+			_ = os.Remove(p)
+			writeFiles(t, dir, map[string]string{at: content})
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plants := []struct {
+		name, at string
+		do       func(t *testing.T, dir string)
+	}{
+		{".bin file", ".bin/node", file(".bin/node", script)},
+		{".bin program replaced by a file", ".bin/leftpad", file(".bin/leftpad", script)},
+		{".bin link to an absolute path out", ".bin/node", link("$OUT/node", ".bin/node")},
+		{".bin link to a relative path out", ".bin/node", link("../../../elsewhere/node", ".bin/node")},
+		{".bin link to a package's file that is no program", ".bin/node", link("../leftpad/index.js", ".bin/node")},
+		{".bin link to npm's record", ".bin/node", link("../.package-lock.json", ".bin/node")},
+		{".bin link to a directory of its own", ".bin/node", link("../evil/node", ".bin/node")},
+		{"top-level module", "x.js", file("x.js", "module.exports = 1\n")},
+		{"package npm's record does not list", "evil", file("evil/index.js", "module.exports = 1\n")},
+		{"scoped package npm's record does not list", "@s/evil", file("@s/evil/index.js", "module.exports = 1\n")},
+		{"file added to a package", "leftpad/lib/extra.js", file("leftpad/lib/extra.js", "x\n")},
+		{"package's nested node_modules module", "leftpad/node_modules/y.js", file("leftpad/node_modules/y.js", "x\n")},
+	}
+	for _, again := range []bool{false, true} {
+		for _, pl := range plants {
+			how := "record touched"
+			if again {
+				how = "installed again"
+			}
+			t.Run(how+"/"+pl.name, func(t *testing.T) {
+				project := t.TempDir()
+				dir := filepath.Join(project, "node_modules")
+				npmInstall(t, project)
+				if _, err := os.Readlink(filepath.Join(dir, ".bin", "leftpad")); err != nil {
+					t.Fatalf("npm made no .bin link: %v", err)
+				}
+				if got := verifyDependency(context.Background(), dir, "node_modules"); got != "" {
+					t.Fatalf("a fresh install does not verify: %s", got)
+				}
+				pl.do(t, dir)
+				time.Sleep(tick)
+				if again {
+					npmAgain[project]()
+				} else {
+					now := time.Now()
+					if err := os.Chtimes(filepath.Join(dir, ".package-lock.json"), now, now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got := verifyDependency(context.Background(), dir, "node_modules")
+				if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(pl.at))); err != nil && again {
+					if got != "" { // npm removed the plant: the directory holds what it installed
+						t.Errorf("npm install removed the plant, yet verify = %q", got)
+					}
+					return
+				}
+				if !strings.Contains(got, "node_modules/"+pl.at+" ") {
+					t.Errorf("verify = %q, want %s named", got, pl.at)
+				}
+			})
 		}
 	}
 }
