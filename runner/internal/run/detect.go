@@ -127,7 +127,9 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 // true at that point when the base branch's merge base moved since
 // (fast-forwarded or forced onto the work, the work reset or merged onto
 // it): a base that came to hold the commits a pending failure was found on
-// is no evidence that the failure is not the agent's.
+// is no evidence that the failure is not the agent's. A base branch that
+// merged HEAD (it descends from HEAD and moved past it: the work's pull
+// request merged, see staleness.headMerged) is the base as it is.
 func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, from string) {
 	e := b.rec.Book.Episode
 	if !b.verification || e == nil || from == "" || from != e.Base || from == git.EmptyTree {
@@ -136,6 +138,11 @@ func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, fro
 	now, err := git.BaseCommit(ctx, p.root, c.base)
 	if err == nil && now == from {
 		return
+	}
+	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && refs.Head != "" && refs.Base != refs.Head {
+		if merged, aerr := isAncestor(ctx, p.root, refs.Head, refs.Base); aerr == nil && merged {
+			return
+		}
 	}
 	c.base = gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from}
 	c.baseMoved = shortID(now)
