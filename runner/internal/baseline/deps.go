@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -159,6 +160,9 @@ func verifyNodeModules(ctx context.Context, dir, rel string) string {
 		return nil
 	})
 	if in.manager == "npm" {
+		if pk, err := readNpmPackages(dir); err == nil {
+			strayEntries(dir, rel, pk, &t)
+		}
 		missingPackages(dir, rel, &t)
 		if t.n == 0 {
 			packagesAsPacked(ctx, dir, rel, npmCacheDir(), &t)
@@ -208,19 +212,17 @@ type recorded struct {
 
 // verifyVenv checks a virtual environment against the RECORD files of
 // the packages installed in it: every file a RECORD lists with a hash has
-// that content, none of them is missing, and a file no RECORD lists was
-// there when the environment was made (its scripts, its interpreter's
-// links, what virtualenv adds): changed at most venvMaking after its
-// pyvenv.cfg, by its inode's change time.
+// that content, none of them is missing, and a file no RECORD lists is
+// one the environment was made with (venvUnlisted): its interpreter's
+// links, a pyvenv.cfg not changed since pip's first RECORD, scripts
+// changed at most venvMaking after its oldest entry, by inode change time.
 func verifyVenv(ctx context.Context, dir, rel string) string {
 	records, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "*.dist-info", "RECORD"))
 	more, _ := filepath.Glob(filepath.Join(dir, "Lib", "site-packages", "*.dist-info", "RECORD"))
 	records = append(records, more...)
-	cfg, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg"))
-	if err != nil {
+	if _, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg")); err != nil {
 		return fmt.Sprintf("%s has no pyvenv.cfg, so nothing tells that it holds what was installed; make it again", rel)
 	}
-	made := changed(cfg).Add(venvMaking)
 	files := map[string]recorded{}
 	var t tally
 	for _, r := range records {
@@ -228,7 +230,7 @@ func verifyVenv(ctx context.Context, dir, rel string) string {
 			t.add(relTo(rel, dir, r), "unreadable")
 		}
 	}
-	owners := checkVenvFiles(ctx, dir, rel, files, made, &t)
+	owners := checkVenvFiles(ctx, dir, rel, files, records, &t)
 	if t.n == 0 {
 		return ""
 	}
@@ -239,13 +241,22 @@ func verifyVenv(ctx context.Context, dir, rel string) string {
 	return fmt.Sprintf("%s was changed after its packages were installed (%s); %s", rel, t.String(), remedy)
 }
 
+// unlistedFile is a file of a virtual environment no RECORD lists.
+type unlistedFile struct {
+	p    string
+	info fs.FileInfo
+}
+
 // checkVenvFiles adds to t the files of the virtual environment at dir
-// (named rel) that differ from what the RECORDs list (files): content
-// other than the hash listed, not there, or not listed and changed after
-// made. It returns the distributions whose files differ, sorted.
-func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recorded, made time.Time, t *tally) []string {
+// (named rel) that differ from what the RECORDs (records) list (files):
+// content other than the hash listed, not there, or not listed and not
+// of the environment's making (venvUnlisted). It returns the
+// distributions whose files differ, sorted.
+func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recorded, records []string, t *tally) []string {
 	owners := map[string]bool{}
 	seen := map[string]bool{}
+	var unlisted []unlistedFile
+	var oldest time.Time // the environment's oldest entry: when it was made, at the latest
 	buf := make([]byte, 64<<10)
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		switch {
@@ -256,14 +267,18 @@ func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recor
 			return nil
 		case notCopied(".venv", relTo("", dir, p), e.IsDir()):
 			return fs.SkipDir
-		case e.IsDir():
-			return nil
 		}
-		seen[p] = true
 		info, err := e.Info()
 		if err != nil {
 			return nil
 		}
+		if at := changed(info); oldest.IsZero() || at.Before(oldest) {
+			oldest = at
+		}
+		if e.IsDir() {
+			return nil
+		}
+		seen[p] = true
 		want, listed := files[p]
 		switch {
 		case listed && want.digest != "":
@@ -274,11 +289,12 @@ func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recor
 				t.add(relTo(rel, dir, p), "changed")
 				owners[want.owner] = true
 			}
-		case !listed && changed(info).After(made):
-			t.add(relTo(rel, dir, p), "added")
+		case !listed:
+			unlisted = append(unlisted, unlistedFile{p, info})
 		}
 		return nil
 	})
+	venvUnlisted(dir, rel, unlisted, oldest, firstRecord(records), t)
 	for _, p := range sortedKeys(files) {
 		cached := strings.Contains(filepath.ToSlash(p), "/__pycache__/") // not copied, so not looked at
 		if want := files[p]; !seen[p] && !cached && want.digest != "" && ctx.Err() == nil {
@@ -287,6 +303,127 @@ func checkVenvFiles(ctx context.Context, dir, rel string, files map[string]recor
 		}
 	}
 	return sortedKeys(owners)
+}
+
+// firstRecord is when the oldest of the RECORD files changed (zero when
+// there is none): pip's, written as the environment was made.
+func firstRecord(records []string) time.Time {
+	var first time.Time
+	for _, r := range records {
+		if info, err := os.Lstat(r); err == nil {
+			if at := changed(info); first.IsZero() || at.Before(first) {
+				first = at
+			}
+		}
+	}
+	return first
+}
+
+// venvUnlisted adds to t the files no RECORD lists (unlisted) of the
+// virtual environment at dir (named rel) that it was not made with,
+// whatever their times: an interpreter (bin/python*, bin/pypy*) that is
+// not a link to, or a copy of, one in the directory pyvenv.cfg's home
+// names; another program in bin; a pyvenv.cfg changed after the first
+// RECORD (first) was written. Any other file must have changed at most
+// venvMaking after the environment's oldest entry (oldest), which a
+// touch of any one file does not move.
+func venvUnlisted(dir, rel string, unlisted []unlistedFile, oldest, first time.Time, t *tally) {
+	var interpreters map[string]bool
+	for _, u := range unlisted {
+		sub := relTo("", dir, u.p)
+		name := path.Base(sub)
+		inBin := path.Dir(sub) == "bin"
+		switch {
+		case sub == "pyvenv.cfg" && !first.IsZero() && changed(u.info).After(first):
+			t.add(relTo(rel, dir, u.p), "changed")
+		case inBin && (strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")):
+			if interpreters == nil {
+				interpreters = homeInterpreters(dir)
+			}
+			if !isInterpreter(u.p, u.info, interpreters) {
+				t.add(relTo(rel, dir, u.p), "added (no link to the interpreter pyvenv.cfg's home names)")
+			}
+		case inBin && u.info.Mode().IsRegular() && u.info.Mode().Perm()&0o111 != 0:
+			t.add(relTo(rel, dir, u.p), "added (a program no package installed)")
+		case changed(u.info).After(oldest.Add(venvMaking)):
+			t.add(relTo(rel, dir, u.p), "added")
+		}
+	}
+}
+
+// homeInterpreters are the interpreters (python*, pypy*) in the directory
+// the pyvenv.cfg of the virtual environment at dir names as its home,
+// with their links resolved, and its executable.
+func homeInterpreters(dir string) map[string]bool {
+	found := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(dir, "pyvenv.cfg"))
+	if err != nil {
+		return found
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		key, value, ok := strings.Cut(line, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if !ok || !filepath.IsAbs(value) {
+			continue
+		}
+		var candidates []string
+		switch key {
+		case "home":
+			entries, _ := os.ReadDir(value)
+			for _, e := range entries {
+				if n := e.Name(); strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy") {
+					candidates = append(candidates, filepath.Join(value, n))
+				}
+			}
+		case "executable", "base-executable":
+			candidates = append(candidates, value)
+		}
+		for _, c := range candidates {
+			if r, err := filepath.EvalSymlinks(c); err == nil && !insideDir(dir, r) {
+				found[r] = true
+			}
+		}
+	}
+	return found
+}
+
+// isInterpreter reports whether the file p (info its own stat) leads to
+// one of interpreters (resolved paths) through its links, or is a copy of
+// one (python3 -m venv --copies).
+func isInterpreter(p string, info fs.FileInfo, interpreters map[string]bool) bool {
+	if info.Mode()&fs.ModeSymlink != 0 {
+		r, err := filepath.EvalSymlinks(p)
+		return err == nil && interpreters[r]
+	}
+	if !info.Mode().IsRegular() {
+		return false
+	}
+	for i := range interpreters {
+		if same, err := sameFile(p, i, info.Size()); err == nil && same {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFile reports whether the files a (of size n) and b hold the same
+// bytes.
+func sameFile(a, b string, n int64) (bool, error) {
+	fb, err := os.Open(b)
+	if err != nil {
+		return false, err
+	}
+	defer fb.Close()
+	if st, err := fb.Stat(); err != nil || st.Size() != n {
+		return false, err
+	}
+	return sameAsEntry(a, n, fb, make([]byte, 64<<10))
+}
+
+// insideDir reports whether p lies in the directory dir.
+func insideDir(dir, p string) bool {
+	inside, err := filepath.Rel(dir, p)
+	return err == nil && filepath.IsLocal(inside)
 }
 
 // sortedKeys are m's keys in order.

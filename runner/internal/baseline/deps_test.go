@@ -36,8 +36,9 @@ func npmInstall(t testing.TB, project string) {
 	}
 	pkg := filepath.Join(t.TempDir(), "leftpad")
 	writeFiles(t, pkg, map[string]string{
-		"package.json": `{"name": "leftpad", "version": "1.0.0", "main": "index.js"}`,
+		"package.json": `{"name": "leftpad", "version": "1.0.0", "main": "index.js", "bin": {"leftpad": "./cli.js"}}`,
 		"index.js":     "module.exports = (s, n) => String(s).padStart(n)\n",
+		"cli.js":       "#!/usr/bin/env node\nconsole.log(require('./index.js')('x', 3))\n",
 		"lib/util.js":  "module.exports = 1\n",
 	})
 	writeFiles(t, project, map[string]string{"package.json": `{"name": "app", "version": "1.0.0"}`})
@@ -122,7 +123,7 @@ func TestVerifyDependency(t *testing.T) {
 		{"venv", handVenv, "lib/python3.11/site-packages/leftpad", "pip install --force-reinstall leftpad==1.0.0"},
 	}
 	defer func(d time.Duration) { venvMaking = d }(venvMaking)
-	venvMaking = 0 // handVenv writes pyvenv.cfg after its own files: what comes later is not of its making
+	venvMaking = 4 * tick // handVenv writes its files at once: what comes after this is not of its making
 	entry := map[string]string{"node_modules": "index.js", ".venv": "__init__.py", "venv": "__init__.py"}
 	type change struct {
 		name string
@@ -233,7 +234,7 @@ func TestVerifyDependency(t *testing.T) {
 				if got := verifyDependency(context.Background(), dir, k.name); got != "" {
 					t.Fatalf("a fresh install does not verify: %s", got)
 				}
-				time.Sleep(tick)
+				time.Sleep(venvMaking + tick)
 				c.do(t, dir, k.pkg, entry[k.name])
 				got := verifyDependency(context.Background(), dir, k.name)
 				if c.want == "" {
@@ -437,5 +438,225 @@ func BenchmarkVerifyNodeModulesPacked(b *testing.B) {
 		if got := verifyDependency(context.Background(), dir, "node_modules"); !strings.Contains(got, "node_modules/pkg400/lib/f3.js changed") {
 			b.Fatal(got)
 		}
+	}
+}
+
+// Held: an entry of a node_modules that is no file of a package npm's
+// record lists, nor a .bin link to a program a package declares, does not
+// verify, however its times compare with the record's: npm rewrites its
+// record on every install (tried here too) and leaves such entries. Each
+// plant is judged with the record touched after it and after npm install
+// runs again (then only while the plant is still there).
+func TestVerifyNodeModulesPlants(t *testing.T) {
+	script := "#!/bin/sh\necho 'add broken' >&2\nexit 1\n"
+	link := func(target, at string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, filepath.FromSlash(at))
+			_ = os.Remove(p)
+			if err := os.Symlink(strings.ReplaceAll(target, "$OUT", t.TempDir()), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	file := func(at, content string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, filepath.FromSlash(at))
+			_ = os.Remove(p)
+			writeFiles(t, dir, map[string]string{at: content})
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plants := []struct {
+		name, at string
+		do       func(t *testing.T, dir string)
+	}{
+		{".bin file", ".bin/node", file(".bin/node", script)},
+		{".bin program replaced by a file", ".bin/leftpad", file(".bin/leftpad", script)},
+		{".bin link to an absolute path out", ".bin/node", link("$OUT/node", ".bin/node")},
+		{".bin link to a relative path out", ".bin/node", link("../../../elsewhere/node", ".bin/node")},
+		{".bin link to a package's file that is no program", ".bin/node", link("../leftpad/index.js", ".bin/node")},
+		{".bin link to npm's record", ".bin/node", link("../.package-lock.json", ".bin/node")},
+		{".bin link to a directory of its own", ".bin/node", link("../evil/node", ".bin/node")},
+		{"top-level module", "x.js", file("x.js", "module.exports = 1\n")},
+		{"package npm's record does not list", "evil", file("evil/index.js", "module.exports = 1\n")},
+		{"scoped package npm's record does not list", "@s/evil", file("@s/evil/index.js", "module.exports = 1\n")},
+		{"file added to a package", "leftpad/lib/extra.js", file("leftpad/lib/extra.js", "x\n")},
+		{"package's nested node_modules module", "leftpad/node_modules/y.js", file("leftpad/node_modules/y.js", "x\n")},
+	}
+	for _, again := range []bool{false, true} {
+		for _, pl := range plants {
+			how := "record touched"
+			if again {
+				how = "installed again"
+			}
+			t.Run(how+"/"+pl.name, func(t *testing.T) {
+				project := t.TempDir()
+				dir := filepath.Join(project, "node_modules")
+				npmInstall(t, project)
+				if _, err := os.Readlink(filepath.Join(dir, ".bin", "leftpad")); err != nil {
+					t.Fatalf("npm made no .bin link: %v", err)
+				}
+				if got := verifyDependency(context.Background(), dir, "node_modules"); got != "" {
+					t.Fatalf("a fresh install does not verify: %s", got)
+				}
+				pl.do(t, dir)
+				time.Sleep(tick)
+				if again {
+					npmAgain[project]()
+				} else {
+					now := time.Now()
+					if err := os.Chtimes(filepath.Join(dir, ".package-lock.json"), now, now); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got := verifyDependency(context.Background(), dir, "node_modules")
+				if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(pl.at))); err != nil && again {
+					if got != "" { // npm removed the plant: the directory holds what it installed
+						t.Errorf("npm install removed the plant, yet verify = %q", got)
+					}
+					return
+				}
+				if !strings.Contains(got, "node_modules/"+pl.at+" ") {
+					t.Errorf("verify = %q, want %s named", got, pl.at)
+				}
+			})
+		}
+	}
+}
+
+// realVenv makes a virtual environment at dir with the real python3 -m
+// venv (without pip: no index is reachable) and installs in it, as pip
+// would, a package leftpad with its RECORD. It returns how long making
+// the environment took. Skipped without python3.
+func realVenv(t *testing.T, dir string) time.Duration {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	start := time.Now()
+	if out, err := exec.Command(python, "-m", "venv", "--without-pip", dir).CombinedOutput(); err != nil {
+		t.Skipf("python3 -m venv: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	sites, _ := filepath.Glob(filepath.Join(dir, "lib", "python*", "site-packages"))
+	if len(sites) != 1 {
+		t.Skipf("no site-packages: %v", sites)
+	}
+	time.Sleep(tick)
+	content := "def pad(s, n):\n    return s.rjust(n)\n"
+	sum := sha256.Sum256([]byte(content))
+	record := fmt.Sprintf("leftpad/__init__.py,sha256=%s,%d\nleftpad-1.0.dist-info/RECORD,,\n", base64.RawURLEncoding.EncodeToString(sum[:]), len(content))
+	writeFiles(t, sites[0], map[string]string{"leftpad/__init__.py": content})
+	writeFiles(t, sites[0], map[string]string{"leftpad-1.0.dist-info/RECORD": record})
+	return took
+}
+
+// Held: a file of a virtual environment no RECORD lists does not verify
+// when it is an interpreter that leads elsewhere than pyvenv.cfg's home,
+// another program in bin, or a pyvenv.cfg changed after the packages
+// were installed, however fresh the environment; any other such file
+// does not once the environment is older than venvMaking, whatever file
+// was touched to look as old. A fresh environment, and one a package was
+// added to later, verify.
+func TestVerifyVenvPlants(t *testing.T) {
+	script := "#!/bin/sh\necho 'add broken' >&2\nexit 1\n"
+	write := func(t *testing.T, p, content string) {
+		_ = os.Remove(p)
+		writeFiles(t, filepath.Dir(p), map[string]string{filepath.Base(p): content})
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	relink := func(t *testing.T, p, target string) {
+		_ = os.Remove(p)
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	touch := func(t *testing.T, dir string, names ...string) {
+		now := time.Now()
+		for _, n := range names {
+			matches, _ := filepath.Glob(filepath.Join(dir, n))
+			for _, m := range matches {
+				if err := os.Chtimes(m, now, now); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	const record = "lib/*/site-packages/*.dist-info/RECORD"
+	cases := []struct {
+		name  string
+		fresh bool   // judged within venvMaking of its making
+		want  string // the entry named, "" when it verifies
+		do    func(t *testing.T, dir string)
+	}{
+		{"untouched", true, "", func(*testing.T, string) {}},
+		{"untouched, old", false, "", func(*testing.T, string) {}},
+		{"package installed later", false, "", func(t *testing.T, dir string) {
+			sites, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages"))
+			writeFiles(t, sites[0], map[string]string{"other/__init__.py": "", "other-1.0.dist-info/RECORD": "other/__init__.py,,\nother-1.0.dist-info/RECORD,,\n"})
+		}},
+		{"bin/python a script", true, "bin/python ", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "bin", "python"), script)
+		}},
+		{"bin/python a script, pyvenv.cfg touched", false, "bin/python ", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "bin", "python"), script)
+			touch(t, dir, "pyvenv.cfg")
+		}},
+		{"bin/python3 a link out", true, "bin/python3 ", func(t *testing.T, dir string) {
+			out := filepath.Join(t.TempDir(), "python3")
+			write(t, out, script)
+			relink(t, filepath.Join(dir, "bin", "python3"), out)
+		}},
+		{"bin/python a link to a package's file", true, "bin/python ", func(t *testing.T, dir string) {
+			files, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages", "leftpad", "__init__.py"))
+			relink(t, filepath.Join(dir, "bin", "python"), files[0])
+		}},
+		{"home moved to a script", true, "pyvenv.cfg ", func(t *testing.T, dir string) {
+			home := t.TempDir()
+			write(t, filepath.Join(home, "python3"), script)
+			cfg, _ := os.ReadFile(filepath.Join(dir, "pyvenv.cfg"))
+			var lines []string
+			for _, l := range strings.Split(string(cfg), "\n") {
+				if k, _, _ := strings.Cut(l, "="); strings.TrimSpace(k) == "home" || strings.TrimSpace(k) == "executable" {
+					l = strings.TrimSpace(k) + " = " + home
+				}
+				lines = append(lines, l)
+			}
+			write(t, filepath.Join(dir, "pyvenv.cfg"), strings.Join(lines, "\n"))
+			relink(t, filepath.Join(dir, "bin", "python3"), filepath.Join(home, "python3"))
+		}},
+		{"program in bin no package installed", true, "bin/pytest ", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "bin", "pytest"), script)
+		}},
+		{"sitecustomize added, pyvenv.cfg and RECORDs touched", false, "sitecustomize.py ", func(t *testing.T, dir string) {
+			sites, _ := filepath.Glob(filepath.Join(dir, "lib", "*", "site-packages"))
+			writeFiles(t, sites[0], map[string]string{"sitecustomize.py": "raise SystemExit(1)\n"})
+			touch(t, dir, "pyvenv.cfg", record)
+		}},
+	}
+	defer func(d time.Duration) { venvMaking = d }(venvMaking)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".venv")
+			took := realVenv(t, dir)
+			venvMaking = time.Hour
+			if !c.fresh {
+				venvMaking = took + tick // its making, and no more
+				time.Sleep(venvMaking + tick)
+			}
+			c.do(t, dir)
+			got := verifyDependency(context.Background(), dir, ".venv")
+			switch {
+			case c.want == "" && got != "":
+				t.Errorf("verify = %q, want it verified", got)
+			case c.want != "" && !strings.Contains(got, ".venv/"+c.want) && !strings.Contains(got, "/"+c.want):
+				t.Errorf("verify = %q, want %s named", got, c.want)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -59,8 +60,9 @@ func packagesAsPacked(ctx context.Context, dir, rel, cache string, t *tally) {
 	}
 	var lock struct {
 		Packages map[string]struct {
-			Integrity string `json:"integrity"`
-			Link      bool   `json:"link"`
+			Integrity        string `json:"integrity"`
+			Link             bool   `json:"link"`
+			HasInstallScript bool   `json:"hasInstallScript"`
 		} `json:"packages"`
 	}
 	if json.Unmarshal(b, &lock) != nil {
@@ -77,8 +79,34 @@ func packagesAsPacked(ctx context.Context, dir, rel, cache string, t *tally) {
 		if tgz == nil {
 			continue
 		}
-		compareTarball(tgz, filepath.Join(dir, filepath.FromSlash(sub)), rel+"/"+sub, t, buf)
+		pkgDir := filepath.Join(dir, filepath.FromSlash(sub))
+		packed := compareTarball(tgz, pkgDir, rel+"/"+sub, t, buf)
+		if !pkg.HasInstallScript && packed != nil {
+			unpacked(pkgDir, rel+"/"+sub, packed, t) // an install script may build files of its own
+		}
 	}
+}
+
+// unpacked adds to t every file of the package directory pkg (named rel)
+// that its tarball does not hold (packed, paths in the package), the
+// packages installed in its own node_modules aside.
+func unpacked(pkg, rel string, packed map[string]bool, t *tally) {
+	_ = filepath.WalkDir(pkg, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || p == pkg {
+			return nil
+		}
+		sub := relTo("", pkg, p)
+		if e.IsDir() {
+			if sub == "node_modules" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !packed[sub] {
+			t.add(rel+"/"+sub, "added (not in its package's tarball)")
+		}
+		return nil
+	})
 }
 
 // cachedTarball is the tarball of integrity ("sha512-<base64>") in npm's
@@ -114,17 +142,23 @@ func cachedTarball(cache, integrity string) []byte {
 
 // compareTarball adds to t every regular file of the package tarball tgz
 // that the package directory pkg (named rel) lacks or holds with other
-// content. buf is a buffer to read with.
-func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) {
+// content, and returns the paths in the package of its regular files
+// (nil when the tarball cannot be read to its end). buf is a buffer to
+// read with.
+func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) map[string]bool {
 	zr, err := gzip.NewReader(bytes.NewReader(tgz))
 	if err != nil {
-		return
+		return nil
 	}
 	tr := tar.NewReader(zr)
+	packed := map[string]bool{}
 	for {
 		h, err := tr.Next()
+		if err == io.EOF {
+			return packed
+		}
 		if err != nil {
-			return // the end, or a tarball npm could not have installed either
+			return nil // a tarball npm could not have installed either
 		}
 		if h.Typeflag != tar.TypeReg {
 			continue
@@ -133,6 +167,7 @@ func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) {
 		if !ok || !filepath.IsLocal(inPkg) {
 			continue
 		}
+		packed[inPkg] = true
 		p := filepath.Join(pkg, filepath.FromSlash(inPkg))
 		switch same, err := sameAsEntry(p, h.Size, tr, buf); {
 		case err != nil:

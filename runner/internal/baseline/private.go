@@ -271,10 +271,7 @@ func privateCopy(src, dst, name string, r *relocation) error {
 			if err != nil {
 				return err
 			}
-			if filepath.IsAbs(target) {
-				target, _ = r.path(filepath.Clean(target))
-			}
-			return os.Symlink(target, to)
+			return os.Symlink(copiedLink(src, p, target, r), to)
 		case !info.Mode().IsRegular():
 			return nil // sockets, fifos: nothing a check reads
 		}
@@ -286,6 +283,28 @@ func privateCopy(src, dst, name string, r *relocation) error {
 		}
 		return copyFile(p, to, info.Mode().Perm())
 	})
+}
+
+// copiedLink is the target the copy of the link p (in the tree src) to
+// target is given: an absolute target in the project where r maps it; a
+// relative one kept when it stays in src or leads into the project (the
+// base checkout has the same files at the same distance), and made
+// absolute when it leads out of both (npm install ../shared links
+// node_modules/shared to ../../shared), since from the copy's place the
+// same relative path would lead nowhere.
+func copiedLink(src, p, target string, r *relocation) string {
+	if filepath.IsAbs(target) {
+		mapped, _ := r.path(filepath.Clean(target))
+		return mapped
+	}
+	abs := filepath.Join(filepath.Dir(p), target)
+	if inside, err := filepath.Rel(src, abs); err == nil && filepath.IsLocal(inside) {
+		return target
+	}
+	if _, inProject := r.path(abs); inProject {
+		return target
+	}
+	return abs
 }
 
 // copyRelocated copies the small file from to to with mode, its text

@@ -373,3 +373,56 @@ func TestBaseRunTmpdirInsideProject(t *testing.T) {
 		t.Errorf("left: %v", m)
 	}
 }
+
+// Held: every link in a copied dependency directory leads, from the copy,
+// to what it led to from the work tree when that lies outside the project
+// (relative or absolute), and to the base checkout's file when it lies in
+// the project.
+func TestPrivateCopyLinks(t *testing.T) {
+	w := t.TempDir()
+	proj, base := filepath.Join(w, "proj"), filepath.Join(w, "tmp", "run", "base") // base deeper: a relative path out leads elsewhere
+	files := map[string]string{
+		"shared/index.js":                    "outside\n",
+		"proj/packages/lib/index.js":         "work lib\n",
+		"tmp/run/base/packages/lib/index.js": "base lib\n",
+		"proj/node_modules/pkg/bin.js":       "pkg bin\n",
+		"proj/node_modules/@s/x/keep.js":     "x\n",
+	}
+	for p, c := range files {
+		full := filepath.Join(w, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct{ link, target, want string }{
+		{".bin/pkg", "../pkg/bin.js", "pkg bin\n"},                              // inside the directory
+		{"lib-rel", "../packages/lib/index.js", "base lib\n"},                   // relative, into the project
+		{"lib-abs", filepath.Join(proj, "packages/lib/index.js"), "base lib\n"}, // absolute, into the project
+		{"shared", "../../shared/index.js", "outside\n"},                        // relative, out of the project
+		{"@s/shared", "../../../shared/index.js", "outside\n"},                  // deeper, out
+		{"shared-abs", filepath.Join(w, "shared/index.js"), "outside\n"},        // absolute, out
+		{"@s/x/up", "../../../packages/lib/index.js", "base lib\n"},             // deeper, into the project
+	}
+	nm := filepath.Join(proj, "node_modules")
+	for _, c := range cases {
+		p := filepath.Join(nm, filepath.FromSlash(c.link))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(c.target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := privateCopy(nm, filepath.Join(base, "node_modules"), "node_modules", newRelocation(proj, base)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		got, err := os.ReadFile(filepath.Join(base, "node_modules", filepath.FromSlash(c.link)))
+		if string(got) != c.want {
+			t.Errorf("%s -> %s: the copy reads %q (%v), want %q", c.link, c.target, got, err, c.want)
+		}
+	}
+}

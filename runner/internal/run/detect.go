@@ -41,8 +41,13 @@ type changes struct {
 	unanchored string
 	// base is the change set whose base commit a failed check with
 	// baseline: true is compared on: full's, except on the base branch
-	// itself, whose merge base is HEAD (see reachBackTo).
+	// itself, whose merge base is HEAD (see reachBackTo), and in a
+	// verification run whose base branch moved since its episode began,
+	// where the episode began (keepEpisodeBase).
 	base gate.DiffSpec
+	// baseMoved names the commit the base branch's merge base moved to since
+	// the episode began, when base was kept at the episode's ("" else).
+	baseMoved string
 }
 
 // detect returns the change scope of the run and its changed files, those
@@ -117,7 +122,37 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 			c.base = c.full
 		}
 	}
+	c.keepEpisodeBase(ctx, p, b, from)
 	return c, nil
+}
+
+// keepEpisodeBase keeps, in a verification run that reached back to where
+// its episode began (from), the base of a failed check with baseline:
+// true at that point when the base branch's merge base moved since
+// (fast-forwarded or forced onto the work, the work reset or merged onto
+// it): a base that came to hold the commits a pending failure was found on
+// is no evidence that the failure is not the agent's. A base branch that
+// merged HEAD (it descends from HEAD and moved past it: the work's pull
+// request merged, see staleness.headMerged) is the base as it is.
+func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, from string) {
+	e := b.rec.Book.Episode
+	if !b.verification || e == nil || from == "" || from != e.Base || from == git.EmptyTree {
+		return
+	}
+	now, err := git.BaseCommit(ctx, p.root, c.base)
+	if err == nil && now == from {
+		return
+	}
+	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && refs.Head != "" && refs.Base != refs.Head {
+		if merged, aerr := isAncestor(ctx, p.root, refs.Head, refs.Base); aerr == nil && merged {
+			return
+		}
+	}
+	c.base = gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from}
+	c.baseMoved = shortID(now)
+	if err != nil {
+		c.baseMoved = "a commit git could not name"
+	}
 }
 
 // sinceSnapshot adds, in a verification run, the files changed since the

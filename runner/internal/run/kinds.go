@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
@@ -106,11 +107,24 @@ func checkRunner(k kindRun) sched.RunFunc {
 		return check.Run
 	}
 	root, spec := k.p.root, k.ch.base
-	j := &baseline.Judge{Source: k.p.baselines.source(k.prep.cache), BaseBranch: k.p.base, Where: whereBase(spec.Mode),
+	where := whereBase(spec.Mode)
+	if moved := k.ch.baseMoved; moved != "" {
+		where = episodeBase(k.p.base, moved)
+	}
+	j := &baseline.Judge{Source: k.p.baselines.source(k.prep.cache), BaseBranch: k.p.base, Where: where,
 		Commit: func(ctx context.Context) (string, error) { return git.BaseCommit(ctx, root, spec) }}
 	return func(ctx context.Context, job gate.Job, env gate.Env) gate.Result {
 		return check.RunJudged(ctx, job, env, j.Failure)
 	}
+}
+
+// episodeBase says where the base commit is when the base branch (named
+// base) moved to moved since the pending failures were found (see
+// changes.keepEpisodeBase), for baseline.Judge.Where.
+func episodeBase(base, moved string) string {
+	esc := func(s string) string { return strings.ReplaceAll(s, "%", "%%") }
+	return "on the base the pending failures were found against (%s); the base branch " + esc(base) +
+		" moved to " + esc(moved) + " since, and a base that moved onto the work is no evidence"
 }
 
 // reviewRunner runs the review gates of the run in one review.Session,
