@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -301,12 +302,19 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project, c
 	return s, nil
 }
 
-// workTreeRead are the paths of diff that the loader of the trusted
-// files does not read: the configuration in force holds the trusted copy
-// of a file it loads, but a check's command reads any other file of
-// .gauntlet/ from the work tree.
+// workTreeRead are the paths of diff that no loader reads, neither the
+// trusted files' nor the work tree's: the configuration in force holds the
+// trusted copy of a file it loads (and a check or review file only the
+// work tree has does not run at all), but a check's command reads any
+// other file of .gauntlet/ from the work tree. The work tree's files are
+// read only when something differs.
 func workTreeRead(root string, diff trust.Diff, trusted config.Files) []string {
+	if diff.Empty() {
+		return nil
+	}
 	loaded := config.LoadedOnly(root, trusted)
+	work, _ := config.ReadFiles(root) // one that cannot be read is in diff already
+	maps.Copy(loaded, config.LoadedOnly(root, work))
 	var out []string
 	for _, paths := range [][]string{diff.Changed, diff.Removed, diff.Added} {
 		for _, f := range paths {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -423,6 +424,25 @@ func TestWorkTreeRead(t *testing.T) {
 	all := trust.Diff{Changed: []string{".gauntlet/lint.sh", ".gauntlet/config.yml"}, Added: []string{".gauntlet/a.sh"}}
 	if got := workTreeRead("/p", all, trusted); !slices.Equal(got, []string{".gauntlet/a.sh", ".gauntlet/lint.sh"}) {
 		t.Errorf("workTreeRead = %v, want the two scripts, sorted", got)
+	}
+	// a check file only the work tree's configuration loads runs nowhere:
+	// not named; the script it would run is
+	root := t.TempDir()
+	work := maps.Clone(trusted)
+	work[".gauntlet/config.yml"] = []byte("entry_points:\n  - path: src\n    checks: [lint, more]\n    reviews: [code]\n")
+	work[".gauntlet/checks/more.yml"] = []byte("command: sh ../.gauntlet/more.sh\n")
+	work[".gauntlet/more.sh"] = []byte("exit 0\n")
+	for f, data := range work {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	added := trust.Diff{Changed: []string{".gauntlet/config.yml"}, Added: []string{".gauntlet/checks/more.yml", ".gauntlet/more.sh"}}
+	if got := workTreeRead(root, added, trusted); !slices.Equal(got, []string{".gauntlet/more.sh"}) {
+		t.Errorf("workTreeRead = %v, want the script alone", got)
 	}
 	s := &site{workRead: []string{".gauntlet/lint.sh"}}
 	if got := s.workReadUnverified(); got != "the gates ran .gauntlet/lint.sh as the work tree has it, not as trusted" {
