@@ -21,6 +21,10 @@ type hiding struct {
 	// rule is a regular expression the answer's systemMessage matches
 	// when it tells the person instead of blocking: the rule that hid it.
 	rule string
+	// always says it is told even at the project's first stop, with no
+	// rules recorded before it to compare with (a sparse checkout keeps
+	// what it hides in the index, flagged).
+	always bool
 }
 
 // hidings are the mechanisms: ignore rules in the work tree at any depth
@@ -33,8 +37,11 @@ var hidings = []hiding{
 	{name: "root gitignore negation", hide: "exec sh -c 'printf \"/src/*\\n!/src/a.txt\\n\" >> .gitignore'", rule: `\.gitignore`},
 	{name: "ignored nested gitignore", hide: "exec sh -c 'echo src/.gitignore >> .gitignore && echo FILE > src/.gitignore'", rule: `\.gitignore`},
 	{name: "info exclude", hide: "exec sh -c 'echo src/FILE >> .git/info/exclude'", rule: `info/exclude`},
-	{name: "sparse no-cone", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/'", rule: `sparse-checkout`},
-	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse-checkout`},
+	{name: "repo excludesFile", hide: "exec sh -c 'git config core.excludesFile \"$PWD/.git/myex\" && echo src/FILE > .git/myex'", rule: `myex`},
+	{name: "global excludesFile", hide: "exec sh -c 'git config --global core.excludesFile \"$PWD/.git/gex\" && echo src/FILE > .git/gex'", rule: `gex`},
+	{name: "sparse no-cone", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/'", rule: `sparse`, always: true},
+	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse`, always: true},
+	{name: "sparse one file", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/FILE'", rule: `sparse`, always: true},
 	{name: "skip-worktree", hide: "exec sh -c 'git ls-files src | xargs git update-index --skip-worktree'", rule: `skip-worktree`},
 	{name: "assume-unchanged", hide: "exec sh -c 'git ls-files src | xargs git update-index --assume-unchanged'", rule: `assume-unchanged`},
 }
@@ -60,23 +67,38 @@ var hiddens = []hidden{
 // every hiding mechanism and every kind of change, the stop after the
 // agent changed a file under src and hid it blocks, or approves saying
 // "Not verified" and naming the rule. A stop before anything changed
-// records the rules; no answer of it speaks of them.
+// records the rules; no answer of it speaks of them. A hiding that is told
+// always is told without that stop too: the agent's first stop.
 func TestHidingIsToldOrBlocked(t *testing.T) {
 	dir := t.TempDir()
 	for _, h := range hidings {
 		for _, c := range hiddens {
-			name := strings.NewReplacer(" ", "_").Replace(h.name+" "+c.name) + ".txtar"
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(hidingScript(h, c)), 0o644); err != nil {
-				t.Fatal(err)
+			for _, first := range []bool{false, true} {
+				if first && !h.always {
+					continue
+				}
+				name := h.name + " " + c.name
+				if first {
+					name += " first stop"
+				}
+				name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(hidingScript(h, c, first)), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}
 	testscript.Run(t, ScriptParams(dir))
 }
 
-// hidingScript is the script of hiding h of change c.
-func hidingScript(h hiding, c hidden) string {
-	return "# " + h.name + " hides a " + c.name + "\n" + hidingSetup +
+// hidingScript is the script of hiding h of change c; first leaves out
+// the stop that records the rules before the change.
+func hidingScript(h hiding, c hidden, first bool) string {
+	setup := hidingSetup
+	if first {
+		setup, _, _ = strings.Cut(setup, "stdin stop.json")
+	}
+	return "# " + h.name + " hides a " + c.name + "\n" + setup +
 		"\n# the agent's change, then the hiding\n" + c.change + "\n" +
 		strings.ReplaceAll(h.hide, "FILE", c.file) + "\n" +
 		"stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold '" + h.rule + "'\n" + hidingFiles
@@ -105,6 +127,8 @@ gauntlet_logs/
 !keep.log
 -- src/a.txt --
 fine
+-- src/b.txt --
+stays on the disk
 -- other/o.txt --
 other
 -- bad.txt --

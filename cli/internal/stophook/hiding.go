@@ -27,7 +27,8 @@ import (
 // point from git's view, and so from change detection, without the file's
 // own change showing: every .gitignore git reads in the work tree (tracked
 // or not, one that ignores itself or that an outer rule ignores included),
-// the repository's info/exclude, the user's global ignore file, and the
+// the repository's info/exclude, the user's global ignore file, the file
+// core.excludesFile names (whichever config sets it), and the
 // sparse-checkout patterns that take an entry point's files off the disk.
 // Index flags (skip-worktree, assume-unchanged) hide nothing: snapshots
 // read the disk whatever they say. The stop hook fingerprints the rules at
@@ -76,7 +77,7 @@ func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
 func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) (files map[string]string, listed bool) {
 	files = map[string]string{}
 	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
-		filepath.Join(p.GitDir, "info", "sparse-checkout")} {
+		configuredExcludes(ctx, p), filepath.Join(p.GitDir, "info", "sparse-checkout")} {
 		if f != "" {
 			files[f] = fileFingerprint(f)
 		}
@@ -140,7 +141,7 @@ func sealRules(files map[string]string, last *verdicts.TrustSeen, inTree bool, n
 
 // globalExcludes is the user's global ignore file at git's default place
 // ("" when neither XDG_CONFIG_HOME nor HOME is set); core.excludesFile
-// set elsewhere is not read.
+// set elsewhere is configuredExcludes.
 func globalExcludes(getenv func(string) string) string {
 	if x := getenv("XDG_CONFIG_HOME"); x != "" {
 		return filepath.Join(x, "git", "ignore")
@@ -149,6 +150,26 @@ func globalExcludes(getenv func(string) string) string {
 		return filepath.Join(home, ".config", "git", "ignore")
 	}
 	return ""
+}
+
+// configuredExcludes is the ignore file core.excludesFile names as git
+// reads it for the work tree of p (the repository's config, the user's,
+// the system's), absolute; "" when it is not set or git cannot say. It is
+// watched beside the default global ignore file: a repository's config
+// pointing it at a file of the agent's hides files as info/exclude does.
+func configuredExcludes(ctx context.Context, p place.Place) string {
+	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: p.TopLevel, Args: []string{"config", "--path", "--get", "core.excludesFile"}})
+	if err != nil || res.ExitCode != 0 {
+		return ""
+	}
+	f := strings.TrimRight(string(res.Stdout), "\r\n")
+	if f == "" {
+		return ""
+	}
+	if !filepath.IsAbs(f) {
+		f = filepath.Join(p.TopLevel, f)
+	}
+	return filepath.Clean(f)
 }
 
 // fileFingerprint tells the content of the rule file f from another's:

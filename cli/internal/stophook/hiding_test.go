@@ -142,3 +142,51 @@ func TestIgnoreRulesGitFailing(t *testing.T) {
 		t.Errorf("files = %v, want the two rule files outside the work tree only", files)
 	}
 }
+
+// The file core.excludesFile names is watched wherever git reads it from,
+// as the absolute path git would open: unset names none; a path is taken
+// as git takes it (~ the home directory, a relative one from the top
+// level, where git runs).
+func TestConfiguredExcludes(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, tc := range []struct {
+		name, value, want string
+	}{
+		{"unset", "", ""},
+		{"absolute", "/elsewhere/ex", "/elsewhere/ex"},
+		{"home", "~/rules", filepath.Join(home, "rules")},
+		{"relative", "sub/../rules", "rules"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			gitIn(t, dir, "init", "-q")
+			if tc.value != "" {
+				gitIn(t, dir, "config", "core.excludesFile", tc.value)
+			}
+			want := tc.want
+			if want != "" && !filepath.IsAbs(want) {
+				want = filepath.Join(dir, want)
+			}
+			p := place.Place{CommonDir: filepath.Join(dir, ".git"), GitDir: filepath.Join(dir, ".git"), TopLevel: dir}
+			if got := configuredExcludes(context.Background(), p); got != want {
+				t.Errorf("configuredExcludes = %q, want %q", got, want)
+			}
+			files, _ := ignoreRules(context.Background(), p, func(string) string { return "" }, false, func(string, ...any) {})
+			if _, ok := files[want]; want != "" && !ok {
+				t.Errorf("ignoreRules = %v, want %s among them", files, want)
+			}
+		})
+	}
+}
+
+// gitIn runs git in dir, failing the test when it fails.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +46,11 @@ type site struct {
 	// (watchTrust): every answer says the one, every approve's "Not
 	// verified" sentence names the other.
 	rulesNote, hidden string
+	// workRead are the files of .gauntlet/ the loader does not read (a
+	// script a check runs, its data) where the work tree's differ from the
+	// trusted ones (changed, removed, added): a gate runs them as the work
+	// tree has them, so a pass is not the trusted gate's (workTreeRead).
+	workRead []string
 	// shadowed is the root of a nearer project without a trusted record
 	// that the session's directory is in, "" for none: the enclosing
 	// trusted project is judged instead (trust.GuardedRoot).
@@ -291,8 +298,42 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (
 		out := h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
 		return s, &out
 	}
-	s.project = p
+	s.project, s.workRead = p, workTreeRead(root, st.Diff, t.Files)
 	return s, nil
+}
+
+// workTreeRead are the paths of diff that no loader reads, neither the
+// trusted files' nor the work tree's: the configuration in force holds the
+// trusted copy of a file it loads (and a check or review file only the
+// work tree has does not run at all), but a check's command reads any
+// other file of .gauntlet/ from the work tree. The work tree's files are
+// read only when something differs.
+func workTreeRead(root string, diff trust.Diff, trusted config.Files) []string {
+	if diff.Empty() {
+		return nil
+	}
+	loaded := config.LoadedOnly(root, trusted)
+	work, _ := config.ReadFiles(root) // one that cannot be read is in diff already
+	maps.Copy(loaded, config.LoadedOnly(root, work))
+	var out []string
+	for _, paths := range [][]string{diff.Changed, diff.Removed, diff.Added} {
+		for _, f := range paths {
+			if _, ok := loaded[f]; !ok {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// workReadUnverified is what workRead leaves unverified, for the answer's
+// "Not verified:" sentence; "" for none.
+func (s *site) workReadUnverified() string {
+	if len(s.workRead) == 0 {
+		return ""
+	}
+	return "the gates ran " + named(s.workRead) + " as the work tree has it, not as trusted"
 }
 
 // pin records HEAD's configuration as the trusted one when t stands for it

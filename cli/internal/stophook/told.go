@@ -57,6 +57,9 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		hidden := ""
 		if f.site != nil {
 			hidden = f.site.hidden
+			if w := f.site.workReadUnverified(); w != "" {
+				out.unverified = strings.TrimPrefix(out.unverified+"; "+w, "; ")
+			}
 		}
 		if note := unverifiedNote(out, view, hidden); note != "" {
 			notes = append(notes, note)

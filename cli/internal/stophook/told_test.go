@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
@@ -391,5 +393,72 @@ func TestUnverifiedNoteOfPassesAndLosses(t *testing.T) {
 		if got := unverifiedNote(c.out, c.view, ""); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// A file of .gauntlet/ the loader reads runs as trusted whatever the work
+// tree holds; any other file that differs (changed, removed, added) is
+// read by a gate's command from the work tree, and is named. Generated
+// over every way each kind of file can differ.
+func TestWorkTreeRead(t *testing.T) {
+	trusted := config.Files{
+		".gauntlet/config.yml":      []byte("entry_points:\n  - path: src\n    checks: [lint]\n    reviews: [code]\n"),
+		".gauntlet/checks/lint.yml": []byte("command: sh ../.gauntlet/lint.sh\n"),
+		".gauntlet/reviews/code.md": []byte("Review.\n"),
+		".gauntlet/lint.sh":         []byte("! grep -rq BAD .\n"),
+		".gauntlet/data/words.txt":  []byte("BAD\n"),
+	}
+	loaded := []string{".gauntlet/config.yml", ".gauntlet/checks/lint.yml", ".gauntlet/reviews/code.md"}
+	others := []string{".gauntlet/lint.sh", ".gauntlet/data/words.txt", ".gauntlet/new.sh"}
+	for _, f := range append(slices.Clone(loaded), others...) {
+		for _, how := range []string{"changed", "removed", "added"} {
+			var d trust.Diff
+			switch how {
+			case "changed":
+				d.Changed = []string{f}
+			case "removed":
+				d.Removed = []string{f}
+			default:
+				d.Added = []string{f}
+			}
+			got := workTreeRead("/p", d, trusted)
+			want := []string(nil)
+			if !slices.Contains(loaded, f) {
+				want = []string{f}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s %s: workTreeRead = %v, want %v", how, f, got, want)
+			}
+		}
+	}
+	all := trust.Diff{Changed: []string{".gauntlet/lint.sh", ".gauntlet/config.yml"}, Added: []string{".gauntlet/a.sh"}}
+	if got := workTreeRead("/p", all, trusted); !slices.Equal(got, []string{".gauntlet/a.sh", ".gauntlet/lint.sh"}) {
+		t.Errorf("workTreeRead = %v, want the two scripts, sorted", got)
+	}
+	// a check file only the work tree's configuration loads runs nowhere:
+	// not named; the script it would run is
+	root := t.TempDir()
+	work := maps.Clone(trusted)
+	work[".gauntlet/config.yml"] = []byte("entry_points:\n  - path: src\n    checks: [lint, more]\n    reviews: [code]\n")
+	work[".gauntlet/checks/more.yml"] = []byte("command: sh ../.gauntlet/more.sh\n")
+	work[".gauntlet/more.sh"] = []byte("exit 0\n")
+	for f, data := range work {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	added := trust.Diff{Changed: []string{".gauntlet/config.yml"}, Added: []string{".gauntlet/checks/more.yml", ".gauntlet/more.sh"}}
+	if got := workTreeRead(root, added, trusted); !slices.Equal(got, []string{".gauntlet/more.sh"}) {
+		t.Errorf("workTreeRead = %v, want the script alone", got)
+	}
+	s := &site{workRead: []string{".gauntlet/lint.sh"}}
+	if got := s.workReadUnverified(); got != "the gates ran .gauntlet/lint.sh as the work tree has it, not as trusted" {
+		t.Errorf("workReadUnverified = %q", got)
+	}
+	if got := (&site{}).workReadUnverified(); got != "" {
+		t.Errorf("workReadUnverified with nothing read = %q, want none", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -295,6 +296,22 @@ func MergeBase(ctx context.Context, root, a, b string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// CountBetween is the number of commits reachable from to and not from
+// from (git rev-list --count from..to).
+func CountBetween(ctx context.Context, root, from, to string) (int, error) {
+	if err := checkRef("commit", from); err != nil {
+		return 0, err
+	}
+	if err := checkRef("commit", to); err != nil {
+		return 0, err
+	}
+	out, err := output(ctx, root, "rev-list", "--count", from+".."+to)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
 // IsAncestor reports whether commit is an ancestor of (or equal to) of.

@@ -561,3 +561,31 @@ func TestExtractDir(t *testing.T) {
 		t.Errorf("a missing directory: %v, %v", found, err)
 	}
 }
+
+// CountBetween counts the commits of to that from lacks, merges and
+// branches included, and refuses an argument that is not a commit name.
+func TestCountBetween(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a", "1\n")
+	c1 := r.commitAll("1")
+	r.git("checkout", "-q", "-b", "side")
+	r.write("b", "1\n")
+	side := r.commitAll("side")
+	r.git("checkout", "-q", "main")
+	r.write("a", "2\n")
+	r.commitAll("2")
+	r.git("merge", "-q", "--no-edit", "side")
+	top := r.git("rev-parse", "HEAD")
+	for _, tc := range []struct {
+		from, to string
+		want     int
+	}{{c1, c1, 0}, {c1, side, 1}, {c1, top, 3}, {side, top, 2}, {top, c1, 0}} {
+		if n, err := CountBetween(ctx, r.root, tc.from, tc.to); err != nil || n != tc.want {
+			t.Errorf("CountBetween(%.7s, %.7s) = %d, %v, want %d", tc.from, tc.to, n, err, tc.want)
+		}
+	}
+	if _, err := CountBetween(ctx, r.root, "--all", top); err == nil {
+		t.Error("CountBetween took an option for a commit")
+	}
+}

@@ -242,8 +242,12 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 		from = e.Base
 	} else if !b.verification {
 		in, err := b.headInBase(ctx, p)
-		if err != nil || !in {
+		if err != nil {
 			return "", "", err
+		}
+		if !in {
+			moved, err := b.baseMovedOver(ctx, p, loc.Branch)
+			return "", moved, err
 		}
 		if from, unanchored, err = b.pointOf(ctx, p, loc.Branch); from == "" || err != nil {
 			return "", unanchored, err
@@ -262,6 +266,43 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 		return "", "", err
 	}
 	return from, "", nil
+}
+
+// baseMovedOver says what a run whose base branch does not hold HEAD
+// cannot look at when the base moved over commits that no stop judged, ""
+// for none: the merge base of HEAD and the base descends from where HEAD
+// was at the branch's last point seen to pass (the point is a snapshot of
+// the work tree on that HEAD), so the commits between are the base's now
+// and the change set against it leaves them out. Which of them the agent
+// made git cannot say, so they are named, not judged; the next pass moves
+// the point past the merge base, and they are named once.
+func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (string, error) {
+	pt, ok := b.rec.Book.VerifiedOn(branch)
+	refs, err := b.refs.get()
+	if !ok || err != nil || refs.Head == "" || refs.Base == "" || pt.Commit == git.EmptyTree {
+		return "", nil
+	}
+	if ok, err := git.ObjectExists(ctx, p.root, pt.Commit); err != nil || !ok {
+		return "", err
+	}
+	was, err := git.MergeBase(ctx, p.root, pt.Commit, refs.Head)
+	if err != nil || was == "" {
+		return "", err
+	}
+	mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base)
+	if err != nil || mb == "" || mb == was {
+		return "", err
+	}
+	if ok, err := isAncestor(ctx, p.root, was, mb); err != nil || !ok {
+		return "", err
+	}
+	n, err := git.CountBetween(ctx, p.root, was, mb)
+	if err != nil || n == 0 {
+		return "", err
+	}
+	return fmt.Sprintf("the %d commit(s) the base branch %s moved over since the last point seen to pass on %s "+
+		"(from %s to %s): no stop judged them, and the change set against the base leaves them out",
+		n, p.base, branch, shortID(was), shortID(mb)), nil
 }
 
 // pointOf is the point a run on branch, whose base branch holds HEAD,

@@ -166,7 +166,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 			// an interval this pass would start.
 			bk.LastFullPassAt, bk.FullPass = time.Time{}, nil
 		}
-		if p.fullRun() && passed && ep.snapped && ep.branch != detachedHEAD {
+		if p.marksVerified() && passed && ep.snapped && ep.branch != detachedHEAD {
 			bk.MarkVerified(ep.branch, ep.ref, now)
 		}
 		return nil
@@ -199,7 +199,7 @@ func changeOrigin(ctx context.Context, p *project, b *begun, ch *changes) string
 // on the branch: the work tree is HEAD's, with nothing of the agent's to
 // judge against the base.
 func (b *begun) nothingChanged(s *services, p *project) {
-	if !p.fullRun() || b.verification || b.rec == nil {
+	if !p.marksVerified() || b.verification || b.rec == nil {
 		return
 	}
 	refs, err := b.refs.get()

@@ -169,6 +169,16 @@ func (p *project) fullRun() bool {
 	return o.Kinds == KindsAll && o.Gate == "" && o.WorkingDir == "" && o.Commit == "" && !o.Uncommitted && o.BaseBranch == ""
 }
 
+// marksVerified reports whether a full run that passed (or found nothing
+// changed) may record HEAD as the last point the branch's gates were seen
+// to pass: only a run whose change set reaches back over the commits since
+// the previous point (the local scope against the configured base, see
+// begun.reachBack). A CI-mode run compares HEAD with the base alone, so on
+// the base branch itself it judges none of the commits since.
+func (p *project) marksVerified() bool {
+	return p.fullRun() && p.diffSpec().Mode == gate.DiffLocal
+}
+
 // diffSpec is the change scope the flags and the environment choose.
 func (p *project) diffSpec() gate.DiffSpec {
 	return scope.Spec(p.base, p.opts.Commit, p.opts.Uncommitted, p.eff.CI, p.eff.Head)

@@ -54,7 +54,43 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 	for i, j := range jobs {
 		ids[i] = j.ID
 	}
-	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...), offDisk: offDiskText(offDisk)}, nil
+	off := offDiskText(offDisk)
+	if t := offDiskFilesText(p, ch.files); t != "" {
+		off = strings.TrimPrefix(off+"; "+t, "; ")
+	}
+	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...), offDisk: off}, nil
+}
+
+// offDiskFiles are the changed files a sparse checkout keeps off the disk
+// while the index holds them: a gate that reads the work tree cannot see
+// them, whether or not their entry point's directory is on the disk, so
+// every answer names them as not verified.
+func offDiskFiles(p *project, files []string) []string {
+	snap := p.snap.listing()
+	if snap == nil || len(snap.Hidden) == 0 {
+		return nil
+	}
+	hidden := snap.HiddenInRoot()
+	var off []string
+	for _, f := range files {
+		if slices.Contains(hidden, f) {
+			off = append(off, f)
+		}
+	}
+	return off
+}
+
+// offDiskFilesText names offDiskFiles for the person, "" for none.
+func offDiskFilesText(p *project, files []string) string {
+	off := offDiskFiles(p, files)
+	if len(off) == 0 {
+		return ""
+	}
+	names := make([]string, len(off))
+	for i, f := range off {
+		names[i] = console.Text(f)
+	}
+	return "the changed files a sparse checkout keeps off the disk, which no check reads (" + strings.Join(names, ", ") + ")"
 }
 
 // offDiskJobs are the jobs of the entry points that apply to the changed
