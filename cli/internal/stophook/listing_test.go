@@ -50,34 +50,6 @@ func listedByPathspec(ctx context.Context, p place.Place) ([]string, error) {
 	return slices.Sorted(maps.Keys(seen)), errors.Join(t.err, err)
 }
 
-// gitList runs git in dir with args and returns the .gitignore paths of
-// its NUL-separated output: each record whole, or, with kinds, the path
-// after a record's kind among kinds (git status --porcelain=v2).
-func gitList(ctx context.Context, dir string, kinds []string, args ...string) ([]string, error) {
-	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: dir, Args: args})
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
-		return nil, fmt.Errorf("git %s: exit %d: %s", args[0], res.ExitCode, strings.TrimSpace(res.Stderr))
-	}
-	var names []string
-	for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
-		n := string(rec)
-		if kinds != nil {
-			kind, rel, ok := strings.Cut(n, " ")
-			if !ok || !slices.Contains(kinds, kind) {
-				continue
-			}
-			n = rel
-		}
-		if isGitignore(n) {
-			names = append(names, n)
-		}
-	}
-	return names, nil
-}
-
 // pathspecList runs git in dir with args and returns the .gitignore paths
 // of its NUL-separated output: each record whole, or, with kinds, the path
 // after a record's kind among kinds.
