@@ -483,10 +483,18 @@ func cachedRepo(b *testing.B, commands ...string) project {
 func stopHookCached(b *testing.B, commands ...string) {
 	p := cachedRepo(b, commands...)
 	want := fmt.Sprintf("All %d gates passed before on exactly this content (cached)", len(commands))
+	settle()
 	measure(b, want,
 		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
 		against(p.cmd("", "git", "status", "--porcelain")))
 }
+
+// settle waits until the set-up's last changes of the work tree's
+// directories are older than the stop hook trusts a directory's times
+// (two seconds, cli/internal/stophook/listing.go): the stops measured
+// then are those of a work tree in which nothing happened for a while, as
+// between an agent's stops.
+func settle() { time.Sleep(2100 * time.Millisecond) }
 
 // BenchmarkStopHookCachedTenThousandFiles: one `true` check, 10,000 files.
 func BenchmarkStopHookCachedTenThousandFiles(b *testing.B) {
@@ -497,6 +505,30 @@ func BenchmarkStopHookCachedTenThousandFiles(b *testing.B) {
 // 10,000 files; none runs.
 func BenchmarkStopHookCachedTenSlowGates(b *testing.B) {
 	stopHookCached(b, "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1")
+}
+
+// BenchmarkStopHookCachedFreshBranch: as BenchmarkStopHookCachedTenThousandFiles,
+// on a branch with no commit of its own yet (its base holds HEAD: the run
+// reaches back to the branch's last pass), the agent's work all
+// uncommitted.
+func BenchmarkStopHookCachedFreshBranch(b *testing.B) {
+	p := newProject(b, false, "")
+	cfg := "base_branch: main\ncli:\n  default_preference: [claude]\nstop_hook:\n  run_interval_minutes: 0\nentry_points:\n  - path: \".\"\n    checks: [c0]\n"
+	sh(b, p.dir, p.env, "mkdir -p .gauntlet/checks")
+	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"), cfg)
+	writeFile(b, filepath.Join(p.dir, ".gauntlet", "checks", "c0.yml"), "command: \"true\"\n")
+	sh(b, p.dir, p.env, `printf 'gauntlet_logs/\n' > .gitignore && git add -A && git commit -q -m gauntlet
+for d in $(seq 0 199); do mkdir -p pkg$d/sub; done
+i=0; while [ $i -lt 7500 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done
+git add -A && git commit -q -m base-files && git repack -adq && git checkout -q -b feature
+i=0; while [ $i -lt 2500 ]; do echo changed >> pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done
+i=7500; while [ $i -lt 10000 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i+1)); done`)
+	run(b, p.cmd("", binary(b), "trust", "--yes"))
+	run(b, p.cmd(hookInput(p.dir, false), binary(b), "stop-hook"))
+	settle()
+	measure(b, "All 1 gates passed before on exactly this content (cached)",
+		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
+		against(p.cmd("", "git", "status", "--porcelain")))
 }
 
 // stopHookAfter prepares a cachedRepo whose checks are commands, runs the
@@ -512,6 +544,7 @@ func stopHookAfter(b *testing.B, want string, commands []string, steps ...string
 		}
 		sh(b, p.dir, p.env, st)
 	}
+	settle()
 	measure(b, want,
 		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
 		against(p.cmd("", "git", "status", "--porcelain")))
@@ -540,6 +573,7 @@ func BenchmarkStopHookCachedPreExisting(b *testing.B) {
 	sh(b, p.dir, p.env, "printf 'gauntlet_logs/\\n' > .gitignore && git add -A && git commit -q -m gauntlet"+tenThousandFiles)
 	run(b, p.cmd("", binary(b), "trust", "--yes"))
 	run(b, p.cmd("", binary(b), "run"))
+	settle()
 	measure(b, "check:.:old fails on the base branch too",
 		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
 		against(p.cmd("", "git", "status", "--porcelain")))

@@ -1,7 +1,6 @@
 package stophook
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,7 +17,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
@@ -85,7 +83,14 @@ func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string,
 	if !inTree {
 		return files, false
 	}
-	list, err := gitignoreFiles(ctx, p)
+	rulesOf := func(list []string) map[string]string {
+		m := maps.Clone(files)
+		for _, rel := range list {
+			m[rel] = fileFingerprint(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
+		}
+		return m
+	}
+	list, _, err := gitignoreListing(ctx, p, getenv, rulesOf)
 	if err != nil {
 		warn("cannot list the work tree's ignore files: %v", err)
 		return files, false
@@ -184,62 +189,6 @@ func fileFingerprint(f string) string {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
-}
-
-// gitignoreFiles lists, relative to the top level and sorted, the
-// .gitignore files git reads in the work tree of p: those the index holds,
-// and those on disk outside ignored directories, untracked or ignored (one
-// that ignores itself, one an outer rule names). Git reads no ignore file
-// inside an ignored directory, so none there can hide anything. Two git
-// processes list them side by side: the index's (git ls-files, which
-// keeps a large index out of this process's memory) and the disk's (git
-// status, which walks the work tree once, not into ignored directories).
-func gitignoreFiles(ctx context.Context, p place.Place) ([]string, error) {
-	type listing struct {
-		names []string
-		err   error
-	}
-	tracked := make(chan listing, 1)
-	go func() {
-		names, err := gitList(ctx, p.TopLevel, nil, "ls-files", "-z", "--cached", "--full-name", "--", gitignoreSpec)
-		tracked <- listing{names, err}
-	}()
-	onDisk, err := gitList(ctx, p.TopLevel, []string{"?", "!"}, "status", "--porcelain=v2", "-z",
-		"--ignored=matching", "--untracked-files=all", "--no-renames", "--", gitignoreSpec)
-	t := <-tracked
-	seen := map[string]bool{}
-	for _, n := range append(t.names, onDisk...) {
-		seen[n] = true
-	}
-	return slices.Sorted(maps.Keys(seen)), errors.Join(t.err, err)
-}
-
-// gitList runs git in dir with args and returns the .gitignore paths of
-// its NUL-separated output: each record whole, or, with kinds, the path
-// after a record's kind among kinds (git status --porcelain=v2).
-func gitList(ctx context.Context, dir string, kinds []string, args ...string) ([]string, error) {
-	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: dir, Args: args})
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
-		return nil, fmt.Errorf("git %s: exit %d: %s", args[0], res.ExitCode, strings.TrimSpace(res.Stderr))
-	}
-	var names []string
-	for rec := range bytes.SplitSeq(res.Stdout, []byte{0}) {
-		n := string(rec)
-		if kinds != nil {
-			kind, rel, ok := strings.Cut(n, " ")
-			if !ok || !slices.Contains(kinds, kind) {
-				continue
-			}
-			n = rel
-		}
-		if isGitignore(n) {
-			names = append(names, n)
-		}
-	}
-	return names, nil
 }
 
 // isGitignore reports whether the top-level-relative path rel names a

@@ -89,7 +89,7 @@ func TestGitignoreFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := gitignoreFiles(context.Background(), p)
+	got, _, _, err := gitignoreFiles(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -306,11 +306,17 @@ func isSnapshotCommit(ctx context.Context, root, rev string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	msg := objs[0].Content
+	return snapshotMessageOf(objs[0].Content), nil
+}
+
+// snapshotMessageOf reports whether the commit object content carries the
+// message of a working-tree snapshot commit.
+func snapshotMessageOf(content []byte) bool {
+	msg := content
 	if i := bytes.Index(msg, []byte("\n\n")); i >= 0 {
 		msg = msg[i+2:]
 	}
-	return bytes.HasPrefix(msg, []byte(snapshotMessage)), nil
+	return bytes.HasPrefix(msg, []byte(snapshotMessage))
 }
 
 // uncommittedLiteral lists the uncommitted changes (see ChangedFiles) from

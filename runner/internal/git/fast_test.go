@@ -153,9 +153,10 @@ func TestObjectsAndResolveRefs(t *testing.T) {
 		baseErr        bool
 	}{
 		{"main", snap, Refs{Head: base, Base: base, SnapshotBase: base,
-			SnapshotTree: r.git("rev-parse", snap+"^{tree}"), SnapshotParent: r.git("rev-parse", snap+"^")}, false},
+			SnapshotTree: r.git("rev-parse", snap+"^{tree}"), SnapshotParent: r.git("rev-parse", snap+"^"),
+			Snapshot: snap, SnapshotLiteral: true}, false},
 		{"only-remote", "", Refs{Head: base, Base: base}, false},
-		{"origin/only-remote", base, Refs{Head: base, Base: base, SnapshotTree: r.git("rev-parse", base+"^{tree}")}, false},
+		{"origin/only-remote", base, Refs{Head: base, Base: base, SnapshotTree: r.git("rev-parse", base+"^{tree}"), Snapshot: base}, false},
 		{"nope", "", Refs{Head: base}, true},
 		{"-x", "", Refs{Head: base}, true},
 		{"main", strings.Repeat("a", 40), Refs{Head: base, Base: base}, false},

@@ -77,6 +77,27 @@ type Refs struct {
 	// SnapshotTree and SnapshotParent are that snapshot's tree and first
 	// parent, "" when none.
 	SnapshotTree, SnapshotParent string
+	// Snapshot is the commit the snapshot asked for names, "" when it
+	// names none; SnapshotLiteral is true when it is a snapshot of the
+	// work tree (isSnapshotCommit), not a commit of the repository.
+	Snapshot        string
+	SnapshotLiteral bool
+}
+
+// Holds reports whether rev is the snapshot commit r read: it exists, as
+// git.ObjectExists would have said.
+func (r Refs) Holds(rev string) bool {
+	return rev != "" && r.Snapshot != "" && rev == r.Snapshot
+}
+
+// NothingSince reports, without asking git, that ChangedFilesIn finds no
+// file changed since from in the snapshot tree tree, read with snap: from
+// is the snapshot commit r read, a snapshot of the work tree whose tree is
+// tree, and snap holds no repository inside the work tree (whose files
+// the tree holds only as links). false says nothing: git must be asked.
+func (r Refs) NothingSince(from, tree string, snap *TreeSnapshot) bool {
+	return r.Holds(from) && r.SnapshotLiteral && r.SnapshotTree != "" && r.SnapshotTree == tree &&
+		(snap == nil || len(snap.nested) == 0)
 }
 
 // ResolveRefs resolves HEAD and the base branch and reads the base recorded
@@ -103,6 +124,7 @@ func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error)
 		SnapshotSince: trailer(objs[3].Content, sinceTrailer)}
 	if objs[3].Type == "commit" {
 		r.SnapshotTree, r.SnapshotParent = commitHeader(objs[3].Content, "tree "), commitHeader(objs[3].Content, "parent ")
+		r.Snapshot, r.SnapshotLiteral = objs[3].SHA, snapshotMessageOf(objs[3].Content)
 	}
 	if baseErr == nil {
 		switch {

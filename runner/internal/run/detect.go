@@ -115,7 +115,8 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 		return nil, err
 	}
 	if from != "" {
-		if err := c.reachBackTo(ctx, p, from, tree); err != nil {
+		refs, _ := b.refs.get()
+		if err := c.reachBackTo(ctx, p, from, tree, refs); err != nil {
 			return nil, err
 		}
 		if loc, err := p.loc.get(); err == nil && c.from != "" && namesBranch(p.base, loc.Branch) {
@@ -166,7 +167,14 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 		return nil
 	}
 	from := prev.WorkingTreeRef
-	ok, err := git.ObjectExists(ctx, p.root, from)
+	refs, _ := b.refs.get()
+	if refs.NothingSince(from, tree, p.snap.listing()) {
+		return nil // the previous run's snapshot is this tree
+	}
+	ok, err := refs.Holds(from), error(nil)
+	if !ok {
+		ok, err = git.ObjectExists(ctx, p.root, from)
+	}
 	if err != nil {
 		return err
 	}
@@ -201,7 +209,10 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 // from. A failed check with baseline: true is still compared with the
 // base branch as it is (a failure merged into it is pre-existing), unless
 // the run is on the base branch itself (the caller decides).
-func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string) error {
+func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string, refs git.Refs) error {
+	if refs.NothingSince(from, tree, p.snap.listing()) {
+		return nil // from is a snapshot of this very tree: nothing to add
+	}
 	spec := gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from, WorkTree: tree, ReadTree: p.snap.readTree()}
 	ch, err := git.ChangedFilesIn(ctx, p.root, spec, p.snap.listing())
 	if err != nil {
@@ -260,6 +271,9 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 		// The point is HEAD: nothing was committed since it, and the
 		// changes against a base that holds HEAD are all the rest.
 		return "", "", nil
+	}
+	if refs, err := b.refs.get(); err == nil && refs.Holds(from) {
+		return from, "", nil // read with the refs: it exists
 	}
 	ok, err := git.ObjectExists(ctx, p.root, from)
 	if err != nil || !ok {
