@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,6 +18,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
@@ -75,7 +77,7 @@ func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
 func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) (files map[string]string, listed bool) {
 	files = map[string]string{}
 	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
-		configuredExcludes(ctx, p), filepath.Join(p.GitDir, "info", "sparse-checkout")} {
+		configuredExcludes(ctx, p, getenv), filepath.Join(p.GitDir, "info", "sparse-checkout")} {
 		if f != "" {
 			files[f] = fileFingerprint(f)
 		}
@@ -162,7 +164,10 @@ func globalExcludes(getenv func(string) string) string {
 // the system's), absolute; "" when it is not set or git cannot say. It is
 // watched beside the default global ignore file: a repository's config
 // pointing it at a file of the agent's hides files as info/exclude does.
-func configuredExcludes(ctx context.Context, p place.Place) string {
+func configuredExcludes(ctx context.Context, p place.Place, getenv func(string) string) string {
+	if !mayNameExcludes(p, getenv) {
+		return ""
+	}
 	res, err := gitcmd.Run(ctx, gitcmd.Call{Dir: p.TopLevel, Args: []string{"config", "--path", "--get", "core.excludesFile"}})
 	if err != nil || res.ExitCode != 0 {
 		return ""
@@ -175,6 +180,28 @@ func configuredExcludes(ctx context.Context, p place.Place) string {
 		f = filepath.Join(p.TopLevel, f)
 	}
 	return filepath.Clean(f)
+}
+
+// mayNameExcludes reports whether git could find core.excludesFile set
+// for p: in the environment's configuration, or in a configuration file it
+// reads (configFiles) that mentions it or includes another (one it cannot
+// read counts as mentioning it). When none does, the steady stop asks git
+// nothing.
+func mayNameExcludes(p place.Place, getenv func(string) string) bool {
+	if getenv("GIT_CONFIG_PARAMETERS") != "" || getenv("GIT_CONFIG_COUNT") != "" {
+		return true
+	}
+	for _, f := range configFiles(p, getenv) {
+		data, err := fsread.File(f, maxExcludesFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		low := bytes.ToLower(data)
+		if err != nil || bytes.Contains(low, []byte("excludesfile")) || bytes.Contains(low, []byte("include")) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileFingerprint tells the content of the rule file f from another's:

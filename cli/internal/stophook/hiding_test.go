@@ -171,7 +171,7 @@ func TestConfiguredExcludes(t *testing.T) {
 				want = filepath.Join(dir, want)
 			}
 			p := place.Place{CommonDir: filepath.Join(dir, ".git"), GitDir: filepath.Join(dir, ".git"), TopLevel: dir}
-			if got := configuredExcludes(context.Background(), p); got != want {
+			if got := configuredExcludes(context.Background(), p, os.Getenv); got != want {
 				t.Errorf("configuredExcludes = %q, want %q", got, want)
 			}
 			files, _ := ignoreRules(context.Background(), p, func(string) string { return "" }, false, func(string, ...any) {})
