@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 )
 
@@ -362,12 +364,12 @@ func splitSections(text string) []section {
 // side quoted or not, into its two tokens as written and the path.
 func headerTokens(rest string) (aTok, bTok, p string) {
 	if strings.HasPrefix(rest, `"`) {
-		end := closingQuote(rest)
+		end := parse.ClosingQuote(rest)
 		if end < 0 {
 			return "", "", ""
 		}
 		aTok, bTok = rest[:end+1], strings.TrimPrefix(rest[end+1:], " ")
-		return aTok, bTok, strings.TrimPrefix(unquoteC(aTok), "a/")
+		return aTok, bTok, strings.TrimPrefix(parse.Unquote(aTok), "a/")
 	}
 	if (len(rest)-5)%2 != 0 || len(rest) < 7 {
 		return "", "", ""
@@ -378,58 +380,6 @@ func headerTokens(rest string) (aTok, bTok, p string) {
 		return "", "", ""
 	}
 	return "a/" + p, "b/" + p, p
-}
-
-// closingQuote is the index of the quote closing the one at s[0], or -1.
-func closingQuote(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
-}
-
-// unquoteC decodes git's C-style quoting ("a\303\251"); other text is
-// returned as is.
-func unquoteC(s string) string {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
-		return s
-	}
-	var b strings.Builder
-	for i := 1; i < len(s)-1; i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s)-1 {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch e := s[i]; {
-		case e >= '0' && e <= '7' && i+2 < len(s)-1:
-			b.WriteByte((e-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
-			i += 2
-		case e == 'n':
-			b.WriteByte('\n')
-		case e == 't':
-			b.WriteByte('\t')
-		case e == 'a':
-			b.WriteByte('\a')
-		case e == 'b':
-			b.WriteByte('\b')
-		case e == 'f':
-			b.WriteByte('\f')
-		case e == 'v':
-			b.WriteByte('\v')
-		case e == 'r':
-			b.WriteByte('\r')
-		default:
-			b.WriteByte(e)
-		}
-	}
-	return b.String()
 }
 
 // render rewrites each section of text whose content git did not show.

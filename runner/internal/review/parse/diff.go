@@ -71,7 +71,7 @@ func ParseDiff(diff string) Diff {
 			}
 			cur = s.add(stripPrefix(p, "b/"))
 		case strings.HasPrefix(line, "rename to "):
-			cur = s.add(unquote(strings.TrimSuffix(line[len("rename to "):], "\r")))
+			cur = s.add(Unquote(strings.TrimSuffix(line[len("rename to "):], "\r")))
 		case strings.HasPrefix(line, "deleted file mode"):
 			s.remove(cur)
 			cur = ""
@@ -163,14 +163,14 @@ func headerPath(s string) string {
 		}
 		return s
 	}
-	return unquote(s)
+	return Unquote(s)
 }
 
-// unquote decodes git's C-style quoting ("a\303\251.txt"); other text is
+// Unquote decodes git's C-style quoting ("a\303\251.txt"); other text is
 // returned as is.
-func unquote(s string) string {
+func Unquote(s string) string {
 	if len(s) >= 2 && s[0] == '"' {
-		if end := closingQuote(s); end > 0 {
+		if end := ClosingQuote(s); end > 0 {
 			if u, err := strconv.Unquote(s[:end+1]); err == nil {
 				return u
 			}
@@ -179,8 +179,8 @@ func unquote(s string) string {
 	return s
 }
 
-// closingQuote returns the index of the quote closing the one at s[0], or -1.
-func closingQuote(s string) int {
+// ClosingQuote returns the index of the quote closing the one at s[0], or -1.
+func ClosingQuote(s string) int {
 	for i := 1; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -197,15 +197,15 @@ func closingQuote(s string) int {
 // named again by their `rename to` or `+++` lines.
 func gitHeaderPath(rest string) (string, bool) {
 	if strings.HasPrefix(rest, `"`) {
-		end := closingQuote(rest)
+		end := ClosingQuote(rest)
 		if end < 0 {
 			return "", false
 		}
 		second := strings.TrimSpace(rest[end+1:])
-		return stripPrefix(unquote(second), "b/"), strings.HasPrefix(unquote(second), "b/")
+		return stripPrefix(Unquote(second), "b/"), strings.HasPrefix(Unquote(second), "b/")
 	}
 	if i := strings.Index(rest, ` "b/`); i >= 0 {
-		return stripPrefix(unquote(rest[i+1:]), "b/"), true
+		return stripPrefix(Unquote(rest[i+1:]), "b/"), true
 	}
 	// a/X b/X: the two halves have equal length.
 	if len(rest)%2 == 1 {

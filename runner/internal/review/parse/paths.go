@@ -69,7 +69,7 @@ func (p Paths) Canonical(file string) string {
 	if k, ok := p.alias[file]; ok && k != "" {
 		return k
 	}
-	if u := unquote(file); u != file {
+	if u := Unquote(file); u != file {
 		return p.Canonical(u)
 	}
 	f := tidy(strings.ReplaceAll(file, `\`, "/"))
