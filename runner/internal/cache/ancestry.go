@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/ledger"
@@ -35,11 +36,15 @@ type ancestryKeyDoc struct {
 	Tag    string `json:"tag"`
 	Commit string `json:"commit"`
 	Of     string `json:"of"`
+	// Question names a question of Answer (none for IsAncestor).
+	Question string `json:"question,omitempty"`
 }
 
 // ancestryRecord is what the ancestry memo keeps.
 type ancestryRecord struct {
 	Ancestor bool `json:"ancestor"`
+	// Answer is the answer to a question of Answer.
+	Answer string `json:"answer,omitempty"`
 	// Complete is true in every record written whole.
 	Complete bool `json:"complete"`
 }
@@ -89,4 +94,32 @@ func (a *Ancestry) IsAncestor(ctx context.Context, commit, of string) (bool, err
 		_, _ = a.ledger.Sweep()
 	}
 	return in, nil
+}
+
+// Answer is compute's answer to question about commits (full commit names,
+// with any other text the answer depends on), kept like IsAncestor's: a
+// question of the history between named commits has the same answer while
+// git.AncestryFixed holds. compute is asked when the memo holds no answer
+// or the history may not be read as its commits name it.
+func (a *Ancestry) Answer(ctx context.Context, question string, commits []string, compute func() (string, error)) (string, error) {
+	if !git.AncestryFixed(a.commonDir) {
+		return compute()
+	}
+	kb, err := json.Marshal(ancestryKeyDoc{Tag: ancestryTag, Commit: strings.Join(commits, " "), Question: question})
+	if err != nil {
+		return compute()
+	}
+	key := string(kb)
+	var rec ancestryRecord
+	if _, hit, _ := a.ledger.Get(key, &rec); hit && rec.Complete {
+		return rec.Answer, nil
+	}
+	answer, err := compute()
+	if err != nil || ctx.Err() != nil || !git.AncestryFixed(a.commonDir) {
+		return answer, err
+	}
+	if a.ledger.Put(key, ancestryRecord{Answer: answer, Complete: true}) == nil {
+		_, _ = a.ledger.Sweep()
+	}
+	return answer, nil
 }

@@ -198,3 +198,43 @@ func TestAncestryFixed(t *testing.T) {
 		t.Error("a plain repository again is not fixed")
 	}
 }
+
+// TestAncestryAnswerKept: an answer about commits is computed once and
+// kept per question and commits, and computed every time while the
+// history may be read otherwise than its commits name it.
+func TestAncestryAnswerKept(t *testing.T) {
+	testenv.Setenv(t)
+	root := repo(t)
+	dir := filepath.Join(root, ".git")
+	head := gitIn(t, root, "rev-parse", "HEAD")
+	a := NewAncestry(root, dir)
+	asked := 0
+	compute := func(answer string) func() (string, error) {
+		return func() (string, error) { asked++; return answer, nil }
+	}
+	ctx := context.Background()
+	for i, c := range []struct {
+		question, answer, want string
+		asked                  int
+	}{
+		{"q1", "first", "first", 1},
+		{"q1", "other", "first", 1}, // kept
+		{"q2", "second", "second", 2},
+		{"q2", "other", "second", 2},
+	} {
+		got, err := a.Answer(ctx, c.question, []string{head}, compute(c.answer))
+		if err != nil || got != c.want || asked != c.asked {
+			t.Fatalf("step %d: %q, %v after %d computations, want %q after %d", i, got, err, asked, c.want, c.asked)
+		}
+	}
+	gitIn(t, root, "commit", "-q", "--allow-empty", "-m", "second")
+	gitIn(t, root, "replace", "--graft", gitIn(t, root, "rev-parse", "HEAD"))
+	for range 2 {
+		if got, _ := a.Answer(ctx, "q1", []string{head}, compute("now")); got != "now" {
+			t.Fatalf("with a replace ref the kept answer %q was taken", got)
+		}
+	}
+	if asked != 4 {
+		t.Errorf("computed %d times, want 4", asked)
+	}
+}

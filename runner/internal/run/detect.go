@@ -296,14 +296,27 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 	if !ok || err != nil || refs.Head == "" || refs.Base == "" || pt.Commit == git.EmptyTree {
 		return "", nil
 	}
-	if ok, err := git.ObjectExists(ctx, p.root, pt.Commit); err != nil || !ok {
+	moved := func() (string, error) { return movedOver(ctx, p, branch, pt.Commit, refs.Head, refs.Base) }
+	if loc, err := p.loc.get(); err == nil && p.cacheWanted() {
+		// Asked at every stop of a branch not merged into its base: the
+		// answer about the same commits is kept (cache.Ancestry).
+		return cache.NewAncestry(p.root, loc.CommonDir).Answer(ctx, "base moved over",
+			[]string{pt.Commit, refs.Head, refs.Base, p.base, branch}, moved)
+	}
+	return moved()
+}
+
+// movedOver is baseMovedOver's answer, asked of git: point is where the
+// branch last passed, head and base the commits HEAD and the base name.
+func movedOver(ctx context.Context, p *project, branch, point, head, base string) (string, error) {
+	if ok, err := git.ObjectExists(ctx, p.root, point); err != nil || !ok {
 		return "", err
 	}
-	was, err := git.MergeBase(ctx, p.root, pt.Commit, refs.Head)
+	was, err := git.MergeBase(ctx, p.root, point, head)
 	if err != nil || was == "" {
 		return "", err
 	}
-	mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base)
+	mb, err := git.MergeBase(ctx, p.root, head, base)
 	if err != nil || mb == "" || mb == was {
 		return "", err
 	}
