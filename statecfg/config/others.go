@@ -1,7 +1,9 @@
 package config
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,7 +19,25 @@ const (
 	maxOtherFiles = 256
 	maxOtherBytes = 4 << 20
 	maxOtherDepth = 8
+	// maxOtherDigests bounds the files past the others' bounds that the
+	// copy holds as a digest (LeftOut) instead of whole.
+	maxOtherDigests = 512
 )
+
+// LeftOutPrefix starts the content a copy of the configuration holds, in
+// place of the file, for a file of .gauntlet/ past the copy's bounds: its
+// size and SHA-256, so that an edit of it still differs from the trusted
+// copy (a gate runs it from the work tree, and the answer names it as not
+// verified) instead of being left out unseen.
+const LeftOutPrefix = "agent-gauntlet: left out of the trusted copy by its size bound; "
+
+// leftOut is the digest a copy holds for data past the bounds.
+func leftOut(data []byte) []byte {
+	return fmt.Appendf(nil, "%s%d bytes, sha256 %x\n", LeftOutPrefix, len(data), sha256.Sum256(data))
+}
+
+// tooLarge is what a copy holds for a file larger than a file is read.
+var tooLarge = []byte(LeftOutPrefix + fmt.Sprintf("larger than %d bytes, content not compared\n", maxFileSize))
 
 // addOthers adds to files, besides what the loader read, every other
 // regular file under .gauntlet/ in src: the scripts and data a check's
@@ -32,7 +52,7 @@ func addOthers(src source, files Files, logDir string) {
 	if logDir != "" && !filepath.IsAbs(logDir) {
 		skip = path.Clean(filepath.ToSlash(logDir))
 	}
-	count, size, full := 0, 0, false
+	count, size, full, digests := 0, 0, false, 0
 	var walk func(rel string, depth int)
 	walk = func(rel string, depth int) {
 		names, err := src.dir(rel)
@@ -42,7 +62,7 @@ func addOthers(src source, files Files, logDir string) {
 		for _, name := range names {
 			child := filepath.Join(rel, name)
 			key := filepath.ToSlash(child)
-			if _, ok := files[key]; ok || key == skip || full {
+			if _, ok := files[key]; ok || key == skip || digests >= maxOtherDigests {
 				continue
 			}
 			if linksOut(src, child) {
@@ -50,13 +70,18 @@ func addOthers(src source, files Files, logDir string) {
 			}
 			data, err := src.file(child)
 			var nr *fsread.NotRegularError
+			var tl *fsread.TooLargeError
 			switch {
 			case err == nil:
-				if count >= maxOtherFiles || size+len(data) > maxOtherBytes {
+				if full || count >= maxOtherFiles || size+len(data) > maxOtherBytes {
+					// past the bounds: a digest, never left out unseen
 					full = true
+					files[key], digests = leftOut(data), digests+1
 					continue
 				}
 				files[key], count, size = data, count+1, size+len(data)
+			case errors.As(err, &tl):
+				files[key], digests = tooLarge, digests+1
 			case errors.As(err, &nr) && nr.Mode.IsDir():
 				walk(child, depth+1)
 			}

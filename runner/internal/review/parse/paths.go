@@ -28,6 +28,9 @@ type Paths struct {
 	// alias are other spellings of known paths whose name is not plain
 	// text (see spellings), each to its path; "" when it spells several.
 	alias map[string]string
+	// trimmed are the known paths by their text without blanks at either
+	// end (each path element's): "" when several paths trim alike.
+	trimmed map[string]string
 }
 
 // NewPaths is Paths for the project at root (an absolute path; "" when
@@ -46,6 +49,7 @@ func NewPaths(root string, known ...[]string) Paths {
 				p.known[f] = true
 				p.list = append(p.list, f)
 				p.addAliases(f)
+				p.addTrimmed(f)
 			}
 		}
 	}
@@ -69,6 +73,9 @@ func (p Paths) Canonical(file string) string {
 	if k, ok := p.alias[file]; ok && k != "" {
 		return k
 	}
+	if k := p.trimmed[trimElems(file)]; k != "" {
+		return k // "a.sh" or " a.sh" for the one known "a.sh ", or the reverse
+	}
 	if u := Unquote(file); u != file {
 		return p.Canonical(u)
 	}
@@ -91,6 +98,29 @@ func (p Paths) Canonical(file string) string {
 	return f
 }
 
+// addTrimmed records the known path f under its trimmed text.
+func (p *Paths) addTrimmed(f string) {
+	t := trimElems(f)
+	if p.trimmed == nil {
+		p.trimmed = map[string]string{}
+	}
+	if k, ok := p.trimmed[t]; ok && k != f {
+		p.trimmed[t] = "" // two paths trim alike: the trimmed text names neither
+		return
+	}
+	p.trimmed[t] = f
+}
+
+// trimElems is f without blanks (spaces, tabs, line ends) at the ends of
+// its slash-separated elements: "src /a.sh " and "src/a.sh" trim alike.
+func trimElems(f string) string {
+	el := strings.Split(f, "/")
+	for i := range el {
+		el[i] = strings.TrimSpace(el[i])
+	}
+	return strings.Join(el, "/")
+}
+
 // tidy cleans f (path.Clean) without blanks at either end, until it
 // stays the same: "a /" cleans to "a ", which trims to "a".
 func tidy(f string) string {
@@ -111,6 +141,14 @@ func (p Paths) relative(f string) string {
 	for _, pfx := range []string{"a/", "b/"} {
 		if g, ok := strings.CutPrefix(f, pfx); ok && p.known[g] {
 			return g
+		}
+	}
+	if k := p.trimmed[trimElems(f)]; k != "" {
+		return k
+	}
+	for _, pfx := range []string{"a/", "b/"} {
+		if g, ok := strings.CutPrefix(f, pfx); ok && p.trimmed[trimElems(g)] != "" {
+			return p.trimmed[trimElems(g)]
 		}
 	}
 	if m := p.suffixMatch(f); m != "" {

@@ -101,3 +101,42 @@ func TestCanonicalOddNames(t *testing.T) {
 		t.Errorf("Canonical(m\\ufffd.txt) = %q: two names spell it, it names neither", got)
 	}
 }
+
+// TestCanonicalBlankEnds: a name with blanks at its ends (a space, a tab)
+// is the diff's one path however the reviewer's answer spells it: exactly,
+// or with the blanks dropped or added at either end; the exact name wins
+// over a trimmed match, and a trimmed text two paths share names neither.
+func TestCanonicalBlankEnds(t *testing.T) {
+	known := []string{"src/lib.sh ", " lead.txt", "tab.txt\t", "\tboth\t.go", "d /x.txt", "twin", "twin "}
+	p := NewPaths("/repo", known)
+	for _, tt := range []struct{ in, want string }{
+		{"src/lib.sh ", "src/lib.sh "},
+		{"src/lib.sh", "src/lib.sh "},
+		{" src/lib.sh", "src/lib.sh "},
+		{"src/lib.sh\t", "src/lib.sh "},
+		{"./src/lib.sh", "src/lib.sh "},
+		{"b/src/lib.sh ", "src/lib.sh "},
+		{"/repo/src/lib.sh ", "src/lib.sh "},
+		{"/repo/src/lib.sh", "src/lib.sh "},
+		{`"src/lib.sh "`, "src/lib.sh "},
+		{" lead.txt", " lead.txt"},
+		{"lead.txt", " lead.txt"},
+		{"lead.txt ", " lead.txt"},
+		{"tab.txt\t", "tab.txt\t"},
+		{"tab.txt", "tab.txt\t"},
+		{`"tab.txt\t"`, "tab.txt\t"},
+		{"\tboth\t.go", "\tboth\t.go"},
+		{"both\t.go", "\tboth\t.go"},
+		{"d /x.txt", "d /x.txt"},
+		{"d/x.txt", "d /x.txt"},
+		{"twin", "twin"},
+		{"twin ", "twin "},
+	} {
+		if got := p.Canonical(tt.in); got != tt.want {
+			t.Errorf("Canonical(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := p.Canonical("twin  "); got == "twin " {
+		t.Errorf("Canonical(%q) = %q: two paths trim alike, the trimmed text names neither exactly", "twin  ", got)
+	}
+}

@@ -118,7 +118,10 @@ func checkOne(raw json.RawMessage) (gate.Violation, []string, string) {
 		return s, s != ""
 	}
 	var ok bool
-	if v.File, ok = str("file"); !ok {
+	// the file as written, blanks at its ends included: a name may end
+	// with a space, and Paths.Canonical maps the spelling to the diff's.
+	if json.Unmarshal(fields["file"], &v.File) != nil || strings.TrimSpace(v.File) == "" {
+		v.File = ""
 		missing = append(missing, "file")
 	}
 	if line, ok := LineNumber(rawValue(fields["line"])); ok {
