@@ -21,6 +21,10 @@ type hiding struct {
 	// rule is a regular expression the answer's systemMessage matches
 	// when it tells the person instead of blocking: the rule that hid it.
 	rule string
+	// shown is what an approve in the run interval matches instead of
+	// rule when set: the flags hide nothing from the interval's snapshot
+	// of the disk, which names the changed file.
+	shown string
 	// always says it is told even at the project's first stop, with no
 	// rules recorded before it to compare with (a sparse checkout keeps
 	// what it hides in the index, flagged).
@@ -42,8 +46,8 @@ var hidings = []hiding{
 	{name: "sparse no-cone", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/'", rule: `sparse`, always: true},
 	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse`, always: true},
 	{name: "sparse one file", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/FILE'", rule: `sparse`, always: true},
-	{name: "skip-worktree", hide: "exec sh -c 'git ls-files src | xargs git update-index --skip-worktree'", rule: `skip-worktree`},
-	{name: "assume-unchanged", hide: "exec sh -c 'git ls-files src | xargs git update-index --assume-unchanged'", rule: `assume-unchanged`},
+	{name: "skip-worktree", hide: "exec sh -c 'git ls-files src | xargs git update-index --skip-worktree'", rule: `skip-worktree`, shown: `src/FILE`},
+	{name: "assume-unchanged", hide: "exec sh -c 'git ls-files src | xargs git update-index --assume-unchanged'", rule: `assume-unchanged`, shown: `src/FILE`},
 }
 
 // hidden is a change of the agent's the hiding then hides: the other
@@ -68,21 +72,26 @@ var hiddens = []hidden{
 // agent changed a file under src and hid it blocks, or approves saying
 // "Not verified" and naming the rule. A stop before anything changed
 // records the rules; no answer of it speaks of them. A hiding that is told
-// always is told without that stop too: the agent's first stop.
+// always is told without that stop too: the agent's first stop. In the
+// run interval that first stop's pass starts, the approve that runs no
+// gate tells it the same.
 func TestHidingIsToldOrBlocked(t *testing.T) {
 	dir := t.TempDir()
 	for _, h := range hidings {
 		for _, c := range hiddens {
-			for _, first := range []bool{false, true} {
-				if first && !h.always {
+			for _, v := range []struct{ first, interval bool }{{false, false}, {true, false}, {false, true}} {
+				if v.first && !h.always {
 					continue
 				}
 				name := h.name + " " + c.name
-				if first {
+				if v.first {
 					name += " first stop"
 				}
+				if v.interval {
+					name += " in the interval"
+				}
 				name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(hidingScript(h, c, first)), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(hidingScript(h, c, v.first, v.interval)), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -92,16 +101,26 @@ func TestHidingIsToldOrBlocked(t *testing.T) {
 }
 
 // hidingScript is the script of hiding h of change c; first leaves out
-// the stop that records the rules before the change.
-func hidingScript(h hiding, c hidden, first bool) string {
-	setup := hidingSetup
+// the stop that records the rules before the change; interval makes the
+// stop after the change one in the run interval that stop's pass starts.
+func hidingScript(h hiding, c hidden, first, interval bool) string {
+	setup, files, inInterval, rule := hidingSetup, hidingFiles, "", h.rule
 	if first {
 		setup, _, _ = strings.Cut(setup, "stdin stop.json")
+	}
+	if interval {
+		// A pass of a harmless change starts the interval.
+		files = strings.Replace(files, "run_interval_minutes: 0", "run_interval_minutes: 30", 1)
+		setup = strings.Replace(setup, "exec git checkout -q -b work\n", "exec git checkout -q -b work\ncp other/o.txt src/fine.txt\n", 1)
+		inInterval = "hookjson status=interval_not_elapsed\n"
+		if h.shown != "" {
+			rule = strings.ReplaceAll(h.shown, "FILE", regexp.QuoteMeta(c.file))
+		}
 	}
 	return "# " + h.name + " hides a " + c.name + "\n" + setup +
 		"\n# the agent's change, then the hiding\n" + c.change + "\n" +
 		strings.ReplaceAll(h.hide, "FILE", c.file) + "\n" +
-		"stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold '" + h.rule + "'\n" + hidingFiles
+		"stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold '" + rule + "'\n" + inInterval + files
 }
 
 // hidingSetup makes the project: a check on src that fails on a marker,

@@ -54,9 +54,9 @@ type seenRules struct {
 }
 
 // rules fingerprints the ignore rules of the project of s (those in the
-// work tree when inTree is set); nil when the project is in no git work
-// tree.
-func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
+// work tree when inTree is set, warning with warn when git cannot list
+// them); nil when the project is in no git work tree.
+func (h *hook) rules(ctx context.Context, s *site, inTree bool, warn func(string, ...any)) *seenRules {
 	if s.trust == nil {
 		return nil // nothing is recorded (watchTrust)
 	}
@@ -64,7 +64,7 @@ func (h *hook) rules(ctx context.Context, s *site, inTree bool) *seenRules {
 	if err != nil {
 		return nil
 	}
-	files, listed := ignoreRules(ctx, p, h.o.Getenv, inTree, h.warn)
+	files, listed := ignoreRules(ctx, p, h.o.Getenv, inTree, warn)
 	return &seenRules{files: files, inTree: listed}
 }
 

@@ -122,7 +122,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	}
 	seen := trustSeen(*s.trust, h.o.Now())
 	if rules == nil {
-		rules = cmp.Or(h.rules(ctx, s, false), &seenRules{})
+		rules = cmp.Or(h.rules(ctx, s, false, h.warn), &seenRules{})
 	}
 	files, inTree := rules.files, rules.inTree
 	var change, exChange *verdicts.TrustChange

@@ -388,6 +388,15 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 
 	// 6. The run interval, unless failures are pending verification.
 	if remaining := h.intervalRemaining(ctx, s.root, logDir, settings.RunIntervalMinutes); remaining > 0 {
+		// The approve answers for the tree as it is: the ignore rules in
+		// the work tree are listed as a stop that runs the gates lists
+		// them (the listing memo makes it free when no directory changed),
+		// so that a rule hiding a file is told here too. A listing git
+		// cannot make is as if not asked (ignoreRules), without a warning
+		// here: the next stop that runs the gates gives it.
+		if r := h.rules(ctx, s, true, func(string, ...any) {}); r != nil {
+			h.watchTrust(ctx, s, in.SessionID, r)
+		}
 		out := h.answer(runner.StatusIntervalNotElapsed,
 			fmt.Sprintf("Next run in %s (interval %d min). run_interval_minutes is set by %s.", remaining,
 				settings.RunIntervalMinutes, h.origin(settings.From.RunIntervalMinutes, s, config.EnvStopHookIntervalMinutes)))
@@ -423,7 +432,7 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 				rules <- nil
 			}
 		}()
-		rules <- h.rules(ctx, s, true)
+		rules <- h.rules(ctx, s, true, h.warn)
 	}()
 	out := h.run(ctx, s.project, eff, logDir, in.SessionID, start)
 	if r := <-rules; r != nil {

@@ -189,6 +189,10 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 			at = " at " + stamp(st.LastFullPassAt)
 		}
 		out.unverified = "the changes since the last full pass" + at
+	case since.Unchanged() && s.hidden != "":
+		// What git shows is the same, but ignore rules changed since: what
+		// they hide is no change git can show (hiddenUnverified says it).
+		out.Message += " Nothing git shows changed since the last full pass" + at + ", but the ignore rules did."
 	case since.Unchanged():
 		out.asPassed = true
 		out.Message += " Nothing changed since the last full pass" + at +

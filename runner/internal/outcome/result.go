@@ -68,7 +68,8 @@ type RunResult struct {
 	Verification bool
 	// Unverified says what the run could not look at, "" for nothing: the
 	// commits of a base branch that holds HEAD when no earlier point of it
-	// is known (the run records HEAD as that point, so it is said once);
+	// is known (an agent's stop records HEAD as that point, so it is said
+	// once; a run by hand records none);
 	// the changed paths a review's reviewers were not shown as text
 	// (gate.Result.NotShown), and the files no review could read.
 	Unverified string

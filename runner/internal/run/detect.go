@@ -377,9 +377,14 @@ func (b *begun) pointOf(ctx context.Context, p *project, branch string) (from, u
 	if from != "" {
 		return from, "", nil
 	}
+	// Only an agent's stop marks a point over them (ending.marksPoint).
+	then := "from now on, work committed here is judged from HEAD"
+	if !p.opts.Agent {
+		then = "a run by hand marks no point over them"
+	}
 	return "", fmt.Sprintf("the commits of %s up to HEAD %s: the base branch %s holds HEAD, and no earlier point of %s "+
-		"was seen to pass or recorded when its gates were trusted (from now on, work committed here is judged from HEAD)",
-		branch, shortID(refs.Head), p.base, branch), nil
+		"was seen to pass or recorded when its gates were trusted (%s)",
+		branch, shortID(refs.Head), p.base, branch, then), nil
 }
 
 // descends reports whether head is point or descends from it (every

@@ -161,12 +161,12 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		if p.fullRun() && passed {
 			bk.PassedFull(fullPassOf(p, ep))
 		}
-		if e.unverified != "" {
+		if e.notVerified() != "" {
 			// What no gate verified is told at every stop, never skipped by
 			// an interval this pass would start.
 			bk.LastFullPassAt, bk.FullPass = time.Time{}, nil
 		}
-		if p.marksVerified() && passed && ep.snapped && ep.branch != detachedHEAD {
+		if p.marksVerified() && passed && e.marksPoint(p.opts.Agent) && ep.snapped && ep.branch != detachedHEAD {
 			bk.MarkVerified(ep.branch, ep.ref, now)
 		}
 		return nil
@@ -197,9 +197,10 @@ func changeOrigin(ctx context.Context, p *project, b *begun, ch *changes) string
 // nothingChanged records, after a full run that found nothing changed
 // and nothing pending, HEAD as the last point the gates were seen to pass
 // on the branch: the work tree is HEAD's, with nothing of the agent's to
-// judge against the base.
-func (b *begun) nothingChanged(s *services, p *project) {
-	if !p.marksVerified() || b.verification || b.rec == nil {
+// judge against the base; not over commits no point anchors but as
+// ending.marksPoint allows.
+func (b *begun) nothingChanged(s *services, p *project, ch *changes) {
+	if !p.marksVerified() || b.verification || b.rec == nil || ch == nil || !(ending{unanchored: ch.unanchored}).marksPoint(p.opts.Agent) {
 		return
 	}
 	refs, err := b.refs.get()

@@ -40,7 +40,8 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 		res.ErrorMessage = infrastructureDetail(results)
 	}
 	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, b), from: ch.from,
-		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs), unverified: res.Unverified}
+		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs),
+		unverified: joinNotes(pl.offDisk, res.Unverified), unanchored: ch.unanchored}
 	for _, g := range res.Gates {
 		if g.Status == outcome.GatePreExisting {
 			e.preExisting = append(e.preExisting, g.JobID)

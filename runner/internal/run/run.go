@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
@@ -137,7 +136,7 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 		d.listed, d.changedFiles, d.unverified = true, len(ch.files), ch.unanchored
 	}
 	if errors.Is(err, stopNoChanges) {
-		b.nothingChanged(r.s, p)
+		b.nothingChanged(r.s, p, ch)
 	}
 	if err != nil {
 		return d.of(r.s.ended(err))
@@ -147,7 +146,7 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 		return d.of(r.s.ended(err))
 	}
 	if pl.offDisk != "" {
-		d.unverified = strings.TrimPrefix(d.unverified+"; "+pl.offDisk, "; ")
+		d.unverified = joinNotes(d.unverified, pl.offDisk)
 	}
 	prep, err := prepare(ctx, r.s, p, b, ch, pl)
 	if err != nil {

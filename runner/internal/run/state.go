@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
@@ -26,9 +27,38 @@ type ending struct {
 	// the next run which review gates judged the snapshot).
 	preExisting []string
 	reviewDefs  map[string]string
-	// unverified names what the run could not verify (RunResult.Unverified):
-	// such a pass starts no interval, as it is no pass of the tree as it is.
-	unverified string
+	// unverified names what the run's gates could not verify, and the
+	// gates a sparse checkout left out; unanchored, the commits before the
+	// change set that no point anchors (changes.unanchored). Either way the
+	// pass starts no interval, as it is no pass of the tree as it is, and
+	// marks no point but as marksPoint allows.
+	unverified, unanchored string
+}
+
+// notVerified is the whole of what the run could not verify, "" for
+// nothing.
+func (e ending) notVerified() string {
+	return joinNotes(e.unanchored, e.unverified)
+}
+
+// marksPoint is true when a pass may mark its snapshot verified on its
+// branch: it left nothing unverified, but the unanchored commits before
+// it when an agent's stop tells them to the person (once: the point it
+// marks anchors the next run). A run by hand tells them only to the shell
+// it ran in, often the agent's, so it marks nothing over them.
+func (e ending) marksPoint(agent bool) bool {
+	return e.unverified == "" && (e.unanchored == "" || agent)
+}
+
+// joinNotes joins the non-empty notes with "; ".
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // endPoint is the repository as a run that ran its gates leaves it: its
