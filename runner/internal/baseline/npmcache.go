@@ -169,6 +169,15 @@ func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) map[strin
 		}
 		packed[inPkg] = true
 		p := filepath.Join(pkg, filepath.FromSlash(inPkg))
+		if path.Base(inPkg) == ".gitignore" {
+			// npm installs a package's .gitignore as .npmignore.
+			alt := path.Join(path.Dir(inPkg), ".npmignore")
+			packed[alt] = true
+			if !renamedIgnore(tr, h.Size, p, filepath.Join(pkg, filepath.FromSlash(alt))) {
+				t.add(rel+"/"+inPkg, "deleted")
+			}
+			continue
+		}
 		switch same, err := sameAsEntry(p, h.Size, tr, buf); {
 		case err != nil:
 			t.add(rel+"/"+inPkg, "deleted")
@@ -177,6 +186,29 @@ func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) map[strin
 		}
 	}
 }
+
+// renamedIgnore reports whether a package's .gitignore, the tar entry r
+// of size n, is installed at p or at alt (its .npmignore, as npm installs
+// it), or left out for a .npmignore of the package's own at alt.
+func renamedIgnore(r io.Reader, n int64, p, alt string) bool {
+	if n > maxIgnoreEntry {
+		return false
+	}
+	want, err := io.ReadAll(io.LimitReader(r, n))
+	if err != nil {
+		return false
+	}
+	for _, f := range []string{p, alt} {
+		if got, err := os.ReadFile(f); err == nil && bytes.Equal(got, want) {
+			return true
+		}
+	}
+	_, err = os.Lstat(alt)
+	return err == nil
+}
+
+// maxIgnoreEntry bounds the .gitignore of a package read whole.
+const maxIgnoreEntry = 1 << 20
 
 // sameAsEntry reports whether the file p has the content of the tar entry
 // r of size n; err when p cannot be read.
