@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,19 +56,26 @@ const userSuffix = ".user"
 const seedSuffix = ".seed"
 
 // seedNote is what a kept index was last merged from: the identity of the
-// user's index, and the paths it keeps as that index has them because the
-// sparse checkout leaves them out of the work tree (see mergeSeed).
+// user's index, the paths it keeps as that index has them because they are
+// flagged skip-worktree and not in the work tree (see mergeSeed), and the
+// paths flagged skip-worktree that were in the work tree (flagged): one
+// of them removed from the disk makes the merge stale.
 type seedNote struct {
-	user   string
-	hidden []string
+	user    string
+	hidden  []string
+	flagged []string
 	// attrs is true when the user's index holds a .gitattributes file;
 	// content identifies its entries (see indexContent).
 	attrs   bool
 	content string
 }
 
-// contentTag opens the user index's content in a seed note.
-const contentTag = "content="
+// contentTag opens the user index's content in a seed note, hiddenTag
+// the count of its hidden paths (the flagged ones follow them).
+const (
+	contentTag = "content="
+	hiddenTag  = "hidden="
+)
 
 // readSeedNote reads the seed note of the kept index kept.
 func readSeedNote(kept string) (seedNote, bool) {
@@ -81,10 +89,28 @@ func readSeedNote(kept string) (seedNote, bool) {
 	if !ok || len(f) < 2 || !strings.HasPrefix(f[1], contentTag) {
 		return seedNote{}, false
 	}
-	n := seedNote{user: f[0], content: strings.TrimPrefix(f[1], contentTag), attrs: len(f) > 2 && f[2] == "attributes"}
+	// A note without the count of its hidden paths is of an earlier
+	// version, which kept no flagged paths: it is no note.
+	hiddenCount := -1
+	for _, x := range f[2:] {
+		if c, ok := strings.CutPrefix(x, hiddenTag); ok {
+			if v, err := strconv.Atoi(c); err == nil && v >= 0 {
+				hiddenCount = v
+			}
+		}
+	}
+	if hiddenCount < 0 {
+		return seedNote{}, false
+	}
+	n := seedNote{user: f[0], content: strings.TrimPrefix(f[1], contentTag), attrs: slices.Contains(f[2:], "attributes")}
 	for _, p := range strings.Split(rest, "\x00") {
-		if p != "" {
+		if p == "" {
+			continue
+		}
+		if len(n.hidden) < hiddenCount {
 			n.hidden = append(n.hidden, p)
+		} else {
+			n.flagged = append(n.flagged, p)
 		}
 	}
 	return n, true
@@ -97,8 +123,8 @@ func writeSeedNote(kept string, n seedNote) error {
 	if n.attrs {
 		b.WriteString(" attributes")
 	}
-	b.WriteString("\n")
-	for _, p := range n.hidden {
+	b.WriteString(" " + hiddenTag + strconv.Itoa(len(n.hidden)) + "\n")
+	for _, p := range append(slices.Clip(n.hidden), n.flagged...) {
 		b.WriteString(p + "\x00")
 	}
 	tmp := kept + seedSuffix + ".tmp"
@@ -109,14 +135,19 @@ func writeSeedNote(kept string, n seedNote) error {
 }
 
 // fresh reports whether the kept index merged as n still stands for the
-// user's index with identity user: the same user index, and none of the
-// hidden paths in the work tree at top.
+// user's index with identity user: the same user index, none of the
+// hidden paths in the work tree at top, and all of the flagged ones.
 func (n seedNote) fresh(user, top string) bool {
 	if n.user != user {
 		return false
 	}
 	for _, p := range n.hidden {
 		if fileExists(filepath.Join(top, filepath.FromSlash(p))) {
+			return false
+		}
+	}
+	for _, p := range n.flagged {
+		if !fileExists(filepath.Join(top, filepath.FromSlash(p))) {
 			return false
 		}
 	}
@@ -140,15 +171,17 @@ func (n seedNote) fresh(user, top string) bool {
 //     through the repository's conversions, need not be. Every other
 //     entry's stat is cleared, so that `git add` reads the file again.
 //
-// In a sparse checkout (sparse true), an entry the user's index marks
-// skip-worktree whose file is not in the work tree at top keeps its flag
-// and its content, and is returned among hidden: the snapshot holds it as
-// git does, and says so. A user's index that cannot be merged (a split or
-// sparse index, a damaged file) is left out: the snapshot then holds what
-// the work tree holds, without the ignored files git tracks. attrs says
-// whether the user's index holds a .gitattributes file, content what its
-// entries are (indexContent).
-func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden []string, attrs bool, content string, err error) {
+// An entry the user's index marks skip-worktree whose file is not in the
+// work tree at top (a sparse checkout's, or one flagged by hand with
+// `git update-index --skip-worktree` and removed) keeps its flag and its
+// content, and is returned among hidden: the snapshot holds it as git
+// does (a commit carries it), and says so. A user's index that cannot be
+// merged (a split or sparse index, a damaged file) is left out: the
+// snapshot then holds what the work tree holds, without the ignored files
+// git tracks. attrs says whether the user's index holds a .gitattributes
+// file, content what its entries are (indexContent), flagged the entries
+// marked skip-worktree whose file is in the work tree.
+func mergeSeed(userIndex, ref, prevUser, out, top string) (hidden, flagged []string, attrs bool, content string, err error) {
 	user, uerr := gitindex.Read(userIndex)
 	content = indexContent(user, uerr)
 	if uerr != nil || slices.Contains(user.Extensions, "link") || slices.Contains(user.Extensions, "sdir") {
@@ -176,12 +209,15 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 			if e.Stage() != 0 || e.IntentToAdd() || e.Mode == gitindex.ModeDir {
 				continue
 			}
-			if sparse && e.SkipWorktree() && !fileExists(filepath.Join(top, filepath.FromSlash(e.Path))) {
+			if e.SkipWorktree() && !fileExists(filepath.Join(top, filepath.FromSlash(e.Path))) {
 				e.Flags &^= gitindex.FlagAssumeValid
 				e.XFlags = gitindex.XFlagSkipWorktree
 				hidden = append(hidden, e.Path)
 				entries = append(entries, e)
 				continue
+			}
+			if e.SkipWorktree() {
+				flagged = append(flagged, e.Path)
 			}
 			e.Flags &^= gitindex.FlagAssumeValid | gitindex.FlagExtended
 			e.XFlags = 0
@@ -214,13 +250,13 @@ func mergeSeed(userIndex, ref, prevUser, out, top string, sparse bool) (hidden [
 		// Nothing to start from: git makes the index (of the repository's
 		// object format) on its first `git add`.
 		if err := os.Remove(out); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, false, "", err
+			return nil, nil, false, "", err
 		}
-		return nil, false, content, nil
+		return nil, nil, false, content, nil
 	}
 	slices.SortFunc(entries, gitindex.Compare)
 	entries = slices.CompactFunc(entries, func(a, b gitindex.Entry) bool { return a.Path == b.Path })
-	return hidden, attrs, content, gitindex.Write(out, entries, hashSize)
+	return hidden, flagged, attrs, content, gitindex.Write(out, entries, hashSize)
 }
 
 // indexContent identifies the entries of a user's index (path, stage, mode,
@@ -269,12 +305,6 @@ func isAttributesPath(p string) bool {
 func racy(e *gitindex.Entry, written time.Time) bool {
 	mtime := time.Unix(int64(e.Stat[2]), int64(e.Stat[3]))
 	return !mtime.Before(written)
-}
-
-// isSparseCheckout reports whether the work tree of the git directory
-// gitDir is a sparse checkout (it has a sparse-checkout file).
-func isSparseCheckout(gitDir string) bool {
-	return fileExists(filepath.Join(gitDir, "info", "sparse-checkout"))
 }
 
 // busy reports whether git's lock file lock exists and is recent; an old

@@ -414,7 +414,7 @@ func TestUserIndexIgnoresRefreshes(t *testing.T) {
 // attributes mark taken for the content.
 func TestSeedNoteOfEarlierFormat(t *testing.T) {
 	kept := filepath.Join(t.TempDir(), "kept")
-	for _, old := range []string{"1234-5678 attributes\n", "1234-5678\n"} {
+	for _, old := range []string{"1234-5678 attributes\n", "1234-5678\n", "1234-5678 content=abcdef attributes\na b\x00"} {
 		if err := os.WriteFile(kept+seedSuffix, []byte(old), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -422,12 +422,18 @@ func TestSeedNoteOfEarlierFormat(t *testing.T) {
 			t.Errorf("%q read as %+v", old, n)
 		}
 	}
-	want := seedNote{user: "1234-5678", content: "abcdef", attrs: true, hidden: []string{"a b"}}
-	if err := writeSeedNote(kept, want); err != nil {
-		t.Fatal(err)
-	}
-	if got, ok := readSeedNote(kept); !ok || got.user != want.user || got.content != want.content || !got.attrs || len(got.hidden) != 1 {
-		t.Errorf("round trip: %+v, %v", got, ok)
+	for _, want := range []seedNote{
+		{user: "1234-5678", content: "abcdef", attrs: true, hidden: []string{"a b"}},
+		{user: "1234-5678", content: "abcdef", hidden: []string{"a b"}, flagged: []string{"c", "d e"}},
+		{user: "1234-5678", content: "abcdef", flagged: []string{"c"}},
+	} {
+		if err := writeSeedNote(kept, want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := readSeedNote(kept); !ok || got.user != want.user || got.content != want.content || got.attrs != want.attrs ||
+			!slices.Equal(got.hidden, want.hidden) || !slices.Equal(got.flagged, want.flagged) {
+			t.Errorf("round trip of %+v: %+v, %v", want, got, ok)
+		}
 	}
 }
 

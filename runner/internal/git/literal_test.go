@@ -159,8 +159,6 @@ func literalCases() []literalCase {
 			func(r *repo) { r.write("a.txt", "changed behind the flag\n") }},
 		{"assume-unchanged", func(r *repo) { r.git("update-index", "--assume-unchanged", "a.txt") },
 			func(r *repo) { r.write("a.txt", "changed behind the flag\n") }},
-		{"skip-worktree, deleted", func(r *repo) { r.git("update-index", "--skip-worktree", "a.txt") },
-			func(r *repo) { r.remove("a.txt") }},
 		{"a clean filter in .git/config", func(r *repo) {
 			r.git("config", "filter.hide.clean", "sed s/BAD/ok/")
 			r.write(".gitattributes", "*.txt filter=hide\n")
@@ -276,41 +274,65 @@ func runRaw(root string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// In a sparse checkout, the paths it leaves out of the work tree are held
-// as the user's index has them and named (Hidden); one that appears in the
-// work tree is read from there.
-func TestSnapshotSparseCheckout(t *testing.T) {
-	r := newRepo(t)
-	r.write("in/a.txt", "a\n")
-	r.write("out/b.txt", "b\n")
-	r.commitAll("base")
-	r.git("sparse-checkout", "set", "--no-cone", "/in/")
-	if fileExists(filepath.Join(r.root, "out/b.txt")) {
-		t.Fatal("the sparse checkout kept out/b.txt")
-	}
-	ctx := context.Background()
-	s, err := NewTreeSnapshot(ctx, r.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := r.git("show", s.Tree+":out/b.txt"); got != "b" {
-		t.Errorf("out/b.txt in the snapshot: %q", got)
-	}
-	if len(s.Hidden) != 1 || s.Hidden[0] != "out/b.txt" {
-		t.Errorf("Hidden = %q", s.Hidden)
-	}
-	s.Close()
-	r.write("out/b.txt", "written by hand\n")
-	s, err = NewTreeSnapshot(ctx, r.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := r.git("show", s.Tree+":out/b.txt"); got != "written by hand" {
-		t.Errorf("out/b.txt, now on disk, in the snapshot: %q", got)
-	}
-	if len(s.Hidden) != 0 {
-		t.Errorf("Hidden = %q", s.Hidden)
+// The paths the user's index flags skip-worktree while the work tree does
+// not hold them (a sparse checkout's, or flagged by hand and removed) are
+// held as the user's index has them, as git holds them (a commit carries
+// them), and named (Hidden), also when the flag was set while the file
+// was on the disk (the merged index is then stale); one that appears in
+// the work tree is read from there.
+func TestSnapshotOffDiskFlagged(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		off  func(r *repo)
+	}{
+		{"sparse checkout", func(r *repo) { r.git("sparse-checkout", "set", "--no-cone", "/in/") }},
+		{"by hand", func(r *repo) {
+			r.git("update-index", "--skip-worktree", "out/b.txt")
+			s, err := NewTreeSnapshot(context.Background(), r.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Hidden) != 0 {
+				t.Errorf("Hidden while on the disk = %q", s.Hidden)
+			}
+			s.Close()
+			r.remove("out/b.txt")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.write("in/a.txt", "a\n")
+			r.write("out/b.txt", "b\n")
+			r.commitAll("base")
+			c.off(r)
+			if fileExists(filepath.Join(r.root, "out/b.txt")) {
+				t.Fatal("out/b.txt is on the disk")
+			}
+			ctx := context.Background()
+			s, err := NewTreeSnapshot(ctx, r.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.git("show", s.Tree+":out/b.txt"); got != "b" {
+				t.Errorf("out/b.txt in the snapshot: %q", got)
+			}
+			if len(s.Hidden) != 1 || s.Hidden[0] != "out/b.txt" {
+				t.Errorf("Hidden = %q", s.Hidden)
+			}
+			s.Close()
+			r.write("out/b.txt", "written by hand\n")
+			s, err = NewTreeSnapshot(ctx, r.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got := r.git("show", s.Tree+":out/b.txt"); got != "written by hand" {
+				t.Errorf("out/b.txt, now on disk, in the snapshot: %q", got)
+			}
+			if len(s.Hidden) != 0 {
+				t.Errorf("Hidden = %q", s.Hidden)
+			}
+		})
 	}
 }
 

@@ -190,7 +190,7 @@ func (s *TreeSnapshot) nestedSnapshot(ctx context.Context, p, dir, gitDir string
 	// takes no object id from its own index.
 	d := &diskRepo{top: dir, gitDir: gitDir, commonDir: common, objects: s.disk.objects,
 		alternates: s.disk.alternates, shadow: filepath.Join(base, "literal")}
-	n := &TreeSnapshot{root: dir, disk: d, user: filepath.Join(gitDir, "index"), sparse: isSparseCheckout(gitDir),
+	n := &TreeSnapshot{root: dir, disk: d, user: filepath.Join(gitDir, "index"),
 		store: s.store, depth: s.depth + 1}
 	if err := d.prepare(ctx); err != nil {
 		return nil, err

@@ -72,9 +72,9 @@ type TreeSnapshot struct {
 	// commit is held as git holds it, a gitlink to that commit), a file it
 	// cannot read. They are relative to the project root.
 	LeftOut []string
-	// Hidden are the paths, relative to the top level, that a sparse
-	// checkout leaves out of the work tree and the snapshot holds as the
-	// user's index does.
+	// Hidden are the paths, relative to the top level, that the user's
+	// index flags skip-worktree (a sparse checkout, or by hand) and the
+	// work tree does not hold: the snapshot holds them as the index does.
 	Hidden []string
 	root   string
 	disk   *diskRepo
@@ -87,9 +87,7 @@ type TreeSnapshot struct {
 	kept  string
 	// store is the gauntlet's directory in the outermost work tree's git
 	// directory, where nested snapshots keep their indexes.
-	store string
-	// sparse is true in a sparse checkout.
-	sparse  bool
+	store   string
 	exclude []string
 	// left are the absolute paths exclude leaves out.
 	left []string
@@ -128,7 +126,7 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &TreeSnapshot{root: root, disk: d, user: userIndex, sparse: isSparseCheckout(gitDir),
+	s := &TreeSnapshot{root: root, disk: d, user: userIndex,
 		store: filepath.Join(gitDir, "agent-gauntlet")}
 	for _, x := range exclude {
 		s.exclude = append(s.exclude, ":(exclude,literal)"+x)
@@ -176,7 +174,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	s.tmp, s.index = tmp, filepath.Join(tmp, "index")
-	if s.Hidden, s.userAttrs, s.userContent, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top, s.sparse); err != nil {
+	if s.Hidden, _, s.userAttrs, s.userContent, err = mergeSeed(s.user, kept, kept+userSuffix, s.index, s.disk.top); err != nil {
 		s.Close()
 		return fmt.Errorf("snapshot: %w", err)
 	}
@@ -218,8 +216,8 @@ func (s *TreeSnapshot) UserIndex() string { return s.userContent }
 func (s *TreeSnapshot) noAttributesInTree() bool { return !s.treeAttrs && !s.userAttrs }
 
 // seed merges the kept index again from the user's index (mergeSeed) when
-// that changed since the last merge, or a path it kept hidden appeared in
-// the work tree.
+// that changed since the last merge, a path it kept hidden appeared in
+// the work tree, or one flagged skip-worktree left it.
 func (s *TreeSnapshot) seed() error {
 	if s.kept == "" {
 		return nil
@@ -236,7 +234,7 @@ func (s *TreeSnapshot) seed() error {
 	if !noted {
 		removeOldSeeds(s.kept)
 	}
-	hidden, attrs, content, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top, s.sparse)
+	hidden, flagged, attrs, content, err := mergeSeed(s.user, s.kept, s.kept+userSuffix, s.kept, s.disk.top)
 	if err != nil {
 		return err
 	}
@@ -244,7 +242,7 @@ func (s *TreeSnapshot) seed() error {
 	if err := copyFile(s.user, s.kept+userSuffix); err != nil {
 		_ = os.Remove(s.kept + userSuffix)
 	}
-	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden, attrs: attrs, content: content})
+	return writeSeedNote(s.kept, seedNote{user: user, hidden: hidden, flagged: flagged, attrs: attrs, content: content})
 }
 
 // Retake snapshots the work tree again into the snapshot's index and

@@ -16,8 +16,9 @@ type planned struct {
 	// jobs are the jobs of the run's kinds (and -g gate, and
 	// --working-directory) for the changed files, in run order.
 	jobs []gate.Job
-	// offDisk names the gates left out because a sparse checkout took
-	// their entry point off the disk (offDiskJobs), "" for none.
+	// offDisk names the gates left out because their entry point, with
+	// changes there, is not on the disk (leftOutJobs), and the changed
+	// files the index holds off the disk (offDiskFiles), "" for none.
 	offDisk string
 	// names names the gate files (entry.JobNames): every job the
 	// configuration can give, and the run's.
@@ -36,8 +37,8 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 		Gate: p.opts.Gate, WorkingDir: p.opts.WorkingDir,
 	}
 	jobs, warnings := entry.Jobs(p.cfg, expanded, filter)
-	offDisk := offDiskJobs(p, expanded, ch.files, filter)
-	applicable := append(slices.Clip(jobs), offDisk...)
+	offDisk, gone := leftOutJobs(p, expanded, ch.files, filter)
+	applicable := append(append(slices.Clip(jobs), offDisk...), gone...)
 	jobs, missing := entry.Present(p.root, jobs, ch.files)
 	present := jobs
 	for _, w := range append(append(notes, missing...), warnings...) {
@@ -48,21 +49,22 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 		s.cons.Printf("%s", n.Line())
 	}
 	if len(jobs) == 0 {
-		return nil, noGates(applicable, present, offDisk)
+		return nil, noGates(applicable, present, offDisk, gone)
 	}
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = j.ID
 	}
-	off := offDiskText(offDisk)
+	off := leftOutText(offDisk, gone)
 	if t := offDiskFilesText(p, ch.files); t != "" {
 		off = strings.TrimPrefix(off+"; "+t, "; ")
 	}
 	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...), offDisk: off}, nil
 }
 
-// offDiskFiles are the changed files a sparse checkout keeps off the disk
-// while the index holds them: a gate that reads the work tree cannot see
+// offDiskFiles are the changed files the index holds flagged
+// skip-worktree while the disk does not (a sparse checkout's, or flagged by
+// hand and removed; a commit carries them): a gate that reads the work tree cannot see
 // them, whether or not their entry point's directory is on the disk, so
 // every answer names them as not verified.
 func offDiskFiles(p *project, files []string) []string {
@@ -90,60 +92,74 @@ func offDiskFilesText(p *project, files []string) string {
 	for i, f := range off {
 		names[i] = console.Text(f)
 	}
-	return "the changed files a sparse checkout keeps off the disk, which no check reads (" + strings.Join(names, ", ") + ")"
+	return "the changed files git keeps off the disk (skip-worktree, as a sparse checkout does), which no check reads (" + strings.Join(names, ", ") + ")"
 }
 
-// offDiskJobs are the jobs of the entry points that apply to the changed
-// files but whose directory a sparse checkout took off the disk (Expand
-// leaves them out, as it does a directory the change deleted): the
-// snapshot holds a changed file there as the index does, so the change
-// is not a deletion, and no gate can run where it is. Every answer names
-// them as not verified.
-func offDiskJobs(p *project, expanded []entry.Expanded, files []string, filter entry.Filter) []gate.Job {
-	snap := p.snap.listing()
-	if snap == nil || len(snap.Hidden) == 0 {
-		return nil
-	}
-	hidden := snap.HiddenInRoot()
+// leftOutJobs are the jobs of the entry points that apply to the changed
+// files but whose directory is not on the disk (Expand leaves them out):
+// offDisk those with a changed file the index holds off the disk
+// (skip-worktree: the change is not a deletion, and no gate can run where
+// it is), gone the others (the change moved or deleted the directory, its
+// deletions unjudged). Every answer names both as not verified, and
+// neither blocks: nothing is there to run a gate in.
+func leftOutJobs(p *project, expanded []entry.Expanded, files []string, filter entry.Filter) (offDisk, gone []gate.Job) {
 	all, _ := entry.Expand("", p.cfg.EntryPoints, files)
-	var off []entry.Expanded
+	var hidden []string
+	if snap := p.snap.listing(); snap != nil && len(snap.Hidden) > 0 {
+		hidden = snap.HiddenInRoot()
+	}
+	var off, left []entry.Expanded
 	for _, e := range all {
 		if slices.ContainsFunc(expanded, func(x entry.Expanded) bool { return x.Path == e.Path }) {
 			continue
 		}
-		if slices.ContainsFunc(files, func(f string) bool {
+		if len(hidden) > 0 && slices.ContainsFunc(files, func(f string) bool {
 			return (e.Dir == entry.Root || f == e.Dir || strings.HasPrefix(f, e.Dir+"/")) && slices.Contains(hidden, f)
 		}) {
 			off = append(off, e)
+		} else {
+			left = append(left, e)
 		}
 	}
-	if len(off) == 0 {
-		return nil
+	if len(off) > 0 {
+		offDisk, _ = entry.Jobs(p.cfg, off, filter)
 	}
-	jobs, _ := entry.Jobs(p.cfg, off, filter)
-	return jobs
+	if len(left) > 0 {
+		gone, _ = entry.Jobs(p.cfg, left, filter)
+	}
+	return offDisk, gone
 }
 
-// offDiskText names the jobs of offDiskJobs for the person, "" for none.
-func offDiskText(jobs []gate.Job) string {
-	if len(jobs) == 0 {
-		return ""
+// leftOutText names the jobs of leftOutJobs for the person, "" for none.
+func leftOutText(offDisk, gone []gate.Job) string {
+	var parts []string
+	if len(offDisk) > 0 {
+		parts = append(parts, "the gates whose entry point a sparse checkout took off the disk, with changes there ("+jobIDs(offDisk)+")")
 	}
+	if len(gone) > 0 {
+		parts = append(parts, "the gates of entry points with changes whose directory the change moved or deleted ("+jobIDs(gone)+"): its directory is gone")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// jobIDs lists the ids of jobs for the person.
+func jobIDs(jobs []gate.Job) string {
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = console.Text(j.ID)
 	}
-	return "the gates whose entry point a sparse checkout took off the disk, with changes there (" + strings.Join(ids, ", ") + ")"
+	return strings.Join(ids, ", ")
 }
 
 // noGates is the stop of a run left without jobs: no applicable gates;
 // when some of the applicable jobs were not present (their working
 // directory is gone), its message names them: what was not verified.
-func noGates(applicable, present, offDisk []gate.Job) error {
+func noGates(applicable, present, offDisk, gone []gate.Job) error {
 	var ids []string
 	for _, j := range applicable {
 		if !slices.ContainsFunc(present, func(k gate.Job) bool { return k.ID == j.ID }) &&
-			!slices.ContainsFunc(offDisk, func(k gate.Job) bool { return k.ID == j.ID }) {
+			!slices.ContainsFunc(offDisk, func(k gate.Job) bool { return k.ID == j.ID }) &&
+			!slices.ContainsFunc(gone, func(k gate.Job) bool { return k.ID == j.ID }) {
 			ids = append(ids, console.Text(j.ID))
 		}
 	}
@@ -151,7 +167,7 @@ func noGates(applicable, present, offDisk []gate.Job) error {
 	if len(ids) > 0 {
 		parts = append(parts, "the checks whose working directory no longer exists ("+strings.Join(ids, ", ")+")")
 	}
-	if t := offDiskText(offDisk); t != "" {
+	if t := leftOutText(offDisk, gone); t != "" {
 		parts = append(parts, t)
 	}
 	if len(parts) == 0 {
