@@ -161,7 +161,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		if p.fullRun() && passed {
 			bk.PassedFull(fullPassOf(p, ep))
 		}
-		if e.notVerified() != "" {
+		if e.unverified != "" {
 			// What no gate verified is told at every stop, never skipped by
 			// an interval this pass would start.
 			bk.LastFullPassAt, bk.FullPass = time.Time{}, nil

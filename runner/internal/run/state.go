@@ -29,16 +29,10 @@ type ending struct {
 	reviewDefs  map[string]string
 	// unverified names what the run's gates could not verify, and the
 	// gates a sparse checkout left out; unanchored, the commits before the
-	// change set that no point anchors (changes.unanchored). Either way the
-	// pass starts no interval, as it is no pass of the tree as it is, and
-	// marks no point but as marksPoint allows.
+	// change set that no point anchors (changes.unanchored). A pass with
+	// unverified starts no interval; a pass marks a point only as
+	// marksPoint allows.
 	unverified, unanchored string
-}
-
-// notVerified is the whole of what the run could not verify, "" for
-// nothing.
-func (e ending) notVerified() string {
-	return joinNotes(e.unanchored, e.unverified)
 }
 
 // marksPoint is true when a pass may mark its snapshot verified on its
