@@ -424,18 +424,25 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	}
 	// The ignore rules in the work tree are listed while the gates run:
 	// what a change of them hid from this run is what the answer tells.
+	// Its warnings wait for the run: one writer of stderr at a time.
 	rules := make(chan *seenRules, 1)
+	var warnings []string
+	later := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				h.warn("cannot list the ignore rules: %v", r)
+				later("cannot list the ignore rules: %v", r)
 				rules <- nil
 			}
 		}()
-		rules <- h.rules(ctx, s, true, h.warn)
+		rules <- h.rules(ctx, s, true, later)
 	}()
 	out := h.run(ctx, s.project, eff, logDir, in.SessionID, start)
-	if r := <-rules; r != nil {
+	r := <-rules
+	for _, w := range warnings {
+		h.warn("%s", w)
+	}
+	if r != nil {
 		h.watchTrust(ctx, s, in.SessionID, r)
 	}
 	if out.configErr != nil {
