@@ -523,6 +523,8 @@ var fakeGauntlets = map[string]string{
 	"counts infrastructure errors": `cat >/dev/null; n=$(cat "$MARKS/n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$MARKS/n"; ` +
 		`if [ $n -le 2 ]; then echo '{"decision":"approve","status":"infrastructure_error","message":"m","systemMessage":"Not verified: m"}'; ` +
 		`else echo '{"decision":"approve","status":"retry_limit_exceeded","message":"m","systemMessage":"Not verified: m"}'; fi`,
+	"tells another commit's point once": `cat >/dev/null; if [ -f "$MARKS/told" ]; then echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'; ` +
+		`else touch "$MARKS/told"; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"Not verified: the commits of main up to HEAD 0123456789ab: the base branch main holds HEAD (from now on, work committed here is judged from HEAD)."}'; fi`,
 	"orphans its gate on SIGTERM": `(cd src && setsid sh "$MARKS/../gates/lint.sh" >/dev/null 2>&1 &)
 trap 'exit 1' TERM
 sleep 60 & wait`,
@@ -556,6 +558,7 @@ func TestStepsCatchBrokenGauntlets(t *testing.T) {
 		{"never mentions trust", []string{"weaken command", "hook s1 false"}, "b:untold-config-differs"},
 		{"never mentions trust", []string{"weaken delete", "hook s1 false"}, "b:untold-config-differs"},
 		{"approves everything", []string{"edit src/a.txt 1 LINTFAIL", "weaken drop-check", "hook s1 false"}, "b:hook-passed-lint-weakened-dropped"},
+		{"tells another commit's point once", []string{"checkout main", "edit src/a.txt 1 LINTFAIL", "commit", "hook s1 false", "hook s1 false"}, "b:unverified-on-base"},
 		{"counts infrastructure errors", []string{"reviewer crash", "edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 false", "hook s1 false"}, "b:retry_limit_exceeded-after-infra"},
 	} {
 		t.Run(tc.fake+" "+tc.want, func(t *testing.T) {
