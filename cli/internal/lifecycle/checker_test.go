@@ -523,6 +523,8 @@ var fakeGauntlets = map[string]string{
 	"counts infrastructure errors": `cat >/dev/null; n=$(cat "$MARKS/n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$MARKS/n"; ` +
 		`if [ $n -le 2 ]; then echo '{"decision":"approve","status":"infrastructure_error","message":"m","systemMessage":"Not verified: m"}'; ` +
 		`else echo '{"decision":"approve","status":"retry_limit_exceeded","message":"m","systemMessage":"Not verified: m"}'; fi`,
+	"tells another commit's point once": `cat >/dev/null; if [ -f "$MARKS/told" ]; then echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"m"}'; ` +
+		`else touch "$MARKS/told"; echo '{"decision":"approve","status":"passed","message":"m","systemMessage":"Not verified: the commits of main up to HEAD 0123456789ab: the base branch main holds HEAD (from now on, work committed here is judged from HEAD)."}'; fi`,
 	"orphans its gate on SIGTERM": `(cd src && setsid sh "$MARKS/../gates/lint.sh" >/dev/null 2>&1 &)
 trap 'exit 1' TERM
 sleep 60 & wait`,
@@ -556,6 +558,7 @@ func TestStepsCatchBrokenGauntlets(t *testing.T) {
 		{"never mentions trust", []string{"weaken command", "hook s1 false"}, "b:untold-config-differs"},
 		{"never mentions trust", []string{"weaken delete", "hook s1 false"}, "b:untold-config-differs"},
 		{"approves everything", []string{"edit src/a.txt 1 LINTFAIL", "weaken drop-check", "hook s1 false"}, "b:hook-passed-lint-weakened-dropped"},
+		{"tells another commit's point once", []string{"checkout main", "edit src/a.txt 1 LINTFAIL", "commit", "hook s1 false", "hook s1 false"}, "b:unverified-on-base"},
 		{"counts infrastructure errors", []string{"reviewer crash", "edit src/a.txt 1 LINTFAIL", "hook s1 false", "hook s1 false", "hook s1 false"}, "b:retry_limit_exceeded-after-infra"},
 	} {
 		t.Run(tc.fake+" "+tc.want, func(t *testing.T) {
@@ -675,4 +678,48 @@ func TestCheckToldTrust(t *testing.T) {
 	wantSigs(t, "another session", m.checkToldTrust(hookCall{Session: "s2"}, silent))
 	fresh := &model{trustFresh: false, booked: true}
 	wantSigs(t, "no trust", fresh.checkToldTrust(hookCall{Session: "s1"}, silent))
+}
+
+// TestNotePointTold pins the one way the model lets the episode's base move
+// to HEAD on main without a person's merge: the stop hook's approve told
+// the person, naming HEAD, that the commits of main up to it were not
+// verified and that work is judged from there on (docs/trust.md, "Where
+// the work starts"). Invariant: the model moves main's mark only for an
+// approve on main whose systemMessage says exactly that of the HEAD the
+// stop saw; every other answer leaves the failures committed before it
+// unverified, so that each later approve must still say so.
+func TestNotePointTold(t *testing.T) {
+	const head = "958e2a934814aa11bb22cc33dd44ee55ff667788"
+	told := func(commit string) string {
+		return "✓ Gauntlet passed. Not verified: the commits of main up to HEAD " + commit + ": the base branch main holds HEAD, " +
+			"and no earlier point of main was seen to pass or recorded when its gates were trusted (from now on, work committed here is judged from HEAD)."
+	}
+	for _, tc := range []struct {
+		name   string
+		branch string
+		head   string
+		a      answer
+		moved  bool
+	}{
+		{"approve on main telling HEAD", "main", head, answer{Decision: "approve", Status: stPassed, SystemMessage: told(head[:12])}, true},
+		{"approve on main telling HEAD in full", "main", head, answer{Decision: "approve", Status: stNoChanges, SystemMessage: told(head)}, true},
+		{"approve on main telling another commit", "main", head, answer{Decision: "approve", Status: stPassed, SystemMessage: told("0123456789ab")}, false},
+		{"approve on another branch", "work", head, answer{Decision: "approve", Status: stPassed, SystemMessage: told(head[:12])}, false},
+		{"block on main", "main", head, answer{Decision: "block", Status: stFailed, SystemMessage: told(head[:12])}, false},
+		{"approve on main without the point", "main", head, answer{Decision: "approve", Status: stPassed, SystemMessage: "✓ Gauntlet passed — every gate passed."}, false},
+		{"approve on main telling the commits only", "main", head, answer{Decision: "approve", Status: stPassed, SystemMessage: "Not verified: the commits of main up to HEAD " + head[:12] + "."}, false},
+		{"approve before the first commit", "main", "", answer{Decision: "approve", Status: stPassed, SystemMessage: told(head[:12])}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newModel(projectConfig{NoCommits: true}, map[string]string{})
+			m.refMoved = true
+			m.notePointTold(facts{Branch: tc.branch, Head: tc.head}, tc.a)
+			if got := m.mainMark == tc.head && tc.head != ""; got != tc.moved {
+				t.Errorf("main's mark %q after %q on %s: moved %v, want %v", m.mainMark, tc.a.SystemMessage, tc.branch, got, tc.moved)
+			}
+			if tc.moved && m.refMoved {
+				t.Errorf("the told point left refMoved set")
+			}
+		})
+	}
 }

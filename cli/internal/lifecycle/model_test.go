@@ -5,6 +5,7 @@ package lifecycle
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -789,6 +790,28 @@ func (m *model) maybeCause(f facts, j job) string {
 		return "crlf"
 	}
 	return "nested"
+}
+
+// pointToldRE finds, in an approve's systemMessage, that the stop told the
+// person the commits of main up to HEAD were not verified, with HEAD's
+// short commit (docs/trust.md, "Where the work starts").
+var pointToldRE = regexp.MustCompile(`the commits of main up to HEAD ([0-9a-f]{7,40})\b[^()]*\(from now on, work committed here is judged from HEAD\)`)
+
+// notePointTold takes, when an approve a of the stop hook on main told the
+// person that the commits up to HEAD (f.Head) were not verified and that
+// work committed there is judged from HEAD on, that HEAD as main as a
+// person last left it: the person was told once, and the point recorded
+// stands for what they accept (as a trust at that commit would). An
+// approve that did not tell it, or told another commit, changes nothing:
+// the failures committed before it stay unverified, and each later approve
+// must say so.
+func (m *model) notePointTold(f facts, a answer) {
+	if a.Decision != "approve" || f.Branch != "main" || f.Head == "" {
+		return
+	}
+	if g := pointToldRE.FindStringSubmatch(a.SystemMessage); g != nil && strings.HasPrefix(f.Head, g[1]) {
+		m.mainMark, m.refMoved = f.Head, false
+	}
 }
 
 // baseCause names why changes since the episode's base are not in the

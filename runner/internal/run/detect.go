@@ -133,8 +133,10 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 // (fast-forwarded or forced onto the work, the work reset or merged onto
 // it): a base that came to hold the commits a pending failure was found on
 // is no evidence that the failure is not the agent's. A base branch that
-// merged HEAD (it descends from HEAD and moved past it: the work's pull
-// request merged, see staleness.headMerged) is the base as it is.
+// moved on its own is the base as it is: it holds a commit HEAD does not
+// (the work's pull request merged, also when the agent committed or edited
+// on since; see staleness.headMerged). Only a base that moved along the
+// work, whose tip is HEAD or one of its ancestors, is no evidence.
 func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, from string) {
 	e := b.rec.Book.Episode
 	if !b.verification || e == nil || from == "" || from != e.Base || from == git.EmptyTree {
@@ -144,8 +146,8 @@ func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, fro
 	if err == nil && now == from {
 		return
 	}
-	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && refs.Head != "" && refs.Base != refs.Head {
-		if merged, aerr := isAncestor(ctx, p.root, refs.Head, refs.Base); aerr == nil && merged {
+	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && refs.Head != "" && refs.Base != "" && refs.Base != refs.Head {
+		if along, aerr := isAncestor(ctx, p.root, refs.Base, refs.Head); aerr == nil && !along {
 			return
 		}
 	}

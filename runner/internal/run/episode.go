@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
@@ -176,7 +177,11 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 // changeOrigin is where the run's change set began: the point it reached
 // back to (changes.from), else the merge base of its whole change set
 // (git's empty tree without a commit, HEAD when the base is unknown); ""
-// when not even HEAD can be read.
+// when not even HEAD can be read. A run of the uncommitted changes alone
+// (-u) judges them against HEAD, but the episode it opens begins where the
+// base branch meets the work, as one a full run opens: HEAD would make the
+// work committed before it the base's own to every later run that verifies
+// the episode (see changes.keepEpisodeBase).
 func changeOrigin(ctx context.Context, p *project, b *begun, ch *changes) string {
 	if ch.from != "" {
 		return ch.from
@@ -188,7 +193,11 @@ func changeOrigin(ctx context.Context, p *project, b *begun, ch *changes) string
 	if refs.Head == "" {
 		return git.EmptyTree
 	}
-	if base, err := git.BaseCommit(ctx, p.root, ch.full); err == nil {
+	spec := ch.full
+	if spec.Mode == gate.DiffUncommitted {
+		spec = gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: spec.BaseBranch}
+	}
+	if base, err := git.BaseCommit(ctx, p.root, spec); err == nil {
 		return base
 	}
 	return refs.Head
