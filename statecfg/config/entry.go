@@ -90,30 +90,52 @@ func IsLeftOut(data []byte) bool {
 // maxLinkHops bounds the symbolic links of a Files followed in a row.
 const maxLinkHops = 8
 
-// resolve returns the content the file key of files reads as: its
-// entry's content, through the links of the set, up to maxLinkHops, that
-// stay under .gauntlet/; false when it leads out of .gauntlet/ or to no
-// file of the set (as a commit's .gauntlet/ reads it).
-func (f Files) resolve(key string) ([]byte, bool) {
-	for range maxLinkHops + 1 {
-		data, ok := f[key]
-		if !ok {
-			return nil, false
-		}
-		kind, body := decodeEntry(data)
-		if kind != kindLink {
-			return body, true
-		}
-		target := string(body)
-		if path.IsAbs(target) {
-			return nil, false
-		}
-		key = path.Join(path.Dir(key), target)
-		if !strings.HasPrefix(key, Dir+"/") {
-			return nil, false
+// real returns the key that key names through the link entries of the
+// set, each of its directories resolved as the disk resolves them, up to
+// maxLinkHops links in all; false when a link leads out of .gauntlet/ (an
+// absolute target included) or the hops run out. The last element, when
+// it is a link itself, is followed too.
+func (f Files) real(key string) (string, bool) {
+	parts := strings.Split(key, "/")
+	cur, hops := parts[0], 0
+	for _, part := range parts[1:] {
+		cur += "/" + part
+		for {
+			data, ok := f[cur]
+			if !ok {
+				break
+			}
+			kind, body := decodeEntry(data)
+			if kind != kindLink {
+				break
+			}
+			if hops++; hops > maxLinkHops || path.IsAbs(string(body)) {
+				return "", false
+			}
+			cur = path.Join(path.Dir(cur), string(body))
+			if !strings.HasPrefix(cur, Dir+"/") {
+				return "", false
+			}
 		}
 	}
-	return nil, false
+	return cur, true
+}
+
+// resolve returns the content the file key of files reads as: its
+// entry's content, through the links of the set that stay under
+// .gauntlet/ (real); false when it leads out of .gauntlet/ or to no file
+// of the set (as a commit's .gauntlet/ reads it).
+func (f Files) resolve(key string) ([]byte, bool) {
+	real, ok := f.real(key)
+	if !ok {
+		return nil, false
+	}
+	data, ok := f[real]
+	if !ok {
+		return nil, false
+	}
+	_, body := decodeEntry(data)
+	return body, true
 }
 
 // Legacy returns all with the other files as copies made before entries

@@ -115,13 +115,16 @@ func (r *recorder) dir(rel string) ([]string, error) {
 type filesSource struct{ files Files }
 
 func (s filesSource) file(rel string) ([]byte, error) {
-	key := filepath.ToSlash(rel)
-	_, present := s.files[key]
-	data, ok := s.files.resolve(key)
-	switch {
-	case present && !ok:
-		// a link leading out of .gauntlet/ or nowhere
+	key, ok := s.files.real(filepath.ToSlash(rel))
+	if !ok {
+		// a link leading out of .gauntlet/, or too many
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+	}
+	data, ok := s.files[key]
+	if _, body := decodeEntry(data); ok {
+		data = body
+	}
+	switch {
 	case ok && int64(len(data)) > maxFileSize:
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.TooLargeError{Limit: maxFileSize}}
 	case ok:
@@ -133,7 +136,10 @@ func (s filesSource) file(rel string) ([]byte, error) {
 }
 
 func (s filesSource) dir(rel string) ([]string, error) {
-	key := filepath.ToSlash(rel)
+	key, ok := s.files.real(filepath.ToSlash(rel))
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+	}
 	if _, ok := s.files[key]; ok {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.NotRegularError{Mode: 0, Want: "a directory"}}
 	}

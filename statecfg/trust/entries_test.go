@@ -175,3 +175,27 @@ func TestRecordBeforeEntries(t *testing.T) {
 		t.Errorf("a link's diff does not say where it leads: %q", d)
 	}
 }
+
+// A directory of .gauntlet/ that is a link to another one inside it (the
+// checks shared with another project, say) loads from a commit as it loads
+// from the disk: the loader reads through it, and the copy holds the link.
+func TestLinkedDirectoryLoadsFromHEAD(t *testing.T) {
+	top := repo(t, map[string]string{".gauntlet/config.yml": configYML, ".gauntlet/shared/lint.yml": lintYML})
+	if err := os.Symlink("shared", filepath.Join(top, ".gauntlet", "checks")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, top, "add", "-A")
+	git(t, top, "commit", "-qm", "linked checks")
+	c, err := HeadFiles(t.Context(), locate(t, top))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.LoadFiles(t.Context(), top, c.Files)
+	if err != nil || len(cfg.Checks) != 1 {
+		t.Fatalf("HEAD's configuration with a linked checks directory: %v, %v", cfg, err)
+	}
+	st, _, err := Inspect(t.Context(), top)
+	if err != nil || !st.Trusted {
+		t.Errorf("the same on disk differs from HEAD's: %+v, %v", st, err)
+	}
+}
