@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -92,7 +95,30 @@ func (c *TrustCmd) Run(env *Env) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "Trusted: the stop hook runs the gates of these %d file(s) in %s.\n", len(work), runner.SafeText(root))
+	warnLeftOut(env.Stderr, work)
 	return nil
+}
+
+// warnLeftOut names the files of .gauntlet/ a trusted copy holds only as
+// their size and digest (past its bounds): an edit of one is still told,
+// but the trusted version cannot be shown or restored.
+func warnLeftOut(w io.Writer, files config.Files) {
+	var left []string
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		if config.IsLeftOut(files[p]) {
+			left = append(left, runner.SafeText(p))
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	shown := left[:min(len(left), 5)]
+	more := ""
+	if len(left) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(left)-len(shown))
+	}
+	fmt.Fprintf(w, "warning: %d file(s) of .gauntlet/ are past the trusted copy's bounds (%s): recorded by size and SHA-256 only, "+
+		"so an edit of one is told but its trusted content cannot be shown: %s%s\n", len(left), config.OtherBounds, strings.Join(shown, ", "), more)
 }
 
 // showTrustChange prints what trusting work changes: where the trusted

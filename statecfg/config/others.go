@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
@@ -23,6 +21,10 @@ const (
 	// copy holds as a digest (LeftOut) instead of whole.
 	maxOtherDigests = 512
 )
+
+// OtherBounds says the bounds of the other files a copy holds whole, for
+// messages.
+var OtherBounds = fmt.Sprintf("%d files, %d MiB", maxOtherFiles, maxOtherBytes>>20)
 
 // LeftOutPrefix starts the content a copy of the configuration holds, in
 // place of the file, for a file of .gauntlet/ past the copy's bounds: its
@@ -40,13 +42,15 @@ func leftOut(data []byte) []byte {
 var tooLarge = []byte(LeftOutPrefix + fmt.Sprintf("larger than %d bytes, content not compared\n", maxFileSize))
 
 // addOthers adds to files, besides what the loader read, every other
-// regular file under .gauntlet/ in src: the scripts and data a check's
-// command may run from there, whose edit changes what the gate does as
-// surely as an edit of its command. The log directory (logDir, as
-// configured) is left out when it lies under .gauntlet/, and so is a file
-// past the bounds above; the walk is in name order, so the files left out
-// are the same on disk and in a commit. A symbolic link that leads out of
-// .gauntlet/ is left out too, as a commit's .gauntlet/ reads it (missing).
+// entry under .gauntlet/ in src: the scripts and data a check's command may
+// run or read from there, whose edit changes what the gate does as surely
+// as an edit of its command. Each is held as its entry (entry.go): a
+// regular file's content and whether it is executable, a symbolic link's
+// target as written (never followed: where it leads is the link's
+// business, what it names is compared). The log directory (logDir, as
+// configured) is left out when it lies under .gauntlet/, and a file past
+// the bounds above is held as its digest; the walk is in name order, so
+// the same entries are held whole on disk and in a commit.
 func addOthers(src source, files Files, logDir string) {
 	skip := ""
 	if logDir != "" && !filepath.IsAbs(logDir) {
@@ -65,10 +69,7 @@ func addOthers(src source, files Files, logDir string) {
 			if _, ok := files[key]; ok || key == skip || digests >= maxOtherDigests {
 				continue
 			}
-			if linksOut(src, child) {
-				continue
-			}
-			data, err := src.file(child)
+			data, err := src.entry(child)
 			var nr *fsread.NotRegularError
 			var tl *fsread.TooLargeError
 			switch {
@@ -76,7 +77,7 @@ func addOthers(src source, files Files, logDir string) {
 				if full || count >= maxOtherFiles || size+len(data) > maxOtherBytes {
 					// past the bounds: a digest, never left out unseen
 					full = true
-					files[key], digests = leftOut(data), digests+1
+					files[key], digests = pastBounds(data), digests+1
 					continue
 				}
 				files[key], count, size = data, count+1, size+len(data)
@@ -90,25 +91,16 @@ func addOthers(src source, files Files, logDir string) {
 	walk(Dir, 0)
 }
 
-// linksOut reports whether rel, under the root of a disk source, is a
-// symbolic link that does not resolve to a place inside .gauntlet/.
-func linksOut(src source, rel string) bool {
-	d, ok := src.(diskSource)
-	if !ok {
-		return false
+// pastBounds is what a copy holds for an entry past the bounds: a link
+// whole (its target is short, and where it leads is what differs), a
+// file's content as its digest, its kind kept.
+func pastBounds(entry []byte) []byte {
+	kind, body := decodeEntry(entry)
+	switch kind {
+	case kindLink:
+		return entry
+	case kindExec:
+		return marked(kindExec, leftOut(body))
 	}
-	p := filepath.Join(d.root, rel)
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return false
-	}
-	dir, err := filepath.EvalSymlinks(filepath.Join(d.root, Dir))
-	if err != nil {
-		return true
-	}
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return true
-	}
-	in, err := filepath.Rel(dir, target)
-	return err != nil || in == ".." || strings.HasPrefix(in, ".."+string(filepath.Separator))
+	return leftOut(body)
 }

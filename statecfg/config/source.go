@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,10 @@ type source interface {
 	// dir returns the names in the directory rel, sorted, with fsread.Dir's
 	// errors.
 	dir(rel string) ([]string, error)
+	// entry returns rel as a copy of the configuration holds another file
+	// of .gauntlet/: its entry (fileEntry, linkEntry), a symbolic link not
+	// followed; errors as file's (a directory is a *fsread.NotRegularError).
+	entry(rel string) ([]byte, error)
 	// onDisk reports whether the files are on disk, where symbolic links
 	// resolve and the path rules of the project apply to them.
 	onDisk() bool
@@ -52,6 +57,29 @@ func (s diskSource) dir(rel string) ([]string, error) {
 		names[i] = e.Name()
 	}
 	return names, nil
+}
+
+func (s diskSource) entry(rel string) ([]byte, error) {
+	p := filepath.Join(s.root, rel)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(p)
+		if err != nil {
+			return nil, err
+		}
+		return linkEntry(filepath.ToSlash(target)), nil
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: &fsread.NotRegularError{Mode: fi.Mode(), Want: "a regular file"}}
+	}
+	data, err := fsread.File(p, maxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	return fileEntry(data, fi.Mode()&0o100 != 0), nil
 }
 
 func (diskSource) onDisk() bool { return true }
@@ -87,8 +115,15 @@ func (r *recorder) dir(rel string) ([]string, error) {
 type filesSource struct{ files Files }
 
 func (s filesSource) file(rel string) ([]byte, error) {
-	key := filepath.ToSlash(rel)
+	key, ok := s.files.real(filepath.ToSlash(rel))
+	if !ok {
+		// a link leading out of .gauntlet/, or too many
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+	}
 	data, ok := s.files[key]
+	if _, body := decodeEntry(data); ok {
+		data = body
+	}
 	switch {
 	case ok && int64(len(data)) > maxFileSize:
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.TooLargeError{Limit: maxFileSize}}
@@ -101,7 +136,10 @@ func (s filesSource) file(rel string) ([]byte, error) {
 }
 
 func (s filesSource) dir(rel string) ([]string, error) {
-	key := filepath.ToSlash(rel)
+	key, ok := s.files.real(filepath.ToSlash(rel))
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+	}
 	if _, ok := s.files[key]; ok {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.NotRegularError{Mode: 0, Want: "a directory"}}
 	}
@@ -132,6 +170,20 @@ func (s filesSource) isDir(key string) bool {
 		}
 	}
 	return false
+}
+
+func (s filesSource) entry(rel string) ([]byte, error) {
+	key := filepath.ToSlash(rel)
+	if data, ok := s.files[key]; ok {
+		if _, body := decodeEntry(data); int64(len(body)) > maxFileSize {
+			return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.TooLargeError{Limit: maxFileSize}}
+		}
+		return data, nil
+	}
+	if s.isDir(key) {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: &fsread.NotRegularError{Mode: fs.ModeDir, Want: "a regular file"}}
+	}
+	return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
 }
 
 func (filesSource) onDisk() bool { return false }

@@ -82,6 +82,12 @@ const (
 // shown quoted. Content that is not text, or too long to compare line by
 // line, is summarised.
 func TextDiff(path string, old, new []byte, maxLines int) []string {
+	if old != nil {
+		old = config.EntryText(old)
+	}
+	if new != nil {
+		new = config.EntryText(new)
+	}
 	out := []string{"--- trusted " + safeLine(path), "+++ work tree " + safeLine(path)}
 	switch {
 	case old == nil:

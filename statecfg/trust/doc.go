@@ -17,6 +17,11 @@
 // format) is an error (ErrUnusable), never "no gates": HEAD's configuration
 // stands in and the person is told.
 //
+// The stop hook finds its project through the store as well (Discover): a
+// configuration with neither a record nor a commit at HEAD never hides a
+// project that has a record, and a record whose directory is gone is
+// reported, not forgotten (KnownProjects lists every record).
+//
 // This guards against casual edits, not a determined agent: whoever can
 // write the git directory can rewrite the record.
 package trust

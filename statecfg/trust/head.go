@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
 	"strconv"
 	"strings"
 
@@ -19,8 +18,6 @@ const (
 	modeFile       = "100644"
 	modeExecutable = "100755"
 	modeLink       = "120000"
-	// maxLinkHops bounds the symbolic links followed inside a commit.
-	maxLinkHops = 8
 )
 
 // Committed is a project's configuration as a commit holds it.
@@ -34,8 +31,10 @@ type Committed struct {
 
 // HeadFiles returns the configuration of the project at place committed
 // at HEAD, never the work tree's: the files of <prefix>.gauntlet/ that the
-// loader reads (config.UsedFiles), with symbolic links followed inside the
-// commit (a link leading out of .gauntlet/ or nowhere reads as missing).
+// loader reads (config.UsedFiles) read through the symbolic links inside
+// the commit (a link leading out of .gauntlet/ or nowhere reads as
+// missing), and every other entry as it is (a link as its target, a file
+// with its mode).
 // A repository without commits has none. It runs two git processes under
 // ctx.
 func HeadFiles(ctx context.Context, p place.Place) (Committed, error) {
@@ -79,8 +78,9 @@ type treeEntry struct {
 	mode, object, path string
 }
 
-// treeFiles returns every file below <prefix>.gauntlet/ in commit, keyed
-// as config.Files are (relative to the project root).
+// treeFiles returns every entry below <prefix>.gauntlet/ in commit
+// (config.TreeEntry), keyed as config.Files are (relative to the project
+// root).
 func treeFiles(ctx context.Context, p place.Place, commit string) (config.Files, error) {
 	dir := p.Prefix + config.Dir
 	out, err := runGit(ctx, p.TopLevel, nil, maxSmallOutput, "ls-tree", "-r", "-z", "--full-tree", commit, "--", dir+"/")
@@ -111,43 +111,10 @@ func treeFiles(ctx context.Context, p place.Place, commit string) (config.Files,
 		return nil, err
 	}
 	files := config.Files{}
-	links := map[string]string{}
 	for i, e := range entries {
-		if e.mode == modeLink {
-			links[e.path] = string(blobs[i])
-		} else {
-			files[e.path] = blobs[i]
-		}
-	}
-	for link := range links {
-		if data, ok := followLink(link, files, links); ok {
-			files[link] = data
-		}
+		files[e.path] = config.TreeEntry(e.mode == modeExecutable, e.mode == modeLink, blobs[i])
 	}
 	return files, files.Check()
-}
-
-// followLink returns the content a link of the commit leads to, following
-// links up to maxLinkHops; false when it leads out of .gauntlet/ or to no
-// file of the commit.
-func followLink(link string, files config.Files, links map[string]string) ([]byte, bool) {
-	for range maxLinkHops {
-		target := links[link]
-		if path.IsAbs(target) {
-			return nil, false
-		}
-		link = path.Join(path.Dir(link), target)
-		if !strings.HasPrefix(link, config.Dir+"/") {
-			return nil, false
-		}
-		if data, ok := files[link]; ok {
-			return data, true
-		}
-		if _, ok := links[link]; !ok {
-			return nil, false
-		}
-	}
-	return nil, false
 }
 
 // readBlobs reads the objects of entries with one `git cat-file --batch`,

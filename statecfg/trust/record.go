@@ -96,6 +96,11 @@ type Record struct {
 	// only the files the loader reads, and are compared on those alone
 	// (see Record.Comparable).
 	Others bool
+	// Entries reports that the other files are held as entries (a link as
+	// its target, a file with its mode; see config.TreeEntry): false in
+	// records of older versions, which followed links inside .gauntlet/,
+	// left out those leading out, and kept no mode.
+	Entries bool
 }
 
 // Comparable is the part of a work tree's configuration (read with
@@ -103,8 +108,11 @@ type Record struct {
 // all of it, or for a record of an older version only the files the loader
 // reads, so that an upgrade alone never reads as a changed configuration.
 func (r *Record) Comparable(root string, work config.Files) config.Files {
-	if r == nil || r.Others {
+	switch {
+	case r == nil || r.Others && r.Entries:
 		return work
+	case r.Others:
+		return config.Legacy(work)
 	}
 	return config.LoadedOnly(root, work)
 }
@@ -123,6 +131,7 @@ type onDisk struct {
 	How       How       `json:"how"`
 	Commit    string    `json:"commit,omitempty"`
 	Others    bool      `json:"others,omitempty"`
+	Entries   bool      `json:"entries,omitempty"`
 	// Sum is the SHA-256 of the record without it (see sum): a record
 	// damaged or edited anywhere is refused.
 	Sum   string     `json:"sum"`
@@ -198,7 +207,7 @@ func decode(data []byte, project string) (*Record, string) {
 	if err := files.Check(); err != nil {
 		return nil, err.Error()
 	}
-	return &Record{Project: d.Project, TrustedAt: d.TrustedAt, How: d.How, Commit: d.Commit, Files: files, Others: d.Others}, ""
+	return &Record{Project: d.Project, TrustedAt: d.TrustedAt, How: d.How, Commit: d.Commit, Files: files, Others: d.Others, Entries: d.Entries}, ""
 }
 
 // sum is the hex SHA-256 of the record's JSON encoding with Sum empty:
@@ -218,7 +227,8 @@ func (d onDisk) sum() string {
 // one), replacing any record there, an unusable one included. rec.Project
 // is set from place; its files must be a valid config.Files within the
 // bounds, and hold the other files of .gauntlet/ (config.ReadFiles,
-// config.UsedFiles): the record says so (Others).
+// config.UsedFiles), the other files as entries: the record says so
+// (Others, Entries).
 func WriteRecord(p place.Place, rec Record) error {
 	if err := rec.Files.Check(); err != nil {
 		return fmt.Errorf("record trusted configuration: %w", err)
@@ -230,7 +240,7 @@ func WriteRecord(p place.Place, rec Record) error {
 		return fmt.Errorf("record trusted configuration: unknown how %q", rec.How)
 	}
 	d := onDisk{Format: format, Tool: tool, Project: p.Project(), TrustedAt: rec.TrustedAt.UTC(), How: rec.How,
-		Commit: rec.Commit, Others: true, Files: []diskFile{}}
+		Commit: rec.Commit, Others: true, Entries: true, Files: []diskFile{}}
 	if d.TrustedAt.IsZero() {
 		d.TrustedAt = time.Now().UTC()
 	}

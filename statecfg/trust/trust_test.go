@@ -84,7 +84,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	top := repo(t, nil)
 	p := locate(t, top)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	want := Record{Project: ".", TrustedAt: at, How: HowTerminal, Others: true,
+	want := Record{Project: ".", TrustedAt: at, How: HowTerminal, Others: true, Entries: true,
 		Files: files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", "\x00\xff binary\n")}
 	if err := WriteRecord(p, want); err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestNoRecord(t *testing.T) {
 func TestDamagedRecordIsUnusable(t *testing.T) {
 	top := repo(t, nil)
 	p := locate(t, top)
-	want := Record{Project: ".", TrustedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), How: HowYes, Others: true,
+	want := Record{Project: ".", TrustedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), How: HowYes, Others: true, Entries: true,
 		Files: files(".gauntlet/config.yml", configYML, ".gauntlet/checks/lint.yml", lintYML)}
 	if err := WriteRecord(p, want); err != nil {
 		t.Fatal(err)
@@ -297,19 +297,20 @@ func TestHeadFilesLinks(t *testing.T) {
 	if string(c.Files[".gauntlet/checks/lint.yml"]) != lintYML || string(c.Files[".gauntlet/checks/fmt.yml"]) != "command: gofmt -l .\n" {
 		t.Errorf("links inside .gauntlet/ not followed: %q", c.Files)
 	}
-	if _, ok := c.Files[".gauntlet/checks/outside.yml"]; ok {
-		t.Errorf("a link out of .gauntlet/ was followed")
+	if got := c.Files[".gauntlet/checks/outside.yml"]; string(got) != string(config.TreeEntry(false, true, []byte("../../elsewhere.yml"))) {
+		t.Errorf("a link out of .gauntlet/ is not held as the link: %q", got)
 	}
 	if string(c.Files[".gauntlet/shared/lint.yml"]) != lintYML {
 		t.Errorf("a file not read by the loader, kept as another file, lost its content")
 	}
 	// The disk reads the same files: a link inside .gauntlet/ followed, one
-	// out of it left out.
+	// out of it held as the link (the loader reads it on disk, not in a
+	// commit).
 	work, err := config.ReadFiles(top)
 	if err != nil {
 		t.Fatal(err)
 	}
-	delete(work, ".gauntlet/checks/outside.yml") // a file the loader reads: followed on disk
+	work[".gauntlet/checks/outside.yml"] = c.Files[".gauntlet/checks/outside.yml"] // followed on disk
 	if d := Compare(c.Files, work); !d.Empty() {
 		t.Errorf("HEAD's configuration and the same on disk differ: %s", d)
 	}

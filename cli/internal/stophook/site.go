@@ -51,9 +51,9 @@ type site struct {
 	// trusted ones (changed, removed, added): a gate runs them as the work
 	// tree has them, so a pass is not the trusted gate's (workTreeRead).
 	workRead []string
-	// shadowed is the root of a nearer project without a trusted record
-	// that the session's directory is in, "" for none: the enclosing
-	// trusted project is judged instead (trust.GuardedRoot).
+	// shadowed is the root of a configuration without a trusted record
+	// that the search met first, "" for none: a trusted project is judged
+	// instead (trust.Discover).
 	shadowed string
 }
 
@@ -83,9 +83,13 @@ func (s *site) trustNote(block bool) string {
 	if change == "" && !block {
 		change = s.pinned
 	}
-	if sh := s.shadowed; sh != "" {
+	if sh := s.shadowed; sh != "" && within(sh, s.root) {
 		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (it has no record), so the stop hook "+
 			"judged the enclosing project %s, whose configuration is trusted; `agent-gauntlet trust` run in %s adopts the nested one. %s",
+			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
+	} else if sh != "" {
+		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (no record, none committed at HEAD), so the stop hook "+
+			"judged the trusted project %s instead; `agent-gauntlet trust` run in %s adopts that configuration. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	}
 	change = strings.TrimSpace(change + " " + s.rulesNote)
@@ -195,32 +199,35 @@ func shortCommit(id string) string { return id[:min(len(id), 12)] }
 // session's). A project whose .gauntlet/ is gone from the work tree is
 // found through its trusted record or HEAD's commit. A non-nil outcome
 // answers: no project, or git failing.
-func (h *hook) locate(ctx context.Context, in hookproto.Input) (root, shadowed string, where hookproto.Project, stop *Outcome) {
+func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Discovery, where hookproto.Project, stop *Outcome) {
 	where = hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
 	if where.Dir == "" {
 		where = hookproto.Project{Dir: absDir(h.o.Cwd), From: "the hook's working directory"}
 	}
-	root, shadowed, ok, err := trust.GuardedRoot(ctx, where.Dir)
-	if inner := resolveDir(in.Dir, h.o.Cwd); err == nil && !ok && where.Env && in.Dir != "" &&
-		inner != where.Dir && within(inner, where.Dir) {
-		if root, shadowed, ok, err = trust.GuardedRoot(ctx, inner); ok {
-			row, _ := hookproto.Lookup(in.Agent)
-			where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
-		}
+	inner := ""
+	if dir := resolveDir(in.Dir, h.o.Cwd); where.Env && in.Dir != "" && dir != where.Dir && within(dir, where.Dir) {
+		inner = dir
+	}
+	found, ok, err := trust.Discover(ctx, where.Dir, inner, func(k trust.Known) bool {
+		return len(pendingOfRecord(ctx, k, h.o.Now())) > 0
+	})
+	if ok && inner != "" && within(inner, found.Root) && !within(where.Dir, found.Root) {
+		row, _ := hookproto.Lookup(in.Agent)
+		where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
 	}
 	switch {
 	case err != nil:
 		out := h.answer(runner.StatusInfrastructureError, fmt.Sprintf("Cannot tell which project %s is in: %v.", where.Dir, err))
-		return "", "", where, &out
+		return found, where, &out
 	case !ok && in.Continuing:
 		out := h.answer(runner.StatusStopHookActive, "")
-		return "", "", where, &out
+		return found, where, &out
 	case !ok:
 		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
 		out.unverified = strayLogs(where.Dir)
-		return "", "", where, &out
+		return found, where, &out
 	}
-	return root, shadowed, where, nil
+	return found, where, nil
 }
 
 // resolveDir is dir made absolute against cwd.

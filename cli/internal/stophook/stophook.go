@@ -288,6 +288,10 @@ type facts struct {
 	// root is the project's root and session the agent session, once
 	// known: a block is recorded there for the loop guard (noteBlock).
 	root, session string
+	// unjudged are the trusted projects in the session's reach that this
+	// stop does not judge (trust.Discovery): their pending failures are
+	// named, never dropped.
+	unjudged []trust.Known
 }
 
 // decide answers in order: the input, the loop guard, the project, its
@@ -313,7 +317,9 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// opened once, its settings read now, its gates when a lock is judged,
 	// the whole of it by the run it is handed to. The loop guard's answer
 	// waits for it too, so that it names what is pending there.
-	root, shadowed, where, stop := h.locate(ctx, in)
+	found, where, stop := h.locate(ctx, in)
+	known.unjudged = found.Unjudged
+	root := found.Root
 	if stop != nil {
 		return *cmp.Or(guard, stop)
 	}
@@ -323,7 +329,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	}
 	s, stop := h.open(ctx, root, where)
 	if s != nil {
-		s.shadowed = shadowed
+		s.shadowed = found.Shadowed
 	}
 	known.site = s
 	if guard != nil {

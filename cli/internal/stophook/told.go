@@ -53,12 +53,22 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		}
 	}
 	out.Pending = view.all()
+	others := unjudgedPending(ctx, f.unjudged, h.o.Now())
+	out.Pending = append(out.Pending, others.pending...)
+	if out.Block() && others.text != "" {
+		notes = append(notes, "Also pending: "+others.text+".")
+	}
 	if !out.Block() {
 		hidden := ""
 		if f.site != nil {
 			hidden = f.site.hidden
 			if w := f.site.workReadUnverified(); w != "" {
 				out.unverified = strings.TrimPrefix(out.unverified+"; "+w, "; ")
+			}
+		}
+		for _, part := range []string{f.site.untrustedUnverified(), others.text} {
+			if part != "" {
+				hidden = strings.TrimPrefix(hidden+"; "+part, "; ")
 			}
 		}
 		if note := unverifiedNote(out, view, hidden); note != "" {

@@ -1,0 +1,83 @@
+package stophook
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
+)
+
+// unjudgedView is what the trusted projects a stop does not judge leave
+// pending (trust.Discovery.Unjudged): a sentence for the answer and the
+// gates, each named "<project>: <gate>".
+type unjudgedView struct {
+	text    string
+	pending []string
+}
+
+// unjudgedPending names the failures pending in the verdict books of the
+// trusted projects in known that this stop does not judge (gone, renamed,
+// replaced by a link, beside the one judged): a failure a person's gates
+// found there is never dropped because the agent moved the project away
+// or planted a configuration in front of it. Projects with nothing pending
+// are not named.
+func unjudgedPending(ctx context.Context, known []trust.Known, now time.Time) unjudgedView {
+	var v unjudgedView
+	var parts []string
+	for _, k := range known {
+		gates := pendingOfRecord(ctx, k, now)
+		if len(gates) == 0 {
+			continue
+		}
+		why := k.Gone
+		if why == "" {
+			why = "not the project this stop judged"
+		}
+		parts = append(parts, fmt.Sprintf("the trusted project %s (%s) has %d gate(s) failing since an earlier run (%s)",
+			runner.SafeText(k.Root()), why, len(gates), named(gates)))
+		for _, g := range gates {
+			v.pending = append(v.pending, k.Place.Project()+": "+g)
+		}
+	}
+	v.text = strings.Join(parts, "; ")
+	return v
+}
+
+// pendingOfRecord is what waits to be verified in the trusted project k,
+// by its record's gates and its verdict book; nil when it has no book, no
+// usable record or no gates.
+func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string {
+	if b, err := verdicts.Read(verdicts.KeyOf(k.Place)); b == nil || err != nil {
+		return nil
+	}
+	rec, err := trust.ReadRecord(k.Place)
+	if rec == nil || err != nil {
+		return nil
+	}
+	// A project whose directory is gone does not load on disk (its log
+	// directory cannot be resolved): the book then names every gate it
+	// holds failing, as for a configuration without gates.
+	cfg := &config.Config{Root: k.Root(), LogDir: config.DefaultLogDir}
+	if p, err := config.OpenFiles(k.Root(), rec.Files); err == nil {
+		if c, err := p.Gates(); err == nil {
+			cfg = c
+		}
+	}
+	return pendingFailures(ctx, cfg, now).all()
+}
+
+// untrustedUnverified is what an approve of a configuration nobody trusted
+// leaves unverified (no record, none committed at HEAD): its gates ran,
+// but no person accepted them.
+func (s *site) untrustedUnverified() string {
+	if s == nil || s.trust == nil || s.source != trust.SourceNone || s.project == nil {
+		return ""
+	}
+	return "the gates are the work tree's configuration in " + runner.SafeText(s.root) +
+		", which nobody trusted (no record, none committed at HEAD)"
+}

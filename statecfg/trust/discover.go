@@ -1,0 +1,261 @@
+package trust
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+)
+
+// Known is a project the repository's trust store has a record of.
+type Known struct {
+	// Place is the project's place in the work tree asked about.
+	Place place.Place
+	// Gone says why its directory is not a directory of the work tree
+	// ("its directory is gone", "... is a symbolic link"), "" when it is.
+	Gone string
+}
+
+// Root is the project's root.
+func (k Known) Root() string { return k.Place.Root() }
+
+// KnownProjects lists the projects that have a record in the trust store
+// of the repository d (every file of <git common dir>/agent-gauntlet/trust/,
+// by the project its record names), as places of d's work tree, sorted by
+// root. A record whose project cannot be read from it is left out: it is
+// no project's (ReadRecord refuses it for the project its name says).
+func KnownProjects(d gitdir.Dirs) []Known {
+	dir := filepath.Dir(store.Open(d.CommonDir, Kind).Path("x"))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []Known
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		project, ok := recordProject(filepath.Join(dir, e.Name()))
+		if !ok {
+			continue
+		}
+		p := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel}
+		if project != "." {
+			p.Prefix = project + "/"
+		}
+		if RecordPath(p) != filepath.Join(dir, e.Name()) {
+			continue // a record copied under another project's name
+		}
+		out = append(out, Known{Place: p, Gone: goneWhy(d.TopLevel, project)})
+	}
+	slices.SortFunc(out, func(a, b Known) int { return strings.Compare(a.Place.Prefix, b.Place.Prefix) })
+	return out
+}
+
+// recordProject reads the project a record file names, without reading
+// the files it holds (they follow the project in the record).
+func recordProject(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		if t == "project" {
+			var project string
+			if dec.Decode(&project) != nil || !validProject(project) {
+				return "", false
+			}
+			return project, true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// validProject reports whether project is a project key a place gives:
+// "." or a clean relative slash path inside the work tree.
+func validProject(project string) bool {
+	if project == "." {
+		return true
+	}
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(project)))
+	return project != "" && clean == project && !strings.HasPrefix(project, "/") &&
+		project != ".." && !strings.HasPrefix(project, "../") && !strings.Contains(project, "/../")
+}
+
+// goneWhy says why the project's directory is not a directory of the
+// work tree at top, "" when it is: each step of its path must be a real
+// directory, not a link (the record's place is the path, and a link
+// leads elsewhere).
+func goneWhy(top, project string) string {
+	if project == "." {
+		return ""
+	}
+	dir := top
+	for _, part := range strings.Split(project, "/") {
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		switch {
+		case err != nil:
+			return "its directory is gone, moved or deleted"
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return "its directory is now a symbolic link"
+		case !fi.IsDir():
+			return "its directory is now a file"
+		}
+	}
+	return ""
+}
+
+// Discovery is the project a stop judges (Discover), and what of the
+// repository's trust store it does not judge.
+type Discovery struct {
+	// Root is the project judged, "" for none.
+	Root string
+	// Shadowed is the root of a configuration that has neither a record
+	// nor a commit at HEAD which the search met and passed over for a
+	// trusted project, "" for none.
+	Shadowed string
+	// Unjudged are the projects with a record, at or below the session's
+	// directory or the configuration passed over, that this stop does not
+	// judge: gone (Known.Gone), or beside the one judged.
+	Unjudged []Known
+}
+
+// Discover finds the project of a stop hook whose session is in dir, and
+// inner, the input's directory when it lies below dir ("" for none). The
+// trust store decides before the work tree: a configuration with neither a
+// record nor a commit at HEAD (the agent's, until a person trusts it) never
+// hides a project that has a record.
+//
+//   - The nearest project at or above dir, else inner (GuardedRoot: a
+//     record wins over a nearer configuration without one), when it has a
+//     record or a configuration committed at HEAD.
+//   - Else a project with a record at or below dir, or below the untrusted
+//     configuration found: the one that holds inner, else the first by
+//     path for which pending reports failures waiting to be verified
+//     (nil: none does), else the first by path. The untrusted
+//     configuration is Shadowed.
+//   - Else the untrusted configuration found, if any.
+//
+// Every other project with a record in that scope is Unjudged: a stop
+// names its pending failures rather than dropping them. ok is false when
+// no project is judged; errors are git's.
+func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) (Discovery, bool, error) {
+	root, shadowed, ok, err := GuardedRoot(ctx, dir)
+	fromDir := ok
+	if err == nil && !ok && inner != "" {
+		root, shadowed, ok, err = GuardedRoot(ctx, inner)
+	}
+	if err != nil {
+		return Discovery{}, false, err
+	}
+	d, found := gitdir.Find(dir)
+	if !found || place.MovedByEnv() {
+		return Discovery{Root: root, Shadowed: shadowed}, ok, nil
+	}
+	untrusted := ""
+	if ok {
+		trusted, err := hasTrust(ctx, d, root)
+		if err != nil {
+			return Discovery{}, false, err
+		}
+		if !trusted {
+			untrusted = root
+		}
+	}
+	if untrusted != "" && fromDir && inner != "" && inner != dir {
+		// The input's directory may lie in a trusted project of its own
+		// below the untrusted configuration.
+		r2, sh2, ok2, err := GuardedRoot(ctx, inner)
+		if err != nil {
+			return Discovery{}, false, err
+		}
+		if trusted, err := hasTrust(ctx, d, r2); err != nil {
+			return Discovery{}, false, err
+		} else if ok2 && trusted {
+			root, shadowed, untrusted = r2, cmp.Or(sh2, root), root
+		}
+	}
+	var scope []Known
+	for _, k := range KnownProjects(d) {
+		if within(k.Root(), dir) || untrusted != "" && within(k.Root(), untrusted) {
+			scope = append(scope, k)
+		}
+	}
+	out := Discovery{Root: root, Shadowed: shadowed}
+	if !ok || untrusted == root {
+		if pick := choose(scope, inner, pending); pick >= 0 {
+			out.Root, out.Shadowed = scope[pick].Root(), untrusted
+		}
+	}
+	for _, k := range scope {
+		if k.Root() != out.Root {
+			out.Unjudged = append(out.Unjudged, k)
+		}
+	}
+	return out, out.Root != "", nil
+}
+
+// choose is the index of the project of scope a stop judges when the
+// search found no trusted one: a present one holding inner, else the first
+// present one with failures pending, else the first present one; -1 for
+// none.
+func choose(scope []Known, inner string, pending func(Known) bool) int {
+	present := func(k Known) bool { return k.Gone == "" }
+	if inner != "" {
+		if i := slices.IndexFunc(scope, func(k Known) bool { return present(k) && within(inner, k.Root()) }); i >= 0 {
+			return i
+		}
+	}
+	if pending != nil {
+		if i := slices.IndexFunc(scope, func(k Known) bool { return present(k) && pending(k) }); i >= 0 {
+			return i
+		}
+	}
+	return slices.IndexFunc(scope, present)
+}
+
+// hasTrust reports whether the project at root has a record or a
+// configuration committed at HEAD.
+func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
+	rel, err := filepath.Rel(d.TopLevel, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false, nil
+	}
+	p := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel}
+	if rel != "." {
+		p.Prefix = filepath.ToSlash(rel) + "/"
+	}
+	if _, err := os.Lstat(RecordPath(p)); err == nil {
+		return true, nil
+	}
+	committed, err := committedProjects(ctx, d.TopLevel, []place.Place{p})
+	return committed[p.Prefix], err
+}
+
+// within reports whether dir is base or below it.
+func within(dir, base string) bool {
+	rel, err := filepath.Rel(base, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
