@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
@@ -52,9 +53,10 @@ func (c *TrustCmd) Run(env *Env) error {
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
+	var cfg *config.Config
 	if len(work) > 0 {
 		// Exactly the files that will be recorded must load.
-		if _, err := config.LoadFiles(env.Ctx, root, work); err != nil {
+		if cfg, err = config.LoadFiles(env.Ctx, root, work); err != nil {
 			return configError(env.Stderr, err)
 		}
 	}
@@ -86,6 +88,11 @@ func (c *TrustCmd) Run(env *Env) error {
 	head, _ := trust.HeadCommit(env.Ctx, pl) // "" when unknown: the record then names no start point
 	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Commit: head, Files: work}); err != nil {
 		return fmt.Errorf("trust: %w", err)
+	}
+	if cfg != nil {
+		// From now on the log directory's files are the gauntlet's only
+		// when it writes them (see logdir.Start).
+		_ = logdir.Start(cfg.LogDirPath())
 	}
 	if len(work) == 0 {
 		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.SafeText(root))
