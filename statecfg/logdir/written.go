@@ -396,3 +396,28 @@ func Rotate(dir, name, backup string) error {
 	o.move(name, backup)
 	return o.save()
 }
+
+// Owned reports whether the file at path, in a log directory, may be
+// written over or deleted by the gauntlet: nothing is there, or the
+// gauntlet wrote it (the record holds it as it is now, or does not know
+// the log directory and the file is a regular one).
+func Owned(path string) bool {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	f, err := openFileIn(root, filepath.Base(path))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return readOwnership(logDirOf(path)).ownsOpen(logDirOf(path), path, f)
+}
