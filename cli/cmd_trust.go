@@ -53,10 +53,9 @@ func (c *TrustCmd) Run(env *Env) error {
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	var cfg *config.Config
 	if len(work) > 0 {
 		// Exactly the files that will be recorded must load.
-		if cfg, err = config.LoadFiles(env.Ctx, root, work); err != nil {
+		if _, err := config.LoadFiles(env.Ctx, root, work); err != nil {
 			return configError(env.Stderr, err)
 		}
 	}
@@ -89,11 +88,7 @@ func (c *TrustCmd) Run(env *Env) error {
 	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Commit: head, Files: work}); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
-	if cfg != nil {
-		// From now on the log directory's files are the gauntlet's only
-		// when it writes them (see logdir.Start).
-		_ = logdir.Start(cfg.LogDirPath())
-	}
+	startLogRecord(env, root, work)
 	if len(work) == 0 {
 		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.SafeText(root))
 		return nil
@@ -170,6 +165,7 @@ func trustWritten(env *Env, root string) {
 		fmt.Fprintf(env.Stderr, "warning: the configuration was written but not trusted (%v); run `agent-gauntlet trust`\n", err)
 		return
 	}
+	startLogRecord(env, root, files)
 	fmt.Fprintln(env.Stdout, "Trusted the written configuration: the stop hook runs these gates; `agent-gauntlet trust` adopts later changes.")
 }
 
@@ -229,4 +225,18 @@ func untrusted(env *Env) (trust.Status, bool) {
 		return trust.Status{}, false
 	}
 	return st, true
+}
+
+// startLogRecord starts the record of the files the gauntlet writes in the
+// log directory of the trusted configuration files at root: from now on
+// a file there is the gauntlet's only when it wrote it (see
+// logdir.Start). Best effort: without it, the first file the gauntlet
+// writes there starts it.
+func startLogRecord(env *Env, root string, files config.Files) {
+	if len(files) == 0 {
+		return
+	}
+	if cfg, err := config.LoadFiles(env.Ctx, root, files); err == nil {
+		_ = logdir.Start(cfg.LogDirPath())
+	}
 }
