@@ -99,10 +99,13 @@ func (p recordPlace) path(rel string) string {
 	return filepath.ToSlash(filepath.Join(filepath.FromSlash(p.dir), rel))
 }
 
-// update changes the record under its lock.
-func (p recordPlace) update(change func(r *writtenRecord)) error {
+// update changes the record under its lock; change reports whether it
+// changed anything to write.
+func (p recordPlace) update(change func(r *writtenRecord) bool) error {
 	var r writtenRecord
-	return p.store.Update(&r, func() (bool, error) {
+	// Unsynced: a record lost in a system crash only leaves the files it
+	// held in place (the log directory is then judged by names again).
+	return p.store.UpdateUnsynced(&r, func() (bool, error) {
 		if r.Format != recordFormat {
 			r = writtenRecord{Format: recordFormat}
 		}
@@ -112,8 +115,7 @@ func (p recordPlace) update(change func(r *writtenRecord)) error {
 		if r.Files == nil {
 			r.Files = map[string]fileID{}
 		}
-		change(&r)
-		return true, nil
+		return change(&r), nil
 	}, p.key...)
 }
 
@@ -127,7 +129,11 @@ func Start(dir string) error {
 	if !ok {
 		return nil
 	}
-	return p.update(func(r *writtenRecord) { p.start(r, dir) })
+	return p.update(func(r *writtenRecord) bool {
+		_, known := r.Dirs[p.dir]
+		p.start(r, dir)
+		return !known
+	})
 }
 
 // start adopts dir's files in r when r does not know dir yet.
@@ -172,10 +178,15 @@ func Note(path string, edited bool) error {
 	if err != nil {
 		return err
 	}
-	return p.update(func(r *writtenRecord) {
+	return p.update(func(r *writtenRecord) bool {
+		_, known := r.Dirs[p.dir]
+		if known && r.Files[p.path(rel)] == id {
+			return false // as recorded: nothing to write
+		}
 		p.start(r, dir)
 		r.Files[p.path(rel)] = id
 		prune(r, p)
+		return true
 	})
 }
 
@@ -337,7 +348,7 @@ func (o *ownership) save() error {
 	if !o.known || len(o.moved)+len(o.removed) == 0 {
 		return nil
 	}
-	return o.place.update(func(r *writtenRecord) {
+	return o.place.update(func(r *writtenRecord) bool {
 		for _, k := range o.removed {
 			delete(r.Files, k)
 		}
@@ -351,6 +362,7 @@ func (o *ownership) save() error {
 		for to, id := range moved {
 			r.Files[to] = id
 		}
+		return true
 	})
 }
 

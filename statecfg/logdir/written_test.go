@@ -400,3 +400,35 @@ func writeAll(t *testing.T, dir string, files ...string) {
 		}
 	}
 }
+
+// BenchmarkNote measures recording one written file in a log directory
+// whose record holds 100 files already: a file as recorded (nothing to
+// write), and one written anew (the record rewritten).
+func BenchmarkNote(b *testing.B) {
+	root := b.TempDir()
+	dir := filepath.Join(root, "gauntlet_logs")
+	if err := errors.Join(os.Mkdir(filepath.Join(root, ".git"), 0o755), os.Mkdir(dir, 0o755), Start(dir)); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 100 {
+		p := filepath.Join(dir, ConsoleName(i+1).String())
+		if err := errors.Join(os.WriteFile(p, []byte("run log"), 0o644), Note(p, false)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, ConsoleName(1).String())
+	b.Run("as recorded", func(b *testing.B) {
+		for range b.N {
+			if err := Note(p, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("written anew", func(b *testing.B) {
+		for i := range b.N {
+			if err := errors.Join(os.WriteFile(p, []byte(fmt.Sprint("run log ", i)), 0o644), Note(p, false)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
