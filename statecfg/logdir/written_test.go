@@ -73,12 +73,12 @@ func TestArchiveTakesOnlyWhatItWrote(t *testing.T) {
 			rt.Fatal(err)
 		}
 		m := &archiveModel{dir: dir, person: map[string][]byte{}, own: map[string][]byte{}}
-		steps := rapid.IntRange(1, 25).Draw(rt, "steps")
+		steps := rapid.IntRange(1, 40).Draw(rt, "steps")
 		for i := range steps {
 			switch rapid.IntRange(0, 5).Draw(rt, "action") {
 			case 0, 1:
 				name := rapid.SampledFrom(names).Draw(rt, "name")
-				at := rapid.SampledFrom(places).Draw(rt, "at")
+				at := rapid.SampledFrom(append([]string{".", "."}, places...)).Draw(rt, "at") // the root most often
 				m.personWrites(rt, filepath.Join(at, name), []byte(fmt.Sprintf("person %d %s", i, name)))
 			case 2:
 				m.personOverwrites(rt, i, rapid.Bool().Draw(rt, "inPlace"))
@@ -186,8 +186,22 @@ func (m *archiveModel) gauntletWrites(rt *rapid.T, i, kind int, inCommit bool) {
 		if _, ok := m.person[rel]; ok {
 			return
 		}
-		if err := errors.Join(atomicfile.Write(m.abs(rel), content, 0o644), Note(m.abs(rel), edited)); err != nil {
+		write := func() error { return atomicfile.Write(m.abs(rel), content, 0o644) }
+		if kind == 4 {
+			// as a run writes it, deleting the TypeScript tool's
+			// .session_ref when it is the gauntlet's
+			write = func() error {
+				return state.WriteDeleting(m.dir, state.State{SessionID: fmt.Sprint(i)}, Owned)
+			}
+		}
+		if err := errors.Join(write(), Note(m.abs(rel), edited)); err != nil {
 			rt.Fatal(err)
+		}
+		if kind == 4 {
+			var err error
+			if content, err = os.ReadFile(m.abs(rel)); err != nil {
+				rt.Fatal(err)
+			}
 		}
 	default:
 		rel = filepath.Join(sub, n.String())
