@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -120,10 +121,12 @@ func (p recordPlace) update(change func(r *writtenRecord) bool) error {
 }
 
 // Start makes the record know the log directory dir, adopting the files
-// with the gauntlet's names already there (see IsOwn): those in its root,
-// previous/, commit/ and previous/commit/. A log directory the record
-// knows already is left as it is; outside a git work tree there is no
-// record.
+// with the gauntlet's names already there (see IsOwn) that an earlier run
+// wrote: those in its root, previous/, commit/ and previous/commit/, when
+// an execution state there (in its root or previous/) shows a run ended,
+// and not written after the last such state (adoptSlack aside). A log
+// directory the record knows already is left as it is; outside a git work
+// tree there is no record.
 func Start(dir string) error {
 	p, ok := locateRecord(dir)
 	if !ok {
@@ -142,6 +145,10 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 		return
 	}
 	r.Dirs[p.dir] = time.Now().UTC()
+	last, ok := lastRunEnd(dir)
+	if !ok {
+		return // no run ever ended here: nothing is an earlier run's
+	}
 	for _, sub := range []string{".", PreviousDir, CommitDir, filepath.Join(PreviousDir, CommitDir)} {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
@@ -151,12 +158,36 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 			if !e.Type().IsRegular() || classify(e.Name()) == foreign {
 				continue
 			}
+			if fi, err := e.Info(); err != nil || fi.ModTime().After(last.Add(adoptSlack)) {
+				continue
+			}
 			rel := filepath.Join(sub, e.Name())
 			if id, err := identify(filepath.Join(dir, rel), false); err == nil {
 				r.Files[p.path(rel)] = id
 			}
 		}
 	}
+}
+
+// adoptSlack is how long after the last execution state a file may have
+// been written and still be adopted as that run's: a run writes its state
+// as it ends, and may append a line or two to its console log after.
+const adoptSlack = time.Minute
+
+// lastRunEnd is when the latest execution state of the log directory dir
+// (in its root or previous/) was written; false when there is none.
+func lastRunEnd(dir string) (time.Time, bool) {
+	var last time.Time
+	found := false
+	for _, p := range []string{filepath.Join(dir, state.File), filepath.Join(dir, PreviousDir, state.File)} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			found = true
+			if fi.ModTime().After(last) {
+				last = fi.ModTime()
+			}
+		}
+	}
+	return last, found
 }
 
 // Note records the file at path, in a log directory (its root, previous/

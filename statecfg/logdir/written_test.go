@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -317,30 +318,66 @@ func sortedKeys(m map[string][]byte) []string {
 }
 
 // A log directory the record starts with files of the gauntlet's names in
-// it (an earlier version's or the TypeScript tool's logs) adopts them, so
-// that archiving takes them as before; a file put there after the start
-// is not adopted, whatever its name.
+// it, written by a run that ended there (an earlier version's or the
+// TypeScript tool's logs, with its execution state), adopts them, so that
+// archiving takes them as before. Without an execution state no run ended
+// there, and files written well after the last one are not that run's:
+// neither is adopted, and no file put there after the start is.
 func TestStartAdoptsWhatIsThere(t *testing.T) {
-	root := t.TempDir()
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
-		t.Fatal(err)
+	earlier := []string{"console.1.log", "check_src_lint.1.log", "previous/console.0.log", "mine.txt"}
+	for _, c := range []struct {
+		name  string
+		state string // where the execution state is, "" for none
+		age   time.Duration
+		want  []string
+		kept  []string
+	}{
+		{name: "a run ended here", state: ".execution_state",
+			want: []string{"console.9.log", "mine.txt", "previous/", "previous/.execution_state", "previous/check_src_lint.0.log",
+				"previous/check_src_lint.1.log", "previous/console.1.log"},
+			kept: []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log"}},
+		{name: "its state archived", state: "previous/.execution_state",
+			want: []string{"console.9.log", "mine.txt", "previous/", "previous/check_src_lint.0.log",
+				"previous/check_src_lint.1.log", "previous/console.1.log"},
+			kept: []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log"}},
+		{name: "no run ended here", kept: []string{"console.1.log", "check_src_lint.1.log", "console.9.log", "mine.txt"},
+			want: []string{"check_src_lint.1.log", "console.1.log", "console.9.log", "mine.txt", "previous/", "previous/check_src_lint.0.log", "previous/console.0.log"}},
+		{name: "written long after the last run", state: ".execution_state", age: time.Hour,
+			kept: []string{"console.1.log", "check_src_lint.1.log", "console.9.log", "mine.txt"},
+			want: []string{"check_src_lint.1.log", "console.1.log", "console.9.log", "mine.txt", "previous/", "previous/.execution_state",
+				"previous/check_src_lint.0.log", "previous/console.0.log"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(root, "gauntlet_logs")
+			files := earlier
+			if c.state != "" {
+				files = append(slices.Clone(earlier), c.state)
+			}
+			writeAll(t, dir, files...)
+			if c.state != "" {
+				old := time.Now().Add(-c.age)
+				if err := os.Chtimes(filepath.Join(dir, c.state), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := Start(dir); err != nil {
+				t.Fatal(err)
+			}
+			writeAll(t, dir, "console.9.log", "previous/check_src_lint.0.log")
+			res, err := Clean(root, dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tree(t, dir); !slices.Equal(got, c.want) {
+				t.Errorf("after Clean:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+			checkWarnings(t, dir, res.Warnings, c.kept)
+		})
 	}
-	dir := filepath.Join(root, "gauntlet_logs")
-	writeAll(t, dir, "console.1.log", "check_src_lint.1.log", ".execution_state", "previous/console.0.log", "mine.txt")
-	if err := Start(dir); err != nil {
-		t.Fatal(err)
-	}
-	writeAll(t, dir, "console.9.log", "previous/check_src_lint.0.log")
-	res, err := Clean(root, dir, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"console.9.log", "mine.txt", "previous/", "previous/.execution_state", "previous/check_src_lint.0.log",
-		"previous/check_src_lint.1.log", "previous/console.1.log"}
-	if got := tree(t, dir); !slices.Equal(got, want) {
-		t.Errorf("after Clean:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-	}
-	checkWarnings(t, dir, res.Warnings, []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log"})
 }
 
 // The debug log's rotation moves the log over its backup only when the
