@@ -79,15 +79,24 @@ func readRoot(dir string, all bool) ([]string, error) {
 }
 
 // own lists the numbered files at the root of dir that are the gauntlet's
-// own (see Name.IsOwn).
+// own: in its formats (see Name.IsOwn) and, when the record of written
+// files knows dir, written by it (a person's console.9.log is not).
 func own(dir string) ([]Name, error) {
 	names, err := Scan(dir)
 	if err != nil {
 		return nil, err
 	}
+	written := readOwnership(dir)
+	var root *os.Root
+	if written.known && len(names) > 0 {
+		if root, err = os.OpenRoot(dir); err != nil {
+			return nil, fserr.Wrap("open log directory", dir, err)
+		}
+		defer root.Close()
+	}
 	kept := names[:0]
 	for _, n := range names {
-		if n.IsOwn() {
+		if n.IsOwn() && (root == nil || written.owns(root, n.String())) {
 			kept = append(kept, n)
 		}
 	}
@@ -117,7 +126,7 @@ func NextRunNumber(dir string) (int, error) {
 }
 
 // HasPendingLogs reports whether the root of dir holds a file a gate wrote
-// (a check log, a review slot's log or JSON): the next run then verifies
+// (a check log, a review slot's log or JSON; see own): the next run then verifies
 // those failures (verification mode).
 func HasPendingLogs(dir string) (bool, error) {
 	names, err := own(dir)

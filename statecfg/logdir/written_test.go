@@ -292,6 +292,27 @@ func (m *archiveModel) check(rt *rapid.T) {
 			}
 		}
 	}
+	// What the gauntlet reads as its own is its own.
+	latest, err := LatestConsoleLog(m.dir)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if rel, _ := filepath.Rel(m.dir, latest); latest != "" && m.own[rel] == nil {
+		rt.Fatalf("the latest console log is %s, not one the gauntlet wrote", rel)
+	}
+	pending, err := HasPendingLogs(m.dir)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	wantPending := false
+	for rel := range m.own {
+		if n, ok := ParseName(rel); ok && filepath.Dir(rel) == "." && n.IsGate() {
+			wantPending = true
+		}
+	}
+	if pending != wantPending {
+		rt.Fatalf("HasPendingLogs = %v; the gauntlet's own gate logs at the root: %v", pending, wantPending)
+	}
 	// Nothing else: the gauntlet's older files were deleted.
 	_ = filepath.WalkDir(m.dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
