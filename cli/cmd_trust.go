@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
@@ -90,6 +91,7 @@ func (c *TrustCmd) Run(env *Env) error {
 	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Commit: head, Files: work}); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
+	startLogRecord(env, root, work)
 	if len(work) == 0 {
 		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.SafeText(root))
 		return nil
@@ -189,6 +191,7 @@ func trustWritten(env *Env, root string) {
 		fmt.Fprintf(env.Stderr, "warning: the configuration was written but not trusted (%v); run `agent-gauntlet trust`\n", err)
 		return
 	}
+	startLogRecord(env, root, files)
 	fmt.Fprintln(env.Stdout, "Trusted the written configuration: the stop hook runs these gates; `agent-gauntlet trust` adopts later changes.")
 }
 
@@ -248,4 +251,18 @@ func untrusted(env *Env) (trust.Status, bool) {
 		return trust.Status{}, false
 	}
 	return st, true
+}
+
+// startLogRecord starts the record of the files the gauntlet writes in the
+// log directory of the trusted configuration files at root: from now on
+// a file there is the gauntlet's only when it wrote it (see
+// logdir.Start). Best effort: without it, the first file the gauntlet
+// writes there starts it.
+func startLogRecord(env *Env, root string, files config.Files) {
+	if len(files) == 0 {
+		return
+	}
+	if cfg, err := config.LoadFiles(env.Ctx, root, files); err == nil {
+		_ = logdir.Start(cfg.LogDirPath())
+	}
 }

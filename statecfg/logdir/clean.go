@@ -77,16 +77,34 @@ func Clean(root, dir string, includeState bool) (Result, error) {
 		return Result{}, fserr.Wrap("open log directory", dir, fserr.Pathless(err))
 	}
 	defer logs.Close()
-	c := &cleaner{root: logs, dir: dir}
-	return c.clean(includeState)
+	c := &cleaner{root: logs, dir: dir, own: readOwnership(dir)}
+	res, err := c.clean(includeState)
+	if serr := c.own.save(); serr != nil {
+		err = errors.Join(err, fmt.Errorf("record what moved: %w", serr))
+	}
+	return res, err
 }
 
 // cleaner is one Clean of the log directory dir, opened as root.
 type cleaner struct {
 	root *os.Root
 	dir  string
+	own  *ownership
 	res  Result
 	errs []error
+}
+
+// ours reports whether the entry rel is a regular file the gauntlet wrote
+// (see ownership.owns).
+func (c *cleaner) ours(rel string) bool { return c.own.owns(c.root, rel) }
+
+// removeOwn deletes the file rel, one of the gauntlet's.
+func (c *cleaner) removeOwn(rel string) {
+	if err := c.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.fail("remove", rel, err)
+		return
+	}
+	c.own.remove(rel)
 }
 
 // warn records an entry (relative to the log directory) left in place.
@@ -122,6 +140,9 @@ func (c *cleaner) clean(includeState bool) (Result, error) {
 		case !e.Type().IsRegular():
 			c.warn(msgIrregular, name, fsread.Kind(e.Type()))
 			continue
+		case !c.ours(name):
+			c.warn(msgForeign, name)
+			continue
 		}
 		switch k {
 		case legacyDeleted:
@@ -146,9 +167,7 @@ func (c *cleaner) clean(includeState bool) (Result, error) {
 		}
 	}
 	for _, name := range remove {
-		if err := c.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			c.fail("remove", name, err)
-		}
+		c.removeOwn(name)
 	}
 	return c.res, errors.Join(c.errs...)
 }
@@ -215,10 +234,10 @@ func (c *cleaner) emptyPrevious() {
 			c.warn(msgForeign, rel)
 		case !e.Type().IsRegular():
 			c.warn(msgIrregular, rel, fsread.Kind(e.Type()))
+		case !c.ours(rel):
+			c.warn(msgForeign, rel)
 		default:
-			if err := c.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				c.fail("remove", rel, err)
-			}
+			c.removeOwn(rel)
 		}
 	}
 }
@@ -239,10 +258,10 @@ func (c *cleaner) emptyOwnDir(rel string) {
 			c.warn(msgForeign, sub)
 		case !e.Type().IsRegular():
 			c.warn(msgIrregular, sub, fsread.Kind(e.Type()))
+		case !c.ours(sub):
+			c.warn(msgForeign, sub)
 		default:
-			if err := c.root.Remove(sub); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				c.fail("remove", sub, err)
-			}
+			c.removeOwn(sub)
 		}
 	}
 	// Fails, leaving it, when something not ours is still there.
@@ -250,21 +269,68 @@ func (c *cleaner) emptyOwnDir(rel string) {
 }
 
 // archive moves the root entry name into previous/. A file of that name
-// already there is replaced when it is a regular file (one the gauntlet
-// archived before); an archived commit/ is emptied of the gauntlet's own
-// files first; anything else there stays, and so does the entry.
+// already there is replaced when it is one the gauntlet wrote (archived
+// before); anything else there stays, and so does the entry. commit/ is
+// archived file by file (archiveDir).
 func (c *cleaner) archive(name string) {
 	target := filepath.Join(PreviousDir, name)
-	if fi, err := c.root.Lstat(target); err == nil && fi.IsDir() && classify(name) == commitDir {
+	if fi, err := c.root.Lstat(name); err == nil && fi.IsDir() && classify(name) == commitDir {
+		c.archiveDir(name)
+		return
+	}
+	c.moveOwn(name, target)
+}
+
+// moveOwn moves the gauntlet's file rel to target, replacing a file of the
+// gauntlet's there; anything else at target stays, and so does rel.
+func (c *cleaner) moveOwn(rel, target string) {
+	if _, err := c.root.Lstat(target); err == nil && !c.ours(target) {
+		c.warn(msgOccupied, rel, fserr.Quote(filepath.Join(c.dir, target)))
+		return
+	}
+	if err := c.root.Rename(rel, target); err != nil {
+		c.fail("archive", rel, err)
+		return
+	}
+	c.own.move(rel, target)
+	c.res.Archived = true
+}
+
+// archiveDir moves the gauntlet's files of the directory name (commit/)
+// into previous/<name>/, emptied of the gauntlet's files first, and then
+// deletes the directory when that left it empty. Anything else in it
+// stays where it is.
+func (c *cleaner) archiveDir(name string) {
+	target := filepath.Join(PreviousDir, name)
+	if fi, err := c.root.Lstat(target); err == nil && fi.IsDir() {
 		c.emptyOwnDir(target)
 	}
-	if fi, err := c.root.Lstat(target); err == nil && !fi.Mode().IsRegular() {
+	if err := c.root.Mkdir(target, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		c.fail("create", target, err)
+		return
+	}
+	if fi, err := c.root.Lstat(target); err != nil || !fi.IsDir() {
 		c.warn(msgOccupied, name, fserr.Quote(filepath.Join(c.dir, target)))
 		return
 	}
-	if err := c.root.Rename(name, target); err != nil {
-		c.fail("archive", name, err)
+	entries, err := c.list(name)
+	if err != nil {
+		c.fail("read", name, err)
 		return
 	}
-	c.res.Archived = true
+	for _, e := range entries {
+		sub := filepath.Join(name, e.Name())
+		switch {
+		case !IsOwn(e.Name()) || classify(e.Name()) == commitDir:
+			c.warn(msgForeign, sub)
+		case !e.Type().IsRegular():
+			c.warn(msgIrregular, sub, fsread.Kind(e.Type()))
+		case !c.ours(sub):
+			c.warn(msgForeign, sub)
+		default:
+			c.moveOwn(sub, filepath.Join(target, e.Name()))
+		}
+	}
+	// Fails, leaving it, when something not ours is still there.
+	_ = c.root.Remove(name)
 }

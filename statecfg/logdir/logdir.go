@@ -6,9 +6,11 @@
 // log, archiving into previous/ (Clean), and opening a log for writing
 // (OpenLog).
 //
-// Only the gauntlet's own files are ever moved or deleted: an entry whose
-// name is not one of its formats, or which is not a regular file (a
-// symbolic link, a directory, a FIFO), stays where it is, and Clean says
+// Only the files the gauntlet wrote are ever moved or deleted (the record
+// of written.go: Note, Start): an entry whose name is not one of its
+// formats, which is not a regular file (a symbolic link, a directory, a
+// FIFO), or which the record does not hold as written by the gauntlet (a
+// person's file, whatever its name), stays where it is, and Clean says
 // so. Every operation below the log directory goes through an os.Root, so
 // no symbolic link can lead a move or a deletion out of the project.
 //
@@ -77,15 +79,24 @@ func readRoot(dir string, all bool) ([]string, error) {
 }
 
 // own lists the numbered files at the root of dir that are the gauntlet's
-// own (see Name.IsOwn).
+// own: in its formats (see Name.IsOwn) and, when the record of written
+// files knows dir, written by it (a person's console.9.log is not).
 func own(dir string) ([]Name, error) {
 	names, err := Scan(dir)
 	if err != nil {
 		return nil, err
 	}
+	written := readOwnership(dir)
+	var root *os.Root
+	if written.known && len(names) > 0 {
+		if root, err = os.OpenRoot(dir); err != nil {
+			return nil, fserr.Wrap("open log directory", dir, err)
+		}
+		defer root.Close()
+	}
 	kept := names[:0]
 	for _, n := range names {
-		if n.IsOwn() {
+		if n.IsOwn() && (root == nil || written.owns(root, n.String())) {
 			kept = append(kept, n)
 		}
 	}
@@ -115,7 +126,7 @@ func NextRunNumber(dir string) (int, error) {
 }
 
 // HasPendingLogs reports whether the root of dir holds a file a gate wrote
-// (a check log, a review slot's log or JSON): the next run then verifies
+// (a check log, a review slot's log or JSON; see own): the next run then verifies
 // those failures (verification mode).
 func HasPendingLogs(dir string) (bool, error) {
 	names, err := own(dir)
@@ -161,7 +172,10 @@ func HasLogs(dir string) (bool, error) {
 }
 
 // OpenLog opens the log file at path for appending, creating it if needed
-// and emptying it first when truncate is set. It is open for reading too,
+// and emptying it first when truncate is set, and records it as one the
+// gauntlet wrote (Note; the caller notes it again once written). A file
+// already there that the record says the gauntlet did not write (see
+// Note) is an error, and is left as it was. It is open for reading too,
 // so that what a command wrote to it can be read back (a check's failure
 // fingerprint for its baseline). It never writes through
 // anything put where a log goes: a symbolic link, a FIFO, a directory or
@@ -169,6 +183,7 @@ func HasLogs(dir string) (bool, error) {
 // other name's content too) is an error naming what the path is, and is
 // left as it was. It never blocks on a FIFO.
 func OpenLog(path string, truncate bool) (*os.File, error) {
+	_, existed := os.Lstat(path)
 	f, err := openLogFile(path)
 	if err != nil {
 		return nil, openLogError(path, err)
@@ -180,8 +195,14 @@ func OpenLog(path string, truncate bool) (*os.File, error) {
 	if err == nil && hardLinks(f, fi) > 1 {
 		err = &fs.PathError{Op: "open", Path: path, Err: errHardLinked}
 	}
+	if err == nil && existed == nil && !readOwnership(logDirOf(path)).ownsOpen(logDirOf(path), path, f) {
+		err = &fs.PathError{Op: "open", Path: path, Err: errNotWritten}
+	}
 	if err == nil && truncate {
 		err = f.Truncate(0)
+	}
+	if err == nil {
+		_ = Note(path, false) // failing, it only leaves the file in place
 	}
 	if err != nil {
 		f.Close()
@@ -189,6 +210,10 @@ func OpenLog(path string, truncate bool) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// errNotWritten is OpenLog's error for a file there that the gauntlet did
+// not write.
+var errNotWritten = errors.New("is not a file agent-gauntlet wrote: it is left as it is")
 
 // errHardLinked is OpenLog's error for a file with other hard links.
 var errHardLinked = errors.New("has other hard links, not a file agent-gauntlet writes")

@@ -59,21 +59,25 @@ const (
 // .<name>.<digits>.tmp; group 1 is the name without its leading dot.
 var tempRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.([^/]+)\.\d+\.tmp$`) })
 
+// fixedNames are the log directory's entries of fixed names the gauntlet
+// (or the TypeScript tool) writes, and what each is.
+var fixedNames = map[string]kind{
+	state.File:           stateFile,
+	DebugLogFile:         kept,
+	DebugLogBackupFile:   kept,
+	lock.File:            kept,
+	NoticeFile:           kept,
+	procgroup.ScratchDir: kept,
+	PreviousDir:          previousDir,
+	SessionRefFile:       legacyDeleted,
+	StopHookMarkerFile:   archived,
+	CommitDir:            commitDir,
+}
+
 // classify tells what the entry name is to the gauntlet.
 func classify(name string) kind {
-	switch name {
-	case state.File:
-		return stateFile
-	case DebugLogFile, DebugLogBackupFile, lock.File, NoticeFile, procgroup.ScratchDir:
-		return kept
-	case PreviousDir:
-		return previousDir
-	case SessionRefFile:
-		return legacyDeleted
-	case StopHookMarkerFile:
-		return archived
-	case CommitDir:
-		return commitDir
+	if k, ok := fixedNames[name]; ok {
+		return k
 	}
 	if isOwnNumbered(name) {
 		return runLog

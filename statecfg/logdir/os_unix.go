@@ -32,3 +32,17 @@ func hardLinks(_ *os.File, fi fs.FileInfo) uint64 {
 func openDirIn(root *os.Root, rel string) (*os.File, error) {
 	return root.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 }
+
+// devIno are the device and inode numbers of the file fi describes.
+func devIno(fi fs.FileInfo) (uint64, uint64) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), uint64(st.Ino)
+	}
+	return 0, 0
+}
+
+// openFileIn opens the file rel of root for reading, never following a
+// symbolic link nor waiting on a FIFO.
+func openFileIn(root *os.Root, rel string) (*os.File, error) {
+	return root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+}

@@ -55,3 +55,11 @@ func openDirIn(root *os.Root, rel string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// devIno are the device and inode numbers of the file fi describes: none
+// on Windows (its file index is only read through a handle), where the
+// record identifies a file by the digest of its first bytes alone.
+func devIno(fs.FileInfo) (uint64, uint64) { return 0, 0 }
+
+// openFileIn opens the file rel of root for reading.
+func openFileIn(root *os.Root, rel string) (*os.File, error) { return root.Open(rel) }

@@ -198,7 +198,12 @@ const maxListed = 10_000
 // That deletion is best effort: the file is a leftover nothing reads any
 // more (clean deletes it too), so failing to delete it does not make a
 // successful write fail.
-func Write(logDir string, s State) error {
+func Write(logDir string, s State) error { return WriteDeleting(logDir, s, nil) }
+
+// WriteDeleting is Write, deleting the legacy LegacySessionRefFile only
+// when mayDelete (nil: always) says the file at that path is one the
+// gauntlet may delete.
+func WriteDeleting(logDir string, s State, mayDelete func(path string) bool) error {
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return fserr.Wrap("create log directory", logDir, err)
 	}
@@ -212,7 +217,7 @@ func Write(logDir string, s State) error {
 	// Only a regular file: anything else of that name is not the
 	// TypeScript tool's, so not the gauntlet's to delete.
 	legacy := filepath.Join(logDir, LegacySessionRefFile)
-	if fi, err := os.Lstat(legacy); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(legacy); err == nil && fi.Mode().IsRegular() && (mayDelete == nil || mayDelete(legacy)) {
 		_ = os.Remove(legacy)
 	}
 	return nil

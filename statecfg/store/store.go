@@ -101,6 +101,18 @@ func readBounded(p string) ([]byte, error) {
 // change returns true, all under an exclusive lock on the record, so that
 // concurrent updates of one record never lose each other's changes.
 func (s Store) Update(v any, change func() (bool, error), key ...string) error {
+	return s.update(v, change, atomicfile.WriteJSON, key)
+}
+
+// UpdateUnsynced is Update writing the record without a disk flush (see
+// atomicfile.WriteUnsynced): for records whose loss in a system crash is
+// harmless, written often.
+func (s Store) UpdateUnsynced(v any, change func() (bool, error), key ...string) error {
+	return s.update(v, change, atomicfile.WriteJSONUnsynced, key)
+}
+
+// update is Update, writing with write.
+func (s Store) update(v any, change func() (bool, error), write func(string, any, os.FileMode) error, key []string) error {
 	p := s.Path(key...)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
@@ -117,11 +129,11 @@ func (s Store) Update(v any, change func() (bool, error), key ...string) error {
 	if _, err := s.Read(v, key...); err != nil && !errors.Is(err, ErrCorrupt) {
 		return err
 	}
-	write, err := change()
-	if err != nil || !write {
+	changed, err := change()
+	if err != nil || !changed {
 		return err
 	}
-	return atomicfile.WriteJSON(p, v, 0o644)
+	return write(p, v, 0o644)
 }
 
 // part is the file name of one part of a key: escaped, and fitted to

@@ -44,7 +44,9 @@ var editable = []struct {
 var removable = []string{"src/sub", "lib/x", "lib/y", "docs", "pkg/a", "pkg", "pkg_a", "src", "web/gen", "web", "vet", "ut", "jt", "long"}
 
 // logFileNames are the user's files put in the log directory.
-var logFileNames = []string{"notes.txt", "previous/keep.txt", "mine/x.txt"}
+var logFileNames = []string{"notes.txt", "previous/keep.txt", "mine/x.txt",
+	// named as the gauntlet names its own files
+	"console.9.log", "previous/console.1.log", "commit/console.1.log", "check_x.3.log", ".session_ref"}
 
 // gateNames are the gates -g may name.
 var gateNames = []string{"lint", "test", "docs", "quality"}

@@ -26,13 +26,23 @@ func leaveNotice(logDir, msg string) {
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return
 	}
-	_ = atomicfile.Write(filepath.Join(logDir, logdir.NoticeFile), []byte(msg+"\n"), 0o644)
+	path := filepath.Join(logDir, logdir.NoticeFile)
+	if !logdir.Owned(path) {
+		return // a person's file at its name: never written over
+	}
+	if atomicfile.Write(path, []byte(msg+"\n"), 0o644) == nil {
+		_ = logdir.Note(path, false)
+	}
 }
 
-// TakeNotice returns the notice a stop hook left in logDir, "" when none,
-// and removes it: it is told once.
+// TakeNotice returns the notice a stop hook left in logDir, "" when none
+// (or when the file at its name is not one the gauntlet wrote, which stays
+// as it is), and removes it: it is told once.
 func TakeNotice(logDir string) string {
 	path := filepath.Join(logDir, logdir.NoticeFile)
+	if !logdir.Owned(path) {
+		return ""
+	}
 	data, err := fsread.File(path, maxNotice)
 	if err != nil {
 		return ""

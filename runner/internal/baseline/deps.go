@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/sha512"
@@ -418,6 +419,35 @@ func sameFile(a, b string, n int64) (bool, error) {
 		return false, err
 	}
 	return sameAsEntry(a, n, fb, make([]byte, 64<<10))
+}
+
+// sameAsEntry reports whether the file p has the content of the tar entry
+// r of size n; err when p cannot be read.
+func sameAsEntry(p string, n int64, r io.Reader, buf []byte) (bool, error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return false, err
+	}
+	if !st.Mode().IsRegular() || st.Size() != n {
+		return false, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	half := len(buf) / 2
+	a, b := buf[:half], buf[half:]
+	for {
+		na, ea := io.ReadFull(r, a)
+		nb, _ := io.ReadFull(f, b[:na])
+		if na != nb || !bytes.Equal(a[:na], b[:nb]) {
+			return false, nil
+		}
+		if ea != nil {
+			return true, nil
+		}
+	}
 }
 
 // insideDir reports whether p lies in the directory dir.

@@ -9,7 +9,6 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -659,54 +658,5 @@ func TestVerifyVenvPlants(t *testing.T) {
 				t.Errorf("verify = %q, want %s named", got, c.want)
 			}
 		})
-	}
-}
-
-// A package whose tarball holds a .gitignore is installed with it as
-// .npmignore (npm's rename): a plain install verifies; the same file
-// deleted does not.
-func TestVerifyNpmRenamedIgnore(t *testing.T) {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed")
-	}
-	root := t.TempDir()
-	tgz := filepath.Join(root, "deptool-1.0.0.tgz")
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for name, body := range map[string]string{
-		"package/package.json": `{"name":"deptool","version":"1.0.0"}`,
-		"package/index.js":     "module.exports = 1\n",
-		"package/.gitignore":   "*.log\n",
-	} {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := errors.Join(tw.Close(), zw.Close(), os.WriteFile(tgz, buf.Bytes(), 0o644)); err != nil {
-		t.Fatal(err)
-	}
-	project := filepath.Join(root, "app")
-	writeFiles(t, project, map[string]string{"package.json": `{"name": "app", "version": "1.0.0", "dependencies": {"deptool": "file:` + tgz + `"}}`})
-	t.Setenv("npm_config_cache", filepath.Join(root, "cache"))
-	cmd := exec.Command(npm, "install")
-	cmd.Dir = project
-	cmd.Env = append(os.Environ(), "npm_config_offline=true", "npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install: %v\n%s", err, out)
-	}
-	nm := filepath.Join(project, "node_modules")
-	if why := verifyDependency(context.Background(), nm, "node_modules"); why != "" {
-		t.Fatalf("a plain install does not verify: %s", why)
-	}
-	for _, f := range []string{".npmignore", ".gitignore"} {
-		_ = os.Remove(filepath.Join(nm, "deptool", f))
-	}
-	if why := verifyDependency(context.Background(), nm, "node_modules"); why == "" {
-		t.Error("with the package's ignore file deleted, node_modules still verifies")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -140,101 +142,157 @@ func cachedTarball(cache, integrity string) []byte {
 	return data
 }
 
-// compareTarball adds to t every regular file of the package tarball tgz
-// that the package directory pkg (named rel) lacks or holds with other
-// content, and returns the paths in the package of its regular files
-// (nil when the tarball cannot be read to its end). buf is a buffer to
-// read with.
+// compareTarball adds to t every file of the package tarball tgz, as npm
+// extracts it (extracted), that the package directory pkg (named rel)
+// lacks or holds with other content, and returns the paths in the package
+// of the files npm extracts (nil when the tarball cannot be read to its
+// end). buf is a buffer to read with.
 func compareTarball(tgz []byte, pkg, rel string, t *tally, buf []byte) map[string]bool {
+	files := extracted(tgz, buf)
+	if files == nil {
+		return nil
+	}
+	packed := make(map[string]bool, len(files))
+	for _, inPkg := range sortedKeys(files) {
+		f := files[inPkg]
+		packed[inPkg] = true
+		if f.from != "" {
+			packed[f.from] = true
+		}
+		switch {
+		case f.installedAt(filepath.Join(pkg, filepath.FromSlash(inPkg)), buf):
+		case f.from != "" && f.installedAt(filepath.Join(pkg, filepath.FromSlash(f.from)), buf):
+			// a package's ignore file kept under its own name
+		case missing(filepath.Join(pkg, filepath.FromSlash(inPkg))) && (f.from == "" || missing(filepath.Join(pkg, filepath.FromSlash(f.from)))):
+			t.add(rel+"/"+inPkg, "deleted")
+		default:
+			t.add(rel+"/"+inPkg, "changed")
+		}
+	}
+	return packed
+}
+
+// packedFile is the content npm leaves at one path of a package: that of
+// the last tar entry it extracts there.
+type packedFile struct {
+	size int64
+	sum  [sha256.Size]byte
+	// from is the entry's own path when npm renamed it (a .gitignore
+	// installed as .npmignore), else "".
+	from string
+}
+
+// extracted is the package tarball tgz as npm (pacote over node-tar)
+// extracts it: each path in the package with the content it ends up
+// holding, nil when the tarball cannot be read to its end. npm extracts
+// only files (links are refused, directories made as files need them),
+// strips each name's first component (package/), refuses a name with a
+// ".." component, installs a .gitignore as .npmignore unless a .npmignore
+// in the same directory came before it in the tarball (then the .gitignore
+// is dropped), and writes a later entry of a path over an earlier one; an
+// entry whose path needs a directory where a file already is, or a file
+// where a directory already is, fails and is left out.
+func extracted(tgz []byte, buf []byte) map[string]packedFile {
 	zr, err := gzip.NewReader(bytes.NewReader(tgz))
 	if err != nil {
 		return nil
 	}
 	tr := tar.NewReader(zr)
-	packed := map[string]bool{}
+	files := map[string]packedFile{}
+	dirs := map[string]bool{}
+	sawIgnore := map[string]bool{}
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
-			return packed
+			return files
 		}
 		if err != nil {
 			return nil // a tarball npm could not have installed either
 		}
-		if h.Typeflag != tar.TypeReg {
+		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeCont {
 			continue
 		}
-		_, inPkg, ok := strings.Cut(path.Clean(strings.TrimPrefix(h.Name, "/")), "/")
-		if !ok || !filepath.IsLocal(inPkg) {
-			continue
-		}
-		packed[inPkg] = true
-		p := filepath.Join(pkg, filepath.FromSlash(inPkg))
-		if path.Base(inPkg) == ".gitignore" {
-			// npm installs a package's .gitignore as .npmignore.
-			alt := path.Join(path.Dir(inPkg), ".npmignore")
-			packed[alt] = true
-			if !renamedIgnore(tr, h.Size, p, filepath.Join(pkg, filepath.FromSlash(alt))) {
-				t.add(rel+"/"+inPkg, "deleted")
+		name, from := h.Name, ""
+		switch path.Base(name) {
+		case ".npmignore":
+			sawIgnore[name] = true
+		case ".gitignore":
+			ni := strings.TrimSuffix(name, ".gitignore") + ".npmignore"
+			if sawIgnore[ni] {
+				continue
 			}
+			name, from = ni, h.Name
+		}
+		inPkg, ok := inPackage(name)
+		if !ok || blocked(inPkg, files, dirs) {
 			continue
 		}
-		switch same, err := sameAsEntry(p, h.Size, tr, buf); {
-		case err != nil:
-			t.add(rel+"/"+inPkg, "deleted")
-		case !same:
-			t.add(rel+"/"+inPkg, "changed")
+		if from != "" {
+			from, _ = inPackage(from)
+		}
+		d := sha256.New()
+		if _, err := io.CopyBuffer(d, tr, buf); err != nil {
+			return nil
+		}
+		f := packedFile{size: h.Size, from: from}
+		d.Sum(f.sum[:0])
+		files[inPkg] = f
+		for dir := path.Dir(inPkg); dir != "."; dir = path.Dir(dir) {
+			dirs[dir] = true
 		}
 	}
 }
 
-// renamedIgnore reports whether a package's .gitignore, the tar entry r
-// of size n, is installed at p or at alt (its .npmignore, as npm installs
-// it), or left out for a .npmignore of the package's own at alt.
-func renamedIgnore(r io.Reader, n int64, p, alt string) bool {
-	if n > maxIgnoreEntry {
-		return false
+// inPackage is where npm extracts the tar entry name in the package: its
+// first component stripped, a leading "/" dropped; false for a name it
+// refuses (a ".." component) or that names the package directory itself.
+func inPackage(name string) (string, bool) {
+	parts := strings.Split(name, "/")
+	if len(parts) < 2 || slices.Contains(parts[1:], "..") {
+		return "", false
 	}
-	want, err := io.ReadAll(io.LimitReader(r, n))
-	if err != nil {
-		return false
+	p := path.Clean(strings.TrimLeft(strings.Join(parts[1:], "/"), "/"))
+	if p == "." || !filepath.IsLocal(p) {
+		return "", false
 	}
-	for _, f := range []string{p, alt} {
-		if got, err := os.ReadFile(f); err == nil && bytes.Equal(got, want) {
+	return p, true
+}
+
+// blocked reports whether npm fails to extract a file at p: a directory
+// is already there (dirs), or a file where one of its directories goes.
+func blocked(p string, files map[string]packedFile, dirs map[string]bool) bool {
+	if dirs[p] {
+		return true
+	}
+	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
+		if _, ok := files[dir]; ok {
 			return true
 		}
 	}
-	_, err = os.Lstat(alt)
-	return err == nil
+	return false
 }
 
-// maxIgnoreEntry bounds the .gitignore of a package read whole.
-const maxIgnoreEntry = 1 << 20
-
-// sameAsEntry reports whether the file p has the content of the tar entry
-// r of size n; err when p cannot be read.
-func sameAsEntry(p string, n int64, r io.Reader, buf []byte) (bool, error) {
+// installedAt reports whether the regular file p holds f's content.
+func (f packedFile) installedAt(p string, buf []byte) bool {
 	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Size() != f.size {
+		return false
+	}
+	r, err := os.Open(p)
 	if err != nil {
-		return false, err
+		return false
 	}
-	if !st.Mode().IsRegular() || st.Size() != n {
-		return false, nil
+	defer r.Close()
+	d := sha256.New()
+	if _, err := io.CopyBuffer(d, r, buf); err != nil {
+		return false
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	half := len(buf) / 2
-	a, b := buf[:half], buf[half:]
-	for {
-		na, ea := io.ReadFull(r, a)
-		nb, _ := io.ReadFull(f, b[:na])
-		if na != nb || !bytes.Equal(a[:na], b[:nb]) {
-			return false, nil
-		}
-		if ea != nil {
-			return true, nil
-		}
-	}
+	var sum [sha256.Size]byte
+	return bytes.Equal(d.Sum(sum[:0]), f.sum[:])
+}
+
+// missing reports whether nothing is at p.
+func missing(p string) bool {
+	_, err := os.Lstat(p)
+	return err != nil
 }

@@ -114,6 +114,9 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 	_, werr := f.Write(b.Bytes())
 	cerr := f.Close()
 	err := errors.Join(werr, cerr)
+	// Now with its content, for archiving to know it (the record failing
+	// to note it only leaves it in place).
+	_ = logdir.Note(f.Name(), false)
 	switch {
 	case err != nil && fserr.Exhausted(err):
 		// The file system took no more (full, a quota): the command's own

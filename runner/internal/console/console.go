@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // ansiRE matches the ANSI color sequences stripped from the console log.
@@ -91,6 +92,9 @@ func (c *Console) Open(path string) error {
 	}
 	c.pending.Reset()
 	c.file, c.path = f, path
+	// What it holds now is its first bytes for good: it is only appended
+	// to. (The record failing to note it only leaves it in place.)
+	_ = logdir.Note(path, false)
 	return nil
 }
 

@@ -4,9 +4,7 @@
 package debuglog
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,12 +65,9 @@ func (d *Log) Event(event, fields string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if st, err := os.Lstat(d.path); err == nil && st.Mode().IsRegular() && st.Size() >= d.maxBytes {
-		// The rename replaces the old backup, when it is a regular file: a
-		// directory or a link in its place is not the gauntlet's to delete.
-		backup := filepath.Join(filepath.Dir(d.path), logdir.DebugLogBackupFile)
-		if bi, err := os.Lstat(backup); errors.Is(err, fs.ErrNotExist) || (err == nil && bi.Mode().IsRegular()) {
-			_ = os.Rename(d.path, backup)
-		}
+		// The rename replaces the old backup only when the gauntlet wrote
+		// both: anything else in their place is not its to move or delete.
+		_ = logdir.Rotate(filepath.Dir(d.path), logdir.DebugLogFile, logdir.DebugLogBackupFile)
 	}
 	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 		return
@@ -87,6 +82,7 @@ func (d *Log) Event(event, fields string) {
 	}
 	_, _ = f.WriteString(strings.ReplaceAll(line, "\n", " ") + "\n")
 	_ = f.Close()
+	_ = logdir.Note(d.path, false)
 }
 
 // StopHook appends `STOP_HOOK decision=<allow|block> reason=<reason>`;

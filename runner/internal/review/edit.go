@@ -8,6 +8,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 // Mark sets "status" and "result" of the violations of the review JSON at
@@ -74,5 +75,6 @@ func Mark(path string, ids map[string]bool, status, note string) (int, error) {
 	if err := atomicfile.Write(path, out, mode); err != nil {
 		return 0, err
 	}
+	_ = logdir.Note(path, true) // a new file in its place; see slotLog.Close
 	return changed, nil
 }

@@ -46,7 +46,11 @@ func writeSlotFile(path string, f SlotFile) error {
 	if f.Violations == nil {
 		f.Violations = []gate.Violation{}
 	}
-	return atomicfile.WriteJSON(path, f, 0o644)
+	if err := atomicfile.WriteJSON(path, f, 0o644); err != nil {
+		return err
+	}
+	_ = logdir.Note(path, true) // the agent edits it; see slotLog.Close
+	return nil
 }
 
 // readSlotFile reads a review JSON file; violation lines that are integral
@@ -146,5 +150,8 @@ func (l *slotLog) Close() error {
 	if err := l.f.Close(); err != nil && l.err == nil {
 		l.err = fserr.Wrap("close", l.path, err)
 	}
+	// Now with its content, for archiving to know it (the record failing
+	// to note it only leaves it in place).
+	_ = logdir.Note(l.path, false)
 	return l.err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
@@ -111,8 +112,10 @@ func writeState(s *services, p *project, b *begun, e ending, ep endPoint, book *
 	if book.Episode != nil {
 		st.EpisodeStartRun = book.Episode.FirstRun
 	}
-	if err := state.Write(p.logDir, st); err != nil {
+	if err := state.WriteDeleting(p.logDir, st, logdir.Owned); err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
+	} else if err := logdir.Note(state.Path(p.logDir), false); err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not recorded as the gauntlet's: %v", err))
 	}
 }
 

@@ -14,7 +14,17 @@ import (
 )
 
 // Write replaces path with data, atomically, with permission perm.
-func Write(path string, data []byte, perm os.FileMode) error {
+func Write(path string, data []byte, perm os.FileMode) error { return write(path, data, perm, true) }
+
+// WriteUnsynced is Write without syncing the data first: as atomic for
+// readers, cheaper by a disk flush, and after a system crash the file may
+// be found empty. For records whose loss is harmless.
+func WriteUnsynced(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+// write is Write, syncing the data before the rename when sync is set.
+func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -31,8 +41,10 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	if err := tmp.Chmod(perm); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fail(err)
@@ -47,12 +59,30 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // WriteJSON replaces path with v as JSON indented by two spaces (HTML
 // characters not escaped, trailing newline), atomically.
 func WriteJSON(path string, v any, perm os.FileMode) error {
+	data, err := encodeJSON(path, v)
+	if err != nil {
+		return err
+	}
+	return Write(path, data, perm)
+}
+
+// WriteJSONUnsynced is WriteJSON through WriteUnsynced.
+func WriteJSONUnsynced(path string, v any, perm os.FileMode) error {
+	data, err := encodeJSON(path, v)
+	if err != nil {
+		return err
+	}
+	return WriteUnsynced(path, data, perm)
+}
+
+// encodeJSON is v as WriteJSON writes it.
+func encodeJSON(path string, v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
+		return nil, fmt.Errorf("encode %s: %w", path, err)
 	}
-	return Write(path, b.Bytes(), perm)
+	return b.Bytes(), nil
 }

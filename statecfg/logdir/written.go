@@ -1,0 +1,466 @@
+package logdir
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+)
+
+// The record of the files the gauntlet wrote. Clean, archiving and the
+// debug log's rotation move or delete a file of a log directory only when
+// the record holds that very file: its path, and the identity it had when
+// the gauntlet wrote it (its device and inode, and a digest of its first
+// bytes, which the gauntlet's own appends never change; for a review's
+// JSON, which the agent edits, its device and inode alone). Any other file
+// stays where it is, whatever its name: a person's console.9.log, a file
+// written over one of the gauntlet's names, a copy put in previous/.
+//
+// The record lives under the repository's git common directory (see
+// store), one per work tree, keyed by paths relative to the work tree's
+// top level, so that the logs never hold it and archiving never touches
+// it. It knows the log directories it has started (Start, or the first
+// file the gauntlet writes there); when a log directory is started, the
+// files already in it whose names are the gauntlet's (IsOwn: logs an
+// earlier version or the TypeScript tool wrote) are adopted. A log
+// directory the record does not know (no record yet, or no repository
+// around it) is judged by names alone, as those versions judged it.
+
+// recordKind is the store's directory of the records.
+const recordKind = "written"
+
+// recordFormat is the version of the record's format; another is no
+// record.
+const recordFormat = 1
+
+// digestBytes bounds the prefix of a file whose digest the record keeps.
+const digestBytes = 4096
+
+// fileID is what the record keeps of one file.
+type fileID struct {
+	Dev uint64 `json:"dev,omitempty"`
+	Ino uint64 `json:"ino,omitempty"`
+	// N is how many first bytes Sum digests (SHA-256, hex): none for a
+	// file others are meant to edit (a review's JSON).
+	N   int64  `json:"n,omitempty"`
+	Sum string `json:"sum,omitempty"`
+}
+
+// writtenRecord is the record of one work tree, as stored.
+type writtenRecord struct {
+	Format int `json:"format"`
+	// Dirs are the log directories started, with when.
+	Dirs map[string]time.Time `json:"dirs"`
+	// Files are the files the gauntlet wrote, by path.
+	Files map[string]fileID `json:"files"`
+}
+
+// recordPlace is where the record of a log directory is.
+type recordPlace struct {
+	store store.Store
+	top   string   // the work tree's top level
+	key   []string // the record's key in the store
+	dir   string   // the log directory's path from the top level, slash-separated
+}
+
+// locateRecord finds the record of the log directory dir, without running
+// git; false outside a git work tree.
+func locateRecord(dir string) (recordPlace, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return recordPlace{}, false
+	}
+	d, ok := gitdir.Find(abs)
+	if !ok {
+		return recordPlace{}, false
+	}
+	rel, err := filepath.Rel(d.TopLevel, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return recordPlace{}, false
+	}
+	worktree := "."
+	if r, err := filepath.Rel(d.CommonDir, d.GitDir); err == nil && d.GitDir != d.CommonDir && filepath.IsLocal(r) {
+		worktree = filepath.ToSlash(r)
+	}
+	return recordPlace{store: store.Open(d.CommonDir, recordKind), top: d.TopLevel, key: []string{worktree}, dir: filepath.ToSlash(rel)}, true
+}
+
+// path is the record's key of rel, a path in the log directory.
+func (p recordPlace) path(rel string) string {
+	return filepath.ToSlash(filepath.Join(filepath.FromSlash(p.dir), rel))
+}
+
+// update changes the record under its lock; change reports whether it
+// changed anything to write.
+func (p recordPlace) update(change func(r *writtenRecord) bool) error {
+	var r writtenRecord
+	// Unsynced: a record lost in a system crash only leaves the files it
+	// held in place (the log directory is then judged by names again).
+	return p.store.UpdateUnsynced(&r, func() (bool, error) {
+		if r.Format != recordFormat {
+			r = writtenRecord{Format: recordFormat}
+		}
+		if r.Dirs == nil {
+			r.Dirs = map[string]time.Time{}
+		}
+		if r.Files == nil {
+			r.Files = map[string]fileID{}
+		}
+		return change(&r), nil
+	}, p.key...)
+}
+
+// Start makes the record know the log directory dir, adopting the files
+// with the gauntlet's names already there (see IsOwn) that an earlier run
+// wrote: those in its root, previous/, commit/ and previous/commit/, when
+// an execution state there (in its root or previous/) shows a run ended,
+// and not written after the last such state (adoptSlack aside). A log
+// directory the record knows already is left as it is; outside a git work
+// tree there is no record.
+func Start(dir string) error {
+	p, ok := locateRecord(dir)
+	if !ok {
+		return nil
+	}
+	return p.update(func(r *writtenRecord) bool {
+		_, known := r.Dirs[p.dir]
+		p.start(r, dir)
+		return !known
+	})
+}
+
+// start adopts dir's files in r when r does not know dir yet.
+func (p recordPlace) start(r *writtenRecord, dir string) {
+	if _, ok := r.Dirs[p.dir]; ok {
+		return
+	}
+	r.Dirs[p.dir] = time.Now().UTC()
+	last, ok := lastRunEnd(dir)
+	if !ok {
+		return // no run ever ended here: nothing is an earlier run's
+	}
+	for _, sub := range []string{".", PreviousDir, CommitDir, filepath.Join(PreviousDir, CommitDir)} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || classify(e.Name()) == foreign {
+				continue
+			}
+			if fi, err := e.Info(); err != nil || fi.ModTime().After(last.Add(adoptSlack)) {
+				continue
+			}
+			rel := filepath.Join(sub, e.Name())
+			if id, err := identify(filepath.Join(dir, rel), false); err == nil {
+				r.Files[p.path(rel)] = id
+			}
+		}
+	}
+}
+
+// adoptSlack is how long after the last execution state a file may have
+// been written and still be adopted as that run's: a run writes its state
+// as it ends, and may append a line or two to its console log after.
+const adoptSlack = time.Minute
+
+// lastRunEnd is when the latest execution state of the log directory dir
+// (in its root or previous/) was written; false when there is none.
+func lastRunEnd(dir string) (time.Time, bool) {
+	var last time.Time
+	found := false
+	for _, p := range []string{filepath.Join(dir, state.File), filepath.Join(dir, PreviousDir, state.File)} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			found = true
+			if fi.ModTime().After(last) {
+				last = fi.ModTime()
+			}
+		}
+	}
+	return last, found
+}
+
+// Note records the file at path, in a log directory (its root, previous/
+// or commit/), as one the gauntlet wrote, with its identity now; edited
+// tells that others are meant to edit it (a review's JSON, which the agent
+// marks): then its content is not part of its identity. It starts the log
+// directory first (Start). Outside a git work tree it does nothing.
+func Note(path string, edited bool) error {
+	dir := logDirOf(path)
+	p, ok := locateRecord(dir)
+	if !ok {
+		return nil
+	}
+	id, err := identify(path, edited)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return err
+	}
+	return p.update(func(r *writtenRecord) bool {
+		_, known := r.Dirs[p.dir]
+		if known && r.Files[p.path(rel)] == id {
+			return false // as recorded: nothing to write
+		}
+		p.start(r, dir)
+		r.Files[p.path(rel)] = id
+		prune(r, p)
+		return true
+	})
+}
+
+// logDirOf is the log directory holding the file at path: its directory,
+// or that directory's parent for previous/ and commit/.
+func logDirOf(path string) string {
+	dir := filepath.Dir(path)
+	switch filepath.Base(dir) {
+	case PreviousDir, CommitDir:
+		parent := filepath.Dir(dir)
+		if filepath.Base(parent) == PreviousDir {
+			parent = filepath.Dir(parent)
+		}
+		return parent
+	}
+	return dir
+}
+
+// prune drops from r the files of p's log directory that are gone, so
+// that the record stays the size of what is there.
+func prune(r *writtenRecord, p recordPlace) {
+	prefix := p.dir + "/"
+	if p.dir == "." {
+		prefix = ""
+	}
+	for k := range r.Files {
+		if !strings.HasPrefix(k, prefix) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(p.top, filepath.FromSlash(k))); errors.Is(err, fs.ErrNotExist) {
+			delete(r.Files, k)
+		}
+	}
+}
+
+// identify reads the identity of the file at path.
+func identify(path string, edited bool) (fileID, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return fileID{}, err
+	}
+	defer f.Close()
+	return identifyOpen(f, edited)
+}
+
+// identifyOpen reads the identity of the open file f.
+func identifyOpen(f fs.File, edited bool) (fileID, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return fileID{}, err
+	}
+	id := fileID{}
+	id.Dev, id.Ino = devIno(fi)
+	if edited {
+		return id, nil
+	}
+	id.N = min(fi.Size(), digestBytes)
+	d := sha256.New()
+	if _, err := io.CopyN(d, f, id.N); err != nil {
+		return fileID{}, err
+	}
+	id.Sum = hex.EncodeToString(d.Sum(nil))
+	return id, nil
+}
+
+// matches reports whether the open file f, read from its start, is the
+// one id identifies.
+func (id fileID) matches(f fs.File) bool {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if dev, ino := devIno(fi); dev != id.Dev || ino != id.Ino {
+		return false
+	}
+	if id.Sum == "" {
+		return true
+	}
+	if fi.Size() < id.N {
+		return false
+	}
+	d := sha256.New()
+	if _, err := io.CopyN(d, f, id.N); err != nil {
+		return false
+	}
+	return hex.EncodeToString(d.Sum(nil)) == id.Sum
+}
+
+// ownership is what one Clean knows of the record of its log directory,
+// and the moves and deletions it makes, for the record to follow.
+type ownership struct {
+	place recordPlace
+	// known is false when the record does not know the log directory:
+	// names decide (see IsOwn).
+	known   bool
+	files   map[string]fileID
+	moved   map[string]string // record keys: from → to
+	removed []string
+}
+
+// readOwnership reads the record of the log directory dir.
+func readOwnership(dir string) *ownership {
+	o := &ownership{moved: map[string]string{}}
+	p, ok := locateRecord(dir)
+	if !ok {
+		return o
+	}
+	o.place = p
+	var r writtenRecord
+	if found, err := p.store.Read(&r, p.key...); err != nil || !found || r.Format != recordFormat {
+		return o
+	}
+	if _, ok := r.Dirs[p.dir]; !ok {
+		return o
+	}
+	o.known, o.files = true, r.Files
+	return o
+}
+
+// owns reports whether the entry rel of the log directory, opened as
+// root, is a file the gauntlet wrote (the record holds it with its present
+// identity); without a record, whether it is a regular file.
+func (o *ownership) owns(root *os.Root, rel string) bool {
+	fi, err := root.Lstat(rel)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if !o.known {
+		return true
+	}
+	id, ok := o.files[o.place.path(rel)]
+	if !ok {
+		return false
+	}
+	f, err := openFileIn(root, rel)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return id.matches(f)
+}
+
+// move records that the file at rel now is at to.
+func (o *ownership) move(rel, to string) {
+	if o.known {
+		o.moved[o.place.path(rel)] = o.place.path(to)
+	}
+}
+
+// remove records that the file at rel is deleted.
+func (o *ownership) remove(rel string) {
+	if o.known {
+		o.removed = append(o.removed, o.place.path(rel))
+	}
+}
+
+// save makes the record follow the moves and deletions.
+func (o *ownership) save() error {
+	if !o.known || len(o.moved)+len(o.removed) == 0 {
+		return nil
+	}
+	return o.place.update(func(r *writtenRecord) bool {
+		for _, k := range o.removed {
+			delete(r.Files, k)
+		}
+		moved := map[string]fileID{}
+		for from, to := range o.moved {
+			if id, ok := r.Files[from]; ok {
+				moved[to] = id
+				delete(r.Files, from)
+			}
+		}
+		for to, id := range moved {
+			r.Files[to] = id
+		}
+		return true
+	})
+}
+
+// ownsOpen reports whether the open file f at path, in the log directory
+// dir, is one the gauntlet wrote; true when the record does not know dir.
+func (o *ownership) ownsOpen(dir, path string, f *os.File) bool {
+	if !o.known {
+		return true
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return false
+	}
+	id, ok := o.files[o.place.path(rel)]
+	if !ok {
+		return false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	return id.matches(f)
+}
+
+// Rotate moves the file name of the log directory dir to backup (both
+// names at its root), replacing what is there, when the gauntlet wrote
+// both (or backup is missing); otherwise it leaves both and says why.
+func Rotate(dir, name, backup string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	o := readOwnership(dir)
+	if !o.owns(root, name) {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, name), errNotWritten)
+	}
+	if _, err := root.Lstat(backup); err == nil && !o.owns(root, backup) {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, backup), errNotWritten)
+	}
+	if err := root.Rename(name, backup); err != nil {
+		return err
+	}
+	o.move(name, backup)
+	return o.save()
+}
+
+// Owned reports whether the file at path, in a log directory, may be
+// written over or deleted by the gauntlet: nothing is there, or the
+// gauntlet wrote it (the record holds it as it is now, or does not know
+// the log directory and the file is a regular one).
+func Owned(path string) bool {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	f, err := openFileIn(root, filepath.Base(path))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return readOwnership(logDirOf(path)).ownsOpen(logDirOf(path), path, f)
+}
