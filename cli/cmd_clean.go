@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -13,25 +14,33 @@ import (
 // CleanCmd is `agent-gauntlet clean`.
 type CleanCmd struct{}
 
-// Run archives the logs and the execution state of the project found from
-// the working directory into <log_dir>/previous/ (gauntlet_logs in the
-// working directory when there is no project), under the run lock
-// (runner.Clean). A work tree without .gauntlet/config.yml is still the
-// project of its trusted configuration (trustedProject): clean then acts
-// on that one, whose logs and retry budget the stop hook keeps. A
-// configuration that does not load exits 2; a run in progress (lock held)
-// exits 1.
+// Run archives the logs and the execution state of the project a stop
+// hook whose session is in the working directory judges (stophook.Judge)
+// into <log_dir>/previous/, log_dir being the configuration in force
+// there (the trusted one, whose logs and retry budget the stop hook
+// keeps, never a work tree's that moved it), under the run lock
+// (runner.Clean). It says which project and log directory it cleaned.
+// Without a project it archives gauntlet_logs in the working directory. A
+// configuration in force that does not load (or a trusted one without
+// gates) exits 2 and cleans nothing; a run in progress (lock held) exits
+// 1.
 func (c *CleanCmd) Run(env *Env) error {
-	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadAll)
-	if errors.Is(err, config.ErrNotFound) {
-		noteDeletedConfig(env, err)
-		cfg, err = trustedProject(env.Ctx, env.Cwd), nil
-	}
+	j, err := stophook.Judge(env.Ctx, env.Cwd, time.Now())
 	if err != nil {
-		return configError(env.Stderr, err)
+		return err
 	}
-	if cfg != nil {
+	var cfg *config.Config
+	if j.Root != "" {
+		cfg, err = judgedConfig(env, j)
+		if err != nil {
+			return err
+		}
 		config.WriteWarnings(env.Stderr, cfg.Warnings)
+		if st := j.Trust; st != nil && !st.Trusted && j.Source != trust.SourceNone {
+			// The log directory is the trusted configuration's: say how the
+			// work tree's differs (deleted, log_dir moved, ...).
+			fmt.Fprintf(env.Stderr, "Trust: %s (project %s)\n", st.Describe(), runner.SafeText(j.Root))
+		}
 	}
 	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
 	for _, w := range res.Warnings {
@@ -44,6 +53,11 @@ func (c *CleanCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if j.Root != "" {
+		fmt.Fprintf(env.Stdout, "Project: %s (logs in %s)\n", runner.SafeText(j.Root), runner.SafeText(res.LogDir))
+	} else {
+		fmt.Fprintf(env.Stdout, "No project here (logs in %s)\n", runner.SafeText(res.LogDir))
+	}
 	if res.Archived {
 		fmt.Fprintln(env.Stdout, "Logs archived successfully.")
 	} else {
@@ -52,28 +66,34 @@ func (c *CleanCmd) Run(env *Env) error {
 	return nil
 }
 
-// trustedProject is the configuration the stop hook runs for the project
-// that dir is in when the work tree holds none (deleted, or never
-// committed below a trusted record): the trusted record's, else HEAD's
-// (trust.FindRoot, trust.Inspect); nil when there is no such project or
-// that configuration does not load (clean then falls back to gauntlet_logs
-// in dir).
-func trustedProject(ctx context.Context, dir string) *config.Config {
-	root, ok, err := trust.FindRoot(ctx, dir)
-	if err != nil || !ok {
-		return nil
+// judgedConfig is the whole configuration in force in the project j
+// judges; when it does not open, the error (exit 2) says which project's
+// and which configuration, once printed.
+func judgedConfig(env *Env, j stophook.Judgment) (*config.Config, error) {
+	err := j.Err
+	var cfg *config.Config
+	if err == nil {
+		cfg, err = j.Project.All(env.Ctx)
 	}
-	_, t, err := trust.Inspect(ctx, root)
-	if err != nil {
-		return nil
+	if err == nil {
+		return cfg, nil
 	}
-	p, err := config.OpenFiles(root, t.Files)
-	if err != nil {
-		return nil
+	noteDeletedConfig(env, err)
+	var problems *config.Errors
+	if errors.As(err, &problems) {
+		fmt.Fprintf(env.Stderr, "agent-gauntlet: the configuration the stop hook runs in %s (%s) does not load:\n",
+			runner.SafeText(j.Root), sourceText(j.Source))
 	}
-	cfg, err := p.All(ctx)
-	if err != nil {
-		return nil
+	return nil, configError(env.Stderr, err)
+}
+
+// sourceText says where a configuration in force comes from.
+func sourceText(s trust.Source) string {
+	switch s {
+	case trust.SourceRecord:
+		return "the trusted record"
+	case trust.SourceHEAD:
+		return "the one committed at HEAD"
 	}
-	return cfg
+	return "the work tree's, which nobody trusted"
 }

@@ -20,20 +20,35 @@ type StatusCmd struct {
 	JSON bool `name:"json" help:"Print the status as one JSON object."`
 }
 
-// Run prints the status.
+// Run prints the status of the project a stop hook whose session is in
+// the working directory judges (stophook.Judge), by the configuration in
+// force there, with exactly the pending gates that stop's answer lists
+// (those of the trusted projects it leaves unjudged too).
 func (c *StatusCmd) Run(env *Env) error {
-	cfg, err := config.LoadProject(env.Ctx, env.Cwd, config.ReadGates)
+	now := time.Now()
+	j, err := stophook.Judge(env.Ctx, env.Cwd, now)
+	if err != nil {
+		return err
+	}
+	cfg, err := j.Project, j.Err
+	if j.Root == "" {
+		err = &config.NotFoundError{Dir: env.Cwd}
+	}
+	var gates *config.Config
+	if err == nil {
+		gates, err = cfg.Gates()
+	}
 	if err != nil {
 		noteDeletedConfig(env, err)
-		c.pendingWithoutConfig(env, err)
+		c.pendingWithoutConfig(env, j, now, err)
 		return configError(env.Stderr, err)
 	}
-	now := time.Now()
-	st := runner.Status(env.Ctx, cfg, env.Getenv, now)
+	st := runner.Status(env.Ctx, gates, env.Getenv, now)
 	for _, w := range st.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}
-	trusted, line := trustLine(env.Ctx, cfg.Root)
+	trusted, line := trustLine(env.Ctx, gates.Root)
+	pending := nonNil(j.Pending(env.Ctx, now))
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
@@ -42,35 +57,57 @@ func (c *StatusCmd) Run(env *Env) error {
 			// Pending are the gates that wait to be verified, as the stop
 			// hook's answers list them.
 			Pending []string `json:"pending"`
+			// Shadowed is the configuration nobody trusted that the stop
+			// hook passes over for this project, "" for none.
+			Shadowed string `json:"shadowed,omitempty"`
 			// Trust is how the work tree's configuration stands to the
 			// trusted one (null when that cannot be told).
 			Trust *trust.Status `json:"trust"`
-		}{st, nonNil(stophook.PendingGates(env.Ctx, cfg, now)), trusted})
+		}{st, pending, j.Shadowed, trusted})
 	}
 	writeStatus(env.Stdout, st, time.Now())
 	fmt.Fprintln(env.Stdout, line)
+	writeJudged(env.Stdout, j, pending)
 	return nil
 }
 
-// pendingWithoutConfig says, when the configuration does not load (err),
-// which gates the gauntlet's own records still hold failing: they live
+// writeJudged says what the stop hook passes over to judge this project
+// (an untrusted configuration) and what it leaves unjudged: the pending
+// gates of other trusted projects in reach, "<project>: <gate>".
+func writeJudged(w io.Writer, j stophook.Judgment, pending []string) {
+	if j.Shadowed != "" {
+		fmt.Fprintf(w, "Passed over: the configuration in %s is not trusted, so the stop hook judges this project; "+
+			"`agent-gauntlet trust` run there adopts it\n", runner.SafeText(j.Shadowed))
+	}
+	var others []string
+	for _, g := range pending {
+		if strings.Contains(g, ": ") {
+			others = append(others, g)
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(w, "Also pending (trusted projects the stop hook names but does not judge from here): %s\n",
+			runner.SafeText(strings.Join(others, ", ")))
+	}
+}
+
+// pendingWithoutConfig says, when the configuration in force does not
+// load or no project is judged (err), which gates the gauntlet's own
+// records still hold failing, as the stop hook lists them: they live
 // outside the log directory and the configuration, so a log directory
 // replaced by a file, or a broken config.yml, never hides them. With
-// --json it prints {"pending": [...], "error": "..."}; the command still
-// fails as a configuration error.
-func (c *StatusCmd) pendingWithoutConfig(env *Env, err error) {
-	root, ok, ferr := trust.FindRoot(env.Ctx, env.Cwd)
-	if ferr != nil || !ok {
-		return
-	}
-	pending := nonNil(stophook.PendingGates(env.Ctx, &config.Config{Root: root, LogDir: config.DefaultLogDir}, time.Now()))
+// --json it prints {"project": ..., "pending": [...], "error": "..."};
+// the command still fails as a configuration error.
+func (c *StatusCmd) pendingWithoutConfig(env *Env, j stophook.Judgment, now time.Time, err error) {
+	pending := nonNil(j.Pending(env.Ctx, now))
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(struct {
+			Project string   `json:"project,omitempty"`
 			Pending []string `json:"pending"`
 			Error   string   `json:"error"`
-		}{pending, config.ErrorText(err)})
+		}{j.Root, pending, config.ErrorText(err)})
 		return
 	}
 	if len(pending) > 0 {

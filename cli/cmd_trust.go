@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
@@ -72,6 +73,7 @@ func (c *TrustCmd) Run(env *Env) error {
 			trusted.Record.How.Describe(), trusted.Record.TrustedAt.Local().Format(time.RFC3339))
 		return nil
 	}
+	noteJudgedNow(env, root)
 	showTrustChange(env.Stdout, root, trusted, work, diff)
 	how := trust.HowYes
 	if !c.Yes {
@@ -99,6 +101,20 @@ func (c *TrustCmd) Run(env *Env) error {
 	fmt.Fprintf(env.Stdout, "Trusted: the stop hook runs the gates of these %d file(s) in %s.\n", len(work), runner.SafeText(root))
 	warnLeftOut(env.Stderr, work)
 	return nil
+}
+
+// noteJudgedNow says, when a stop hook whose session is in the working
+// directory judges another project than root (the one trust adopts: a
+// trusted project nearby wins over root's configuration while nobody
+// trusted it), which one it judges now and that trusting root changes it.
+func noteJudgedNow(env *Env, root string) {
+	j, err := stophook.Judge(env.Ctx, env.Cwd, time.Now())
+	if err != nil || j.Root == "" || j.Root == root {
+		return
+	}
+	fmt.Fprintf(env.Stdout, "From here the stop hook now judges the trusted project %s, not %s; "+
+		"once %s is trusted, a session here judges it instead.\n",
+		runner.SafeText(j.Root), runner.SafeText(root), runner.SafeText(root))
 }
 
 // warnLeftOut names the files of .gauntlet/ a trusted copy holds only as

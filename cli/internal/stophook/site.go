@@ -208,9 +208,7 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 	if dir := resolveDir(in.Dir, h.o.Cwd); where.Env && in.Dir != "" && dir != where.Dir && within(dir, where.Dir) {
 		inner = dir
 	}
-	found, ok, err := trust.Discover(ctx, where.Dir, inner, func(k trust.Known) bool {
-		return len(pendingOfRecord(ctx, k, h.o.Now())) > 0
-	})
+	found, ok, err := discover(ctx, where.Dir, inner, h.o.Now())
 	if ok && inner != "" && within(inner, found.Root) && !within(where.Dir, found.Root) {
 		row, _ := hookproto.Lookup(in.Agent)
 		where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
@@ -269,43 +267,35 @@ func strayLogs(dir string) string {
 // (no_config), a configuration that does not load.
 func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (*site, *Outcome) {
 	s := &site{root: root, where: where}
-	st, t, err := trust.Inspect(ctx, root)
-	switch {
-	case errors.Is(err, place.ErrNoRepository):
-		s.source = trust.SourceNone
-	case err != nil:
-		detail := fmt.Sprintf("Cannot read the trusted configuration: %v.", err)
+	f := openInForce(ctx, root)
+	if f.inspectErr != nil {
+		detail := fmt.Sprintf("Cannot read the trusted configuration: %v.", f.inspectErr)
 		if problem := runner.RepositoryProblem(ctx, root); problem != nil {
 			detail = problem.Error()
 		}
 		out := h.answer(runner.StatusInfrastructureError, detail)
 		return nil, &out
-	default:
-		s.trust, s.source = &st, t.Source
-		if h.pin(ctx, root, t) {
-			s.pinned = fmt.Sprintf("The configuration committed at HEAD (%s) was adopted as the trusted one at this stop: "+
-				"no record of a person's trust was found (a first stop since an upgrade, or the record was deleted).", shortCommit(t.Commit))
-		}
 	}
-	if s.source == trust.SourceNone {
-		p, err := config.OpenProject(root)
-		if err != nil {
-			out := h.configFailure(ctx, root, err)
-			return s, &out
-		}
-		s.project = p
+	s.trust, s.source = f.st, f.t.Source
+	if f.st != nil && h.pin(ctx, root, f.t) {
+		s.pinned = fmt.Sprintf("The configuration committed at HEAD (%s) was adopted as the trusted one at this stop: "+
+			"no record of a person's trust was found (a first stop since an upgrade, or the record was deleted).", shortCommit(f.t.Commit))
+	}
+	switch {
+	case s.source == trust.SourceNone && f.err != nil:
+		out := h.configFailure(ctx, root, f.err)
+		return s, &out
+	case s.source == trust.SourceNone:
+		s.project = f.project
 		return s, nil
-	}
-	p, err := config.OpenFiles(root, t.Files)
-	if errors.Is(err, config.ErrNotFound) {
-		out := h.answer(runner.StatusNoConfig, "The trusted configuration has no gates ("+trustedWhen(st)+").")
+	case errors.Is(f.err, config.ErrNotFound):
+		out := h.answer(runner.StatusNoConfig, "The trusted configuration has no gates ("+trustedWhen(*f.st)+").")
+		return s, &out
+	case f.err != nil:
+		out := h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(errors.Unwrap(f.err)))
 		return s, &out
 	}
-	if err != nil {
-		out := h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
-		return s, &out
-	}
-	s.project, s.workRead = p, workTreeRead(root, st.Diff, t.Files)
+	s.project, s.workRead = f.project, workTreeRead(root, f.st.Diff, f.t.Files)
 	return s, nil
 }
 

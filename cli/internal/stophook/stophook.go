@@ -167,6 +167,9 @@ type Outcome struct {
 	Instructions string
 	// LogDir is the project's log directory ("" before it is known).
 	LogDir string
+	// Root is the root of the project judged ("" when none was found):
+	// the one Judge finds.
+	Root string
 	// configErr is the configuration error that kept the run from
 	// starting, for decide to judge (see configProblem).
 	configErr error
@@ -266,7 +269,7 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 			known.site = nil // nothing more is read after a panic
 		}
 		out = h.tell(ctx, out, &known)
-		out.LogDir, out.debug = known.logDir, known.debug
+		out.LogDir, out.debug, out.Root = known.logDir, known.debug, known.judged
 		if out.Block() && known.root != "" {
 			h.noteBlock(ctx, known.root, known.session)
 		}
@@ -292,6 +295,8 @@ type facts struct {
 	// stop does not judge (trust.Discovery): their pending failures are
 	// named, never dropped.
 	unjudged []trust.Known
+	// judged is the root of the project judged, once found.
+	judged string
 }
 
 // decide answers in order: the input, the loop guard, the project, its
@@ -318,7 +323,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// the whole of it by the run it is handed to. The loop guard's answer
 	// waits for it too, so that it names what is pending there.
 	found, where, stop := h.locate(ctx, in)
-	known.unjudged = found.Unjudged
+	known.unjudged, known.judged = found.Unjudged, found.Root
 	root := found.Root
 	if stop != nil {
 		return *cmp.Or(guard, stop)

@@ -37,24 +37,20 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		if note := s.trustNote(out.Block()); note != "" {
 			notes = append(notes, note)
 		}
-		cfg, err := s.gates()
-		if err != nil {
-			// Without gates (a configuration that does not load, a log
-			// directory replaced), the book still names every gate it holds
-			// failing; the failure logs are what is known beyond it.
-			cfg = &config.Config{Root: s.root, LogDir: config.DefaultLogDir}
-			if out.unverified == "" {
-				out.unverified = strayLogs(s.root)
-			}
+		// Without gates (a configuration that does not load, a log
+		// directory replaced), the book still names every gate it holds
+		// failing; the failure logs are what is known beyond it.
+		cfg, ok := gatesOrBook(s.root, s.project)
+		if !ok && out.unverified == "" {
+			out.unverified = strayLogs(s.root)
 		}
 		view = pendingFailures(ctx, cfg, h.o.Now())
 		if out.Block() && s.differs() && s.source != trust.SourceNone {
 			out.Instructions += "\n\n" + editsDoNotApply
 		}
 	}
-	out.Pending = view.all()
 	others := unjudgedPending(ctx, f.unjudged, h.o.Now())
-	out.Pending = append(out.Pending, others.pending...)
+	out.Pending = pendingList(view, others)
 	if out.Block() && others.text != "" {
 		notes = append(notes, "Also pending: "+others.text+".")
 	}

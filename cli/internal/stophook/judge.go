@@ -1,0 +1,141 @@
+package stophook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+)
+
+// Judgment is what a stop whose session is in a directory judges: the
+// project, the configuration in force there, and the trusted projects in
+// reach it leaves unjudged. The stop hook and the commands a person runs
+// to see or reset what it judges (status, clean) find it the same way
+// (Judge): one answer to "which project, with which gates, from here".
+type Judgment struct {
+	// Discovery is the project judged (Root, "" for none), the untrusted
+	// configuration passed over for it, and the trusted projects left
+	// unjudged (trust.Discover).
+	trust.Discovery
+	// Trust is how the work tree's configuration stands to the trusted
+	// one, nil outside a git work tree.
+	Trust *trust.Status
+	// Source is where the configuration in force comes from: the trusted
+	// record, HEAD's commit, or none (the work tree's).
+	Source trust.Source
+	// Project is the configuration in force in Root; nil when Err.
+	Project *config.Project
+	// Err is why the configuration in force does not open: none at all
+	// (config.ErrNotFound), a trusted one without gates (also
+	// config.ErrNotFound, its text says so), one that does not load.
+	Err error
+}
+
+// Judge finds what a stop whose session is in dir judges (with no input
+// directory below it), without running a gate and without writing
+// anything: the project (trust.Discover, a project's pending failures read
+// as of now) and the configuration in force there (the trusted one, else
+// the work tree's). Errors are git's.
+func Judge(ctx context.Context, dir string, now time.Time) (Judgment, error) {
+	found, ok, err := discover(ctx, dir, "", now)
+	if err != nil {
+		return Judgment{}, fmt.Errorf("find the project of %s: %w", dir, err)
+	}
+	j := Judgment{Discovery: found}
+	if !ok {
+		return j, nil
+	}
+	f := openInForce(ctx, found.Root)
+	if f.inspectErr != nil {
+		return j, fmt.Errorf("read the trusted configuration of %s: %w", found.Root, f.inspectErr)
+	}
+	j.Trust, j.Source, j.Project, j.Err = f.st, f.t.Source, f.project, f.err
+	return j, nil
+}
+
+// Pending are the gates a stop that judges j lists as pending (its
+// answer's "pending"): the judged project's, by its configuration in force
+// (the verdict book alone when that does not load), then each unjudged
+// trusted project's as "<project>: <gate>".
+func (j Judgment) Pending(ctx context.Context, now time.Time) []string {
+	var view pendingView
+	if j.Root != "" {
+		cfg, _ := gatesOrBook(j.Root, j.Project)
+		view = pendingFailures(ctx, cfg, now)
+	}
+	return pendingList(view, unjudgedPending(ctx, j.Unjudged, now))
+}
+
+// discover is trust.Discover for a stop whose session is in dir and whose
+// input's directory below it is inner ("" for none), a trusted project's
+// pending failures read from its verdict book as of now.
+func discover(ctx context.Context, dir, inner string, now time.Time) (trust.Discovery, bool, error) {
+	return trust.Discover(ctx, dir, inner, func(k trust.Known) bool {
+		return len(pendingOfRecord(ctx, k, now)) > 0
+	})
+}
+
+// inForce is the configuration in force in a project, as openInForce
+// finds it.
+type inForce struct {
+	// st is how the work tree's configuration stands to the trusted one,
+	// nil outside a git work tree; t the trusted configuration.
+	st *trust.Status
+	t  trust.Trusted
+	// project is the configuration in force, nil when err.
+	project *config.Project
+	err     error
+	// inspectErr is git failing to tell what is trusted.
+	inspectErr error
+}
+
+// openInForce opens the configuration in force in the project at root:
+// the trusted one (trust.Inspect: its record, else HEAD's commit), else
+// the work tree's (no record and none committed, or no git work tree).
+// It writes nothing.
+func openInForce(ctx context.Context, root string) inForce {
+	f := inForce{t: trust.Trusted{Source: trust.SourceNone}}
+	st, t, err := trust.Inspect(ctx, root)
+	switch {
+	case errors.Is(err, place.ErrNoRepository):
+	case err != nil:
+		f.inspectErr = err
+		return f
+	default:
+		f.st, f.t = &st, t
+	}
+	if f.t.Source == trust.SourceNone {
+		f.project, f.err = config.OpenProject(root)
+		return f
+	}
+	f.project, f.err = config.OpenFiles(root, t.Files)
+	if errors.Is(f.err, config.ErrNotFound) {
+		f.err = fmt.Errorf("the trusted configuration has no gates (%s): %w", trustedWhen(st), f.err)
+	} else if f.err != nil {
+		f.err = fmt.Errorf("the trusted configuration does not load: %w", f.err)
+	}
+	return f
+}
+
+// gatesOrBook is the configuration whose gates the pending failures of
+// the project at root are read by: p's gates, else (none loads) the
+// default log directory, where the verdict book still names every gate it
+// holds failing; ok is false in that case.
+func gatesOrBook(root string, p *config.Project) (cfg *config.Config, ok bool) {
+	if p != nil {
+		if cfg, err := p.Gates(); err == nil {
+			return cfg, true
+		}
+	}
+	return &config.Config{Root: root, LogDir: config.DefaultLogDir}, false
+}
+
+// pendingList is the pending field of an answer: the judged project's
+// gates (view), then the unjudged projects'.
+func pendingList(view pendingView, others unjudgedView) []string {
+	return append(view.all(), others.pending...)
+}
