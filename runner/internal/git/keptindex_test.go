@@ -284,6 +284,43 @@ func TestTreeEntries(t *testing.T) {
 	}
 }
 
+// EntryModes says the mode of each entry as `git ls-tree` does, in the
+// same tree as TreeEntries: executable or not, a link, a directory.
+func TestEntryModes(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.write(spaced, "s\n")
+	r.write("d/x.sh", "x\n")
+	if err := os.Chmod(filepath.Join(r.root, "d", "x.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(r.root, "d", "l")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := SnapshotTree(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"", "a.txt", spaced, "d", "d/x.sh", "d/l", "missing", "d/missing", "a.txt/x"}
+	got, err := EntryModes(ctx, r.root, tree, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		want := ""
+		if p != "" && p != "missing" && p != "d/missing" && p != "a.txt/x" {
+			want, _, _ = strings.Cut(r.git("ls-tree", tree, "--", p), " ")
+		}
+		if got[p] != want {
+			t.Errorf("%q: mode %q, want %q", p, got[p], want)
+		}
+	}
+	if got["d/x.sh"] != "100755" || got["d/l"] != "120000" || got["d"] != "040000" {
+		t.Errorf("modes %v", got)
+	}
+}
+
 // An index that `git add -A` left as it was has the tree noted for it: no
 // write-tree. A note that does not match the index (another content, a
 // damaged note) is not used.

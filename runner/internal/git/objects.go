@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -288,4 +289,96 @@ func commitHeader(commit []byte, key string) string {
 		}
 	}
 	return ""
+}
+
+// EntryModes returns, for each path (relative to the top level of the
+// work tree) that tree holds, the mode of its entry as git writes it
+// (100644, 100755, 120000 for a symbolic link, 040000, 160000): a blob's
+// object id says nothing of whether it is executable or a link. One `git
+// cat-file --batch` reads the trees of the paths' directories; a path
+// tree does not hold, the top level and a path holding a newline get
+// none.
+func EntryModes(ctx context.Context, root, tree string, paths []string) (map[string]string, error) {
+	out := make(map[string]string, len(paths))
+	if !isSHA(tree) {
+		return nil, fmt.Errorf("entry modes: %q is not an object id", tree)
+	}
+	byDir := map[string][]string{}
+	var dirs []string
+	for _, p := range paths {
+		if p == "" || strings.ContainsAny(p, "\n\x00") {
+			continue
+		}
+		dir, name := "", p
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			dir, name = p[:i], p[i+1:]
+		}
+		if _, ok := byDir[dir]; !ok {
+			dirs = append(dirs, dir)
+		}
+		byDir[dir] = append(byDir[dir], name)
+	}
+	if len(dirs) == 0 {
+		return out, nil
+	}
+	var in strings.Builder
+	for _, d := range dirs {
+		in.WriteString(tree + ":" + d + "\n")
+	}
+	res, _, err := run(ctx, call{root: root, args: []string{"cat-file", "--batch"}, stdin: in.String()})
+	if err != nil {
+		return nil, err
+	}
+	hashLen := len(tree) / 2
+	for _, d := range dirs {
+		nl := bytes.IndexByte(res, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("git cat-file --batch: short output for %q", d)
+		}
+		header := string(res[:nl])
+		res = res[nl+1:]
+		if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
+			continue
+		}
+		f := strings.Fields(header)
+		size := -1
+		if len(f) == 3 {
+			size, _ = strconv.Atoi(f[2])
+		}
+		if size < 0 || size+1 > len(res) {
+			return nil, fmt.Errorf("git cat-file --batch: bad header %q", header)
+		}
+		body := res[:size]
+		res = res[size+1:]
+		if f[1] != "tree" {
+			continue
+		}
+		modes := treeModes(body, hashLen)
+		for _, name := range byDir[d] {
+			if m, ok := modes[name]; ok {
+				out[path.Join(d, name)] = m
+			}
+		}
+	}
+	return out, nil
+}
+
+// treeModes reads a tree object's entries (`<mode> <name>\0<hash>`) into
+// their modes by name, as six digits.
+func treeModes(body []byte, hashLen int) map[string]string {
+	modes := map[string]string{}
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		nul := bytes.IndexByte(body, 0)
+		if sp < 0 || nul < sp || nul+1+hashLen > len(body) {
+			break
+		}
+		mode := string(body[:sp])
+		if len(mode) < 6 {
+			mode = strings.Repeat("0", 6-len(mode)) + mode
+		}
+		modes[string(body[sp+1:nul])] = mode
+		body = body[nul+1+hashLen:]
+	}
+	return modes
 }

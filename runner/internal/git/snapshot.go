@@ -106,6 +106,8 @@ type TreeSnapshot struct {
 	// links are the top-level-relative paths of the symbolic links of
 	// Tree; reaching those whose targets Reach holds (see ReachLinks).
 	links, reaching []string
+	// ends are where links lead (LinkEnds).
+	ends []LinkEnd
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
