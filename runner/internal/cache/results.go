@@ -155,13 +155,10 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 	for p := range paths {
 		list = append(list, p)
 	}
-	ids, modes := map[string]git.TreeEntry{}, map[string]string{}
+	ids := map[string]git.TreeEntry{}
 	if len(list) > 0 {
 		var err error
 		if ids, err = git.TreeEntries(ctx, c.root, tree, list); err != nil {
-			return nil, err
-		}
-		if modes, err = git.EntryModes(ctx, c.root, tree, list); err != nil {
 			return nil, err
 		}
 	}
@@ -184,10 +181,10 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		if w, ok := wants[j.ID]; ok {
 			for _, p := range w.paths {
 				top := c.treePath(p)
-				g.Objects = append(g.Objects, Object{Path: p, ID: ids[top].ID, Mode: modes[top]})
+				g.Objects = append(g.Objects, Object{Path: p, ID: ids[top].ID, Mode: ids[top].Mode})
 			}
 			for _, p := range w.sight.Reached {
-				g.Objects = append(g.Objects, Object{Path: reachedPrefix + p, ID: ids[p].ID, Mode: modes[p]})
+				g.Objects = append(g.Objects, Object{Path: reachedPrefix + p, ID: ids[p].ID, Mode: ids[p].Mode})
 			}
 			g.Reach = w.sight.Ends
 		} else {

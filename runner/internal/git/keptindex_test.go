@@ -265,6 +265,9 @@ func TestTreeEntries(t *testing.T) {
 		var want TreeEntry
 		if p != "missing" && p != "d/missing" && p != dashed {
 			want = TreeEntry{ID: r.git("rev-parse", tree+":"+p), Type: r.git("cat-file", "-t", tree+":"+p)}
+			if p != "" {
+				want.Mode, _, _ = strings.Cut(r.git("ls-tree", tree, "--", p), " ")
+			}
 		}
 		if got[p] != want {
 			t.Errorf("%q: %+v, want %+v", p, got[p], want)
@@ -284,9 +287,9 @@ func TestTreeEntries(t *testing.T) {
 	}
 }
 
-// EntryModes says the mode of each entry as `git ls-tree` does, in the
-// same tree as TreeEntries: executable or not, a link, a directory.
-func TestEntryModes(t *testing.T) {
+// TreeEntries says the mode of each entry as `git ls-tree` does:
+// executable or not, a link, a directory.
+func TestTreeEntriesModes(t *testing.T) {
 	ctx := context.Background()
 	r := newRepo(t)
 	r.write("a.txt", "a\n")
@@ -303,7 +306,7 @@ func TestEntryModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := []string{"", "a.txt", spaced, "d", "d/x.sh", "d/l", "missing", "d/missing", "a.txt/x"}
-	got, err := EntryModes(ctx, r.root, tree, paths)
+	got, err := TreeEntries(ctx, r.root, tree, paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,12 +315,12 @@ func TestEntryModes(t *testing.T) {
 		if p != "" && p != "missing" && p != "d/missing" && p != "a.txt/x" {
 			want, _, _ = strings.Cut(r.git("ls-tree", tree, "--", p), " ")
 		}
-		if got[p] != want {
-			t.Errorf("%q: mode %q, want %q", p, got[p], want)
+		if got[p].Mode != want {
+			t.Errorf("%q: mode %q, want %q", p, got[p].Mode, want)
 		}
 	}
-	if got["d/x.sh"] != "100755" || got["d/l"] != "120000" || got["d"] != "040000" {
-		t.Errorf("modes %v", got)
+	if got["d/x.sh"].Mode != "100755" || got["d/l"].Mode != "120000" || got["d"].Mode != "040000" || got["d/l"].Type != "blob" {
+		t.Errorf("entries %v", got)
 	}
 }
 
