@@ -125,10 +125,11 @@ func (h *harness) do(step string) error {
 		return err
 	}
 	defer os.RemoveAll(copyDir)
-	input, unheld, err := h.s.fingerprint(".")
+	_, unheld, err := h.s.fingerprint(".")
 	if err != nil {
 		return err
 	}
+	inputs := map[string]string{}
 	cached, cachedErr, err := h.s.run(h.bin, h.s.repo)
 	if err != nil {
 		return err
@@ -168,6 +169,18 @@ func (h *harness) do(step string) error {
 		setting, scoped := h.cfg.gateCache(g.ID)
 		if setting == "false" || scoped || unheld {
 			continue
+		}
+		scope := gateScope(g.ID, setting)
+		input, ok := inputs[scope]
+		if !ok {
+			var scopeUnheld bool
+			if input, scopeUnheld, err = h.s.fingerprint(scope); err != nil {
+				return err
+			}
+			if scopeUnheld {
+				continue
+			}
+			inputs[scope] = input
 		}
 		if h.proven[g.ID][input] {
 			h.stats.expected.Add(1)

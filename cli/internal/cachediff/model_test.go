@@ -82,9 +82,9 @@ entry_points:
   - path: "."
     checks: [content, crlf, exec, links]
   - path: src
-    checks: [scoped]
+    checks: [scoped, content]
 ` + review + `  - path: lib/*
-    checks: [old]
+    checks: [old, content]
   - path: "lib/**/*.txt"
     checks: [crlf]
 `
@@ -92,7 +92,8 @@ entry_points:
 
 // Pools the steps draw from.
 var (
-	paths    = []string{"r.txt", "src/a.txt", "src/b.txt", "src/new.txt", "lib/x/y.txt", "lib/z/w.txt", "lib/x/old.txt", "dep/f", "out/o.txt"}
+	paths = []string{"r.txt", "src/a.txt", "src/b.txt", "src/new.txt", "lib/x/y.txt", "lib/z/w.txt", "lib/x/old.txt", "dep/f", "out/o.txt",
+		"conf/c.txt"}
 	contents = []string{"ok", "BAD", "bad", "OLD new", "other", "OLD from the base"}
 	attrs    = []string{"none", "text=auto", "eol=lf", "-diff", "binary", "filter"}
 	// outsideTargets are where a link may lead outside the repository
@@ -101,12 +102,23 @@ var (
 	// into its ignored out/.
 	outsideTargets = []string{"OUT/ok.txt", "OUT/bad.txt", "OUT/none.txt", "OUT/hop", "OUT/dir", "/dev/null", "OUT/../repo/r.txt",
 		"OUT/../repo/out/o.txt"}
+	// treeTargets are where a link may lead inside the repository (REPO/
+	// is its top level; the link is written relative to its directory):
+	// files and directories outside an entry point (conf/, the root's
+	// r.txt, another entry point), a path that may not exist, and paths
+	// that may themselves be links (a chain).
+	treeTargets = []string{"REPO/conf/c.txt", "REPO/conf", "REPO/r.txt", "REPO/src/a.txt", "REPO/src", "REPO/lib/x/y.txt",
+		"REPO/lib/z", "REPO/conf/none.txt", "REPO/dep"}
+	// hopTargets are where the link OUT/hop may be led: files outside the
+	// repository, and back into it (a chain that leaves the work tree and
+	// comes back).
+	hopTargets = []string{"ok", "BAD", "in-r", "in-conf"}
 )
 
 // drawStep draws one step, in the replay form (see apply).
 func drawStep(t *rapid.T) string {
 	p := rapid.SampledFrom(paths).Draw(t, "path")
-	switch rapid.IntRange(0, 17).Draw(t, "kind") {
+	switch rapid.IntRange(0, 19).Draw(t, "kind") {
 	case 0, 1, 2:
 		return fmt.Sprintf("write %s %s %s", p, strings.ReplaceAll(rapid.SampledFrom(contents).Draw(t, "content"), " ", "_"),
 			rapid.SampledFrom([]string{"lf", "lf", "crlf"}).Draw(t, "eol"))
@@ -136,8 +148,14 @@ func drawStep(t *rapid.T) string {
 	case 14:
 		return "symlink " + p + " " + rapid.SampledFrom(outsideTargets).Draw(t, "target")
 	case 15:
-		return "outside " + rapid.SampledFrom([]string{"ok.txt", "none.txt", "hop"}).Draw(t, "file") + " " +
-			rapid.SampledFrom([]string{"ok", "BAD"}).Draw(t, "content")
+		file := rapid.SampledFrom([]string{"ok.txt", "none.txt", "hop"}).Draw(t, "file")
+		if file == "hop" {
+			return "outside hop " + rapid.SampledFrom(hopTargets).Draw(t, "content")
+		}
+		return "outside " + file + " " + rapid.SampledFrom([]string{"ok", "BAD"}).Draw(t, "content")
+	case 16, 17:
+		// A link inside an entry point (or anywhere) to what is outside it.
+		return "symlink " + rapid.SampledFrom(linkPaths).Draw(t, "link") + " " + rapid.SampledFrom(treeTargets).Draw(t, "target")
 	default:
 		return fmt.Sprintf("write %s %s lf", p, rapid.SampledFrom(contents[:2]).Draw(t, "content"))
 	}
@@ -202,7 +220,11 @@ func (s *sandbox) apply(step string) error {
 		}
 		return os.Remove(s.path(f[1]))
 	case "commit":
-		if _, err := s.git("add", "-A"); err != nil {
+		add := []string{"add", "-A", "--", "."}
+		if _, err := s.gitIn(s.path("dep"), "rev-parse", "-q", "--verify", "HEAD"); err != nil && exists("dep/.git") {
+			add = append(add, ":(exclude)dep") // a repository without a commit: git cannot add it
+		}
+		if _, err := s.git(add...); err != nil {
 			return err
 		}
 		_, err := s.git("commit", "-q", "--allow-empty", "-m", "work")
@@ -216,14 +238,23 @@ func (s *sandbox) apply(step string) error {
 		if rest, ok := strings.CutPrefix(target, "OUT/"); ok {
 			target = filepath.Join(s.outside(), rest)
 		}
+		if rest, ok := strings.CutPrefix(target, "REPO/"); ok {
+			rel, err := filepath.Rel(filepath.Dir(s.path(f[1])), s.path(rest))
+			if err != nil {
+				return err
+			}
+			target = rel
+		}
 		return os.Symlink(target, s.path(f[1]))
 	case "outside":
 		// An edit outside the repository, of a file links may reach: "hop"
-		// is led to ok.txt, or to bad.txt for BAD.
+		// is led to ok.txt, to bad.txt for BAD, or back into the
+		// repository.
 		p := filepath.Join(s.outside(), f[1])
 		if f[1] == "hop" {
 			_ = os.Remove(p)
-			return os.Symlink(map[string]string{"ok": "ok.txt", "BAD": "bad.txt"}[f[2]], p)
+			return os.Symlink(map[string]string{"ok": "ok.txt", "BAD": "bad.txt", "in-r": "../repo/r.txt",
+				"in-conf": "../repo/conf/c.txt"}[f[2]], p)
 		}
 		return os.WriteFile(p, []byte(f[2]+"\n"), 0o644)
 	}
@@ -312,6 +343,28 @@ func (s *sandbox) nested(what string) error {
 	}
 	_, err := s.gitIn(dep, "commit", "-q", "--allow-empty", "-m", "dep")
 	return err
+}
+
+// linkPaths are where a link to what is outside an entry point may be
+// made: in each entry point, and outside every one but the root (conf/,
+// for chains).
+var linkPaths = []string{"src/l.txt", "src/a.txt", "lib/x/l.txt", "lib/z/w.txt", "conf/l.txt", "r.txt"}
+
+// gateScope is the directory whose content is what the gate of job id can
+// see, as its `cache:` setting declares it: its entry point's fixed
+// directory under "entry_point" (src, lib for lib/* and lib/**/*.txt, the
+// root), else the whole repository.
+func gateScope(id, setting string) string {
+	f := strings.Split(id, ":")
+	if setting != "entry_point" || len(f) < 3 {
+		return "."
+	}
+	ep := strings.Join(f[1:len(f)-1], ":")
+	first, _, _ := strings.Cut(ep, "/")
+	if first == "" || first == "." || strings.ContainsAny(first, "*?[") {
+		return "."
+	}
+	return first
 }
 
 // gateCache is the cache setting of a gate job id ("true" for the

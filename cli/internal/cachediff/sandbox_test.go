@@ -34,7 +34,10 @@ var gateScripts = map[string]string{
 	"content.sh": visible + `
 found=0
 for f in $(files f); do if grep -q BAD "$f"; then echo "$f:1: error: BAD"; found=1; fi; done
-for f in $(files l); do if [ -f "$f" ] && grep -q BAD "$f"; then echo "$f:1: error: BAD through a link"; found=1; fi; done
+for f in $(files l); do
+  if [ -f "$f" ] && grep -q BAD "$f"; then echo "$f:1: error: BAD through a link"; found=1; fi
+  if [ -d "$f" ] && grep -Rqs --exclude-dir=.git BAD "$f/"; then echo "$f:1: error: BAD in a directory a link leads to"; found=1; fi
+done
 exit $found
 `,
 	"crlf.sh": visible + `
@@ -99,6 +102,7 @@ var baseFiles = map[string]string{
 	"lib/z/w.txt":     "w ok\n",
 	".gitignore":      "gauntlet_logs/\nout/\n",
 	"out/ignored.txt": "ignored\n",
+	"conf/c.txt":      "c ok\n",
 }
 
 // newSandbox makes the sandbox of a sequence with configuration cfg under
@@ -245,14 +249,33 @@ func (s *sandbox) copyRepo() (string, error) {
 	return dst, nil
 }
 
-// fingerprint is what a gate run in dir (relative to the repository) can
-// see: every file and link below it, as the check scripts list them, with
-// its mode and bytes, and what each link leads to outside the repository.
-// unheld is true when a link leads to what no cache key can hold (a
-// directory outside): no gate is then expected from the cache.
+// fingerprint is what a gate whose scope is dir (relative to the
+// repository) can see: every file and link below it, as the check scripts
+// list them, with its mode and bytes, and for each link where it leads
+// (the path it resolves to) and, when that is outside dir, what is there:
+// the bytes and mode of a file, what a directory holds (read the same way,
+// its links followed), or that nothing is there. unheld is true when a
+// link leads to what no cache key can hold (a directory outside the
+// repository, a device, an ignored directory): no gate is then expected
+// from the cache.
 func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
-	root := s.path(dir)
-	var lines []string
+	lines, unheld, err := s.seen(s.path(dir), s.path(dir), 0)
+	if err != nil {
+		return "", false, err
+	}
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:12]), unheld, nil
+}
+
+// maxHops bounds how deep seen follows links to directories that lead to
+// more links.
+const maxHops = 8
+
+// seen lists what a reader of root sees, for fingerprint: the walk of root
+// (of its resolved form for a directory reached through a link: the
+// repository-relative names stay those below root), with what each link
+// reaches outside scope (the walked scope directory) followed hops deep.
+func (s *sandbox) seen(root, scope string, hops int) (lines []string, unheld bool, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -274,9 +297,15 @@ func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
 			if err != nil {
 				return err
 			}
-			reach, held := s.reach(p)
+			reach, inner, held, err := s.reach(p, scope, hops)
+			if err != nil {
+				return err
+			}
 			unheld = unheld || !held
 			lines = append(lines, "link "+rel+" "+target+" "+reach)
+			for _, l := range inner {
+				lines = append(lines, "  through "+rel+": "+l)
+			}
 		case fi.Mode().IsRegular():
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -287,12 +316,8 @@ func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return "", false, err
-	}
 	slices.Sort(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:12]), unheld, nil
+	return lines, unheld, err
 }
 
 // skipped are the directories the walk of fingerprint leaves out: the git
@@ -310,25 +335,43 @@ func walkSkips(rel string) bool {
 	return false
 }
 
-// reach is what the link at p leads to outside the repository or in what
-// the walk leaves out ("" where the walk sees it): the mode and bytes of a
-// file, "missing" for nothing; held is false for what no key can hold.
-func (s *sandbox) reach(p string) (string, bool) {
+// reach is where the link at p leads (the repository-relative path it
+// resolves to, or the absolute one outside the repository) and, when that
+// is outside scope or in what the walk leaves out, what is there: the mode
+// and bytes of a file (reach), the lines of what a directory in the
+// repository holds (inner), "missing" for nothing. held is false for what
+// no key can hold (a directory outside the repository or an ignored one, a
+// device).
+func (s *sandbox) reach(p, scope string, hops int) (reach string, inner []string, held bool, err error) {
 	resolved, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return "missing", true
+		return "missing", nil, true, nil
 	}
-	if rel, err := filepath.Rel(s.repo, resolved); err == nil && !strings.HasPrefix(rel, "..") && !walkSkips(rel) {
-		return "", true
+	where := resolved
+	rel, rerr := filepath.Rel(s.repo, resolved)
+	inRepo := rerr == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !walkSkips(rel)
+	if inRepo {
+		where = "repo:" + filepath.ToSlash(rel)
+	}
+	if inRepo && (resolved == scope || strings.HasPrefix(resolved, scope+string(filepath.Separator))) {
+		return where, nil, true, nil // the walk of scope sees it
 	}
 	fi, err := os.Stat(resolved)
-	if err != nil || !fi.Mode().IsRegular() {
-		return "", false
+	switch {
+	case err != nil:
+		return where, nil, false, nil
+	case fi.IsDir() && rel == ".":
+		return where, nil, false, nil // it holds the ignored out/
+	case fi.IsDir() && inRepo && hops < maxHops:
+		inner, unheld, err := s.seen(resolved, scope, hops+1)
+		return where + " dir", inner, !unheld, err
+	case !fi.Mode().IsRegular():
+		return where, nil, false, nil
 	}
 	data, err := os.ReadFile(resolved)
 	if err != nil {
-		return "", false
+		return where, nil, false, nil
 	}
 	sum := sha256.Sum256(data)
-	return fmt.Sprintf("%s %o %s", resolved, fi.Mode().Perm()&0o100, hex.EncodeToString(sum[:8])), true
+	return fmt.Sprintf("%s %o %s", where, fi.Mode().Perm()&0o100, hex.EncodeToString(sum[:8])), nil, true, nil
 }

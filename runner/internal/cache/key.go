@@ -95,10 +95,14 @@ func SettingsOf(cfg *config.Config) Settings {
 }
 
 // Object is a path of the snapshot and the object it names there ("" when
-// it names none: a path that appears later must change the key).
+// it names none: a path that appears later must change the key), with its
+// mode.
 type Object struct {
 	Path string `json:"path"`
 	ID   string `json:"id"`
+	// Mode is the mode of its entry (executable or not, a link or a
+	// file), "" for the top level.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Diff is what a review's diff is computed from, besides the work tree.
@@ -126,11 +130,13 @@ type Gate struct {
 	// directory, since a check reads files outside it too.
 	Tree string
 	// Objects are the scope paths and what they name (ScopeEntryPoint),
-	// see Paths.
+	// see Paths, and the paths of the work tree links among them lead to
+	// (see SightOf).
 	Objects []Object
-	// Reach is what the symbolic links of the work tree lead to outside it
-	// (the snapshot's Reach), "" for nothing: a gate reads through them
-	// whatever its scope.
+	// Reach identifies where the symbolic links the gate reads through
+	// lead (Sight.Ends: every link of the work tree for ScopeTree, those
+	// of its scope and of what they lead to for ScopeEntryPoint), "" for
+	// none: a gate reads through them whatever its scope.
 	Reach string
 	// Diff is set for a review.
 	Diff *Diff
@@ -337,15 +343,24 @@ type Proof struct {
 	// Skipped are the violations the agent had skipped when the review
 	// passed: a cached pass reports them again (passed with warnings).
 	Skipped []gate.Violation `json:"skipped,omitempty"`
+	// NotShown are the changed paths the review's reviewers were not shown
+	// as text when it passed: a cached pass names them again, as the run
+	// that proved it did (its key holds what the diff is made of, so the
+	// same paths are not shown to the same question).
+	NotShown []Unshown `json:"not_shown,omitempty"`
+}
+
+// Unshown is a gate.NotShown as a Proof keeps it.
+type Unshown struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
 }
 
 // Recordable reports whether r is a verdict the cache keeps: a pass, or a
 // check's failure that the base branch has too (pre-existing), judged
 // against a known base commit. Anything else runs again next time.
 func Recordable(r gate.Result) bool {
-	if r.Cached != nil || r.Infrastructure || len(r.NotShown) > 0 {
-		// A review whose reviewers were not shown every change passed
-		// on less than its input: no proof of it.
+	if r.Cached != nil || r.Infrastructure {
 		return false
 	}
 	switch r.Status {
@@ -380,9 +395,13 @@ func (p Proof) Usable(job gate.Job, baselineFor string, baseCommit func() string
 // Result is the result of job that p holds, stored at stored: the
 // verdict, its message and skipped violations, and which run proved it.
 func (p Proof) Result(job gate.Job, stored, now time.Time) gate.Result {
-	return gate.Result{JobID: job.ID, Status: p.Status, Message: p.Message, Skipped: p.Skipped, Baseline: p.Baseline,
+	r := gate.Result{JobID: job.ID, Status: p.Status, Message: p.Message, Skipped: p.Skipped, Baseline: p.Baseline,
 		Cached: &gate.Cached{At: stored, Age: now.Sub(stored), Run: p.Run, Root: p.Root, ConsoleLog: p.ConsoleLog,
 			PreExisting: p.Status == gate.StatusPreExisting}}
+	for _, n := range p.NotShown {
+		r.NotShown = append(r.NotShown, gate.NotShown{Path: n.Path, Why: n.Why})
+	}
+	return r
 }
 
 // Slot is one slot of a cached review.

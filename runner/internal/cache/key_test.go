@@ -372,10 +372,16 @@ func TestProofVerdicts(t *testing.T) {
 		"a pass of less than the change": {JobID: job.ID, Status: gate.StatusPass,
 			NotShown: []gate.NotShown{{Path: "src/logo.png", Why: "binary content"}}},
 	} {
-		want := name == "a pass" || name == "a pre-existing failure"
+		want := name == "a pass" || name == "a pre-existing failure" || name == "a pass of less than the change"
 		if got := Recordable(r); got != want {
 			t.Errorf("%s: Recordable = %v", name, got)
 		}
+	}
+	// A pass of less than the change names, cached, what its reviewers
+	// were not shown, as the run that proved it did.
+	unshown := gate.Result{JobID: job.ID, Status: gate.StatusPass, NotShown: []gate.NotShown{{Path: "src/logo.png", Why: "binary content"}}}
+	if got := proofOf(unshown, 1, "/r", "", "").Result(job, time.Unix(0, 0), time.Unix(1, 0)); !slices.Equal(got.NotShown, unshown.NotShown) {
+		t.Errorf("cached, a pass of less than the change names %v, want %v", got.NotShown, unshown.NotShown)
 	}
 	p := Proof{Job: job.ID, Status: pre.Status, Message: pre.Message, Baseline: pre.Baseline, BaselineFor: "local head1", Run: 3}
 	asked := 0

@@ -13,12 +13,16 @@ const maxNamed = 64
 
 // Paths are the paths, relative to the project root, whose content makes
 // the tree part of the key of job under ScopeEntryPoint: the entry point
-// (a glob's fixed directory prefix; "." is the whole project) and the
-// paths the gate names (NamedPaths of a check's command). ok is false when
-// some path cannot be looked up exactly (a newline in it): the gate is then
-// keyed by the whole tree.
+// (a glob's fixed directory prefix; "." is the whole project), the
+// working directory a check runs in (which may be outside its entry
+// point) and the paths the gate names (NamedPaths of a check's command).
+// ok is false when some path cannot be looked up exactly (a newline in
+// it): the gate is then keyed by the whole tree.
 func Paths(job gate.Job) (paths []string, ok bool) {
 	paths = append(paths, scopeDir(job.EntryPoint))
+	if wd := scopeDir(job.WorkingDir); job.Kind == gate.KindCheck && job.WorkingDir != "" && !within(wd, paths[0]) {
+		paths = append(paths, wd)
+	}
 	if cmd := job.Command(); cmd != "" {
 		paths = append(paths, NamedPaths(cmd, job.WorkingDir)...)
 	}
@@ -130,4 +134,10 @@ func words(command string) []string {
 	}
 	flush()
 	return out
+}
+
+// within reports whether the path p is dir or below it (both relative to
+// the same directory, "." for it).
+func within(p, dir string) bool {
+	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
 }

@@ -101,12 +101,12 @@ func WantsDiff(jobs []gate.Job) bool {
 // ComputeKeys computes the keys of jobs on what the run's snapshot says a
 // gate can see (tree: its KeyTree, the whole work tree as it is on disk,
 // the repositories inside it included; one git process for every path
-// they need) and what its links lead to outside it (reach), with diff the
-// inputs of the reviews' diff (nil: reviews get no key); a job whose key
-// cannot be computed has none, and stays out of the cache. An error (a
-// note in the debug log) leaves every job without a key.
-func (c *Results) ComputeKeys(ctx context.Context, tree, reach string, jobs []gate.Job, diff *Diff) {
-	keys, err := c.keysOn(ctx, tree, reach, jobs, diff)
+// they need) and where its links lead (ends: the snapshot's LinkEnds),
+// with diff the inputs of the reviews' diff (nil: reviews get no key); a
+// job whose key cannot be computed has none, and stays out of the cache.
+// An error (a note in the debug log) leaves every job without a key.
+func (c *Results) ComputeKeys(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) {
+	keys, err := c.keysOn(ctx, tree, ends, jobs, diff)
 	if err != nil {
 		c.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -114,25 +114,42 @@ func (c *Results) ComputeKeys(ctx context.Context, tree, reach string, jobs []ga
 	c.keys = keys
 }
 
-// keysOn computes the keys of jobs for the top-level tree and what its
-// links lead to outside it (reach, see Gate), with diff the
-// diff inputs of review jobs (nil: reviews get no key). A gate keyed by
-// the tree is keyed by the whole of it, not only the project's directory:
-// a check reads files outside it too (a workspace's go.work, a lock file,
-// shared configuration).
-func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Job, diff *Diff) (map[string]string, error) {
+// scoped is what the key of a job keyed by its entry point holds of the
+// work tree: the paths it reads (Paths) and what links lead to from them.
+type scoped struct {
+	paths []string
+	sight Sight
+}
+
+// keysOn computes the keys of jobs for the top-level tree and where its
+// links lead (ends, see SightOf), with diff the diff inputs of review
+// jobs (nil: reviews get no key). A gate keyed by the tree is keyed by
+// the whole of it, not only the project's directory: a check reads files
+// outside it too (a workspace's go.work, a lock file, shared
+// configuration). One keyed by its entry point is keyed by the paths it
+// reads and every path of the work tree a link among them leads to, and
+// by where each such link leads.
+func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	paths := map[string]bool{}
-	wants := map[string][]string{}
+	wants := map[string]scoped{}
 	for _, j := range jobs {
 		if scopeOf(j) != ScopeEntryPoint {
 			continue
 		}
-		if ps, ok := Paths(j); ok {
-			wants[j.ID] = ps
-			for _, p := range ps {
-				paths[c.treePath(p)] = true
-			}
+		ps, ok := Paths(j)
+		if !ok {
+			continue
 		}
+		top := make([]string, len(ps))
+		for i, p := range ps {
+			top[i] = c.treePath(p)
+			paths[top[i]] = true
+		}
+		sight := SightOf(top, ends)
+		for _, p := range sight.Reached {
+			paths[p] = true
+		}
+		wants[j.ID] = scoped{paths: ps, sight: sight}
 	}
 	list := make([]string, 0, len(paths))
 	for p := range paths {
@@ -145,6 +162,7 @@ func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Jo
 			return nil, err
 		}
 	}
+	whole := SightOf([]string{""}, ends)
 	keys := map[string]string{}
 	sums := changedSums{}
 	for _, j := range jobs {
@@ -152,7 +170,7 @@ func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Jo
 		if s == "" {
 			continue
 		}
-		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: reach}
+		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends}
 		if j.ReadsDiff() {
 			if diff == nil {
 				continue
@@ -160,10 +178,15 @@ func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Jo
 			d := *diff
 			g.Diff = &d
 		}
-		if ps, ok := wants[j.ID]; ok {
-			for _, p := range ps {
-				g.Objects = append(g.Objects, Object{Path: p, ID: ids[c.treePath(p)].ID})
+		if w, ok := wants[j.ID]; ok {
+			for _, p := range w.paths {
+				top := c.treePath(p)
+				g.Objects = append(g.Objects, Object{Path: p, ID: ids[top].ID, Mode: ids[top].Mode})
 			}
+			for _, p := range w.sight.Reached {
+				g.Objects = append(g.Objects, Object{Path: reachedPrefix + p, ID: ids[p].ID, Mode: ids[p].Mode})
+			}
+			g.Reach = w.sight.Ends
 		} else {
 			g.Scope, g.Tree = ScopeTree, tree
 		}
@@ -176,6 +199,11 @@ func (c *Results) keysOn(ctx context.Context, tree, reach string, jobs []gate.Jo
 	}
 	return keys, nil
 }
+
+// reachedPrefix marks, in a key's Objects, a path a link leads to
+// (relative to the top level of the work tree), apart from the paths the
+// gate reads (relative to the project root).
+const reachedPrefix = ":/"
 
 // changedSums fingerprints the changed-file lists of jobs, once for a list
 // several checks share (the same slice).
@@ -353,6 +381,9 @@ func proofOf(r gate.Result, run int, root, consoleLog, baselineFor string) Proof
 	}
 	for _, s := range r.Slots {
 		p.Slots = append(p.Slots, Slot{Adapter: s.Adapter, Index: s.Index, Message: s.Message})
+	}
+	for _, n := range r.NotShown {
+		p.NotShown = append(p.NotShown, Unshown{Path: n.Path, Why: n.Why})
 	}
 	return p
 }

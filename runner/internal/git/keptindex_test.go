@@ -265,6 +265,9 @@ func TestTreeEntries(t *testing.T) {
 		var want TreeEntry
 		if p != "missing" && p != "d/missing" && p != dashed {
 			want = TreeEntry{ID: r.git("rev-parse", tree+":"+p), Type: r.git("cat-file", "-t", tree+":"+p)}
+			if p != "" {
+				want.Mode, _, _ = strings.Cut(r.git("ls-tree", tree, "--", p), " ")
+			}
 		}
 		if got[p] != want {
 			t.Errorf("%q: %+v, want %+v", p, got[p], want)
@@ -281,6 +284,43 @@ func TestTreeEntries(t *testing.T) {
 	}
 	if m, err := TreeEntries(ctx, r.root, tree, nil); err != nil || len(m) != 0 {
 		t.Errorf("no paths: %v %v", m, err)
+	}
+}
+
+// TreeEntries says the mode of each entry as `git ls-tree` does:
+// executable or not, a link, a directory.
+func TestTreeEntriesModes(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.write(spaced, "s\n")
+	r.write("d/x.sh", "x\n")
+	if err := os.Chmod(filepath.Join(r.root, "d", "x.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(r.root, "d", "l")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := SnapshotTree(ctx, r.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"", "a.txt", spaced, "d", "d/x.sh", "d/l", "missing", "d/missing", "a.txt/x"}
+	got, err := TreeEntries(ctx, r.root, tree, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		want := ""
+		if p != "" && p != "missing" && p != "d/missing" && p != "a.txt/x" {
+			want, _, _ = strings.Cut(r.git("ls-tree", tree, "--", p), " ")
+		}
+		if got[p].Mode != want {
+			t.Errorf("%q: mode %q, want %q", p, got[p].Mode, want)
+		}
+	}
+	if got["d/x.sh"].Mode != "100755" || got["d/l"].Mode != "120000" || got["d"].Mode != "040000" || got["d/l"].Type != "blob" {
+		t.Errorf("entries %v", got)
 	}
 }
 

@@ -3,7 +3,9 @@ package git
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -229,15 +231,19 @@ func parallel(fns ...func() error) error {
 
 // TreeEntry is what a path names in a tree: the object's id and type
 // ("blob" for a file or a symbolic link, "tree", "commit" for a
-// submodule); the zero TreeEntry when it names nothing.
+// submodule) and the mode of its entry as git writes it (100644, 100755,
+// 120000 for a symbolic link, 040000, 160000; "" for the tree itself): a
+// blob's id says nothing of whether it is executable or a link. The zero
+// TreeEntry when it names nothing.
 type TreeEntry struct {
-	ID, Type string
+	ID, Type, Mode string
 }
 
 // TreeEntries returns, for each path (relative to the top level of the
-// work tree; "" for tree itself), the object it names in tree, the zero
-// TreeEntry when it names none, in one `git cat-file --batch-check`. A
-// path holding a newline cannot be asked and is an error.
+// work tree; "" for tree itself), the entry it names in tree, the zero
+// TreeEntry when it names none: one `git cat-file --batch` reads the
+// trees of the paths' directories. A path holding a newline cannot be
+// asked and is an error.
 func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[string]TreeEntry, error) {
 	out := make(map[string]TreeEntry, len(paths))
 	if len(paths) == 0 {
@@ -246,34 +252,96 @@ func TreeEntries(ctx context.Context, root, tree string, paths []string) (map[st
 	if !isSHA(tree) {
 		return nil, fmt.Errorf("tree entries: %q is not an object id", tree)
 	}
-	var in strings.Builder
+	byDir := map[string][]string{}
+	var dirs []string
 	for _, p := range paths {
 		if strings.ContainsAny(p, "\n\x00") {
 			return nil, fmt.Errorf("tree entries: path %q holds a newline", p)
 		}
-		in.WriteString(tree + ":" + p + "\n")
+		if p == "" {
+			out[p] = TreeEntry{ID: tree, Type: "tree"}
+			continue
+		}
+		dir, name := "", p
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			dir, name = p[:i], p[i+1:]
+		}
+		if _, ok := byDir[dir]; !ok {
+			dirs = append(dirs, dir)
+		}
+		byDir[dir] = append(byDir[dir], name)
+		out[p] = TreeEntry{}
 	}
-	res, _, err := run(ctx, call{root: root, args: []string{"cat-file", "--batch-check=%(objectname) %(objecttype)"}, stdin: in.String()})
+	if len(dirs) == 0 {
+		return out, nil
+	}
+	var in strings.Builder
+	for _, d := range dirs {
+		in.WriteString(tree + ":" + d + "\n")
+	}
+	res, _, err := run(ctx, call{root: root, args: []string{"cat-file", "--batch"}, stdin: in.String()})
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimSuffix(string(res), "\n"), "\n")
-	if len(lines) != len(paths) {
-		return nil, fmt.Errorf("git cat-file --batch-check: %d answers for %d paths", len(lines), len(paths))
-	}
-	for i, p := range paths {
-		l := lines[i]
-		if strings.HasSuffix(l, " missing") || strings.HasSuffix(l, " ambiguous") {
-			out[p] = TreeEntry{}
+	hashLen := len(tree) / 2
+	for _, d := range dirs {
+		nl := bytes.IndexByte(res, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("git cat-file --batch: short output for %q", d)
+		}
+		header := string(res[:nl])
+		res = res[nl+1:]
+		if strings.HasSuffix(header, " missing") || strings.HasSuffix(header, " ambiguous") {
 			continue
 		}
-		id, typ, ok := strings.Cut(l, " ")
-		if !ok || !isSHA(id) || typ == "" {
-			return nil, fmt.Errorf("git cat-file --batch-check: unexpected answer %q for %q", l, p)
+		f := strings.Fields(header)
+		size := -1
+		if len(f) == 3 {
+			size, _ = strconv.Atoi(f[2])
 		}
-		out[p] = TreeEntry{ID: id, Type: typ}
+		if size < 0 || size+1 > len(res) {
+			return nil, fmt.Errorf("git cat-file --batch: bad header %q", header)
+		}
+		body := res[:size]
+		res = res[size+1:]
+		if f[1] != "tree" {
+			continue
+		}
+		entries := treeEntries(body, hashLen)
+		for _, name := range byDir[d] {
+			if e, ok := entries[name]; ok {
+				out[path.Join(d, name)] = e
+			}
+		}
 	}
 	return out, nil
+}
+
+// treeEntries reads a tree object's entries (`<mode> <name>\0<hash>`,
+// hashLen bytes of hash) by name.
+func treeEntries(body []byte, hashLen int) map[string]TreeEntry {
+	entries := map[string]TreeEntry{}
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		nul := bytes.IndexByte(body, 0)
+		if sp < 0 || nul < sp || nul+1+hashLen > len(body) {
+			break
+		}
+		mode := string(body[:sp])
+		if len(mode) < 6 {
+			mode = strings.Repeat("0", 6-len(mode)) + mode
+		}
+		typ := "blob"
+		switch mode {
+		case "040000":
+			typ = "tree"
+		case "160000":
+			typ = "commit"
+		}
+		entries[string(body[sp+1:nul])] = TreeEntry{ID: hex.EncodeToString(body[nul+1 : nul+1+hashLen]), Type: typ, Mode: mode}
+		body = body[nul+1+hashLen:]
+	}
+	return entries
 }
 
 // commitHeader is the value of the first header line of a commit's text

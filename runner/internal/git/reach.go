@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,11 +40,11 @@ const (
 // when a link leads to what cannot be held, clears KeyTree and says why in
 // Uncertain.
 func (s *TreeSnapshot) takeReach(ctx context.Context, links []string) error {
-	s.links, s.Reach, s.Unheld, s.reaching = links, "", "", nil
+	s.links, s.Reach, s.Unheld, s.reaching, s.ends = links, "", "", nil, nil
 	if s.KeyTree == "" {
 		return nil
 	}
-	reach, reaching, why, err := s.reach(ctx)
+	reach, reaching, ends, why, err := s.reach(ctx)
 	if err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func (s *TreeSnapshot) takeReach(ctx context.Context, links []string) error {
 		s.KeyTree, s.Uncertain, s.Unheld = "", why, why
 		return nil
 	}
-	s.Reach, s.reaching = reach, reaching
+	s.Reach, s.reaching, s.ends = reach, reaching, ends
 	return nil
 }
 
@@ -61,6 +62,27 @@ type linkEnd struct {
 	path, resolved, id string
 }
 
+// LinkEnd is where a symbolic link of a snapshot leads, as a program that
+// opens it finds it.
+type LinkEnd struct {
+	// Link is the link's path, relative to the top level.
+	Link string
+	// Tree is, when KeyTree holds what the link leads to, the path that is
+	// there (relative to the top level, "" for the top level itself): the
+	// link, followed through every link on the way, leads there.
+	Tree string
+	// ID identifies, when KeyTree does not hold it, what the link leads
+	// to: "missing" (nothing there), "loop", or the path, mode and bytes
+	// of a file; "" when Tree says it.
+	ID string
+}
+
+// LinkEnds are where the links of KeyTree lead, those of the
+// repositories inside it included, sorted by Link; none when KeyTree is
+// "". A gate that reads only part of the work tree reads, through a link
+// in it, what LinkEnds says: KeyTree's entry at Tree, or ID.
+func (s *TreeSnapshot) LinkEnds() []LinkEnd { return s.ends }
+
 // ReachLinks are the top-level-relative paths of the links whose targets
 // Reach holds (those of the repositories inside included), sorted.
 func (s *TreeSnapshot) ReachLinks() []string { return s.reaching }
@@ -68,16 +90,17 @@ func (s *TreeSnapshot) ReachLinks() []string { return s.reaching }
 // reach is the identity of what the links of the snapshot lead to that
 // the snapshot does not hold ("" when none does) and those links
 // (top-level-relative, sorted), or why it cannot be held.
-func (s *TreeSnapshot) reach(ctx context.Context) (string, []string, string, error) {
+func (s *TreeSnapshot) reach(ctx context.Context) (string, []string, []LinkEnd, string, error) {
 	ends, why := s.linkEnds()
 	if why != "" {
-		return "", nil, why, nil
+		return "", nil, nil, why, nil
 	}
 	held, err := s.heldEnds(ctx, ends)
 	if err != nil {
-		return "", nil, "", err
+		return "", nil, nil, "", err
 	}
 	var reaching []string
+	out := make([]LinkEnd, 0, len(ends))
 	h := sha256.New()
 	n := 0
 	budget := int64(maxReachTotal)
@@ -85,19 +108,29 @@ func (s *TreeSnapshot) reach(ctx context.Context) (string, []string, string, err
 		id := e.id
 		if id == "" && !held[i] {
 			if id, why = readReach(e.path, e.resolved, &budget, s.where(e.resolved)); why != "" {
-				return "", nil, why, nil
+				return "", nil, nil, why, nil
 			}
 		}
 		if id == "" {
+			rel, _ := s.treePath(e.resolved)
+			out = append(out, LinkEnd{Link: e.path, Tree: rel})
 			continue
 		}
+		out = append(out, LinkEnd{Link: e.path, ID: id})
 		if n++; n > maxReachLinks {
-			return "", nil, fmt.Sprintf("more than %d symbolic links lead to what the snapshot does not hold", maxReachLinks), nil
+			return "", nil, nil, fmt.Sprintf("more than %d symbolic links lead to what the snapshot does not hold", maxReachLinks), nil
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00", e.path, id)
 		reaching = append(reaching, e.path)
 	}
 	for _, p := range sortedKeys(s.nested) {
+		for _, e := range s.nested[p].ends {
+			e.Link = p + "/" + e.Link
+			if e.ID == "" {
+				e.Tree = path.Join(p, e.Tree)
+			}
+			out = append(out, e)
+		}
 		if r := s.nested[p].Reach; r != "" {
 			n++
 			fmt.Fprintf(h, "nested %s\x00%s\x00", p, r)
@@ -106,11 +139,12 @@ func (s *TreeSnapshot) reach(ctx context.Context) (string, []string, string, err
 			}
 		}
 	}
+	slices.SortFunc(out, func(a, b LinkEnd) int { return strings.Compare(a.Link, b.Link) })
 	if n == 0 {
-		return "", nil, "", nil
+		return "", nil, out, "", nil
 	}
 	slices.Sort(reaching)
-	return hex.EncodeToString(h.Sum(nil)), reaching, "", nil
+	return hex.EncodeToString(h.Sum(nil)), reaching, out, "", nil
 }
 
 // linkEnds are where the links of the snapshot lead, the hidden ones and
@@ -305,9 +339,9 @@ func (s *TreeSnapshot) reachMoved(ctx context.Context) (bool, error) {
 	if s.KeyTree == "" {
 		return false, nil
 	}
-	reach, _, why, err := s.reach(ctx)
+	reach, _, ends, why, err := s.reach(ctx)
 	if err != nil {
 		return false, err
 	}
-	return why != "" || reach != s.Reach, nil
+	return why != "" || reach != s.Reach || !slices.Equal(ends, s.ends), nil
 }

@@ -89,6 +89,14 @@ func TestReachKeysWhatLinksLeadTo(t *testing.T) {
 				link(t, "hop", e.root+"/conf")
 			},
 			func(t *testing.T, e env) { link(t, "d", e.out+"/hop") }, false},
+		{"a chain leaving the tree and leading back into it, re-pointed",
+			func(t *testing.T, e env) {
+				write(t, e.root+"/data", "ok")
+				write(t, e.root+"/other", "BAD")
+				link(t, e.root+"/data", e.out+"/hop")
+				link(t, e.out+"/hop", e.root+"/conf")
+			},
+			func(t *testing.T, e env) { link(t, e.root+"/other", e.out+"/hop") }, false},
 		{"dangling",
 			func(t *testing.T, e env) { link(t, e.out+"/none", e.root+"/conf") },
 			func(t *testing.T, e env) { write(t, e.out+"/none", "BAD") }, false},
@@ -135,7 +143,7 @@ func TestReachKeysWhatLinksLeadTo(t *testing.T) {
 			if s.KeyTree == "" {
 				t.Fatalf("no key: %s", s.Uncertain)
 			}
-			before := s.KeyTree + " " + s.Reach
+			before := s.Key()
 			c.edit(t, e)
 			if changed, err := s.Changed(ctx); err != nil || !changed {
 				t.Errorf("Changed after the edit: %v %v", changed, err)
@@ -143,7 +151,7 @@ func TestReachKeysWhatLinksLeadTo(t *testing.T) {
 			if err := s.Retake(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if after := s.KeyTree + " " + s.Reach; after == before && s.Unheld == "" {
+			if after := s.Key(); after == before && s.Unheld == "" {
 				t.Errorf("the key did not change: %s", after)
 			}
 		})

@@ -1,7 +1,10 @@
 package git
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -106,6 +109,8 @@ type TreeSnapshot struct {
 	// links are the top-level-relative paths of the symbolic links of
 	// Tree; reaching those whose targets Reach holds (see ReachLinks).
 	links, reaching []string
+	// ends are where links lead (LinkEnds).
+	ends []LinkEnd
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -189,19 +194,55 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 // result cache keys it: KeyTree, then Reach when a link leads to what the
 // snapshot does not hold; "" when that cannot be told (see Uncertain).
 func (s *TreeSnapshot) Key() string {
-	switch {
-	case s.KeyTree == "":
+	if s.KeyTree == "" {
 		return ""
-	case s.Reach == "":
-		return s.KeyTree
 	}
-	return s.KeyTree + " " + s.Reach
+	key := s.KeyTree
+	if s.Reach != "" || len(s.ends) > 0 {
+		key += " " + cmp.Or(s.Reach, noReach)
+	}
+	if w := ways(s.ends); w != "" {
+		key += " " + waysPrefix + w
+	}
+	return key
+}
+
+// noReach stands for an empty Reach in a Key that goes on.
+const noReach = "-"
+
+// waysPrefix opens the part of a Key that says where the links of the
+// work tree lead when the snapshot holds what is there: a link that
+// leads out of the work tree and back into it is re-pointed without
+// KeyTree or Reach moving.
+const waysPrefix = "ways:"
+
+// ways identifies where the links of ends that lead to what the snapshot
+// holds lead, "" for none.
+func ways(ends []LinkEnd) string {
+	h := sha256.New()
+	n := 0
+	for _, e := range ends {
+		if e.ID == "" {
+			n++
+			fmt.Fprintf(h, "%s\x00%s\x00", e.Link, e.Tree)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // SplitKey is the KeyTree and Reach of a Key.
 func SplitKey(key string) (keyTree, reach string) {
-	keyTree, reach, _ = strings.Cut(key, " ")
-	return keyTree, reach
+	f := strings.Fields(key)
+	if len(f) == 0 {
+		return "", ""
+	}
+	if len(f) > 1 && f[1] != noReach && !strings.HasPrefix(f[1], waysPrefix) {
+		reach = f[1]
+	}
+	return f[0], reach
 }
 
 // UserIndex identifies what the user's index says (its entries, not the

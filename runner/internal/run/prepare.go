@@ -168,14 +168,14 @@ func computeKeys(ctx context.Context, p *project, b *begun, ch *changes, jobs []
 		p.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
 	}
-	reach := p.snap.listing().Reach
+	ends := p.snap.listing().LinkEnds()
 	var diff *cache.Diff
 	if cache.WantsDiff(jobs) {
 		if refs, err := b.refs.get(); err == nil {
 			diff = cache.ReviewDiff(ctx, p.root, ch.full, refs, skips)
 		}
 	}
-	c.ComputeKeys(ctx, tree, reach, jobs, diff)
+	c.ComputeKeys(ctx, tree, ends, jobs, diff)
 }
 
 // baseQuestion is how the run finds the base commit its failed checks with
