@@ -81,12 +81,6 @@ func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
 		write(l.name+" judged on the base", "# "+l.name+" of a harmless commit a stop judged on the base\n"+launderSetup+"\n"+judged+
 			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
 		fetched := strings.Replace(harmless, gains, gains+"exec git update-ref refs/remotes/origin/main main\n", 1)
-		if l.name == "rebase" || l.name == "fast-forward" || l.name == "reset onto base" {
-			// A branch that moves onto the base with nothing of its own
-			// past it cannot tell the base's new commits from its own
-			// (see docs/lifecycle.md): they are named once.
-			continue
-		}
 		write(l.name+" fetched", "# "+l.name+" of a harmless commit the base's remote-tracking copy holds\n"+launderSetup+"\n"+fetched+
 			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
 	}

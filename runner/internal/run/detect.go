@@ -120,7 +120,7 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 		if err := c.reachBackTo(ctx, p, from, tree, refs); err != nil {
 			return nil, err
 		}
-		if loc, err := p.loc.get(); err == nil && c.from != "" && (namesBranch(p.base, loc.Branch) || !remoteHolds(ctx, p, refs)) {
+		if loc, err := p.loc.get(); err == nil && c.from != "" && (namesBranch(p.base, loc.Branch) || !b.verification && !remoteHolds(ctx, p, refs, false)) {
 			c.base = c.full
 		}
 	}
@@ -129,12 +129,14 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 }
 
 // remoteHolds reports whether the base branch's remote-tracking copy holds
-// HEAD and moved past it: the work's pull request merged on the remote and
-// fetched. A base that holds HEAD by a merge or a move of the local branch
-// alone holds the agent's own work: a failed check with baseline: true is
-// compared with the point the change set reached back to, not with it.
-func remoteHolds(ctx context.Context, p *project, refs git.Refs) bool {
-	if refs.Head == "" || refs.Remote == "" || refs.Remote == refs.Head {
+// HEAD (and, with past, moved past it: the work's pull request merged on
+// the remote and fetched). A base that holds HEAD by a merge or a move of
+// the local branch alone holds the agent's own work: a failed check with
+// baseline: true is compared with the point the change set reached back
+// to, not with it (in a verification run, with where the episode began
+// unless the pull request merged: keepEpisodeBase).
+func remoteHolds(ctx context.Context, p *project, refs git.Refs, past bool) bool {
+	if refs.Head == "" || refs.Remote == "" || past && refs.Remote == refs.Head {
 		return false
 	}
 	in, err := isAncestor(ctx, p.root, refs.Head, refs.Remote)
@@ -161,7 +163,7 @@ func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, fro
 	if err == nil && now == from {
 		return
 	}
-	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && remoteHolds(ctx, p, refs) {
+	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && remoteHolds(ctx, p, refs, true) {
 		return
 	}
 	c.base = gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from}
@@ -307,8 +309,8 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 // put there by others, those the base branch held at one of its own points
 // seen to pass or when the gates were trusted (Options.StartPoint), and
 // those its remote-tracking copy holds, fetched, unless that copy is the
-// base itself and it moved over the branch's point (then git cannot tell a
-// fetch from a ref moved by hand). The rest, a commit made on the local
+// base itself (origin/main) and it moved over the branch's point (then git
+// cannot tell a fetch from a ref moved by hand). The rest, a commit made on the local
 // base and merged, rebased or branched from, is the agent's. Which of them
 // the agent made git cannot say, so they are named, not judged; the next
 // pass moves the branch's point past them, and they are named once.
@@ -332,7 +334,8 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 	if point == "" && len(trusted) == 0 && refs.Remote == "" {
 		return "", nil // nothing anchors the base's history
 	}
-	q := movedQuestion{branch: branch, point: point, head: refs.Head, base: refs.Base, remote: refs.Remote, trusted: trusted}
+	q := movedQuestion{branch: branch, point: point, head: refs.Head, base: refs.Base, remote: refs.Remote, trusted: trusted,
+		remoteBase: refs.Remote == refs.Base && strings.Contains(p.base, "/")}
 	moved := func() (string, error) { return q.answer(ctx, p) }
 	if loc, err := p.loc.get(); err == nil && p.cacheWanted() {
 		// Asked at every stop of a branch not merged into its base: the
@@ -350,6 +353,9 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 type movedQuestion struct {
 	branch, point, head, base, remote string
 	trusted                           []string
+	// remoteBase is true when the base branch is its remote-tracking copy
+	// itself (origin/main), not a local branch with one.
+	remoteBase bool
 }
 
 // answer is baseMovedOver's answer, asked of git.
@@ -375,7 +381,7 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 		}
 	}
 	not := append([]string{was}, q.trusted...)
-	if q.remote != "" && !(over && q.remote == q.base) {
+	if q.remote != "" && !(over && q.remoteBase) {
 		not = append(not, q.remote)
 	}
 	left, err := git.Unreached(ctx, p.root, mb, not)
