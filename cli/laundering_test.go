@@ -42,6 +42,8 @@ var launderings = []launder{
 	{name: "side branch merged into the base", shape: "exec git checkout -q -b side main\ncp bad.txt src/x.txt\nexec git add src\nexec git commit -q -m x\n" +
 		"exec git checkout -q main\nexec git merge -q --no-ff --no-edit side\nexec git checkout -q work\nexec git merge -q --no-edit main\n",
 		gains: "exec git merge -q --no-ff --no-edit side\n"},
+	{name: "merge then detach", shape: onMain + "exec git merge -q --no-edit main\nexec git checkout -q --detach\n"},
+	{name: "detach at the base", shape: onMain + "exec git checkout -q --detach main\n"},
 	{name: "new branch from the base", shape: onMain + "exec git checkout -q -b work2 main\ncp other/o.txt src/w2.txt\nexec git add src\nexec git commit -q -m w2\n"},
 }
 

@@ -260,13 +260,16 @@ func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string
 // (Options.StartPoint) when HEAD descends from it: the work committed
 // since is the agent's, not the base's own. With neither, unanchored says
 // what the run cannot look at (the commits up to HEAD), for the person to
-// be told once. A point that no longer exists is none.
+// be told once. A point that no longer exists is none. A detached HEAD is
+// a branch without a point of its own.
 func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored string, err error) {
 	book := b.rec.Book
 	loc, err := p.loc.get()
-	if err != nil || loc.Branch == detachedHEAD {
+	if err != nil {
 		return "", "", nil
 	}
+	// A detached HEAD has no point of its own (none is marked there): it
+	// reaches back, or names what it cannot, by the base's points alone.
 	if e := book.Episode; b.verification && e != nil && e.Branch == loc.Branch {
 		from = e.Base
 	} else if !b.verification {
