@@ -196,6 +196,8 @@ func (h *harness) exec(step string) ([]violation, error) {
 		return nil, h.checkout(arg(1), f[0] == "branch")
 	case "merge":
 		return nil, h.merge()
+	case "pull":
+		return nil, h.pull()
 	case "mark":
 		n, _ := strconv.Atoi(arg(2))
 		return nil, h.mark(arg(1), n, arg(3) == "old")
@@ -363,6 +365,26 @@ func (h *harness) merge() error {
 		}
 	}
 	h.m.mainMark, h.m.refMoved = commit, false
+	return nil
+}
+
+// pull merges main into the current branch, as `git merge main` does
+// (a fast-forward when it can): whatever main holds, a commit the agent
+// made there past its last point seen to pass included, comes into HEAD.
+// A conflict or local changes in the way leave all as is.
+func (h *harness) pull() error {
+	if h.m.branch == "main" || h.m.unborn {
+		return nil
+	}
+	if _, err := h.s.git("merge", "-q", "--no-edit", "main"); err != nil {
+		_, _ = h.s.git("merge", "--abort")
+		return nil
+	}
+	files, err := h.s.userTree()
+	if err != nil {
+		return err
+	}
+	h.m.files = files
 	return nil
 }
 
