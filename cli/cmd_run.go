@@ -45,7 +45,7 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 	paths, err := f.reportPaths(env.Cwd)
 	if err != nil {
 		res := runner.RunResult{Status: runner.StatusError, ErrorMessage: err.Error(), ConfigErr: err}
-		res.Message = runner.Message(res.Status, res.Detail())
+		res.Message = res.Headline(res.Detail())
 		return finishReports(env, command, f.reportFlags, nil, res)
 	}
 	st, differs := untrusted(env)
@@ -73,7 +73,7 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 	})
 	if err := spelled(res.ConfigErr); err != res.ConfigErr {
 		res.ConfigErr, res.ErrorMessage = err, err.Error()
-		res.Message = runner.Message(res.Status, res.Detail())
+		res.Message = res.Headline(res.Detail())
 	}
 	var refused *reportPathError
 	if errors.As(res.ConfigErr, &refused) {

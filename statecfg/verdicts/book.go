@@ -168,6 +168,11 @@ type FullPass struct {
 	// hold); "" when it could not be told, and then nothing is known to be
 	// unchanged since.
 	Key string `json:"key,omitempty"`
+	// Unanchored names the commits before the pass's change set that no
+	// point anchors and the pass marked none over (a run by hand), ""
+	// for none: every approve in the interval it starts tells them, as
+	// the pass told the shell it ran in.
+	Unanchored string `json:"unanchored,omitempty"`
 }
 
 // Point is a commit the gates were seen to pass on, and when.

@@ -2,7 +2,8 @@
 // rapid state machines that drive the real binary, built once per test
 // process, in a real throwaway git repository through random sequences of
 // what users and agents do (edits that make gates fail or pass, new files
-// and directories, commits, branches, merges into the base branch, with
+// and directories, commits, branches, merges into the base branch and of
+// it into the branch, with
 // and without base-branch baselines, every run, check, review and detect
 // flag, stop hooks with and without the loop flag, with new sessions and
 // from other directories, review violations marked fixed or skipped for a

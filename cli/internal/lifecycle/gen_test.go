@@ -139,6 +139,7 @@ var ops = []op{
 	}},
 	{"branch", born(2), func(t *rapid.T, m *model) string { return fmt.Sprintf("branch b%d", len(m.branches)-1) }},
 	{"merge", born(2), func(*rapid.T, *model) string { return "merge" }},
+	{"pull", born(2), func(*rapid.T, *model) string { return "pull" }},
 	{"detect", fixed(2), func(t *rapid.T, m *model) string { return "detect" + drawFlags(t, m, false) }},
 	{"clean", fixed(2), func(*rapid.T, *model) string { return "clean" }},
 	{"cache", fixed(1), func(*rapid.T, *model) string { return "cache clear" }},
@@ -202,7 +203,7 @@ var ops = []op{
 		}
 		return 1
 	}, func(t *rapid.T, m *model) string {
-		return "refmove " + rapid.SampledFrom([]string{"branch", "update-ref"}).Draw(t, "how")
+		return "refmove " + rapid.SampledFrom([]string{"branch", "update-ref", "merge"}).Draw(t, "how")
 	}},
 	{"nest", fixed(1), func(t *rapid.T, m *model) string {
 		return fmt.Sprintf("nest %s %s", rapid.SampledFrom(nestDirs).Draw(t, "dir"), rapid.SampledFrom([]string{"commit", "empty"}).Draw(t, "nested commit"))

@@ -196,6 +196,8 @@ func (h *harness) exec(step string) ([]violation, error) {
 		return nil, h.checkout(arg(1), f[0] == "branch")
 	case "merge":
 		return nil, h.merge()
+	case "pull":
+		return nil, h.pull()
 	case "mark":
 		n, _ := strconv.Atoi(arg(2))
 		return nil, h.mark(arg(1), n, arg(3) == "old")
@@ -346,25 +348,54 @@ func (h *harness) checkout(name string, create bool) error {
 }
 
 // merge merges HEAD into main without touching the work tree (the pull
-// request of the committed work is merged); a conflict leaves all as is.
+// request of the committed work is merged on the remote, fetched and
+// pulled: origin/main and main name the merge); a conflict leaves all as
+// is.
 func (h *harness) merge() error {
 	if h.m.branch == "main" || h.m.unborn {
 		return nil
 	}
-	out, err := h.s.git("merge-tree", "--write-tree", "main", "HEAD")
-	if err != nil {
-		return nil
-	}
-	tree, _, _ := strings.Cut(out, "\n")
-	commit, err := h.s.git("commit-tree", tree, "-p", "main", "-p", "HEAD", "-m", "merge "+h.m.branch)
-	if err != nil {
+	commit, err := h.mergeCommit()
+	if err != nil || commit == "" {
 		return err
 	}
-	if _, err = h.s.git("update-ref", "refs/heads/main", commit); err != nil {
-		return err
+	for _, ref := range []string{"refs/heads/main", "refs/remotes/origin/main"} {
+		if _, err = h.s.git("update-ref", ref, commit); err != nil {
+			return err
+		}
 	}
 	h.m.mainMark, h.m.refMoved = commit, false
 	return nil
+}
+
+// pull merges main into the current branch, as `git merge main` does
+// (a fast-forward when it can): whatever main holds, a commit the agent
+// made there past its last point seen to pass included, comes into HEAD.
+// A conflict or local changes in the way leave all as is.
+func (h *harness) pull() error {
+	if h.m.branch == "main" || h.m.unborn {
+		return nil
+	}
+	if _, err := h.s.git("merge", "-q", "--no-edit", "main"); err != nil {
+		_, _ = h.s.git("merge", "--abort")
+		return nil
+	}
+	files, err := h.s.userTree()
+	if err != nil {
+		return err
+	}
+	h.m.files = files
+	return nil
+}
+
+// mergeCommit makes the commit merging HEAD into main, "" on a conflict.
+func (h *harness) mergeCommit() (string, error) {
+	out, err := h.s.git("merge-tree", "--write-tree", "main", "HEAD")
+	if err != nil {
+		return "", nil
+	}
+	tree, _, _ := strings.Cut(out, "\n")
+	return h.s.git("commit-tree", tree, "-p", "main", "-p", "HEAD", "-m", "merge "+h.m.branch)
 }
 
 // reviewJSONRE matches a review slot's JSON: <stem>.<run>.json.

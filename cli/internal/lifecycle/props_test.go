@@ -352,11 +352,17 @@ var toldWords = []string{"not verified", "unverified", "not been verified", "not
 	"cannot verify", "without verifying", "not checked", "unchecked", "cannot check", "could not check", "not run", "not re-run",
 	"pending", "still fail"}
 
+// preExistingRE matches, in a lowercased message, the sentence naming the
+// checks that fail on the base branch too.
+var preExistingRE = regexp.MustCompile(`not caused by this change, here for information: .*? on the base branch too\.`)
+
 // toldUnverified reports whether an approve's systemMessage says what was
 // not verified: in words, or by naming a failing gate. A hook disabled by a
 // configuration file must name the file.
 func toldUnverified(a answer, ids []string) bool {
-	msg := strings.ToLower(a.SystemMessage)
+	// A gate named as pre-existing is said not to be the change's: that
+	// tells nothing unverified.
+	msg := preExistingRE.ReplaceAllString(strings.ToLower(a.SystemMessage), "")
 	if a.Status == stDisabled && !strings.Contains(msg, "config.yml") {
 		return false
 	}

@@ -425,7 +425,8 @@ func (h *harness) crlf(path string) error {
 
 // refMove moves main to HEAD, as an agent that wants its work to look
 // merged would: with `git branch -f` ("branch") or `git update-ref`
-// ("update-ref"). Once a run has started the episode, its base is the
+// ("update-ref"), or merges HEAD into the local main alone ("merge": no
+// remote merged it, so it is no pull request merged). Once a run has started the episode, its base is the
 // gauntlet's record and the move changes nothing; before, nothing records
 // it, and the moved main is the base.
 func (h *harness) refMove(how string) error {
@@ -438,6 +439,11 @@ func (h *harness) refMove(how string) error {
 		_, err = h.s.git("branch", "-f", "main", "HEAD")
 	case "update-ref":
 		_, err = h.s.git("update-ref", "refs/heads/main", "HEAD")
+	case "merge":
+		var commit string
+		if commit, err = h.mergeCommit(); err == nil && commit != "" {
+			_, err = h.s.git("update-ref", "refs/heads/main", commit)
+		}
 	default:
 		return fmt.Errorf("refmove: %q", how)
 	}

@@ -691,6 +691,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 			"fixing them (agent-gauntlet update-review list shows its reasons).", res.Skipped))
 	}
 	out := h.answer(status, detail)
+	out.Message = res.Headline(detail)
 	var errs *config.Errors
 	if errors.As(res.ConfigErr, &errs) {
 		out.configErr = res.ConfigErr

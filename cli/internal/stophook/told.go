@@ -232,6 +232,11 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 		}
 		out.unverified = "since the last full pass" + at + ", " + strings.Join(what, ", ")
 	}
+	if since.Unanchored != "" {
+		// The pass could not look at them, whatever changed since.
+		out.asPassed = false
+		out.unverified = strings.TrimPrefix(out.unverified+"; "+runner.SafeText(since.Unanchored), "; ")
+	}
 	return out
 }
 

@@ -314,6 +314,43 @@ func CountBetween(ctx context.Context, root, from, to string) (int, error) {
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
+// CountReachable is the number of commits reachable from tip (git
+// rev-list --count tip).
+func CountReachable(ctx context.Context, root, tip string) (int, error) {
+	if err := checkRef("commit", tip); err != nil {
+		return 0, err
+	}
+	out, err := output(ctx, root, "rev-list", "--count", tip, "--")
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
+}
+
+// Unreached lists the commits reachable from tip and from none of not
+// (git rev-list tip --not not...), newest first; a commit of not that does
+// not exist is left out of it.
+func Unreached(ctx context.Context, root, tip string, not []string) ([]string, error) {
+	if err := checkRef("commit", tip); err != nil {
+		return nil, err
+	}
+	args := []string{"rev-list", "--ignore-missing", tip, "--not"}
+	for _, n := range not {
+		if n == "" {
+			continue
+		}
+		if err := checkRef("commit", n); err != nil {
+			return nil, err
+		}
+		args = append(args, n)
+	}
+	out, err := output(ctx, root, append(args, "--")...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
 // IsAncestor reports whether commit is an ancestor of (or equal to) of.
 func IsAncestor(ctx context.Context, root, commit, of string) (bool, error) {
 	_, code, err := run(ctx, call{root: root, args: []string{"merge-base", "--is-ancestor", commit, of}, okCodes: []int{1}})

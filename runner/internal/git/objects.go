@@ -70,6 +70,10 @@ type Refs struct {
 	// BaseErr says why not.
 	Base    string
 	BaseErr error
+	// Remote is the commit the base branch's remote-tracking copy names:
+	// origin/<base> for a base without a slash, refs/remotes/<base> for
+	// one with (then the base itself when it is one); "" for none.
+	Remote string
 	// SnapshotBase is the base commit recorded in the snapshot asked for
 	// (see CommitTreeOn), "" when none.
 	SnapshotBase string
@@ -107,12 +111,14 @@ func (r Refs) NothingSince(from, tree string, snap *TreeSnapshot) bool {
 // ResolveBase returns them, SnapshotBase and SnapshotSince as
 // the snapshot records them.
 func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error) {
-	revs := []string{"HEAD^{commit}", "", "", ""}
+	revs := []string{"HEAD^{commit}", "", "", "", ""}
 	baseErr := checkRef("base branch", base)
 	if baseErr == nil {
 		revs[1] = base + "^{commit}"
 		if !strings.Contains(base, "/") {
 			revs[2] = "origin/" + base + "^{commit}"
+		} else {
+			revs[4] = "refs/remotes/" + base + "^{commit}"
 		}
 	}
 	if snapshot != "" && checkRef("snapshot", snapshot) == nil {
@@ -122,7 +128,7 @@ func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error)
 	if err != nil {
 		return Refs{}, err
 	}
-	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, SnapshotBase: recordedBase(objs[3].Content),
+	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, Remote: objs[2].SHA + objs[4].SHA, SnapshotBase: recordedBase(objs[3].Content),
 		SnapshotSince: trailer(objs[3].Content, sinceTrailer)}
 	if objs[3].Type == "commit" {
 		r.SnapshotTree, r.SnapshotParent = commitHeader(objs[3].Content, "tree "), commitHeader(objs[3].Content, "parent ")

@@ -40,6 +40,11 @@ type RunResult struct {
 	// GatesCached counts the gates among GatesRun whose pass the result
 	// cache held: they did not run.
 	GatesCached int
+	// GatesLeftOut counts the gates that apply to the changes and that the
+	// run left out: their working directory, or their entry point's
+	// directory, is not on the disk. A pass with any is no pass of every
+	// gate (Headline).
+	GatesLeftOut int
 	// Fixed and Skipped count review violations fixed and skipped in this
 	// run (Fixed also counts checks failing before that pass now).
 	Fixed   int
@@ -74,6 +79,19 @@ type RunResult struct {
 	// (gate.Result.NotShown), and the files no review could read.
 	Unverified string
 }
+
+// Headline is the result's one-line message with detail (Message's):
+// a pass that left applicable gates out says that only the gates that ran
+// passed, and how many did not run.
+func (r RunResult) Headline(detail string) string {
+	if r.Status == StatusPassed && r.GatesLeftOut > 0 {
+		return withDetail(fmt.Sprintf(partialPass, r.GatesLeftOut), detail)
+	}
+	return Message(r.Status, detail)
+}
+
+// partialPass is the message of a pass that left applicable gates out.
+const partialPass = "✓ Gauntlet passed — only the gates that ran passed; %d that apply did not run."
 
 // Detail is what the result's message adds to its status's text: how many
 // gates failed, or what went wrong.

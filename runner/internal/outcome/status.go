@@ -108,6 +108,12 @@ func Message(status GauntletStatus, detail string) string {
 	if text == "" {
 		text = fmt.Sprintf("Gauntlet status %s.", status)
 	}
+	return withDetail(text, detail)
+}
+
+// withDetail is text followed by detail when given (white space runs
+// folded to one space, at most maxDetail runes).
+func withDetail(text, detail string) string {
 	detail = strings.Join(strings.Fields(detail), " ")
 	if r := []rune(detail); len(r) > maxDetail {
 		detail = string(r[:maxDetail-1]) + "…"

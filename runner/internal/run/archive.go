@@ -84,13 +84,15 @@ func printKept(s *services, res logdir.Result) {
 // run (check, review, -g, --working-directory, and -u or -b, which narrow
 // the changes and so the gates) may only when its verdicts left nothing
 // pending in the verdict book: otherwise other gates' pending failures
-// would be archived unverified. A -c run checks a past commit, not the
-// work tree, and never archives.
-func mayArchive(p *project, b *begun) bool {
+// would be archived unverified. So may a full run that left an applicable
+// gate out (leftOut: its working directory or entry point is not on the
+// disk), whose pending failure it did not verify. A -c run checks a past
+// commit, not the work tree, and never archives.
+func mayArchive(p *project, b *begun, leftOut bool) bool {
 	if p.pastCommit() {
 		return false
 	}
-	if p.fullRun() {
+	if p.fullRun() && !leftOut {
 		return true
 	}
 	pending, _ := b.rec.Book.Pending(p.logDir, func(job string) bool { return b.jobs.has(job) })

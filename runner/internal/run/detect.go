@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
@@ -119,7 +120,7 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 		if err := c.reachBackTo(ctx, p, from, tree, refs); err != nil {
 			return nil, err
 		}
-		if loc, err := p.loc.get(); err == nil && c.from != "" && namesBranch(p.base, loc.Branch) {
+		if loc, err := p.loc.get(); err == nil && c.from != "" && (namesBranch(p.base, loc.Branch) || !b.verification && !remoteHolds(ctx, p, refs, false)) {
 			c.base = c.full
 		}
 	}
@@ -127,16 +128,50 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 	return c, nil
 }
 
+// remoteHolds reports whether the base branch's remote-tracking copy holds
+// HEAD (and, with past, moved past it: the work's pull request merged on
+// the remote and fetched). A base that holds HEAD by a merge or a move of
+// the local branch alone holds the agent's own work: a failed check with
+// baseline: true is compared with the point the change set reached back
+// to, not with it (in a verification run, with where the episode began
+// unless the pull request merged: keepEpisodeBase).
+func remoteHolds(ctx context.Context, p *project, refs git.Refs, past bool) bool {
+	if refs.Head == "" || refs.Remote == "" || past && refs.Remote == refs.Head {
+		return false
+	}
+	in, err := isAncestor(ctx, p.root, refs.Head, refs.Remote)
+	return err == nil && in
+}
+
+// remoteMerged reports whether the base branch's remote-tracking copy
+// merged some of the work and then moved on without it: it holds a commit
+// HEAD does not, and its merge base with HEAD is past from, where the
+// episode began (the pull request merged on the remote and fetched, and
+// the agent committed or edited on since). A local base moved onto the
+// work, while the remote stayed where it was, is no such merge.
+func remoteMerged(ctx context.Context, p *project, refs git.Refs, from string) bool {
+	if refs.Head == "" || refs.Remote == "" || refs.Remote == refs.Head {
+		return false
+	}
+	if in, err := isAncestor(ctx, p.root, refs.Remote, refs.Head); err != nil || in {
+		return false
+	}
+	mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Remote)
+	return err == nil && mb != "" && mb != from
+}
+
 // keepEpisodeBase keeps, in a verification run that reached back to where
 // its episode began (from), the base of a failed check with baseline:
 // true at that point when the base branch's merge base moved since
 // (fast-forwarded or forced onto the work, the work reset or merged onto
 // it): a base that came to hold the commits a pending failure was found on
-// is no evidence that the failure is not the agent's. A base branch that
-// moved on its own is the base as it is: it holds a commit HEAD does not
-// (the work's pull request merged, also when the agent committed or edited
-// on since; see staleness.headMerged). Only a base that moved along the
-// work, whose tip is HEAD or one of its ancestors, is no evidence.
+// is no evidence that the failure is not the agent's. A base branch whose
+// remote-tracking copy merged HEAD (it descends from HEAD and moved past
+// it: the work's pull request merged on the remote and fetched, see
+// staleness.headMerged), or that merged the work and moved on
+// (remoteMerged), is the base as it is; a merge of HEAD into the local base
+// alone, made while the failures were pending, is one more way of moving
+// the base onto the work.
 func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, from string) {
 	e := b.rec.Book.Episode
 	if !b.verification || e == nil || from == "" || from != e.Base || from == git.EmptyTree {
@@ -146,10 +181,8 @@ func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, fro
 	if err == nil && now == from {
 		return
 	}
-	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && refs.Head != "" && refs.Base != "" && refs.Base != refs.Head {
-		if along, aerr := isAncestor(ctx, p.root, refs.Base, refs.Head); aerr == nil && !along {
-			return
-		}
+	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && (remoteHolds(ctx, p, refs, true) || remoteMerged(ctx, p, refs, from)) {
+		return
 	}
 	c.base = gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from}
 	c.baseMoved = shortID(now)
@@ -209,8 +242,9 @@ func (c *changes) sinceSnapshot(ctx context.Context, s *services, p *project, b 
 // is given (and every review whose entry point did not change since it:
 // it verifies its pending violations on it), becomes the changes since
 // from. A failed check with baseline: true is still compared with the
-// base branch as it is (a failure merged into it is pre-existing), unless
-// the run is on the base branch itself (the caller decides).
+// base branch as it is when its remote-tracking copy merged the work (a
+// failure merged into it is pre-existing), else with from (the caller
+// decides, see remoteHolds).
 func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string, refs git.Refs) error {
 	if refs.NothingSince(from, tree, p.snap.listing()) {
 		return nil // from is a snapshot of this very tree: nothing to add
@@ -244,13 +278,16 @@ func (c *changes) reachBackTo(ctx context.Context, p *project, from, tree string
 // (Options.StartPoint) when HEAD descends from it: the work committed
 // since is the agent's, not the base's own. With neither, unanchored says
 // what the run cannot look at (the commits up to HEAD), for the person to
-// be told once. A point that no longer exists is none.
+// be told once. A point that no longer exists is none. A detached HEAD is
+// a branch without a point of its own.
 func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored string, err error) {
 	book := b.rec.Book
 	loc, err := p.loc.get()
-	if err != nil || loc.Branch == detachedHEAD {
+	if err != nil {
 		return "", "", nil
 	}
+	// A detached HEAD has no point of its own (none is marked there): it
+	// reaches back, or names what it cannot, by the base's points alone.
 	if e := book.Episode; b.verification && e != nil && e.Branch == loc.Branch {
 		from = e.Base
 	} else if !b.verification {
@@ -285,53 +322,124 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 }
 
 // baseMovedOver says what a run whose base branch does not hold HEAD
-// cannot look at when the base moved over commits that no stop judged, ""
-// for none: the merge base of HEAD and the base descends from where HEAD
-// was at the branch's last point seen to pass (the point is a snapshot of
-// the work tree on that HEAD), so the commits between are the base's now
-// and the change set against it leaves them out. Which of them the agent
-// made git cannot say, so they are named, not judged; the next pass moves
-// the point past the merge base, and they are named once.
+// cannot look at, "" for nothing: the commits HEAD holds through the base
+// (reachable from the merge base of HEAD and the base, so the change set
+// against the base leaves them out) that no stop judged and nobody but the
+// agent can have put there. Judged are those the branch's last point seen
+// to pass holds (the point is a snapshot of the work tree on HEAD then);
+// put there by others, those the base branch held at one of its own points
+// seen to pass or when the gates were trusted (Options.StartPoint), and
+// those its remote-tracking copy holds, fetched, unless that copy is the
+// base itself (origin/main) and it moved over the branch's point (then git
+// cannot tell a fetch from a ref moved by hand). The rest, a commit made on the local
+// base and merged, rebased or branched from, is the agent's. Which of them
+// the agent made git cannot say, so they are named, not judged; the next
+// pass moves the branch's point past them, and they are named once.
 func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (string, error) {
-	pt, ok := b.rec.Book.VerifiedOn(branch)
 	refs, err := b.refs.get()
-	if !ok || err != nil || refs.Head == "" || refs.Base == "" || pt.Commit == git.EmptyTree {
+	if err != nil || refs.Head == "" || refs.Base == "" {
 		return "", nil
 	}
-	moved := func() (string, error) { return movedOver(ctx, p, branch, pt.Commit, refs.Head, refs.Base) }
+	point := ""
+	if pt, ok := b.rec.Book.VerifiedOn(branch); ok && pt.Commit != git.EmptyTree {
+		point = pt.Commit
+	}
+	trusted := []string{p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if name != branch && namesBranch(p.base, name) {
+			trusted = append(trusted, pt.Commit)
+		}
+	}
+	slices.Sort(trusted[1:])
+	trusted = slices.DeleteFunc(trusted, func(c string) bool { return c == "" || c == git.EmptyTree })
+	if point == "" && len(trusted) == 0 && refs.Remote == "" {
+		return "", nil // nothing anchors the base's history
+	}
+	q := movedQuestion{branch: branch, point: point, head: refs.Head, base: refs.Base, remote: refs.Remote, trusted: trusted,
+		remoteBase: refs.Remote == refs.Base && strings.Contains(p.base, "/")}
+	moved := func() (string, error) { return q.answer(ctx, p) }
 	if loc, err := p.loc.get(); err == nil && p.cacheWanted() {
 		// Asked at every stop of a branch not merged into its base: the
 		// answer about the same commits is kept (cache.Ancestry).
-		return cache.NewAncestry(p.root, loc.CommonDir).Answer(ctx, "base moved over",
-			[]string{pt.Commit, refs.Head, refs.Base, p.base, branch}, moved)
+		key := append([]string{point, refs.Head, refs.Base, refs.Remote, p.base, branch}, trusted...)
+		return cache.NewAncestry(p.root, loc.CommonDir).Answer(ctx, "base holds unjudged commits", key, moved)
 	}
 	return moved()
 }
 
-// movedOver is baseMovedOver's answer, asked of git: point is where the
-// branch last passed, head and base the commits HEAD and the base name.
-func movedOver(ctx context.Context, p *project, branch, point, head, base string) (string, error) {
-	if ok, err := git.ObjectExists(ctx, p.root, point); err != nil || !ok {
+// movedQuestion is what baseMovedOver asks of git: point is the branch's
+// last point seen to pass ("" for none), head and base the commits HEAD
+// and the base name, remote the base's remote-tracking copy's, trusted the
+// base's own points and the start point.
+type movedQuestion struct {
+	branch, point, head, base, remote string
+	trusted                           []string
+	// remoteBase is true when the base branch is its remote-tracking copy
+	// itself (origin/main), not a local branch with one.
+	remoteBase bool
+}
+
+// answer is baseMovedOver's answer, asked of git.
+func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
+	mb, err := git.MergeBase(ctx, p.root, q.head, q.base)
+	if err != nil || mb == "" {
 		return "", err
 	}
-	was, err := git.MergeBase(ctx, p.root, point, head)
-	if err != nil || was == "" {
+	was := ""
+	if q.point != "" {
+		if ok, err := git.ObjectExists(ctx, p.root, q.point); err != nil {
+			return "", err
+		} else if ok {
+			if was, err = git.MergeBase(ctx, p.root, q.point, q.head); err != nil {
+				return "", err
+			}
+		}
+	}
+	over := false // the base moved over where the branch was at its point
+	if was != "" && was != mb {
+		if over, err = isAncestor(ctx, p.root, was, mb); err != nil {
+			return "", err
+		}
+	}
+	not := append([]string{was}, q.trusted...)
+	if q.remote != "" && !(over && q.remoteBase) {
+		not = append(not, q.remote)
+	}
+	left, err := git.Unreached(ctx, p.root, mb, not)
+	if err != nil || len(left) == 0 {
 		return "", err
 	}
-	mb, err := git.MergeBase(ctx, p.root, head, base)
-	if err != nil || mb == "" || mb == was {
-		return "", err
+	if was == "" {
+		// Nothing that exists anchors the base's history: all of it
+		// left would be the base's own.
+		all, err := git.CountReachable(ctx, p.root, mb)
+		if err != nil || all <= len(left) {
+			return "", err
+		}
 	}
-	if ok, err := isAncestor(ctx, p.root, was, mb); err != nil || !ok {
-		return "", err
+	if over {
+		return fmt.Sprintf("the %d commit(s) the base branch %s moved over since the last point seen to pass on %s "+
+			"(from %s to %s): no stop judged them, and the change set against the base leaves them out",
+			len(left), p.base, q.branch, shortID(was), shortID(mb)), nil
 	}
-	n, err := git.CountBetween(ctx, p.root, was, mb)
-	if err != nil || n == 0 {
-		return "", err
+	return fmt.Sprintf("the %d commit(s) of the base branch %s that HEAD holds and no stop judged (%s): "+
+		"made on %s past its last point seen to pass, and the change set against the base leaves them out",
+		len(left), p.base, commitList(left), p.base), nil
+}
+
+// commitList names commits, newest first: three by their short names, the
+// rest counted.
+func commitList(ids []string) string {
+	const named = 3
+	short := make([]string, 0, named)
+	for _, id := range ids[:min(len(ids), named)] {
+		short = append(short, shortID(id))
 	}
-	return fmt.Sprintf("the %d commit(s) the base branch %s moved over since the last point seen to pass on %s "+
-		"(from %s to %s): no stop judged them, and the change set against the base leaves them out",
-		n, p.base, branch, shortID(was), shortID(mb)), nil
+	s := strings.Join(short, ", ")
+	if len(ids) > named {
+		s += fmt.Sprintf(" and %d more", len(ids)-named)
+	}
+	return s
 }
 
 // pointOf is the point a run on branch, whose base branch holds HEAD,

@@ -158,9 +158,10 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 				bk.CountRun(start, reasonFirstFailure)
 			}
 		}
-		bk.Finish(now, p.fullRun(), passed, failed)
-		if p.fullRun() && passed {
-			bk.PassedFull(fullPassOf(p, ep))
+		full := p.fullRun() && !e.partial
+		bk.Finish(now, full, passed, failed)
+		if full && passed {
+			bk.PassedFull(fullPassOf(p, ep, e))
 		}
 		if e.unverified != "" {
 			// What no gate verified is told at every stop, never skipped by
@@ -229,10 +230,16 @@ func (b *begun) nothingChanged(s *services, p *project, ch *changes) {
 
 // fullPassOf is what a full run that passed verified: the snapshot it
 // judged, its configuration and everything in the work tree the gates
-// could read (the snapshot's Key); nil without a snapshot.
-func fullPassOf(p *project, ep endPoint) *verdicts.FullPass {
+// could read (the snapshot's Key), with the commits before its change set
+// it could not look at when it marks no point over them (e, see
+// ending.marksPoint); nil without a snapshot.
+func fullPassOf(p *project, ep endPoint, e ending) *verdicts.FullPass {
 	if !ep.snapped {
 		return nil
 	}
-	return &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg), Key: ep.key}
+	fp := &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg), Key: ep.key}
+	if !p.opts.Agent {
+		fp.Unanchored = e.unanchored
+	}
+	return fp
 }

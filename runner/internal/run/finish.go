@@ -20,7 +20,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	sum := console.Summarize(results, prep.previous)
 	res := outcome.RunResult{ConsoleLogPath: prep.consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
-		Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
+		GatesLeftOut: pl.leftOut, Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
 	if res.Unverified = notShownDetail(results, unreadable(p, pl.jobs)); res.Unverified != "" {
 		s.cons.Printf(lineWarning, "not verified: "+res.Unverified)
 	}
@@ -39,7 +39,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 		// logs and the message.
 		res.ErrorMessage = infrastructureDetail(results)
 	}
-	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, b), from: ch.from,
+	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, b, pl.leftOut > 0), from: ch.from, partial: pl.leftOut > 0,
 		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs),
 		unverified: joinNotes(pl.offDisk, res.Unverified), unanchored: ch.unanchored}
 	for _, g := range res.Gates {

@@ -161,22 +161,25 @@ func (p *project) gateExists(name string) bool {
 func (p *project) pastCommit() bool { return p.opts.Commit != "" }
 
 // fullRun reports whether the run covers every gate that applies to the
-// work tree: every kind, no -g, --working-directory, -c, -u or -b. Only a
+// work tree as it is: every kind, no -g, --working-directory, -c, -u or
+// -b, and the local scope (a CI-mode run compares HEAD with the base
+// alone: the work tree's uncommitted changes are none of its). Only a
 // full run that passes starts the stop hook's interval, and only a full
 // run may archive other gates' pending failures.
 func (p *project) fullRun() bool {
 	o := p.opts
-	return o.Kinds == KindsAll && o.Gate == "" && o.WorkingDir == "" && o.Commit == "" && !o.Uncommitted && o.BaseBranch == ""
+	return o.Kinds == KindsAll && o.Gate == "" && o.WorkingDir == "" && o.Commit == "" && !o.Uncommitted && o.BaseBranch == "" &&
+		p.diffSpec().Mode == gate.DiffLocal
 }
 
 // marksVerified reports whether a full run that passed (or found nothing
 // changed) may record HEAD as the last point the branch's gates were seen
 // to pass: only a run whose change set reaches back over the commits since
 // the previous point (the local scope against the configured base, see
-// begun.reachBack). A CI-mode run compares HEAD with the base alone, so on
-// the base branch itself it judges none of the commits since.
+// begun.reachBack): a full run. A CI-mode run compares HEAD with the base
+// alone, so on the base branch itself it judges none of the commits since.
 func (p *project) marksVerified() bool {
-	return p.fullRun() && p.diffSpec().Mode == gate.DiffLocal
+	return p.fullRun()
 }
 
 // diffSpec is the change scope the flags and the environment choose.

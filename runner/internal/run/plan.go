@@ -20,6 +20,11 @@ type planned struct {
 	// changes there, is not on the disk (leftOutJobs), and the changed
 	// files the index holds off the disk (offDiskFiles), "" for none.
 	offDisk string
+	// leftOut counts the applicable gates left out of the run (their
+	// working directory or their entry point's directory is not on the
+	// disk): a run with any is no pass of every gate, and a pending failure
+	// of such a gate stays pending.
+	leftOut int
 	// names names the gate files (entry.JobNames): every job the
 	// configuration can give, and the run's.
 	names *logdir.JobNames
@@ -48,18 +53,35 @@ func plan(s *services, p *project, b *begun, ch *changes) (*planned, error) {
 	for _, n := range skipped {
 		s.cons.Printf("%s", n.Line())
 	}
+	dirGone := withoutDir(applicable, present, offDisk, gone)
 	if len(jobs) == 0 {
-		return nil, noGates(applicable, present, offDisk, gone)
+		return nil, noGates(dirGone, offDisk, gone)
 	}
 	ids := make([]string, len(jobs))
 	for i, j := range jobs {
 		ids[i] = j.ID
 	}
-	off := leftOutText(offDisk, gone)
+	off := leftOutText(dirGone, offDisk, gone)
 	if t := offDiskFilesText(p, ch.files); t != "" {
 		off = strings.TrimPrefix(off+"; "+t, "; ")
 	}
-	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...), offDisk: off}, nil
+	leftOut := len(dirGone) + len(offDisk) + len(gone)
+	return &planned{jobs: jobs, names: entry.JobNames(p.cfg, ids...), offDisk: off, leftOut: leftOut}, nil
+}
+
+// withoutDir are the applicable jobs that are neither present nor left
+// out with their entry point (offDisk, gone): those whose working
+// directory is gone (entry.Present).
+func withoutDir(applicable, present, offDisk, gone []gate.Job) []gate.Job {
+	var out []gate.Job
+	for _, j := range applicable {
+		if !slices.ContainsFunc(present, func(k gate.Job) bool { return k.ID == j.ID }) &&
+			!slices.ContainsFunc(offDisk, func(k gate.Job) bool { return k.ID == j.ID }) &&
+			!slices.ContainsFunc(gone, func(k gate.Job) bool { return k.ID == j.ID }) {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // offDiskFiles are the changed files the index holds flagged
@@ -130,9 +152,14 @@ func leftOutJobs(p *project, expanded []entry.Expanded, files []string, filter e
 	return offDisk, gone
 }
 
-// leftOutText names the jobs of leftOutJobs for the person, "" for none.
-func leftOutText(offDisk, gone []gate.Job) string {
+// leftOutText names the applicable jobs a run left out for the person,
+// "" for none: dirGone those whose working directory is gone (withoutDir),
+// offDisk and gone those of leftOutJobs.
+func leftOutText(dirGone, offDisk, gone []gate.Job) string {
 	var parts []string
+	if len(dirGone) > 0 {
+		parts = append(parts, "the checks whose working directory no longer exists ("+jobIDs(dirGone)+")")
+	}
 	if len(offDisk) > 0 {
 		parts = append(parts, "the gates whose entry point a sparse checkout took off the disk, with changes there ("+jobIDs(offDisk)+")")
 	}
@@ -152,26 +179,12 @@ func jobIDs(jobs []gate.Job) string {
 }
 
 // noGates is the stop of a run left without jobs: no applicable gates;
-// when some of the applicable jobs were not present (their working
-// directory is gone), its message names them: what was not verified.
-func noGates(applicable, present, offDisk, gone []gate.Job) error {
-	var ids []string
-	for _, j := range applicable {
-		if !slices.ContainsFunc(present, func(k gate.Job) bool { return k.ID == j.ID }) &&
-			!slices.ContainsFunc(offDisk, func(k gate.Job) bool { return k.ID == j.ID }) &&
-			!slices.ContainsFunc(gone, func(k gate.Job) bool { return k.ID == j.ID }) {
-			ids = append(ids, console.Text(j.ID))
-		}
-	}
-	var parts []string
-	if len(ids) > 0 {
-		parts = append(parts, "the checks whose working directory no longer exists ("+strings.Join(ids, ", ")+")")
-	}
-	if t := leftOutText(offDisk, gone); t != "" {
-		parts = append(parts, t)
-	}
-	if len(parts) == 0 {
+// when some of the applicable jobs were left out (leftOutText), its
+// message names them: what was not verified.
+func noGates(dirGone, offDisk, gone []gate.Job) error {
+	t := leftOutText(dirGone, offDisk, gone)
+	if t == "" {
 		return stopNoGates
 	}
-	return &stop{status: outcome.StatusNoApplicableGates, line: LineNoApplicableGates, message: strings.Join(parts, "; ")}
+	return &stop{status: outcome.StatusNoApplicableGates, line: LineNoApplicableGates, message: t}
 }

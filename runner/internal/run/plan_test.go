@@ -38,7 +38,7 @@ func TestNoGatesNamesTheGatesLeftOut(t *testing.T) {
 				"the gates of entry points with changes whose directory the change moved or deleted (check:g:x): its directory is gone"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := noGates(tc.applicable, tc.present, tc.offDisk, tc.gone)
+			err := noGates(withoutDir(tc.applicable, tc.present, tc.offDisk, tc.gone), tc.offDisk, tc.gone)
 			if tc.want == "" {
 				if err != stopNoGates {
 					t.Fatalf("got %v, want the plain stop", err)
@@ -55,11 +55,11 @@ func TestNoGatesNamesTheGatesLeftOut(t *testing.T) {
 
 // Every answer of a run with gates names the left-out ones the same way.
 func TestLeftOutText(t *testing.T) {
-	if got := leftOutText(nil, nil); got != "" {
+	if got := leftOutText(nil, nil, nil); got != "" {
 		t.Errorf("none: %q", got)
 	}
-	got := leftOutText([]gate.Job{{ID: "check:s:x"}}, []gate.Job{{ID: "check:g:x"}})
-	want := "the gates whose entry point a sparse checkout took off the disk, with changes there (check:s:x); " +
+	got := leftOutText([]gate.Job{{ID: "check:w:x"}}, []gate.Job{{ID: "check:s:x"}}, []gate.Job{{ID: "check:g:x"}})
+	want := "the checks whose working directory no longer exists (check:w:x); the gates whose entry point a sparse checkout took off the disk, with changes there (check:s:x); " +
 		"the gates of entry points with changes whose directory the change moved or deleted (check:g:x): its directory is gone"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)

@@ -39,6 +39,10 @@ type SincePass struct {
 	// the one whose target changed is among them, unless it no longer
 	// leads there.
 	Reaching []string
+	// Unanchored names the commits the pass could not look at and marked
+	// no point over (verdicts.FullPass.Unanchored), "" for none: not
+	// verified whatever changed since.
+	Unanchored string
 }
 
 // Unchanged reports whether everything the gates can read in the work
@@ -75,7 +79,7 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 		return SincePass{}, err
 	}
 	defer ts.Close()
-	out := SincePass{Known: true, At: book.LastFullPassAt,
+	out := SincePass{Known: true, At: book.LastFullPassAt, Unanchored: fp.Unanchored,
 		HeadMoved:     refs.Head != refs.SnapshotParent,
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
 		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg)}

@@ -18,6 +18,9 @@ type ending struct {
 	status outcome.GauntletStatus
 	// archived is true when the run archives the logs.
 	archived bool
+	// partial is true when the run left an applicable gate out
+	// (planned.leftOut): even a full run's pass is not one of every gate.
+	partial bool
 	// from is where the verified change set began (changes.from).
 	from string
 	// reviewed is true when the run's reviews were given the tree of the

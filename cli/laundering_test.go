@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// launder is a history shape that brings a commit the agent made on the
+// local base branch, past the base's last point seen to pass, into HEAD:
+// one row of TestLaunderedBaseCommitsAreJudgedOrNamed.
+type launder struct {
+	// name names it; shape are the testscript lines, run on the branch
+	// work after its own commit passed, that commit the broken file
+	// (bad.txt copied into src) and bring it into HEAD.
+	name, shape string
+	// gains is the line of shape after which main holds the commit, ""
+	// for the commit itself.
+	gains string
+}
+
+// launderings are the shapes: a commit on the base then a merge into the
+// branch (plain, --no-ff, octopus, through a side branch that merged the
+// base, through a side branch merged into the base), a rebase, a
+// cherry-pick, a fast-forward and a reset of the branch onto the base, a
+// new branch made from the base.
+var launderings = []launder{
+	{name: "merge", shape: onMain + "exec git merge -q --no-edit main\n"},
+	{name: "no-ff merge", shape: onMain + "exec git merge -q --no-ff --no-edit main\n"},
+	{name: "octopus merge", shape: "exec git branch side main\n" + onMain +
+		"exec git checkout -q side\ncp other/o.txt src/side.txt\nexec git add src\nexec git commit -q -m side\nexec git checkout -q work\n" +
+		"exec git merge -q --no-edit main side\n"},
+	{name: "rebase", shape: onMain + "exec git rebase -q main\n"},
+	{name: "cherry-pick", shape: onMain + "exec git cherry-pick main\n"},
+	{name: "fast-forward", shape: "exec git checkout -q main\nexec git merge -q --ff-only work\ncp bad.txt src/x.txt\nexec git add src\nexec git commit -q -m x\nexec git checkout -q work\nexec git merge -q --ff-only main\n"},
+	{name: "reset onto base", shape: onMain + "exec git reset -q --hard main\n"},
+	{name: "side branch that merged the base", shape: onMain +
+		"exec git checkout -q -b side work\nexec git merge -q --no-edit main\nexec git checkout -q work\nexec git merge -q --no-edit side\n"},
+	{name: "side branch merged into the base", shape: "exec git checkout -q -b side main\ncp bad.txt src/x.txt\nexec git add src\nexec git commit -q -m x\n" +
+		"exec git checkout -q main\nexec git merge -q --no-ff --no-edit side\nexec git checkout -q work\nexec git merge -q --no-edit main\n",
+		gains: "exec git merge -q --no-ff --no-edit side\n"},
+	{name: "merge then detach", shape: onMain + "exec git merge -q --no-edit main\nexec git checkout -q --detach\n"},
+	{name: "detach at the base", shape: onMain + "exec git checkout -q --detach main\n"},
+	{name: "new branch from the base", shape: onMain + "exec git checkout -q -b work2 main\ncp other/o.txt src/w2.txt\nexec git add src\nexec git commit -q -m w2\n"},
+}
+
+// onMain commits the broken file on the local base branch main and goes
+// back to the branch work.
+const onMain = "exec git checkout -q main\ncp bad.txt src/x.txt\nexec git add src\nexec git commit -q -m x\nexec git checkout -q work\n"
+
+// Every commit HEAD holds is judged by the stop's change set, was judged
+// passing at a recorded point, or is the base's as someone other than the
+// agent put it there (its remote-tracking copy, a commit the base held
+// when the gates were trusted or that a stop judged on the base): a commit
+// the local base branch gained past its last point seen to pass, which no
+// stop judged, is the agent's work. For every history shape that brings
+// such a commit, holding a broken file, into HEAD, the stop on the branch
+// blocks, or approves saying "Not verified" and naming the commits. The
+// controls: the same shapes with a harmless commit that a stop judged on
+// the base, or that the base's remote-tracking copy holds (fetched), pass
+// and tell nothing.
+func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, script string) {
+		name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range launderings {
+		write(l.name, "# "+l.name+" launders a broken commit of the base\n"+launderSetup+
+			"\n# the broken commit on the base, brought into HEAD\n"+l.shape+
+			"stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold 'commit'\n"+launderFiles)
+		harmless := strings.ReplaceAll(l.shape, "cp bad.txt", "cp other/o.txt")
+		gains := l.gains
+		if gains == "" {
+			gains = "exec git commit -q -m x\n"
+		}
+		judged := strings.Replace(harmless, gains, gains+"exec git checkout -q main\nstdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve\n", 1)
+		write(l.name+" judged on the base", "# "+l.name+" of a harmless commit a stop judged on the base\n"+launderSetup+"\n"+judged+
+			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
+		fetched := strings.Replace(harmless, gains, gains+"exec git update-ref refs/remotes/origin/main main\n", 1)
+		write(l.name+" fetched", "# "+l.name+" of a harmless commit the base's remote-tracking copy holds\n"+launderSetup+"\n"+fetched+
+			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
+	}
+	testscript.Run(t, ScriptParams(dir))
+}
+
+// launderSetup makes the project: a check on src that fails on a marker
+// in a changed file, a stop on main that records main's point, and the
+// branch work with a commit of its own whose stop passes.
+const launderSetup = `env GAUNTLET_STOP_HOOK_ACTIVE=
+exec git init -q -b main
+exec git add -A
+exec git commit -q -m base
+exec agent-gauntlet trust --yes
+stdin stop.json
+exec agent-gauntlet stop-hook
+hookjson decision=approve
+exec git checkout -q -b work
+cp other/o.txt src/own.txt
+exec git add src
+exec git commit -q -m own
+stdin stop.json
+exec agent-gauntlet stop-hook
+hookjson decision=approve status=passed 'systemMessage!~Not verified'
+`
+
+// launderFiles are the scripts' files.
+const launderFiles = `
+-- stop.json --
+{"hook_event_name":"Stop","session_id":"s1","stop_hook_active":false}
+-- .gitignore --
+gauntlet_logs/
+-- src/a.txt --
+fine
+-- other/o.txt --
+other
+-- bad.txt --
+BADMARK
+-- .gauntlet/checks/marker.yml --
+command: "! grep -l BADMARK ${CHANGED_FILES}"
+-- .gauntlet/config.yml --
+base_branch: main
+max_retries: 9
+cli:
+  default_preference: [claude]
+entry_points:
+  - path: src
+    checks: [marker]
+stop_hook:
+  run_interval_minutes: 0
+`
