@@ -120,12 +120,22 @@ func statFields(p string) []string {
 // children lists the pids whose parent is this process, from every
 // thread's children file (a child belongs to the thread that forked it, or
 // that it was reparented to), or, on a kernel without those files, from
-// the parent pid in every process's stat.
+// the parent pid in every process's stat. The files are opened by name:
+// filepath.Glob would list each thread's directory (some fifty entries)
+// to find the one file.
 func children() []int {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	d, err := os.Open("/proc/self/task")
+	if err != nil {
+		return childrenByStat()
+	}
+	tids, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil || len(tids) == 0 {
+		return childrenByStat()
+	}
 	var out []int
-	for _, t := range tasks {
-		data, err := os.ReadFile(t)
+	for _, tid := range tids {
+		data, err := os.ReadFile("/proc/self/task/" + tid + "/children")
 		if err != nil {
 			return childrenByStat()
 		}
@@ -134,9 +144,6 @@ func children() []int {
 				out = append(out, n)
 			}
 		}
-	}
-	if len(tasks) == 0 {
-		return childrenByStat()
 	}
 	return out
 }

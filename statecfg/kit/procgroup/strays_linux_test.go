@@ -2,6 +2,7 @@ package procgroup
 
 import (
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,11 +14,15 @@ import (
 // listing it skips: after every step of a random sequence (a child that
 // runs, one that exits and stays a zombie, a zombie reaped, a running
 // child killed and reaped, a child whose own child is orphaned onto this
-// subreaper), hasChildren is true exactly when children lists a pid.
+// subreaper), hasChildren is true exactly when children lists a pid, and
+// children, read from the threads' children files, lists the pids whose
+// stat names this process as their parent.
 func TestHasChildrenAgreesWithProc(t *testing.T) {
 	if err := AdoptStrays(); err != nil {
 		t.Skipf("no child subreaper here: %v", err)
 	}
+	// The other tests expect what they leave to go to init.
+	t.Cleanup(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) })
 	rapid.Check(t, func(t *rapid.T) {
 		var running, zombies []*os.Process
 		defer func() {
@@ -42,9 +47,16 @@ func TestHasChildrenAgreesWithProc(t *testing.T) {
 			}
 		}
 		check := func(step string) {
-			want := len(children()) > 0
+			listed := children()
+			want := len(listed) > 0
 			if got := hasChildren(); got != want {
-				t.Fatalf("after %s: hasChildren %v, /proc lists children: %v (%v)", step, got, want, children())
+				t.Fatalf("after %s: hasChildren %v, /proc lists children: %v (%v)", step, got, want, listed)
+			}
+			byStat := childrenByStat()
+			slices.Sort(listed)
+			slices.Sort(byStat)
+			if !slices.Equal(listed, byStat) {
+				t.Fatalf("after %s: the threads' children files list %v, the processes' stat %v", step, listed, byStat)
 			}
 		}
 		check("start")
