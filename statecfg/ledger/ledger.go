@@ -3,7 +3,10 @@
 // passed on some exact input, and reviewers' answers. A record is found by
 // its key (any string: the canonical text of everything the result depends
 // on); its file is named by the key's SHA-256 and holds the key itself, so
-// a record is only ever returned for the exact key it was written for.
+// a record is only ever returned for the exact key it was written for. A
+// large value that needs no encoding (the changes memo's path lists) is
+// stored raw after a JSON header line (PutRaw, GetRaw), under the same
+// checks.
 //
 // The store is safe for concurrent use by any number of processes: records
 // are written atomically (a temporary file renamed over the record), never
