@@ -108,9 +108,10 @@ const signalDelay = 5 * time.Millisecond
 // arriving before main does. The stop hook installs them at once when it
 // decides to run the gates (Env.HandleSignals).
 //
-// It sets the process's soft memory limit first (limitMemory).
+// It sets the process's soft memory limit and, for a hook, the
+// collector's pace first (limitMemory).
 func RunProcess(args []string) int {
-	limitMemory()
+	limitMemory(isHook(args))
 	seal()
 	// Whatever a gate started and left behind, detached or not, ends with
 	// the program.

@@ -93,6 +93,25 @@ BenchmarkRunFailingCheckLargeOutput-2 	      20	 900000000 ns/op	    120000 maxr
 	for what := range want {
 		t.Errorf("no figure %q", what)
 	}
+	// The git processes are the benchmarks' counts, on every figure measured.
+	git := map[string]string{
+		"stop hook, stop_hook_active (wall)":                                "0",
+		"stop hook, no config (wall)":                                       "2",
+		"stop hook, lock present (wall)":                                    "",
+		"run overhead beyond one `true` check":                              "7",
+		"8 parallel `sleep 0.5` checks (whole run)":                         "4",
+		"stop hook, interval 0, nothing new since a pass, 10,000 files":     "3",
+		"stop hook, nothing new since a pre-existing failure, 10,000 files": "3",
+	}
+	for _, f := range figs {
+		if w, ok := git[f.What]; ok && f.Git != w {
+			t.Errorf("%s: git processes %q, want %q", f.What, f.Git, w)
+		}
+	}
+	md := RenderBenchmarks(figs, out, time.Now(), "")
+	if !strings.Contains(md, "| git processes |") || !strings.Contains(md, "| 30.00 ms | 1.67× | 3 | ≤ 1.5× git status --porcelain | **no** |") {
+		t.Errorf("the git processes are not in the table:\n%s", md)
+	}
 }
 
 // The stop hook's figures show what it costs beyond an empty Go program,

@@ -70,16 +70,18 @@ func trackedInIndex(dir string) (file string, ok bool) {
 // trackedWithPrefix returns the first path of the index file p under
 // prefix ("" for any), "" when there is none.
 func trackedWithPrefix(p, prefix string) (string, bool) {
-	idx, err := gitindex.Read(p)
+	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", true
 	}
-	if err != nil || slices.Contains(idx.Extensions, "link") {
+	if err != nil {
+		return "", false
+	}
+	// Only the paths are read: the stop hook asks this at every stop, of
+	// an index of every file of the project.
+	first, extensions, err := gitindex.FirstWithPrefix(data, prefix)
+	if err != nil || slices.Contains(extensions, "link") {
 		return "", false // a split index keeps its entries elsewhere
 	}
-	i, _ := slices.BinarySearchFunc(idx.Entries, prefix, func(e gitindex.Entry, p string) int { return strings.Compare(e.Path, p) })
-	if i < len(idx.Entries) && strings.HasPrefix(idx.Entries[i].Path, prefix) {
-		return idx.Entries[i].Path, true
-	}
-	return "", true
+	return first, true
 }

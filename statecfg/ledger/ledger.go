@@ -3,7 +3,10 @@
 // passed on some exact input, and reviewers' answers. A record is found by
 // its key (any string: the canonical text of everything the result depends
 // on); its file is named by the key's SHA-256 and holds the key itself, so
-// a record is only ever returned for the exact key it was written for.
+// a record is only ever returned for the exact key it was written for. A
+// large value that needs no encoding (the changes memo's path lists) is
+// stored raw after a JSON header line (PutRaw, GetRaw), under the same
+// checks.
 //
 // The store is safe for concurrent use by any number of processes: records
 // are written atomically (a temporary file renamed over the record), never
@@ -168,6 +171,93 @@ func (l *Ledger) Put(key string, v any) error {
 		return fmt.Errorf("create %s: %w", l.dir, err)
 	}
 	return atomicfile.Write(l.path(key), append(data, '\n'), 0o644)
+}
+
+// rawHeader is the first line of a raw record (PutRaw): record without
+// its value, and the value's length. Its file is that line, a newline,
+// the value's bytes and a newline.
+type rawHeader struct {
+	Format   int       `json:"format"`
+	Key      string    `json:"key"`
+	StoredAt time.Time `json:"stored_at"`
+	// Sum is the SHA-256 of the value, as in record.
+	Sum string `json:"sum"`
+	// Raw is the value's length in bytes.
+	Raw int `json:"raw"`
+}
+
+// PutRaw stores value, bytes that need no encoding, as the record of key,
+// as Put does; GetRaw returns them. Reading such a record costs one
+// checksum of the value, not the two scans and the unquoting of a JSON
+// string that Get makes of a large value. A key is read back the way it
+// was stored: Get misses a raw record, GetRaw a JSON one.
+func (l *Ledger) PutRaw(key string, value []byte) error {
+	head, err := json.Marshal(rawHeader{Format: Format, Key: key, StoredAt: l.now().UTC(), Sum: sum(value), Raw: len(value)})
+	if err != nil {
+		return fmt.Errorf("encode cache record: %w", err)
+	}
+	n := len(head) + 1 + len(value) + 1
+	if n > MaxRecordBytes {
+		return fmt.Errorf("cache record of %d bytes is over the limit of %d", n, MaxRecordBytes)
+	}
+	data := make([]byte, 0, n)
+	data = append(append(append(append(data, head...), '\n'), value...), '\n')
+	if err := os.MkdirAll(l.dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", l.dir, err)
+	}
+	return atomicfile.Write(l.path(key), data, 0o644)
+}
+
+// GetRaw returns the value PutRaw stored for key and when, with Get's
+// misses: ok is false for a miss, and why says what made an existing
+// record unusable. A hit marks the record as recently used.
+func (l *Ledger) GetRaw(key string) (value []byte, stored time.Time, ok bool, why error) {
+	p := l.path(key)
+	data, err := fsread.File(p, MaxRecordBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, time.Time{}, false, nil
+	}
+	if err == nil {
+		value, stored, err = decodeRaw(data, key)
+	}
+	if err != nil {
+		return nil, time.Time{}, false, fmt.Errorf("%s: %w: %v", p, ErrCorrupt, err)
+	}
+	now := l.now()
+	_ = os.Chtimes(p, now, now)
+	return value, stored, true, nil
+}
+
+// decodeRaw parses the file content of a raw record and checks it was
+// written, whole, for key.
+func decodeRaw(data []byte, key string) ([]byte, time.Time, error) {
+	line, rest, found := bytes.Cut(data, []byte{'\n'})
+	if !found {
+		return nil, time.Time{}, errors.New("not a raw record: no header line")
+	}
+	var h rawHeader
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, time.Time{}, fmt.Errorf("not a raw record: %v", err)
+	}
+	if dec.More() {
+		return nil, time.Time{}, errors.New("not a raw record: data after the header")
+	}
+	value, end := rest[:max(len(rest)-1, 0)], rest[max(len(rest)-1, 0):]
+	switch {
+	case h.Format != Format:
+		return nil, time.Time{}, fmt.Errorf("format %d, want %d", h.Format, Format)
+	case h.Key != key:
+		return nil, time.Time{}, errors.New("written for another key")
+	case h.Raw != len(value) || string(end) != "\n":
+		return nil, time.Time{}, fmt.Errorf("value of %d bytes, want %d and a newline", len(rest), h.Raw)
+	case h.Sum != sum(value):
+		return nil, time.Time{}, errors.New("value does not match its checksum")
+	case h.StoredAt.IsZero():
+		return nil, time.Time{}, errors.New("no stored_at")
+	}
+	return value, h.StoredAt, nil
 }
 
 // entry is one file of the store seen by Sweep.

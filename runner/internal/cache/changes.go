@@ -1,8 +1,10 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -25,7 +27,7 @@ import (
 // snapshot, in its kept index) rather than twice.
 
 // changesTag opens every key of the changes memo.
-const changesTag = "agent-gauntlet local changes v5"
+const changesTag = "agent-gauntlet local changes v6"
 
 // changesKind is the store kind (a directory of store.Dir in the git common
 // directory) of the changes memo, kept apart from the results: it is only
@@ -61,14 +63,22 @@ type changesKeyDoc struct {
 // memoRecord is what the changes memo keeps: the changes, and those of
 // them that do not exist as files (deleted, or a directory now). Both are
 // functions of the key: which changed paths exist is what the snapshot
-// tree says of them. Path lists are kept one path a line: a change of
-// 10,000 files reads as one string, not as 10,000 (a path holding a line
-// break is never recorded).
+// tree says of them. Path lists are kept one path a line (a path holding
+// a line break is never recorded), and stored raw (ledger.PutRaw): the
+// JSON of memoHead, a line break, the changed paths, a line break, the
+// absent ones. A hit on a change of 10,000 files reads them as one
+// string, byte for byte as git gave them, without decoding it.
 type memoRecord struct {
-	Files    string   `json:"files"`
-	Absent   string   `json:"absent"`
-	BaseRef  string   `json:"base_ref"`
-	Warnings []string `json:"warnings"`
+	memoHead
+	Files, Absent string
+}
+
+// memoHead is the first line of a memoRecord.
+type memoHead struct {
+	// FilesBytes is the length of Files.
+	FilesBytes int      `json:"files_bytes"`
+	BaseRef    string   `json:"base_ref"`
+	Warnings   []string `json:"warnings"`
 	// Complete is true in every record written whole.
 	Complete bool `json:"complete"`
 }
@@ -83,8 +93,37 @@ func newMemoRecord(ch git.Changes, absent []string) (memoRecord, bool) {
 			}
 		}
 	}
-	return memoRecord{Files: strings.Join(ch.Files, "\n"), Absent: strings.Join(absent, "\n"), BaseRef: ch.BaseRef,
-		Warnings: ch.Warnings, Complete: true}, true
+	files := strings.Join(ch.Files, "\n")
+	return memoRecord{Files: files, Absent: strings.Join(absent, "\n"),
+		memoHead: memoHead{FilesBytes: len(files), BaseRef: ch.BaseRef, Warnings: ch.Warnings, Complete: true}}, true
+}
+
+// encode is the stored form of r.
+func (r memoRecord) encode() ([]byte, error) {
+	head, err := json.Marshal(r.memoHead)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(head)+len(r.Files)+len(r.Absent)+2)
+	return append(append(append(append(append(b, head...), '\n'), r.Files...), '\n'), r.Absent...), nil
+}
+
+// decodeMemoRecord reads a stored memoRecord.
+func decodeMemoRecord(data []byte) (memoRecord, error) {
+	head, rest, ok := bytes.Cut(data, []byte{'\n'})
+	if !ok {
+		return memoRecord{}, errors.New("changes memo record without its paths")
+	}
+	var r memoRecord
+	if err := json.Unmarshal(head, &r.memoHead); err != nil {
+		return memoRecord{}, fmt.Errorf("changes memo record: %w", err)
+	}
+	n := r.FilesBytes
+	if n < 0 || n >= len(rest) || rest[n] != '\n' {
+		return memoRecord{}, fmt.Errorf("changes memo record: %d bytes of paths, then no line break", n)
+	}
+	r.Files, r.Absent = string(rest[:n]), string(rest[n+1:])
+	return r, nil
 }
 
 // lines splits a path list of a memoRecord.
@@ -153,8 +192,13 @@ type Listed struct {
 // git.
 func (m *Memo) Changes(ctx context.Context, root string, spec gate.DiffSpec, snap *git.TreeSnapshot, debug *debuglog.Log) (Listed, error) {
 	if m != nil {
+		data, _, hit, why := m.ledger.GetRaw(m.key)
 		var rec memoRecord
-		_, hit, why := m.ledger.Get(m.key, &rec)
+		if hit {
+			if rec, why = decodeMemoRecord(data); why != nil {
+				hit = false
+			}
+		}
 		if why != nil {
 			debug.Event(debuglog.EventCache, fmt.Sprintf("changes: %v", why))
 		}
@@ -202,7 +246,11 @@ func (l Listed) Record(ctx context.Context, root string, exists func(string) boo
 	if !ok {
 		return
 	}
-	if err := m.ledger.Put(m.key, rec); err != nil {
+	data, err := rec.encode()
+	if err == nil {
+		err = m.ledger.PutRaw(m.key, data)
+	}
+	if err != nil {
 		debug.Event(debuglog.EventCache, fmt.Sprintf("changes not recorded: %v", err))
 	}
 	if _, err := m.ledger.Sweep(); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
@@ -152,18 +154,48 @@ func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
 	}
 }
 
+// A changes memo record gives back, byte for byte, the changes and absent
+// paths it was made of (any path without a line break: spaces, quotes,
+// backslashes, non-ASCII, invalid UTF-8, none at all), and a stored record
+// cut or grown by a byte is not read as another one.
 func TestMemoRecord(t *testing.T) {
-	ch := git.Changes{Files: []string{"a b.txt", "dir/ü.go", "gone.txt"}, BaseRef: "main", Warnings: []string{"w"}}
-	rec, ok := newMemoRecord(ch, []string{"gone.txt"})
-	if !ok || !rec.Complete {
-		t.Fatal("not recorded")
-	}
-	if got := rec.changes(); !slices.Equal(got.Files, ch.Files) || got.BaseRef != "main" || !slices.Equal(got.Warnings, ch.Warnings) {
-		t.Fatalf("round trip: %+v", got)
-	}
-	if !slices.Equal(lines(rec.Absent), []string{"gone.txt"}) || lines("") != nil {
-		t.Fatalf("absent %q", rec.Absent)
-	}
+	rapid.Check(t, func(t *rapid.T) {
+		path := rapid.Custom(func(t *rapid.T) string {
+			b := rapid.SliceOfN(rapid.ByteRange(0, 255), 1, 12).Draw(t, "path")
+			return strings.NewReplacer("\n", "_", "\r", "_").Replace(string(b))
+		})
+		files := rapid.SliceOfN(path, 0, 20).Draw(t, "files")
+		var absent []string
+		for _, f := range files {
+			if rapid.Bool().Draw(t, "absent") {
+				absent = append(absent, f)
+			}
+		}
+		ch := git.Changes{Files: files, BaseRef: rapid.SampledFrom([]string{"", "main", "origin/main"}).Draw(t, "base"),
+			Warnings: rapid.SliceOfN(rapid.String(), 0, 2).Draw(t, "warnings")}
+		rec, ok := newMemoRecord(ch, absent)
+		if !ok || !rec.Complete {
+			t.Fatal("not recorded")
+		}
+		data, err := rec.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := decodeMemoRecord(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := back.changes()
+		if !slices.Equal(got.Files, ch.Files) || got.BaseRef != ch.BaseRef || !back.Complete ||
+			!slices.Equal(lines(back.Absent), absent) {
+			t.Fatalf("round trip: %+v absent %q, want %+v absent %q", got, lines(back.Absent), ch, absent)
+		}
+		for _, bad := range [][]byte{data[:len(data)-1], append(slices.Clone(data), 'x')} {
+			if r, err := decodeMemoRecord(bad); err == nil && r.Files == rec.Files && r.Absent == rec.Absent {
+				t.Fatalf("%q read as the record it is not", bad)
+			}
+		}
+	})
 	for _, bad := range []string{"a\nb", "c\rd"} {
 		if _, ok := newMemoRecord(git.Changes{Files: []string{bad}}, nil); ok {
 			t.Errorf("%q recorded", bad)

@@ -13,14 +13,23 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
 // A context that ends is the error (never an exit status), and it kills
 // git's whole process group: what git started (here a shell alias that
-// leaves a sleeper in the background) does not outlive the call.
+// leaves a sleeper in the background) does not outlive the call. The
+// test process is made a child subreaper first, as agent-gauntlet makes
+// itself (cli/signals.go): the group's SIGKILL is only sent, and the
+// sleeper, reparented here, is then reaped by KillStrays before Run
+// returns; under init it would die a moment later.
 func TestRunCanceledKillsTheGroup(t *testing.T) {
 	if _, err := exec.LookPath(Program); err != nil {
 		t.Skip("git is not installed")
+	}
+	if err := procgroup.AdoptStrays(); err != nil {
+		t.Skipf("no child subreaper here: %v", err)
 	}
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")

@@ -120,24 +120,11 @@ func NewHash(size int) hash.Hash {
 
 // parseHash parses data as an index whose object ids have size bytes.
 func parseHash(data []byte, size int) (*File, error) {
-	if len(data) < 12+size || string(data[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: no index header", ErrFormat)
+	body, version, n, err := checkHeader(data, size)
+	if err != nil {
+		return nil, err
 	}
-	body, sum := data[:len(data)-size], data[len(data)-size:]
-	if !allZero(sum) {
-		h := NewHash(size)
-		h.Write(body)
-		if !bytes.Equal(h.Sum(nil), sum) {
-			return nil, fmt.Errorf("%w: checksum mismatch", ErrFormat)
-		}
-	} else if size != sha1.Size {
-		return nil, fmt.Errorf("%w: unhashed index", ErrFormat)
-	}
-	idx := &File{Version: binary.BigEndian.Uint32(data[4:8]), HashSize: size}
-	if idx.Version < 2 || idx.Version > 4 {
-		return nil, fmt.Errorf("%w: version %d", ErrFormat, idx.Version)
-	}
-	n := binary.BigEndian.Uint32(data[8:12])
+	idx := &File{Version: version, HashSize: size}
 	off := 12
 	prev := ""
 	idx.Entries = make([]Entry, 0, min(int(n), len(body)/62))
@@ -149,6 +136,41 @@ func parseHash(data []byte, size int) (*File, error) {
 		idx.Entries = append(idx.Entries, e)
 		off, prev = next, e.Path
 	}
+	idx.Extensions, err = extensionsFrom(body, off)
+	if err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+// checkHeader checks the header and the trailing checksum of the index
+// content data whose object ids have size bytes, and returns the content
+// before the checksum, the version and the number of entries.
+func checkHeader(data []byte, size int) (body []byte, version, n uint32, err error) {
+	if len(data) < 12+size || string(data[:4]) != "DIRC" {
+		return nil, 0, 0, fmt.Errorf("%w: no index header", ErrFormat)
+	}
+	body, sum := data[:len(data)-size], data[len(data)-size:]
+	if !allZero(sum) {
+		h := NewHash(size)
+		h.Write(body)
+		if !bytes.Equal(h.Sum(nil), sum) {
+			return nil, 0, 0, fmt.Errorf("%w: checksum mismatch", ErrFormat)
+		}
+	} else if size != sha1.Size {
+		return nil, 0, 0, fmt.Errorf("%w: unhashed index", ErrFormat)
+	}
+	version = binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, 0, 0, fmt.Errorf("%w: version %d", ErrFormat, version)
+	}
+	return body, version, binary.BigEndian.Uint32(data[8:12]), nil
+}
+
+// extensionsFrom returns the signatures of the extensions that fill body
+// from off, where the entries end.
+func extensionsFrom(body []byte, off int) ([]string, error) {
+	var sigs []string
 	for off < len(body) {
 		if off+8 > len(body) {
 			return nil, fmt.Errorf("%w: truncated extension", ErrFormat)
@@ -158,10 +180,10 @@ func parseHash(data []byte, size int) (*File, error) {
 		if n < 0 || off+8+n > len(body) {
 			return nil, fmt.Errorf("%w: extension %q overruns the file", ErrFormat, sig)
 		}
-		idx.Extensions = append(idx.Extensions, sig)
+		sigs = append(sigs, sig)
 		off += 8 + n
 	}
-	return idx, nil
+	return sigs, nil
 }
 
 // parseEntry parses the entry at off and returns it and where the next
@@ -216,6 +238,99 @@ func parseEntry(body []byte, off, size int, version uint32, prev string) (Entry,
 		return e, 0, fmt.Errorf("%w: truncated entry padding", ErrFormat)
 	}
 	return e, next, nil
+}
+
+// FirstWithPrefix returns the first path of the index content data that
+// starts with prefix ("" for any; "" when none does) and the signatures
+// of its extensions, or the error Parse returns for data. It reads what
+// Parse reads, checksum and every entry included, but keeps nothing of an
+// entry: no object id, no path string. An index whose paths are not in
+// git's order (which git refuses) is an error here.
+func FirstWithPrefix(data []byte, prefix string) (path string, extensions []string, err error) {
+	var firstErr error
+	for _, size := range []int{sha1.Size, sha256.Size} {
+		path, extensions, err := firstWithPrefix(data, size, prefix)
+		if err == nil {
+			return path, extensions, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return "", nil, firstErr
+}
+
+// firstWithPrefix is FirstWithPrefix for object ids of size bytes.
+func firstWithPrefix(data []byte, size int, prefix string) (string, []string, error) {
+	body, version, n, err := checkHeader(data, size)
+	if err != nil {
+		return "", nil, err
+	}
+	off := 12
+	var cur, prev []byte
+	found, done := "", false
+	for i := uint32(0); i < n; i++ {
+		var next int
+		cur, next, err = entryPath(body, off, size, version, prev, cur[:0])
+		if err != nil {
+			return "", nil, err
+		}
+		if i > 0 && bytes.Compare(prev, cur) > 0 {
+			return "", nil, fmt.Errorf("%w: entries out of order", ErrFormat)
+		}
+		if !done && string(cur) >= prefix {
+			done = true
+			if strings.HasPrefix(string(cur), prefix) {
+				found = string(cur)
+			}
+		}
+		off = next
+		prev, cur = cur, prev
+	}
+	ext, err := extensionsFrom(body, off)
+	return found, ext, err
+}
+
+// entryPath returns the path of the entry at off (appended to buf; prev
+// is the path of the entry before it) and where the next entry starts,
+// with the errors parseEntry gives.
+func entryPath(body []byte, off, size int, version uint32, prev, buf []byte) ([]byte, int, error) {
+	fixed := 40 + size + 2
+	if off+fixed > len(body) {
+		return nil, 0, fmt.Errorf("%w: truncated entry", ErrFormat)
+	}
+	start := off
+	off += 40 + size
+	flags := binary.BigEndian.Uint16(body[off:])
+	off += 2
+	if flags&FlagExtended != 0 {
+		if version < 3 || off+2 > len(body) {
+			return nil, 0, fmt.Errorf("%w: extended flags in version %d", ErrFormat, version)
+		}
+		off += 2
+	}
+	if version == 4 {
+		strip, n := offsetVarint(body[off:])
+		if n <= 0 || strip > uint64(len(prev)) {
+			return nil, 0, fmt.Errorf("%w: bad path prefix", ErrFormat)
+		}
+		off += n
+		end := bytes.IndexByte(body[off:], 0)
+		if end < 0 {
+			return nil, 0, fmt.Errorf("%w: unterminated path", ErrFormat)
+		}
+		buf = append(append(buf, prev[:len(prev)-int(strip)]...), body[off:off+end]...)
+		return buf, off + end + 1, nil
+	}
+	end := bytes.IndexByte(body[off:], 0)
+	if end < 0 {
+		return nil, 0, fmt.Errorf("%w: unterminated path", ErrFormat)
+	}
+	next := start + (off+end-start+8)&^7
+	if next > len(body) {
+		return nil, 0, fmt.Errorf("%w: truncated entry padding", ErrFormat)
+	}
+	return append(buf, body[off:off+end]...), next, nil
 }
 
 // offsetVarint decodes git's variable-length integer (varint.c: seven

@@ -33,9 +33,13 @@ func AdoptStrays() error {
 // left behind, reparented here by AdoptStrays. Killed strays are reaped;
 // their own children are reparented here in turn and killed on the next
 // pass, so a whole detached tree goes. Where this process is no
-// subreaper, it has no strays to find.
+// subreaper, it has no strays to find. A process with no child at all
+// (hasChildren) has none either: it reads no /proc file then.
 func KillStrays(tag string, group int) {
 	for range 64 {
+		if !hasChildren() {
+			return
+		}
 		found := false
 		for _, child := range children() {
 			if !strayOf(child, tag, group) {
@@ -55,6 +59,17 @@ func KillStrays(tag string, group int) {
 			return
 		}
 	}
+}
+
+// hasChildren tells whether this process has a child, running, stopped
+// or a zombie not yet waited for: waitid on every child without waiting
+// for one (WNOHANG) or reaping it (WNOWAIT) fails with ECHILD only when
+// there is none. Any other answer, an error included, is taken for yes,
+// so that children is asked.
+func hasChildren() bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return !errors.Is(err, unix.ECHILD)
 }
 
 // strayOf tells whether child carries tag or is in group's process group
@@ -105,12 +120,22 @@ func statFields(p string) []string {
 // children lists the pids whose parent is this process, from every
 // thread's children file (a child belongs to the thread that forked it, or
 // that it was reparented to), or, on a kernel without those files, from
-// the parent pid in every process's stat.
+// the parent pid in every process's stat. The files are opened by name:
+// filepath.Glob would list each thread's directory (some fifty entries)
+// to find the one file.
 func children() []int {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	d, err := os.Open("/proc/self/task")
+	if err != nil {
+		return childrenByStat()
+	}
+	tids, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil || len(tids) == 0 {
+		return childrenByStat()
+	}
 	var out []int
-	for _, t := range tasks {
-		data, err := os.ReadFile(t)
+	for _, tid := range tids {
+		data, err := os.ReadFile("/proc/self/task/" + tid + "/children")
 		if err != nil {
 			return childrenByStat()
 		}
@@ -119,9 +144,6 @@ func children() []int {
 				out = append(out, n)
 			}
 		}
-	}
-	if len(tasks) == 0 {
-		return childrenByStat()
 	}
 	return out
 }
