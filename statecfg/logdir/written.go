@@ -22,7 +22,7 @@ import (
 // the record holds that very file: its path, and the identity it had when
 // the gauntlet wrote it (its device and inode, and a digest of its first
 // bytes, which the gauntlet's own appends never change; for a review's
-// JSON, which the agent edits, its device and inode alone). Any other file
+// JSON, which the agent edits, its path alone). Any other file
 // stays where it is, whatever its name: a person's console.9.log, a file
 // written over one of the gauntlet's names, a copy put in previous/.
 //
@@ -50,10 +50,13 @@ const digestBytes = 4096
 type fileID struct {
 	Dev uint64 `json:"dev,omitempty"`
 	Ino uint64 `json:"ino,omitempty"`
-	// N is how many first bytes Sum digests (SHA-256, hex): none for a
-	// file others are meant to edit (a review's JSON).
+	// N is how many first bytes Sum digests (SHA-256, hex).
 	N   int64  `json:"n,omitempty"`
 	Sum string `json:"sum,omitempty"`
+	// Edited marks a file others are meant to edit (a review's JSON): its
+	// path alone is its identity, since editors and tools such as sed -i
+	// write a new file in its place.
+	Edited bool `json:"edited,omitempty"`
 }
 
 // writtenRecord is the record of one work tree, as stored.
@@ -269,11 +272,11 @@ func identifyOpen(f fs.File, edited bool) (fileID, error) {
 	if err != nil {
 		return fileID{}, err
 	}
+	if edited {
+		return fileID{Edited: true}, nil
+	}
 	id := fileID{}
 	id.Dev, id.Ino = devIno(fi)
-	if edited {
-		return id, nil
-	}
 	id.N = min(fi.Size(), digestBytes)
 	d := sha256.New()
 	if _, err := io.CopyN(d, f, id.N); err != nil {
@@ -289,6 +292,9 @@ func (id fileID) matches(f fs.File) bool {
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
+	}
+	if id.Edited {
+		return true
 	}
 	if dev, ino := devIno(fi); dev != id.Dev || ino != id.Ino {
 		return false

@@ -124,15 +124,17 @@ func (m *archiveModel) personWrites(rt *rapid.T, rel string, content []byte) {
 
 // personOverwrites writes a person's content over one of the gauntlet's
 // files: in place (the same inode), or as a new file renamed over it. A
-// review's JSON is the agent's to edit in place, so it is only replaced.
+// review's JSON is the agent's to edit, in place or through a new file (as
+// sed -i and many editors write): either way it stays the gauntlet's.
 func (m *archiveModel) personOverwrites(rt *rapid.T, i int, inPlace bool) {
 	paths := sortedKeys(m.own)
 	if len(paths) == 0 {
 		return
 	}
 	rel := rapid.SampledFrom(paths).Draw(rt, "overwritten")
+	edited := false
 	if n, ok := ParseName(filepath.Base(rel)); ok && n.Kind == KindSlotJSON {
-		inPlace = false
+		edited = true
 	}
 	content := []byte(fmt.Sprintf("person over %d", i))
 	if inPlace {
@@ -144,6 +146,10 @@ func (m *archiveModel) personOverwrites(rt *rapid.T, i int, inPlace bool) {
 		if err := errors.Join(os.WriteFile(tmp, content, 0o644), os.Rename(tmp, m.abs(rel))); err != nil {
 			rt.Fatal(err)
 		}
+	}
+	if edited {
+		m.own[rel] = content
+		return
 	}
 	delete(m.own, rel)
 	m.person[rel] = content

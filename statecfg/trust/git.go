@@ -51,6 +51,9 @@ func runGit(ctx context.Context, dir string, in io.Reader, limit int, args ...st
 	case out.over:
 		return nil, fmt.Errorf("%s: %w (over %d bytes)", name, errOutputTooLarge, limit)
 	case err != nil:
+		if rerr := gitcmd.RepoProblem(dir, stderr.buf.String()); rerr != nil {
+			return nil, rerr
+		}
 		if msg := strings.TrimSpace(stderr.buf.String()); msg != "" {
 			return nil, fmt.Errorf("%s: %w: %s", name, err, firstLine(msg))
 		}
