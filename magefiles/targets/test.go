@@ -23,6 +23,12 @@ var scriptTests = []string{"TestScript", "TestScriptHostileHost"}
 // time (docs/development.md).
 const scriptParallel = 8
 
+// testTimeout bounds each go test binary. go test's default of 10 minutes
+// ended the cli package, whose generated tables drive the real binary
+// through hundreds of git repositories, on a loaded 2-core machine; CI's
+// own budget (.ci/run) is the bound that matters.
+const testTimeout = "30m"
+
 // Heartbeat timing: how often progress looks, and how long a silence it
 // breaks by naming what still runs.
 const (
@@ -85,7 +91,7 @@ func unitTests(ctx context.Context, p *progress, root string, mods []string, rac
 	results := make([]phase, len(mods))
 	var wg sync.WaitGroup
 	for i, m := range mods {
-		args := append([]string{"test", "-json", "-count=1"}, race...)
+		args := append([]string{"test", "-json", "-count=1", "-timeout", testTimeout}, race...)
 		args = append(args, "-skip", "^("+strings.Join(scriptTests, "|")+")$", "./...")
 		wg.Add(1)
 		go func() {
@@ -104,7 +110,7 @@ func unitTests(ctx context.Context, p *progress, root string, mods []string, rac
 
 // scriptSuites runs the testscript suites of the cli module.
 func scriptSuites(ctx context.Context, p *progress, root string, race []string) phase {
-	args := append([]string{"test", "-json", "-count=1"}, race...)
+	args := append([]string{"test", "-json", "-count=1", "-timeout", testTimeout}, race...)
 	args = append(args, "-parallel", fmt.Sprint(scriptParallel), "-run", "^("+strings.Join(scriptTests, "|")+")$", ".")
 	return goTest(ctx, p, filepath.Join(root, cliModule), " (testscript)", args)
 }
