@@ -74,6 +74,8 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 			notes = append(notes, note)
 		}
 	}
+	said := out.Message + " " + strings.Join(notes, " ")
+	notes = append(notes, h.deliverNotices(ctx, f.site, f.session, onceNotices(out, f.site), said)...)
 	if len(notes) > 0 {
 		out.Message += " " + strings.Join(notes, " ")
 		out.told = true

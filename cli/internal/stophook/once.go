@@ -1,0 +1,92 @@
+package stophook
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
+)
+
+// onceNotices are what this answer says once and then takes as told: what
+// its run could not look at and marked a point over (runner's
+// RunResult.Once: the commits up to HEAD no point anchors, the commits the
+// base branch moved over), and the configuration committed at HEAD adopted
+// at this stop (site.pinned). Every one goes through the verdict book
+// (verdicts.Book.Tell), never straight into the answer alone.
+func onceNotices(out Outcome, s *site) []string {
+	var once []string
+	if out.once != "" {
+		once = append(once, out.once)
+	}
+	if s != nil && s.pinned != "" {
+		once = append(once, s.pinned)
+	}
+	return once
+}
+
+// deliverNotices records this answer's once-only notices in the verdict
+// book of the project s and returns the sentences of those the book has
+// for session (verdicts.Book.Told: every answer of the session whose stop
+// first told them, and every session for verdicts.NoticeWindow) that said
+// (the answer so far) does not carry already. A stop hook the agent runs
+// itself, under a session id of its own, thus cannot take a notice away
+// from the session a person watches. Without a book and nothing to record
+// there is nothing to tell; a book that cannot be written is left alone.
+func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once []string, said string) []string {
+	if s == nil || s.trust == nil {
+		return nil
+	}
+	p, err := place.Locate(ctx, s.root)
+	if err != nil {
+		return nil
+	}
+	k := verdicts.KeyOf(p)
+	if b, err := verdicts.Read(k); err != nil || b == nil && len(once) == 0 {
+		return nil
+	}
+	now := h.o.Now()
+	var told []verdicts.Notice
+	err = verdicts.Update(k, func(b *verdicts.Book) error {
+		if b.Damaged != "" {
+			return errLeaveBook
+		}
+		before := len(b.Notices)
+		for _, text := range once {
+			b.Tell(text, session, now)
+		}
+		told = b.Told(session, now)
+		if len(b.Notices) == before {
+			return errLeaveBook // nothing new to write
+		}
+		return nil
+	})
+	if err != nil && err != errLeaveBook {
+		h.warn("cannot record what this stop tells once: %v", err)
+	}
+	var out []string
+	for _, n := range told {
+		if !strings.Contains(said, n.Text) {
+			out = append(out, noticeSentence(n))
+		}
+	}
+	return out
+}
+
+// noticeSentence is notice n as an answer tells it again: a sentence of
+// its own (the adopted configuration) as it is, a part of a "Not verified"
+// sentence (the commits a run could not look at) as one; with when it was
+// first told, and in which session.
+func noticeSentence(n verdicts.Notice) string {
+	text := runner.SafeText(n.Text)
+	if !strings.HasSuffix(text, ".") {
+		text = "Not verified: " + text + "."
+	}
+	who := ""
+	if n.Session != "" {
+		who = " in session " + runner.SafeText(n.Session)
+	}
+	return fmt.Sprintf("Earlier notice (first told at %s%s): %s", stamp(n.At), who, text)
+}
