@@ -10,19 +10,34 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
-// onceNotices are what this answer says once and then takes as told: what
-// its run could not look at and marked a point over (runner's
-// RunResult.Once: the commits up to HEAD no point anchors, the commits the
-// base branch moved over), and the configuration committed at HEAD adopted
-// at this stop (site.pinned). Every one goes through the verdict book
-// (verdicts.Book.Tell), never straight into the answer alone.
+// onceSources are every notice an answer says once and then takes as
+// told, by name: what its run could not look at and marked a point over
+// (runner's RunResult.Once: the commits up to HEAD no point anchors, the
+// commits the base branch moved over), and the configuration committed at
+// HEAD adopted at this stop (site.pinned). Each goes through the verdict
+// book (verdicts.Book.Tell, deliverNotices), never into the answer alone;
+// a new one is added here (TestOnceNoticesOutliveTheirStop enumerates
+// them).
+var onceSources = []struct {
+	name string
+	of   func(out Outcome, s *site) string
+}{
+	{"run: commits no point anchors or the base moved over", func(out Outcome, _ *site) string { return out.once }},
+	{"configuration adopted from HEAD", func(_ Outcome, s *site) string {
+		if s == nil {
+			return ""
+		}
+		return s.pinned
+	}},
+}
+
+// onceNotices are the once-only notices of this answer (onceSources).
 func onceNotices(out Outcome, s *site) []string {
 	var once []string
-	if out.once != "" {
-		once = append(once, out.once)
-	}
-	if s != nil && s.pinned != "" {
-		once = append(once, s.pinned)
+	for _, src := range onceSources {
+		if text := src.of(out, s); text != "" {
+			once = append(once, text)
+		}
 	}
 	return once
 }
