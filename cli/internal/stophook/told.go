@@ -103,8 +103,13 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	if (pass || out.asPassed) && view.empty() && out.unverified == "" && hidden == "" {
 		return ""
 	}
+	// At the retry limit no gate runs: the failures are those last seen,
+	// and what changed since is said beside them (runner's sinceLastRun).
+	limit := out.Status == runner.StatusRetryLimitExceeded
 	var parts []string
-	if n := len(view.Gates); n > 0 {
+	if n := len(view.Gates); n > 0 && limit {
+		parts = append(parts, fmt.Sprintf("%d gate(s) failing when the gates last ran, not run since (%s)", n, named(view.Gates)))
+	} else if n > 0 {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
 	}
 	if c := view.Cleared; c != nil && len(c.Jobs) == 0 {
@@ -119,7 +124,7 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 		parts = append(parts, what)
 	}
 	switch {
-	case out.unverified != "" && (pass || len(parts) == 0):
+	case out.unverified != "" && (pass || limit || len(parts) == 0):
 		parts = append(parts, out.unverified)
 	case len(parts) == 0 && (!pass || hidden == ""):
 		parts = append(parts, "the work tree as it is now")
