@@ -108,7 +108,7 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	limit := out.Status == runner.StatusRetryLimitExceeded
 	var parts []string
 	if n := len(view.Gates); n > 0 && limit {
-		parts = append(parts, fmt.Sprintf("%d gate(s) failing when the gates last ran, not run since (%s)", n, named(view.Gates)))
+		parts = append(parts, fmt.Sprintf("%d gate(s) failing when the gates last ran (%s)", n, named(view.Gates)))
 	} else if n > 0 {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
 	}
@@ -135,8 +135,8 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	return "Not verified: " + strings.Join(parts, "; ") + "."
 }
 
-// retryLimitNote names the retry limit that ended the episode, and where
-// it is set.
+// retryLimitNote names the retry limit that ended the episode, where it
+// is set, and that no gate runs at the session's later stops.
 func retryLimitNote(status runner.GauntletStatus, s *site) string {
 	if status != runner.StatusRetryLimitExceeded || s == nil {
 		return ""
@@ -149,7 +149,9 @@ func retryLimitNote(status runner.GauntletStatus, s *site) string {
 	if s.source == trust.SourceNone {
 		where = "the work tree's .gauntlet/config.yml, which is not trusted"
 	}
-	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode), from %s.", cfg.MaxRetries, cfg.MaxRetries+1, where)
+	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode), from %s. "+
+		"No gate runs at this session's stops any more until a new agent session or a new commit starts a fresh budget.",
+		cfg.MaxRetries, cfg.MaxRetries+1, where)
 }
 
 // named lists gates, at most maxNamed, the rest counted.
