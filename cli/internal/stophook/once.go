@@ -48,9 +48,11 @@ func onceNotices(out Outcome, s *site) []string {
 // first told them, and every session for verdicts.NoticeWindow) that said
 // (the answer so far) does not carry already. A stop hook the agent runs
 // itself, under a session id of its own, thus cannot take a notice away
-// from the session a person watches. Without a book and nothing to record
-// there is nothing to tell; a book that cannot be written is left alone.
-func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once []string, said string) []string {
+// from the session a person watches. A block records its notices but does
+// not tell them (it goes on: the next answers do). Without a book and
+// nothing to record there is nothing to tell; a book that cannot be
+// written is left alone.
+func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once []string, said string, block bool) []string {
 	if s == nil || s.trust == nil {
 		return nil
 	}
@@ -69,10 +71,15 @@ func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once
 			return errLeaveBook
 		}
 		before := len(b.Notices)
+		told = b.Told(session, now)
 		for _, text := range once {
 			b.Tell(text, session, now)
 		}
-		told = b.Told(session, now)
+		if !block {
+			// An approve tells what it records; a block goes on, and
+			// leaves it to the next answers.
+			told = b.Told(session, now)
+		}
 		if len(b.Notices) == before {
 			return errLeaveBook // nothing new to write
 		}
@@ -84,20 +91,23 @@ func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once
 	var out []string
 	for _, n := range told {
 		if !strings.Contains(said, n.Text) {
-			out = append(out, noticeSentence(n))
+			out = append(out, noticeSentence(n, !n.At.Before(now) && n.Session == session))
 		}
 	}
 	return out
 }
 
-// noticeSentence is notice n as an answer tells it again: a sentence of
-// its own (the adopted configuration) as it is, a part of a "Not verified"
-// sentence (the commits a run could not look at) as one; with when it was
-// first told, and in which session.
-func noticeSentence(n verdicts.Notice) string {
+// noticeSentence is notice n as an answer tells it: a sentence of its own
+// (the adopted configuration) as it is, a part of a "Not verified"
+// sentence (the commits a run could not look at) as one; told again
+// (first false), with when it was first told, and in which session.
+func noticeSentence(n verdicts.Notice, first bool) string {
 	text := runner.SafeText(n.Text)
 	if !strings.HasSuffix(text, ".") {
 		text = "Not verified: " + text + "."
+	}
+	if first {
+		return text
 	}
 	who := ""
 	if n.Session != "" {

@@ -75,7 +75,7 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		}
 	}
 	said := out.Message + " " + strings.Join(notes, " ")
-	notes = append(notes, h.deliverNotices(ctx, f.site, f.session, onceNotices(out, f.site), said)...)
+	notes = append(notes, h.deliverNotices(ctx, f.site, f.session, onceNotices(out, f.site), said, out.Block())...)
 	if len(notes) > 0 {
 		out.Message += " " + strings.Join(notes, " ")
 		out.told = true
