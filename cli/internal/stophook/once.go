@@ -49,9 +49,9 @@ func onceNotices(out Outcome, s *site) []string {
 // (the answer so far) does not carry already. A stop hook the agent runs
 // itself, under a session id of its own, thus cannot take a notice away
 // from the session a person watches. A block records its notices but does
-// not tell them (it goes on: the next answers do). Without a book and
-// nothing to record there is nothing to tell; a book that cannot be
-// written is left alone.
+// not tell them (it goes on: the next answers do). Without a book (no run
+// yet) nothing is recorded: this answer alone tells them. A book that
+// cannot be written is left alone.
 func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once []string, said string, block bool) []string {
 	if s == nil || s.trust == nil {
 		return nil
@@ -61,7 +61,9 @@ func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once
 		return nil
 	}
 	k := verdicts.KeyOf(p)
-	if b, err := verdicts.Read(k); err != nil || b == nil && len(once) == 0 {
+	if b, err := verdicts.Read(k); err != nil || b == nil {
+		// No book yet (no run yet): one made here would be taken for a
+		// run's (watchTrust leaves it to the run too).
 		return nil
 	}
 	now := h.o.Now()

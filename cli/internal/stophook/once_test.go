@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
@@ -49,6 +50,14 @@ func TestOnceNoticesOutliveTheirStop(t *testing.T) {
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
 			root, first, want := setup(t)
+			// A run made the verdict book (the stand-in run makes none).
+			p, err := place.Locate(context.Background(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := verdicts.Update(verdicts.KeyOf(p), func(*verdicts.Book) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
 			getenv := env(t, nil)
 			stop := func(session string, at time.Time, res runner.RunResult) string {
 				t.Helper()
