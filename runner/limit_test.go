@@ -47,8 +47,8 @@ func TestRetryLimitNamesWhatDidNotRun(t *testing.T) {
 			if res.Status != StatusRetryLimitExceeded {
 				t.Fatalf("after the change: %s", res.Status)
 			}
-			if !strings.Contains(res.Unverified, "no gate runs") {
-				t.Errorf("Unverified does not say that no gate runs: %q", res.Unverified)
+			if !strings.Contains(res.Unverified, "no gate ran") {
+				t.Errorf("Unverified does not say that no gate ran: %q", res.Unverified)
 			}
 			if len(tc.changed) == 0 && !strings.Contains(res.Unverified, "nothing changed since run") {
 				t.Errorf("Unverified does not say that nothing changed: %q", res.Unverified)

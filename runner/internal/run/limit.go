@@ -21,7 +21,7 @@ const maxLimitPaths = 5
 // failures that run saw, which may have been fixed while others broke.
 // It is never "": what cannot be compared is the work tree as it is.
 func sinceLastRun(ctx context.Context, p *project, book *verdicts.Book) string {
-	const why = ": the retry limit was reached, and no gate runs until a new agent session or commit"
+	const why = ": the retry limit was reached, so no gate ran on it"
 	snap := book.Snapshot
 	if snap == nil || snap.Ref == "" {
 		return "the work tree as it is now" + why
