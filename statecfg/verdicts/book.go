@@ -103,6 +103,9 @@ type Book struct {
 	// a file they hide is no change.
 	Excludes       *TrustSeen   `json:"excludes,omitempty"`
 	ExcludesChange *TrustChange `json:"excludes_change,omitempty"`
+	// Notices are what stops said once and then took as told (see Tell),
+	// newest last: each is told again as TrustChange is (delivered).
+	Notices []Notice `json:"notices,omitempty"`
 	// Seeded says the book was started from an older version's log
 	// directory (Seed), when.
 	Seeded time.Time `json:"seeded_from_logs_at,omitzero"`
@@ -315,10 +318,59 @@ func see(last **TrustSeen, change **TrustChange, seen TrustSeen, session string)
 		*last = &seen
 	}
 	c := *change
-	if c != nil && (session == "" || c.Session == "" || c.Session == session || seen.At.Sub(c.To.At) < NoticeWindow) {
+	if c != nil && delivered(c.Session, c.To.At, session, seen.At) {
 		return c
 	}
 	return nil
+}
+
+// delivered is the one rule by which a notice first seen by a stop of
+// session by at is told to a stop of session to at now: to the session
+// that saw it (or any stop when either has no session) always, and to
+// every other session for NoticeWindow after it was seen, so that a stop
+// hook the agent runs itself, under a session id of its own, cannot take
+// it away from the session a person watches.
+func delivered(by string, at time.Time, to string, now time.Time) bool {
+	return to == "" || by == "" || by == to || now.Sub(at) < NoticeWindow
+}
+
+// Notice is something a stop said once and then took as told: what its
+// run could not look at and marked a point over, a configuration adopted
+// at that stop. Text is the sentence as told; Session the agent session
+// whose stop first told it, At when.
+type Notice struct {
+	Text    string    `json:"text"`
+	Session string    `json:"session,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// MaxNotices bounds the notices a book keeps: the oldest go first.
+const MaxNotices = 16
+
+// Tell records text as told by a stop of session at at, unless the same
+// text is recorded already (its first telling stands). Whatever a stop
+// says once and then treats as told goes through Tell, so that Told
+// delivers it by the trust change's rule.
+func (b *Book) Tell(text, session string, at time.Time) {
+	if text == "" || slices.ContainsFunc(b.Notices, func(n Notice) bool { return n.Text == text }) {
+		return
+	}
+	b.Notices = append(b.Notices, Notice{Text: text, Session: session, At: at})
+	if over := len(b.Notices) - MaxNotices; over > 0 {
+		b.Notices = slices.Delete(b.Notices, 0, over)
+	}
+}
+
+// Told are the notices to tell a stop of session at now (delivered),
+// oldest first.
+func (b *Book) Told(session string, now time.Time) []Notice {
+	var out []Notice
+	for _, n := range b.Notices {
+		if delivered(n.Session, n.At, session, now) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Clearing is a drop of verdicts without a verification run.

@@ -495,3 +495,33 @@ func TestSeeExcludes(t *testing.T) {
 		}
 	}
 }
+
+// TestTellIsToldByTheTrustChangeRule: a notice recorded by Tell is told by
+// the rule SeeTrust tells by (delivered): to its session always, to any
+// other for NoticeWindow; the same text is recorded once (its first
+// telling stands), and the book keeps the newest MaxNotices.
+func TestTellIsToldByTheTrustChangeRule(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	b := NewBook()
+	b.Tell("x", "own", at)
+	b.Tell("x", "s1", at.Add(time.Hour))
+	for _, c := range []struct {
+		session string
+		now     time.Time
+		told    bool
+	}{
+		{"own", at, true}, {"s1", at.Add(time.Minute), true}, {"", at.Add(2 * NoticeWindow), true},
+		{"s1", at.Add(NoticeWindow + time.Minute), false}, {"own", at.Add(2 * NoticeWindow), true},
+	} {
+		got := b.Told(c.session, c.now)
+		if (len(got) == 1) != c.told || c.told && (got[0].Session != "own" || !got[0].At.Equal(at)) {
+			t.Errorf("%q at %s: %+v, told %v", c.session, c.now, got, c.told)
+		}
+	}
+	for i := range MaxNotices + 3 {
+		b.Tell(fmt.Sprint(i), "own", at)
+	}
+	if n := len(b.Notices); n != MaxNotices || b.Notices[n-1].Text != fmt.Sprint(MaxNotices+2) {
+		t.Errorf("kept %d notices, the last %q", n, b.Notices[n-1].Text)
+	}
+}

@@ -709,6 +709,8 @@ func TestNotePointTold(t *testing.T) {
 		{"approve on main without the point", "main", head, answer{Decision: "approve", Status: stPassed, SystemMessage: "✓ Gauntlet passed — every gate passed."}, false},
 		{"approve on main telling the commits only", "main", head, answer{Decision: "approve", Status: stPassed, SystemMessage: "Not verified: the commits of main up to HEAD " + head[:12] + "."}, false},
 		{"approve before the first commit", "main", "", answer{Decision: "approve", Status: stPassed, SystemMessage: told(head[:12])}, false},
+		{"approve on main repeating an earlier notice of HEAD", "main", head, answer{Decision: "approve", Status: stPassed,
+			SystemMessage: "✓ Gauntlet passed. Earlier notice (first told at 2026-11-27T02:00:00Z in session own): " + strings.TrimPrefix(told(head[:12]), "✓ Gauntlet passed. ")}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(projectConfig{NoCommits: true}, map[string]string{})

@@ -344,6 +344,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	}
 	vs = append(vs, checkHookAnswer(h.m, f, call, a)...)
 	vs = append(vs, h.m.checkToldTrust(call, a)...)
+	vs = append(vs, h.m.checkToldPoint(call, a)...)
 	h.m.notePointTold(f, a)
 	h.m.credit[call.Session] = a.Decision == "block"
 	if !call.lost() && a.Status != stInvalid {

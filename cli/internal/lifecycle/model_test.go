@@ -246,6 +246,11 @@ type model struct {
 	// merge): the episode's base, which the agent's own commits onto main
 	// and its moves of the ref do not change ("" before any commit).
 	mainMark string
+	// pointTold is the commit whose "commits of main up to HEAD" notice a
+	// stop first told, "" for none: every later answer of a stop that ran
+	// repeats it (an earlier notice), whichever session's stop told it
+	// first (checkToldPoint).
+	pointTold string
 	// refMoved: the agent moved main since.
 	refMoved bool
 	// pending holds the jobs whose last work-tree run failed or was in
@@ -805,13 +810,35 @@ var pointToldRE = regexp.MustCompile(`the commits of main up to HEAD ([0-9a-f]{7
 // approve that did not tell it, or told another commit, changes nothing:
 // the failures committed before it stay unverified, and each later approve
 // must say so.
+//
+// Only the first telling counts: an earlier notice that repeats it
+// (docs/trust.md, "What a stop says once") marks nothing again.
 func (m *model) notePointTold(f facts, a answer) {
 	if a.Decision != "approve" || f.Branch != "main" || f.Head == "" {
 		return
 	}
-	if g := pointToldRE.FindStringSubmatch(a.SystemMessage); g != nil && strings.HasPrefix(f.Head, g[1]) {
-		m.mainMark, m.refMoved = f.Head, false
+	msg := a.SystemMessage
+	if i := strings.Index(msg, "Earlier notice ("); i >= 0 {
+		msg = msg[:i]
 	}
+	if g := pointToldRE.FindStringSubmatch(msg); g != nil && strings.HasPrefix(f.Head, g[1]) {
+		m.mainMark, m.refMoved = f.Head, false
+		m.pointTold = g[1]
+	}
+}
+
+// checkToldPoint checks that every answer of a stop that ran, in any
+// session, after a stop first told that the commits of main up to a HEAD
+// were not verified, repeats that notice: the agent's own stop-hook run
+// under a session id of its own cannot take it from the session a person
+// watches.
+func (m *model) checkToldPoint(call hookCall, a answer) []violation {
+	if m.pointTold == "" || call.lost() || !(slices.Contains(passing, a.Status) || a.Status == stFailed) ||
+		strings.Contains(a.SystemMessage, "the commits of main up to HEAD "+m.pointTold) {
+		return nil
+	}
+	return []violation{{"b:untold-point", fmt.Sprintf("answered %q after a stop told the commits of main up to HEAD %s, and its systemMessage does not repeat it: %q",
+		a.Status, m.pointTold, a.SystemMessage)}}
 }
 
 // baseCause names why changes since the episode's base are not in the

@@ -184,6 +184,9 @@ type Outcome struct {
 	// the tree as it is (nothing changed since a full pass).
 	unverified string
 	asPassed   bool
+	// once is what of unverified the run says once (runner's
+	// RunResult.Once): tell hands it to the verdict book (onceNotices).
+	once string
 	// Pending are the gates that wait to be verified (see tell).
 	Pending []string
 	// told is true when tell added what the answer did not verify, or how
@@ -697,7 +700,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		out.configErr = res.ConfigErr
 	}
 	out.preExisting = res.PreExisting > 0
-	out.unverified = res.Unverified
+	out.unverified, out.once = res.Unverified, res.Once
 	if status == runner.StatusNoApplicableGates && res.ErrorMessage != "" {
 		// Gates that applied but could not run (see runner's noGates).
 		out.unverified = strings.TrimPrefix(out.unverified+"; "+res.ErrorMessage, "; ")

@@ -74,6 +74,8 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 			notes = append(notes, note)
 		}
 	}
+	said := out.Message + " " + strings.Join(notes, " ")
+	notes = append(notes, h.deliverNotices(ctx, f.site, f.session, onceNotices(out, f.site), said, out.Block())...)
 	if len(notes) > 0 {
 		out.Message += " " + strings.Join(notes, " ")
 		out.told = true
@@ -101,8 +103,13 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	if (pass || out.asPassed) && view.empty() && out.unverified == "" && hidden == "" {
 		return ""
 	}
+	// At the retry limit no gate runs: the failures are those last seen,
+	// and what changed since is said beside them (runner's sinceLastRun).
+	limit := out.Status == runner.StatusRetryLimitExceeded
 	var parts []string
-	if n := len(view.Gates); n > 0 {
+	if n := len(view.Gates); n > 0 && limit {
+		parts = append(parts, fmt.Sprintf("%d gate(s) failing when the gates last ran (%s)", n, named(view.Gates)))
+	} else if n > 0 {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing since an earlier run (%s)", n, named(view.Gates)))
 	}
 	if c := view.Cleared; c != nil && len(c.Jobs) == 0 {
@@ -117,7 +124,7 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 		parts = append(parts, what)
 	}
 	switch {
-	case out.unverified != "" && (pass || len(parts) == 0):
+	case out.unverified != "" && (pass || limit || len(parts) == 0):
 		parts = append(parts, out.unverified)
 	case len(parts) == 0 && (!pass || hidden == ""):
 		parts = append(parts, "the work tree as it is now")
@@ -128,8 +135,8 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	return "Not verified: " + strings.Join(parts, "; ") + "."
 }
 
-// retryLimitNote names the retry limit that ended the episode, and where
-// it is set.
+// retryLimitNote names the retry limit that ended the episode, where it
+// is set, and that no gate runs at the session's later stops.
 func retryLimitNote(status runner.GauntletStatus, s *site) string {
 	if status != runner.StatusRetryLimitExceeded || s == nil {
 		return ""
@@ -142,7 +149,9 @@ func retryLimitNote(status runner.GauntletStatus, s *site) string {
 	if s.source == trust.SourceNone {
 		where = "the work tree's .gauntlet/config.yml, which is not trusted"
 	}
-	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode), from %s.", cfg.MaxRetries, cfg.MaxRetries+1, where)
+	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode), from %s. "+
+		"No gate runs at this session's stops any more until a new agent session or a new commit starts a fresh budget.",
+		cfg.MaxRetries, cfg.MaxRetries+1, where)
 }
 
 // named lists gates, at most maxNamed, the rest counted.

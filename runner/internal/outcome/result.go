@@ -78,6 +78,12 @@ type RunResult struct {
 	// the changed paths a review's reviewers were not shown as text
 	// (gate.Result.NotShown), and the files no review could read.
 	Unverified string
+	// Once is the part of Unverified the run says once and then takes as
+	// told (the commits before the change set that no point anchors, or
+	// that the base branch moved over: the point it marks, or the next
+	// pass, moves past them), "" for none: whoever shows the answer keeps
+	// telling it (verdicts.Book.Tell).
+	Once string
 }
 
 // Headline is the result's one-line message with detail (Message's):

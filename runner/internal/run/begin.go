@@ -117,7 +117,7 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 		}
 	}
 	b.prev = prev
-	return b, b.place(s, p)
+	return b, b.place(ctx, s, p)
 }
 
 // readState reads the execution state of the previous run; nil when there

@@ -25,6 +25,9 @@ type stop struct {
 	line       string
 	message    string
 	consoleLog string
+	// unverified is the result's Unverified: what the stop leaves
+	// unjudged ("" for nothing said).
+	unverified string
 }
 
 // Error is the stop's line.
@@ -104,7 +107,7 @@ func (s *services) ended(err error) outcome.RunResult {
 	var st *stop
 	switch {
 	case errors.As(err, &st):
-		res.ErrorMessage, res.ConsoleLogPath = st.message, st.consoleLog
+		res.ErrorMessage, res.ConsoleLogPath, res.Unverified = st.message, st.consoleLog, st.unverified
 	case v.configErr != nil:
 		res.ErrorMessage = v.configErr.Error()
 	default:

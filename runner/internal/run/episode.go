@@ -24,7 +24,7 @@ import (
 // it stops an agent's run. A look at a past commit numbers its files in
 // its own space (CommitDir), is never a verification run and has no
 // budget.
-func (b *begun) place(s *services, p *project) error {
+func (b *begun) place(ctx context.Context, s *services, p *project) error {
 	if p.pastCommit() {
 		b.runDir = filepath.Join(p.logDir, logdir.CommitDir)
 		n, err := logdir.NextRunNumber(b.runDir)
@@ -51,7 +51,8 @@ func (b *begun) place(s *services, p *project) error {
 		if why == "" {
 			msg := retryLimitMessage(b.attempt, p.cfg.MaxRetries+1, p.cfg.MaxRetries)
 			latest, _ := logdir.LatestConsoleLog(p.logDir)
-			return &stop{status: outcome.StatusRetryLimitExceeded, line: msg, message: msg, consoleLog: latest}
+			return &stop{status: outcome.StatusRetryLimitExceeded, line: msg, message: msg, consoleLog: latest,
+				unverified: sinceLastRun(ctx, p, b.rec.Book)}
 		}
 		s.cons.Printf(lineFreshBudget, why, p.cfg.MaxRetries+1)
 		b.fresh, b.attempt = why, 1

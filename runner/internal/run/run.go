@@ -133,7 +133,7 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	d.verification = b.verification
 	ch, err := detect(ctx, r.s, p, b)
 	if ch != nil {
-		d.listed, d.changedFiles, d.unverified = true, len(ch.files), ch.unanchored
+		d.listed, d.changedFiles, d.unverified, d.once = true, len(ch.files), ch.unanchored, ch.unanchored
 	}
 	if errors.Is(err, stopNoChanges) {
 		b.nothingChanged(r.s, p, ch)
@@ -167,12 +167,14 @@ type description struct {
 	listed       bool
 	changedFiles int
 	unverified   string
+	// once is what of unverified is told once (outcome.RunResult.Once).
+	once string
 }
 
 // of is res described.
 func (d description) of(res outcome.RunResult) outcome.RunResult {
 	res.Root, res.Base, res.Verification = d.root, d.base, d.verification
-	res.ChangesListed, res.ChangedFiles, res.RunNumber = d.listed, d.changedFiles, d.runNumber
+	res.ChangesListed, res.ChangedFiles, res.RunNumber, res.Once = d.listed, d.changedFiles, d.runNumber, d.once
 	if d.unverified != "" && res.Unverified != "" {
 		res.Unverified = d.unverified + "; " + res.Unverified
 	} else if d.unverified != "" {
