@@ -2,8 +2,9 @@ package runner
 
 import (
 	"context"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"os"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/entry"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"

@@ -1,12 +1,13 @@
 package check
 
 import (
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
 func TestLastResult(t *testing.T) {
