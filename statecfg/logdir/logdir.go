@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -103,26 +104,43 @@ func own(dir string) ([]Name, error) {
 	return kept, nil
 }
 
-// NextRunNumber returns 1 + the highest run number N among the numbered
-// names in the gauntlet's formats at the root of dir (console, check and
-// review logs, review JSON), whatever is there: its own files, and
-// anything else put at such a name (a directory, a FIFO, a symbolic
-// link), which the run could not write its logs through; 1 for an empty
-// or missing dir. So every name of the next run is free. A numbered file
-// in no gauntlet format does not count. The retry budget is counted in
-// runs, not numbers: a number skipped spends none of it.
+// maxCountedRun is the highest run number NextRunNumber numbers past:
+// half the range of an int, so that numbering past it (and past the
+// names above it) never overflows. No run of the gauntlet reaches it by
+// counting; only a name someone gave a file can be above it.
+const maxCountedRun = math.MaxInt / 2
+
+// NextRunNumber returns 1 + the highest run number N up to maxCountedRun
+// among the numbered names in the gauntlet's formats at the root of dir
+// (console, check and review logs, review JSON), whatever is there: its
+// own files, and anything else put at such a name (a directory, a FIFO,
+// a symbolic link), which the run could not write its logs through; then
+// past any such name that holds that number too (one above
+// maxCountedRun); 1 for an empty or missing dir. So every name of the
+// next run is free, and no name anyone gives a file makes the number
+// overflow. A numbered file in no gauntlet format (leading zeros, another
+// script's digits) does not count. The retry budget is counted in runs,
+// not numbers: a number skipped spends none of it.
 func NextRunNumber(dir string) (int, error) {
 	files, err := readRoot(dir, true)
 	if err != nil {
 		return 0, err
 	}
 	highest := 0
+	taken := map[int]bool{}
 	for _, f := range files {
 		if n, ok := ParseName(f); ok && n.IsOwn() {
-			highest = max(highest, n.Run)
+			taken[n.Run] = true
+			if n.Run <= maxCountedRun {
+				highest = max(highest, n.Run)
+			}
 		}
 	}
-	return highest + 1, nil
+	next := highest + 1
+	for taken[next] {
+		next++
+	}
+	return next, nil
 }
 
 // HasPendingLogs reports whether the root of dir holds a file a gate wrote

@@ -23,6 +23,17 @@ func ConfigInstructions(problems string) string {
 	return b.String()
 }
 
+// WorkTreeInstructions is what a block tells the agent when the run failed
+// before its gates on what its change put in the work tree (problem says
+// which paths, and how to undo it).
+func WorkTreeInstructions(problem string) string {
+	var b strings.Builder
+	b.WriteString("**GAUNTLET FAILED — YOUR CHANGE PUT IN THE WORK TREE WHAT NO GATE CAN JUDGE. YOU MUST FIX IT NOW.**\n\n")
+	b.WriteString(problem)
+	b.WriteString("\n\nThen try to stop again: this hook runs the gates. Do not run the gauntlet yourself.")
+	return b.String()
+}
+
 // The commands a block names for the agent's side of a failed review.
 const (
 	UpdateListCommand = `agent-gauntlet update-review list`

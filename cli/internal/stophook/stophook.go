@@ -705,7 +705,10 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 		// Gates that applied but could not run (see runner's noGates).
 		out.unverified = strings.TrimPrefix(out.unverified+"; "+res.ErrorMessage, "; ")
 	}
-	if out.Block() {
+	switch {
+	case out.Block() && res.GatesRun == 0 && res.ErrorMessage != "":
+		out.Instructions = WorkTreeInstructions(res.ErrorMessage)
+	case out.Block():
 		out.Instructions = BlockReason(consoleLogPath(res.ConsoleLogPath, root, logDir), res.Gates)
 	}
 	return out

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
@@ -50,11 +51,14 @@ func scopeDir(ep string) string {
 // NamedPaths are the paths a check command names, relative to the project
 // root: every word that may be a path inside the project (a script, a
 // configuration file, `./...`), resolved against the working directory wd
-// (relative to the root). Words that cannot name a project path are left
-// out: options, variables, globs, URLs, absolute paths and paths leading
-// out of the project. An option's value (`--config=lint.yml`) and an
-// assignment's (`CONFIG=lint.yml`) count as words. Go's `dir/...` names
-// dir. At most 64 paths, in order, without repeats.
+// (relative to the root). A glob word (`../conf/*.txt`, `{a,b}/x`) names
+// the directory every path it can match lies below (globDir), so what it
+// matches now and any later match are in the key. Words that cannot name
+// a project path are left out: options, variables, URLs, absolute paths
+// and paths leading out of the project. An option's value
+// (`--config=lint.yml`) and an assignment's (`CONFIG=lint.yml`) count as
+// words. Go's `dir/...` names dir. At most 64 paths, in order, without
+// repeats.
 func NamedPaths(command, wd string) []string {
 	if wd == "" {
 		wd = "."
@@ -81,11 +85,11 @@ func NamedPaths(command, wd string) []string {
 }
 
 // projectPath resolves word against wd, when it may name a path inside the
-// project.
+// project; a glob word resolves to its globDir.
 func projectPath(word, wd string) (string, bool) {
 	if word == "" || strings.HasPrefix(word, "/") || strings.HasPrefix(word, "~") ||
 		strings.HasPrefix(word, "-") || strings.Contains(word, "://") ||
-		strings.ContainsAny(word, "$`*?[]{}\\\n\x00") {
+		strings.ContainsAny(word, "$`\\\n\x00") {
 		return "", false
 	}
 	if w, ok := strings.CutSuffix(word, "/..."); ok {
@@ -93,11 +97,54 @@ func projectPath(word, wd string) (string, bool) {
 	} else if word == "..." {
 		word = "."
 	}
+	if glob.IsGlob(word) {
+		word = globDir(word)
+	}
 	p := path.Clean(path.Join(wd, word))
 	if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
 		return "", false
 	}
 	return p, true
+}
+
+// globChars are the characters that make a segment of a glob word part
+// of its pattern: a brace's parts may span slashes (`{a/..,b}`).
+const globChars = "*?[]{},"
+
+// globDir is the directory (relative, as the word is) below which every
+// path the glob word g can expand to lies: the directories before its
+// first segment with a pattern, then one level up for each later segment
+// that is or may expand to `..` (a `..`, a brace or a part of one holding
+// a dot, a pattern starting with a dot), the segments that lead down
+// first taken as leading back up by as many. A pattern segment never
+// matches `..` by itself (the shell matches a leading dot only when the
+// pattern spells it).
+func globDir(g string) string {
+	segs := strings.Split(g, "/")
+	fixed := 0
+	for fixed < len(segs) && !strings.ContainsAny(segs[fixed], globChars) {
+		fixed++
+	}
+	depth, lowest := 0, 0
+	for _, seg := range segs[fixed:] {
+		switch {
+		case seg == "" || seg == ".":
+		case seg == ".." || mayBeParent(seg):
+			depth--
+		default:
+			depth++
+		}
+		lowest = min(lowest, depth)
+	}
+	dir := append(append([]string{"."}, segs[:fixed]...), slices.Repeat([]string{".."}, -lowest)...)
+	return path.Join(dir...)
+}
+
+// mayBeParent reports whether the segment seg of a glob word may expand
+// to `..`: a brace or a part of one with a dot in it, or a pattern that
+// starts with a dot (`.*`, which some shells match to `..`).
+func mayBeParent(seg string) bool {
+	return strings.Contains(seg, ".") && (strings.ContainsAny(seg, "{},") || strings.HasPrefix(seg, "."))
 }
 
 // words splits a command into shell words: blanks and the shell's control

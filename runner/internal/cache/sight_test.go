@@ -78,6 +78,30 @@ func TestEntryPointKeySeesWhatTheGateSees(t *testing.T) {
 			command: "cat ../lnk/c.txt", setup: []string{"link lnk conf"}, edit: []string{"write conf/c.txt BAD"}, sees: true},
 		{name: "a path the command names through ..",
 			command: "cat ../conf/c.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		// A glob word names every path it matches now and any it may
+		// match later: a match edited, added or removed moves the key.
+		{name: "a glob word naming files outside the entry point, a match edited",
+			command: "! grep BAD ../conf/*.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a glob word, a new match made",
+			command: "! grep BAD ../conf/*.txt", edit: []string{"write conf/new.txt BAD"}, sees: true},
+		{name: "a glob word, a match removed",
+			command: "! grep BAD ../conf/*.txt", edit: []string{"remove conf/c.txt"}, sees: true},
+		{name: "a glob word as an option's value",
+			command: "lint --files=../conf/*.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a glob in a directory segment",
+			command: "cat ../con?/c.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a bracket class",
+			command: "cat ../conf/[cd].txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a brace word",
+			command: "cat ../conf/{c,d/e}.txt", edit: []string{"write conf/d/e.txt BAD"}, sees: true},
+		{name: "a brace word leading up",
+			command: "cat {../conf,x}/c.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a glob word with .. past the wildcard",
+			command: "cat ../other/*/../../conf/c.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a glob word, a match through a link",
+			command: "cat ../lnk/*.txt", setup: []string{"link lnk conf"}, edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a glob word, a file beside its matches edited (below its fixed directory: keyed too)",
+			command: "! grep BAD ../conf/*.txt", edit: []string{"write conf/d/e.txt BAD"}, sees: true},
 		{name: ".gitignore outside the entry point, un-ignoring a file in it (its bytes join the key)",
 			setup: []string{"write .gitignore *.tmp", "write src/new.tmp BAD"}, edit: []string{"write .gitignore gauntlet_logs/"}, sees: true},
 		// What the gate does not see keeps the key.
@@ -87,6 +111,8 @@ func TestEntryPointKeySeesWhatTheGateSees(t *testing.T) {
 			setup: []string{"link other/x.txt OUT/x.txt"}, edit: []string{"write OUT/x.txt BAD"}, modes: []config.CacheScope{config.CacheEntryPoint}},
 		{name: ".gitignore outside the entry point changed (the bytes the gate reads stay)",
 			edit: []string{"write .gitignore gauntlet_logs/ *.tmp"}, modes: []config.CacheScope{config.CacheEntryPoint}},
+		{name: "a glob word: a file outside its fixed directory edited",
+			command: "! grep BAD ../conf/*.txt", edit: []string{"write other/o.txt BAD"}, modes: []config.CacheScope{config.CacheEntryPoint}},
 		{name: ".gitattributes outside the entry point (the bytes on disk stay)",
 			edit: []string{"write .gitattributes * text=auto"}, modes: []config.CacheScope{config.CacheEntryPoint}},
 		// Limits, documented in docs/cache.md ("cache: entry_point").
@@ -150,8 +176,8 @@ func sightRepo(t *testing.T) (root, out string) {
 	return root, out
 }
 
-// sightStep applies a step: `write PATH TEXT...`, `chmod PATH` (+x) or
-// `link PATH TARGET`; an OUT/ path is in the directory beside the
+// sightStep applies a step: `write PATH TEXT...`, `chmod PATH` (+x),
+// `remove PATH` or `link PATH TARGET`; an OUT/ path is in the directory beside the
 // repository.
 func sightStep(t *testing.T, root, out, step string) {
 	t.Helper()
@@ -170,6 +196,8 @@ func sightStep(t *testing.T, root, out, step string) {
 		err = os.WriteFile(p, []byte(strings.Join(f[2:], " ")+"\n"), 0o644)
 	case "chmod":
 		err = os.Chmod(p, 0o755)
+	case "remove":
+		err = os.Remove(p)
 	case "link":
 		target := f[2]
 		if rest, ok := strings.CutPrefix(target, "OUT/"); ok {

@@ -345,9 +345,11 @@ const ignoredNotice = "The following paths are ignored by one of your .gitignore
 
 // leftOutRE reads the lines in which `git add --ignore-errors` (LC_ALL=C)
 // names a path it could not add and went on without: a repository of its
-// own with no commit to point a gitlink at, a file it could not read.
+// own with no commit to point a gitlink at, a file it could not read,
+// what is not a file, a link or a directory (a FIFO, a socket, a device
+// where a tracked file was).
 var leftOutRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)')$`)
+	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)'|(.*): can only add regular files, symbolic links or git-directories)$`)
 })
 
 // leftOut reads the failure of `git add -A --ignore-errors`: the paths it
@@ -361,7 +363,7 @@ func leftOut(err error) ([]string, bool) {
 	ignored := false
 	for _, l := range strings.Split(strings.TrimRight(ce.Stderr, "\n"), "\n") {
 		if m := leftOutRE().FindStringSubmatch(l); m != nil {
-			p := m[1] + m[2]
+			p := m[1] + m[2] + m[3]
 			if !slices.Contains(paths, p) {
 				paths = append(paths, p)
 			}

@@ -110,6 +110,10 @@ func (r RunResult) Detail() string {
 		if r.GatesRun > 0 {
 			return fmt.Sprintf("%d of %d gates failed.", r.GatesFailed, r.GatesRun) + r.preExistingDetail()
 		}
+		if r.ErrorMessage != "" {
+			// A run failed before its gates, on what the agent can undo.
+			return r.ErrorMessage
+		}
 	case StatusError, StatusInfrastructureError, StatusLockExists:
 		return r.ErrorMessage
 	case StatusPassed, StatusPassedWithWarnings:

@@ -138,6 +138,9 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 	if errors.Is(err, stopNoChanges) {
 		b.nothingChanged(r.s, p, ch)
 	}
+	if err == nil {
+		err = notFiles(p.root, ch.files)
+	}
 	if err != nil {
 		return d.of(r.s.ended(err))
 	}
