@@ -69,6 +69,11 @@ type Book struct {
 	// covering every applicable gate passed; zero when none did, or a run
 	// failed since.
 	LastFullPassAt time.Time `json:"last_full_pass_at,omitzero"`
+	// FullPassEnv is the fingerprint of the environment that pass ran in
+	// (the one the result cache keys by): the interval is started only for
+	// a stop in that environment. "" for a pass recorded before it was
+	// kept (an older version's book, one seeded from the logs).
+	FullPassEnv string `json:"full_pass_env,omitempty"`
 	// FullPass is what that pass verified (see PassedFull); nil when it is
 	// not known (no snapshot could be taken, an older version's book).
 	FullPass *FullPass `json:"full_pass,omitempty"`
@@ -407,7 +412,7 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 	b.noteRun(0, at)
 	switch {
 	case full && passed:
-		b.LastFullPassAt = at
+		b.LastFullPassAt, b.FullPassEnv = at, ""
 		b.Episode = nil
 		b.Cleared = nil // the tree as it is was verified since
 	case failed:
@@ -416,11 +421,17 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 }
 
 // PassedFull records what the full pass Finish just recorded verified
-// (nil: not known).
-func (b *Book) PassedFull(what *FullPass) {
+// (nil: not known) and the fingerprint of the environment it ran in.
+func (b *Book) PassedFull(env string, what *FullPass) {
 	if !b.LastFullPassAt.IsZero() {
-		b.FullPass = what
+		b.FullPass, b.FullPassEnv = what, env
 	}
+}
+
+// PassedIn reports whether the interval's full pass ran in the
+// environment env (or recorded none: an older version's pass).
+func (b *Book) PassedIn(env string) bool {
+	return b.FullPassEnv == "" || b.FullPassEnv == env
 }
 
 // CountRun adds a run to the retry budget of the open episode, opening

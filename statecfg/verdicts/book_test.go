@@ -424,28 +424,28 @@ func TestFullPassFollowsTheInterval(t *testing.T) {
 		step func(b *Book)
 		want bool
 	}{
-		{"a full pass", func(b *Book) { b.Finish(at, true, true, false); b.PassedFull(what) }, true},
-		{"no full pass", func(b *Book) { b.Finish(at, false, true, false); b.PassedFull(what) }, false},
+		{"a full pass", func(b *Book) { b.Finish(at, true, true, false); b.PassedFull("env", what) }, true},
+		{"no full pass", func(b *Book) { b.Finish(at, false, true, false); b.PassedFull("env", what) }, false},
 		{"a failure since", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Finish(at, false, false, true)
 		}, false},
 		{"a partial pass since", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Finish(at, false, true, false)
 		}, true},
 		{"cleared since", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Clear(at, "clean", nil)
 		}, false},
 		{"a full pass without a snapshot", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Finish(at, true, true, false)
-			b.PassedFull(nil)
+			b.PassedFull("env", nil)
 		}, false},
 	} {
 		b := newBook()

@@ -173,19 +173,20 @@ func TestSkipsFingerprint(t *testing.T) {
 }
 
 func TestAnswerKey(t *testing.T) {
-	ref := AnswerKey("v1", "claude", "opus", 1, "prompt\ndiff")
+	ref := AnswerKey("v1", "e1", "claude", "opus", 1, "prompt\ndiff")
 	for _, k := range []string{
-		AnswerKey("v2", "claude", "opus", 1, "prompt\ndiff"),
-		AnswerKey("v1", "codex", "opus", 1, "prompt\ndiff"),
-		AnswerKey("v1", "claude", "", 1, "prompt\ndiff"),
-		AnswerKey("v1", "claude", "opus", 2, "prompt\ndiff"),
-		AnswerKey("v1", "claude", "opus", 1, "prompt\ndiff "),
+		AnswerKey("v2", "e1", "claude", "opus", 1, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "codex", "opus", 1, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "claude", "", 1, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "claude", "opus", 2, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "claude", "opus", 1, "prompt\ndiff "),
+		AnswerKey("v1", "e2", "claude", "opus", 1, "prompt\ndiff"),
 	} {
 		if k == ref {
 			t.Fatalf("%s equals %s", k, ref)
 		}
 	}
-	if AnswerKey("v1", "claude", "opus", 1, "prompt\ndiff") != ref {
+	if AnswerKey("v1", "e1", "claude", "opus", 1, "prompt\ndiff") != ref {
 		t.Fatal("not deterministic")
 	}
 	if strings.Contains(ref, "prompt") {

@@ -161,7 +161,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		full := p.fullRun() && !e.partial
 		bk.Finish(now, full, passed, failed)
 		if full && passed {
-			bk.PassedFull(fullPassOf(p, ep, e))
+			bk.PassedFull(EnvIdentity(), fullPassOf(p, ep, e))
 		}
 		if e.unverified != "" {
 			// What no gate verified is told at every stop, never skipped by

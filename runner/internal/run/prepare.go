@@ -150,7 +150,7 @@ func openCache(p *project, b *begun) *cache.Results {
 		p.debug.Event(debuglog.EventCache, fmt.Sprintf("off: %v", err))
 		return nil
 	}
-	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg), Env: cache.EnvIdentity(os.Environ())}
+	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg), Env: EnvIdentity()}
 	if refs, err := b.refs.get(); err == nil && refs.BaseErr == nil {
 		run.BaseCommit = refs.Base
 	}
@@ -244,3 +244,11 @@ func logRunStart(ctx context.Context, p *project, spec gate.DiffSpec, gates int,
 	p.debug.Event(debuglog.EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
 		mode, st.BaseRef, st.Changed(), st.New, st.Modified, st.Deleted, st.LinesAdded, st.LinesRemoved, gates))
 }
+
+// EnvIdentity is the fingerprint of the environment this process runs its
+// gates in (cache.EnvIdentity of its variables and the review CLIs they
+// find): the result cache and the reviewer-answer cache key by it, and the
+// verdict book keeps it with the full pass that starts the interval, so a
+// stop in another environment (a run by hand with another PATH, GOFLAGS
+// or reviewer) takes nothing a run there proved.
+func EnvIdentity() string { return cache.EnvIdentity(os.Environ()) }
