@@ -199,7 +199,7 @@ func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, no
 			return 0, "failures are pending (they are always verified)"
 		}
 	default:
-		if p, _ := book.Pending(logDir, nil); !p.Empty() || len(p.Skipped) > 0 {
+		if p, _ := book.Pending(logDir, run.EnvIdentity(), nil); !p.Empty() || len(p.Skipped) > 0 {
 			return 0, "failures are pending (they are always verified)"
 		}
 		if !book.LastFullPassAt.IsZero() && !book.PassedIn(run.EnvIdentity()) {

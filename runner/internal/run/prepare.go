@@ -150,7 +150,7 @@ func openCache(p *project, b *begun) *cache.Results {
 		p.debug.Event(debuglog.EventCache, fmt.Sprintf("off: %v", err))
 		return nil
 	}
-	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg), Env: EnvIdentity()}
+	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg), Env: p.env}
 	if refs, err := b.refs.get(); err == nil && refs.BaseErr == nil {
 		run.BaseCommit = refs.Base
 	}
