@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -436,5 +437,16 @@ func TestEnvIdentity(t *testing.T) {
 		if EnvIdentity(other) == id {
 			t.Errorf("%q: identity unchanged", other)
 		}
+	}
+}
+
+// BenchmarkEnvIdentity measures the environment's fingerprint as a stop
+// takes it, in this process's environment: its variables hashed and a
+// stat of each review CLI in every PATH directory (no program read, no
+// git process).
+func BenchmarkEnvIdentity(b *testing.B) {
+	environ := os.Environ()
+	for b.Loop() {
+		EnvIdentity(environ)
 	}
 }
