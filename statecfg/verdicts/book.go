@@ -408,7 +408,7 @@ func held[V verdict](prev V, prevHeld *V, failing bool, env string, nowFailing b
 	case nowFailing:
 		return nil
 	case failing:
-		if envOf(prev) == env {
+		if e := envOf(prev); e == env || e == "" {
 			return nil
 		}
 		h := prev

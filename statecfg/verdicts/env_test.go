@@ -11,14 +11,15 @@ import (
 // environment verifies it; a new failure replaces everything; Settle in
 // the pass's environment keeps a held failure for the others. For every
 // sequence of a failure and up to two later verdicts over three
-// environments, a check and a slot alike, each environment sees the
+// environments (the first also none: an older version's), a check and
+// a slot alike, each environment sees the
 // failure pending exactly when the last verdict failed, or when it passed
 // in another environment than the asker's while some failure since the
 // last pass in the failing environment was never passed there.
 func TestHeldFailures(t *testing.T) {
 	envs := []string{"S", "F", "P"}
 	var seqs [][]step
-	for _, e0 := range envs {
+	for _, e0 := range append([]string{""}, envs...) {
 		for _, e1 := range envs {
 			for _, f1 := range []bool{false, true} {
 				seqs = append(seqs, []step{{e0, true}, {e1, f1}})
@@ -74,7 +75,8 @@ type step struct {
 // model is whether the failure of seq is pending to a run in asker: the
 // last verdict failed; or it passed in another environment than asker's
 // while a failure is outstanding in an environment where no pass came
-// after it.
+// after it (an older version's failure, with no environment, is verified
+// by a pass in any).
 func model(seq []step, asker string) bool {
 	last := seq[len(seq)-1]
 	if last.fail {
@@ -89,6 +91,9 @@ func model(seq []step, asker string) bool {
 		if s.fail {
 			failAt = i
 		}
+	}
+	if seq[failAt].env == "" && failAt < len(seq)-1 {
+		return false // an older version's failure: any pass verifies it
 	}
 	for _, s := range seq[failAt+1:] {
 		if s.env == seq[failAt].env {
