@@ -11,11 +11,9 @@ import (
 // environment verifies it; a new failure replaces everything; Settle in
 // the pass's environment keeps a held failure for the others. For every
 // sequence of a failure and up to two later verdicts over three
-// environments (the first also none: an older version's), a check and
-// a slot alike, each environment sees the
-// failure pending exactly when the last verdict failed, or when it passed
-// in another environment than the asker's while some failure since the
-// last pass in the failing environment was never passed there.
+// environments (the failure's also none: an older version's), a check and
+// a slot alike, each environment sees the failure pending exactly as the
+// model says.
 func TestHeldFailures(t *testing.T) {
 	envs := []string{"S", "F", "P"}
 	var seqs [][]step
