@@ -176,7 +176,10 @@ func hookOutlook(ctx context.Context, settings config.StopHook, root, logDir str
 // only the TypeScript tool's fields counts from its
 // last_run_completed_at, and no execution state, or one edited, can make
 // the hook skip a run that the book says is due. Without a book yet the
-// execution state alone decides (verdicts.IntervalStart).
+// execution state alone decides (verdicts.IntervalStart). A full pass that
+// ran in another environment than this process's (run.EnvIdentity: a run
+// by hand with another PATH, GOFLAGS or reviewer program) starts no
+// interval here, as its results are a miss of the result cache here.
 func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, now time.Time) (time.Duration, string) {
 	if minutes <= 0 {
 		return 0, "no run interval is set"
@@ -196,8 +199,11 @@ func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, no
 			return 0, "failures are pending (they are always verified)"
 		}
 	default:
-		if p, _ := book.Pending(logDir, nil); !p.Empty() || len(p.Skipped) > 0 {
+		if p, _ := book.Pending(logDir, run.EnvIdentity(), nil); !p.Empty() || len(p.Skipped) > 0 {
 			return 0, "failures are pending (they are always verified)"
+		}
+		if !book.LastFullPassAt.IsZero() && !book.PassedIn(run.EnvIdentity()) {
+			return 0, msgOtherEnv
 		}
 		starts = append(starts, book.LastFullPassAt)
 	}
@@ -215,6 +221,10 @@ func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, no
 	}
 	return left, ""
 }
+
+// msgOtherEnv says why the interval does not apply after a full pass in
+// another environment.
+const msgOtherEnv = "the last full pass ran in another environment (other variables, PATH or review CLI programs): its results are not taken here"
 
 // SinceFullPass compares the project of cfg, whose base branch is base,
 // with what its last full pass verified (run.SinceFullPass; nothing is

@@ -23,6 +23,7 @@ package verdicts
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -69,6 +70,11 @@ type Book struct {
 	// covering every applicable gate passed; zero when none did, or a run
 	// failed since.
 	LastFullPassAt time.Time `json:"last_full_pass_at,omitzero"`
+	// FullPassEnv is the fingerprint of the environment that pass ran in
+	// (the one the result cache keys by): the interval is started only for
+	// a stop in that environment. "" for a pass recorded before it was
+	// kept (an older version's book, one seeded from the logs).
+	FullPassEnv string `json:"full_pass_env,omitempty"`
 	// FullPass is what that pass verified (see PassedFull); nil when it is
 	// not known (no snapshot could be taken, an older version's book).
 	FullPass *FullPass `json:"full_pass,omitempty"`
@@ -195,6 +201,14 @@ type CheckVerdict struct {
 	At     time.Time `json:"at"`
 	// Log is its log file's name in the log directory.
 	Log string `json:"log,omitempty"`
+	// Env is the fingerprint of the environment of the run that reached
+	// it (the one the result cache keys by), "" in an older version's
+	// book.
+	Env string `json:"env,omitempty"`
+	// Held is the failure a pass in another environment than the
+	// failure's own replaced (see Held): still pending to a run in any
+	// environment but Env.
+	Held *CheckVerdict `json:"held,omitempty"`
 }
 
 // SlotVerdict is a review slot's latest verdict.
@@ -210,6 +224,9 @@ type SlotVerdict struct {
 	// those past MaxViolations.
 	Violations []Violation `json:"violations"`
 	Omitted    int         `json:"omitted,omitempty"`
+	// Env and Held are CheckVerdict's.
+	Env  string       `json:"env,omitempty"`
+	Held *SlotVerdict `json:"held,omitempty"`
 }
 
 // Violation is one review finding as the reviewer reported it.
@@ -412,9 +429,85 @@ func (b *Book) RecordCheck(job string, v CheckVerdict) error {
 	if _, ok := b.Checks[job]; !ok && b.jobs() >= MaxJobs {
 		return fmt.Errorf("record %s: %w (%d jobs)", job, ErrTooLarge, MaxJobs)
 	}
+	prev := b.Checks[job]
+	v.Held = held(prev, prev.Held, prev.failing(), v.Env, v.failing())
 	b.Checks[job] = v
 	b.noteRun(v.Run, v.At)
 	return nil
+}
+
+// failing reports a verdict that leaves the check pending.
+func (v CheckVerdict) failing() bool { return v.Status == StatusFail || v.Status == StatusError }
+
+// failing reports a verdict that leaves the slot pending.
+func (v SlotVerdict) failing() bool { return v.Status == StatusFail }
+
+// verdict is a check's or a slot's verdict.
+type verdict interface {
+	CheckVerdict | SlotVerdict
+}
+
+// held is the failure a verdict reached in the environment env holds (see
+// CheckVerdict.Held), the verdict before being prev (its own held failure
+// prevHeld, failing whether it failed): a pass in another environment
+// than a failure's holds that failure, and one in the failure's own
+// environment verifies it; a failure holds none. So a failure cleared by
+// a run by hand in another environment stays pending to the stop hook in
+// its own (the result cache's fingerprint): nothing a run proved in one
+// environment is taken in another.
+func held[V verdict](prev V, prevHeld *V, failing bool, env string, nowFailing bool) *V {
+	switch {
+	case nowFailing:
+		return nil
+	case failing:
+		if e := envOf(prev); e == env || e == "" {
+			return nil
+		}
+		h := prev
+		clearHeld(&h)
+		return &h
+	case prevHeld != nil && envOf(*prevHeld) != env:
+		return prevHeld
+	}
+	return nil
+}
+
+// envOf is the environment of v.
+func envOf[V verdict](v V) string {
+	switch v := any(v).(type) {
+	case CheckVerdict:
+		return v.Env
+	case SlotVerdict:
+		return v.Env
+	}
+	return ""
+}
+
+// clearHeld drops v's own held failure.
+func clearHeld[V verdict](v *V) {
+	switch v := any(v).(type) {
+	case *CheckVerdict:
+		v.Held = nil
+	case *SlotVerdict:
+		v.Held = nil
+	}
+}
+
+// In is the verdict a run in the environment env takes: v, or the failure
+// v holds when v was reached in another environment.
+func (v CheckVerdict) In(env string) CheckVerdict {
+	if v.Held != nil && v.Env != env {
+		return *v.Held
+	}
+	return v
+}
+
+// In is CheckVerdict.In of a slot.
+func (v SlotVerdict) In(env string) SlotVerdict {
+	if v.Held != nil && v.Env != env {
+		return *v.Held
+	}
+	return v
 }
 
 // RecordSlot records review job's slot verdict v (pass, fail or
@@ -432,6 +525,11 @@ func (b *Book) RecordSlot(job string, slot int, v SlotVerdict) error {
 	}
 	if b.Slots[job] == nil {
 		b.Slots[job] = map[int]SlotVerdict{}
+	}
+	prev, had := b.Slots[job][slot]
+	v.Held = nil
+	if had {
+		v.Held = held(prev, prev.Held, prev.failing(), v.Env, v.failing())
 	}
 	b.Slots[job][slot] = v
 	b.noteRun(v.Run, v.At)
@@ -459,7 +557,7 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 	b.noteRun(0, at)
 	switch {
 	case full && passed:
-		b.LastFullPassAt = at
+		b.LastFullPassAt, b.FullPassEnv = at, ""
 		b.Episode = nil
 		b.Cleared = nil // the tree as it is was verified since
 	case failed:
@@ -468,11 +566,17 @@ func (b *Book) Finish(at time.Time, full, passed, failed bool) {
 }
 
 // PassedFull records what the full pass Finish just recorded verified
-// (nil: not known).
-func (b *Book) PassedFull(what *FullPass) {
+// (nil: not known) and the fingerprint of the environment it ran in.
+func (b *Book) PassedFull(env string, what *FullPass) {
 	if !b.LastFullPassAt.IsZero() {
-		b.FullPass = what
+		b.FullPass, b.FullPassEnv = what, env
 	}
+}
+
+// PassedIn reports whether the interval's full pass ran in the
+// environment env (or recorded none: an older version's pass).
+func (b *Book) PassedIn(env string) bool {
+	return b.FullPassEnv == "" || b.FullPassEnv == env
 }
 
 // CountRun adds a run to the retry budget of the open episode, opening
@@ -518,12 +622,20 @@ func (b *Book) Spent() int {
 	return b.Episode.Runs
 }
 
-// Settle drops every verdict after a run that verified them all (it
-// passed and archived the logs) and ends the episode. Nothing is pending
-// after it, and nothing was dropped unverified.
-func (b *Book) Settle() {
-	clear(b.Checks)
-	clear(b.Slots)
+// Settle drops every verdict after a run in the environment env that
+// verified them all (it passed and archived the logs) and ends the
+// episode: nothing is pending after it to a run in env, and nothing was
+// dropped unverified. A failure held by a pass in env (a run by hand in
+// its own environment cleared it) stays, with that pass: a run in any
+// other environment still verifies it.
+func (b *Book) Settle(env string) {
+	maps.DeleteFunc(b.Checks, func(_ string, v CheckVerdict) bool { return v.Held == nil || v.Env != env })
+	for job, slots := range b.Slots {
+		maps.DeleteFunc(slots, func(_ int, v SlotVerdict) bool { return v.Held == nil || v.Env != env })
+		if len(slots) == 0 {
+			delete(b.Slots, job)
+		}
+	}
 	b.Episode = nil
 }
 
@@ -578,7 +690,7 @@ func (b *Book) Lost(at time.Time, why string) {
 // records when and why, with how much, so that the person can be told
 // until a full pass verifies the tree (Finish).
 func (b *Book) Clear(at time.Time, reason string, keep func(job string) bool) {
-	p := b.pending(keep)
+	p := b.pending("", keep)
 	if len(p.Checks)+p.slotCount() > 0 {
 		b.Cleared = &Clearing{At: at, Reason: reason, Checks: len(p.Checks), Slots: p.slotCount(), Jobs: p.jobs()}
 	}

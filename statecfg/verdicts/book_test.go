@@ -213,7 +213,7 @@ func TestClear(t *testing.T) {
 	}
 	at := time.Now()
 	b.Clear(at, "the branch changed from feature to main", nil)
-	if p, _ := b.Pending(t.TempDir(), nil); !p.Empty() {
+	if p, _ := b.Pending(t.TempDir(), "", nil); !p.Empty() {
 		t.Errorf("pending after Clear: %+v", p)
 	}
 	if c := b.Cleared; c == nil || c.Checks != 1 || c.Slots != 1 || !c.At.Equal(at) || !strings.Contains(c.Reason, "branch") {
@@ -233,7 +233,7 @@ func TestSeed(t *testing.T) {
 	b := newBook()
 	b.Seed(Legacy{Checks: map[string]string{"check:.:lint": "check_._lint.3.log"},
 		Slots: []LegacySlot{{Job: job, Slot: 1, Adapter: "claude", Run: 3, JSON: jsonName, Violations: []Violation{vA, vB}}}, Run: 3}, st, at)
-	p, _ := b.Pending(logDir, nil)
+	p, _ := b.Pending(logDir, "", nil)
 	open, _ := summarize(p)
 	if !p.Checks["check:.:lint"] || !reflect.DeepEqual(open, []string{"aaaaaaa:new:", "bbbbbbb:fixed:"}) {
 		t.Errorf("seeded pending = %+v, %q", p, open)
@@ -296,7 +296,7 @@ func TestEpisodeBudget(t *testing.T) {
 	if err := b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusFail, Run: 3}); err != nil {
 		t.Fatal(err)
 	}
-	b.Settle()
+	b.Settle("")
 	if b.Episode != nil || len(b.Checks) != 0 || b.Spent() != 0 {
 		t.Errorf("after Settle: %+v", b)
 	}
@@ -368,7 +368,7 @@ func TestSeedPassesAndSnapshot(t *testing.T) {
 	if v := b.Slots[job][2]; v.Status != StatusPass || v.Adapter != "codex" || v.Run != 2 {
 		t.Errorf("seeded pass = %+v", v)
 	}
-	if p, _ := b.Pending(t.TempDir(), nil); !p.Empty() || b.Episode != nil {
+	if p, _ := b.Pending(t.TempDir(), "", nil); !p.Empty() || b.Episode != nil {
 		t.Errorf("a pass was seeded as pending: %+v, %+v", p, b.Episode)
 	}
 	want := &Snapshot{Run: 2, Ref: "w1", Commit: "c1", Scope: "local main", Definitions: map[string]string{job: "d1"}}
@@ -424,28 +424,28 @@ func TestFullPassFollowsTheInterval(t *testing.T) {
 		step func(b *Book)
 		want bool
 	}{
-		{"a full pass", func(b *Book) { b.Finish(at, true, true, false); b.PassedFull(what) }, true},
-		{"no full pass", func(b *Book) { b.Finish(at, false, true, false); b.PassedFull(what) }, false},
+		{"a full pass", func(b *Book) { b.Finish(at, true, true, false); b.PassedFull("env", what) }, true},
+		{"no full pass", func(b *Book) { b.Finish(at, false, true, false); b.PassedFull("env", what) }, false},
 		{"a failure since", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Finish(at, false, false, true)
 		}, false},
 		{"a partial pass since", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Finish(at, false, true, false)
 		}, true},
 		{"cleared since", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Clear(at, "clean", nil)
 		}, false},
 		{"a full pass without a snapshot", func(b *Book) {
 			b.Finish(at, true, true, false)
-			b.PassedFull(what)
+			b.PassedFull("env", what)
 			b.Finish(at, true, true, false)
-			b.PassedFull(nil)
+			b.PassedFull("env", nil)
 		}, false},
 	} {
 		b := newBook()

@@ -82,18 +82,19 @@ func (p Pending) jobs() []string {
 	return slices.Compact(out)
 }
 
-// Pending returns what b leaves to verify for the jobs keep accepts (nil:
+// Pending returns what b leaves to verify to a run in the environment env
+// (the result cache's fingerprint of it) for the jobs keep accepts (nil:
 // all; the caller drops jobs its configuration no longer has): the checks
 // whose verdict failed or erred, and the slots whose verdict failed, each
 // violation annotated from the review JSON file the slot wrote in logDir.
 // The warnings name review JSON files that exist but cannot be read (their
 // violations stay new).
-func (b *Book) Pending(logDir string, keep func(job string) bool) (Pending, []string) {
-	p := b.pending(keep)
+func (b *Book) Pending(logDir, env string, keep func(job string) bool) (Pending, []string) {
+	p := b.pending(env, keep)
 	var warnings []string
 	for job, slots := range p.Slots {
 		for index := range slots {
-			v := b.Slots[job][index]
+			v := b.Slots[job][index].In(env)
 			notes, err := readAnnotations(logDir, v.JSON)
 			if err != nil {
 				warnings = append(warnings, err.Error())
@@ -121,11 +122,12 @@ func (b *Book) Pending(logDir string, keep func(job string) bool) (Pending, []st
 }
 
 // pending is Pending before the annotations: every recorded violation
-// new.
-func (b *Book) pending(keep func(job string) bool) Pending {
+// new. A failure a pass in another environment than env holds is pending
+// (CheckVerdict.In); env "" takes every held failure as pending.
+func (b *Book) pending(env string, keep func(job string) bool) Pending {
 	p := Pending{Checks: map[string]bool{}, Slots: map[string]map[int][]Annotated{}}
 	for job, v := range b.Checks {
-		if (v.Status == StatusFail || v.Status == StatusError) && (keep == nil || keep(job)) {
+		if v.In(env).failing() && (keep == nil || keep(job)) {
 			p.Checks[job] = true
 		}
 	}
@@ -134,7 +136,7 @@ func (b *Book) pending(keep func(job string) bool) Pending {
 			continue
 		}
 		for index, v := range slots {
-			if v.Status != StatusFail {
+			if v = v.In(env); !v.failing() {
 				continue
 			}
 			if p.Slots[job] == nil {

@@ -192,7 +192,7 @@ func TestMergeRules(t *testing.T) {
 				tc.edit(f)
 				writeJSON(t, filepath.Join(logDir, jsonName), f)
 			}
-			p, warnings := bookWith(recorded...).Pending(logDir, nil)
+			p, warnings := bookWith(recorded...).Pending(logDir, "", nil)
 			open, skipped := summarize(p)
 			if !slices.Equal(open, tc.open) || !slices.Equal(skipped, tc.skipped) {
 				t.Errorf("pending %q, skipped %q; want %q, %q", open, skipped, tc.open, tc.skipped)
@@ -256,7 +256,7 @@ func TestMergeKeepsEveryRecordedViolation(t *testing.T) {
 		}
 		logDir := t.TempDir()
 		writeJSON(t, filepath.Join(logDir, jsonName), f)
-		p, _ := bookWith(recorded...).Pending(logDir, nil)
+		p, _ := bookWith(recorded...).Pending(logDir, "", nil)
 		var all []Annotated
 		all = append(all, p.Slots[job][1]...)
 		for _, s := range p.Skipped {
@@ -308,7 +308,7 @@ func TestPendingChecksAndSlots(t *testing.T) {
 	mustSlot(t, b, "review:.:q", 3, SlotVerdict{Status: StatusPass, Run: 2, At: now})
 	mustSlot(t, b, "review:gone:q", 1, SlotVerdict{Status: StatusFail, Run: 1, At: now})
 
-	p, warnings := b.Pending(t.TempDir(), func(job string) bool { return !strings.Contains(job, "gone") })
+	p, warnings := b.Pending(t.TempDir(), "", func(job string) bool { return !strings.Contains(job, "gone") })
 	want := Pending{
 		Checks: map[string]bool{"check:.:lint": true, "check:.:test": true},
 		Slots:  map[string]map[int][]Annotated{"review:.:q": {1: {}, 2: {{Violation: vA, Status: New}}}},
@@ -319,7 +319,7 @@ func TestPendingChecksAndSlots(t *testing.T) {
 	if err := b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusPass, Run: 3, At: now}); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := b.Pending(t.TempDir(), nil); p.Checks["check:.:lint"] {
+	if p, _ := b.Pending(t.TempDir(), "", nil); p.Checks["check:.:lint"] {
 		t.Errorf("a check that passed since is pending")
 	}
 }
@@ -349,7 +349,7 @@ func TestSlotBound(t *testing.T) {
 	}
 	logDir := t.TempDir()
 	writeJSON(t, filepath.Join(logDir, jsonName), f)
-	p, _ := b.Pending(logDir, nil)
+	p, _ := b.Pending(logDir, "", nil)
 	if _, ok := p.Slots[job][1]; !ok {
 		t.Errorf("a slot with omitted violations is not pending once the kept ones are skipped")
 	}

@@ -66,7 +66,7 @@ func (b *Book) Seed(l Legacy, st *state.State, at time.Time) {
 			Definitions: st.ReviewDefinitions}
 	}
 	b.LastFullPassAt = IntervalStart(nil, st)
-	if !b.pending(nil).Empty() && l.Run > 0 {
+	if !b.pending("", nil).Empty() && l.Run > 0 {
 		first := st.EpisodeStartRun
 		if first < 1 || first > l.Run {
 			first = 1

@@ -9,10 +9,12 @@ import (
 )
 
 // answerStore keeps reviewers' answers in the ledger (review.Answers), by
-// the exact question (AnswerKey).
+// the exact question and the environment it was asked in (AnswerKey).
 type answerStore struct {
 	ledger  *ledger.Ledger
 	version string
+	// env is the run's environment (Run.Env): part of every key.
+	env string
 	// take is false with --no-cache: answers are kept, not taken.
 	take  bool
 	debug *debuglog.Log
@@ -24,7 +26,7 @@ func (a answerStore) Answer(adapter, model string, slot int, stdin string) (revi
 		return review.StoredAnswer{}, false
 	}
 	var s review.StoredAnswer
-	_, ok, why := a.ledger.Get(AnswerKey(a.version, adapter, model, slot, stdin), &s)
+	_, ok, why := a.ledger.Get(AnswerKey(a.version, a.env, adapter, model, slot, stdin), &s)
 	if why != nil {
 		a.debug.Event(debuglog.EventCache, why.Error())
 	}
@@ -33,7 +35,7 @@ func (a answerStore) Answer(adapter, model string, slot int, stdin string) (revi
 
 // Keep keeps an answer.
 func (a answerStore) Keep(adapter, model string, slot int, stdin string, s review.StoredAnswer) {
-	if err := a.ledger.Put(AnswerKey(a.version, adapter, model, slot, stdin), s); err != nil {
+	if err := a.ledger.Put(AnswerKey(a.version, a.env, adapter, model, slot, stdin), s); err != nil {
 		a.debug.Event(debuglog.EventCache, fmt.Sprintf("answer not kept: %v", err))
 	}
 }
@@ -43,5 +45,5 @@ func (c *Results) Answers() review.Answers {
 	if c == nil {
 		return nil
 	}
-	return answerStore{ledger: c.ledger, version: c.run.Version, take: c.lookup, debug: c.debug}
+	return answerStore{ledger: c.ledger, version: c.run.Version, env: c.run.Env, take: c.lookup, debug: c.debug}
 }

@@ -11,11 +11,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
@@ -65,19 +68,54 @@ var volatileEnv = map[string]bool{"_": true, "PWD": true, "OLDPWD": true, "SHLVL
 
 // EnvIdentity is the identity of an environment (os.Environ's form): the
 // hash of its variables, sorted, but volatileEnv's and those agent-gauntlet
-// sets for its own children (GAUNTLET_*, AGENT_GAUNTLET_*).
+// sets for its own children (GAUNTLET_*, AGENT_GAUNTLET_*), and of the
+// program each review CLI (adapter.Specs) resolves to on its PATH, by
+// ProgramIdentity. It is the one fingerprint of an environment: the result
+// cache and the reviewer-answer cache key by it, and the verdict book
+// stores it with the full pass that starts the interval (see
+// run.EnvIdentity).
 func EnvIdentity(environ []string) string {
 	var kept []string
+	path := ""
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
+		name, value, _ := strings.Cut(kv, "=")
+		if name == "PATH" {
+			path = value
+		}
 		if volatileEnv[name] || strings.HasPrefix(name, "GAUNTLET_") || strings.HasPrefix(name, "AGENT_GAUNTLET_") {
 			continue
 		}
 		kept = append(kept, kv)
 	}
 	slices.Sort(kept)
-	sum := sha256.Sum256([]byte(strings.Join(kept, "\x00")))
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write([]byte(strings.Join(kept, "\x00")))
+	for _, spec := range adapter.Specs {
+		fmt.Fprintf(h, "\x00\x00%s=%s", spec.Binary, ProgramIdentity(spec.Binary, path))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ProgramIdentity is the identity of the program name resolves to on path
+// (a PATH value, as exec.LookPath resolves it): its path and the identity
+// of the file it leads to (device, inode, size, mode, modification and
+// change times); "" when none. A program replaced at the same path, in
+// place or by a new file, changes it: the change time (ctime) moves on
+// every write and no user can set it back. It costs a stat per PATH
+// directory, and never reads the program.
+func ProgramIdentity(name, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			continue
+		}
+		return p + " " + fileIdentity(fi)
+	}
+	return ""
 }
 
 // Settings are the project configuration a review's verdict depends on
@@ -291,10 +329,12 @@ func SkipsFingerprint(skips []gate.Skip) string {
 }
 
 // Answer is what a reviewer's answer depends on: the adapter, its model,
-// the exact input (prompt and diff) and the agent-gauntlet version (which
-// builds the command line).
+// the exact input (prompt and diff), the agent-gauntlet version (which
+// builds the command line) and the environment it was asked in (Run.Env:
+// which program answered, found on which PATH).
 type Answer struct {
 	Version string `json:"version"`
+	Env     string `json:"env"`
 	Adapter string `json:"adapter"`
 	Model   string `json:"model"`
 	// Slot is the review slot (num_reviews asks the same question several
@@ -304,13 +344,15 @@ type Answer struct {
 	Stdin string `json:"stdin"`
 }
 
-// AnswerKey is the key of a reviewer's answer to stdin in slot.
-func AnswerKey(version, adapter, model string, slot int, stdin string) string {
+// AnswerKey is the key of a reviewer's answer to stdin in slot, asked in
+// the environment env (EnvIdentity): an answer given by another program,
+// or in another environment, is never taken.
+func AnswerKey(version, env, adapter, model string, slot int, stdin string) string {
 	sum := sha256.Sum256([]byte(stdin))
 	b, _ := json.Marshal(struct {
 		Tag string `json:"tag"`
 		Answer
-	}{AnswerTag, Answer{Version: version, Adapter: adapter, Model: model, Slot: slot, Stdin: hex.EncodeToString(sum[:])}})
+	}{AnswerTag, Answer{Version: version, Env: env, Adapter: adapter, Model: model, Slot: slot, Stdin: hex.EncodeToString(sum[:])}})
 	return string(b)
 }
 

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -173,19 +174,20 @@ func TestSkipsFingerprint(t *testing.T) {
 }
 
 func TestAnswerKey(t *testing.T) {
-	ref := AnswerKey("v1", "claude", "opus", 1, "prompt\ndiff")
+	ref := AnswerKey("v1", "e1", "claude", "opus", 1, "prompt\ndiff")
 	for _, k := range []string{
-		AnswerKey("v2", "claude", "opus", 1, "prompt\ndiff"),
-		AnswerKey("v1", "codex", "opus", 1, "prompt\ndiff"),
-		AnswerKey("v1", "claude", "", 1, "prompt\ndiff"),
-		AnswerKey("v1", "claude", "opus", 2, "prompt\ndiff"),
-		AnswerKey("v1", "claude", "opus", 1, "prompt\ndiff "),
+		AnswerKey("v2", "e1", "claude", "opus", 1, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "codex", "opus", 1, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "claude", "", 1, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "claude", "opus", 2, "prompt\ndiff"),
+		AnswerKey("v1", "e1", "claude", "opus", 1, "prompt\ndiff "),
+		AnswerKey("v1", "e2", "claude", "opus", 1, "prompt\ndiff"),
 	} {
 		if k == ref {
 			t.Fatalf("%s equals %s", k, ref)
 		}
 	}
-	if AnswerKey("v1", "claude", "opus", 1, "prompt\ndiff") != ref {
+	if AnswerKey("v1", "e1", "claude", "opus", 1, "prompt\ndiff") != ref {
 		t.Fatal("not deterministic")
 	}
 	if strings.Contains(ref, "prompt") {
@@ -446,5 +448,16 @@ func TestEnvIdentity(t *testing.T) {
 		if EnvIdentity(other) == id {
 			t.Errorf("%q: identity unchanged", other)
 		}
+	}
+}
+
+// BenchmarkEnvIdentity measures the environment's fingerprint as a stop
+// takes it, in this process's environment: its variables hashed and a
+// stat of each review CLI in every PATH directory (no program read, no
+// git process).
+func BenchmarkEnvIdentity(b *testing.B) {
+	environ := os.Environ()
+	for b.Loop() {
+		EnvIdentity(environ)
 	}
 }

@@ -95,6 +95,6 @@ func mayArchive(p *project, b *begun, leftOut bool) bool {
 	if p.fullRun() && !leftOut {
 		return true
 	}
-	pending, _ := b.rec.Book.Pending(p.logDir, func(job string) bool { return b.jobs.has(job) })
+	pending, _ := b.rec.Book.Pending(p.logDir, p.env, func(job string) bool { return b.jobs.has(job) })
 	return pending.Empty()
 }

@@ -41,7 +41,7 @@ func (b *begun) place(ctx context.Context, s *services, p *project) error {
 	}
 	b.runNumber = n
 	var warnings []string
-	b.pending, warnings = b.rec.Book.Pending(p.logDir, b.jobs.has)
+	b.pending, warnings = b.rec.Book.Pending(p.logDir, p.env, b.jobs.has)
 	for _, w := range warnings {
 		s.cons.Printf(lineWarning, w)
 	}
@@ -138,6 +138,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		start.Base = changeOrigin(ctx, p, b, ch)
 	}
 	keep := func(job string) bool { return b.jobs.has(job) }
+	env := p.env
 	b.rec.save(s, func(bk *verdicts.Book) error {
 		if ep.ok {
 			if ep.branch != detachedHEAD {
@@ -147,9 +148,9 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		}
 		switch {
 		case e.archived:
-			bk.Settle()
+			bk.Settle(env)
 		case judged(e.status):
-			if pending, _ := bk.Pending(p.logDir, keep); !pending.Empty() {
+			if pending, _ := bk.Pending(p.logDir, env, keep); !pending.Empty() {
 				bk.OpenEpisode(start, reasonFirstFailure)
 			}
 			if p.opts.Agent {
@@ -162,7 +163,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 		full := p.fullRun() && !e.partial
 		bk.Finish(now, full, passed, failed)
 		if full && passed {
-			bk.PassedFull(fullPassOf(p, ep, e))
+			bk.PassedFull(env, fullPassOf(p, ep, e))
 		}
 		if e.unverified != "" {
 			// What no gate verified is told at every stop, never skipped by

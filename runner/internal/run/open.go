@@ -36,6 +36,9 @@ type project struct {
 	snap *snapshot
 	// baselines answer for the base of failed checks with baseline: true.
 	baselines *baselines
+	// env is the fingerprint of the environment the run's gates run in
+	// (EnvIdentity), taken once when it opens.
+	env string
 }
 
 // open loads the project (opts.Project, else the one of opts.Dir) and its
@@ -61,7 +64,7 @@ func open(ctx context.Context, s *services, opts Options) (*project, error) {
 	for _, w := range eff.Warnings {
 		s.cons.Printf(lineWarning, w)
 	}
-	p := &project{opts: opts, cfg: cfg, eff: *eff, root: cfg.Root, logDir: cfg.LogDirPath()}
+	p := &project{opts: opts, cfg: cfg, eff: *eff, root: cfg.Root, logDir: cfg.LogDirPath(), env: EnvIdentity()}
 	p.logRel = scope.InsideRel(p.root, p.logDir)
 	p.baselines = &baselines{cfg: cfg, root: p.root, next: s.deps.baseSource}
 	p.debug = debuglog.Open(p.logDir, eff.DebugLog, s.now)

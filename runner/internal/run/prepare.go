@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
@@ -150,7 +151,7 @@ func openCache(p *project, b *begun) *cache.Results {
 		p.debug.Event(debuglog.EventCache, fmt.Sprintf("off: %v", err))
 		return nil
 	}
-	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg), Env: cache.EnvIdentity(os.Environ())}
+	run := cache.Run{Version: p.opts.Version, BaseBranch: p.base, CI: p.eff.CI, Settings: cache.SettingsOf(p.cfg), Env: p.env}
 	if refs, err := b.refs.get(); err == nil && refs.BaseErr == nil {
 		run.BaseCommit = refs.Base
 	}
@@ -243,4 +244,29 @@ func logRunStart(ctx context.Context, p *project, spec gate.DiffSpec, gates int,
 	}
 	p.debug.Event(debuglog.EventRunStart, fmt.Sprintf("mode=%s base_ref=%s files_changed=%d files_new=%d files_modified=%d files_deleted=%d lines_added=%d lines_removed=%d gates=%d",
 		mode, st.BaseRef, st.Changed(), st.New, st.Modified, st.Deleted, st.LinesAdded, st.LinesRemoved, gates))
+}
+
+// EnvIdentity is the fingerprint of the environment this process runs its
+// gates in (cache.EnvIdentity of its variables and the review CLIs they
+// find): the result cache and the reviewer-answer cache key by it, and the
+// verdict book keeps it with the full pass that starts the interval, so a
+// stop in another environment (a run by hand with another PATH, GOFLAGS
+// or reviewer) takes nothing a run there proved. A process answers one
+// command, so it is taken once for each environment the process has
+// (about 0.3 ms: a stat of each review CLI in every PATH directory).
+func EnvIdentity() string {
+	environ := os.Environ()
+	joined := strings.Join(environ, "\x00")
+	envMemo.Lock()
+	defer envMemo.Unlock()
+	if envMemo.id == "" || envMemo.environ != joined {
+		envMemo.environ, envMemo.id = joined, cache.EnvIdentity(environ)
+	}
+	return envMemo.id
+}
+
+// envMemo is EnvIdentity's last answer and the environment it is for.
+var envMemo struct {
+	sync.Mutex
+	environ, id string
 }

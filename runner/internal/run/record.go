@@ -263,7 +263,7 @@ func ReadVerdicts(ctx context.Context, cfg *config.Config, now time.Time) Verdic
 		keep = nil
 	}
 	var ws []string
-	v.Pending, ws = v.Book.Pending(logDir, keep)
+	v.Pending, ws = v.Book.Pending(logDir, EnvIdentity(), keep)
 	v.Warnings = append(v.Warnings, ws...)
 	return v
 }

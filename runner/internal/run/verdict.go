@@ -22,7 +22,7 @@ func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) fun
 		if ctx.Err() != nil {
 			return
 		}
-		now := s.now()
+		now, env := s.now(), p.env
 		type found struct {
 			job   string
 			check *verdicts.CheckVerdict
@@ -30,7 +30,7 @@ func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) fun
 		}
 		var all []found
 		for _, res := range results {
-			if check, slots := verdictsOf(res, b.runNumber, now); check != nil || len(slots) > 0 {
+			if check, slots := verdictsOf(res, b.runNumber, now, env); check != nil || len(slots) > 0 {
 				all = append(all, found{res.JobID, check, slots})
 			}
 		}
@@ -61,7 +61,7 @@ func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) fun
 // did not run, or could not for reasons the agent cannot fix
 // (gate.Result.Infrastructure), a slot that erred or was skipped for a
 // prior pass, reach none: the verdict before stands.
-func verdictsOf(res gate.Result, run int, at time.Time) (*verdicts.CheckVerdict, map[int]verdicts.SlotVerdict) {
+func verdictsOf(res gate.Result, run int, at time.Time, env string) (*verdicts.CheckVerdict, map[int]verdicts.SlotVerdict) {
 	if gate.KindOf(res.JobID) == gate.KindCheck {
 		var st verdicts.Status
 		switch {
@@ -74,11 +74,11 @@ func verdictsOf(res gate.Result, run int, at time.Time) (*verdicts.CheckVerdict,
 		default:
 			return nil, nil
 		}
-		return &verdicts.CheckVerdict{Status: st, Run: run, At: at, Log: baseName(res.LogPath)}, nil
+		return &verdicts.CheckVerdict{Status: st, Run: run, At: at, Log: baseName(res.LogPath), Env: env}, nil
 	}
 	slots := map[int]verdicts.SlotVerdict{}
 	for _, sl := range res.Slots {
-		v := verdicts.SlotVerdict{Adapter: sl.Adapter, Run: run, At: at, JSON: baseName(sl.JSONPath)}
+		v := verdicts.SlotVerdict{Adapter: sl.Adapter, Run: run, At: at, JSON: baseName(sl.JSONPath), Env: env}
 		switch sl.Status {
 		case gate.StatusPass:
 			v.Status = verdicts.StatusPass
@@ -107,7 +107,7 @@ func baseName(path string) string {
 // previousFailures are the failures the run's gates verify, from what the
 // book left pending (of gate -g only, when given): the failed checks, the
 // failed slots with their violations (new, or fixed by the agent's word),
-// the slots that passed, and the violations the agent skipped. Nil outside
+// the slots that passed in the run's environment, and the violations the agent skipped. Nil outside
 // a verification run.
 func previousFailures(s *services, p *project, b *begun) *gate.Pending {
 	if !b.verification {
@@ -143,12 +143,15 @@ func previousFailures(s *services, p *project, b *begun) *gate.Pending {
 		}
 		out.Skipped[sv.Job][sv.Slot] = append(out.Skipped[sv.Job][sv.Slot], GateViolation(sv.Annotated))
 	}
+	env := p.env
 	for job, slots := range b.rec.Book.Slots {
 		if !keep(job) || !b.jobs.has(job) {
 			continue
 		}
 		for index, v := range slots {
-			if v.Status != verdicts.StatusPass {
+			// A pass reached in another environment is not this run's to
+			// skip a slot for.
+			if v.Status != verdicts.StatusPass || v.Env != env {
 				continue
 			}
 			if out.Passed[job] == nil {
