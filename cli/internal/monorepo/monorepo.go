@@ -43,6 +43,9 @@ type Attack struct {
 	Do func(t testing.TB, top, first string) string
 	// Gone says that the first project can no longer run where it was.
 	Gone bool
+	// Before says that the agent acts before any stop: nothing is pending
+	// in the trusted projects, so only the answer's words can name them.
+	Before bool
 	// TopLevelToo says that the attack applies to a project at the top
 	// level (which cannot move, and whose own configuration edited is a
 	// changed one, not a planted one).
@@ -60,6 +63,13 @@ var Attacks = []Attack{
 	{Name: "log_dir moved in the work tree", TopLevelToo: true, Do: func(t testing.TB, top, first string) string {
 		Write(t, filepath.Join(top, first, ".gauntlet", "config.yml"), projectConfig("elsewhere_logs"))
 		return filepath.Join(top, first)
+	}},
+	{Name: "committed at the top level", Do: commit(".")},
+	{Name: "committed at the top level before any stop", Before: true, Do: commit(".")},
+	{Name: "committed in a sibling", TopLevelToo: true, Do: commit("docs")},
+	{Name: "renamed before any stop", Gone: true, Before: true, Do: func(t testing.TB, top, first string) string {
+		move(t, top, first)
+		return filepath.Join(top, first+"2")
 	}},
 	{Name: "renamed and gutted", Gone: true, Do: func(t testing.TB, top, first string) string {
 		move(t, top, first)
@@ -87,6 +97,17 @@ func (a Attack) Applies(projects []string) bool { return projects[0] != "." || a
 func plant(dir string) func(t testing.TB, top, first string) string {
 	return func(t testing.TB, top, first string) string {
 		Write(t, filepath.Join(top, dir, ".gauntlet", "config.yml"), Untrusted)
+		return filepath.Join(top, first)
+	}
+}
+
+// commit writes Untrusted as the configuration of dir (relative to top)
+// and commits it: a commit is the agent's to make, so it trusts nothing.
+func commit(dir string) func(t testing.TB, top, first string) string {
+	return func(t testing.TB, top, first string) string {
+		plant(dir)(t, top, first)
+		Git(t, top, "add", "--", filepath.Join(dir, ".gauntlet"))
+		Git(t, top, "commit", "-qm", "the agent's configuration")
 		return filepath.Join(top, first)
 	}
 }

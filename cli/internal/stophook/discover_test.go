@@ -25,8 +25,12 @@ import (
 // where the trusted projects are (at the top level, in a subdirectory, two
 // subprojects) × what the agent does (nothing; an untrusted configuration
 // planted at the top level, in a sibling, in a parent of the session's
-// directory; log_dir moved in the work tree; the trusted directory renamed
-// with its check gutted, deleted, replaced by a link) × where the
+// directory; one committed at the top level or in a sibling, which a
+// repository with records trusts no more than an uncommitted one; log_dir
+// moved in the work tree; the trusted directory renamed with its check
+// gutted, deleted, replaced by a link; committed or renamed before any
+// stop, so that nothing is pending and only the answer's words can name
+// the project) × where the
 // session's directory is (the top level, the project, elsewhere). Each trusted
 // project first fails a real check (its pending failure), then the agent
 // acts, then the stop answers.
@@ -49,6 +53,9 @@ func TestUntrustedConfigurationNeverHidesATrustedProject(t *testing.T) {
 				t.Run(layout+"/"+a.Name+"/"+session, func(t *testing.T) {
 					top := monorepo.Make(t, projects)
 					for _, p := range projects {
+						if a.Before {
+							break
+						}
 						out := stopAt(t, filepath.Join(top, p), filepath.Join(top, p))
 						if !out.Block() {
 							t.Fatalf("the trusted project %s did not fail first: %s", p, out.Message)
@@ -68,7 +75,9 @@ func TestUntrustedConfigurationNeverHidesATrustedProject(t *testing.T) {
 					switch {
 					case !out.Block() && !strings.Contains(out.Message, "Not verified:"):
 						t.Errorf("a silent approve: %s", out.Message)
-					case reach && !named:
+					case reach && a.Before && !out.Block() && !strings.Contains(out.Message, filepath.Join(top, first)+" ("):
+						t.Errorf("the trusted project %s is in reach and the approve does not name it: %s", first, out.Message)
+					case reach && !a.Before && !named:
 						t.Errorf("the trusted project %s is in reach and its pending gate is not named: %s (pending %v)", first, out.Message, out.Pending)
 					case reach && !a.Gone && !out.Block():
 						t.Errorf("the trusted gates can run and did not block: %s", out.Message)

@@ -88,7 +88,7 @@ func (s *site) trustNote(block bool) string {
 			"judged the enclosing project %s, whose configuration is trusted; `agent-gauntlet trust` run in %s adopts the nested one. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	} else if sh != "" {
-		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (no record, none committed at HEAD), so the stop hook "+
+		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (no record of a person's trust), so the stop hook "+
 			"judged the trusted project %s instead; `agent-gauntlet trust` run in %s adopts that configuration. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	}

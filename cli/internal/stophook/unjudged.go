@@ -24,13 +24,19 @@ type unjudgedView struct {
 // trusted projects in known that this stop does not judge (gone, renamed,
 // replaced by a link, beside the one judged): a failure a person's gates
 // found there is never dropped because the agent moved the project away
-// or planted a configuration in front of it. Projects with nothing pending
-// are not named.
+// or planted a configuration in front of it. A project whose directory is
+// gone is named whether or not anything is pending there: its changes,
+// wherever they went, were judged by no gate of its. A present project
+// with nothing pending is not named.
 func unjudgedPending(ctx context.Context, known []trust.Known, now time.Time) unjudgedView {
 	var v unjudgedView
 	var parts []string
 	for _, k := range known {
 		gates := pendingOfRecord(ctx, k, now)
+		if len(gates) == 0 && k.Gone != "" {
+			parts = append(parts, fmt.Sprintf("the trusted project %s (%s), whose gates no stop can run: "+
+				"its changes, wherever they went, were judged by none of them", runner.SafeText(k.Root()), k.Gone))
+		}
 		if len(gates) == 0 {
 			continue
 		}
@@ -72,12 +78,12 @@ func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string
 }
 
 // untrustedUnverified is what an approve of a configuration nobody trusted
-// leaves unverified (no record, none committed at HEAD): its gates ran,
+// leaves unverified (no record of a person's trust): its gates ran,
 // but no person accepted them.
 func (s *site) untrustedUnverified() string {
 	if s == nil || s.trust == nil || s.source != trust.SourceNone || s.project == nil {
 		return ""
 	}
 	return "the gates are the work tree's configuration in " + runner.SafeText(s.root) +
-		", which nobody trusted (no record, none committed at HEAD)"
+		", which nobody trusted (no record of a person's trust)"
 }
