@@ -96,3 +96,70 @@ func stopAt(t *testing.T, dir, cwd string) Outcome {
 	out, _, _ := callExec(t, o, runner.ExecuteRun, input(cwd, false))
 	return out
 }
+
+// Invariant: the trusted projects a session's stops judge or name change
+// only with the person told. Once a stop whose session is in a directory
+// judged project P, every later stop from that directory, in that session
+// or any other for a day, judges P again or says that P is not judged by
+// it and why (its record removed, its directory gone, another project
+// judged from here now, with how and when that one's record was made),
+// ending in "If no person did that, the agent changed its own gates."
+//
+// The class is generated as a table: every layout of trusted projects ×
+// every way the agent trusts a configuration of its own
+// (monorepo.Retrusts: at the top level, in a sibling, in the parent of
+// the session's directory, inside the project, the project renamed and
+// trusted anew) × where the session is. A first stop from the session's
+// directory judges its project; the agent acts; a stop of the same session
+// and one of another session answer.
+func TestJudgedProjectsChangeOnlyTold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real git and real checks")
+	}
+	home := t.TempDir()
+	for k, v := range map[string]string{"HOME": home, "XDG_CONFIG_HOME": "", "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@a", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@a"} {
+		t.Setenv(k, v)
+	}
+	for _, layout := range monorepo.LayoutNames {
+		projects := monorepo.Layouts[layout]
+		for _, a := range monorepo.Retrusts {
+			if !a.Applies(projects) {
+				continue
+			}
+			for _, session := range monorepo.Sessions {
+				t.Run(layout+"/"+a.Name+"/"+session, func(t *testing.T) {
+					top := monorepo.Make(t, projects)
+					first := projects[0]
+					dir := map[string]string{"top level": top, "project": filepath.Join(top, first), "elsewhere": filepath.Join(top, "work", "inner")}[session]
+					getenv := env(t, map[string]string{"CLAUDE_PROJECT_DIR": dir})
+					before := stopAs(t, getenv, "s1", dir)
+					if before.Root == "" {
+						t.Skipf("no project judged from %s before the attack: %s", dir, before.Message)
+					}
+					a.Do(t, top, first)
+					for _, id := range []string{"s1", "s2"} {
+						out := stopAs(t, getenv, id, dir)
+						if out.Root == before.Root {
+							continue
+						}
+						if !strings.Contains(out.Message, before.Root+" is not judged by this stop: ") ||
+							!strings.Contains(out.Message, "If no person did that, the agent changed its own gates.") {
+							t.Errorf("session %s: the stop judged %s, before it %s, and does not say so: %s", id, out.Root, before.Root, out.Message)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// stopAs runs the stop hook, with the real gauntlet, for the Claude Code
+// session id whose environment is getenv and whose input's cwd is cwd.
+func stopAs(t *testing.T, getenv func(string) string, id, cwd string) Outcome {
+	t.Helper()
+	o := Options{Agent: hookproto.Claude, Getenv: getenv, Cwd: cwd}
+	in := strings.Replace(input(cwd, false), `"session_id":"`, `"session_id":"`+id+`-`, 1)
+	out, _, _ := callExec(t, o, runner.ExecuteRun, in)
+	return out
+}
