@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"cmp"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -162,4 +163,43 @@ func stopAs(t *testing.T, getenv func(string) string, id, cwd string) Outcome {
 	in := strings.Replace(input(cwd, false), `"session_id":"`, `"session_id":"`+id+`-`, 1)
 	out, _, _ := callExec(t, o, runner.ExecuteRun, in)
 	return out
+}
+
+// Invariant: a stop judges one project, and work in another trusted
+// project in the session's reach never passes for judged: an approve
+// names each such project whose directory holds changes as not verified.
+//
+// The class is generated as a table over the layouts where one stop
+// meets two trusted projects (two side by side; one at the top level with
+// another nested in it) × where the input's cwd is (the clean project,
+// the top level, the broken project). Only the first project is broken;
+// the session is at the top level.
+func TestChangedProjectNotJudgedIsNamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real git and real checks")
+	}
+	home := t.TempDir()
+	for k, v := range map[string]string{"HOME": home, "XDG_CONFIG_HOME": "", "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@a", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@a"} {
+		t.Setenv(k, v)
+	}
+	layouts := map[string][]string{"side by side": {"app", "lib"}, "nested in the top level": {"app", "."}}
+	for name, projects := range layouts {
+		for _, cwd := range []string{"clean project", "top level", "broken project"} {
+			t.Run(name+"/"+cwd, func(t *testing.T) {
+				top := monorepo.Make(t, projects)
+				for _, p := range projects[1:] {
+					if err := os.Remove(filepath.Join(top, p, "src", "bad.txt")); err != nil {
+						t.Fatal(err)
+					}
+				}
+				at := map[string]string{"clean project": filepath.Join(top, projects[1]), "top level": top, "broken project": filepath.Join(top, projects[0])}[cwd]
+				out := stopAt(t, top, at)
+				broken := filepath.Join(top, projects[0])
+				if !out.Block() && !strings.Contains(out.Message, "the trusted project "+broken+" (not the project this stop judged) has 1 changed file(s)") {
+					t.Errorf("the stop judged %s, approved, and does not name %s, whose change no gate judged: %s", out.Root, broken, out.Message)
+				}
+			})
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package stophook
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -86,4 +88,66 @@ func (s *site) untrustedUnverified() string {
 	}
 	return "the gates are the work tree's configuration in " + runner.SafeText(s.root) +
 		", which nobody trusted (no record of a person's trust)"
+}
+
+// unjudgedChanged names the trusted projects of known that this stop does
+// not judge, present where their records say, whose directories hold
+// changes in the work tree (uncommitted, untracked files included; one
+// git process for all of them): a stop judges one project, and work in
+// another must never pass for judged. A path belongs to the deepest
+// project holding it, so the judged project's own files, and those of a
+// project nested in an unjudged one, are not counted for it. "" for none,
+// and when git cannot tell (the stop's own run reports git failing).
+func unjudgedChanged(ctx context.Context, judged string, known []trust.Known) string {
+	var present []trust.Known
+	for _, k := range known {
+		if k.Gone == "" {
+			present = append(present, k)
+		}
+	}
+	if len(present) == 0 {
+		return ""
+	}
+	top := present[0].Place.TopLevel
+	args := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--"}
+	for _, k := range present {
+		args = append(args, ":(top,literal)"+cmp.Or(k.Place.Prefix, "."))
+	}
+	out, err := gitOut(ctx, top, args...)
+	if err != nil {
+		return ""
+	}
+	counts := map[string]int{}
+	for _, entry := range strings.Split(string(out), "\x00") {
+		if len(entry) < 4 {
+			continue
+		}
+		path := filepath.Join(top, filepath.FromSlash(entry[3:]))
+		owner := ""
+		for _, root := range append([]string{judged}, roots(present)...) {
+			if root != "" && within(path, root) && len(root) > len(owner) {
+				owner = root
+			}
+		}
+		if owner != judged {
+			counts[owner]++
+		}
+	}
+	var parts []string
+	for _, k := range present {
+		if n := counts[k.Root()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("the trusted project %s (not the project this stop judged) has %d changed file(s) in the work tree that no stop judged",
+				runner.SafeText(k.Root()), n))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// roots are the roots of known.
+func roots(known []trust.Known) []string {
+	out := make([]string, len(known))
+	for i, k := range known {
+		out[i] = k.Root()
+	}
+	return out
 }
