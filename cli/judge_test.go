@@ -27,7 +27,8 @@ import (
 // The class is generated as a table over every layout of trusted projects
 // × every attack of monorepo.Attacks (nothing, an untrusted configuration
 // planted in front of them, log_dir moved in the work tree, the project
-// renamed, deleted, replaced by a link) × where the person stands. Each
+// renamed, deleted, replaced by a link; a configuration of the agent's own
+// committed or trusted: monorepo.Retrusts) × where the person stands. Each
 // trusted project first fails a real check; after the attack the stop
 // hook answers, then status and clean run in the same directory.
 func TestHandCommandsJudgeAsTheStopHook(t *testing.T) {
@@ -41,7 +42,7 @@ func TestHandCommandsJudgeAsTheStopHook(t *testing.T) {
 	}
 	for _, layout := range monorepo.LayoutNames {
 		projects := monorepo.Layouts[layout]
-		for _, a := range monorepo.Attacks {
+		for _, a := range append(slices.Clone(monorepo.Attacks), monorepo.Retrusts...) {
 			if !a.Applies(projects) {
 				continue
 			}
@@ -49,6 +50,9 @@ func TestHandCommandsJudgeAsTheStopHook(t *testing.T) {
 				t.Run(layout+"/"+a.Name+"/"+session, func(t *testing.T) {
 					top := monorepo.Make(t, projects)
 					for _, p := range projects {
+						if a.Before {
+							break
+						}
 						if out := stopIn(t, filepath.Join(top, p)); !out.Block() {
 							t.Fatalf("the trusted project %s did not fail first: %s", p, out.Message)
 						}

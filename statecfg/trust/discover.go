@@ -144,9 +144,10 @@ type Discovery struct {
 
 // Discover finds the project of a stop hook whose session is in dir, and
 // inner, the input's directory when it lies below dir ("" for none). The
-// trust store decides before the work tree: a configuration with neither a
-// record nor a commit at HEAD (the agent's, until a person trusts it) never
-// hides a project that has a record.
+// trust store decides before the work tree: a configuration without a
+// record (the agent's, until a person trusts it; committed or not, since a
+// repository with records trusts no commit: Upgraded) never hides a
+// project that has a record.
 //
 //   - The nearest project at or above dir, else inner (GuardedRoot: a
 //     record wins over a nearer configuration without one), when it has a
@@ -236,8 +237,26 @@ func choose(scope []Known, inner string, pending func(Known) bool) int {
 	return slices.IndexFunc(scope, present)
 }
 
-// hasTrust reports whether the project at root has a record or a
-// configuration committed at HEAD.
+// Upgraded reports whether the trust store of the repository whose git
+// common directory is commonDir holds no record at all: a repository the
+// TypeScript tool or an older version gated, where a configuration
+// committed at HEAD is trusted until one is recorded (Resolve). Once any
+// project has a record, a project without one is untrusted, committed or
+// not: a configuration the agent commits never hides a recorded project
+// nor is adopted in its place.
+func Upgraded(commonDir string) bool {
+	dir := filepath.Dir(store.Open(commonDir, Kind).Path("x"))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return true
+	}
+	return !slices.ContainsFunc(entries, func(e fs.DirEntry) bool {
+		return e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".json")
+	})
+}
+
+// hasTrust reports whether the project at root has a record, or, in an
+// upgraded repository (Upgraded), a configuration committed at HEAD.
 func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
 	rel, err := filepath.Rel(d.TopLevel, root)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -249,6 +268,9 @@ func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
 	}
 	if _, err := os.Lstat(RecordPath(p)); err == nil {
 		return true, nil
+	}
+	if !Upgraded(d.CommonDir) {
+		return false, nil
 	}
 	committed, err := committedProjects(ctx, d.TopLevel, []place.Place{p})
 	return committed[p.Prefix], err

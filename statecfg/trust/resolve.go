@@ -46,14 +46,21 @@ type Trusted struct {
 }
 
 // Resolve returns the trusted configuration of the project at place: its
-// record; else, when it has none or an unusable one, the configuration
+// record; else, when it has an unusable one, or none in a repository whose
+// trust store holds no record at all (Upgraded), the configuration
 // committed at HEAD; else none. An unusable record is never read as "no
 // gates": HEAD's configuration runs instead and Trusted.Unusable says why.
-// Errors are git's (HEAD's configuration could not be read).
+// In a repository with records, a project without one is untrusted, its
+// configuration committed or not: a commit is the agent's to make, and a
+// record is a person's. Errors are git's (HEAD's configuration could not
+// be read).
 func Resolve(ctx context.Context, p place.Place) (Trusted, error) {
 	rec, unusable := ReadRecord(p)
 	if rec != nil {
 		return Trusted{Source: SourceRecord, Files: rec.Files, Record: rec}, nil
+	}
+	if unusable == nil && !Upgraded(p.CommonDir) {
+		return Trusted{Source: SourceNone, Files: config.Files{}}, nil
 	}
 	head, err := HeadFiles(ctx, p)
 	if err != nil {
@@ -176,7 +183,7 @@ func (s Status) Describe() string {
 	case s.Source == SourceNone && s.Diff.Empty():
 		b.WriteString("There is no configuration: none in the work tree, none trusted, none committed at HEAD.")
 	case s.Source == SourceNone:
-		fmt.Fprintf(&b, "The configuration is not trusted: no record, and none committed at HEAD; %s.", AdoptHint)
+		fmt.Fprintf(&b, "The configuration is not trusted: no record of a person's trust; %s.", AdoptHint)
 	default:
 		fmt.Fprintf(&b, "The configuration differs from the trusted one (%s): %s. The stop hook runs the trusted gates; %s.",
 			s.trustedDescription(), s.Diff.String(), AdoptHint)
@@ -200,8 +207,9 @@ func short(commit string) string { return commit[:min(len(commit), 12)] }
 // else, when the work tree's .gauntlet/ is gone, the nearest directory up
 // to the git top level that has a trusted record or a .gauntlet/config.yml
 // committed at HEAD. A configuration deleted in the work tree is thus a
-// changed configuration, never "not a gauntlet project". ok is false when
-// there is none; errors are git's.
+// changed configuration, never "not a gauntlet project". A commit counts
+// only in an upgraded repository (Upgraded). ok is false when there is
+// none; errors are git's.
 func FindRoot(ctx context.Context, start string) (root string, ok bool, err error) {
 	if root, ok := config.FindRoot(start); ok {
 		return root, true, nil
@@ -239,7 +247,7 @@ func FindRoot(ctx context.Context, start string) (root string, ok bool, err erro
 			break
 		}
 	}
-	if recorded > 0 {
+	if recorded > 0 && Upgraded(d.CommonDir) {
 		committed, err := committedProjects(ctx, d.TopLevel, places[:recorded])
 		if err != nil {
 			return "", false, err

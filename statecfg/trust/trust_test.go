@@ -345,22 +345,28 @@ func TestFindRootOfADeletedConfiguration(t *testing.T) {
 	}
 }
 
-// The nearest project wins, whether a record or a commit names it; when the
-// directory searched from has a record, git is not asked at all (the stop
-// hook's fast path): a git that fails then changes nothing.
+// The nearest project wins; a commit names one only in a repository whose
+// trust store holds no record (Upgraded): where a record exists, a
+// configuration committed nearer and without a record of its own is the
+// agent's to have made, and the record's project wins. When the directory
+// searched from has a record, git is not asked at all (the stop hook's
+// fast path): a git that fails then changes nothing.
 func TestFindRootNearestFirst(t *testing.T) {
 	top := repo(t, map[string]string{".gauntlet/config.yml": configYML, "app/.gauntlet/config.yml": configYML, "app/src/x": ""})
 	app := filepath.Join(top, "app")
-	if err := WriteRecord(locate(t, top), Record{How: HowTerminal, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
-		t.Fatal(err)
-	}
 	for _, dir := range []string{top, app} {
 		if err := os.RemoveAll(filepath.Join(dir, ".gauntlet")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if root, ok, err := FindRoot(t.Context(), filepath.Join(app, "src")); err != nil || !ok || root != app {
-		t.Errorf("committed nearer than a record: FindRoot = %q, %v, %v; want %s", root, ok, err, app)
+		t.Errorf("committed, no record at all: FindRoot = %q, %v, %v; want %s", root, ok, err, app)
+	}
+	if err := WriteRecord(locate(t, top), Record{How: HowTerminal, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+		t.Fatal(err)
+	}
+	if root, ok, err := FindRoot(t.Context(), filepath.Join(app, "src")); err != nil || !ok || root != top {
+		t.Errorf("committed nearer than a record: FindRoot = %q, %v, %v; want %s", root, ok, err, top)
 	}
 	if err := WriteRecord(locate(t, app), Record{How: HowTerminal, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
 		t.Fatal(err)

@@ -43,6 +43,9 @@ type Attack struct {
 	Do func(t testing.TB, top, first string) string
 	// Gone says that the first project can no longer run where it was.
 	Gone bool
+	// Before says that the agent acts before any stop: nothing is pending
+	// in the trusted projects, so only the answer's words can name them.
+	Before bool
 	// TopLevelToo says that the attack applies to a project at the top
 	// level (which cannot move, and whose own configuration edited is a
 	// changed one, not a planted one).
@@ -60,6 +63,13 @@ var Attacks = []Attack{
 	{Name: "log_dir moved in the work tree", TopLevelToo: true, Do: func(t testing.TB, top, first string) string {
 		Write(t, filepath.Join(top, first, ".gauntlet", "config.yml"), projectConfig("elsewhere_logs"))
 		return filepath.Join(top, first)
+	}},
+	{Name: "committed at the top level", Do: commit(".")},
+	{Name: "committed at the top level before any stop", Before: true, Do: commit(".")},
+	{Name: "committed in a sibling", TopLevelToo: true, Do: commit("docs")},
+	{Name: "renamed before any stop", Gone: true, Before: true, Do: func(t testing.TB, top, first string) string {
+		move(t, top, first)
+		return filepath.Join(top, first+"2")
 	}},
 	{Name: "renamed and gutted", Gone: true, Do: func(t testing.TB, top, first string) string {
 		move(t, top, first)
@@ -80,6 +90,28 @@ var Attacks = []Attack{
 	}},
 }
 
+// Retrusts are the things the agent does with a trust record of its own
+// (agent-gauntlet trust --yes run on a terminal it made): a configuration
+// that gates nothing, trusted at the top level, in a sibling, in the
+// parent of the session's directory, inside the first project, or the
+// first project renamed, gutted and trusted under its new name. Each one
+// may change the project a session's stop judges: the class "the projects
+// a session judges change without the person told".
+var Retrusts = []Attack{
+	{Name: "trusted at the top level", Do: trustAt(".")},
+	{Name: "trusted in a sibling", TopLevelToo: true, Do: trustAt("aaa")},
+	{Name: "trusted in the parent of the session", TopLevelToo: true, Do: trustAt("work")},
+	{Name: "trusted inside the project", TopLevelToo: true, Do: func(t testing.TB, top, first string) string {
+		trustAt(filepath.Join(first, "src"))(t, top, first)
+		return filepath.Join(top, first)
+	}},
+	{Name: "renamed, gutted and trusted", Gone: true, Do: func(t testing.TB, top, first string) string {
+		move(t, top, first)
+		Trust(t, filepath.Join(top, first+"2"), time.Now())
+		return filepath.Join(top, first+"2")
+	}},
+}
+
 // Applies reports whether a applies to the layout projects.
 func (a Attack) Applies(projects []string) bool { return projects[0] != "." || a.TopLevelToo }
 
@@ -87,6 +119,27 @@ func (a Attack) Applies(projects []string) bool { return projects[0] != "." || a
 func plant(dir string) func(t testing.TB, top, first string) string {
 	return func(t testing.TB, top, first string) string {
 		Write(t, filepath.Join(top, dir, ".gauntlet", "config.yml"), Untrusted)
+		return filepath.Join(top, first)
+	}
+}
+
+// commit writes Untrusted as the configuration of dir (relative to top)
+// and commits it: a commit is the agent's to make, so it trusts nothing.
+func commit(dir string) func(t testing.TB, top, first string) string {
+	return func(t testing.TB, top, first string) string {
+		plant(dir)(t, top, first)
+		Git(t, top, "add", "--", filepath.Join(dir, ".gauntlet"))
+		Git(t, top, "commit", "-qm", "the agent's configuration")
+		return filepath.Join(top, first)
+	}
+}
+
+// trustAt writes Untrusted as the configuration of dir (relative to top)
+// and records it as trusted, as the agent's own trust --yes would.
+func trustAt(dir string) func(t testing.TB, top, first string) string {
+	return func(t testing.TB, top, first string) string {
+		plant(dir)(t, top, first)
+		Trust(t, filepath.Join(top, dir), time.Now())
 		return filepath.Join(top, first)
 	}
 }

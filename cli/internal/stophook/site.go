@@ -41,6 +41,10 @@ type site struct {
 	// pinned that this stop adopted HEAD's configuration as the trusted
 	// one, "" when it did not.
 	trustChange, pinned string
+	// reachChange says how the projects judged or named from the
+	// session's directory changed since an earlier stop, "" when they did
+	// not (watchReach).
+	reachChange string
 	// rulesNote tells how the ignore rules changed, when this session is
 	// to hear of it, and hidden what that leaves unverified, "" for none
 	// (watchTrust): every answer says the one, every approve's "Not
@@ -83,12 +87,13 @@ func (s *site) trustNote(block bool) string {
 	if change == "" && !block {
 		change = s.pinned
 	}
+	change = strings.TrimSpace(s.reachChange + " " + change)
 	if sh := s.shadowed; sh != "" && within(sh, s.root) {
 		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (it has no record), so the stop hook "+
 			"judged the enclosing project %s, whose configuration is trusted; `agent-gauntlet trust` run in %s adopts the nested one. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	} else if sh != "" {
-		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (no record, none committed at HEAD), so the stop hook "+
+		change = strings.TrimSpace(fmt.Sprintf("The configuration in %s is not trusted (no record of a person's trust), so the stop hook "+
 			"judged the trusted project %s instead; `agent-gauntlet trust` run in %s adopts that configuration. %s",
 			runner.SafeText(sh), runner.SafeText(s.root), runner.SafeText(sh), change))
 	}
@@ -200,10 +205,7 @@ func shortCommit(id string) string { return id[:min(len(id), 12)] }
 // found through its trusted record or HEAD's commit. A non-nil outcome
 // answers: no project, or git failing.
 func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Discovery, where hookproto.Project, stop *Outcome) {
-	where = hookproto.SessionProject(in, h.o.Getenv, h.o.Cwd)
-	if where.Dir == "" {
-		where = hookproto.Project{Dir: absDir(h.o.Cwd), From: "the hook's working directory"}
-	}
+	where = sessionWhere(in, h.o)
 	inner := ""
 	if dir := resolveDir(in.Dir, h.o.Cwd); where.Env && in.Dir != "" && dir != where.Dir && within(dir, where.Dir) {
 		inner = dir
@@ -227,6 +229,19 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 	}
 	return found, where, nil
 }
+
+// sessionWhere is the directory the client names for the session
+// (hookproto.SessionProject), else the hook's working directory.
+func sessionWhere(in hookproto.Input, o Options) hookproto.Project {
+	where := hookproto.SessionProject(in, o.Getenv, o.Cwd)
+	if where.Dir == "" {
+		where = hookproto.Project{Dir: absDir(o.Cwd), From: "the hook's working directory"}
+	}
+	return where
+}
+
+// sessionDir is the session's directory (sessionWhere).
+func sessionDir(in hookproto.Input, o Options) string { return sessionWhere(in, o).Dir }
 
 // resolveDir is dir made absolute against cwd.
 func resolveDir(dir, cwd string) string {

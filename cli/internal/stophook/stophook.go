@@ -345,6 +345,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	}
 	watched := false
 	if s != nil {
+		s.reachChange = h.watchReach(sessionDir(in, h.o), found, in.SessionID)
 		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID, nil)
 	}
 	if stop != nil {

@@ -62,7 +62,11 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 				out.unverified = strings.TrimPrefix(out.unverified+"; "+w, "; ")
 			}
 		}
-		for _, part := range []string{f.site.untrustedUnverified(), others.text} {
+		changed := ""
+		if f.site != nil {
+			changed = unjudgedChanged(ctx, f.site.root, f.unjudged)
+		}
+		for _, part := range []string{f.site.untrustedUnverified(), others.text, changed} {
 			if part != "" {
 				hidden = strings.TrimPrefix(hidden+"; "+part, "; ")
 			}

@@ -1,8 +1,10 @@
 package stophook
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,13 +26,19 @@ type unjudgedView struct {
 // trusted projects in known that this stop does not judge (gone, renamed,
 // replaced by a link, beside the one judged): a failure a person's gates
 // found there is never dropped because the agent moved the project away
-// or planted a configuration in front of it. Projects with nothing pending
-// are not named.
+// or planted a configuration in front of it. A project whose directory is
+// gone is named whether or not anything is pending there: its changes,
+// wherever they went, were judged by no gate of its. A present project
+// with nothing pending is not named.
 func unjudgedPending(ctx context.Context, known []trust.Known, now time.Time) unjudgedView {
 	var v unjudgedView
 	var parts []string
 	for _, k := range known {
 		gates := pendingOfRecord(ctx, k, now)
+		if len(gates) == 0 && k.Gone != "" {
+			parts = append(parts, fmt.Sprintf("the trusted project %s (%s), whose gates no stop can run: "+
+				"its changes, wherever they went, were judged by none of them", runner.SafeText(k.Root()), k.Gone))
+		}
 		if len(gates) == 0 {
 			continue
 		}
@@ -72,12 +80,74 @@ func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string
 }
 
 // untrustedUnverified is what an approve of a configuration nobody trusted
-// leaves unverified (no record, none committed at HEAD): its gates ran,
+// leaves unverified (no record of a person's trust): its gates ran,
 // but no person accepted them.
 func (s *site) untrustedUnverified() string {
 	if s == nil || s.trust == nil || s.source != trust.SourceNone || s.project == nil {
 		return ""
 	}
 	return "the gates are the work tree's configuration in " + runner.SafeText(s.root) +
-		", which nobody trusted (no record, none committed at HEAD)"
+		", which nobody trusted (no record of a person's trust)"
+}
+
+// unjudgedChanged names the trusted projects of known that this stop does
+// not judge, present where their records say, whose directories hold
+// changes in the work tree (uncommitted, untracked files included; one
+// git process for all of them): a stop judges one project, and work in
+// another must never pass for judged. A path belongs to the deepest
+// project holding it, so the judged project's own files, and those of a
+// project nested in an unjudged one, are not counted for it. "" for none,
+// and when git cannot tell (the stop's own run reports git failing).
+func unjudgedChanged(ctx context.Context, judged string, known []trust.Known) string {
+	var present []trust.Known
+	for _, k := range known {
+		if k.Gone == "" {
+			present = append(present, k)
+		}
+	}
+	if len(present) == 0 {
+		return ""
+	}
+	top := present[0].Place.TopLevel
+	args := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--"}
+	for _, k := range present {
+		args = append(args, ":(top,literal)"+cmp.Or(k.Place.Prefix, "."))
+	}
+	out, err := gitOut(ctx, top, args...)
+	if err != nil {
+		return ""
+	}
+	counts := map[string]int{}
+	for _, entry := range strings.Split(string(out), "\x00") {
+		if len(entry) < 4 {
+			continue
+		}
+		path := filepath.Join(top, filepath.FromSlash(entry[3:]))
+		owner := ""
+		for _, root := range append([]string{judged}, roots(present)...) {
+			if root != "" && within(path, root) && len(root) > len(owner) {
+				owner = root
+			}
+		}
+		if owner != judged {
+			counts[owner]++
+		}
+	}
+	var parts []string
+	for _, k := range present {
+		if n := counts[k.Root()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("the trusted project %s (not the project this stop judged) has %d changed file(s) in the work tree that no stop judged",
+				runner.SafeText(k.Root()), n))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// roots are the roots of known.
+func roots(known []trust.Known) []string {
+	out := make([]string, len(known))
+	for i, k := range known {
+		out[i] = k.Root()
+	}
+	return out
 }
