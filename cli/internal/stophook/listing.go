@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
@@ -40,15 +41,6 @@ const listingTag = "agent-gauntlet ignore listing v1"
 // with more is listed by git at every stop.
 const maxListedDirs = 50000
 
-// racyMargin is how old a watched file's times must be, when the listing
-// starts, for a later change to move them: file systems keep times at a
-// granularity of up to two seconds. Tests shorten it.
-var racyMargin = 2 * time.Second
-
-// statOf is what a change of a file or directory moves: its inode, mode,
-// size and times ("" when it does not exist).
-type statOf string
-
 // listingMemo is what the memo keeps: the state it was taken in and the
 // listing.
 type listingMemo struct {
@@ -57,7 +49,7 @@ type listingMemo struct {
 	Key string `json:"key"`
 	// Dirs are the directories git walks, top-level-relative, with their
 	// stat.
-	Dirs map[string]statOf `json:"dirs"`
+	Dirs map[string]filestat.ID `json:"dirs"`
 	// Rules are the fingerprints of the rule files when listed
 	// (ignoreRules's map without the listing's own marks).
 	Rules map[string]string `json:"rules"`
@@ -100,7 +92,7 @@ func listingKey(p place.Place, getenv func(string) string, before time.Time) (st
 		index = filepath.Join(p.GitDir, "index")
 	}
 	for _, f := range append([]string{index}, configFiles(p, getenv)...) {
-		st, old := statFile(f, before)
+		st, old := filestat.Of(f, before)
 		if !old {
 			return "", false
 		}
@@ -143,7 +135,7 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 		return nil
 	}
 	for rel, want := range m.Dirs {
-		if st, _ := statFile(filepath.Join(p.TopLevel, filepath.FromSlash(rel)), now); st != want {
+		if st, _ := filestat.Of(filepath.Join(p.TopLevel, filepath.FromSlash(rel)), now); st != want {
 			return nil
 		}
 	}
@@ -158,12 +150,12 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 // the repositories inside, shallow) and the rule files' fingerprints then;
 // nothing when any of it changed too lately to tell a later change.
 func keepListing(p place.Place, getenv func(string) string, before time.Time, files []string, skip, shallow map[string]bool, rules map[string]string) {
-	mark := before.Add(-racyMargin)
+	mark := before.Add(-filestat.Margin)
 	key, ok := listingKey(p, getenv, mark)
 	if !ok {
 		return
 	}
-	dirs := map[string]statOf{}
+	dirs := map[string]filestat.ID{}
 	if !walkDirs(p.TopLevel, ".", skip, shallow, mark, dirs) {
 		return
 	}
@@ -185,9 +177,9 @@ func keepListing(p place.Place, getenv func(string) string, before time.Time, fi
 // walkDirs adds the directory rel of top and those below it that git
 // walks to dirs, with their stats; false when one changed after mark or
 // there are too many.
-func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, dirs map[string]statOf) bool {
+func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, dirs map[string]filestat.ID) bool {
 	abs := filepath.Join(top, filepath.FromSlash(rel))
-	st, old := statFile(abs, mark)
+	st, old := filestat.Of(abs, mark)
 	if !old || st == "" || len(dirs) >= maxListedDirs {
 		return false
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
@@ -165,9 +166,9 @@ func TestListingMemoAgreesWithGit(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the listing memo is kept on Linux only")
 	}
-	old := racyMargin
-	racyMargin = 15 * time.Millisecond
-	t.Cleanup(func() { racyMargin = old })
+	old := filestat.Margin
+	filestat.Margin = 15 * time.Millisecond
+	t.Cleanup(func() { filestat.Margin = old })
 	env, err := testenv.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -240,9 +241,9 @@ func TestListingMemoSeesTheIndex(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the listing memo is kept on Linux only")
 	}
-	old := racyMargin
-	racyMargin = 15 * time.Millisecond
-	t.Cleanup(func() { racyMargin = old })
+	old := filestat.Margin
+	filestat.Margin = 15 * time.Millisecond
+	t.Cleanup(func() { filestat.Margin = old })
 	home := t.TempDir()
 	env, err := testenv.New(home)
 	if err != nil {
