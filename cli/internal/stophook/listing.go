@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
@@ -35,7 +36,7 @@ import (
 const listingMemoName = "agent-gauntlet/ignore-listing.json"
 
 // listingTag opens every listing memo.
-const listingTag = "agent-gauntlet ignore listing v1"
+const listingTag = "agent-gauntlet ignore listing v2"
 
 // maxListedDirs bounds the directories a listing memo watches: a work tree
 // with more is listed by git at every stop.
@@ -54,6 +55,14 @@ type listingMemo struct {
 	// (ignoreRules's map without the listing's own marks).
 	Rules map[string]string `json:"rules"`
 	Files []string          `json:"files"`
+	// Index is the stat of the user's index file when listed, Staged what
+	// it staged then (gitindex.File.Staged): an index git rewrote to
+	// refresh its stats, staging what it did, is no change.
+	Index  filestat.ID `json:"index"`
+	Staged string      `json:"staged"`
+	// refreshed is set when Index was found refreshed (sameIndex): the
+	// memo is written again with it.
+	refreshed bool
 }
 
 // configFiles are the git configuration files of p that git reads without
@@ -79,24 +88,28 @@ func configFiles(p place.Place, getenv func(string) string) []string {
 	return files
 }
 
+// userIndex is the user's index file of p in getenv's environment.
+func userIndex(p place.Place, getenv func(string) string) string {
+	if index := getenv("GIT_INDEX_FILE"); index != "" {
+		return index
+	}
+	return filepath.Join(p.GitDir, "index")
+}
+
 // listingKey is the state of what decides the listing besides the
-// directories and the rule files: the user's index, the configuration
+// directories, the rule files and the user's index: the configuration
 // files, and the environment's git variables; ok is false when it cannot
-// be kept (a configuration that names other files, an index or
-// configuration changed too lately to tell a later change from it).
+// be kept (a configuration that names other files, or changed too lately
+// to tell a later change from it).
 func listingKey(p place.Place, getenv func(string) string, before time.Time) (string, bool) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", listingTag, p.TopLevel)
-	index := getenv("GIT_INDEX_FILE")
-	if index == "" {
-		index = filepath.Join(p.GitDir, "index")
-	}
-	for _, f := range append([]string{index}, configFiles(p, getenv)...) {
+	for _, f := range configFiles(p, getenv) {
 		st, old := filestat.Of(f, before)
 		if !old {
 			return "", false
 		}
-		if st != "" && f != index {
+		if st != "" {
 			data, err := os.ReadFile(f)
 			low := bytes.ToLower(data)
 			if err != nil || bytes.Contains(low, []byte("excludesfile")) || bytes.Contains(low, []byte("include")) {
@@ -134,6 +147,9 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 	if key, ok := listingKey(p, getenv, now); !ok || key != m.Key {
 		return nil
 	}
+	if !sameIndex(p, getenv, &m) {
+		return nil
+	}
 	for rel, want := range m.Dirs {
 		if st, _ := filestat.Of(filepath.Join(p.TopLevel, filepath.FromSlash(rel)), now); st != want {
 			return nil
@@ -142,7 +158,40 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 	if !maps.Equal(rules(m.Files), m.Rules) {
 		return nil
 	}
+	if m.refreshed {
+		writeListingMemo(p, m)
+	}
 	return m.Files
+}
+
+// sameIndex reports whether the user's index stages what it did when m
+// was taken: its stat is the same, or it stages the same entries (git
+// rewrote it to refresh their stats). m is then marked refreshed, with
+// the index's stat now, when that stat is old enough to keep.
+func sameIndex(p place.Place, getenv func(string) string, m *listingMemo) bool {
+	index := userIndex(p, getenv)
+	st, old := filestat.Of(index, time.Now().Add(-filestat.Margin))
+	if st == m.Index && (st != "" || old) { // "" and old: there is none
+		return true
+	}
+	staged, ok := stagedBy(index)
+	if !ok || staged != m.Staged {
+		return false
+	}
+	if again, _ := filestat.Of(index, time.Now()); old && again == st {
+		m.Index, m.refreshed = st, true
+	}
+	return true
+}
+
+// stagedBy is what the index file p stages (gitindex.File.Staged); false
+// for one that cannot be read, or none.
+func stagedBy(p string) (string, bool) {
+	idx, err := gitindex.Read(p)
+	if err != nil {
+		return "", false
+	}
+	return idx.Staged(), true
 }
 
 // keepListing records the listing files of p, taken by git from before
@@ -155,11 +204,28 @@ func keepListing(p place.Place, getenv func(string) string, before time.Time, fi
 	if !ok {
 		return
 	}
+	index := userIndex(p, getenv)
+	st, old := filestat.Of(index, mark)
+	if !old {
+		return
+	}
+	staged := "" // no index
+	if st != "" {
+		var ok bool
+		staged, ok = stagedBy(index)
+		if again, _ := filestat.Of(index, mark); !ok || again != st {
+			return
+		}
+	}
 	dirs := map[string]filestat.ID{}
 	if !walkDirs(p.TopLevel, ".", skip, shallow, mark, dirs) {
 		return
 	}
-	m := listingMemo{Tag: listingTag, Key: key, Dirs: dirs, Rules: rules, Files: files}
+	writeListingMemo(p, listingMemo{Tag: listingTag, Key: key, Dirs: dirs, Rules: rules, Files: files, Index: st, Staged: staged})
+}
+
+// writeListingMemo writes m as p's listing memo.
+func writeListingMemo(p place.Place, m listingMemo) {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return

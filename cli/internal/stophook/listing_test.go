@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -105,7 +106,18 @@ var (
 func (w listingWorld) step(t *rapid.T) string {
 	dir := rapid.SampledFrom(listingDirs).Draw(t, "dir")
 	abs := filepath.Join(w.top, filepath.FromSlash(dir))
-	switch rapid.IntRange(0, 9).Draw(t, "op") {
+	switch rapid.IntRange(0, 10).Draw(t, "op") {
+	case 10:
+		// git rewrites the index to refresh a stat, staging what it did.
+		now := time.Now()
+		_ = filepath.WalkDir(w.top, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.Contains(p, "/.git/") {
+				_ = os.Chtimes(p, now, now)
+			}
+			return nil
+		})
+		w.git("update-index", "-q", "--really-refresh")
+		return "refresh the index"
 	case 0, 1, 2:
 		name := rapid.SampledFrom(listingNames).Draw(t, "name")
 		body := ""
