@@ -2,15 +2,21 @@ package config
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
 // maxTrackedOutput is what trackedFile keeps of git's answer: one name is
@@ -56,7 +62,7 @@ func trackedInIndex(dir string) (file string, ok bool) {
 			if !fi.IsDir() {
 				return "", false
 			}
-			return trackedWithPrefix(filepath.Join(d, ".git", "index"), prefix)
+			return trackedWithPrefix(filepath.Join(d, ".git"), prefix)
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -67,9 +73,62 @@ func trackedInIndex(dir string) (file string, ok bool) {
 	}
 }
 
-// trackedWithPrefix returns the first path of the index file p under
-// prefix ("" for any), "" when there is none.
-func trackedWithPrefix(p, prefix string) (string, bool) {
+// trackedMemoName is the tracked-files memo in a git directory's records
+// directory: the last answer read from its index, under the index file's
+// identity (filestat).
+const trackedMemoName = "tracked-memo.json"
+
+// trackedMemo is what the tracked-files memo keeps.
+type trackedMemo struct {
+	// Index is the identity of the index file the answer was read from.
+	Index  filestat.ID `json:"index"`
+	Prefix string      `json:"prefix"`
+	// First is the first path under Prefix ("" for none).
+	First string `json:"first"`
+}
+
+// trackedWithPrefix returns the first path of the index of the git
+// directory gitDir under prefix ("" for any), "" when there is none. The
+// stop hook asks this at every stop, of an index of every file of the
+// project: the answer is remembered under the index file's identity when
+// its times are old enough to trust (filestat), and the memo is kept only
+// where the gauntlet keeps records already.
+func trackedWithPrefix(gitDir, prefix string) (string, bool) {
+	index := filepath.Join(gitDir, "index")
+	memo := filepath.Join(gitDir, store.Dir, trackedMemoName)
+	before := time.Now().Add(-filestat.Margin)
+	id, old := filestat.Of(index, before)
+	if old && id != "" {
+		if m, ok := readTrackedMemo(memo); ok && m.Index == id && m.Prefix == prefix {
+			return m.First, true
+		}
+	}
+	first, ok := trackedInFile(index, prefix)
+	if !ok || !old || id == "" {
+		return first, ok
+	}
+	if again, _ := filestat.Of(index, before); again == id {
+		if _, err := os.Stat(filepath.Dir(memo)); err == nil {
+			_ = atomicfile.WriteJSONUnsynced(memo, trackedMemo{Index: id, Prefix: prefix, First: first}, 0o644)
+		}
+	}
+	return first, true
+}
+
+// readTrackedMemo reads the tracked-files memo at p; false when there is
+// none that can be read.
+func readTrackedMemo(p string) (trackedMemo, bool) {
+	var m trackedMemo
+	data, err := fsread.File(p, 64<<10)
+	if err != nil || json.Unmarshal(data, &m) != nil || m.Index == "" {
+		return trackedMemo{}, false
+	}
+	return m, true
+}
+
+// trackedInFile returns the first path of the index file p under prefix
+// ("" for any), "" when there is none.
+func trackedInFile(p, prefix string) (string, bool) {
 	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", true
@@ -77,8 +136,7 @@ func trackedWithPrefix(p, prefix string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	// Only the paths are read: the stop hook asks this at every stop, of
-	// an index of every file of the project.
+	// Only the paths are read: no entry is kept.
 	first, extensions, err := gitindex.FirstWithPrefix(data, prefix)
 	if err != nil || slices.Contains(extensions, "link") {
 		return "", false // a split index keeps its entries elsewhere

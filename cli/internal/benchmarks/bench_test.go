@@ -491,7 +491,7 @@ func stopHookCached(b *testing.B, commands ...string) {
 
 // settle waits until the set-up's last changes of the work tree's
 // directories are older than the stop hook trusts a directory's times
-// (two seconds, cli/internal/stophook/listing.go): the stops measured
+// (two seconds, statecfg/kit/filestat): the stops measured
 // then are those of a work tree in which nothing happened for a while, as
 // between an agent's stops.
 func settle() { time.Sleep(2100 * time.Millisecond) }

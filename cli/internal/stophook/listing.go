@@ -16,7 +16,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
@@ -34,20 +36,11 @@ import (
 const listingMemoName = "agent-gauntlet/ignore-listing.json"
 
 // listingTag opens every listing memo.
-const listingTag = "agent-gauntlet ignore listing v1"
+const listingTag = "agent-gauntlet ignore listing v2"
 
 // maxListedDirs bounds the directories a listing memo watches: a work tree
 // with more is listed by git at every stop.
 const maxListedDirs = 50000
-
-// racyMargin is how old a watched file's times must be, when the listing
-// starts, for a later change to move them: file systems keep times at a
-// granularity of up to two seconds. Tests shorten it.
-var racyMargin = 2 * time.Second
-
-// statOf is what a change of a file or directory moves: its inode, mode,
-// size and times ("" when it does not exist).
-type statOf string
 
 // listingMemo is what the memo keeps: the state it was taken in and the
 // listing.
@@ -57,11 +50,19 @@ type listingMemo struct {
 	Key string `json:"key"`
 	// Dirs are the directories git walks, top-level-relative, with their
 	// stat.
-	Dirs map[string]statOf `json:"dirs"`
+	Dirs map[string]filestat.ID `json:"dirs"`
 	// Rules are the fingerprints of the rule files when listed
 	// (ignoreRules's map without the listing's own marks).
 	Rules map[string]string `json:"rules"`
 	Files []string          `json:"files"`
+	// Index is the stat of the user's index file when listed, Staged what
+	// it staged then (gitindex.File.Staged): an index git rewrote to
+	// refresh its stats, staging what it did, is no change.
+	Index  filestat.ID `json:"index"`
+	Staged string      `json:"staged"`
+	// refreshed is set when Index was found refreshed (sameIndex): the
+	// memo is written again with it.
+	refreshed bool
 }
 
 // configFiles are the git configuration files of p that git reads without
@@ -87,24 +88,28 @@ func configFiles(p place.Place, getenv func(string) string) []string {
 	return files
 }
 
+// userIndex is the user's index file of p in getenv's environment.
+func userIndex(p place.Place, getenv func(string) string) string {
+	if index := getenv("GIT_INDEX_FILE"); index != "" {
+		return index
+	}
+	return filepath.Join(p.GitDir, "index")
+}
+
 // listingKey is the state of what decides the listing besides the
-// directories and the rule files: the user's index, the configuration
+// directories, the rule files and the user's index: the configuration
 // files, and the environment's git variables; ok is false when it cannot
-// be kept (a configuration that names other files, an index or
-// configuration changed too lately to tell a later change from it).
+// be kept (a configuration that names other files, or changed too lately
+// to tell a later change from it).
 func listingKey(p place.Place, getenv func(string) string, before time.Time) (string, bool) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", listingTag, p.TopLevel)
-	index := getenv("GIT_INDEX_FILE")
-	if index == "" {
-		index = filepath.Join(p.GitDir, "index")
-	}
-	for _, f := range append([]string{index}, configFiles(p, getenv)...) {
-		st, old := statFile(f, before)
+	for _, f := range configFiles(p, getenv) {
+		st, old := filestat.Of(f, before)
 		if !old {
 			return "", false
 		}
-		if st != "" && f != index {
+		if st != "" {
 			data, err := os.ReadFile(f)
 			low := bytes.ToLower(data)
 			if err != nil || bytes.Contains(low, []byte("excludesfile")) || bytes.Contains(low, []byte("include")) {
@@ -142,15 +147,51 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 	if key, ok := listingKey(p, getenv, now); !ok || key != m.Key {
 		return nil
 	}
+	if !sameIndex(p, getenv, &m) {
+		return nil
+	}
 	for rel, want := range m.Dirs {
-		if st, _ := statFile(filepath.Join(p.TopLevel, filepath.FromSlash(rel)), now); st != want {
+		if st, _ := filestat.Of(filepath.Join(p.TopLevel, filepath.FromSlash(rel)), now); st != want {
 			return nil
 		}
 	}
 	if !maps.Equal(rules(m.Files), m.Rules) {
 		return nil
 	}
+	if m.refreshed {
+		writeListingMemo(p, m)
+	}
 	return m.Files
+}
+
+// sameIndex reports whether the user's index stages what it did when m
+// was taken: its stat is the same, or it stages the same entries (git
+// rewrote it to refresh their stats). m is then marked refreshed, with
+// the index's stat now, when that stat is old enough to keep.
+func sameIndex(p place.Place, getenv func(string) string, m *listingMemo) bool {
+	index := userIndex(p, getenv)
+	st, old := filestat.Of(index, time.Now().Add(-filestat.Margin))
+	if st == m.Index && (st != "" || old) { // "" and old: there is none
+		return true
+	}
+	staged, ok := stagedBy(index)
+	if !ok || staged != m.Staged {
+		return false
+	}
+	if again, _ := filestat.Of(index, time.Now()); old && again == st {
+		m.Index, m.refreshed = st, true
+	}
+	return true
+}
+
+// stagedBy is what the index file p stages (gitindex.File.Staged); false
+// for one that cannot be read, or none.
+func stagedBy(p string) (string, bool) {
+	idx, err := gitindex.Read(p)
+	if err != nil {
+		return "", false
+	}
+	return idx.Staged(), true
 }
 
 // keepListing records the listing files of p, taken by git from before
@@ -158,16 +199,33 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 // the repositories inside, shallow) and the rule files' fingerprints then;
 // nothing when any of it changed too lately to tell a later change.
 func keepListing(p place.Place, getenv func(string) string, before time.Time, files []string, skip, shallow map[string]bool, rules map[string]string) {
-	mark := before.Add(-racyMargin)
+	mark := before.Add(-filestat.Margin)
 	key, ok := listingKey(p, getenv, mark)
 	if !ok {
 		return
 	}
-	dirs := map[string]statOf{}
+	index := userIndex(p, getenv)
+	st, old := filestat.Of(index, mark)
+	if !old {
+		return
+	}
+	staged := "" // no index
+	if st != "" {
+		var ok bool
+		staged, ok = stagedBy(index)
+		if again, _ := filestat.Of(index, mark); !ok || again != st {
+			return
+		}
+	}
+	dirs := map[string]filestat.ID{}
 	if !walkDirs(p.TopLevel, ".", skip, shallow, mark, dirs) {
 		return
 	}
-	m := listingMemo{Tag: listingTag, Key: key, Dirs: dirs, Rules: rules, Files: files}
+	writeListingMemo(p, listingMemo{Tag: listingTag, Key: key, Dirs: dirs, Rules: rules, Files: files, Index: st, Staged: staged})
+}
+
+// writeListingMemo writes m as p's listing memo.
+func writeListingMemo(p place.Place, m listingMemo) {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return
@@ -185,9 +243,9 @@ func keepListing(p place.Place, getenv func(string) string, before time.Time, fi
 // walkDirs adds the directory rel of top and those below it that git
 // walks to dirs, with their stats; false when one changed after mark or
 // there are too many.
-func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, dirs map[string]statOf) bool {
+func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, dirs map[string]filestat.ID) bool {
 	abs := filepath.Join(top, filepath.FromSlash(rel))
-	st, old := statFile(abs, mark)
+	st, old := filestat.Of(abs, mark)
 	if !old || st == "" || len(dirs) >= maxListedDirs {
 		return false
 	}

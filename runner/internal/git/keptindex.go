@@ -259,11 +259,9 @@ func mergeSeed(userIndex, ref, prevUser, out, top string) (hidden, flagged []str
 	return hidden, flagged, attrs, content, gitindex.Write(out, entries, hashSize)
 }
 
-// indexContent identifies the entries of a user's index (path, stage, mode,
-// object id, and the flags that change what git compares), not its cached
-// file stats: git rewrites its index to refresh those, which changes none
-// of what the index says is staged. "none" without an index, "unreadable"
-// for one that cannot be read (each time another one, so never equal).
+// indexContent identifies the entries of a user's index (gitindex.Staged):
+// "none" without an index, "unreadable" for one that cannot be read (each
+// time another one, so never equal).
 func indexContent(idx *gitindex.File, err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -271,27 +269,7 @@ func indexContent(idx *gitindex.File, err error) string {
 	case err != nil:
 		return fmt.Sprintf("unreadable-%d", time.Now().UnixNano())
 	}
-	h := sha256.New()
-	var word [4]byte
-	for i := range idx.Entries {
-		e := &idx.Entries[i]
-		binary.BigEndian.PutUint32(word[:], e.Mode)
-		h.Write(word[:])
-		binary.BigEndian.PutUint16(word[:2], e.Flags&^0x0fff)
-		binary.BigEndian.PutUint16(word[2:], e.XFlags)
-		h.Write(word[:])
-		h.Write(e.OID)
-		io.WriteString(h, e.Path+"\x00")
-	}
-	for _, x := range idx.Extensions {
-		// A split or sparse index keeps entries elsewhere: another content.
-		// The caches git adds or drops as it pleases (TREE, UNTR, EOIE,
-		// IEOT, REUC...) change none of what is staged.
-		if x == "link" || x == "sdir" {
-			io.WriteString(h, x+"\x00")
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return idx.Staged()
 }
 
 // isAttributesPath reports whether an index path is a .gitattributes file.

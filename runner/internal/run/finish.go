@@ -31,6 +31,9 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	})
 	switch res.Status {
 	case outcome.StatusError:
+		if b.rec != nil {
+			b.rec.flush(s) // the cached verdicts held for the end's write
+		}
 		s.cons.Printf(lineInterrupted)
 		res.ErrorMessage = fmt.Sprintf("run interrupted: %v", context.Cause(ctx))
 		return res

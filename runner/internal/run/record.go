@@ -43,6 +43,8 @@ type Record struct {
 	// memory, made from the log directory each time.
 	key   verdicts.Key
 	keyed bool
+	// held is true when Book holds changes its file does not (hold).
+	held bool
 }
 
 // ReadRecord reads the verdict book of the project at root, whose log
@@ -86,9 +88,38 @@ func (r *Record) save(s *services, change func(*verdicts.Book) error) {
 		s.cons.Printf(lineWarning, fmt.Sprintf("verdicts not recorded: %v", err))
 		return
 	}
+	r.write(s)
+}
+
+// hold applies change to the book in memory only: the next save (or
+// flush) writes it with its own change. A change that fails is a warning,
+// as in save.
+func (r *Record) hold(s *services, change func(*verdicts.Book) error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := change(r.Book); err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("verdicts not recorded: %v", err))
+		return
+	}
+	r.held = r.keyed
+}
+
+// flush writes what hold left in memory only, when anything.
+func (r *Record) flush(s *services) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.held {
+		r.write(s)
+	}
+}
+
+// write writes the book to its file (nothing for a book with no place);
+// the caller holds mu.
+func (r *Record) write(s *services) {
 	if !r.keyed {
 		return
 	}
+	r.held = false
 	err := verdicts.Update(r.key, func(b *verdicts.Book) error {
 		*b = *r.Book
 		return nil

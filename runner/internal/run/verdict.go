@@ -11,9 +11,13 @@ import (
 
 // verdictRecorder records gate results of the run in the verdict book as
 // they come (see verdictsOf), those given together in one write; nil for a
-// run that records nothing (a look at a past commit). Once the run's
-// context ends (interrupted, the hook's deadline) nothing more is
-// recorded: a gate cut short reached no verdict.
+// run that records nothing (a look at a past commit). Results that all
+// came from the result cache are held in the book in memory (Record.hold)
+// and written with the run's next write, its end's at the latest: a stop
+// with nothing new writes its book once, and what a lost write of theirs
+// would have recorded the cache holds. Once the run's context ends
+// (interrupted, the hook's deadline) nothing more is recorded: a gate cut
+// short reached no verdict.
 func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) func(...gate.Result) {
 	if p.pastCommit() || b.rec == nil {
 		return nil
@@ -22,37 +26,56 @@ func verdictRecorder(ctx context.Context, s *services, p *project, b *begun) fun
 		if ctx.Err() != nil {
 			return
 		}
-		now, env := s.now(), p.env
-		type found struct {
-			job   string
-			check *verdicts.CheckVerdict
-			slots map[int]verdicts.SlotVerdict
-		}
-		var all []found
-		for _, res := range results {
-			if check, slots := verdictsOf(res, b.runNumber, now, env); check != nil || len(slots) > 0 {
-				all = append(all, found{res.JobID, check, slots})
-			}
-		}
-		if len(all) == 0 {
-			return
-		}
-		b.rec.save(s, func(bk *verdicts.Book) error {
-			for _, f := range all {
-				if f.check != nil {
-					if err := bk.RecordCheck(f.job, *f.check); err != nil {
-						return err
-					}
-				}
-				for i, v := range f.slots {
-					if err := bk.RecordSlot(f.job, i, v); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
+		recordResults(s, b.rec, b.runNumber, p.env, results)
 	}
+}
+
+// recordResults records in rec the verdicts of results of run, given
+// together (verdictRecorder): written at once, or held when each of them
+// came from the result cache.
+func recordResults(s *services, rec *Record, run int, env string, results []gate.Result) {
+	recordVerdicts(s, rec, run, env, results, true)
+}
+
+// recordVerdicts is recordResults; mayHold false writes every verdict at
+// once.
+func recordVerdicts(s *services, rec *Record, run int, env string, results []gate.Result, mayHold bool) {
+	now := s.now()
+	type found struct {
+		job   string
+		check *verdicts.CheckVerdict
+		slots map[int]verdicts.SlotVerdict
+	}
+	var all []found
+	held := mayHold
+	for _, res := range results {
+		if check, slots := verdictsOf(res, run, now, env); check != nil || len(slots) > 0 {
+			all = append(all, found{res.JobID, check, slots})
+			held = held && res.Cached != nil
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	write := rec.save
+	if held {
+		write = rec.hold
+	}
+	write(s, func(bk *verdicts.Book) error {
+		for _, f := range all {
+			if f.check != nil {
+				if err := bk.RecordCheck(f.job, *f.check); err != nil {
+					return err
+				}
+			}
+			for i, v := range f.slots {
+				if err := bk.RecordSlot(f.job, i, v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // verdictsOf are the verdicts of a gate result of run at: a check's (pass,

@@ -13,9 +13,11 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -452,4 +454,31 @@ func Compare(a, b Entry) int {
 		return c
 	}
 	return a.Stage() - b.Stage()
+}
+
+// Staged identifies what f stages (path, stage, mode, object id, and the
+// flags that change what git compares of each entry), not its cached file
+// stats: git rewrites its index to refresh those, which changes none of
+// what it stages. The caches git adds or drops as it pleases (TREE, UNTR,
+// EOIE, IEOT, REUC...) change nothing either; a split or sparse index,
+// which keeps entries elsewhere, is another content.
+func (f *File) Staged() string {
+	h := sha256.New()
+	var word [4]byte
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		binary.BigEndian.PutUint32(word[:], e.Mode)
+		h.Write(word[:])
+		binary.BigEndian.PutUint16(word[:2], e.Flags&^0x0fff)
+		binary.BigEndian.PutUint16(word[2:], e.XFlags)
+		h.Write(word[:])
+		h.Write(e.OID)
+		io.WriteString(h, e.Path+"\x00")
+	}
+	for _, x := range f.Extensions {
+		if x == "link" || x == "sdir" {
+			io.WriteString(h, x+"\x00")
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
