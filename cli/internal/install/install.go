@@ -266,6 +266,10 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 				CommandFor(StartHook, agent, 0) + "` there to have it"}, nil
 		}
 	}
+	// Refused before it is read: a link would be written through.
+	if err := owned.FileParent(root, path); err != nil {
+		return Result{}, err
+	}
 	data, err := fsread.File(path, maxSettingsFile)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
