@@ -12,6 +12,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
 // TestFaults is the fault table of the paths the gauntlet makes below a
@@ -51,8 +52,11 @@ type operation struct {
 	merges bool
 }
 
-// operations are the writers and removers routed through this package
-// and procgroup's scratch directory.
+// operations are the writers and removers routed through this package:
+// a run's log subdirectory, a file init merges into, the gauntlet's
+// records below the git common directory (verdicts and trust records make
+// their directories through store.MakeDir too), and procgroup's scratch
+// directory.
 var operations = []operation{
 	{"MkdirAll", []string{"logs", "commit"}, func(root string) error {
 		return owned.MkdirAll(root, filepath.Join("logs", "commit"), 0o755)
@@ -64,6 +68,13 @@ var operations = []operation{
 		}
 		return atomicfile.Write(path, []byte("{}"), 0o644)
 	}, true},
+	{"store.Update", []string{store.Dir, "kind"}, func(root string) error {
+		var v map[string]int
+		return store.Open(root, "kind").Update(&v, func() (bool, error) {
+			v = map[string]int{"n": 1}
+			return true, nil
+		}, "k")
+	}, false},
 	{"Scratch", []string{procgroup.ScratchDir}, func(root string) error {
 		procgroup.Reap(root)
 		dir, err := procgroup.OpenScratch(root)
