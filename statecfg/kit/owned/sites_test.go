@@ -66,7 +66,7 @@ var sites = map[string]struct {
 	"statecfg/kit/fsread/fsread.go":                      {1, noFollow},
 	"statecfg/kit/fsread/os_unix.go":                     {1, noFollow},
 	"statecfg/kit/gitindex/gitindex.go":                  {4, open},
-	"statecfg/kit/procgroup/registry.go":                 {8, routed},
+	"statecfg/kit/procgroup/registry.go":                 {7, routed},
 	"statecfg/ledger/ledger.go":                          {5, open},
 	"statecfg/lock/lock.go":                              {7, noFollow},
 	"statecfg/lock/os_unix.go":                           {1, noFollow},

@@ -103,7 +103,7 @@ func CloseScratch(dir string) {
 		return
 	}
 	os.Remove(filepath.Join(dir, ownerMark))
-	os.Remove(dir)
+	_ = owned.RemoveDir(dir)
 }
 
 // Reap kills every process group recorded in the gauntlet's scratch
