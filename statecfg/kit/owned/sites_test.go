@@ -21,6 +21,7 @@ const (
 	fresh    = "a temporary directory or file it makes fresh (MkdirTemp/CreateTemp) and removes itself"
 	testOnly = "test helpers and stand-ins, never in the shipped binary's paths"
 	atomic   = "a temporary file renamed over the target: a link there is replaced, never written through"
+	rooted   = "the log directory itself (the root the gauntlet owns), then an O_NOFOLLOW open or an atomic write"
 	open     = "NOT YET ROUTED: a directory between the owned one and the file may be followed"
 )
 
@@ -41,7 +42,6 @@ var sites = map[string]struct {
 	"cli/internal/modelstub/serve.go":                    {4, testOnly},
 	"cli/internal/monorepo/monorepo.go":                  {4, open},
 	"cli/internal/scripttest/scripttest.go":              {2, testOnly},
-	"cli/internal/stophook/listing.go":                   {4, open},
 	"cli/internal/stophook/notice.go":                    {2, atomic},
 	"cli/internal/testbin/testbin.go":                    {2, testOnly},
 	"runner/headconfig.go":                               {2, fresh},
@@ -49,7 +49,7 @@ var sites = map[string]struct {
 	"runner/internal/baseline/worktree.go":               {4, fresh},
 	"runner/internal/check/exec.go":                      {4, routed},
 	"runner/internal/console/console.go":                 {1, noFollow},
-	"runner/internal/debuglog/debuglog.go":               {1, open},
+	"runner/internal/debuglog/debuglog.go":               {1, rooted},
 	"runner/internal/git/checkout.go":                    {3, fresh},
 	"runner/internal/git/extract.go":                     {2, open},
 	"runner/internal/git/keptindex.go":                   {8, open},
@@ -74,7 +74,7 @@ var sites = map[string]struct {
 	"statecfg/lock/probe.go":                             {1, noFollow},
 	"statecfg/logdir/os_unix.go":                         {1, noFollow},
 	"statecfg/logdir/os_windows.go":                      {1, noFollow},
-	"statecfg/state/state.go":                            {2, open},
+	"statecfg/state/state.go":                            {2, rooted},
 	"statecfg/store/store.go":                            {2, routed},
 	"statecfg/testenv/testenv.go":                        {2, testOnly},
 	"statecfg/verdicts/store.go":                         {1, routed},
