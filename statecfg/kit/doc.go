@@ -13,6 +13,7 @@
 //	fname       fit a file name derived from data to what a file system takes
 //	jsonc       read JSON with comments and a byte order mark, as clients do
 //	filestat    a file's identity from its stat, and when a memo may trust it
+//	owned       make paths below a directory the gauntlet owns, never through a link
 //
 // They live in statecfg, the lowest module that runner and cli both
 // import, so that one copy serves all three.

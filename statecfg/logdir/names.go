@@ -2,6 +2,7 @@ package logdir
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
@@ -81,6 +82,10 @@ func classify(name string) kind {
 	}
 	if isOwnNumbered(name) {
 		return runLog
+	}
+	if strings.HasPrefix(name, procgroup.ScratchDir+"-") {
+		// A run's fresh scratch directory (procgroup.OpenScratch).
+		return kept
 	}
 	if m := tempRE().FindStringSubmatch(name); m != nil {
 		if inner := m[1]; "."+inner == state.File || "."+inner == lock.File || isOwnNumbered(inner) {

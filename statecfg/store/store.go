@@ -28,6 +28,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fname"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // Dir is the store's directory inside the git common directory.
@@ -47,14 +48,34 @@ const maxPart = fname.MaxBytes - len(".json") - len("..4294967295.tmp")
 
 // Store is one kind of record (a subdirectory of Dir).
 type Store struct {
-	dir string
+	root string // the git common directory, which the store is below
+	dir  string
 }
 
 // Open returns the records of kind (a plain name such as "decisions") in
 // the repository whose git common directory is gitCommonDir. Nothing is
 // created until the first write.
 func Open(gitCommonDir, kind string) Store {
-	return Store{dir: filepath.Join(gitCommonDir, Dir, part(kind))}
+	return Store{root: gitCommonDir, dir: filepath.Join(gitCommonDir, Dir, part(kind))}
+}
+
+// MakeDir makes the directory of the record with key, every directory
+// between it and the git common directory refused when it is a symbolic
+// link or not a directory (owned.MkdirAll): no record is written through
+// a link.
+func (s Store) MakeDir(key ...string) error {
+	dir := filepath.Dir(s.Path(key...))
+	rel, err := filepath.Rel(s.root, dir)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(s.root, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", s.root, err)
+	}
+	if err := owned.MkdirAll(s.root, rel, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	return nil
 }
 
 // Path is the file of the record with key (one or more parts).
@@ -114,10 +135,10 @@ func (s Store) UpdateUnsynced(v any, change func() (bool, error), key ...string)
 // update is Update, writing with write.
 func (s Store) update(v any, change func() (bool, error), write func(string, any, os.FileMode) error, key []string) error {
 	p := s.Path(key...)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	if err := s.MakeDir(key...); err != nil {
+		return err
 	}
-	lf, err := os.OpenFile(p+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	lf, err := os.OpenFile(p+".lock", os.O_CREATE|os.O_RDWR|owned.NoFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", p, err)
 	}

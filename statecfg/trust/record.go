@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -256,7 +255,7 @@ func WriteRecord(p place.Place, rec Record) error {
 		return fmt.Errorf("record trusted configuration: %d bytes, more than %d", len(data), MaxRecordBytes)
 	}
 	path := RecordPath(p)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := store.Open(p.CommonDir, Kind).MakeDir(p.Project()); err != nil {
 		return fmt.Errorf("record trusted configuration: %w", err)
 	}
 	return atomicfile.Write(path, append(data, '\n'), 0o644)

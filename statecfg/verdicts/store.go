@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -102,11 +102,11 @@ func decode(data []byte, k Key) (*Book, string) {
 // written (ErrTooLarge).
 func Update(k Key, change func(b *Book) error) error {
 	path := k.Path()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := store.Open(k.CommonDir, Kind).MakeDir(k.Project, k.Worktree); err != nil {
 		return fmt.Errorf("record verdicts: %w", err)
 	}
 	_, lockErr := os.Lstat(path + ".lock")
-	lf, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	lf, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR|owned.NoFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("record verdicts: %w", err)
 	}

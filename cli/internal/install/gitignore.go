@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // GitignoreFile is the ignore file init adds the log directory to.
@@ -45,7 +46,10 @@ func AddToGitignore(root, entry string) (added bool, err error) {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		add = "\n" + add
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err := owned.FileParent(root, path); err != nil {
+		return false, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|owned.NoFollow, 0o644)
 	if err != nil {
 		return false, fserr.Wrap("open", path, err)
 	}

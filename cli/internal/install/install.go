@@ -27,6 +27,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonc"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // claudeLocalSettings is Claude Code's per-user project settings file, where
@@ -265,6 +266,10 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 				CommandFor(StartHook, agent, 0) + "` there to have it"}, nil
 		}
 	}
+	// Refused before it is read: a link would be written through.
+	if err := owned.FileParent(root, path); err != nil {
+		return Result{}, err
+	}
 	data, err := fsread.File(path, maxSettingsFile)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -304,7 +309,7 @@ func Install(root string, agent hookproto.Agent, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := writeFile(path, jsonc.Restore(out, form)); err != nil {
+	if err := writeFile(root, path, jsonc.Restore(out, form)); err != nil {
 		return Result{}, err
 	}
 	return Result{Path: path, Added: true, Command: command}, nil
@@ -602,15 +607,15 @@ func resolve(root, def, override string) string {
 }
 
 // writeFile replaces path atomically (a temporary file renamed over it),
-// keeping the mode of an existing file and following a symbolic link.
-func writeFile(path string, data []byte) error {
-	// A settings file that is a link (to a shared dotfiles copy, say) is
-	// updated where it points, and stays a link.
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
+// keeping the mode of an existing file. A path that is a symbolic link
+// (to a shared dotfiles copy, say), or below one under root, is refused:
+// init writes nothing outside the project through a link.
+func writeFile(root, path string, data []byte) error {
+	if err := owned.FileParent(root, path); err != nil {
+		return err
 	}
 	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Lstat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/jsonobj"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // wantFresh is the file each agent gets in an empty project.
@@ -397,26 +399,42 @@ func TestCheckCountsOnlyRunnableCommands(t *testing.T) {
 	}
 }
 
-func TestInstallFollowsSymlinkedSettings(t *testing.T) {
-	root := t.TempDir()
-	shared := filepath.Join(root, "shared", "claude.json")
-	writeTestFile(t, shared, `{"model":"opus"}`)
-	link := filepath.Join(root, ".claude", "settings.json")
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join("..", "shared", "claude.json"), link); err != nil {
-		t.Fatal(err)
-	}
-	if res, err := Install(root, hookproto.Claude, Options{}); err != nil || !res.Added {
-		t.Fatalf("Install = %+v, %v", res, err)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("settings.json is no longer a link: %v %v", fi, err)
-	}
-	data, _ := os.ReadFile(shared)
-	if !strings.Contains(string(data), `"model": "opus"`) || !strings.Contains(string(data), "agent-gauntlet stop-hook") {
-		t.Fatalf("shared file not updated in place:\n%s", data)
+// TestInstallRefusesLinks pins that Install writes nothing through a
+// symbolic link: a settings file, or its directory, that is a link (to a
+// directory or a file outside the project) is refused with an error
+// naming it, and what it points to keeps its bytes.
+func TestInstallRefusesLinks(t *testing.T) {
+	for _, at := range []string{".claude/settings.json", ".claude"} {
+		for _, kind := range []string{"dir", "file"} {
+			t.Run(at+"/"+kind, func(t *testing.T) {
+				root := filepath.Join(t.TempDir(), "p")
+				outside := filepath.Join(filepath.Dir(root), "outside")
+				sentinel := filepath.Join(outside, "settings.json")
+				writeTestFile(t, sentinel, `{"model":"opus"}`)
+				target := outside
+				if kind == "file" {
+					target = sentinel
+				}
+				link := filepath.Join(root, at)
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(target, link); err != nil {
+					t.Fatal(err)
+				}
+				_, err := Install(root, hookproto.Claude, Options{})
+				var refused *owned.RefusedError
+				if !errors.As(err, &refused) || !strings.Contains(err.Error(), link) {
+					t.Fatalf("Install through %s -> %s: %v, want a refusal naming it", at, target, err)
+				}
+				if data, _ := os.ReadFile(sentinel); string(data) != `{"model":"opus"}` {
+					t.Fatalf("the file outside changed:\n%s", data)
+				}
+				if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+					t.Fatalf("written outside: %v", entries)
+				}
+			})
+		}
 	}
 }
 

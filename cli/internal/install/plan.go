@@ -15,6 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stack"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // BaselineSupported tells whether check files take `baseline: true` (a
@@ -314,8 +315,8 @@ func WriteFiles(root string, files []File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(root, f.Rel)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return written, fserr.Wrap("create", filepath.Dir(path), err)
+		if err := owned.MkdirAll(root, filepath.Dir(f.Rel), 0o755); err != nil {
+			return written, err
 		}
 		fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {

@@ -16,9 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
@@ -231,13 +233,10 @@ func writeListingMemo(p place.Place, m listingMemo) {
 		return
 	}
 	f := filepath.Join(p.GitDir, filepath.FromSlash(listingMemoName))
-	if os.MkdirAll(filepath.Dir(f), 0o755) != nil {
+	if owned.MkdirAll(p.GitDir, filepath.Dir(filepath.FromSlash(listingMemoName)), 0o755) != nil {
 		return
 	}
-	tmp := f + fmt.Sprintf(".%d.tmp", os.Getpid())
-	if os.WriteFile(tmp, data, 0o644) != nil || os.Rename(tmp, f) != nil {
-		_ = os.Remove(tmp)
-	}
+	_ = atomicfile.WriteUnsynced(f, data, 0o644)
 }
 
 // walkDirs adds the directory rel of top and those below it that git

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -95,7 +94,7 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	if x.Timeout > 0 {
 		deadline = time.Now().Add(x.Timeout)
 	}
-	list, cleanup, err := x.listFile()
+	list, cleanup, err := x.listFile(ctx)
 	if err != nil {
 		out.Status, out.Message, out.Infrastructure = gate.StatusError, err.Error(), true
 		return out
@@ -105,10 +104,8 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	chain, chained := ParseChain(x.Command)
 	var marks *os.File
 	if chained {
-		dir, err := x.tempDir()
-		if err == nil {
-			marks, err = os.CreateTemp(dir, "chain-")
-		}
+		var err error
+		marks, err = os.CreateTemp(tempDir(ctx), "chain-")
 		if err != nil {
 			out.Status, out.Message = gate.StatusError, fmt.Sprintf("create the chain's marks file: %v", err)
 			out.Infrastructure = true
@@ -195,31 +192,21 @@ func (x Exec) separator(i, n, files int) {
 
 // tempDir is where the gauntlet's own temporary files of the command go
 // (the changed-files list, a chain's marks): the run's scratch directory
-// of the log directory, which every run must be able to write (and which
-// the next run empties should this one be killed outright:
-// procgroup.Reap), never TMPDIR, which may be missing, read-only or full
-// without the change being the cause; "" (the system's) for an Exec
-// without a log.
-func (x Exec) tempDir() (string, error) {
-	if x.Log == nil {
-		return "", nil
-	}
-	dir := filepath.Join(filepath.Dir(x.Log.Name()), procgroup.ScratchDir)
-	return dir, os.MkdirAll(dir, 0o755)
-}
+// (procgroup.OpenScratch, which ctx carries), which every run must be able
+// to write (and which the next run empties should this one be killed
+// outright: procgroup.Reap), never TMPDIR, which may be missing,
+// read-only or full without the change being the cause; "" (the
+// system's) outside a run.
+func tempDir(ctx context.Context) string { return procgroup.Scratch(ctx) }
 
 // listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, in the
 // run's scratch directory (tempDir; nil when Exec has no file list), and
 // its cleanup.
-func (x Exec) listFile() (*os.File, func(), error) {
+func (x Exec) listFile(ctx context.Context) (*os.File, func(), error) {
 	if x.Files == nil {
 		return nil, func() {}, nil
 	}
-	dir, err := x.tempDir()
-	if err != nil {
-		return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
-	}
-	f, err := os.CreateTemp(dir, "files-")
+	f, err := os.CreateTemp(tempDir(ctx), "files-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
 	}

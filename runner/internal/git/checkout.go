@@ -360,7 +360,7 @@ func newViewIndex(ctx context.Context, top, from string) (*viewIndex, error) {
 		return nil, err
 	}
 	dir := filepath.Join(gitDir, "agent-gauntlet")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := storeDir(dir, dir); err != nil {
 		return nil, err
 	}
 	tmp, err := os.MkdirTemp(dir, "gauntlet-view-")

@@ -240,7 +240,7 @@ func (s *TreeSnapshot) keyTree(ctx context.Context, trees map[string]string) (st
 			}
 		}
 	}
-	if err := os.MkdirAll(s.store, 0o755); err != nil {
+	if err := storeDir(s.store, s.store); err != nil {
 		return "", err
 	}
 	tmp, err := os.MkdirTemp(s.store, "gauntlet-key-")

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // snapshotMessage is the message of a working-tree snapshot commit.
@@ -154,7 +156,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 	if err := s.disk.prepare(ctx); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	if kept != "" && os.MkdirAll(filepath.Dir(kept), 0o755) == nil && !busy(kept+".lock") {
+	if kept != "" && storeDir(s.store, filepath.Dir(kept)) == nil && !busy(kept+".lock") {
 		s.index, s.kept = kept, kept
 		err := s.Retake(ctx)
 		if err == nil || ctx.Err() != nil {
@@ -171,7 +173,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 	}
 	// The temporary index lives in the git directory: never in the work
 	// tree (TMPDIR may point inside it) and on the same file system.
-	if err := os.MkdirAll(s.store, 0o755); err != nil {
+	if err := storeDir(s.store, s.store); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	tmp, err := os.MkdirTemp(s.store, "gauntlet-index-")
@@ -524,4 +526,17 @@ func trailer(commit []byte, key string) string {
 		}
 	}
 	return ""
+}
+
+// storeDir makes dir, the gauntlet's store in a git directory (store, its
+// "agent-gauntlet") or a directory below it, refusing a link or a file on
+// the way below the git directory (owned.MkdirAll): the indexes and views
+// are never written through one.
+func storeDir(store, dir string) error {
+	gitDir := filepath.Dir(store)
+	rel, err := filepath.Rel(gitDir, dir)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	return owned.MkdirAll(gitDir, rel, 0o755)
 }

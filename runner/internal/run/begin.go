@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
@@ -77,7 +76,7 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 		s.cons.Printf(lineWarning, lk.Warning)
 	}
 	// What a run killed outright left: no live run holds it any more.
-	if n := procgroup.Reap(filepath.Join(p.logDir, procgroup.ScratchDir)); n > 0 {
+	if n := procgroup.Reap(p.logDir); n > 0 {
 		s.cons.Printf(lineWarning, fmt.Sprintf("killed %d gate process group(s) an earlier run, killed outright, left running", n))
 	}
 	b := &begun{lock: lk}

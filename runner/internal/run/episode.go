@@ -26,6 +26,11 @@ import (
 // budget.
 func (b *begun) place(ctx context.Context, s *services, p *project) error {
 	if p.pastCommit() {
+		// Its directory is made, or refused when it is a link or not a
+		// directory, before anything is read or written there.
+		if err := runDir(p.logDir, logdir.CommitDir); err != nil {
+			return err
+		}
 		b.runDir = filepath.Join(p.logDir, logdir.CommitDir)
 		n, err := logdir.NextRunNumber(b.runDir)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 )
 
@@ -46,8 +48,12 @@ type prepared struct {
 // the debug log's RUN_START event and says how many gates run.
 func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned) (*prepared, error) {
 	consolePath := logdir.ConsoleName(b.runNumber).Path(b.runDir)
-	if err := os.MkdirAll(b.runDir, 0o755); err != nil {
+	rel, err := filepath.Rel(p.logDir, b.runDir)
+	if err != nil {
 		return nil, fmt.Errorf("create log directory %s: %w", b.runDir, err)
+	}
+	if err := runDir(p.logDir, rel); err != nil {
+		return nil, err
 	}
 	if err := s.cons.Open(consolePath); err != nil {
 		return nil, err
@@ -269,4 +275,18 @@ func EnvIdentity() string {
 var envMemo struct {
 	sync.Mutex
 	environ, id string
+}
+
+// runDir makes the log directory logDir and its subdirectory rel (".",
+// or CommitDir), which is refused when it, or a directory between, is a
+// symbolic link or not a directory (owned.MkdirAll): the run's logs are
+// never written through a link below the log directory.
+func runDir(logDir, rel string) error {
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return fmt.Errorf("create log directory %s: %w", logDir, err)
+	}
+	if err := owned.MkdirAll(logDir, rel, 0o755); err != nil {
+		return fmt.Errorf("create log directory: %w", err)
+	}
+	return nil
 }

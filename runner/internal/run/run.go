@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/baseline"
@@ -120,9 +118,13 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 		// The gates' process groups are recorded while they run, for the
 		// next run to reap should this one be killed outright; the
 		// directory goes when it is empty again.
-		scratch := filepath.Join(p.logDir, procgroup.ScratchDir)
-		ctx = procgroup.WithRegistry(ctx, scratch)
-		defer os.Remove(scratch)
+		// A scratch directory that cannot be made leaves the groups
+		// unrecorded and the gates' lists in the system's temporary
+		// directory.
+		if scratch, err := procgroup.OpenScratch(p.logDir); err == nil {
+			ctx = procgroup.WithRegistry(ctx, scratch)
+			defer procgroup.CloseScratch(scratch)
+		}
 	}
 	if b != nil {
 		defer b.recordChanges(ctx, p)

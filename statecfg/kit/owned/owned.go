@@ -1,0 +1,169 @@
+// Package owned creates and checks the paths the gauntlet writes below a
+// directory it owns (the project, the log directory) without following a
+// symbolic link: every component below the owned directory is looked at
+// with lstat, a missing one is created, and one that is a link, or of the
+// wrong kind, is refused with a one-line error naming it. The operations
+// go through an os.Root opened on the owned directory, so that even a link
+// planted between the look and the use cannot lead outside it.
+package owned
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+)
+
+// RefusedError is a path the gauntlet would write or remove that is not
+// what it makes there: a symbolic link, or a file where it wants a
+// directory (or the reverse). Nothing was written through it.
+type RefusedError struct {
+	// Path is the refused path.
+	Path string
+	// Kind is what the path is ("a symbolic link", ...).
+	Kind string
+	// Want is what the gauntlet makes there ("a directory", ...).
+	Want string
+}
+
+// Error names the path, what it is and what the gauntlet wanted, on one
+// line.
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("refusing to write through %s: it is %s, not %s; move it away or replace it", fserr.Quote(e.Path), e.Kind, e.Want)
+}
+
+const (
+	wantDir  = "a directory"
+	wantFile = "a regular file"
+)
+
+// MkdirAll makes rel, a path below the directory root, a directory with
+// permission perm, creating each missing component. A component that is
+// a symbolic link or not a directory is refused with a *RefusedError and
+// nothing is created below it; root itself is the caller's to trust. An
+// absolute rel, or one that leaves root, is an error.
+func MkdirAll(root, rel string, perm fs.FileMode) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", root, err)
+	}
+	defer r.Close()
+	return mkdirAll(r, root, rel, perm)
+}
+
+// mkdirAll is MkdirAll on the open root r of the directory root.
+func mkdirAll(r *os.Root, root, rel string, perm fs.FileMode) error {
+	parts, err := split(rel)
+	if err != nil {
+		return err
+	}
+	cur := ""
+	for _, p := range parts {
+		cur = filepath.Join(cur, p)
+		if err := dirAt(r, root, cur, perm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dirAt makes the single component rel of r a directory, or checks that
+// it is one and no link.
+func dirAt(r *os.Root, root, rel string, perm fs.FileMode) error {
+	full := filepath.Join(root, rel)
+	err := r.Mkdir(rel, perm)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return fserr.Wrap("create", full, err)
+	}
+	fi, err := r.Lstat(rel)
+	if err != nil {
+		return fserr.Wrap("inspect", full, err)
+	}
+	if !fi.IsDir() {
+		return &RefusedError{Path: full, Kind: fsread.Kind(fi.Mode()), Want: wantDir}
+	}
+	return nil
+}
+
+// FileParent prepares path, a file the gauntlet replaces (a temporary
+// file renamed over it), for the write: when path is below root, every
+// directory between them is made or checked as MkdirAll does; path
+// itself must be missing or a regular file, never a link (a link would
+// be replaced, or written through by a writer that follows it). root ""
+// checks path alone.
+func FileParent(root, path string) error {
+	if rel, ok := below(root, filepath.Dir(path)); ok && rel != "." {
+		if err := MkdirAll(root, rel, 0o755); err != nil {
+			return err
+		}
+	}
+	return checkFile(path)
+}
+
+// checkFile refuses path when it exists as anything but a regular file.
+func checkFile(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fserr.Wrap("inspect", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return &RefusedError{Path: path, Kind: fsread.Kind(fi.Mode()), Want: wantFile}
+	}
+	return nil
+}
+
+// IsDir reports whether path is a directory itself, not a link to one.
+func IsDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
+}
+
+// RemoveDir removes path when it is an empty directory, never a link nor
+// a file of that name (os.Remove would remove either).
+func RemoveDir(path string) error {
+	if !IsDir(path) {
+		return nil
+	}
+	parent, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	fi, err := parent.Lstat(filepath.Base(path))
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	return parent.Remove(filepath.Base(path))
+}
+
+// below is path relative to root when path is root or below it.
+func below(root, path string) (string, bool) {
+	if root == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// split is the components of the relative path rel.
+func split(rel string) ([]string, error) {
+	rel = filepath.Clean(rel)
+	if rel == "." {
+		return nil, nil
+	}
+	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s is not below the directory it is made in", rel)
+	}
+	return strings.Split(rel, string(filepath.Separator)), nil
+}
