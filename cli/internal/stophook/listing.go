@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
@@ -41,9 +42,9 @@ const listingTag = "agent-gauntlet ignore listing v1"
 const maxListedDirs = 50000
 
 // racyMargin is how old a watched file's times must be, when the listing
-// starts, for a later change to move them: file systems keep times at a
-// granularity of up to two seconds. Tests shorten it.
-var racyMargin = 2 * time.Second
+// starts, for a later change to move them: the margin the snapshots' kept
+// index keeps too (gitindex.RacyMargin). Tests shorten it.
+var racyMargin = gitindex.RacyMargin
 
 // statOf is what a change of a file or directory moves: its inode, mode,
 // size and times ("" when it does not exist).

@@ -18,11 +18,15 @@ import (
 
 // racyCase is one edit made between two looks at a work tree.
 type racyCase struct {
-	// sameSize: the edit keeps the file's size; restored: it puts the
-	// modification time back; tracked: the user's index (the nested
-	// repository's, when nested) tracks the file; nested: the file is in
-	// a repository of its own inside the work tree.
-	sameSize, restored, tracked, nested bool
+	// kind is what the edit does: rewrites a file the user's index (the
+	// nested repository's, when nested) tracks, or one it does not track,
+	// or creates a file in a directory that holds others.
+	kind string
+	// sameSize: the rewrite keeps the file's size; restored: the edit
+	// puts the modification time back (of the file, or of its directory
+	// when it creates one); nested: the file is in a repository of its
+	// own inside the work tree.
+	sameSize, restored, nested bool
 	// delay is how long after the first look the edit is made: under a
 	// second it shares the look's second (git's change time resolution).
 	delay time.Duration
@@ -32,8 +36,8 @@ type racyCase struct {
 }
 
 func (c racyCase) String() string {
-	return fmt.Sprintf("same=%t/restored=%t/tracked=%t/nested=%t/delay=%s/knob=%s",
-		c.sameSize, c.restored, c.tracked, c.nested, c.delay, cmpOr(c.knob, "none"))
+	return fmt.Sprintf("%s/same=%t/restored=%t/nested=%t/delay=%s/knob=%s",
+		c.kind, c.sameSize, c.restored, c.nested, c.delay, cmpOr(c.knob, "none"))
 }
 
 func cmpOr(s, d string) string {
@@ -45,23 +49,42 @@ func cmpOr(s, d string) string {
 
 // racyKnobs are the repository settings that would blind git to an edit
 // if the literal view read them.
-var racyKnobs = []string{"", "core.checkStat=minimal", "core.trustctime=false", "core.fileMode=false"}
+var racyKnobs = []string{"", "core.checkStat=minimal", "core.trustctime=false", "core.fileMode=false", "core.untrackedCache=true"}
+
+// Kinds of edit (racyCase.kind).
+const (
+	editTracked   = "tracked"
+	editUntracked = "untracked"
+	editCreated   = "created"
+)
 
 // racyCases is every combination of what an edit between two looks can
-// keep as it was.
+// keep as it was, in a repository with no setting of its own; and the
+// edit that keeps the most (the same size, the time put back, in the
+// look's second) of each kind, in and out of a nested repository, under
+// each of racyKnobs.
 func racyCases() []racyCase {
 	var cases []racyCase
 	bools := []bool{false, true}
-	for _, same := range bools {
-		for _, restored := range bools {
-			for _, tracked := range bools {
+	kinds := []string{editTracked, editUntracked, editCreated}
+	for _, kind := range kinds {
+		for _, same := range bools {
+			if same && kind == editCreated {
+				continue // nothing had a size
+			}
+			for _, restored := range bools {
 				for _, nested := range bools {
 					for _, delay := range []time.Duration{0, 400 * time.Millisecond, 1100 * time.Millisecond, 2100 * time.Millisecond} {
-						for _, knob := range racyKnobs {
-							cases = append(cases, racyCase{same, restored, tracked, nested, delay, knob})
-						}
+						cases = append(cases, racyCase{kind, same, restored, nested, delay, ""})
 					}
 				}
+			}
+		}
+	}
+	for _, knob := range racyKnobs[1:] {
+		for _, kind := range kinds {
+			for _, nested := range bools {
+				cases = append(cases, racyCase{kind, kind != editCreated, true, nested, 0, knob})
 			}
 		}
 	}
@@ -122,19 +145,32 @@ func runRacyCase(ctx context.Context, dir string, c racyCase) error {
 		}
 	}
 	file := filepath.Join(root, filepath.FromSlash(rel))
+	if c.kind == editCreated {
+		// the file created is another one of the same directory
+		file = filepath.Join(filepath.Dir(file), "made.txt")
+		rel = strings.TrimSuffix(rel, "x.txt") + "made.txt"
+	}
 	write := func(content string, restore bool) error {
 		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
 			return err
 		}
-		if restore {
-			return os.Chtimes(file, racyOld, racyOld)
+		if !restore {
+			return nil
 		}
-		return nil
+		if c.kind == editCreated {
+			return os.Chtimes(filepath.Dir(file), racyOld, racyOld)
+		}
+		return os.Chtimes(file, racyOld, racyOld)
 	}
 	if err := write("prev\n", true); err != nil {
 		return err
 	}
-	if c.tracked {
+	if c.kind == editCreated {
+		if err := os.Remove(file); err != nil {
+			return err
+		}
+	}
+	if c.kind == editTracked {
 		if _, err := gitAt(repoDir, "add", "-A"); err != nil {
 			return err
 		}
@@ -160,7 +196,17 @@ func runRacyCase(ctx context.Context, dir string, c racyCase) error {
 	// In one fresh second: the clean version and the first look; a short
 	// delay keeps the edit in that second too.
 	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 10*time.Millisecond)))
-	if err := write("fine\n", true); err != nil {
+	if c.kind == editCreated {
+		// the directory changes in the look's second
+		if err := os.WriteFile(filepath.Join(filepath.Dir(file), "other.txt"), []byte("o\n"), 0o644); err != nil {
+			return err
+		}
+		if c.restored {
+			if err := os.Chtimes(filepath.Dir(file), racyOld, racyOld); err != nil {
+				return err
+			}
+		}
+	} else if err := write("fine\n", true); err != nil {
 		return err
 	}
 	if _, err := look(); err != nil {
@@ -190,10 +236,11 @@ func runRacyCase(ctx context.Context, dir string, c racyCase) error {
 
 // Any change of a file's bytes between two looks at the work tree is seen
 // by the second look, whatever the edit keeps as it was (the file's size,
-// its modification time put back, the second of its change time), whether
-// the user's index tracks the file, whether it is in a repository of its
-// own inside the work tree, and whatever the repository's configuration
-// says git may trust of a file's stat. An agent can forge a file's size
+// its modification time or its directory's put back, the second of its
+// change time), whether the user's index tracks the file or the edit
+// creates it, whether it is in a repository of its own inside the work
+// tree, and whatever the repository's configuration says git may trust of
+// a file's or a directory's stat. An agent can forge a file's size
 // and modification time, never its change time or inode: a cached stat
 // may answer "unchanged" only when the change time is older than the look
 // that cached it by more than the file system's time granularity.
@@ -204,7 +251,7 @@ func TestEveryEditBetweenLooksIsSeen(t *testing.T) {
 	if testing.Short() {
 		var short []racyCase
 		for _, c := range cases {
-			if c.delay < time.Second && c.knob != "core.fileMode=false" {
+			if c.delay < time.Second {
 				short = append(short, c)
 			}
 		}
