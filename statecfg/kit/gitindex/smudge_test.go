@@ -12,9 +12,8 @@ import (
 // Smudge clears the cached stat of exactly the entries changed since the
 // mark, in every index format git writes (versions 2, 3 and 4, SHA-1 and
 // SHA-256, with extensions, with index.skipHash where git has it), keeps
-// every other byte,
-// and leaves an index git reads: the same entries, the cleared ones
-// reported modified until git reads them again.
+// every other byte, and leaves an index git reads: the same entries, the
+// cleared ones reported modified until git reads them again.
 func TestSmudgeClearsOnlyRecentStats(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
