@@ -26,6 +26,19 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"linkbin":       cmdLinkBin,
 	"validreport":   cmdValidReport,
 	"wfstep":        cmdWorkflowStep,
+	"freshsecond":   cmdFreshSecond,
+}
+
+// cmdFreshSecond waits for the start of the next second of the clock, so
+// that what the script does next shares a second (git's change time
+// resolution):
+//
+//	freshsecond
+func cmdFreshSecond(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: freshsecond")
+	}
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 10*time.Millisecond)))
 }
 
 // cmdLinkBin makes a directory of links to the named executables, for a

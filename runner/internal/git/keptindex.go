@@ -277,12 +277,10 @@ func isAttributesPath(p string) bool {
 	return p == ".gitattributes" || strings.HasSuffix(p, "/.gitattributes")
 }
 
-// racy reports whether git would not trust e's cached stat in an index
-// file written at written: the file changed no earlier than the index was
-// written, so the same stat may hide another content.
+// racy reports whether e's cached stat, in an index file written at
+// written, cannot tell a later change (gitindex.Entry.ChangedSince).
 func racy(e *gitindex.Entry, written time.Time) bool {
-	mtime := time.Unix(int64(e.Stat[2]), int64(e.Stat[3]))
-	return !mtime.Before(written)
+	return e.ChangedSince(written.Add(-gitindex.RacyMargin))
 }
 
 // busy reports whether git's lock file lock exists and is recent; an old

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
@@ -37,15 +38,16 @@ const keySuffix = ".key"
 
 // indexFacts are what a snapshot's index holds that its tree's users need:
 // the paths of its gitlinks and of its symbolic links, and whether it holds
-// a .gitattributes file.
+// a .gitattributes file; racy is true when an entry's cached stat changed
+// since the mark readIndexFacts was given (gitindex.Entry.ChangedSince).
 type indexFacts struct {
 	gitlinks, links []string
-	attrs           bool
+	attrs, racy     bool
 }
 
 // readIndexFacts reads the facts of the index file p (none when there is
-// no file).
-func readIndexFacts(p string) (indexFacts, error) {
+// no file), racy ones against mark.
+func readIndexFacts(p string, mark time.Time) (indexFacts, error) {
 	var f indexFacts
 	idx, err := gitindex.Read(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -62,6 +64,7 @@ func readIndexFacts(p string) (indexFacts, error) {
 			f.links = append(f.links, e.Path)
 		}
 		f.attrs = f.attrs || isAttributesPath(e.Path)
+		f.racy = f.racy || e.ChangedSince(mark)
 	}
 	return f, nil
 }

@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
@@ -305,6 +308,9 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	}
 	args = append(append(args, "--", ":/"), s.exclude...)
 	s.LeftOut, s.leftTop = nil, nil
+	// A file changed this close to the look may change again with every
+	// stat git compares as it was: its cached stat is cleared below.
+	mark := time.Now().Add(-gitindex.RacyMargin)
 	if _, _, err := run(ctx, s.disk.call(s.root, s.index, args...)); err != nil {
 		left, ok := leftOut(err)
 		if !ok {
@@ -325,8 +331,18 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 			return fmt.Errorf("snapshot: %w", err)
 		}
 		s.Tree = strings.TrimSpace(string(out))
-		if facts, err = readIndexFacts(s.index); err != nil {
+		if facts, err = readIndexFacts(s.index, mark); err != nil {
 			return fmt.Errorf("snapshot: %w", err)
+		}
+		// git trusts a cached stat whose size, modification time and
+		// change time (to the second) match the file's: an agent puts
+		// the first two back, and its edit can share the look's second.
+		// An index git left as it was holds no such entry: the snapshot
+		// that wrote it cleared them.
+		if facts.racy {
+			if _, err := gitindex.Smudge(s.index, mark); err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
 		}
 	}
 	s.gitlinks, s.treeAttrs = facts.gitlinks, facts.attrs

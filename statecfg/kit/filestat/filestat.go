@@ -11,9 +11,14 @@ package filestat
 
 import "time"
 
-// Margin is how old a file's times must be, when what depends on it is
-// read, for any later change to move them. Tests shorten it.
-var Margin = 2 * time.Second
+// RacyMargin is how old a file's times must be, when what depends on it
+// is read, for any later change to move them: file systems keep times at
+// a granularity of up to two seconds, and git compares change times to
+// the second. Every stat-keyed memo and the kept index use it.
+const RacyMargin = 2 * time.Second
+
+// Margin is RacyMargin for this package's callers; tests shorten it.
+var Margin = RacyMargin
 
 // ID is what a change of a file or directory moves: its device, inode,
 // mode, size and times ("" when it does not exist).

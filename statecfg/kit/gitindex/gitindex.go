@@ -22,6 +22,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 )
 
 // Index entry flags (the 16-bit flags word and the version 3 extended one).
@@ -52,6 +55,24 @@ type Entry struct {
 	// stage included); XFlags only in an extended entry.
 	Flags, XFlags uint16
 	Path          string
+}
+
+// RacyMargin is how much older than a look at a file its change and
+// modification times must be for a stat cached by that look to tell a
+// later change (filestat.RacyMargin, the one bound of every stat-keyed
+// memo). A file changed later than that bound may change again with every
+// time as it was cached (its modification time and size can be put back
+// by anyone who writes it; its change time moves, but perhaps not to
+// another second).
+const RacyMargin = filestat.RacyMargin
+
+// ChangedSince reports whether e's cached change or modification time is
+// no earlier than mark: then the cached stat cannot tell a later change
+// (see RacyMargin).
+func (e *Entry) ChangedSince(mark time.Time) bool {
+	ctime := time.Unix(int64(e.Stat[0]), int64(e.Stat[1]))
+	mtime := time.Unix(int64(e.Stat[2]), int64(e.Stat[3]))
+	return !ctime.Before(mark) || !mtime.Before(mark)
 }
 
 // Stage is the merge stage of e (0 outside a conflict).
@@ -427,6 +448,11 @@ var ErrLocked = errors.New("index locked")
 // meanwhile, and this waits for no git either: ErrLocked), then
 // renamed over p.
 func Write(p string, entries []Entry, hashSize int) error {
+	return writeLocked(p, Encode(entries, hashSize))
+}
+
+// writeLocked writes data to p as Write does.
+func writeLocked(p string, data []byte) error {
 	lock := p + ".lock"
 	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
@@ -435,7 +461,13 @@ func Write(p string, entries []Entry, hashSize int) error {
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(Encode(entries, hashSize))
+	return finishLocked(p, lock, f, data)
+}
+
+// finishLocked writes data to f, the lock file lock of p, and renames it
+// over p.
+func finishLocked(p, lock string, f *os.File, data []byte) error {
+	_, werr := f.Write(data)
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(lock)
@@ -446,6 +478,67 @@ func Write(p string, entries []Entry, hashSize int) error {
 		return err
 	}
 	return nil
+}
+
+// Smudge clears, in the index file p, the cached stat of every entry that
+// changed since mark (ChangedSince), keeping every other byte (extensions
+// included) and the checksum right, and returns how many it cleared. A
+// cleared stat matches no file: git reads the file again at its next look
+// instead of taking the cached stat's word. The file is rewritten as Write
+// writes one (ErrLocked when a git holds its lock), and only when an entry
+// was cleared.
+func Smudge(p string, mark time.Time) (int, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return 0, err
+	}
+	var firstErr error
+	for _, size := range []int{sha1.Size, sha256.Size} {
+		buf := slices.Clone(data)
+		n, err := smudgeHash(buf, size, mark)
+		if err == nil {
+			if n == 0 {
+				return 0, nil
+			}
+			return n, writeLocked(p, buf)
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return 0, fmt.Errorf("%s: %w", p, firstErr)
+}
+
+// smudgeHash clears, in data (an index whose object ids have size bytes),
+// the stat of the entries that changed since mark, and sets the checksum
+// again; it returns how many it cleared.
+func smudgeHash(data []byte, size int, mark time.Time) (int, error) {
+	body, version, n, err := checkHeader(data, size)
+	if err != nil {
+		return 0, err
+	}
+	cleared := 0
+	off, prev := 12, ""
+	for i := uint32(0); i < n; i++ {
+		e, next, err := parseEntry(body, off, size, version, prev)
+		if err != nil {
+			return 0, err
+		}
+		if e.ChangedSince(mark) {
+			// every stat word (ctime, mtime, dev, ino) before the mode,
+			// and uid, gid, size after it
+			clear(data[off : off+24])
+			clear(data[off+28 : off+40])
+			cleared++
+		}
+		off, prev = next, e.Path
+	}
+	if cleared > 0 && !allZero(data[len(body):]) {
+		h := NewHash(size)
+		h.Write(body)
+		copy(data[len(body):], h.Sum(nil))
+	}
+	return cleared, nil
 }
 
 // Compare orders entries as git does: by path bytes, then stage.
