@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,11 +92,7 @@ func TestStopTakesNothingFromAnotherEnvironment(t *testing.T) {
 			if r.reviewOnly && e.kind != "review" {
 				continue
 			}
-			name := strings.NewReplacer(" ", "_").Replace(e.name + " " + r.name)
-			script := envScript(e, r)
-			if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(script), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeScript(t, dir, e.name+" "+r.name, envScript(e, r))
 		}
 	}
 	testscript.Run(t, ScriptParams(dir))

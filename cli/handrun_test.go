@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -53,10 +50,7 @@ func TestHandRunHidesNothingFromTheInterval(t *testing.T) {
 	for _, r := range handRuns {
 		stop := "stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold .\n"
 		script := "# " + r.name + "\n" + handRunSetup + r.work + "\n# the run by hand\n" + r.run + "\n\n# the stops\n" + stop + stop + handRunFiles
-		name := strings.NewReplacer(" ", "_").Replace(r.name) + ".txtar"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeScript(t, dir, r.name, script)
 	}
 	testscript.Run(t, ScriptParams(dir))
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -90,10 +88,7 @@ func TestHidingIsToldOrBlocked(t *testing.T) {
 				if v.interval {
 					name += " in the interval"
 				}
-				name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(hidingScript(h, c, v.first, v.interval)), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeScript(t, dir, name, hidingScript(h, c, v.first, v.interval))
 			}
 		}
 	}

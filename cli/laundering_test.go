@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,12 +62,7 @@ const onMain = "exec git checkout -q main\ncp bad.txt src/x.txt\nexec git add sr
 // and tell nothing.
 func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, script string) {
-		name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, script string) { writeScript(t, dir, name, script) }
 	for _, l := range launderings {
 		write(l.name, "# "+l.name+" launders a broken commit of the base\n"+launderSetup+
 			"\n# the broken commit on the base, brought into HEAD\n"+l.shape+

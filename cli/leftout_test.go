@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -61,10 +58,7 @@ func TestLeftOutGateStaysPending(t *testing.T) {
 				stop := "stdin stop.json\nexec agent-gauntlet stop-hook\n"
 				script += "\n# the gate left out\n" + l.leave + "\n" + stop + check + stop + check +
 					"\n# put back, it runs\n" + l.restore + "\n" + stop + "hookjson decision=block 'reason~check:src:strict'\n" + leftOutFiles
-				name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeScript(t, dir, name, script)
 			}
 		}
 	}

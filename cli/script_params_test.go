@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/scripttest"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -67,3 +68,14 @@ var toolchainEnv = sync.OnceValue(func() []string {
 	}
 	return env
 })
+
+// writeScript writes a generated testscript named name (spaces become
+// underscores, ".txtar" added) into dir, for a table that runs its rows
+// with testscript.Run(t, ScriptParams(dir)).
+func writeScript(t testing.TB, dir, name, script string) {
+	t.Helper()
+	name = strings.NewReplacer(" ", "_").Replace(name) + ".txtar"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
