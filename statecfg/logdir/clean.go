@@ -251,6 +251,14 @@ func (c *cleaner) emptyOwnDir(rel string) {
 		c.fail("read", rel, err)
 		return
 	}
+	c.eachOwn(rel, entries, c.removeOwn)
+	// Fails, leaving it, when something not ours is still there.
+	_ = c.root.Remove(rel)
+}
+
+// eachOwn calls do with each entry of the directory rel that is a regular
+// file the gauntlet wrote, warning about anything else there.
+func (c *cleaner) eachOwn(rel string, entries []fs.DirEntry, do func(sub string)) {
 	for _, e := range entries {
 		sub := filepath.Join(rel, e.Name())
 		switch {
@@ -261,11 +269,9 @@ func (c *cleaner) emptyOwnDir(rel string) {
 		case !c.ours(sub):
 			c.warn(msgForeign, sub)
 		default:
-			c.removeOwn(sub)
+			do(sub)
 		}
 	}
-	// Fails, leaving it, when something not ours is still there.
-	_ = c.root.Remove(rel)
 }
 
 // archive moves the root entry name into previous/. A file of that name
@@ -318,19 +324,7 @@ func (c *cleaner) archiveDir(name string) {
 		c.fail("read", name, err)
 		return
 	}
-	for _, e := range entries {
-		sub := filepath.Join(name, e.Name())
-		switch {
-		case !IsOwn(e.Name()) || classify(e.Name()) == commitDir:
-			c.warn(msgForeign, sub)
-		case !e.Type().IsRegular():
-			c.warn(msgIrregular, sub, fsread.Kind(e.Type()))
-		case !c.ours(sub):
-			c.warn(msgForeign, sub)
-		default:
-			c.moveOwn(sub, filepath.Join(target, e.Name()))
-		}
-	}
+	c.eachOwn(name, entries, func(sub string) { c.moveOwn(sub, filepath.Join(target, filepath.Base(sub))) })
 	// Fails, leaving it, when something not ours is still there.
 	_ = c.root.Remove(name)
 }
