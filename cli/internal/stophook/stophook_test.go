@@ -15,13 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/monorepo"
+
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // now is the fixed clock of these tests.
@@ -41,30 +40,10 @@ func project(t testing.TB, extra string) string {
 
 // retrust records the work tree's configuration of the project at root as
 // its trusted one, as `agent-gauntlet trust --yes` does.
-func retrust(t testing.TB, root string) {
-	t.Helper()
-	p, err := place.Locate(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := config.ReadFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := trust.WriteRecord(p, trust.Record{TrustedAt: now, How: trust.HowYes, Files: files}); err != nil {
-		t.Fatal(err)
-	}
-}
+func retrust(t testing.TB, root string) { monorepo.Trust(t, root, now) }
 
-func mustWrite(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// mustWrite writes content to path, making its directory.
+func mustWrite(t testing.TB, path, content string) { monorepo.Write(t, path, content) }
 
 // env is a hermetic environment: HOME is an empty directory.
 func env(t testing.TB, vars map[string]string) func(string) string {
