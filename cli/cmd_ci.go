@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/ciwork"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // CICmd is `agent-gauntlet ci`: the GitHub Actions fan-out.
@@ -57,7 +58,9 @@ type CIInitCmd struct {
 
 // Run writes the starter ci.yml when there is none, then the workflow. The
 // configuration (ci.yml included) must be valid: its problems are printed
-// and nothing else is written (exit 2). A workflow file that ci init did
+// and nothing else is written (exit 2); so is a workflow path that is,
+// or lies below, a symbolic link or anything but a directory and a
+// regular file (owned.CheckFile). A workflow file that ci init did
 // not write, or that was edited since, is left alone without --force
 // (exit 1).
 func (c *CIInitCmd) Run(env *Env) error {
@@ -67,6 +70,11 @@ func (c *CIInitCmd) Run(env *Env) error {
 	}
 	if err != nil {
 		return configError(env.Stderr, err)
+	}
+	// Refused before ci.yml is written: a refusal leaves the project as it
+	// was.
+	if err := owned.CheckFile(ciwork.RepoTop(cfg.Root), workflowPath(cfg.Root)); err != nil {
+		return usageError(fmt.Errorf("ci init: %w: nothing was written", err))
 	}
 	if cfg, err = ensureCIFile(env, cfg); err != nil {
 		return err
@@ -118,7 +126,7 @@ func (c *CIInitCmd) writeWorkflow(env *Env, cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(top, filepath.FromSlash(ciwork.WorkflowsDir), ciwork.FileName(dir))
+	path := workflowPath(cfg.Root)
 	shown := shownPath(env.Cwd, path)
 	result, err := ciwork.InstallWorkflow(top, path, content, c.Force)
 	var notOurs *ciwork.NotOursError
@@ -158,4 +166,15 @@ func moduleVersion() string {
 		return bi.Main.Version
 	}
 	return ""
+}
+
+// workflowPath is the workflow file ci init writes for the project at
+// root: at the top level of its repository.
+func workflowPath(root string) string {
+	top := ciwork.RepoTop(root)
+	dir, err := filepath.Rel(top, root)
+	if err != nil {
+		dir = "."
+	}
+	return filepath.Join(top, filepath.FromSlash(ciwork.WorkflowsDir), ciwork.FileName(filepath.ToSlash(dir)))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // InitCmd is `agent-gauntlet init`: it finds the projects in the current
@@ -81,6 +82,9 @@ func (c *InitCmd) Run(env *Env) error {
 		fmt.Fprintf(env.Stdout, "%s/ already exists in %s: the configuration is left unchanged.\n", config.Dir, runner.SafeText(root))
 		if !agentsGiven {
 			return nil
+		}
+		if err := c.checkHookPaths(root, agents); err != nil {
+			return err
 		}
 		return c.installHooks(env, root, agents)
 	}
@@ -325,6 +329,14 @@ func (c *InitCmd) dryRun(env *Env, root string, plan *install.Plan, a initAnswer
 
 // write writes the plan, the .gitignore line and the hooks.
 func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers) error {
+	if err := c.checkHookPaths(root, a.agents); err != nil {
+		return err
+	}
+	if a.gitignore {
+		if err := owned.CheckFile(root, filepath.Join(root, install.GitignoreFile)); err != nil {
+			return usageError(fmt.Errorf("init: %w: nothing was written", err))
+		}
+	}
 	written, err := install.WriteFiles(root, plan.Files())
 	for _, f := range written {
 		fmt.Fprintf(env.Stdout, "Created %s\n", f)
@@ -352,6 +364,16 @@ func (c *InitCmd) write(env *Env, root string, plan *install.Plan, a initAnswers
 		return err
 	}
 	fmt.Fprintln(env.Stdout, "Done: the stop hook now runs these gates whenever the agent wants to stop. `agent-gauntlet run` runs them by hand.")
+	return nil
+}
+
+// checkHookPaths refuses, before init writes anything, a hook settings
+// file of agents that is outside the project, a link or below one, or not
+// a regular file (install.CheckPaths): a usage error, nothing written.
+func (c *InitCmd) checkHookPaths(root string, agents []hookproto.Agent) error {
+	if err := install.CheckPaths(root, agents, c.SettingsFile); err != nil {
+		return usageError(fmt.Errorf("init: %w: nothing was written", err))
+	}
 	return nil
 }
 

@@ -49,6 +49,7 @@ func (c *StatusCmd) Run(env *Env) error {
 	}
 	trusted, line := trustLine(env.Ctx, gates.Root)
 	pending := nonNil(j.Pending(env.Ctx, now))
+	notices := nonNil(j.Notices(env.Ctx))
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
@@ -57,18 +58,35 @@ func (c *StatusCmd) Run(env *Env) error {
 			// Pending are the gates that wait to be verified, as the stop
 			// hook's answers list them.
 			Pending []string `json:"pending"`
+			// Notices are the stop hook's once-only notices, newest first,
+			// as its answers tell them again.
+			Notices []string `json:"notices"`
 			// Shadowed is the configuration nobody trusted that the stop
 			// hook passes over for this project, "" for none.
 			Shadowed string `json:"shadowed,omitempty"`
 			// Trust is how the work tree's configuration stands to the
 			// trusted one (null when that cannot be told).
 			Trust *trust.Status `json:"trust"`
-		}{st, pending, j.Shadowed, trusted})
+		}{st, pending, notices, j.Shadowed, trusted})
 	}
 	writeStatus(env.Stdout, st, time.Now())
 	fmt.Fprintln(env.Stdout, line)
 	writeJudged(env.Stdout, j, pending)
+	writeNotices(env.Stdout, notices)
 	return nil
+}
+
+// writeNotices lists the stop hook's once-only notices (every one its
+// verdict book keeps, as its answers tell them again).
+func writeNotices(w io.Writer, notices []string) {
+	if len(notices) == 0 {
+		fmt.Fprintln(w, "Notices: none")
+		return
+	}
+	fmt.Fprintf(w, "Notices (%d, newest first, as the stop hook tells them):\n", len(notices))
+	for _, n := range notices {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
 }
 
 // writeJudged says what the stop hook passes over to judge this project
@@ -100,19 +118,24 @@ func writeJudged(w io.Writer, j stophook.Judgment, pending []string) {
 // the command still fails as a configuration error.
 func (c *StatusCmd) pendingWithoutConfig(env *Env, j stophook.Judgment, now time.Time, err error) {
 	pending := nonNil(j.Pending(env.Ctx, now))
+	notices := nonNil(j.Notices(env.Ctx))
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(struct {
 			Project string   `json:"project,omitempty"`
 			Pending []string `json:"pending"`
+			Notices []string `json:"notices"`
 			Error   string   `json:"error"`
-		}{j.Root, pending, config.ErrorText(err)})
+		}{j.Root, pending, notices, config.ErrorText(err)})
 		return
 	}
 	if len(pending) > 0 {
 		fmt.Fprintf(env.Stderr, "Pending failures (from the gauntlet's records; the configuration does not load): %s\n",
 			runner.SafeText(strings.Join(pending, ", ")))
+	}
+	if len(notices) > 0 {
+		writeNotices(env.Stderr, notices)
 	}
 }
 

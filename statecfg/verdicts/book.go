@@ -112,6 +112,9 @@ type Book struct {
 	// Notices are what stops said once and then took as told (see Tell),
 	// newest last: each is told again as TrustChange is (delivered).
 	Notices []Notice `json:"notices,omitempty"`
+	// NoticesDropped counts the notices dropped past MaxNotices, nil for
+	// none: every answer says how many.
+	NoticesDropped *DroppedNotices `json:"notices_dropped,omitempty"`
 	// Seeded says the book was started from an older version's log
 	// directory (Seed), when.
 	Seeded time.Time `json:"seeded_from_logs_at,omitzero"`
@@ -361,21 +364,36 @@ type Notice struct {
 	At      time.Time `json:"at"`
 }
 
-// MaxNotices bounds the notices a book keeps: the oldest go first.
-const MaxNotices = 16
+// DroppedNotices counts the notices a book could no longer keep (past
+// MaxNotices): what they said is lost, so every answer says how many.
+type DroppedNotices struct {
+	Count int       `json:"count"`
+	Last  time.Time `json:"last_at"`
+}
+
+// MaxNotices bounds the notices a book keeps: past it the oldest is
+// dropped, and counted (NoticesDropped), never silently.
+const MaxNotices = 256
 
 // Tell records text as told by a stop of session at at, unless the same
-// text is recorded already (its first telling stands). Whatever a stop
-// says once and then treats as told goes through Tell, so that Told
-// delivers it by the trust change's rule.
-func (b *Book) Tell(text, session string, at time.Time) {
+// text is recorded already (its first telling stands), and reports
+// whether it recorded it. Whatever a stop says once and then treats as
+// told goes through Tell, so that Told delivers it by the trust change's
+// rule.
+func (b *Book) Tell(text, session string, at time.Time) bool {
 	if text == "" || slices.ContainsFunc(b.Notices, func(n Notice) bool { return n.Text == text }) {
-		return
+		return false
 	}
 	b.Notices = append(b.Notices, Notice{Text: text, Session: session, At: at})
 	if over := len(b.Notices) - MaxNotices; over > 0 {
 		b.Notices = slices.Delete(b.Notices, 0, over)
+		if b.NoticesDropped == nil {
+			b.NoticesDropped = &DroppedNotices{}
+		}
+		b.NoticesDropped.Count += over
+		b.NoticesDropped.Last = at
 	}
+	return true
 }
 
 // Told are the notices to tell a stop of session at now (delivered),

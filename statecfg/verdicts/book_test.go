@@ -499,7 +499,8 @@ func TestSeeExcludes(t *testing.T) {
 // TestTellIsToldByTheTrustChangeRule: a notice recorded by Tell is told by
 // the rule SeeTrust tells by (delivered): to its session always, to any
 // other for NoticeWindow; the same text is recorded once (its first
-// telling stands), and the book keeps the newest MaxNotices.
+// telling stands), and the book keeps the newest MaxNotices and counts
+// the ones it drops.
 func TestTellIsToldByTheTrustChangeRule(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	b := NewBook()
@@ -523,5 +524,13 @@ func TestTellIsToldByTheTrustChangeRule(t *testing.T) {
 	}
 	if n := len(b.Notices); n != MaxNotices || b.Notices[n-1].Text != fmt.Sprint(MaxNotices+2) {
 		t.Errorf("kept %d notices, the last %q", n, b.Notices[n-1].Text)
+	}
+	// The four dropped (x and the three oldest) are counted, never silently
+	// gone; a text told again is no change.
+	if d := b.NoticesDropped; d == nil || d.Count != 4 || !d.Last.Equal(at) {
+		t.Errorf("dropped: %+v, want 4 at %s", d, at)
+	}
+	if b.Tell(fmt.Sprint(MaxNotices+2), "s1", at) || !b.Tell("new", "s1", at) {
+		t.Error("Tell reports a repeated text as recorded, or a new one as not")
 	}
 }

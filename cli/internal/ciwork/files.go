@@ -9,11 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // JSON renders jobs as list-jobs prints them: one compact JSON object on
@@ -144,17 +144,15 @@ func (e *NotOursError) Error() string {
 // *NotOursError. It never writes through a symbolic link nor over
 // anything but a regular file.
 func InstallWorkflow(top, path string, content []byte, force bool) (Result, error) {
-	if err := checkDirs(top, filepath.Dir(path)); err != nil {
+	if err := owned.CheckFile(top, path); err != nil {
 		return "", err
 	}
 	result := Created
-	fi, err := os.Lstat(path)
+	_, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return "", fserr.Wrap("inspect", path, err)
-	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s is not a regular file (a symbolic link, a directory, ...): it is left unchanged", path)
 	default:
 		old, err := fsread.File(path, maxWorkflowFile)
 		if err != nil {
@@ -171,8 +169,8 @@ func InstallWorkflow(top, path string, content []byte, force bool) (Result, erro
 			result = Replaced
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fserr.Wrap("create", filepath.Dir(path), err)
+	if err := owned.FileParent(top, path); err != nil {
+		return "", err
 	}
 	if err := atomicfile.Write(path, content, 0o644); err != nil {
 		return "", err
@@ -182,28 +180,3 @@ func InstallWorkflow(top, path string, content []byte, force bool) (Result, erro
 
 // maxWorkflowFile bounds what is read of an existing workflow file.
 const maxWorkflowFile = 16 << 20
-
-// checkDirs refuses the directories between top and dir when one is a
-// symbolic link or not a directory, so the workflow lands in the
-// repository and nowhere else.
-func checkDirs(top, dir string) error {
-	rel, err := filepath.Rel(top, dir)
-	if err != nil {
-		return fmt.Errorf("workflow directory %s: %w", dir, err)
-	}
-	p := top
-	for _, el := range strings.Split(filepath.ToSlash(rel), "/") {
-		p = filepath.Join(p, el)
-		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return fserr.Wrap("inspect", p, err)
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("%s is not a directory (a symbolic link or a file): the workflow is not written through it", p)
-		}
-	}
-	return nil
-}

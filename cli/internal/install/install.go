@@ -595,6 +595,35 @@ func clientTimeout(spec Spec, v *float64) time.Duration {
 	return spec.Unit.Read(*v)
 }
 
+// CheckPaths refuses, before anything is written, the settings files
+// Install would write for the hooks of agents under root (claudePath
+// overriding Claude Code's, as Options.Path does): one outside root, or
+// one that is a symbolic link, lies below one, or is not a regular file
+// (owned.CheckFile), is named in a one-line error. init checks them all
+// first, so that a refusal leaves the project as it was.
+func CheckPaths(root string, agents []hookproto.Agent, claudePath string) error {
+	for _, a := range agents {
+		for _, hook := range []Hook{StopHook, StartHook} {
+			spec, ok := SpecForHook(a, hook)
+			if !ok {
+				continue
+			}
+			override := ""
+			if a == hookproto.Claude {
+				override = claudePath
+			}
+			path := resolve(root, spec.Path, override)
+			if rel, err := filepath.Rel(root, path); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("refusing to write %s: it is outside the project %s", fserr.Quote(path), fserr.Quote(root))
+			}
+			if err := owned.CheckFile(root, path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func resolve(root, def, override string) string {
 	p := def
 	if override != "" {

@@ -829,12 +829,14 @@ func (m *model) notePointTold(f facts, a answer) {
 
 // checkToldPoint checks that every answer of a stop that ran, in any
 // session, after a stop first told that the commits of main up to a HEAD
-// were not verified, repeats that notice: the agent's own stop-hook run
-// under a session id of its own cannot take it from the session a person
-// watches.
+// were not verified, repeats that notice, or counts it among the earlier
+// notices `agent-gauntlet status` lists (an answer names five: docs/trust.md,
+// "What a stop says once"): the agent's own stop-hook run under a session
+// id of its own cannot take it from the session a person watches.
 func (m *model) checkToldPoint(call hookCall, a answer) []violation {
 	if m.pointTold == "" || call.lost() || !(slices.Contains(passing, a.Status) || a.Status == stFailed) ||
-		strings.Contains(a.SystemMessage, "the commits of main up to HEAD "+m.pointTold) {
+		strings.Contains(a.SystemMessage, "the commits of main up to HEAD "+m.pointTold) ||
+		strings.Contains(a.SystemMessage, "more earlier notice(s) are not repeated here: `agent-gauntlet status` lists them all") {
 		return nil
 	}
 	return []violation{{"b:untold-point", fmt.Sprintf("answered %q after a stop told the commits of main up to HEAD %s, and its systemMessage does not repeat it: %q",

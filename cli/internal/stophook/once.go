@@ -3,7 +3,9 @@ package stophook
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
@@ -67,22 +69,14 @@ func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once
 		return nil
 	}
 	now := h.o.Now()
-	var told []verdicts.Notice
+	var told owed
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
 			return errLeaveBook
 		}
-		before := len(b.Notices)
-		told = b.Told(session, now)
-		for _, text := range once {
-			b.Tell(text, session, now)
-		}
-		if !block {
-			// An approve tells what it records; a block goes on, and
-			// leaves it to the next answers.
-			told = b.Told(session, now)
-		}
-		if len(b.Notices) == before {
+		var changed bool
+		told, changed = recordNotices(b, session, once, block, now)
+		if !changed {
 			return errLeaveBook // nothing new to write
 		}
 		return nil
@@ -90,14 +84,114 @@ func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once
 	if err != nil && err != errLeaveBook {
 		h.warn("cannot record what this stop tells once: %v", err)
 	}
-	var out []string
-	for _, n := range told {
-		if !strings.Contains(said, n.Text) {
-			out = append(out, noticeSentence(n, !n.At.Before(now) && n.Session == session))
+	return toldLines(told, session, said, now)
+}
+
+// recordNotices records once, the once-only notices of a stop of session
+// at now, in b (verdicts.Book.Tell) and returns the notices the answer
+// owes (verdicts.Book.Told): those recorded before it for a block (it
+// goes on, and leaves its own to the next answers), all of them for an
+// approve, with the count of those b could no longer keep. changed is
+// false when b is as it was: nothing to write.
+func recordNotices(b *verdicts.Book, session string, once []string, block bool, now time.Time) (told owed, changed bool) {
+	added := map[string]bool{}
+	for _, text := range once {
+		if b.Tell(text, session, now) {
+			added[text], changed = true, true
 		}
+	}
+	for _, n := range b.Told(session, now) {
+		if !block || !added[n.Text] {
+			told.notices = append(told.notices, n)
+		}
+	}
+	told.dropped = b.NoticesDropped
+	return told, changed
+}
+
+// maxToldNotices bounds the notices one answer names; the rest are
+// counted, and `agent-gauntlet status` lists them all (listNotices).
+const maxToldNotices = 5
+
+// owed are the notices an answer owes, oldest first, and the count of
+// those the book could no longer keep (nil for none).
+type owed struct {
+	notices []verdicts.Notice
+	dropped *verdicts.DroppedNotices
+}
+
+// toldLines are the sentences an answer of session at now adds for the
+// notices it owes that said (the answer so far) does not carry already:
+// at most maxToldNotices of them, those first told at this stop first,
+// then those naming unverified work before the others, newest first; the
+// rest counted, with where all are listed; and how many the book could no
+// longer keep.
+func toldLines(told owed, session, said string, now time.Time) []string {
+	type ranked struct {
+		n     verdicts.Notice
+		first bool
+		order int
+	}
+	var due []ranked
+	for i, n := range told.notices {
+		if !strings.Contains(said, n.Text) {
+			due = append(due, ranked{n, !n.At.Before(now) && n.Session == session, i})
+		}
+	}
+	slices.SortFunc(due, func(a, b ranked) int {
+		switch {
+		case a.first != b.first:
+			return boolOrder(a.first)
+		case unverifiedNotice(a.n.Text) != unverifiedNotice(b.n.Text):
+			return boolOrder(unverifiedNotice(a.n.Text))
+		}
+		return b.order - a.order // newest first
+	})
+	var out []string
+	for _, r := range due[:min(len(due), maxToldNotices)] {
+		out = append(out, noticeSentence(r.n, r.first))
+	}
+	if more := len(due) - maxToldNotices; more > 0 {
+		out = append(out, fmt.Sprintf("%d more earlier notice(s) are not repeated here: %s lists them all.", more, "`agent-gauntlet status`"))
+	}
+	if d := told.dropped; d != nil {
+		out = append(out, droppedSentence(d))
 	}
 	return out
 }
+
+// boolOrder sorts true first.
+func boolOrder(first bool) int {
+	if first {
+		return -1
+	}
+	return 1
+}
+
+// droppedSentence says how many notices the verdict book could no longer
+// keep.
+func droppedSentence(d *verdicts.DroppedNotices) string {
+	return fmt.Sprintf("%d older notice(s) are no longer kept (the verdict book keeps the newest %d; the last was dropped at %s): what they said is lost.",
+		d.Count, verdicts.MaxNotices, stamp(d.Last))
+}
+
+// listNotices are every notice b keeps, newest first, as answers tell
+// them again, and how many it could no longer keep: what
+// `agent-gauntlet status` lists.
+func listNotices(b *verdicts.Book) []string {
+	var out []string
+	for _, n := range slices.Backward(b.Notices) {
+		out = append(out, noticeSentence(n, false))
+	}
+	if d := b.NoticesDropped; d != nil {
+		out = append(out, droppedSentence(d))
+	}
+	return out
+}
+
+// unverifiedNotice reports a notice that names unverified work: a part of
+// a "Not verified" sentence, not a sentence of its own.
+func unverifiedNotice(text string) bool { return !strings.HasSuffix(text, ".") }
 
 // noticeSentence is notice n as an answer tells it: a sentence of its own
 // (the adopted configuration) as it is, a part of a "Not verified"
@@ -105,7 +199,7 @@ func (h *hook) deliverNotices(ctx context.Context, s *site, session string, once
 // (first false), with when it was first told, and in which session.
 func noticeSentence(n verdicts.Notice, first bool) string {
 	text := runner.SafeText(n.Text)
-	if !strings.HasSuffix(text, ".") {
+	if unverifiedNotice(n.Text) {
 		text = "Not verified: " + text + "."
 	}
 	if first {
@@ -116,4 +210,26 @@ func noticeSentence(n verdicts.Notice, first bool) string {
 		who = " in session " + runner.SafeText(n.Session)
 	}
 	return fmt.Sprintf("Earlier notice (first told at %s%s): %s", stamp(n.At), who, text)
+}
+
+// Notices are the once-only notices the verdict book of the project j
+// judges keeps, newest first, each as a stop hook's answer tells it again
+// (listNotices), with how many it could no longer keep: all of them,
+// whichever session first told them, so that a person sees what an
+// answer counted without naming, and what a client that shows no approve
+// message (Cursor, Copilot CLI) never showed. None without a project or
+// a book.
+func (j Judgment) Notices(ctx context.Context) []string {
+	if j.Root == "" {
+		return nil
+	}
+	p, err := place.Locate(ctx, j.Root)
+	if err != nil {
+		return nil
+	}
+	b, err := verdicts.Read(verdicts.KeyOf(p))
+	if err != nil || b == nil {
+		return nil
+	}
+	return listNotices(b)
 }

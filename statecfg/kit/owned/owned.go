@@ -105,6 +105,37 @@ func FileParent(root, path string) error {
 	return checkFile(path)
 }
 
+// CheckFile refuses path, a file the gauntlet is about to write, before
+// anything is written: when a directory between root and it exists as
+// anything but a directory (a symbolic link, wherever it leads, dangling
+// or not; a file; a named pipe), or path exists as anything but a regular
+// file, it returns a *RefusedError naming it. Nothing is created: a
+// command that writes several files checks each first, so that a refusal
+// leaves the project as it was. root "" checks path alone.
+func CheckFile(root, path string) error {
+	if rel, ok := below(root, filepath.Dir(path)); ok && rel != "." {
+		parts, err := split(rel)
+		if err != nil {
+			return err
+		}
+		cur := root
+		for _, p := range parts {
+			cur = filepath.Join(cur, p)
+			fi, err := os.Lstat(cur)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // nothing below it exists either
+			}
+			if err != nil {
+				return fserr.Wrap("inspect", cur, err)
+			}
+			if !fi.IsDir() {
+				return &RefusedError{Path: cur, Kind: fsread.Kind(fi.Mode()), Want: wantDir}
+			}
+		}
+	}
+	return checkFile(path)
+}
+
 // checkFile refuses path when it exists as anything but a regular file.
 func checkFile(path string) error {
 	fi, err := os.Lstat(path)
