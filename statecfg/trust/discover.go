@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
@@ -136,9 +137,11 @@ type Discovery struct {
 	// nor a commit at HEAD which the search met and passed over for a
 	// trusted project, "" for none.
 	Shadowed string
-	// Unjudged are the projects with a record, at or below the session's
-	// directory or the configuration passed over, that this stop does not
-	// judge: gone (Known.Gone), or beside the one judged.
+	// Unjudged are the projects with a record (in an upgraded repository,
+	// with a configuration committed at HEAD), at or below the session's
+	// directory, the configuration passed over or the project judged, that
+	// this stop does not judge: gone (Known.Gone), beside the one judged,
+	// or nested in it.
 	Unjudged []Known
 }
 
@@ -159,8 +162,10 @@ type Discovery struct {
 //     configuration is Shadowed.
 //   - Else the untrusted configuration found, if any.
 //
-// Every other project with a record in that scope is Unjudged: a stop
-// names its pending failures rather than dropping them. ok is false when
+// Every other project with a record in that scope, or nested in the one
+// judged, is Unjudged: a stop names its pending failures and changes
+// rather than dropping them. In an upgraded repository every committed
+// configuration counts as a record here (CommittedProjects). ok is false when
 // no project is judged; errors are git's.
 func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) (Discovery, bool, error) {
 	root, shadowed, ok, err := GuardedRoot(ctx, dir)
@@ -198,8 +203,12 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 			root, shadowed, untrusted = r2, cmp.Or(sh2, root), root
 		}
 	}
+	known, err := knownOrCommitted(ctx, d)
+	if err != nil {
+		return Discovery{}, false, err
+	}
 	var scope []Known
-	for _, k := range KnownProjects(d) {
+	for _, k := range known {
 		if within(k.Root(), dir) || untrusted != "" && within(k.Root(), untrusted) {
 			scope = append(scope, k)
 		}
@@ -210,12 +219,66 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 			out.Root, out.Shadowed = scope[pick].Root(), untrusted
 		}
 	}
-	for _, k := range scope {
-		if k.Root() != out.Root {
+	for _, k := range known {
+		nested := out.Root != "" && within(k.Root(), out.Root)
+		if k.Root() != out.Root && (nested || slices.Contains(scope, k)) {
 			out.Unjudged = append(out.Unjudged, k)
 		}
 	}
 	return out, out.Root != "", nil
+}
+
+// knownOrCommitted are the projects of the repository d a stop judges or
+// names: those with a record, or, in an upgraded repository (Upgraded),
+// every one with a configuration committed at HEAD (CommittedProjects),
+// so that adopting one of them never hides another.
+func knownOrCommitted(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
+	if !Upgraded(d.CommonDir) {
+		return KnownProjects(d), nil
+	}
+	return CommittedProjects(ctx, d)
+}
+
+// CommittedProjects lists the projects of the repository d whose
+// .gauntlet/config.yml is committed at HEAD, as places of d's work tree
+// sorted by root (none when HEAD has no commit): the configurations an
+// older version gated, which an upgraded repository trusts. A
+// configuration the index no longer holds is listed all the same (git
+// ls-files --with-tree overlays HEAD's tree); each is confirmed at HEAD.
+// Errors are git's.
+func CommittedProjects(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
+	suffix := config.Dir + "/" + config.ProjectFile
+	out, err := runGit(ctx, d.TopLevel, nil, maxSmallOutput, "ls-files", "-z", "--full-name", "--with-tree=HEAD",
+		"--", ":(top,glob)**/"+suffix)
+	if err != nil {
+		if commit, herr := headCommit(ctx, d.TopLevel); herr == nil && commit == "" {
+			return nil, nil // no commit: nothing is committed
+		}
+		return nil, err
+	}
+	var places []place.Place
+	for _, name := range strings.Split(string(out), "\x00") {
+		prefix, ok := strings.CutSuffix(name, suffix)
+		if !ok || prefix != "" && !strings.HasSuffix(prefix, "/") || !validProject(cmp.Or(strings.TrimSuffix(prefix, "/"), ".")) {
+			continue
+		}
+		places = append(places, place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel, Prefix: prefix})
+	}
+	if len(places) == 0 {
+		return nil, nil
+	}
+	committed, err := committedProjects(ctx, d.TopLevel, places)
+	if err != nil {
+		return nil, err
+	}
+	var known []Known
+	for _, p := range places {
+		if committed[p.Prefix] && !slices.ContainsFunc(known, func(k Known) bool { return k.Place.Prefix == p.Prefix }) {
+			known = append(known, Known{Place: p, Gone: goneWhy(d.TopLevel, p.Project())})
+		}
+	}
+	slices.SortFunc(known, func(a, b Known) int { return strings.Compare(a.Place.Prefix, b.Place.Prefix) })
+	return known, nil
 }
 
 // choose is the index of the project of scope a stop judges when the

@@ -367,6 +367,34 @@ func (h *hook) pin(ctx context.Context, root string, t trust.Trusted) bool {
 	return true
 }
 
+// pinAside records, at the stop that adopted HEAD's configuration of the
+// project at root, the configurations committed at HEAD of the projects
+// of unjudged that have no record (trust.PinAside), and says which: they
+// were passed over, and from now on they are named as recorded projects
+// this stop does not judge, never dropped as untrusted ones. A failure is
+// a warning.
+func (h *hook) pinAside(ctx context.Context, root string, unjudged []trust.Known) string {
+	var aside []string
+	for _, k := range unjudged {
+		if k.Gone != "" {
+			continue
+		}
+		ok, err := trust.PinAside(ctx, k.Place, h.o.Now())
+		if err != nil {
+			h.warn("cannot record the configuration committed at HEAD in %s as trusted: %v", k.Root(), err)
+		}
+		if ok {
+			aside = append(aside, runner.SafeText(k.Root()))
+		}
+	}
+	if len(aside) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" The configurations committed at HEAD in %s were adopted too, and passed over by this stop, "+
+		"which judges %s: until a stop judges each of them, its changes, committed or not, are named as not verified.",
+		strings.Join(aside, ", "), runner.SafeText(root))
+}
+
 // trustedWhen says how and when the trusted configuration was recorded.
 func trustedWhen(st trust.Status) string {
 	switch {
