@@ -24,7 +24,7 @@ func TestCommittedProjects(t *testing.T) {
 		{name: "none", files: []string{"src/x.txt"}},
 		{name: "look-alikes", files: []string{"x.gauntlet/config.yml", "app/.gauntlet/config.yml.bak", "lib/" + cfg}, want: []string{"lib"}},
 		{name: "removed from the index only", files: []string{"app/" + cfg},
-			act:  func(t *testing.T, top string) { git(t, top, "rm", "-q", "--cached", "app/"+cfg) }, want: []string{"app"}},
+			act: func(t *testing.T, top string) { git(t, top, "rm", "-q", "--cached", "app/"+cfg) }, want: []string{"app"}},
 		{name: "staged only", files: []string{"app/" + cfg}, act: func(t *testing.T, top string) {
 			write(t, top, map[string]string{"lib/" + cfg: configYML})
 			git(t, top, "add", "lib")
