@@ -123,8 +123,9 @@ func TestCommittedWorkInAProjectNotJudgedIsNamed(t *testing.T) {
 // configuration the agent commits before the first stop (one at the top
 // level gating nothing; one in the parent of the session's directory;
 // none) × the agent's work in app (uncommitted, committed) × where the
-// session is (the top level, elsewhere). The session's stops run from its
-// own directory.
+// session is (the top level, elsewhere) × which stop adopts first (the
+// session's own; with lib, a session in lib, whose reach app is not in).
+// The session's stops run from its own directory.
 func TestUpgradeAdoptionNeverHidesACommittedConfiguration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real git and real checks")
@@ -135,7 +136,10 @@ func TestUpgradeAdoptionNeverHidesACommittedConfiguration(t *testing.T) {
 	for name, projects := range layouts {
 		for where, dir := range plants {
 			for _, work := range []string{"uncommitted", "committed"} {
-				for _, session := range []string{"top level", "elsewhere"} {
+				for _, session := range []string{"top level", "elsewhere", "top level, lib first"} {
+					if session == "top level, lib first" && len(projects) < 2 {
+						continue
+					}
 					t.Run(name+"/"+where+"/"+work+"/"+session, func(t *testing.T) {
 						top := monorepo.Make(t, projects)
 						monorepo.Untrust(t, top)
@@ -153,12 +157,18 @@ func TestUpgradeAdoptionNeverHidesACommittedConfiguration(t *testing.T) {
 							monorepo.Git(t, top, "add", "--", filepath.Join(dir, ".gauntlet"))
 							monorepo.Git(t, top, "commit", "-qm", "the agent's configuration")
 						}
-						at := map[string]string{"top level": top, "elsewhere": filepath.Join(top, "work", "inner")}[session]
+						at := map[string]string{"top level": top, "elsewhere": filepath.Join(top, "work", "inner"), "top level, lib first": top}[session]
+						if session == "top level, lib first" {
+							lib := filepath.Join(top, "lib")
+							if out := stopAs(t, env(t, map[string]string{"CLAUDE_PROJECT_DIR": lib}), "s0", lib); out.Root != lib || out.Block() {
+								t.Fatalf("the session in lib judged %s: %s", out.Root, out.Message)
+							}
+						}
 						getenv := env(t, map[string]string{"CLAUDE_PROJECT_DIR": at})
 						app := filepath.Join(top, "app")
 						// The session's directory, or the configuration
 						// adopted above it, holds app: app is in its reach.
-						reach := session == "top level" || dir == "."
+						reach := at == top || dir == "."
 						for i, id := range []string{"s1", "s1", "s2"} {
 							out := stopAs(t, getenv, id, at)
 							switch {

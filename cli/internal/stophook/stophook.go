@@ -339,7 +339,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if s != nil {
 		s.shadowed = found.Shadowed
 		if s.pinned != "" {
-			s.pinned += h.pinAside(ctx, root, found.Unjudged)
+			s.pinned += h.pinAside(ctx, root)
 		}
 	}
 	known.site = s
