@@ -11,7 +11,8 @@ import (
 // holds, at any depth, and nothing else: a configuration removed from the
 // index only is still committed; one staged only, a file named like a
 // configuration outside a .gauntlet/ directory, and a repository without
-// a commit are not.
+// a commit are not. One added (last) over a nested configuration already
+// committed then is left out: it is not adopted over the older one.
 func TestCommittedProjects(t *testing.T) {
 	cfg := ".gauntlet/config.yml"
 	for _, tc := range []struct {
@@ -29,6 +30,23 @@ func TestCommittedProjects(t *testing.T) {
 			write(t, top, map[string]string{"lib/" + cfg: configYML})
 			git(t, top, "add", "lib")
 		}, want: []string{"app"}},
+		{name: "top level added over an older nested one", files: []string{"app/" + cfg}, act: func(t *testing.T, top string) {
+			write(t, top, map[string]string{cfg: configYML})
+			git(t, top, "add", "-A")
+			git(t, top, "commit", "-qm", "over it")
+		}, want: []string{"app"}},
+		{name: "top level added, removed and added again over it", files: []string{cfg, "app/" + cfg}, act: func(t *testing.T, top string) {
+			git(t, top, "rm", "-q", cfg)
+			git(t, top, "commit", "-qm", "gone")
+			write(t, top, map[string]string{cfg: configYML})
+			git(t, top, "add", "-A")
+			git(t, top, "commit", "-qm", "back")
+		}, want: []string{"app"}},
+		{name: "nested added under an older top level", files: []string{cfg}, act: func(t *testing.T, top string) {
+			write(t, top, map[string]string{"app/" + cfg: configYML})
+			git(t, top, "add", "-A")
+			git(t, top, "commit", "-qm", "under it")
+		}, want: []string{".", "app"}},
 		{name: "no commit", act: func(t *testing.T, top string) {
 			git(t, top, "checkout", "-q", "--orphan", "unborn")
 			write(t, top, map[string]string{cfg: configYML})

@@ -180,9 +180,13 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 	if !found || place.MovedByEnv() {
 		return Discovery{Root: root, Shadowed: shadowed}, ok, nil
 	}
+	known, err := knownOrCommitted(ctx, d)
+	if err != nil {
+		return Discovery{}, false, err
+	}
 	untrusted := ""
 	if ok {
-		trusted, err := hasTrust(ctx, d, root)
+		trusted, err := hasTrust(d, root, known)
 		if err != nil {
 			return Discovery{}, false, err
 		}
@@ -197,15 +201,11 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 		if err != nil {
 			return Discovery{}, false, err
 		}
-		if trusted, err := hasTrust(ctx, d, r2); err != nil {
+		if trusted, err := hasTrust(d, r2, known); err != nil {
 			return Discovery{}, false, err
 		} else if ok2 && trusted {
 			root, shadowed, untrusted = r2, cmp.Or(sh2, root), root
 		}
-	}
-	known, err := knownOrCommitted(ctx, d)
-	if err != nil {
-		return Discovery{}, false, err
 	}
 	var scope []Known
 	for _, k := range known {
@@ -278,7 +278,50 @@ func CommittedProjects(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
 		}
 	}
 	slices.SortFunc(known, func(a, b Known) int { return strings.Compare(a.Place.Prefix, b.Place.Prefix) })
-	return known, nil
+	var adoptable []Known
+	for _, k := range known {
+		newer, err := enclosesOlder(ctx, d.TopLevel, k, known)
+		if err != nil {
+			return nil, err
+		}
+		if !newer {
+			adoptable = append(adoptable, k)
+		}
+	}
+	return adoptable, nil
+}
+
+// enclosesOlder reports whether the configuration committed in k was
+// added after one of known nested in it was committed (that one is there
+// at the parent of the last commit that added k's config.yml): a
+// configuration placed over a gated project later, by whoever, is not
+// adopted over it without a person's record.
+func enclosesOlder(ctx context.Context, top string, k Known, known []Known) (bool, error) {
+	var nested []Known
+	for _, o := range known {
+		if o.Place.Prefix != k.Place.Prefix && strings.HasPrefix(o.Place.Prefix, k.Place.Prefix) {
+			nested = append(nested, o)
+		}
+	}
+	if len(nested) == 0 {
+		return false, nil
+	}
+	path := k.Place.Prefix + config.Dir + "/" + config.ProjectFile
+	out, err := runGit(ctx, top, nil, maxSmallOutput, "log", "-1", "--format=%H", "--diff-filter=A", "HEAD", "--", ":(top,literal)"+path)
+	if err != nil {
+		return false, err
+	}
+	added := strings.TrimSpace(string(out))
+	if added == "" {
+		return false, nil
+	}
+	for _, o := range nested {
+		spec := added + "^:" + o.Place.Prefix + config.Dir + "/" + config.ProjectFile
+		if _, err := runGit(ctx, top, nil, maxSmallOutput, "cat-file", "-e", spec); err == nil {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // choose is the index of the project of scope a stop judges when the
@@ -319,8 +362,9 @@ func Upgraded(commonDir string) bool {
 }
 
 // hasTrust reports whether the project at root has a record, or, in an
-// upgraded repository (Upgraded), a configuration committed at HEAD.
-func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
+// upgraded repository (Upgraded), is one of known (knownOrCommitted: a
+// configuration committed at HEAD that encloses no older one).
+func hasTrust(d gitdir.Dirs, root string, known []Known) (bool, error) {
 	rel, err := filepath.Rel(d.TopLevel, root)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return false, nil
@@ -335,8 +379,7 @@ func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
 	if !Upgraded(d.CommonDir) {
 		return false, nil
 	}
-	committed, err := committedProjects(ctx, d.TopLevel, []place.Place{p})
-	return committed[p.Prefix], err
+	return slices.ContainsFunc(known, func(k Known) bool { return k.Place.Prefix == p.Prefix }), nil
 }
 
 // within reports whether dir is base or below it.
