@@ -206,3 +206,29 @@ func commitAll(t *testing.T, dir, msg string) {
 	monorepo.Git(t, dir, "add", "-A")
 	monorepo.Git(t, dir, "commit", "-qm", msg)
 }
+
+// A file a stop judged while it was untracked, and still is, is no
+// committed work: the point a pass marks is a snapshot of the work tree,
+// and only what commits since it changed counts as committed.
+func TestJudgedUntrackedFileIsNotCommittedWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real git and real checks")
+	}
+	hermetic(t)
+	top := monorepo.Make(t, []string{"app", "lib"})
+	for _, p := range []string{"app", "lib"} {
+		if err := os.Remove(filepath.Join(top, p, "src", "bad.txt")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := filepath.Join(top, "app")
+	monorepo.Write(t, filepath.Join(app, "src", "new.txt"), "new\n")
+	getenv := env(t, map[string]string{"CLAUDE_PROJECT_DIR": top})
+	if out := stopAs(t, getenv, "s1", app); out.Block() || out.Root != app {
+		t.Fatalf("app did not pass first: %s judged, %s", out.Root, out.Message)
+	}
+	out := stopAs(t, getenv, "s1", filepath.Join(top, "lib"))
+	if strings.Contains(out.Message, app+" (not the project this stop judged) has 1 file(s) changed by work committed") {
+		t.Errorf("the untracked file app judged is named as committed work: %s", out.Message)
+	}
+}

@@ -223,22 +223,33 @@ func commitAnchor(ctx context.Context, k trust.Known, branch, head string) strin
 	return ""
 }
 
-// committedSince counts the files of the project k that differ between
-// the commits from and head, each counted for the deepest project of
-// present (and judged) holding it; 0 when git cannot tell.
+// committedSince counts the files of the project k whose content at head
+// differs from the point from and that commits since from changed (a
+// point may be a snapshot of the work tree, whose parent is the HEAD of
+// then: a file untracked then and still is differs from head without any
+// commit), each counted for the deepest project of present (and judged)
+// holding it; 0 when git cannot tell.
 func committedSince(ctx context.Context, k trust.Known, judged string, present []trust.Known, from, head string) int {
 	if from == head {
 		return 0
 	}
 	top := k.Place.TopLevel
-	out, err := gitOut(ctx, top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, head, "--",
-		":(top,literal)"+cmp.Or(k.Place.Prefix, "."))
+	spec := ":(top,literal)" + cmp.Or(k.Place.Prefix, ".")
+	differs, err := gitOut(ctx, top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, head, "--", spec)
+	if err != nil || len(differs) == 0 {
+		return 0
+	}
+	touched, err := gitOut(ctx, top, "log", "-z", "--format=", "--name-only", "--no-renames", from+".."+head, "--", spec)
 	if err != nil {
 		return 0
 	}
+	byCommit := map[string]bool{}
+	for _, name := range strings.Split(string(touched), "\x00") {
+		byCommit[name] = name != ""
+	}
 	n := 0
-	for _, name := range strings.Split(string(out), "\x00") {
-		if name != "" && ownerOf(filepath.Join(top, filepath.FromSlash(name)), judged, present) == k.Root() {
+	for _, name := range strings.Split(string(differs), "\x00") {
+		if byCommit[name] && ownerOf(filepath.Join(top, filepath.FromSlash(name)), judged, present) == k.Root() {
 			n++
 		}
 	}
