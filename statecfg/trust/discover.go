@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
@@ -136,9 +137,11 @@ type Discovery struct {
 	// nor a commit at HEAD which the search met and passed over for a
 	// trusted project, "" for none.
 	Shadowed string
-	// Unjudged are the projects with a record, at or below the session's
-	// directory or the configuration passed over, that this stop does not
-	// judge: gone (Known.Gone), or beside the one judged.
+	// Unjudged are the projects with a record (in an upgraded repository,
+	// with a configuration committed at HEAD), at or below the session's
+	// directory, the configuration passed over or the project judged, that
+	// this stop does not judge: gone (Known.Gone), beside the one judged,
+	// or nested in it.
 	Unjudged []Known
 }
 
@@ -159,8 +162,10 @@ type Discovery struct {
 //     configuration is Shadowed.
 //   - Else the untrusted configuration found, if any.
 //
-// Every other project with a record in that scope is Unjudged: a stop
-// names its pending failures rather than dropping them. ok is false when
+// Every other project with a record in that scope, or nested in the one
+// judged, is Unjudged: a stop names its pending failures and changes
+// rather than dropping them. In an upgraded repository every committed
+// configuration counts as a record here (CommittedProjects). ok is false when
 // no project is judged; errors are git's.
 func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) (Discovery, bool, error) {
 	root, shadowed, ok, err := GuardedRoot(ctx, dir)
@@ -175,9 +180,13 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 	if !found || place.MovedByEnv() {
 		return Discovery{Root: root, Shadowed: shadowed}, ok, nil
 	}
+	known, err := knownOrCommitted(ctx, d)
+	if err != nil {
+		return Discovery{}, false, err
+	}
 	untrusted := ""
 	if ok {
-		trusted, err := hasTrust(ctx, d, root)
+		trusted, err := hasTrust(d, root, known)
 		if err != nil {
 			return Discovery{}, false, err
 		}
@@ -192,14 +201,14 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 		if err != nil {
 			return Discovery{}, false, err
 		}
-		if trusted, err := hasTrust(ctx, d, r2); err != nil {
+		if trusted, err := hasTrust(d, r2, known); err != nil {
 			return Discovery{}, false, err
 		} else if ok2 && trusted {
 			root, shadowed, untrusted = r2, cmp.Or(sh2, root), root
 		}
 	}
 	var scope []Known
-	for _, k := range KnownProjects(d) {
+	for _, k := range known {
 		if within(k.Root(), dir) || untrusted != "" && within(k.Root(), untrusted) {
 			scope = append(scope, k)
 		}
@@ -210,12 +219,109 @@ func Discover(ctx context.Context, dir, inner string, pending func(Known) bool) 
 			out.Root, out.Shadowed = scope[pick].Root(), untrusted
 		}
 	}
-	for _, k := range scope {
-		if k.Root() != out.Root {
+	for _, k := range known {
+		nested := out.Root != "" && within(k.Root(), out.Root)
+		if k.Root() != out.Root && (nested || slices.Contains(scope, k)) {
 			out.Unjudged = append(out.Unjudged, k)
 		}
 	}
 	return out, out.Root != "", nil
+}
+
+// knownOrCommitted are the projects of the repository d a stop judges or
+// names: those with a record, or, in an upgraded repository (Upgraded),
+// every one with a configuration committed at HEAD (CommittedProjects),
+// so that adopting one of them never hides another.
+func knownOrCommitted(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
+	if !Upgraded(d.CommonDir) {
+		return KnownProjects(d), nil
+	}
+	return CommittedProjects(ctx, d)
+}
+
+// CommittedProjects lists the projects of the repository d whose
+// .gauntlet/config.yml is committed at HEAD, as places of d's work tree
+// sorted by root (none when HEAD has no commit): the configurations an
+// older version gated, which an upgraded repository trusts. A
+// configuration the index no longer holds is listed all the same (git
+// ls-files --with-tree overlays HEAD's tree); each is confirmed at HEAD.
+// Errors are git's.
+func CommittedProjects(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
+	suffix := config.Dir + "/" + config.ProjectFile
+	out, err := runGit(ctx, d.TopLevel, nil, maxSmallOutput, "ls-files", "-z", "--full-name", "--with-tree=HEAD",
+		"--", ":(top,glob)**/"+suffix)
+	if err != nil {
+		if commit, herr := headCommit(ctx, d.TopLevel); herr == nil && commit == "" {
+			return nil, nil // no commit: nothing is committed
+		}
+		return nil, err
+	}
+	var places []place.Place
+	for _, name := range strings.Split(string(out), "\x00") {
+		prefix, ok := strings.CutSuffix(name, suffix)
+		if !ok || prefix != "" && !strings.HasSuffix(prefix, "/") || !validProject(cmp.Or(strings.TrimSuffix(prefix, "/"), ".")) {
+			continue
+		}
+		places = append(places, place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel, Prefix: prefix})
+	}
+	if len(places) == 0 {
+		return nil, nil
+	}
+	committed, err := committedProjects(ctx, d.TopLevel, places)
+	if err != nil {
+		return nil, err
+	}
+	var known []Known
+	for _, p := range places {
+		if committed[p.Prefix] && !slices.ContainsFunc(known, func(k Known) bool { return k.Place.Prefix == p.Prefix }) {
+			known = append(known, Known{Place: p, Gone: goneWhy(d.TopLevel, p.Project())})
+		}
+	}
+	slices.SortFunc(known, func(a, b Known) int { return strings.Compare(a.Place.Prefix, b.Place.Prefix) })
+	var adoptable []Known
+	for _, k := range known {
+		newer, err := enclosesOlder(ctx, d.TopLevel, k, known)
+		if err != nil {
+			return nil, err
+		}
+		if !newer {
+			adoptable = append(adoptable, k)
+		}
+	}
+	return adoptable, nil
+}
+
+// enclosesOlder reports whether the configuration committed in k was
+// added after one of known nested in it was committed (that one is there
+// at the parent of the last commit that added k's config.yml): a
+// configuration placed over a gated project later, by whoever, is not
+// adopted over it without a person's record.
+func enclosesOlder(ctx context.Context, top string, k Known, known []Known) (bool, error) {
+	var nested []Known
+	for _, o := range known {
+		if o.Place.Prefix != k.Place.Prefix && strings.HasPrefix(o.Place.Prefix, k.Place.Prefix) {
+			nested = append(nested, o)
+		}
+	}
+	if len(nested) == 0 {
+		return false, nil
+	}
+	path := k.Place.Prefix + config.Dir + "/" + config.ProjectFile
+	out, err := runGit(ctx, top, nil, maxSmallOutput, "log", "-1", "--format=%H", "--diff-filter=A", "HEAD", "--", ":(top,literal)"+path)
+	if err != nil {
+		return false, err
+	}
+	added := strings.TrimSpace(string(out))
+	if added == "" {
+		return false, nil
+	}
+	for _, o := range nested {
+		spec := added + "^:" + o.Place.Prefix + config.Dir + "/" + config.ProjectFile
+		if _, err := runGit(ctx, top, nil, maxSmallOutput, "cat-file", "-e", spec); err == nil {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // choose is the index of the project of scope a stop judges when the
@@ -256,8 +362,9 @@ func Upgraded(commonDir string) bool {
 }
 
 // hasTrust reports whether the project at root has a record, or, in an
-// upgraded repository (Upgraded), a configuration committed at HEAD.
-func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
+// upgraded repository (Upgraded), is one of known (knownOrCommitted: a
+// configuration committed at HEAD that encloses no older one).
+func hasTrust(d gitdir.Dirs, root string, known []Known) (bool, error) {
 	rel, err := filepath.Rel(d.TopLevel, root)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return false, nil
@@ -272,8 +379,7 @@ func hasTrust(ctx context.Context, d gitdir.Dirs, root string) (bool, error) {
 	if !Upgraded(d.CommonDir) {
 		return false, nil
 	}
-	committed, err := committedProjects(ctx, d.TopLevel, []place.Place{p})
-	return committed[p.Prefix], err
+	return slices.ContainsFunc(known, func(k Known) bool { return k.Place.Prefix == p.Prefix }), nil
 }
 
 // within reports whether dir is base or below it.

@@ -11,7 +11,8 @@ import (
 // with neither a record nor a commit at HEAD never hides a project with a
 // record, whatever the session's directory and the input's; a record whose
 // directory is gone, or a link, is Unjudged with why; a record file copied
-// under another project's name is no project's.
+// under another project's name is no project's; a recorded project nested
+// in the one judged is Unjudged wherever the session is.
 func TestDiscover(t *testing.T) {
 	untrusted := map[string]string{".gauntlet/config.yml": configYML}
 	for _, tc := range []struct {
@@ -38,6 +39,13 @@ func TestDiscover(t *testing.T) {
 					t.Fatal(err)
 				}
 			}, unjudged: []string{"app its directory is now a symbolic link"}},
+		{name: "recorded top level, session beside its nested projects", dir: "work/inner", root: ".", shadowed: "-", unjudged: []string{"app", "lib"},
+			act: func(t *testing.T, top string) {
+				write(t, top, untrusted)
+				if err := WriteRecord(locate(t, top), Record{How: HowYes, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+					t.Fatal(err)
+				}
+			}},
 		{name: "a record copied under another name", dir: ".", root: "app", shadowed: "-", unjudged: []string{"lib"},
 			act: func(t *testing.T, top string) {
 				data, err := os.ReadFile(filepath.Join(top, ".git", "agent-gauntlet", "trust", "app.json"))

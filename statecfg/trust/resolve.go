@@ -93,6 +93,25 @@ func Pin(p place.Place, t Trusted, now time.Time) error {
 	return WriteRecord(p, Record{TrustedAt: now, How: HowHEAD, Commit: t.Commit, Files: t.Files})
 }
 
+// PinAside records the configuration committed at HEAD of the project at
+// p as its trusted one, for a project the first stop after an upgrade did
+// not judge (CommittedProjects lists it beside the one Pin records), and
+// reports whether it did: once one record exists, a project without one
+// would be untrusted and named by no stop. The record keeps no commit
+// (Record.Commit): no stop judged the project's work, so none of it counts
+// as seen. It does nothing for a project with a record, or with no
+// configuration committed at HEAD. Errors are git's or the store's.
+func PinAside(ctx context.Context, p place.Place, now time.Time) (bool, error) {
+	if _, err := os.Lstat(RecordPath(p)); err == nil {
+		return false, nil
+	}
+	head, err := HeadFiles(ctx, p)
+	if err != nil || len(head.Files) == 0 {
+		return false, err
+	}
+	return true, WriteRecord(p, Record{TrustedAt: now, How: HowHEAD, Files: head.Files})
+}
+
 // Status is how the work tree's configuration of a project stands to its
 // trusted one: what validate, status and the stop hook report.
 type Status struct {

@@ -47,3 +47,40 @@ func TestSeeReach(t *testing.T) {
 		}
 	}
 }
+
+// The project judged from a directory is told when it is not the one the
+// last stop from there judged, whatever the session; a first sight and
+// the same project again are not; another directory keeps its own.
+func TestSeeJudged(t *testing.T) {
+	common := t.TempDir()
+	top := place.Place{CommonDir: common, GitDir: common, TopLevel: "/r"}
+	sub := top
+	sub.Prefix = "app/"
+	t0 := time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
+	steps := []struct {
+		at      place.Place
+		project string
+		was     string // "" for no change told
+	}{
+		{top, "app", ""},
+		{top, "app", ""},
+		{top, "lib", "app"},
+		{top, "lib", ""},
+		{top, "app", "lib"},
+		{sub, "app", ""},
+		{sub, "app", ""},
+	}
+	for i, s := range steps {
+		was, err := SeeJudged(s.at, s.project, t0.Add(time.Duration(i)*time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if was != nil {
+			got = was.Project
+		}
+		if got != s.was {
+			t.Errorf("step %d (%s): told %q, want %q", i, s.project, got, s.was)
+		}
+	}
+}

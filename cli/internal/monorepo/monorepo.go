@@ -226,3 +226,17 @@ func Git(t testing.TB, dir string, args ...string) {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
+
+// Untrust removes every trust record of the repository at top: a
+// repository an older version gated, whose configurations are committed
+// and recorded nowhere (an upgrade).
+func Untrust(t testing.TB, top string) {
+	t.Helper()
+	p, err := place.Locate(context.Background(), top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Dir(trust.RecordPath(p))); err != nil {
+		t.Fatal(err)
+	}
+}

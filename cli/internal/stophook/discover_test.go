@@ -172,8 +172,9 @@ func stopAs(t *testing.T, getenv func(string) string, id, cwd string) Outcome {
 // The class is generated as a table over the layouts where one stop
 // meets two trusted projects (two side by side; one at the top level with
 // another nested in it) × where the input's cwd is (the clean project,
-// the top level, the broken project). Only the first project is broken;
-// the session is at the top level.
+// the top level, the broken project) × whether the broken work is
+// committed. Only the first project is broken; the session is at the top
+// level.
 func TestChangedProjectNotJudgedIsNamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real git and real checks")
@@ -186,20 +187,27 @@ func TestChangedProjectNotJudgedIsNamed(t *testing.T) {
 	layouts := map[string][]string{"side by side": {"app", "lib"}, "nested in the top level": {"app", "."}}
 	for name, projects := range layouts {
 		for _, cwd := range []string{"clean project", "top level", "broken project"} {
-			t.Run(name+"/"+cwd, func(t *testing.T) {
-				top := monorepo.Make(t, projects)
-				for _, p := range projects[1:] {
-					if err := os.Remove(filepath.Join(top, p, "src", "bad.txt")); err != nil {
-						t.Fatal(err)
+			for _, work := range []string{"uncommitted", "committed"} {
+				t.Run(name+"/"+cwd+"/"+work, func(t *testing.T) {
+					top := monorepo.Make(t, projects)
+					for _, p := range projects[1:] {
+						if err := os.Remove(filepath.Join(top, p, "src", "bad.txt")); err != nil {
+							t.Fatal(err)
+						}
 					}
-				}
-				at := map[string]string{"clean project": filepath.Join(top, projects[1]), "top level": top, "broken project": filepath.Join(top, projects[0])}[cwd]
-				out := stopAt(t, top, at)
-				broken := filepath.Join(top, projects[0])
-				if !out.Block() && !strings.Contains(out.Message, "the trusted project "+broken+" (not the project this stop judged) has 1 changed file(s)") {
-					t.Errorf("the stop judged %s, approved, and does not name %s, whose change no gate judged: %s", out.Root, broken, out.Message)
-				}
-			})
+					want := "has 1 changed file(s)"
+					if work == "committed" {
+						commitAll(t, top, "the agent's work")
+						want = "has committed work"
+					}
+					at := map[string]string{"clean project": filepath.Join(top, projects[1]), "top level": top, "broken project": filepath.Join(top, projects[0])}[cwd]
+					out := stopAt(t, top, at)
+					broken := filepath.Join(top, projects[0])
+					if !out.Block() && !strings.Contains(out.Message, "the trusted project "+broken+" (not the project this stop judged) "+want) {
+						t.Errorf("the stop judged %s, approved, and does not name %s, whose change no gate judged: %s", out.Root, broken, out.Message)
+					}
+				})
+			}
 		}
 	}
 }

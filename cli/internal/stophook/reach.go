@@ -38,6 +38,12 @@ func (h *hook) watchReach(dir string, found trust.Discovery, session string) str
 	if !ok {
 		return ""
 	}
+	moved := ""
+	if was, err := verdicts.SeeJudged(at, judged.Project(), h.o.Now()); err != nil {
+		h.warn("cannot record the project judged from %s: %v", dir, err)
+	} else if was != nil {
+		moved = judgedMoved(judged, was)
+	}
 	projects := map[string]string{judged.Project(): recordDesc(judged)}
 	for _, k := range found.Unjudged {
 		projects[k.Place.Project()] = recordDesc(k.Place)
@@ -48,12 +54,28 @@ func (h *hook) watchReach(dir string, found trust.Discovery, session string) str
 	c, err := verdicts.SeeReach(at, seen, session)
 	if err != nil {
 		h.warn("cannot record the projects judged from %s: %v", dir, err)
-		return ""
+		return moved
 	}
 	if c == nil {
-		return ""
+		return moved
 	}
-	return reachNotice(c, d.TopLevel, judged)
+	return strings.TrimSpace(reachNotice(c, d.TopLevel, judged) + " " + moved)
+}
+
+// judgedMoved tells that the project judged, the one at judged, is not
+// the one the last stop from the same directory judged (was): the
+// input's directory moved, or the projects in reach changed. The project
+// left behind is named as not verified wherever it holds work no stop
+// judged (unjudgedChanged, unjudgedCommitted).
+func judgedMoved(judged place.Place, was *verdicts.JudgedSeen) string {
+	p := judged
+	p.Prefix = ""
+	if was.Project != "." {
+		p.Prefix = was.Project + "/"
+	}
+	return fmt.Sprintf("This stop judges %s; an earlier stop from here judged %s (at %s), which this stop does not judge: "+
+		"its work since, committed or not, is named below as not verified when there is any.",
+		runner.SafeText(judged.Root()), runner.SafeText(p.Root()), stamp(was.At))
 }
 
 // placeOf is the place of the directory dir in the work tree of d; false

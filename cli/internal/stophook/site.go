@@ -14,6 +14,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -365,6 +366,45 @@ func (h *hook) pin(ctx context.Context, root string, t trust.Trusted) bool {
 		return false
 	}
 	return true
+}
+
+// pinAside records, at the stop that adopted HEAD's configuration of the
+// project at root (a repository with no record: an upgrade), the
+// configuration committed at HEAD of every other project of the
+// repository (trust.CommittedProjects, trust.PinAside), and says which it
+// recorded: each was trusted as the one adopted was, and without a record
+// it would be untrusted from now on, judged and named by no stop. The
+// projects in the session's reach are then named as recorded projects
+// this stop does not judge. A failure is a warning.
+func (h *hook) pinAside(ctx context.Context, root string) string {
+	d, ok := gitdir.Find(root)
+	if !ok {
+		return ""
+	}
+	committed, err := trust.CommittedProjects(ctx, d)
+	if err != nil {
+		h.warn("cannot list the configurations committed at HEAD: %v", err)
+		return ""
+	}
+	var aside []string
+	for _, k := range committed {
+		if k.Gone != "" || k.Root() == root {
+			continue
+		}
+		ok, err := trust.PinAside(ctx, k.Place, h.o.Now())
+		if err != nil {
+			h.warn("cannot record the configuration committed at HEAD in %s as trusted: %v", k.Root(), err)
+		}
+		if ok {
+			aside = append(aside, runner.SafeText(k.Root()))
+		}
+	}
+	if len(aside) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" The configurations committed at HEAD in %s were adopted too, and passed over by this stop, "+
+		"which judges %s: until a stop judges each of them, a stop that has it in reach names its changes, committed or not, as not verified.",
+		strings.Join(aside, ", "), runner.SafeText(root))
 }
 
 // trustedWhen says how and when the trusted configuration was recorded.

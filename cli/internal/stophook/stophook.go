@@ -338,6 +338,9 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	s, stop := h.open(ctx, root, where)
 	if s != nil {
 		s.shadowed = found.Shadowed
+		if s.pinned != "" {
+			s.pinned += h.pinAside(ctx, root)
+		}
 	}
 	known.site = s
 	if guard != nil {

@@ -62,11 +62,12 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 				out.unverified = strings.TrimPrefix(out.unverified+"; "+w, "; ")
 			}
 		}
-		changed := ""
+		changed, committed := "", ""
 		if f.site != nil {
 			changed = unjudgedChanged(ctx, f.site.root, f.unjudged)
+			committed = unjudgedCommitted(ctx, f.site.root, f.unjudged)
 		}
-		for _, part := range []string{f.site.untrustedUnverified(), others.text, changed} {
+		for _, part := range []string{f.site.untrustedUnverified(), others.text, changed, committed} {
 			if part != "" {
 				hidden = strings.TrimPrefix(hidden+"; "+part, "; ")
 			}

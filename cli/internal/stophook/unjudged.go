@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,12 +100,7 @@ func (s *site) untrustedUnverified() string {
 // project nested in an unjudged one, are not counted for it. "" for none,
 // and when git cannot tell (the stop's own run reports git failing).
 func unjudgedChanged(ctx context.Context, judged string, known []trust.Known) string {
-	var present []trust.Known
-	for _, k := range known {
-		if k.Gone == "" {
-			present = append(present, k)
-		}
-	}
+	present := presentOf(known)
 	if len(present) == 0 {
 		return ""
 	}
@@ -122,13 +118,7 @@ func unjudgedChanged(ctx context.Context, judged string, known []trust.Known) st
 		if len(entry) < 4 {
 			continue
 		}
-		path := filepath.Join(top, filepath.FromSlash(entry[3:]))
-		owner := ""
-		for _, root := range append([]string{judged}, roots(present)...) {
-			if root != "" && within(path, root) && len(root) > len(owner) {
-				owner = root
-			}
-		}
+		owner := ownerOf(filepath.Join(top, filepath.FromSlash(entry[3:])), judged, present)
 		if owner != judged {
 			counts[owner]++
 		}
@@ -150,4 +140,142 @@ func roots(known []trust.Known) []string {
 		out[i] = k.Root()
 	}
 	return out
+}
+
+// unjudgedCommitted names the trusted projects of known that this stop
+// does not judge, present where their records say, whose content at HEAD
+// differs from what their gates last saw (commitAnchor): work committed
+// in a project no stop judges is as unjudged as work left uncommitted
+// there (unjudgedChanged), and a stop whose input's directory moved to
+// another project must not leave it behind. A path belongs to the deepest
+// project holding it, as in unjudgedChanged. A project without an anchor
+// is named with its whole history. "" for none, when HEAD has no commit,
+// and when git cannot tell.
+func unjudgedCommitted(ctx context.Context, judged string, known []trust.Known) string {
+	present := presentOf(known)
+	if len(present) == 0 {
+		return ""
+	}
+	top := present[0].Place.TopLevel
+	out, err := gitOut(ctx, top, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	if err != nil {
+		return ""
+	}
+	head := strings.TrimSpace(string(out))
+	out, _ = gitOut(ctx, top, "symbolic-ref", "-q", "--short", "HEAD")
+	branch := strings.TrimSpace(string(out))
+	var parts []string
+	for _, k := range present {
+		from := commitAnchor(ctx, k, branch, head)
+		if from == "" {
+			parts = append(parts, fmt.Sprintf("the trusted project %s (not the project this stop judged) has committed work up to HEAD %s "+
+				"that no stop judged: no point of it seen to pass, nor a commit its trust was recorded at, is in HEAD's history",
+				runner.SafeText(k.Root()), shortCommit(head)))
+			continue
+		}
+		if n := committedSince(ctx, k, judged, present, from, head); n > 0 {
+			parts = append(parts, fmt.Sprintf("the trusted project %s (not the project this stop judged) has %d file(s) changed by work "+
+				"committed since %s, where its gates last saw it pass or its trust was recorded, that no stop judged",
+				runner.SafeText(k.Root()), n, shortCommit(from)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// commitAnchor is the commit whose content the project k was last seen
+// with: its verdict book's point on branch (the last point its gates were
+// seen to pass there), else the newest that HEAD descends from of the
+// commit its trust was recorded at and its points on other branches; ""
+// for none that exists.
+func commitAnchor(ctx context.Context, k trust.Known, branch, head string) string {
+	top := k.Place.TopLevel
+	exists := func(c string) bool {
+		_, err := gitOut(ctx, top, "cat-file", "-e", c+"^{commit}")
+		return c != "" && err == nil
+	}
+	type candidate struct {
+		commit string
+		at     time.Time
+	}
+	var others []candidate
+	if b, err := verdicts.Read(verdicts.KeyOf(k.Place)); err == nil && b != nil {
+		if pt, ok := b.VerifiedOn(branch); ok && branch != "" && exists(pt.Commit) {
+			return pt.Commit
+		}
+		for name, pt := range b.Verified {
+			if name != branch && pt.Commit != "" {
+				others = append(others, candidate{pt.Commit, pt.At})
+			}
+		}
+	}
+	if rec, err := trust.ReadRecord(k.Place); err == nil && rec != nil && rec.Commit != "" {
+		others = append(others, candidate{rec.Commit, rec.TrustedAt})
+	}
+	slices.SortFunc(others, func(a, b candidate) int { return b.at.Compare(a.at) })
+	for _, c := range others {
+		if c.commit == head {
+			return c.commit
+		}
+		if _, err := gitOut(ctx, top, "merge-base", "--is-ancestor", c.commit, head); err == nil {
+			return c.commit
+		}
+	}
+	return ""
+}
+
+// committedSince counts the files of the project k whose content at head
+// differs from the point from and that commits since from changed (a
+// point may be a snapshot of the work tree, whose parent is the HEAD of
+// then: a file untracked then and still is differs from head without any
+// commit), each counted for the deepest project of present (and judged)
+// holding it; 0 when git cannot tell.
+func committedSince(ctx context.Context, k trust.Known, judged string, present []trust.Known, from, head string) int {
+	if from == head {
+		return 0
+	}
+	top := k.Place.TopLevel
+	spec := ":(top,literal)" + cmp.Or(k.Place.Prefix, ".")
+	differs, err := gitOut(ctx, top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, head, "--", spec)
+	if err != nil || len(differs) == 0 {
+		return 0
+	}
+	touched, err := gitOut(ctx, top, "log", "-z", "--format=", "--name-only", "--no-renames", from+".."+head, "--", spec)
+	if err != nil {
+		return 0
+	}
+	byCommit := map[string]bool{}
+	for _, name := range strings.Split(string(touched), "\x00") {
+		byCommit[name] = name != ""
+	}
+	n := 0
+	for _, name := range strings.Split(string(differs), "\x00") {
+		if byCommit[name] && ownerOf(filepath.Join(top, filepath.FromSlash(name)), judged, present) == k.Root() {
+			n++
+		}
+	}
+	return n
+}
+
+// presentOf are the projects of known whose directories are where their
+// records say.
+func presentOf(known []trust.Known) []trust.Known {
+	var present []trust.Known
+	for _, k := range known {
+		if k.Gone == "" {
+			present = append(present, k)
+		}
+	}
+	return present
+}
+
+// ownerOf is the root of the deepest project holding path: judged or one
+// of present ("" for none).
+func ownerOf(path, judged string, present []trust.Known) string {
+	owner := ""
+	for _, root := range append([]string{judged}, roots(present)...) {
+		if root != "" && within(path, root) && len(root) > len(owner) {
+			owner = root
+		}
+	}
+	return owner
 }
