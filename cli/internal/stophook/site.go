@@ -135,14 +135,18 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	}
 	files, inTree := rules.files, rules.inTree
 	var change, exChange *verdicts.TrustChange
+	var ex verdicts.TrustSeen
+	base := verdicts.ReadBaseline(p.CommonDir, p.Project())
+	noTrustBase, noRulesBase := false, false
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
 			return errLeaveBook
 		}
+		noTrustBase, noRulesBase = inherit(b, base, p)
 		if firstListing(files, b.Excludes) {
 			b.Excludes = nil // a first sight is no change
 		}
-		ex := sealRules(files, b.Excludes, inTree, h.o.Now())
+		ex = sealRules(files, b.Excludes, inTree, h.o.Now())
 		same := b.Trust != nil && b.Trust.Key == seen.Key && b.Excludes != nil && b.Excludes.Key == ex.Key
 		change, exChange = b.SeeTrust(seen, session), b.SeeExcludes(ex, session)
 		if same {
@@ -152,6 +156,19 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	})
 	if err != nil && !errors.Is(err, errLeaveBook) {
 		h.warn("cannot record the trusted configuration seen: %v", err)
+	}
+	if err == nil || errors.Is(err, errLeaveBook) {
+		h.keepBaseline(p, seen, ex, session)
+	}
+	// Without a person's record there is nothing a person recorded to
+	// compare with, and the answer says so already (trustNote, pinned).
+	if byPerson := s.source == trust.SourceRecord && s.trust.How != trust.HowHEAD; byPerson {
+		if noTrustBase && change == nil {
+			note = noTrustBaselineNote(seen.Desc)
+		}
+		if noRulesBase && exChange == nil && ex.Files[listedMark] != "" {
+			s.rulesNote, s.hidden = noBaselineNote()
+		}
 	}
 	if change != nil {
 		note = fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
