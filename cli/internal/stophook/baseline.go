@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -42,6 +43,7 @@ func RecordTrust(ctx context.Context, p place.Place, how trust.How, files config
 		return err
 	}
 	seen := recordSeen(*written, now)
+	seen.Desc += trustedBeforeStops
 	rules, _ := ignoreRules(ctx, p, getenv, true, func(string, ...any) {})
 	sealed := sealRules(rules, nil, true, now)
 	sealed.Desc = trustSawRules
@@ -76,6 +78,20 @@ func startPoint(old *trust.Record, base verdicts.Baseline, head string) string {
 func recordSeen(rec trust.Record, now time.Time) verdicts.TrustSeen {
 	at := rec.TrustedAt
 	return trustSeen(trust.Status{Source: trust.SourceRecord, How: rec.How, TrustedAt: &at, Commit: rec.Commit}, now)
+}
+
+// trustedBeforeStops ends the description of a trusted configuration
+// recorded by agent-gauntlet trust or init before any stop ran with it
+// (seenWhen).
+const trustedBeforeStops = ", before any stop ran"
+
+// seenWhen says when the trusted configuration from was seen, for a
+// change notice: at a stop, or when it was trusted, before any stop.
+func seenWhen(from verdicts.TrustSeen) string {
+	if strings.HasSuffix(from.Desc, trustedBeforeStops) {
+		return "when it was trusted, at " + stamp(from.At) + ","
+	}
+	return "at the stop of " + stamp(from.At)
 }
 
 // trustSawRules is the description of the ignore rules agent-gauntlet

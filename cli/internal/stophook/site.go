@@ -172,8 +172,8 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	}
 	if change != nil {
 		note = fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
-			"at the stop of %s it was %s. If no person did that, the agent changed its own gates.",
-			runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc))
+			"%s it was %s. If no person did that, the agent changed its own gates.",
+			runner.SafeText(change.To.Desc), stamp(change.To.At), seenWhen(change.From), runner.SafeText(change.From.Desc))
 	}
 	if exChange != nil {
 		var reach []string
