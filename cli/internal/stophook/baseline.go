@@ -170,14 +170,31 @@ func inherit(b *verdicts.Book, base verdicts.Baseline, p place.Place) (noTrust, 
 func (h *hook) keepBaseline(p place.Place, seen, rules verdicts.TrustSeen, session string) {
 	err := verdicts.UpdateBaseline(p.CommonDir, p.Project(), func(b *verdicts.Baseline) bool {
 		before := *b
+		if t := b.Trust; t != nil && t.Key == seen.Key && strings.HasSuffix(t.Desc, trustedBeforeStops) {
+			b.Trust = &seen
+		}
 		b.SeeTrust(seen, session)
-		if rules.Files[listedMark] != "" && (b.Rules == nil || b.Rules.Key != shareRules(rules, p).Key) {
+		if rules.Files[listedMark] != "" && (b.Rules == nil || b.Rules.Key != shareRules(rules, p).Key || b.Rules.Desc == trustSawRules) {
 			shared := shareRules(rules, p)
 			b.Rules = &shared
 		}
-		return before.Trust == nil || before.Trust.Key != b.Trust.Key || !before.Stopped || before.Rules != b.Rules
+		return before.Trust != b.Trust || !before.Stopped || before.Rules != b.Rules
 	})
 	if err != nil {
 		h.warn("cannot record the project's baseline: %v", err)
 	}
+}
+
+// settle replaces in b a baseline trust or init recorded that this stop
+// saw unchanged (seen, rules) with what the stop saw: a later change is
+// one since this stop. It reports whether it replaced any.
+func settle(b *verdicts.Book, seen, rules verdicts.TrustSeen) bool {
+	settled := false
+	if t := b.Trust; t != nil && t.Key == seen.Key && strings.HasSuffix(t.Desc, trustedBeforeStops) {
+		b.Trust, settled = &seen, true
+	}
+	if r := b.Excludes; r != nil && r.Key == rules.Key && r.Desc == trustSawRules {
+		b.Excludes, settled = &rules, true
+	}
+	return settled
 }

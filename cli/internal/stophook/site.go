@@ -149,6 +149,9 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		ex = sealRules(files, b.Excludes, inTree, h.o.Now())
 		same := b.Trust != nil && b.Trust.Key == seen.Key && b.Excludes != nil && b.Excludes.Key == ex.Key
 		change, exChange = b.SeeTrust(seen, session), b.SeeExcludes(ex, session)
+		if settle(b, seen, ex) {
+			same = false
+		}
 		if same {
 			return errLeaveBook // nothing new to write
 		}
