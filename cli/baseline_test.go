@@ -84,6 +84,27 @@ func TestIgnoreRuleToldToTheProjectItHides(t *testing.T) {
 	testscript.Run(t, ScriptParams(dir))
 }
 
+// A project trusted by an older version has no baseline (the baseline
+// record is gone): its first stop in a work tree says what it cannot
+// compare, and a re-trust before it is compared with the record it
+// replaced. For an ignore rule hiding the agent's file, and for weakened
+// gates re-trusted, the first stop blocks or tells.
+func TestNoBaselineIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	for name, attack := range map[string]struct{ do, told string }{
+		"ignore rule": {do: "cp $WORK/bad.txt src/bad.txt\nexec sh -c 'echo bad.txt > src/.gitignore && echo src/.gitignore >> .git/info/exclude'\n",
+			told: "Not verified: .*the files the ignore rules hide from git now"},
+		"re-trust": {do: "cp $WORK/bad.txt src/bad.txt\nexec git add -A\nexec git commit -q -m work\n" + retrusts[0].edit +
+			"\nexec git commit -q -am gates\nexec agent-gauntlet trust --yes\n", told: "The trusted configuration changed"},
+	} {
+		writeScript(t, dir, "no baseline "+name, "# "+name+" before the first stop of a project an older version trusted\n"+
+			"env GAUNTLET_STOP_HOOK_ACTIVE=\nexec git init -q -b main\nexec git add -A\nexec git commit -q -m base\n"+
+			"exec agent-gauntlet trust --yes\nrm .git/agent-gauntlet/baseline\nexec git checkout -q -b work\n"+attack.do+
+			"stdin $WORK/stop.json\nexec agent-gauntlet stop-hook\nblockedortold -any '"+attack.told+"'\n"+baselineFiles)
+	}
+	testscript.Run(t, ScriptParams(dir))
+}
+
 // baselineFiles are TestRetrustBeforeFirstStopIsTold's files.
 const baselineFiles = `
 -- stop.json --

@@ -42,7 +42,16 @@ func RecordTrust(ctx context.Context, p place.Place, how trust.How, files config
 	if err != nil || written == nil {
 		return err
 	}
-	seen := recordSeen(*written, now)
+	// Before any stop, the baseline is the earliest record a person made:
+	// the one replaced, when this version did not record it (an older
+	// version's), else this one; the ignore rules are a person's only
+	// when no record came before (whatever hides files now may be the
+	// agent's, and the first stop says it has nothing to compare with).
+	first := written
+	if old != nil {
+		first = old
+	}
+	seen := recordSeen(*first, first.TrustedAt)
 	seen.Desc += trustedBeforeStops
 	rules, _ := ignoreRules(ctx, p, getenv, true, func(string, ...any) {})
 	sealed := sealRules(rules, nil, true, now)
@@ -52,7 +61,7 @@ func RecordTrust(ctx context.Context, p place.Place, how trust.How, files config
 		if b.Trust == nil {
 			b.Trust, changed = &seen, true
 		}
-		if b.Rules == nil && rules[listedMark] != "" {
+		if b.Rules == nil && old == nil && rules[listedMark] != "" {
 			shared := shareRules(sealed, p)
 			b.Rules, changed = &shared, true
 		}
