@@ -109,8 +109,11 @@ func (s *site) trustNote(block bool) string {
 // stop when this session is the one that saw it change: trust and init
 // may be run by the agent itself, on a terminal it made, and a record
 // deleted falls back to HEAD's configuration; whoever did it, the session
-// in which it happened hears of it in every answer. A project with no
-// verdict book yet (no run yet) or a damaged one is left to the run:
+// in which it happened hears of it in every answer. A book that holds
+// neither yet starts from the project's baseline, shared by every work
+// tree (inherit, keepBaseline); with none, a person's project says so. A
+// project with no verdict book yet (no run yet) or a damaged one is left
+// to the run:
 // recorded is false, and the caller asks again after the run. The ignore
 // rules are watched the same way (ignoreRules; rulesNote and hidden say
 // how they changed): a file newly ignored through them is no change to
