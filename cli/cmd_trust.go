@@ -89,8 +89,7 @@ func (c *TrustCmd) Run(env *Env) error {
 		}
 		how = trust.HowTerminal
 	}
-	head, _ := trust.HeadCommit(env.Ctx, pl) // "" when unknown: the record then names no start point
-	if err := trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: how, Commit: head, Files: work}); err != nil {
+	if err := stophook.RecordTrust(env.Ctx, pl, how, work, env.Getenv, time.Now()); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	startLogRecord(env, root, work)
@@ -200,8 +199,7 @@ func trustWritten(env *Env, root string) {
 		files, err = config.ReadFiles(root)
 	}
 	if err == nil {
-		head, _ := trust.HeadCommit(env.Ctx, pl) // "" when unknown: the record then names no start point
-		err = trust.WriteRecord(pl, trust.Record{TrustedAt: time.Now(), How: trust.HowInit, Commit: head, Files: files})
+		err = stophook.RecordTrust(env.Ctx, pl, trust.HowInit, files, env.Getenv, time.Now())
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "warning: the configuration was written but not trusted (%v); run `agent-gauntlet trust`\n", err)

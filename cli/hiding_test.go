@@ -23,10 +23,6 @@ type hiding struct {
 	// rule when set: the flags hide nothing from the interval's snapshot
 	// of the disk, which names the changed file.
 	shown string
-	// always says it is told even at the project's first stop, with no
-	// rules recorded before it to compare with (a sparse checkout keeps
-	// what it hides in the index, flagged).
-	always bool
 }
 
 // hidings are the mechanisms: ignore rules in the work tree at any depth
@@ -41,9 +37,9 @@ var hidings = []hiding{
 	{name: "info exclude", hide: "exec sh -c 'echo src/FILE >> .git/info/exclude'", rule: `info/exclude`},
 	{name: "repo excludesFile", hide: "exec sh -c 'git config core.excludesFile \"$PWD/.git/myex\" && echo src/FILE > .git/myex'", rule: `myex`},
 	{name: "global excludesFile", hide: "exec sh -c 'git config --global core.excludesFile \"$PWD/.git/gex\" && echo src/FILE > .git/gex'", rule: `gex`},
-	{name: "sparse no-cone", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/'", rule: `sparse`, always: true},
-	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse`, always: true},
-	{name: "sparse one file", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/FILE'", rule: `sparse`, always: true},
+	{name: "sparse no-cone", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/'", rule: `sparse`},
+	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse`},
+	{name: "sparse one file", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/FILE'", rule: `sparse`},
 	{name: "skip-worktree", hide: "exec sh -c 'git ls-files src | xargs git update-index --skip-worktree'", rule: `skip-worktree`, shown: `src/FILE`},
 	{name: "assume-unchanged", hide: "exec sh -c 'git ls-files src | xargs git update-index --assume-unchanged'", rule: `assume-unchanged`, shown: `src/FILE`},
 }
@@ -58,64 +54,82 @@ type hidden struct {
 
 // hiddens are the changes: a new file, a modified one, a committed one.
 var hiddens = []hidden{
-	{name: "new file", file: "new.txt", change: "cp bad.txt src/new.txt"},
-	{name: "modified file", file: "a.txt", change: "cp bad.txt src/a.txt"},
-	{name: "committed change", file: "a.txt", change: "cp bad.txt src/a.txt\nexec git commit -q -am work"},
+	{name: "new file", file: "new.txt", change: "cp $WORK/bad.txt src/new.txt"},
+	{name: "modified file", file: "a.txt", change: "cp $WORK/bad.txt src/a.txt"},
+	{name: "committed change", file: "a.txt", change: "cp $WORK/bad.txt src/a.txt\nexec git commit -q -am work"},
 }
+
+// when is when the agent changes and hides a file: one row of
+// TestHidingIsToldOrBlocked.
+type when int
+
+const (
+	// afterStop: a stop of the project in this work tree came first.
+	afterStop when = iota
+	// inInterval: as afterStop, the stop after the change approving in
+	// the run interval that first stop's pass starts.
+	inInterval
+	// beforeFirstStop: the project's first stop ever follows the hiding;
+	// only `agent-gauntlet trust` came before.
+	beforeFirstStop
+	// newWorktree: the project was judged in its main work tree, and the
+	// agent works in a new `git worktree` whose first stop follows the
+	// hiding.
+	newWorktree
+)
+
+// whens name the rows.
+var whens = map[when]string{afterStop: "", inInterval: " in the interval", beforeFirstStop: " first stop", newWorktree: " new worktree"}
 
 // For every file a gate could read under an entry point that differs from
 // what the last stop verified, the stop hook either sees it as a change
 // (its check runs and blocks) or tells the person which rule hid it: for
-// every hiding mechanism and every kind of change, the stop after the
-// agent changed a file under src and hid it blocks, or approves saying
-// "Not verified" and naming the rule. A stop before anything changed
-// records the rules; no answer of it speaks of them. A hiding that is told
-// always is told without that stop too: the agent's first stop. In the
-// run interval that first stop's pass starts, the approve that runs no
-// gate tells it the same.
+// every hiding mechanism, every kind of change, and every time the agent
+// can do it, the stop after the agent changed a file under src and hid it
+// blocks, or approves saying "Not verified" and naming the rule. The
+// rules a stop compares with are never the agent's: a stop before
+// anything changed records them, and before a project's first stop, or
+// a work tree's, those `agent-gauntlet trust` recorded, or the last ones
+// a stop of the project saw in any work tree, stand in. A stop before the
+// change speaks of no rule. In the run interval that first stop's pass
+// starts, the approve that runs no gate tells it the same.
 func TestHidingIsToldOrBlocked(t *testing.T) {
 	dir := t.TempDir()
 	for _, h := range hidings {
 		for _, c := range hiddens {
-			for _, v := range []struct{ first, interval bool }{{false, false}, {true, false}, {false, true}} {
-				if v.first && !h.always {
-					continue
+			for _, w := range []when{afterStop, inInterval, beforeFirstStop, newWorktree} {
+				if w == newWorktree && c.name != hiddens[0].name {
+					continue // one change is enough to show the work tree's baseline
 				}
-				name := h.name + " " + c.name
-				if v.first {
-					name += " first stop"
-				}
-				if v.interval {
-					name += " in the interval"
-				}
-				writeScript(t, dir, name, hidingScript(h, c, v.first, v.interval))
+				writeScript(t, dir, h.name+" "+c.name+whens[w], hidingScript(h, c, w))
 			}
 		}
 	}
 	testscript.Run(t, ScriptParams(dir))
 }
 
-// hidingScript is the script of hiding h of change c; first leaves out
-// the stop that records the rules before the change; interval makes the
-// stop after the change one in the run interval that stop's pass starts.
-func hidingScript(h hiding, c hidden, first, interval bool) string {
-	setup, files, inInterval, rule := hidingSetup, hidingFiles, "", h.rule
-	if first {
+// hidingScript is the script of hiding h of change c at w.
+func hidingScript(h hiding, c hidden, w when) string {
+	setup, files, intervalLine, rule, hide := hidingSetup, hidingFiles, "", h.rule, h.hide
+	switch w {
+	case beforeFirstStop:
 		setup, _, _ = strings.Cut(setup, "stdin stop.json")
-	}
-	if interval {
+	case newWorktree:
+		setup += "exec git worktree add -q -b other $WORK/wt\ncd $WORK/wt\n"
+		hide = strings.ReplaceAll(hide, ".git/", "$(git rev-parse --git-common-dir)/")
+	case inInterval:
 		// A pass of a harmless change starts the interval.
 		files = strings.Replace(files, "run_interval_minutes: 0", "run_interval_minutes: 30", 1)
 		setup = strings.Replace(setup, "exec git checkout -q -b work\n", "exec git checkout -q -b work\ncp other/o.txt src/fine.txt\n", 1)
-		inInterval = "hookjson status=interval_not_elapsed\n"
+		intervalLine = "hookjson status=interval_not_elapsed\n"
 		if h.shown != "" {
 			rule = strings.ReplaceAll(h.shown, "FILE", regexp.QuoteMeta(c.file))
 		}
 	}
-	return "# " + h.name + " hides a " + c.name + "\n" + setup +
+	return "# " + h.name + " hides a " + c.name + whens[w] + "\n" + setup +
 		"\n# the agent's change, then the hiding\n" + c.change + "\n" +
-		strings.ReplaceAll(h.hide, "FILE", c.file) + "\n" +
-		"stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold '" + rule + "'\n" + inInterval + files
+		strings.ReplaceAll(hide, "FILE", c.file) + "\n" +
+		"stdin $WORK/stop.json\nexec agent-gauntlet stop-hook\nblockedortold '" + rule + "'\n" + intervalLine + files
 }
 
 // hidingSetup makes the project: a check on src that fails on a marker,
@@ -162,12 +176,16 @@ stop_hook:
 
 // cmdBlockedOrTold checks the stop hook's answer on stdout: a block, or
 // an approve whose systemMessage says "Not verified" and matches the rule
-// pattern:
+// pattern; with -any, an approve whose systemMessage matches it:
 //
-//	blockedortold RULE
+//	blockedortold [-any] RULE
 func cmdBlockedOrTold(ts *testscript.TestScript, neg bool, args []string) {
+	anyNote := len(args) == 2 && args[0] == "-any"
+	if anyNote {
+		args = args[1:]
+	}
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: blockedortold RULE")
+		ts.Fatalf("usage: blockedortold [-any] RULE")
 	}
 	var a struct {
 		Decision      string `json:"decision"`
@@ -180,7 +198,7 @@ func cmdBlockedOrTold(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	rx, err := regexp.Compile(args[0])
 	ts.Check(err)
-	if !strings.Contains(a.SystemMessage, "Not verified") || !rx.MatchString(a.SystemMessage) {
+	if !anyNote && !strings.Contains(a.SystemMessage, "Not verified") || !rx.MatchString(a.SystemMessage) {
 		ts.Fatalf("neither a block nor told of %q: %s", args[0], out)
 	}
 }

@@ -237,9 +237,13 @@ func rulesNotice(c *verdicts.TrustChange, reach []string) string {
 	if len(reach) > 0 {
 		where = "the entry points " + named(entryNames(reach))
 	}
-	return fmt.Sprintf("The ignore rules changed since an earlier stop, seen first at %s: %s. "+
+	before := ""
+	if c.From.Desc == trustSawRules {
+		before = fmt.Sprintf(" (no stop before it: compared with %s, at %s)", trustSawRules, stamp(c.From.At))
+	}
+	return fmt.Sprintf("The ignore rules changed since an earlier stop%s, seen first at %s: %s. "+
 		"A file they newly hide from git, under %s, is no change to any gate. If no person did that, the agent hid files from the gates.",
-		stamp(c.To.At), runner.SafeText(what), runner.SafeText(where))
+		before, stamp(c.To.At), runner.SafeText(what), runner.SafeText(where))
 }
 
 // hiddenUnverified is what a rules change leaves unverified, for the

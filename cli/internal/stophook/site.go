@@ -110,8 +110,11 @@ func (s *site) trustNote(block bool) string {
 // stop when this session is the one that saw it change: trust and init
 // may be run by the agent itself, on a terminal it made, and a record
 // deleted falls back to HEAD's configuration; whoever did it, the session
-// in which it happened hears of it in every answer. A project with no
-// verdict book yet (no run yet) or a damaged one is left to the run:
+// in which it happened hears of it in every answer. A book that holds
+// neither yet starts from the project's baseline, shared by every work
+// tree (inherit, keepBaseline); with none, a person's project says so. A
+// project with no verdict book yet (no run yet) or a damaged one is left
+// to the run:
 // recorded is false, and the caller asks again after the run. The ignore
 // rules are watched the same way (ignoreRules; rulesNote and hidden say
 // how they changed): a file newly ignored through them is no change to
@@ -136,16 +139,23 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	}
 	files, inTree := rules.files, rules.inTree
 	var change, exChange *verdicts.TrustChange
+	var ex verdicts.TrustSeen
+	base := verdicts.ReadBaseline(p.CommonDir, p.Project())
+	noTrustBase, noRulesBase := false, false
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
 			return errLeaveBook
 		}
+		noTrustBase, noRulesBase = inherit(b, base, p)
 		if firstListing(files, b.Excludes) {
 			b.Excludes = nil // a first sight is no change
 		}
-		ex := sealRules(files, b.Excludes, inTree, h.o.Now())
+		ex = sealRules(files, b.Excludes, inTree, h.o.Now())
 		same := b.Trust != nil && b.Trust.Key == seen.Key && b.Excludes != nil && b.Excludes.Key == ex.Key
 		change, exChange = b.SeeTrust(seen, session), b.SeeExcludes(ex, session)
+		if settle(b, seen, ex) {
+			same = false
+		}
 		if same {
 			return errLeaveBook // nothing new to write
 		}
@@ -154,10 +164,23 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	if err != nil && !errors.Is(err, errLeaveBook) {
 		h.warn("cannot record the trusted configuration seen: %v", err)
 	}
+	if err == nil || errors.Is(err, errLeaveBook) {
+		h.keepBaseline(p, seen, ex, session)
+	}
+	// Without a person's record there is nothing a person recorded to
+	// compare with, and the answer says so already (trustNote, pinned).
+	if byPerson := s.source == trust.SourceRecord && s.trust.How != trust.HowHEAD; byPerson {
+		if noTrustBase && change == nil {
+			note = noTrustBaselineNote(seen.Desc)
+		}
+		if noRulesBase && exChange == nil && ex.Files[listedMark] != "" {
+			s.rulesNote, s.hidden = noBaselineNote()
+		}
+	}
 	if change != nil {
 		note = fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
-			"at the stop of %s it was %s. If no person did that, the agent changed its own gates.",
-			runner.SafeText(change.To.Desc), stamp(change.To.At), stamp(change.From.At), runner.SafeText(change.From.Desc))
+			"%s it was %s. If no person did that, the agent changed its own gates.",
+			runner.SafeText(change.To.Desc), stamp(change.To.At), seenWhen(change.From), runner.SafeText(change.From.Desc))
 	}
 	if exChange != nil {
 		var reach []string

@@ -357,8 +357,8 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	out := h.gate(ctx, in, s, known)
 	if s != nil && !watched {
 		// The run made the verdict book: it keeps from now on what this
-		// stop ran with.
-		h.watchTrust(ctx, s, in.SessionID, nil)
+		// stop ran with, compared with the project's baseline.
+		s.trustChange, _ = h.watchTrust(ctx, s, in.SessionID, nil)
 	}
 	return out
 }
