@@ -293,14 +293,6 @@ func (s changedSums) of(list []string) string {
 	return sum
 }
 
-// treePath is p (relative to the project root) relative to the top level.
-func (c *Results) treePath(p string) string {
-	if p == "." {
-		return strings.TrimSuffix(c.prefix, "/")
-	}
-	return path.Join(c.prefix, p)
-}
-
 // ReviewDiff is what the diff of a run's reviews is computed from, nil
 // when it cannot be pinned down (reviews are not cached then): the run's
 // whole change scope full (a verification run's reviews are keyed by the
