@@ -3,6 +3,7 @@ package cache
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -53,8 +54,11 @@ const maxNamed = 256
 const maxAlts = 32
 
 // maxDepth bounds how deep scripts given to a shell (`sh -c '...'`) are
-// read.
-const maxDepth = 4
+// read, and maxScripts how many are: past either the scan is unresolved.
+const (
+	maxDepth   = 4
+	maxScripts = 64
+)
 
 // shells are the programs whose `-c` argument or standard input is a
 // script the scan reads too.
@@ -94,6 +98,8 @@ type scanner struct {
 	paths []string
 	seen  map[string]bool
 	why   string
+	// scripts counts the scripts read (maxScripts).
+	scripts int
 }
 
 // fail records the first reason the scan is unresolved.
@@ -113,6 +119,10 @@ func (s *scanner) script(src string, parent *scope) {
 	}
 	if depth > maxDepth {
 		s.fail("nests scripts given to a shell more than %d deep", maxDepth)
+		return
+	}
+	if s.scripts++; s.scripts > maxScripts {
+		s.fail("gives shells more than %d scripts", maxScripts)
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
@@ -643,6 +653,9 @@ func (sc *scope) part(part syntax.WordPart, quoted bool, depth int) ([]string, s
 		// A number: a pattern segment that never holds a slash or `..`.
 		return []string{"*"}, ""
 	case *syntax.CmdSubst:
+		if vals, ok := sc.substValue(p, depth); ok {
+			return vals, ""
+		}
 		return nil, "the output of a command (" + substText(p) + ")"
 	case *syntax.ProcSubst:
 		// /dev/fd/N: the command's own words are scanned (words).
@@ -752,6 +765,76 @@ func unescape(lit string, quoted bool) string {
 	}
 	return b.String()
 }
+
+// substValue is what a command substitution prints when it is one plain
+// command whose output the scan can tell from its words alone: pwd (the
+// directory the shell is in), dirname and basename of a path, echo and
+// printf of words (as they are when no escape or format can change them;
+// else, when no word holds a slash or a dot, text that names nothing but
+// in the directory the shell is in: a pattern).
+func (sc *scope) substValue(c *syntax.CmdSubst, depth int) ([]string, bool) {
+	if len(c.Stmts) != 1 {
+		return nil, false
+	}
+	st := c.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(st.Redirs) > 0 || st.Negated || st.Background || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return nil, false
+	}
+	var args [][]string
+	for _, w := range call.Args[1:] {
+		alts, why := sc.word(w, depth+1)
+		if why != "" {
+			return nil, false
+		}
+		args = append(args, alts)
+	}
+	one := func() ([]string, bool) {
+		if len(args) != 1 {
+			return nil, false
+		}
+		return args[0], true
+	}
+	switch call.Args[0].Lit() {
+	case "pwd":
+		return []string{"."}, len(args) == 0
+	case "dirname", "basename":
+		vals, ok := one()
+		if !ok {
+			return nil, false
+		}
+		out := make([]string, len(vals))
+		for i, v := range vals {
+			if call.Args[0].Lit() == "dirname" {
+				out[i] = path.Dir(v)
+			} else {
+				out[i] = path.Base(v)
+			}
+		}
+		return out, true
+	case "echo", "printf":
+		var words []string
+		for _, alts := range args {
+			if len(alts) != 1 {
+				return nil, false
+			}
+			words = append(words, alts[0])
+		}
+		text := strings.Join(words, " ")
+		switch {
+		case !strings.ContainsAny(text, `\%`) && (len(words) == 0 || !strings.HasPrefix(words[0], "-")) &&
+			(call.Args[0].Lit() == "echo" || len(words) == 1):
+			return []string{text}, true
+		case !strings.ContainsAny(text, "/.") && !octal.MatchString(text):
+			return []string{"*"}, true
+		}
+	}
+	return nil, false
+}
+
+// octal matches the escapes of echo and printf that may print any byte (a
+// slash, a dot): octal, hexadecimal and Unicode ones.
+var octal = regexp.MustCompile(`\\([0-9]|x|u|U)`)
 
 // literal is the program a simple command names when its first word is
 // literal, else "".

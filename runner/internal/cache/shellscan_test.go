@@ -204,8 +204,11 @@ func TestScanCommand(t *testing.T) {
 		{"make lint&&make test;true|tee out.txt>log 2>&1", []string{"make", "lint", "test", "true", "tee", "out.txt"}, ""},
 		{"grep x <in.txt 2>/dev/null", []string{"grep", "x", "in.txt"}, ""},
 		{"CONFIG=lint.yml tool", []string{"tool", "lint.yml"}, ""},
-		{"cat `echo ../conf/c.txt`", nil, "the output of a command"},
-		{"cat $(echo ../conf/c.txt)", nil, "the output of a command"},
+		{"cat `echo ../conf/c.txt` $(printf ../x) $(dirname ../conf/c.txt) \"$(pwd)/y\"", []string{"cat", "../conf/c.txt", "../x", "../conf", "y", "echo", "printf", "dirname", "pwd"}, ""},
+		{"grep -q \"$(printf '\\r')\" a.txt", []string{"grep", ".", "a.txt", "printf", `\r`}, ""},
+		{"cat $(printf '\\057etc')", nil, "the output of a command"},
+		{"cat $(printf %s%s . .)", nil, "the output of a command"},
+		{"cat $(cat list.txt)", nil, "the output of a command"},
 		{"test -z \"$(gofmt -l .)\"", []string{"test", "gofmt", "."}, ""},
 		{"cat ${X:-../conf/c.txt} ${X-a} ${X:=b} ${X=c} ${X:+d}", []string{"cat", "b", "c", "../conf/c.txt", "a", "d"}, ""},
 		{"cat $CONF/c.txt", []string{"cat", "../conf/c.txt"}, ""},
@@ -290,14 +293,33 @@ func FuzzScanCommand(f *testing.F) {
 	})
 }
 
+// printsItsWords reports whether c is one simple command whose output
+// its words tell (pwd, dirname, basename, echo, printf), which the scan
+// may resolve.
+func printsItsWords(c *syntax.CmdSubst) bool {
+	if len(c.Stmts) != 1 {
+		return false
+	}
+	call, ok := c.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	switch call.Args[0].Lit() {
+	case "pwd", "dirname", "basename", "echo", "printf":
+		return true
+	}
+	return false
+}
+
 // filepathClean is path.Clean for the scan's slash paths.
 func filepathClean(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
 
 // unresolvedWord is, independently of the scan, a word that a program
-// which may open its operands gets in command and that holds a command
-// substitution or a variable that is not HOME nor assigned in the command
-// nor a special parameter: "" when there is none (or the command does not
-// parse).
+// which may open its operands gets in command and that holds the output
+// of a command other than one that prints its words, or the variable
+// UNKNOWN (whose value the test's environment does not know) when the
+// command does not assign it: "" when there is none (or the command does
+// not parse).
 func unresolvedWord(command string) string {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if err != nil {
@@ -325,8 +347,10 @@ func unresolvedWord(command string) string {
 			syntax.Walk(w, func(m syntax.Node) bool {
 				switch m := m.(type) {
 				case *syntax.CmdSubst:
-					found = "a command's output"
-					return false
+					if !printsItsWords(m) {
+						found = "a command's output"
+						return false
+					}
 				case *syntax.ParamExp:
 					if m.Param != nil && !assigned[m.Param.Value] && m.Param.Value == "UNKNOWN" {
 						found = "$UNKNOWN"
