@@ -61,6 +61,9 @@ type Results struct {
 	// reads the environment (nil: os.LookupEnv).
 	uncached map[string]string
 	getenv   func(string) (string, bool)
+	// outside are, by job id, the paths outside the work tree its key
+	// holds and what was there (checked again before a pass is recorded).
+	outside map[string][]Object
 }
 
 // Open returns the result cache of a run of the project at root, which
@@ -225,6 +228,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		}
 		keys[j.ID] = k
 	}
+	c.outside = outside
 	return keys, nil
 }
 
@@ -244,6 +248,17 @@ func (c *Results) outsideOf(ps []string, out *outsideReader) ([]Object, string) 
 		objs = append(objs, Object{Path: pl.abs, ID: id})
 	}
 	return objs, ""
+}
+
+// outsideStill reports whether what is at each path outside the work tree
+// that job names is still what its key holds (read again by r).
+func (c *Results) outsideStill(job string, r *outsideReader) bool {
+	for _, o := range c.outside[job] {
+		if id, why := r.id(o.Path); why != "" || id != o.ID {
+			return false
+		}
+	}
+	return true
 }
 
 // lookupEnv is how the cache reads the environment (os.LookupEnv but in
@@ -398,7 +413,9 @@ func Merge(jobs []gate.Job, hits map[int]gate.Result, ran []gate.Result) []gate.
 // the project at root whose console log is consoleLog, a pre-existing one
 // with the question that found its base commit (baselineFor), when moved
 // (asked only then) says the work tree is still the one the keys were
-// computed from; then it bounds the ledger. A nil cache records nothing.
+// computed from, and what is at the paths outside the work tree a gate's
+// command names is still what its key holds; then it bounds the ledger. A
+// nil cache records nothing.
 func (c *Results) Record(ctx context.Context, results []gate.Result, run int, consoleLog, baselineFor string, moved func(context.Context) (bool, error)) {
 	if c == nil || len(c.keys) == 0 {
 		return
@@ -416,7 +433,12 @@ func (c *Results) Record(ctx context.Context, results []gate.Result, run int, co
 		c.debug.Event(debuglog.EventCache, fmt.Sprintf("nothing recorded: the work tree changed during the gates (%v)", err))
 		return
 	}
+	reread := newOutsideReader()
 	for _, p := range proofs {
+		if !c.outsideStill(p.Job, reread) {
+			c.debug.Event(debuglog.EventCache, p.Job+" not recorded: a path outside the work tree it names changed during the gates")
+			continue
+		}
 		if err := c.ledger.Put(c.keys[p.Job], p); err != nil {
 			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s not recorded: %v", p.Job, err))
 		}
