@@ -515,12 +515,13 @@ func (sc *scope) open(w *syntax.Word, opened bool) {
 }
 
 // tokens are the parts of a resolved word that may each be a path: its
-// blank-separated fields (an unquoted expansion splits, a quoted script
-// names paths inside it) and their pieces between quotes, brackets and
-// operators (`open('../x')`), an option's value (`--config=x`).
+// blank-separated fields (an unquoted expansion splits, a quoted program
+// names paths inside it) and their pieces between quotes and parentheses
+// (`open('../x')`), an option's value (`--config=x`). A script given to a
+// shell is read as one (shellArgs).
 func tokens(s string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t\n\r'\"()<>|&;=`", r) }) {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t\n\r'\"()=", r) }) {
 		if f != s && f != "/" {
 			out = append(out, f)
 		}
