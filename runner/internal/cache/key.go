@@ -171,6 +171,9 @@ type Gate struct {
 	// see Paths, and the paths of the work tree links among them lead to
 	// (see SightOf).
 	Objects []Object
+	// Outside are the paths outside the work tree a check's command names
+	// (absolute) and what is there (outsideReader), whatever the scope.
+	Outside []Object
 	// Reach identifies where the symbolic links the gate reads through
 	// lead (Sight.Ends: every link of the work tree for ScopeTree, those
 	// of its scope and of what they lead to for ScopeEntryPoint), "" for
@@ -201,6 +204,7 @@ type keyDoc struct {
 	Scope   string   `json:"scope"`
 	Tree    string   `json:"tree,omitempty"`
 	Objects []Object `json:"objects,omitempty"`
+	Outside []Object `json:"outside,omitempty"`
 	Reach   string   `json:"reach,omitempty"`
 	Diff    *Diff    `json:"diff,omitempty"`
 }
@@ -214,7 +218,7 @@ func Key(r Run, g Gate) (string, error) {
 		return "", err
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
-		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Reach: g.Reach, Diff: g.Diff}
+		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Outside: g.Outside, Reach: g.Reach, Diff: g.Diff}
 	if GivenChanged(g.Job) {
 		if doc.Changed = g.ChangedSum; doc.Changed == "" {
 			doc.Changed = ListFingerprint(g.Job.Changed)

@@ -206,15 +206,19 @@ func TestPaths(t *testing.T) {
 		{"review", gate.Job{Kind: gate.KindReview, EntryPoint: "svc/api", Review: &config.Review{}}, []string{"svc/api"}, true},
 		{"glob", gate.Job{Kind: gate.KindReview, EntryPoint: "src/**/*.go"}, []string{"src"}, true},
 		{"root", gate.Job{Kind: gate.KindReview, EntryPoint: "."}, []string{"."}, true},
-		{"newline", gate.Job{Kind: gate.KindReview, EntryPoint: "a\nb"}, nil, false},
+		{"newline", gate.Job{Kind: gate.KindReview, EntryPoint: "a\nb"}, []string{"a\nb"}, true},
+		{"unresolved", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", Check: &config.Check{Command: "cat $(ls)"}}, nil, false},
 	}
 	for _, c := range cases {
-		got, ok := Paths(c.job)
-		if ok != c.ok || !slices.Equal(got, c.want) {
-			t.Errorf("%s: Paths = %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
+		got, why := Paths(c.job, emptyEnv)
+		if (why == "") != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("%s: Paths = %q, %q; want %q, %v", c.name, got, why, c.want, c.ok)
 		}
 	}
 }
+
+// emptyEnv is an environment with nothing set.
+func emptyEnv(string) (string, bool, bool) { return "", false, true }
 
 func TestScopeDir(t *testing.T) {
 	for in, want := range map[string]string{
@@ -224,72 +228,6 @@ func TestScopeDir(t *testing.T) {
 			t.Errorf("scopeDir(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-func TestNamedPaths(t *testing.T) {
-	cases := []struct {
-		command, wd string
-		want        []string
-	}{
-		{"go test ./...", "pkg/a", []string{"pkg/a/go", "pkg/a/test", "pkg/a"}},
-		{"./scripts/lint.sh --config=.golangci.yml -v", ".", []string{"scripts/lint.sh", ".golangci.yml"}},
-		{"npm run lint", "", []string{"npm", "run", "lint"}},
-		{`sh -c "cd web && make"`, "web", []string{"web/sh", "web/cd web && make"}},
-		{"eslint 'src/a b.js' ../shared/x.js", "web", []string{"web/eslint", "web/src/a b.js", "shared/x.js"}},
-		{"cat ../../etc/passwd /etc/hosts ~/x $HOME/y http://h/z ../*.go", ".", []string{"cat"}},
-		// A glob word names the directory all its matches lie below.
-		{"grep BAD *.go", "pkg/a", []string{"pkg/a/grep", "pkg/a/BAD", "pkg/a"}},
-		{"grep BAD ../conf/*.txt", "src", []string{"src/grep", "src/BAD", "conf"}},
-		{"lint --files=../conf/**/*.yml", "src", []string{"src/lint", "conf"}},
-		{"cat ../con?/c.txt x/[ab]/y", "src", []string{"src/cat", ".", "src/x"}},
-		{"cat ../conf/{a,b/c}.txt", "src", []string{"src/cat", "conf"}},
-		{"cat {../conf,x}/c.txt", "src", []string{"src/cat", "."}},
-		{"cat {x,../..}/c.txt", "src", []string{"src/cat"}},
-		{"cat ../other/*/../../conf/c.txt", "src", []string{"src/cat", "."}},
-		{"cat a/*/../b/.* c/*/../.*", "src", []string{"src/cat", "src/a", "src"}},
-		{"cat 'conf/*.txt' a]", ".", []string{"cat", "conf", "a]"}},
-		{"make lint&&make test;true|tee out.txt>log 2>&1", ".", []string{"make", "lint", "test", "true", "tee", "out.txt", "log", "2", "1"}},
-		{"CONFIG=lint.yml tool", ".", []string{"lint.yml", "tool"}},
-		{"a a ./a", ".", []string{"a"}},
-		{"", ".", nil},
-		{"x ...", "d", []string{"d/x", "d"}},
-	}
-	for _, c := range cases {
-		if got := NamedPaths(c.command, c.wd); !slices.Equal(got, c.want) {
-			t.Errorf("NamedPaths(%q, %q) = %q, want %q", c.command, c.wd, got, c.want)
-		}
-	}
-	long := strings.Repeat("f ", 10) + strings.Repeat("x", 1)
-	for i := 0; i < 100; i++ {
-		long += " p" + strings.Repeat("q", i)
-	}
-	if n := len(NamedPaths(long, ".")); n != maxNamed {
-		t.Errorf("%d paths from a long command, want %d", n, maxNamed)
-	}
-}
-
-// FuzzNamedPaths: whatever the command, the paths stay inside the project,
-// relative and clean, without repeats, at most maxNamed.
-func FuzzNamedPaths(f *testing.F) {
-	f.Add("go test ./...", "pkg/a")
-	f.Add(`sh -c "cd .. && ls '../x'"`, ".")
-	f.Add("--x=../../y a=b ./c/...", "d/e")
-	f.Fuzz(func(t *testing.T, command, wd string) {
-		if strings.HasPrefix(wd, "/") || strings.Contains("/"+wd+"/", "/../") {
-			return // a working directory is relative and inside the project
-		}
-		got := NamedPaths(command, wd)
-		if len(got) > maxNamed {
-			t.Fatalf("%d paths", len(got))
-		}
-		seen := map[string]bool{}
-		for _, p := range got {
-			if p == "" || strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") || seen[p] {
-				t.Fatalf("NamedPaths(%q, %q) gave %q", command, wd, p)
-			}
-			seen[p] = true
-		}
-	})
 }
 
 // A review's definition fingerprint changes with every field of its

@@ -3,8 +3,10 @@ package cache
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,6 +57,13 @@ type Results struct {
 	// what the cache did not do.
 	root  string
 	debug *debuglog.Log
+	// uncached says, by job id, why a gate has no key (keysOn); getenv
+	// reads the environment (nil: os.LookupEnv).
+	uncached map[string]string
+	getenv   func(string) (string, bool)
+	// outside are, by job id, the paths outside the work tree its key
+	// holds and what was there (checked again before a pass is recorded).
+	outside map[string][]Object
 }
 
 // Open returns the result cache of a run of the project at root, which
@@ -128,22 +137,38 @@ type scoped struct {
 // outside it too (a workspace's go.work, a lock file, shared
 // configuration). One keyed by its entry point is keyed by the paths it
 // reads and every path of the work tree a link among them leads to, and
-// by where each such link leads.
+// by where each such link leads. Either is keyed by what is at each path
+// outside the work tree its command names (outsideReader); a gate whose
+// command names a path the scan cannot resolve, or one outside that no
+// key can hold, gets no key, and Uncached says why.
 func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
+	env := CheckEnv(c.lookupEnv(), c.run.BaseBranch)
 	paths := map[string]bool{}
 	wants := map[string]scoped{}
+	outside := map[string][]Object{}
+	out := newOutsideReader()
+	c.uncached = map[string]string{}
 	for _, j := range jobs {
-		if scopeOf(j) != ScopeEntryPoint {
+		if scopeOf(j) == "" {
 			continue
 		}
-		ps, ok := Paths(j)
-		if !ok {
+		ps, why := Paths(j, env)
+		if why == "" {
+			outside[j.ID], why = c.outsideOf(ps, out)
+		}
+		if why != "" {
+			c.uncached[j.ID] = why
 			continue
 		}
-		top := make([]string, len(ps))
-		for i, p := range ps {
-			top[i] = c.treePath(p)
-			paths[top[i]] = true
+		if scopeOf(j) != ScopeEntryPoint || slices.ContainsFunc(ps, func(p string) bool { return strings.ContainsAny(p, "\n\x00") }) {
+			continue
+		}
+		var top []string
+		for _, p := range ps {
+			if pl := c.place(p); pl.inTree {
+				top = append(top, pl.tree)
+				paths[pl.tree] = true
+			}
 		}
 		sight := SightOf(top, ends)
 		for _, p := range sight.Reached {
@@ -167,10 +192,10 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 	sums := changedSums{}
 	for _, j := range jobs {
 		s := scopeOf(j)
-		if s == "" {
+		if s == "" || c.uncached[j.ID] != "" {
 			continue
 		}
-		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends}
+		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends, Outside: outside[j.ID]}
 		if j.ReadsDiff() {
 			if diff == nil {
 				continue
@@ -180,8 +205,14 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		}
 		if w, ok := wants[j.ID]; ok {
 			for _, p := range w.paths {
-				top := c.treePath(p)
-				g.Objects = append(g.Objects, Object{Path: p, ID: ids[top].ID, Mode: ids[top].Mode})
+				pl := c.place(p)
+				switch {
+				case !pl.inTree:
+				case path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../"):
+					g.Objects = append(g.Objects, Object{Path: reachedPrefix + pl.tree, ID: ids[pl.tree].ID, Mode: ids[pl.tree].Mode})
+				default:
+					g.Objects = append(g.Objects, Object{Path: p, ID: ids[pl.tree].ID, Mode: ids[pl.tree].Mode})
+				}
 			}
 			for _, p := range w.sight.Reached {
 				g.Objects = append(g.Objects, Object{Path: reachedPrefix + p, ID: ids[p].ID, Mode: ids[p].Mode})
@@ -197,7 +228,55 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		}
 		keys[j.ID] = k
 	}
+	c.outside = outside
 	return keys, nil
+}
+
+// outsideOf are the identities of the paths among ps (from Paths) that lie
+// outside the work tree, read by out; or why one cannot be held.
+func (c *Results) outsideOf(ps []string, out *outsideReader) ([]Object, string) {
+	var objs []Object
+	for _, p := range ps {
+		pl := c.place(p)
+		if pl.inTree {
+			continue
+		}
+		id, why := out.id(pl.abs)
+		if why != "" {
+			return nil, why
+		}
+		objs = append(objs, Object{Path: pl.abs, ID: id})
+	}
+	return objs, ""
+}
+
+// outsideStill reports whether what is at each path outside the work tree
+// that job names is still what its key holds (read again by r).
+func (c *Results) outsideStill(job string, r *outsideReader) bool {
+	for _, o := range c.outside[job] {
+		if id, why := r.id(o.Path); why != "" || id != o.ID {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupEnv is how the cache reads the environment (os.LookupEnv but in
+// tests).
+func (c *Results) lookupEnv() func(string) (string, bool) {
+	if c.getenv != nil {
+		return c.getenv
+	}
+	return os.LookupEnv
+}
+
+// Uncached are the gates of the run that have no key because of what
+// their commands name (by job id): why each is not cached.
+func (c *Results) Uncached() map[string]string {
+	if c == nil {
+		return nil
+	}
+	return c.uncached
 }
 
 // reachedPrefix marks, in a key's Objects, a path a link leads to
@@ -227,14 +306,6 @@ func (s changedSums) of(list []string) string {
 	sum := ListFingerprint(list)
 	s[id] = sum
 	return sum
-}
-
-// treePath is p (relative to the project root) relative to the top level.
-func (c *Results) treePath(p string) string {
-	if p == "." {
-		return strings.TrimSuffix(c.prefix, "/")
-	}
-	return path.Join(c.prefix, p)
 }
 
 // ReviewDiff is what the diff of a run's reviews is computed from, nil
@@ -342,7 +413,9 @@ func Merge(jobs []gate.Job, hits map[int]gate.Result, ran []gate.Result) []gate.
 // the project at root whose console log is consoleLog, a pre-existing one
 // with the question that found its base commit (baselineFor), when moved
 // (asked only then) says the work tree is still the one the keys were
-// computed from; then it bounds the ledger. A nil cache records nothing.
+// computed from, and what is at the paths outside the work tree a gate's
+// command names is still what its key holds; then it bounds the ledger. A
+// nil cache records nothing.
 func (c *Results) Record(ctx context.Context, results []gate.Result, run int, consoleLog, baselineFor string, moved func(context.Context) (bool, error)) {
 	if c == nil || len(c.keys) == 0 {
 		return
@@ -360,7 +433,12 @@ func (c *Results) Record(ctx context.Context, results []gate.Result, run int, co
 		c.debug.Event(debuglog.EventCache, fmt.Sprintf("nothing recorded: the work tree changed during the gates (%v)", err))
 		return
 	}
+	reread := newOutsideReader()
 	for _, p := range proofs {
+		if !c.outsideStill(p.Job, reread) {
+			c.debug.Event(debuglog.EventCache, p.Job+" not recorded: a path outside the work tree it names changed during the gates")
+			continue
+		}
 		if err := c.ledger.Put(c.keys[p.Job], p); err != nil {
 			c.debug.Event(debuglog.EventCache, fmt.Sprintf("%s not recorded: %v", p.Job, err))
 		}

@@ -76,6 +76,8 @@ func TestEntryPointKeySeesWhatTheGateSees(t *testing.T) {
 			wd: "conf", command: "grep -r BAD .", edit: []string{"write conf/c.txt BAD"}, sees: true},
 		{name: "a path the command names through a linked directory",
 			command: "cat ../lnk/c.txt", setup: []string{"link lnk conf"}, edit: []string{"write conf/c.txt BAD"}, sees: true},
+		{name: "a path named in a script given to sh -c",
+			command: "sh -c 'cat ../conf/c.txt'", edit: []string{"write conf/c.txt BAD"}, sees: true},
 		{name: "a path the command names through ..",
 			command: "cat ../conf/c.txt", edit: []string{"write conf/c.txt BAD"}, sees: true},
 		// A glob word names every path it matches now and any it may
@@ -119,7 +121,8 @@ func TestEntryPointKeySeesWhatTheGateSees(t *testing.T) {
 		{name: "an ignored file in the entry point edited", limit: true, sees: true,
 			setup: []string{"write .gitignore *.log", "write src/run.log ok"}, edit: []string{"write src/run.log BAD"}},
 		{name: "a path the command reads without naming it", limit: true, sees: true,
-			command: "sh -c 'cat ../conf/c.txt'", edit: []string{"write conf/c.txt BAD"}, modes: []config.CacheScope{config.CacheEntryPoint}},
+			command: "cat ../conf/list.txt | xargs cat", setup: []string{"write conf/list.txt ../conf/c.txt"},
+			edit: []string{"write conf/c.txt BAD"}, modes: []config.CacheScope{config.CacheEntryPoint}},
 	}
 	for _, r := range rows {
 		modes := r.modes

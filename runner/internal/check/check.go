@@ -43,7 +43,9 @@ const (
 	msgNoWorkDir   = "Working directory not found: %s"
 	// msgPersonWanted quotes the program's line: its words are data.
 	msgPersonWanted = "Wanted a person (a terminal, a password, an editor), which checks never have: %q"
-	msgKilled       = "Killed by %s, sent from outside agent-gauntlet (a person, the system): no verdict"
+	// msgKilled is a check's failure: the command, a process it started,
+	// a person or the system ended it (see runScript).
+	msgKilled = "Killed by %s, not sent by agent-gauntlet (the command, a process it started, a person or the system sent it)"
 	// FixInstructionsHeader opens the fix instructions in a failed check's log.
 	FixInstructionsHeader = "--- Fix Instructions ---"
 	// PreflightFailed opens the log of a check that failed its preflight.

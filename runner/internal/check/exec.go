@@ -140,9 +140,6 @@ func (x Exec) Run(ctx context.Context) Outcome {
 		start := logSize(x.Log)
 		st, msg, code, to := runScript(ctx, Replace(command, b), proc.Spec{Dir: x.Dir, Env: env,
 			Stdout: x.Log, Stderr: x.Log, Timeout: timeout})
-		if st == gate.StatusError && code == killedFromOutside {
-			out.Infrastructure, code = true, -1
-		}
 		if chained && st == gate.StatusFail && !to && out.Unreached == nil {
 			if k := reached(marks.Name()); k < len(chain)-1 {
 				out.FailedPart, out.Unreached = chain[k], chain[k+1:]
@@ -243,16 +240,35 @@ func logSize(f *os.File) int64 {
 	return st.Size()
 }
 
-// killedFromOutside is runScript's exit code for a process a signal from
-// outside ended (outsideSignals).
-const killedFromOutside = -2
-
-// outsideSignals, by name, end a process only when another sends them (a
-// person's or the system's SIGTERM, SIGINT or SIGHUP), never on a fault of
-// its own (SIGSEGV, SIGABRT, SIGBUS are the program's crash: a verdict).
-// SIGKILL is not one of them: its usual sender is the OOM killer, and
-// memory the change makes a test take is the change's to fix.
+// outsideSignals, by name, are the signals that end a process from
+// outside (SIGTERM, SIGINT, SIGHUP), as opposed to a fault of its own
+// (SIGSEGV, SIGABRT, SIGBUS: a crash) or SIGKILL (the OOM killer's).
+// agent-gauntlet sends none of them to a check: its deadline and its
+// cancellation kill the group with SIGKILL and say so (timed out,
+// canceled). So one that ended a check came from the command itself, a
+// process it started (a test that kills itself when it fails), or a person
+// or the system aiming at the check alone: the check's failure, named.
+// When agent-gauntlet received an ending signal too, the run is canceled
+// (endedWithUs).
 var outsideSignals = map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP"}
+
+// signalGrace is how long a check that an outside signal ended waits for
+// agent-gauntlet's own context to end too: a signal sent to both (a
+// shutdown, a person's kill of every process) may reach the check first.
+const signalGrace = 250 * time.Millisecond
+
+// endedWithUs reports whether ctx ends within signalGrace: agent-gauntlet
+// received an ending signal (or was canceled) as the check died of one.
+func endedWithUs(ctx context.Context) bool {
+	t := time.NewTimer(signalGrace)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return true
+	case <-t.C:
+		return false
+	}
+}
 
 // runScript runs one command line: directly when it is a plain command,
 // else with `sh -c`, and classifies the end: status, message, exit code
@@ -289,11 +305,12 @@ func runScript(ctx context.Context, cmd string, spec proc.Spec) (gate.Status, st
 		return gate.StatusPass, msgPassed, 0, false
 	case pres.ExitCode > 0:
 		return gate.StatusFail, fmt.Sprintf(msgExited, pres.ExitCode), pres.ExitCode, false
+	case outsideSignals[pres.Signal] != "" && endedWithUs(ctx):
+		return gate.StatusError, msgCanceled, -1, false
 	case outsideSignals[pres.Signal] != "":
-		// A signal that ends a process from outside, which the gauntlet
-		// did not send (its timeout and cancellation are above): the
-		// check reached no verdict.
-		return gate.StatusError, fmt.Sprintf(msgKilled, outsideSignals[pres.Signal]), killedFromOutside, false
+		// Not sent by agent-gauntlet (its timeout and cancellation are
+		// above): the check's failure, as the shell would report it.
+		return gate.StatusFail, fmt.Sprintf(msgKilled, outsideSignals[pres.Signal]), 128 + int(pres.Signal), false
 	case direct && pres.Signal > 0:
 		// The shell would have said 128+N for its child killed by signal N.
 		code := 128 + int(pres.Signal)

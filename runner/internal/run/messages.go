@@ -19,6 +19,7 @@ const (
 	lineWarning       = "Warning: %s"
 	lineError         = "Error: %v"
 	lineUnheld        = "Note: no verdict is cached or taken from the cache: %s."
+	lineUncached      = "Note: %s is not cached: its command %s."
 	lineLeftOut       = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews see a repository's files, not a file git cannot read; checks see both."
 )
 

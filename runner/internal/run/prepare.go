@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
@@ -65,6 +66,11 @@ func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes
 	prep.cache = openCache(p, b)
 	if prep.cache != nil {
 		computeKeys(ctx, p, b, ch, pl.jobs, prep.cache, prep.skips)
+		for _, j := range pl.jobs {
+			if why := prep.cache.Uncached()[j.ID]; why != "" {
+				s.cons.Printf(lineUncached, console.Text(j.ID), console.Text(why))
+			}
+		}
 		prep.base = baseQuestion(ctx, p, b, ch)
 	}
 	prep.spec, prep.reviewed = gateSpec(s, p, ch.spec, pl.jobs)
