@@ -83,18 +83,63 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 		HeadMoved:     refs.Head != refs.SnapshotParent,
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
 		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg)}
-	if key := ts.Key(); key != fp.Key {
-		out.KeyMoved = true
-		out.Unheld = ts.Uncertain
-		out.Paths, out.ReachMoved, err = keyChanges(ctx, cfg.Root, fp.Key, ts, refs.SnapshotTree)
-		if err != nil {
-			return SincePass{}, err
-		}
-		if out.ReachMoved {
-			out.Reaching = ts.ReachLinks()
-		}
+	work, err := workSince(ctx, cfg.Root, refs.SnapshotTree, fp.Key, ts)
+	if err != nil {
+		return SincePass{}, err
 	}
+	out.Paths, out.KeyMoved, out.ReachMoved, out.Unheld, out.Reaching =
+		work.Paths, work.KeyMoved, work.ReachMoved, work.Unheld, work.Reaching
 	return out, nil
+}
+
+// workChanges is what differs between the work tree a run judged and a
+// snapshot of it as it is now, by the one identity of what the gates can
+// read (git.TreeSnapshot.Key: the result cache's key, the repositories
+// inside the work tree by file, what links lead to outside it, a
+// same-second edit the kept index looks at again). Every comparison of
+// "what changed since run N" is made with it: the interval's since the
+// last full pass, the retry limit's since the last run of the gates.
+type workChanges struct {
+	// Paths are the paths that differ (relative to the top level, sorted).
+	Paths []string
+	// KeyMoved says that what the gates can read is not what was judged;
+	// Paths and ReachMoved then say what, when they can.
+	KeyMoved bool
+	// ReachMoved says that a link leads to content the snapshot does not
+	// hold (outside the work tree, ignored) that changed; Reaching are
+	// then the links that lead there (git.TreeSnapshot.ReachLinks).
+	ReachMoved bool
+	Reaching   []string
+	// Unheld says why the work tree as it is cannot be compared whole, ""
+	// when it can.
+	Unheld string
+}
+
+// Changed reports whether anything the gates can read differs.
+func (w workChanges) Changed() bool { return w.KeyMoved || len(w.Paths) > 0 }
+
+// workSince compares the snapshot ts with the work tree a run judged:
+// its snapshot tree (or commit) tree and its Key was. Without a Key (an
+// older version's record, one that could not be told) only the trees are
+// compared, and what the work tree cannot hold whole is said.
+func workSince(ctx context.Context, root, tree, was string, ts *git.TreeSnapshot) (workChanges, error) {
+	if was == "" {
+		paths, err := git.TreePaths(ctx, root, tree, ts.Tree)
+		return workChanges{Paths: paths, KeyMoved: len(paths) > 0, Unheld: ts.Uncertain}, err
+	}
+	if ts.Key() == was {
+		return workChanges{}, nil
+	}
+	w := workChanges{KeyMoved: true, Unheld: ts.Uncertain}
+	var err error
+	w.Paths, w.ReachMoved, err = keyChanges(ctx, root, was, ts, tree)
+	if err != nil {
+		return workChanges{}, err
+	}
+	if w.ReachMoved {
+		w.Reaching = ts.ReachLinks()
+	}
+	return w, nil
 }
 
 // keyChanges names what differs between the Key a pass recorded (was) and
