@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -39,6 +41,11 @@ type SincePass struct {
 	// the one whose target changed is among them, unless it no longer
 	// leads there.
 	Reaching []string
+	// Uncached are the gates of the configuration marked cache: false
+	// (by job id, sorted): they read what no snapshot holds (ignored
+	// files, git's history, the world outside), so nothing tells that
+	// their input is what the pass verified, and they did not run since.
+	Uncached []string
 	// Unanchored names the commits the pass could not look at and marked
 	// no point over (verdicts.FullPass.Unanchored), "" for none: not
 	// verified whatever changed since.
@@ -47,9 +54,11 @@ type SincePass struct {
 
 // Unchanged reports whether everything the gates can read in the work
 // tree, HEAD, the base branch and the configuration are known to be those
-// the last full pass verified.
+// the last full pass verified: never while a gate marked cache: false is
+// configured, which the result cache would run again too.
 func (s SincePass) Unchanged() bool {
-	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged
+	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged &&
+		len(s.Uncached) == 0
 }
 
 // SinceFullPass compares the project of cfg (loaded with its gates; base
@@ -82,7 +91,8 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 	out := SincePass{Known: true, At: book.LastFullPassAt, Unanchored: fp.Unanchored,
 		HeadMoved:     refs.Head != refs.SnapshotParent,
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
-		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg)}
+		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg),
+		Uncached:      uncachedGates(cfg)}
 	work, err := workSince(ctx, cfg.Root, refs.SnapshotTree, fp.Key, ts)
 	if err != nil {
 		return SincePass{}, err
@@ -90,6 +100,26 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 	out.Paths, out.KeyMoved, out.ReachMoved, out.Unheld, out.Reaching =
 		work.Paths, work.KeyMoved, work.ReachMoved, work.Unheld, work.Reaching
 	return out, nil
+}
+
+// uncachedGates are the gates of cfg's entry points marked cache: false,
+// by job id, sorted.
+func uncachedGates(cfg *config.Config) []string {
+	var ids []string
+	for _, ep := range cfg.EntryPoints {
+		for _, name := range ep.Checks {
+			if c := cfg.Checks[name]; c != nil && c.Cache == config.CacheOff {
+				ids = append(ids, gate.CheckID(ep.Path, name))
+			}
+		}
+		for _, name := range ep.Reviews {
+			if r := cfg.Reviews[name]; r != nil && r.Cache == config.CacheOff {
+				ids = append(ids, gate.ReviewID(ep.Path, name))
+			}
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // workChanges is what differs between the work tree a run judged and a
