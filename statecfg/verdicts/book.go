@@ -165,6 +165,10 @@ type Snapshot struct {
 	// FullPass.Key does; "" when it could not be told (or an older
 	// version wrote the book), and then only Ref's tree is compared.
 	Key string `json:"key,omitempty"`
+	// Masked are the paths where Commit holds content that no stop judged
+	// and the work tree judged did not hold (relative to the top level,
+	// sorted): a pass names them while they last.
+	Masked []string `json:"masked,omitempty"`
 }
 
 // FullPass is what the last full pass verified: the stop hook's interval
