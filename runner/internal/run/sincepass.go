@@ -145,8 +145,9 @@ type workChanges struct {
 	Unheld string
 }
 
-// Changed reports whether anything the gates can read differs.
-func (w workChanges) Changed() bool { return w.KeyMoved || len(w.Paths) > 0 }
+// Changed reports whether anything the gates can read differs, or the
+// work tree cannot be compared whole.
+func (w workChanges) Changed() bool { return w.KeyMoved || len(w.Paths) > 0 || w.Unheld != "" }
 
 // workSince compares the snapshot ts with the work tree a run judged:
 // its snapshot tree (or commit) tree and its Key was. Without a Key (an
