@@ -164,6 +164,14 @@ type Snapshot struct {
 	// snapshot as they are defined now.
 	Scope       string            `json:"scope,omitempty"`
 	Definitions map[string]string `json:"review_definitions,omitempty"`
+	// Key identifies everything in the work tree the gates could read, as
+	// FullPass.Key does; "" when it could not be told (or an older
+	// version wrote the book), and then only Ref's tree is compared.
+	Key string `json:"key,omitempty"`
+	// Masked are the paths where Commit holds content that no stop judged
+	// and the work tree judged did not hold (relative to the top level,
+	// sorted): a pass names them while they last.
+	Masked []string `json:"masked,omitempty"`
 }
 
 // FullPass is what the last full pass verified: the stop hook's interval

@@ -244,6 +244,9 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 		if since.ConfigChanged {
 			what = append(what, "the configuration in force changed")
 		}
+		if n := len(since.Uncached); n > 0 {
+			what = append(what, fmt.Sprintf("%d gate(s) marked cache: false (%s), which read what no snapshot holds, did not run again", n, named(since.Uncached)))
+		}
 		out.unverified = "since the last full pass" + at + ", " + strings.Join(what, ", ")
 	}
 	if since.Unanchored != "" {

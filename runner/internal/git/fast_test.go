@@ -147,19 +147,20 @@ func TestObjectsAndResolveRefs(t *testing.T) {
 		t.Errorf("tree %+v, blob %+v", objs[5], objs[6])
 	}
 
+	headTree := r.git("rev-parse", "HEAD^{tree}")
 	tests := []struct {
 		base, snapshot string
 		want           Refs
 		baseErr        bool
 	}{
-		{"main", snap, Refs{Head: base, Base: base, SnapshotBase: base,
+		{"main", snap, Refs{Head: base, HeadTree: headTree, Base: base, SnapshotBase: base,
 			SnapshotTree: r.git("rev-parse", snap+"^{tree}"), SnapshotParent: r.git("rev-parse", snap+"^"),
 			Snapshot: snap, SnapshotLiteral: true}, false},
-		{"only-remote", "", Refs{Head: base, Base: base, Remote: base}, false},
-		{"origin/only-remote", base, Refs{Head: base, Base: base, Remote: base, SnapshotTree: r.git("rev-parse", base+"^{tree}"), Snapshot: base}, false},
-		{"nope", "", Refs{Head: base}, true},
-		{"-x", "", Refs{Head: base}, true},
-		{"main", strings.Repeat("a", 40), Refs{Head: base, Base: base}, false},
+		{"only-remote", "", Refs{Head: base, HeadTree: headTree, Base: base, Remote: base}, false},
+		{"origin/only-remote", base, Refs{Head: base, HeadTree: headTree, Base: base, Remote: base, SnapshotTree: r.git("rev-parse", base+"^{tree}"), Snapshot: base}, false},
+		{"nope", "", Refs{Head: base, HeadTree: headTree}, true},
+		{"-x", "", Refs{Head: base, HeadTree: headTree}, true},
+		{"main", strings.Repeat("a", 40), Refs{Head: base, HeadTree: headTree, Base: base}, false},
 	}
 	for _, tt := range tests {
 		got, err := ResolveRefs(ctx, r.root, tt.base, tt.snapshot)

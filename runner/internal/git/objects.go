@@ -64,8 +64,9 @@ func Objects(ctx context.Context, root string, revs ...string) ([]Object, error)
 
 // Refs is what a run needs to know about HEAD and the base branch.
 type Refs struct {
-	// Head is the SHA of HEAD, "" in a repository with no commits.
-	Head string
+	// Head is the SHA of HEAD, "" in a repository with no commits;
+	// HeadTree is its tree (read with it: no git process of its own).
+	Head, HeadTree string
 	// Base is the commit the base branch names (see ResolveBase), "" when
 	// BaseErr says why not.
 	Base    string
@@ -128,7 +129,7 @@ func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error)
 	if err != nil {
 		return Refs{}, err
 	}
-	r := Refs{Head: objs[0].SHA, BaseErr: baseErr, Remote: objs[2].SHA + objs[4].SHA, SnapshotBase: recordedBase(objs[3].Content),
+	r := Refs{Head: objs[0].SHA, HeadTree: commitHeader(objs[0].Content, "tree "), BaseErr: baseErr, Remote: objs[2].SHA + objs[4].SHA, SnapshotBase: recordedBase(objs[3].Content),
 		SnapshotSince: trailer(objs[3].Content, sinceTrailer)}
 	if objs[3].Type == "commit" {
 		r.SnapshotTree, r.SnapshotParent = commitHeader(objs[3].Content, "tree "), commitHeader(objs[3].Content, "parent ")

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
@@ -39,6 +41,11 @@ type SincePass struct {
 	// the one whose target changed is among them, unless it no longer
 	// leads there.
 	Reaching []string
+	// Uncached are the gates of the configuration marked cache: false
+	// (by job id, sorted): they read what no snapshot holds (ignored
+	// files, git's history, the world outside), so nothing tells that
+	// their input is what the pass verified, and they did not run since.
+	Uncached []string
 	// Unanchored names the commits the pass could not look at and marked
 	// no point over (verdicts.FullPass.Unanchored), "" for none: not
 	// verified whatever changed since.
@@ -47,9 +54,11 @@ type SincePass struct {
 
 // Unchanged reports whether everything the gates can read in the work
 // tree, HEAD, the base branch and the configuration are known to be those
-// the last full pass verified.
+// the last full pass verified: never while a gate marked cache: false is
+// configured, which the result cache would run again too.
 func (s SincePass) Unchanged() bool {
-	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged
+	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged &&
+		len(s.Uncached) == 0
 }
 
 // SinceFullPass compares the project of cfg (loaded with its gates; base
@@ -82,19 +91,86 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 	out := SincePass{Known: true, At: book.LastFullPassAt, Unanchored: fp.Unanchored,
 		HeadMoved:     refs.Head != refs.SnapshotParent,
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
-		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg)}
-	if key := ts.Key(); key != fp.Key {
-		out.KeyMoved = true
-		out.Unheld = ts.Uncertain
-		out.Paths, out.ReachMoved, err = keyChanges(ctx, cfg.Root, fp.Key, ts, refs.SnapshotTree)
-		if err != nil {
-			return SincePass{}, err
+		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg),
+		Uncached:      uncachedGates(cfg)}
+	work, err := workSince(ctx, cfg.Root, refs.SnapshotTree, fp.Key, ts)
+	if err != nil {
+		return SincePass{}, err
+	}
+	out.Paths, out.KeyMoved, out.ReachMoved, out.Unheld, out.Reaching =
+		work.Paths, work.KeyMoved, work.ReachMoved, work.Unheld, work.Reaching
+	return out, nil
+}
+
+// uncachedGates are the gates of cfg's entry points marked cache: false,
+// by job id, sorted.
+func uncachedGates(cfg *config.Config) []string {
+	var ids []string
+	for _, ep := range cfg.EntryPoints {
+		for _, name := range ep.Checks {
+			if c := cfg.Checks[name]; c != nil && c.Cache == config.CacheOff {
+				ids = append(ids, gate.CheckID(ep.Path, name))
+			}
 		}
-		if out.ReachMoved {
-			out.Reaching = ts.ReachLinks()
+		for _, name := range ep.Reviews {
+			if r := cfg.Reviews[name]; r != nil && r.Cache == config.CacheOff {
+				ids = append(ids, gate.ReviewID(ep.Path, name))
+			}
 		}
 	}
-	return out, nil
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// workChanges is what differs between the work tree a run judged and a
+// snapshot of it as it is now, by the one identity of what the gates can
+// read (git.TreeSnapshot.Key: the result cache's key, the repositories
+// inside the work tree by file, what links lead to outside it, a
+// same-second edit the kept index looks at again). Every comparison of
+// "what changed since run N" is made with it: the interval's since the
+// last full pass, the retry limit's since the last run of the gates.
+type workChanges struct {
+	// Paths are the paths that differ (relative to the top level, sorted).
+	Paths []string
+	// KeyMoved says that what the gates can read is not what was judged;
+	// Paths and ReachMoved then say what, when they can.
+	KeyMoved bool
+	// ReachMoved says that a link leads to content the snapshot does not
+	// hold (outside the work tree, ignored) that changed; Reaching are
+	// then the links that lead there (git.TreeSnapshot.ReachLinks).
+	ReachMoved bool
+	Reaching   []string
+	// Unheld says why the work tree as it is cannot be compared whole, ""
+	// when it can.
+	Unheld string
+}
+
+// Changed reports whether anything the gates can read differs, or the
+// work tree cannot be compared whole.
+func (w workChanges) Changed() bool { return w.KeyMoved || len(w.Paths) > 0 || w.Unheld != "" }
+
+// workSince compares the snapshot ts with the work tree a run judged:
+// its snapshot tree (or commit) tree and its Key was. Without a Key (an
+// older version's record, one that could not be told) only the trees are
+// compared, and what the work tree cannot hold whole is said.
+func workSince(ctx context.Context, root, tree, was string, ts *git.TreeSnapshot) (workChanges, error) {
+	if was == "" {
+		paths, err := git.TreePaths(ctx, root, tree, ts.Tree)
+		return workChanges{Paths: paths, KeyMoved: len(paths) > 0, Unheld: ts.Uncertain}, err
+	}
+	if ts.Key() == was {
+		return workChanges{}, nil
+	}
+	w := workChanges{KeyMoved: true, Unheld: ts.Uncertain}
+	var err error
+	w.Paths, w.ReachMoved, err = keyChanges(ctx, root, was, ts, tree)
+	if err != nil {
+		return workChanges{}, err
+	}
+	if w.ReachMoved {
+		w.Reaching = ts.ReachLinks()
+	}
+	return w, nil
 }
 
 // keyChanges names what differs between the Key a pass recorded (was) and

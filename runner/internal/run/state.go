@@ -63,10 +63,12 @@ func joinNotes(notes ...string) string {
 // branch, HEAD and the snapshot of the work tree (ref) the next run
 // verifies the changes since; ok is false when they could not be read.
 // snapped is false when ref is not this run's snapshot (see takeEnd).
-// key is the snapshot's Key (see git.TreeSnapshot.Key).
+// key is the snapshot's Key (see git.TreeSnapshot.Key); masked, what
+// HEAD holds that the work tree masks (see headMask).
 type endPoint struct {
 	branch, head, ref, key string
 	ok, snapped            bool
+	masked                 []string
 }
 
 // takeEnd reads the branch and HEAD and takes a snapshot of the work

@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
+)
+
+// TestPassNamesWhatTheWorkTreeMasks: a stop judges the work tree, and
+// HEAD is what a push publishes. Where HEAD holds content that neither
+// the work tree judged now, the one the last run judged, nor the base
+// branch holds, a pass names those paths as not verified, at that stop
+// and every later one while HEAD and the mask stay (the pass starts no
+// interval over them). The table covers every way the work tree masks a
+// commit (an edit committed and put back, a file committed and deleted, a
+// deletion committed and the file put back), for each cache setting of
+// the gate, and the work that masks nothing: an uncommitted edit over the
+// base, a commit of judged work with an edit on top, a clean commit.
+func TestPassNamesWhatTheWorkTreeMasks(t *testing.T) {
+	masks := []struct {
+		name   string
+		before func(t *testing.T, root string) // before the first run; nil for nothing
+		act    func(t *testing.T, root string)
+		masked string // the path named; "" for none
+	}{
+		{"edit committed and put back", nil, func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"file committed and deleted", nil, func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "new.txt"), "BAD\n")
+			gitIn(t, root, "add", "-A")
+			gitIn(t, root, "commit", "-qm", "agent work")
+			os.Remove(filepath.Join(root, "src", "new.txt"))
+		}, "src/new.txt"},
+		{"deletion committed and the file put back", nil, func(t *testing.T, root string) {
+			gitIn(t, root, "rm", "-q", "src/keep.txt")
+			gitIn(t, root, "commit", "-qm", "agent work")
+			write(t, filepath.Join(root, "src", "keep.txt"), "keep\n")
+		}, "src/keep.txt"},
+		{"uncommitted edit over the base", nil, func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "b.txt"), "edited\n")
+		}, ""},
+		{"judged work committed, an edit on top", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\njudged\n")
+		}, func(t *testing.T, root string) {
+			gitIn(t, root, "commit", "-qam", "judged work")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nand more\n")
+		}, ""},
+		{"a clean commit", nil, func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "c.txt"), "fine\n")
+			gitIn(t, root, "add", "-A")
+			gitIn(t, root, "commit", "-qm", "clean")
+		}, ""},
+	}
+	for _, cache := range []string{"true", "entry_point", "false"} {
+		for _, m := range masks {
+			t.Run(cache+"/"+m.name, func(t *testing.T) {
+				root := maskProject(t, cache)
+				ctx := context.Background()
+				agent := Options{Dir: root, Silent: true, Agent: true, SessionID: "s1"}
+				if m.before != nil {
+					m.before(t, root)
+				}
+				if res := ExecuteRun(ctx, agent); res.Status != StatusPassed {
+					t.Fatalf("first run: %s (%s)", res.Status, res.ErrorMessage)
+				}
+				m.act(t, root)
+				for i := range 2 {
+					res := ExecuteRun(ctx, agent)
+					if res.Status != StatusPassed {
+						t.Fatalf("run %d after: %s", i+2, res.Status)
+					}
+					told := strings.Contains(res.Unverified, "HEAD")
+					switch {
+					case m.masked == "" && told:
+						t.Errorf("run %d: a mask is told where none is: %q", i+2, res.Unverified)
+					case m.masked != "" && (!told || !strings.Contains(res.Unverified, m.masked)):
+						t.Errorf("run %d: Unverified does not name what HEAD holds at %s: %q", i+2, m.masked, res.Unverified)
+					}
+				}
+			})
+		}
+	}
+}
+
+// maskProject is a committed project whose entry point src is gated by a
+// check (cache setting cache) that fails on a file holding BAD, on branch
+// feat with one commit of work.
+func maskProject(t *testing.T, cache string) string {
+	t.Helper()
+	testenv.Setenv(t)
+	root := t.TempDir()
+	for name, content := range map[string]string{
+		".gauntlet/config.yml": "base_branch: main\nmax_retries: 3\ncli:\n  default_preference: [claude]\n" +
+			"entry_points:\n  - path: src\n    checks: [nobad]\n",
+		".gauntlet/checks/nobad.yml": "command: \"! grep -r BAD .\"\ncache: " + cache + "\n",
+		".gitignore":                 "gauntlet_logs/\n",
+		"src/a.txt":                  "ok\n",
+		"src/b.txt":                  "b\n",
+		"src/keep.txt":               "keep\n",
+	} {
+		write(t, filepath.Join(root, name), content)
+	}
+	gitIn(t, root, "init", "-q", "-b", "main")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "base")
+	gitIn(t, root, "checkout", "-q", "-b", "feat")
+	write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+	gitIn(t, root, "commit", "-qam", "work")
+	return root
+}
