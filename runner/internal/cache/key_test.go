@@ -207,7 +207,7 @@ func TestPaths(t *testing.T) {
 		{"glob", gate.Job{Kind: gate.KindReview, EntryPoint: "src/**/*.go"}, []string{"src"}, true},
 		{"root", gate.Job{Kind: gate.KindReview, EntryPoint: "."}, []string{"."}, true},
 		{"newline", gate.Job{Kind: gate.KindReview, EntryPoint: "a\nb"}, []string{"a\nb"}, true},
-		{"unresolved", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", Check: &config.Check{Command: "cat $(ls)"}}, nil, false},
+		{"unresolved", gate.Job{Kind: gate.KindCheck, EntryPoint: "src", Check: &config.Check{Command: "cat $(ls)"}}, []string{"src", "cat"}, false},
 	}
 	for _, c := range cases {
 		got, why := Paths(c.job, emptyEnv)

@@ -15,8 +15,9 @@ import (
 // working directory a check runs in (which may be outside its entry
 // point) and the paths the gate names (NamedPaths of a check's command,
 // in the environment env), which may lead out of the project (`../x`) or
-// be absolute. why says why the gate cannot be keyed by them: its command
-// names what the scan cannot resolve. (A path with a newline cannot be
+// be absolute. why says why the gate cannot be keyed by them alone: its
+// command names what the scan cannot resolve (paths then holds those it
+// resolved). (A path with a newline cannot be
 // looked up in a tree exactly: a gate naming one is keyed by the whole
 // tree, see Results.keysOn.)
 func Paths(job gate.Job, env Lookup) (paths []string, why string) {
@@ -26,10 +27,7 @@ func Paths(job gate.Job, env Lookup) (paths []string, why string) {
 	}
 	if cmd := job.Command(); cmd != "" {
 		named, why := NamedPaths(cmd, job.WorkingDir, env)
-		if why != "" {
-			return nil, why
-		}
-		paths = append(paths, named...)
+		return append(paths, named...), why
 	}
 	return paths, ""
 }
@@ -37,15 +35,13 @@ func Paths(job gate.Job, env Lookup) (paths []string, why string) {
 // NamedPaths are the paths a check command names (ScanCommand, in the
 // environment env), relative to the project root (resolved against the
 // working directory wd, relative to the root; `../` where they lead out of
-// it) or absolute; why says why the scan could not resolve them all.
+// it) or absolute; why says why the scan could not resolve them all (the
+// paths are then those it did).
 func NamedPaths(command, wd string, env Lookup) ([]string, string) {
 	if wd == "" {
 		wd = "."
 	}
 	n := ScanCommand(command, env)
-	if n.Unresolved != "" {
-		return nil, n.Unresolved
-	}
 	out := make([]string, 0, len(n.Paths))
 	seen := map[string]bool{}
 	for _, p := range n.Paths {
@@ -57,7 +53,7 @@ func NamedPaths(command, wd string, env Lookup) ([]string, string) {
 			out = append(out, p)
 		}
 	}
-	return out, ""
+	return out, n.Unresolved
 }
 
 // scopeDir is the fixed part of an entry point path: a glob's directory

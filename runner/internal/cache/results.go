@@ -140,7 +140,9 @@ type scoped struct {
 // by where each such link leads. Either is keyed by what is at each path
 // outside the work tree its command names (outsideReader); a gate whose
 // command names a path the scan cannot resolve, or one outside that no
-// key can hold, gets no key, and Uncached says why.
+// key can hold, gets no key, and Uncached says why (for a gate keyed by
+// its entry point; one keyed by the tree keeps the outside paths the scan
+// resolved).
 func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	env := CheckEnv(c.lookupEnv(), c.run.BaseBranch)
 	paths := map[string]bool{}
@@ -153,6 +155,12 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 			continue
 		}
 		ps, why := Paths(j, env)
+		if scopeOf(j) == ScopeTree {
+			// The whole work tree is in the key: a path the scan cannot
+			// resolve is keyed there when it is in the tree, and one it
+			// builds outside is read without being named (docs/cache.md).
+			why = ""
+		}
 		if why == "" {
 			outside[j.ID], why = c.outsideOf(ps, out)
 		}

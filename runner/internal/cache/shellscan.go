@@ -26,7 +26,8 @@ import (
 
 // Named is what a check command names by path (ScanCommand).
 type Named struct {
-	// Paths are the paths the command may open, as the shell opens them:
+	// Paths are the paths the command may open, as the shell opens them
+	// (when Unresolved is set, those the scan resolved before it stopped):
 	// absolute, or relative to the working directory (slash-separated,
 	// clean, possibly climbing out of it); a glob word names the directory
 	// every path it can match lies below (globDir). In order, without
@@ -86,10 +87,7 @@ var devices = map[string]bool{"/dev/null": true, "/dev/zero": true, "/dev/stdin"
 func ScanCommand(command string, env Lookup) Named {
 	s := &scanner{env: env, seen: map[string]bool{}}
 	s.script(command, nil)
-	if s.why != "" {
-		return Named{Unresolved: s.why}
-	}
-	return Named{Paths: s.paths}
+	return Named{Paths: s.paths, Unresolved: s.why}
 }
 
 // scanner is one scan: the paths found so far, and why it failed.
