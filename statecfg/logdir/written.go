@@ -324,6 +324,12 @@ type ownership struct {
 	removed []string
 }
 
+// Started reports whether the record of the files the gauntlet wrote
+// knows the log directory dir: this version started it (Start, at trust
+// or at the first file it wrote there). Its logs and execution state are
+// then this version's own or planted since, never an earlier tool's.
+func Started(dir string) bool { return readOwnership(dir).known }
+
 // readOwnership reads the record of the log directory dir.
 func readOwnership(dir string) *ownership {
 	o := &ownership{moved: map[string]string{}}
