@@ -56,10 +56,11 @@ const onMain = "exec git checkout -q main\ncp bad.txt src/x.txt\nexec git add sr
 // the local base branch gained past its last point seen to pass, which no
 // stop judged, is the agent's work. For every history shape that brings
 // such a commit, holding a broken file, into HEAD, the stop on the branch
-// blocks, or approves saying "Not verified" and naming the commits. The
-// controls: the same shapes with a harmless commit that a stop judged on
-// the base, or that the base's remote-tracking copy holds (fetched), pass
-// and tell nothing.
+// blocks, or approves saying "Not verified" and naming the commits; so it
+// does when the agent also moved the base's remote-tracking copy onto it
+// any way but a fetch (forgedCopies). The controls: the same shapes with
+// a harmless commit that a stop judged on the base, or that the base's
+// remote-tracking copy holds (fetched), pass and tell nothing.
 func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, script string) { writeScript(t, dir, name, script) }
@@ -75,20 +76,51 @@ func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
 		judged := strings.Replace(harmless, gains, gains+"exec git checkout -q main\nstdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve\n", 1)
 		write(l.name+" judged on the base", "# "+l.name+" of a harmless commit a stop judged on the base\n"+launderSetup+"\n"+judged+
 			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
-		fetched := strings.Replace(harmless, gains, gains+"exec git update-ref refs/remotes/origin/main main\n", 1)
-		write(l.name+" fetched", "# "+l.name+" of a harmless commit the base's remote-tracking copy holds\n"+launderSetup+"\n"+fetched+
+		fetched := strings.Replace(harmless, gains, gains+fetchMain, 1)
+		write(l.name+" fetched", "# "+l.name+" of a harmless commit the base's remote-tracking copy holds, fetched\n"+launderSetup+"\n"+fetched+
 			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
+		broken := l.gains
+		if broken == "" {
+			broken = "exec git commit -q -m x\n"
+		}
+		for _, f := range forgedCopies {
+			forged := strings.Replace(l.shape, broken, broken+f.lines, 1)
+			write(l.name+" "+f.name, "# "+l.name+" of a broken commit, the base's remote-tracking copy moved onto it by "+f.name+"\n"+
+				launderSetup+"\n"+forged+"stdin stop.json\nexec agent-gauntlet stop-hook\nblockedortold 'commit'\n"+launderFiles)
+		}
 	}
 	testscript.Run(t, ScriptParams(dir))
 }
 
-// launderSetup makes the project: a check on src that fails on a marker
-// in a changed file, a stop on main that records main's point, and the
+// fetchMain publishes main on the person's remote (as someone with the
+// right to would) and fetches it: the base's remote-tracking copy moved by
+// a fetch.
+const fetchMain = "exec git push -q $WORK/person.git main\nexec git fetch -q origin\n"
+
+// forgedCopies are the ways the agent can move the base's remote-tracking
+// copy (refs/remotes/origin/main) onto the local base without a fetch:
+// update-ref with and without a reflog message, a push to the person's
+// remote, a push to a remote of the agent's own put in its place. None
+// of them makes the commits it holds someone else's (git.Fetched).
+var forgedCopies = []struct{ name, lines string }{
+	{"update-ref", "exec git update-ref refs/remotes/origin/main main\n"},
+	{"update-ref -m", "exec git update-ref -m moved refs/remotes/origin/main main\n"},
+	{"a push", "exec git push -q origin main\n"},
+	{"a push to a remote of its own", "exec git init -q --bare $WORK/mine.git\nexec git remote set-url origin $WORK/mine.git\nexec git push -q origin main\n"},
+}
+
+// launderSetup makes the project: a person's remote origin, fetched, a
+// check on src that fails on a marker in a changed file, a stop on main
+// that records main's point, and the
 // branch work with a commit of its own whose stop passes.
 const launderSetup = `env GAUNTLET_STOP_HOOK_ACTIVE=
 exec git init -q -b main
 exec git add -A
 exec git commit -q -m base
+exec git init -q --bare $WORK/person.git
+exec git remote add origin $WORK/person.git
+exec git push -q $WORK/person.git main
+exec git fetch -q origin
 exec agent-gauntlet trust --yes
 stdin stop.json
 exec agent-gauntlet stop-hook

@@ -176,7 +176,8 @@ func hookOutlook(ctx context.Context, settings config.StopHook, root, logDir str
 // only the TypeScript tool's fields counts from its
 // last_run_completed_at, and no execution state, or one edited, can make
 // the hook skip a run that the book says is due. Without a book yet the
-// execution state alone decides (verdicts.IntervalStart). A full pass that
+// execution state alone decides (verdicts.IntervalStart), in a project an
+// earlier tool can have left (run.StateTaken); in any other, no interval. A full pass that
 // ran in another environment than this process's (run.EnvIdentity: a run
 // by hand with another PATH, GOFLAGS or reviewer program) starts no
 // interval here, as its results are a miss of the result cache here.
@@ -194,9 +195,13 @@ func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, no
 	case err != nil:
 		return 0, "the gauntlet's record of its verdicts cannot be used"
 	case book == nil:
-		// A project without records yet: its logs tell what is pending.
+		// A project without records yet: its logs tell what is pending,
+		// and its state when an earlier tool can have left it.
 		if pending, err := logdir.HasPendingLogs(logDir); err != nil || pending {
 			return 0, "failures are pending (they are always verified)"
+		}
+		if !run.StateTaken(ctx, root, logDir) {
+			return 0, "no full pass is in the gauntlet's records (an execution state alone counts only in a project this version has not run or been trusted in)"
 		}
 	default:
 		if p, _ := book.Pending(logDir, run.EnvIdentity(), nil); !p.Empty() || len(p.Skipped) > 0 {

@@ -27,6 +27,7 @@ const (
 	msgIrregular = "left %s in place: it is %s, not a file agent-gauntlet writes"
 	msgOccupied  = "left %s in place: %s already exists"
 	msgPrevious  = "%s is %s, not the archive directory: move it away so that the logs can be archived"
+	msgAside     = "kept %s as %s: it was there when agent-gauntlet started its record of the files it writes, so it may be a person's; delete it if it is not yours"
 )
 
 // Clean archives the logs of the log directory dir into dir/previous/.
@@ -98,8 +99,13 @@ type cleaner struct {
 // (see ownership.owns).
 func (c *cleaner) ours(rel string) bool { return c.own.owns(c.root, rel) }
 
-// removeOwn deletes the file rel, one of the gauntlet's.
+// removeOwn deletes the file rel, one of the gauntlet's; one it adopted
+// is moved aside instead (aside).
 func (c *cleaner) removeOwn(rel string) {
+	if c.own.adopted(rel) {
+		c.aside(rel)
+		return
+	}
 	if err := c.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		c.fail("remove", rel, err)
 		return
@@ -287,11 +293,15 @@ func (c *cleaner) archive(name string) {
 	c.moveOwn(name, target)
 }
 
-// moveOwn moves the gauntlet's file rel to target, replacing a file of the
-// gauntlet's there; anything else at target stays, and so does rel.
+// moveOwn moves the gauntlet's file rel to target, replacing a file the
+// gauntlet wrote there; one it adopted there is moved aside first
+// (aside); anything else at target stays, and so does rel.
 func (c *cleaner) moveOwn(rel, target string) {
 	if _, err := c.root.Lstat(target); err == nil && !c.ours(target) {
 		c.warn(msgOccupied, rel, fserr.Quote(filepath.Join(c.dir, target)))
+		return
+	}
+	if c.own.adopted(target) && !c.aside(target) {
 		return
 	}
 	if err := c.root.Rename(rel, target); err != nil {
@@ -328,3 +338,45 @@ func (c *cleaner) archiveDir(name string) {
 	// Fails, leaving it, when something not ours is still there.
 	_ = c.root.Remove(name)
 }
+
+// aside renames the adopted file rel to a fresh name beside it, which is
+// no name of the gauntlet's, and drops it from the record: an adopted file
+// may be a person's (see Start), so where the gauntlet would delete it or
+// write over it, it is kept, and from then on left alone. It reports
+// whether rel's place is free.
+func (c *cleaner) aside(rel string) bool {
+	to, err := aside(c.root, c.own, rel)
+	if err != nil {
+		c.fail("move aside", rel, err)
+		return false
+	}
+	c.warn(msgAside, rel, fserr.Quote(filepath.Join(c.dir, to)))
+	return true
+}
+
+// aside renames the file rel of root to the first free name of
+// rel.adopted, rel.adopted.2, ... and makes o forget it (o.save records
+// that); it returns the new name.
+func aside(root *os.Root, o *ownership, rel string) (string, error) {
+	for i := 1; ; i++ {
+		to := rel + adoptedSuffix
+		if i > 1 {
+			to += fmt.Sprintf(".%d", i)
+		}
+		if _, err := root.Lstat(to); !errors.Is(err, fs.ErrNotExist) {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
+		if err := root.Rename(rel, to); err != nil {
+			return "", err
+		}
+		o.remove(rel)
+		return to, nil
+	}
+}
+
+// adoptedSuffix ends the name an adopted file is kept under (aside): no
+// name of the gauntlet's ends so (IsOwn).
+const adoptedSuffix = ".adopted"

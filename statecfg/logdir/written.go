@@ -57,6 +57,10 @@ type fileID struct {
 	// path alone is its identity, since editors and tools such as sed -i
 	// write a new file in its place.
 	Edited bool `json:"edited,omitempty"`
+	// Adopted marks a file the gauntlet did not write but took as an
+	// earlier run's when the record started (see start): it may be a
+	// person's, so it is moved, never deleted nor written over.
+	Adopted bool `json:"adopted,omitempty"`
 }
 
 // writtenRecord is the record of one work tree, as stored.
@@ -127,7 +131,10 @@ func (p recordPlace) update(change func(r *writtenRecord) bool) error {
 // with the gauntlet's names already there (see IsOwn) that an earlier run
 // wrote: those in its root, previous/, commit/ and previous/commit/, when
 // an execution state there (in its root or previous/) shows a run ended,
-// and not written after the last such state (adoptSlack aside). A log
+// and not written after the last such state (adoptSlack aside). Since
+// that state may be planted, an adopted file may be a person's: it is
+// archived like the gauntlet's own, but never deleted nor written over
+// (see cleaner.aside). A log
 // directory the record knows already is left as it is; outside a git work
 // tree there is no record.
 func Start(dir string) error {
@@ -166,6 +173,10 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 			}
 			rel := filepath.Join(sub, e.Name())
 			if id, err := identify(filepath.Join(dir, rel), false); err == nil {
+				// The state is rewritten by every run, and the TypeScript
+				// tool's session reference deleted, as that tool did.
+				k := classify(e.Name())
+				id.Adopted = k != stateFile && k != legacyDeleted
 				r.Files[p.path(rel)] = id
 			}
 		}
@@ -324,6 +335,12 @@ type ownership struct {
 	removed []string
 }
 
+// Started reports whether the record of the files the gauntlet wrote
+// knows the log directory dir: this version started it (Start, at trust
+// or at the first file it wrote there). Its logs and execution state are
+// then this version's own or planted since, never an earlier tool's.
+func Started(dir string) bool { return readOwnership(dir).known }
+
 // readOwnership reads the record of the log directory dir.
 func readOwnership(dir string) *ownership {
 	o := &ownership{moved: map[string]string{}}
@@ -366,6 +383,11 @@ func (o *ownership) owns(root *os.Root, rel string) bool {
 	return id.matches(f)
 }
 
+// adopted reports whether the record holds rel as adopted (see start).
+func (o *ownership) adopted(rel string) bool {
+	return o.known && o.files[o.place.path(rel)].Adopted
+}
+
 // move records that the file at rel now is at to.
 func (o *ownership) move(rel, to string) {
 	if o.known {
@@ -373,10 +395,12 @@ func (o *ownership) move(rel, to string) {
 	}
 }
 
-// remove records that the file at rel is deleted.
+// remove records that the file at rel is deleted (or no longer the
+// gauntlet's).
 func (o *ownership) remove(rel string) {
 	if o.known {
 		o.removed = append(o.removed, o.place.path(rel))
+		delete(o.files, o.place.path(rel))
 	}
 }
 
@@ -414,7 +438,7 @@ func (o *ownership) ownsOpen(dir, path string, f *os.File) bool {
 		return false
 	}
 	id, ok := o.files[o.place.path(rel)]
-	if !ok {
+	if !ok || id.Adopted {
 		return false
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -439,6 +463,11 @@ func Rotate(dir, name, backup string) error {
 	if _, err := root.Lstat(backup); err == nil && !o.owns(root, backup) {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, backup), errNotWritten)
 	}
+	if o.owns(root, backup) && o.adopted(backup) {
+		if _, err := aside(root, o, backup); err != nil {
+			return err
+		}
+	}
 	if err := root.Rename(name, backup); err != nil {
 		return err
 	}
@@ -448,8 +477,8 @@ func Rotate(dir, name, backup string) error {
 
 // Owned reports whether the file at path, in a log directory, may be
 // written over or deleted by the gauntlet: nothing is there, or the
-// gauntlet wrote it (the record holds it as it is now, or does not know
-// the log directory and the file is a regular one).
+// gauntlet wrote it (the record holds it as it is now, not adopted, or
+// does not know the log directory and the file is a regular one).
 func Owned(path string) bool {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {

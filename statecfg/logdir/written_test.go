@@ -347,9 +347,11 @@ func sortedKeys(m map[string][]byte) []string {
 // A log directory the record starts with files of the gauntlet's names in
 // it, written by a run that ended there (an earlier version's or the
 // TypeScript tool's logs, with its execution state), adopts them, so that
-// archiving takes them as before. Without an execution state no run ended
-// there, and files written well after the last one are not that run's:
-// neither is adopted, and no file put there after the start is.
+// archiving takes them as before, except that one it would delete is kept
+// under a fresh name (it may be a person's: adopted_test.go). Without an
+// execution state no run ended there, and files written well after the
+// last one are not that run's: neither is adopted, and no file put there
+// after the start is.
 func TestStartAdoptsWhatIsThere(t *testing.T) {
 	earlier := []string{"console.1.log", "check_src_lint.1.log", "previous/console.0.log", "mine.txt"}
 	for _, c := range []struct {
@@ -361,12 +363,12 @@ func TestStartAdoptsWhatIsThere(t *testing.T) {
 	}{
 		{name: "a run ended here", state: ".execution_state",
 			want: []string{"console.9.log", "mine.txt", "previous/", "previous/.execution_state", "previous/check_src_lint.0.log",
-				"previous/check_src_lint.1.log", "previous/console.1.log"},
-			kept: []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log"}},
+				"previous/check_src_lint.1.log", "previous/console.0.log.adopted", "previous/console.1.log"},
+			kept: []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log", "previous/console.0.log"}},
 		{name: "its state archived", state: "previous/.execution_state",
 			want: []string{"console.9.log", "mine.txt", "previous/", "previous/check_src_lint.0.log",
-				"previous/check_src_lint.1.log", "previous/console.1.log"},
-			kept: []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log"}},
+				"previous/check_src_lint.1.log", "previous/console.0.log.adopted", "previous/console.1.log"},
+			kept: []string{"console.9.log", "mine.txt", "previous/check_src_lint.0.log", "previous/console.0.log"}},
 		{name: "no run ended here", kept: []string{"console.1.log", "check_src_lint.1.log", "console.9.log", "mine.txt"},
 			want: []string{"check_src_lint.1.log", "console.1.log", "console.9.log", "mine.txt", "previous/", "previous/check_src_lint.0.log", "previous/console.0.log"}},
 		{name: "written long after the last run", state: ".execution_state", age: time.Hour,

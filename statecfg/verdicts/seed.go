@@ -16,6 +16,10 @@ type Legacy struct {
 	Slots []LegacySlot
 	// Run is the highest run number of the log directory.
 	Run int
+	// Unproven is true when the execution state may be the agent's, not
+	// an earlier tool's (a project this version started or a person
+	// trusted): its last run opens no interval.
+	Unproven bool
 }
 
 // LegacySlot is one slot's latest verdict in an older version's logs.
@@ -65,7 +69,9 @@ func (b *Book) Seed(l Legacy, st *state.State, at time.Time) {
 		b.Snapshot = &Snapshot{Run: st.RunNumber, Ref: st.WorkingTreeRef, Commit: st.Commit, Scope: st.Scope,
 			Definitions: st.ReviewDefinitions}
 	}
-	b.LastFullPassAt = IntervalStart(nil, st)
+	if !l.Unproven {
+		b.LastFullPassAt = IntervalStart(nil, st)
+	}
 	if !b.pending("", nil).Empty() && l.Run > 0 {
 		first := st.EpisodeStartRun
 		if first < 1 || first > l.Run {

@@ -203,7 +203,7 @@ var ops = []op{
 		}
 		return 1
 	}, func(t *rapid.T, m *model) string {
-		return "refmove " + rapid.SampledFrom([]string{"branch", "update-ref", "merge"}).Draw(t, "how")
+		return "refmove " + rapid.SampledFrom([]string{"branch", "update-ref", "origin", "push", "merge"}).Draw(t, "how")
 	}},
 	{"nest", fixed(1), func(t *rapid.T, m *model) string {
 		return fmt.Sprintf("nest %s %s", rapid.SampledFrom(nestDirs).Draw(t, "dir"), rapid.SampledFrom([]string{"commit", "empty"}).Draw(t, "nested commit"))

@@ -359,10 +359,16 @@ func (h *harness) merge() error {
 	if err != nil || commit == "" {
 		return err
 	}
-	for _, ref := range []string{"refs/heads/main", "refs/remotes/origin/main"} {
-		if _, err = h.s.git("update-ref", ref, commit); err != nil {
-			return err
-		}
+	if _, err = h.s.git("update-ref", "refs/heads/main", commit); err != nil {
+		return err
+	}
+	// The remote's main gains the merge (as its host merges a pull
+	// request), and origin/main takes it by a fetch.
+	if _, err = h.s.git("push", "-q", "-f", h.s.remote(), commit+":refs/heads/main"); err != nil {
+		return err
+	}
+	if _, err = h.s.git("fetch", "-q", "origin"); err != nil {
+		return err
 	}
 	h.m.mainMark, h.m.refMoved = commit, false
 	return nil

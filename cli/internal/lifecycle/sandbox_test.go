@@ -234,9 +234,10 @@ func newSandbox(parent, gauntlet string, cfg projectConfig) (*sandbox, error) {
 			return nil, err
 		}
 	}
-	steps := [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"checkout", "-q", "-b", "work"}}
+	steps := [][]string{{"init", "-q", "-b", "main"}, {"init", "-q", "--bare", s.remote()}, {"remote", "add", "origin", s.remote()},
+		{"add", "-A"}, {"commit", "-q", "-m", "base"}, {"checkout", "-q", "-b", "work"}}
 	if cfg.NoCommits {
-		steps = steps[:1]
+		steps = steps[:3]
 	}
 	for _, args := range steps {
 		if _, err := s.git(args...); err != nil {
@@ -250,6 +251,10 @@ func newSandbox(parent, gauntlet string, cfg projectConfig) (*sandbox, error) {
 	}
 	return s, nil
 }
+
+// remote is the person's remote, origin: a bare repository beside the
+// project.
+func (s *sandbox) remote() string { return filepath.Join(s.base, "remote.git") }
 
 // pathWithout is $PATH without the directories that hold an executable
 // named name: a stand-in that goes missing must not be replaced by a real

@@ -426,7 +426,10 @@ func (h *harness) crlf(path string) error {
 // refMove moves main to HEAD, as an agent that wants its work to look
 // merged would: with `git branch -f` ("branch") or `git update-ref`
 // ("update-ref"), or merges HEAD into the local main alone ("merge": no
-// remote merged it, so it is no pull request merged). Once a run has started the episode, its base is the
+// remote merged it, so it is no pull request merged), and moves
+// origin/main onto that merge too, by `git update-ref` ("origin") or by a
+// push to origin ("push"): a remote-tracking copy that no fetch moved is
+// no pull request merged either. Once a run has started the episode, its base is the
 // gauntlet's record and the move changes nothing; before, nothing records
 // it, and the moved main is the base.
 func (h *harness) refMove(how string) error {
@@ -439,10 +442,17 @@ func (h *harness) refMove(how string) error {
 		_, err = h.s.git("branch", "-f", "main", "HEAD")
 	case "update-ref":
 		_, err = h.s.git("update-ref", "refs/heads/main", "HEAD")
-	case "merge":
+	case "merge", "origin", "push":
 		var commit string
 		if commit, err = h.mergeCommit(); err == nil && commit != "" {
 			_, err = h.s.git("update-ref", "refs/heads/main", commit)
+		}
+		switch {
+		case err != nil || commit == "":
+		case how == "origin":
+			_, err = h.s.git("update-ref", "refs/remotes/origin/main", commit)
+		case how == "push":
+			_, err = h.s.git("push", "-q", "-f", "origin", "main")
 		}
 	default:
 		return fmt.Errorf("refmove: %q", how)

@@ -20,7 +20,9 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // now is the fixed clock of these tests.
@@ -293,14 +295,29 @@ func TestFastPaths(t *testing.T) {
 	}
 }
 
-// writeState records a full run that passed at at: the interval counts
-// from it.
+// writeState records a full run that passed at at, as an earlier tool
+// leaves it in the project whose log directory is logDir (at its root),
+// upgraded since: no verdict book, its trust adopted from HEAD. The
+// interval counts from it (a state alone counts only there:
+// run.StateTaken).
 func writeState(t testing.TB, logDir string, at time.Time) {
 	t.Helper()
 	if err := state.Write(logDir, state.State{LastRunCompletedAt: at, LastFullPassAt: at, Branch: "main", Commit: "abc"}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Remove(state.Path(logDir)) })
+	p, err := place.Locate(context.Background(), filepath.Dir(logDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := trust.ReadRecord(p)
+	if err != nil || rec == nil {
+		t.Fatalf("trust record: %v", err)
+	}
+	rec.How = trust.HowHEAD
+	if err := trust.WriteRecord(p, *rec); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestRunsWhenDue pins the cases that must reach ExecuteRun.

@@ -99,7 +99,7 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	// The refs read the previous snapshot as the state names it now:
 	// auto-clean may reset prev while they are asked.
 	prevSnapshot := prev.WorkingTreeRef
-	b.refs = lazy(func() (git.Refs, error) { return git.ResolveRefs(ctx, p.root, p.base, prevSnapshot) })
+	b.refs = lazy(func() (git.Refs, error) { return resolveRefs(ctx, p, prevSnapshot) })
 	b.changed = listChanges(ctx, p, b.refs, spec)
 	b.exists = &existence{root: p.root, changed: b.changed}
 	// A look at a past commit leaves the work tree's logs as they are.
@@ -256,4 +256,24 @@ func (e *existence) of(files []string) func(string) bool {
 		}
 	})
 	return e.exists
+}
+
+// resolveRefs reads HEAD, the base branch and the previous snapshot
+// (git.ResolveRefs), keeping the base's remote-tracking copy only when git
+// fetched it there (git.Fetched): a copy moved by hand or by a push from
+// this repository holds what the agent put there, and a commit it holds
+// is not the base's for that (baseMovedOver, remoteHolds, remoteMerged).
+func resolveRefs(ctx context.Context, p *project, snapshot string) (git.Refs, error) {
+	r, err := git.ResolveRefs(ctx, p.root, p.base, snapshot)
+	if err != nil || r.Remote == "" {
+		return r, err
+	}
+	fetched, err := git.Fetched(ctx, p.root, p.base, r.Remote)
+	if err != nil {
+		return git.Refs{}, err
+	}
+	if !fetched {
+		r.Remote = ""
+	}
+	return r, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
@@ -68,13 +69,35 @@ func ReadRecord(ctx context.Context, root, logDir string, jn *logdir.JobNames, s
 	}
 	r.Book = verdicts.NewBook()
 	if has, _ := logdir.HasLogs(logDir); has || st != nil || r.Damaged != "" {
-		r.Book.Seed(legacyOf(logDir, jn), st, now)
+		l := legacyOf(logDir, jn)
+		l.Unproven = st != nil && !StateTaken(ctx, root, logDir)
+		r.Book.Seed(l, st, now)
 		r.Seeded = true
 	}
 	if r.Damaged != "" {
 		r.Book.Lost(now, r.Damaged+"; what it held was read again from the log directory")
 	}
 	return r
+}
+
+// StateTaken reports whether the execution state of the log directory
+// logDir may stand for the runs before the verdict book of the project at
+// root (verdicts.IntervalStart): only in a project an earlier tool could
+// have left, one in which this version has not started a log directory
+// (logdir.Started) nor been trusted by a person (a trust record other
+// than one a stop adopted from HEAD, trust.HowHEAD). Anywhere else a
+// state with no book is no record of a run: this version writes its book
+// at every run, and the agent can write the state.
+func StateTaken(ctx context.Context, root, logDir string) bool {
+	if logdir.Started(logDir) {
+		return false
+	}
+	pl, err := place.Locate(ctx, root)
+	if err != nil {
+		return true // no repository: no record of this version either
+	}
+	rec, err := trust.ReadRecord(pl)
+	return err == nil && (rec == nil || rec.How == trust.HowHEAD)
 }
 
 // save applies change to the book and writes it whole (verdicts.Update):
