@@ -67,22 +67,24 @@ type Run struct {
 var volatileEnv = map[string]bool{"_": true, "PWD": true, "OLDPWD": true, "SHLVL": true}
 
 // EnvIdentity is the identity of an environment (os.Environ's form): the
-// hash of its variables, sorted, but volatileEnv's and those agent-gauntlet
-// sets for its own children (GAUNTLET_*, AGENT_GAUNTLET_*), and of the
-// program each review CLI (adapter.Specs) resolves to on its PATH, by
-// ProgramIdentity. It is the one fingerprint of an environment: the result
-// cache and the reviewer-answer cache key by it, and the verdict book
-// stores it with the full pass that starts the interval (see
-// run.EnvIdentity).
+// hash of its variables, sorted, but volatileEnv's, perConnectionEnv's and
+// those agent-gauntlet sets for its own children (GAUNTLET_*,
+// AGENT_GAUNTLET_*); of the program each review CLI (adapter.Specs)
+// resolves to on its PATH, by ProgramIdentity; of every directory on that
+// PATH (writePathDirs), so that a program added to one and removed again
+// tells; and of the files in the user's home and the system that the
+// review CLIs and common tool runtimes read (userFiles). It is the one
+// fingerprint of an environment: the result cache and the reviewer-answer
+// cache key by it, and the verdict book stores it with the full pass that
+// starts the interval (see run.EnvIdentity).
 func EnvIdentity(environ []string) string {
 	var kept []string
-	path := ""
+	vars := map[string]string{}
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if name == "PATH" {
-			path = value
-		}
-		if volatileEnv[name] || strings.HasPrefix(name, "GAUNTLET_") || strings.HasPrefix(name, "AGENT_GAUNTLET_") {
+		vars[name] = value
+		if volatileEnv[name] || slices.Contains(perConnectionEnv, name) ||
+			strings.HasPrefix(name, "GAUNTLET_") || strings.HasPrefix(name, "AGENT_GAUNTLET_") {
 			continue
 		}
 		kept = append(kept, kv)
@@ -90,9 +92,12 @@ func EnvIdentity(environ []string) string {
 	slices.Sort(kept)
 	h := sha256.New()
 	h.Write([]byte(strings.Join(kept, "\x00")))
+	path := vars["PATH"]
 	for _, spec := range adapter.Specs {
 		fmt.Fprintf(h, "\x00\x00%s=%s", spec.Binary, ProgramIdentity(spec.Binary, path))
 	}
+	writePathDirs(h, path, vars["HOME"])
+	writeWatched(h, userFiles(func(k string) string { return vars[k] }))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
