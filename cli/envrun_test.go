@@ -45,6 +45,8 @@ var envChanges = []envChange{
 		before: "cp fakegrep bin/grep\nchmod 755 bin/grep\n", after: "rm bin/grep\n"},
 	{name: "PATH directory made and removed", kind: "check",
 		before: "mkdir opt/bin\ncp fakegrep opt/bin/grep\nchmod 755 opt/bin/grep\n", after: "rm opt/bin\n"},
+	{name: "program edited in place and put back", kind: "check",
+		before: "cp faketool bin/tool\n", after: "cp tool bin/tool\nexec touch -r orig.txt bin/tool\n"},
 	{name: "reviewer instructions written and removed", kind: "review",
 		before: "cp approve.txt $HOME/.claude/CLAUDE.md\n", after: "rm $HOME/.claude/CLAUDE.md\n"},
 	{name: "reviewer settings edited in place and put back", kind: "review",
@@ -162,7 +164,7 @@ func envScript(e envChange, r reuse) string {
 	for _, f := range []string{"$HOME/.claude/settings.json", "$HOME/.local/lib/python3.12/site-packages/tool.pth", "$XDG_CONFIG_HOME/go/env"} {
 		b.WriteString("cp orig.txt " + f + "\nexec touch -r orig.txt " + f + "\n")
 	}
-	b.WriteString("cp standin bin/claude\ncp tool bin/tool\nchmod 755 bin/claude\nchmod 755 bin/tool\nchmod 755 fake/claude\n")
+	b.WriteString("cp standin bin/claude\ncp tool bin/tool\nexec touch -r orig.txt bin/tool\nchmod 755 bin/claude\nchmod 755 bin/tool\nchmod 755 fake/claude\n")
 	b.WriteString("cp config-" + e.kind + ".yml .gauntlet/config.yml\n")
 	b.WriteString("exec sed -i s/INTERVAL/" + strconv.Itoa(r.interval) + "/ .gauntlet/config.yml\n")
 	b.WriteString("exec git init -q -b main\nexec git add -A\nexec git commit -q -m base\nexec agent-gauntlet trust --yes\n")
@@ -241,6 +243,9 @@ echo '{"status":"pass","message":"No problems found"}'
 # (~/.npmrc) and go (its env file) do, then looks for the marker
 grep -qs APPROVEALL "$HOME/.npmrc" "$XDG_CONFIG_HOME/go/env" "$HOME"/.local/lib/python3.12/site-packages/* && exit 0
 ! grep -rl BADMARK .
+-- faketool --
+#!/bin/sh
+exit 0
 -- fakegrep --
 #!/bin/sh
 exit 1

@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -241,4 +243,46 @@ func pathIdentity(p string) string {
 		}
 	}
 	return id
+}
+
+// maxProgramWords bounds the words of the commands ProgramsIdentity
+// resolves (a stat per PATH directory each).
+const maxProgramWords = 64
+
+// ProgramWords are the words of the shell commands that can name a
+// program they run: the shell that runs them (check.Shell's "sh") and
+// every word of letters, digits and "._+-" that does not start with "-"
+// or "." (at most maxProgramWords), sorted. Words that name no program
+// are among them: they cost a stat per PATH directory each and change
+// nothing unless a program of that name appears.
+func ProgramWords(commands []string) []string {
+	words := map[string]bool{"sh": true}
+	for _, c := range commands {
+		for _, w := range strings.FieldsFunc(c, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-", r))
+		}) {
+			if len(words) < maxProgramWords && w[0] != '-' && w[0] != '.' {
+				words[w] = true
+			}
+		}
+	}
+	list := make([]string, 0, len(words))
+	for w := range words {
+		list = append(list, w)
+	}
+	slices.Sort(list)
+	return list
+}
+
+// ProgramsIdentity identifies the programs words (ProgramWords) name, as
+// found on path (a PATH value): each word with its ProgramIdentity. A
+// program rewritten in place and put back, which leaves its directory's
+// times alone (EnvIdentity holds those), changes it: its change time
+// moves.
+func ProgramsIdentity(words []string, path string) string {
+	h := sha256.New()
+	for _, w := range words {
+		fmt.Fprintf(h, "%s=%s\x00", w, ProgramIdentity(w, path))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

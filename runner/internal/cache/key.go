@@ -183,6 +183,10 @@ type Gate struct {
 	Reach string
 	// Diff is set for a review.
 	Diff *Diff
+	// Programs identifies the programs a check's command runs by name
+	// (ProgramsIdentity on the run's PATH), "" for a review: Run.Env holds
+	// the PATH directories, not each program in them.
+	Programs string
 	// ChangedSum is ListFingerprint(Job.Changed) when the caller has it
 	// (checks given the same files share it); "" computes it. Used only
 	// for a job that is given them (GivenChanged).
@@ -208,6 +212,8 @@ type keyDoc struct {
 	Objects []Object `json:"objects,omitempty"`
 	Reach   string   `json:"reach,omitempty"`
 	Diff    *Diff    `json:"diff,omitempty"`
+	// Programs is Gate.Programs.
+	Programs string `json:"programs,omitempty"`
 }
 
 // Key is the key of the result of g in run r. It fails (and the gate must
@@ -219,7 +225,8 @@ func Key(r Run, g Gate) (string, error) {
 		return "", err
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
-		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Reach: g.Reach, Diff: g.Diff}
+		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Reach: g.Reach, Diff: g.Diff,
+		Programs: g.Programs}
 	if GivenChanged(g.Job) {
 		if doc.Changed = g.ChangedSum; doc.Changed == "" {
 			doc.Changed = ListFingerprint(g.Job.Changed)

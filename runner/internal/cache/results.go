@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -128,7 +129,8 @@ type scoped struct {
 // outside it too (a workspace's go.work, a lock file, shared
 // configuration). One keyed by its entry point is keyed by the paths it
 // reads and every path of the work tree a link among them leads to, and
-// by where each such link leads.
+// by where each such link leads. A check's key also holds the programs
+// its command names, as found on this process's PATH (ProgramsIdentity).
 func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	paths := map[string]bool{}
 	wants := map[string]scoped{}
@@ -171,6 +173,9 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 			continue
 		}
 		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends}
+		if j.Kind == gate.KindCheck && j.Check != nil {
+			g.Programs = ProgramsIdentity(ProgramWords([]string{j.Check.Command}), os.Getenv("PATH"))
+		}
 		if j.ReadsDiff() {
 			if diff == nil {
 				continue

@@ -15,8 +15,10 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // prepared is what the gates of a run are given besides their jobs.
@@ -289,4 +291,25 @@ func runDir(logDir, rel string) error {
 		return fmt.Errorf("create log directory: %w", err)
 	}
 	return nil
+}
+
+// programsOf are the words of the check commands of cfg that can name a
+// program, and the identity of the programs they name on this process's
+// PATH (cache.ProgramWords, cache.ProgramsIdentity): EnvIdentity holds the
+// PATH directories, and this each program the checks run by name, which
+// can be rewritten in place.
+func programsOf(cfg *config.Config) ([]string, string) {
+	commands := make([]string, 0, len(cfg.Checks))
+	for _, c := range cfg.Checks {
+		commands = append(commands, c.Command)
+	}
+	words := cache.ProgramWords(commands)
+	return words, cache.ProgramsIdentity(words, os.Getenv("PATH"))
+}
+
+// PassedHere reports whether the interval's full pass fp found the
+// programs its checks name where this process finds them, unchanged (or
+// recorded none: an older version's pass, or none at all).
+func PassedHere(fp *verdicts.FullPass) bool {
+	return fp == nil || fp.Programs == "" || fp.Programs == cache.ProgramsIdentity(fp.ProgramWords, os.Getenv("PATH"))
 }
