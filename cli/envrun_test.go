@@ -130,16 +130,19 @@ var reuses = []reuse{
 
 // TestStopTakesNothingFromAnotherEnvironment pins the invariant: no
 // verdict, interval start, cleared failure or reviewer's answer that a run
-// in one environment produced is taken by a stop in an environment that
-// would not produce the same result-cache key (the environment's
-// variables and the review CLI programs they find, cache.EnvIdentity).
-// For every environment a run by hand can have (a reviewer or a check
-// tool of the agent's own first on PATH, a tool variable, the reviewer
-// replaced at its path) and everything a stop reuses (the interval, a
-// cleared failure, the reviewer-answer cache, the result cache), the run
-// by hand passes work that fails, and the stop after it runs the real
-// gate and blocks; in the unchanged environment (good work), the stop
-// takes what the run by hand proved.
+// proved with something the gates can run or read that differs from what
+// the stop would use is taken by the stop. "Something" is what the gates
+// resolve on PATH (a program first on it, one added to a directory already
+// on it or to one made for the run, one rewritten in place and put back,
+// the reviewer replaced at its path), the variables, and the files in the
+// user's home that the reviewer CLIs and tool runtimes read (written and
+// removed, or edited in place and put back with their time). For each of
+// them and everything a stop reuses (the interval, a cleared failure, the
+// reviewer-answer cache, the result cache), the run by hand passes work
+// that fails, and the stop after it runs the real gate and blocks. And
+// the converse: in the unchanged environment, or one that differs only in
+// the variables that name a connection, terminal or window (which no gate
+// reads differently), the stop takes what the run by hand proved.
 func TestStopTakesNothingFromAnotherEnvironment(t *testing.T) {
 	dir := t.TempDir()
 	for _, e := range envChanges {
