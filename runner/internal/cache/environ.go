@@ -153,10 +153,11 @@ const maxListed = 256
 // __init__.py).
 func writeWatched(h io.Writer, ws []watched) {
 	for _, w := range ws {
-		fmt.Fprintf(h, "\x00%s=%s", w.path, pathIdentity(w.path))
-		if _, err := os.Stat(w.path); err != nil {
+		id, there := pathIdentity(w.path)
+		fmt.Fprintf(h, "\x00%s=%s", w.path, id)
+		if !there {
 			if w.anchor != "" {
-				fmt.Fprintf(h, " anchor %s", pathIdentity(w.anchor))
+				fmt.Fprintf(h, " anchor %s", identity(w.anchor))
 			}
 			continue
 		}
@@ -178,9 +179,9 @@ func writeWatched(h io.Writer, ws []watched) {
 				continue
 			}
 			p := filepath.Join(w.path, e.Name())
-			fmt.Fprintf(h, "\x00 %s=%s", e.Name(), pathIdentity(p))
+			fmt.Fprintf(h, "\x00 %s=%s", e.Name(), identity(p))
 			if site && e.IsDir() {
-				fmt.Fprintf(h, " %s", pathIdentity(filepath.Join(p, "__init__.py")))
+				fmt.Fprintf(h, " %s", identity(filepath.Join(p, "__init__.py")))
 			}
 		}
 		fmt.Fprintf(h, " %d entries", n)
@@ -203,12 +204,13 @@ func writePathDirs(h io.Writer, path, home string) {
 			continue
 		}
 		seen[dir] = true
-		fmt.Fprintf(h, "\x00\x00path %s=%s", dir, pathIdentity(dir))
-		if _, err := os.Stat(dir); err == nil {
+		id, there := pathIdentity(dir)
+		fmt.Fprintf(h, "\x00\x00path %s=%s", dir, id)
+		if there {
 			continue
 		}
 		if parent := filepath.Dir(filepath.Clean(dir)); !aboveOrHome(parent, home) {
-			fmt.Fprintf(h, " parent %s", pathIdentity(parent))
+			fmt.Fprintf(h, " parent %s", identity(parent))
 		}
 	}
 }
@@ -225,23 +227,30 @@ func aboveOrHome(dir, home string) bool {
 }
 
 // pathIdentity is the identity of p without following a final symbolic
-// link, and through it the identity of what it leads to; "absent" when
-// there is nothing at p.
-func pathIdentity(p string) string {
+// link, and through it the identity of what it leads to ("dangling" when
+// nothing); "absent" when there is nothing at p. there reports whether p
+// leads to something.
+func pathIdentity(p string) (id string, there bool) {
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return "absent"
+		return "absent", false
 	}
-	id := fileIdentity(fi)
-	if fi.Mode()&os.ModeSymlink != 0 {
-		target, _ := os.Readlink(p)
-		id += " -> " + target
-		if to, err := os.Stat(p); err == nil {
-			id += " " + fileIdentity(to)
-		} else {
-			id += " dangling"
-		}
+	id = fileIdentity(fi)
+	if fi.Mode()&os.ModeSymlink == 0 {
+		return id, true
 	}
+	target, _ := os.Readlink(p)
+	id += " -> " + target
+	to, err := os.Stat(p)
+	if err != nil {
+		return id + " dangling", false
+	}
+	return id + " " + fileIdentity(to), true
+}
+
+// identity is pathIdentity's identity alone.
+func identity(p string) string {
+	id, _ := pathIdentity(p)
 	return id
 }
 
