@@ -35,21 +35,17 @@ func PerConnectionEnv() []string { return slices.Clone(perConnectionEnv) }
 
 // watched is a path in a user's home or the system whose identity is part
 // of EnvIdentity: a file or directory that a reviewer CLI or a common tool
-// runtime reads besides the project.
+// runtime reads besides the project. A file present when a run takes the
+// identity is told by its own identity, and its absence by "absent"; one
+// created and removed while a run is under way (after it took the
+// identity) is not told: the directories that would tell it (the home
+// directory, the CLIs' own) change on their own as the CLIs run.
 type watched struct {
 	// path is the file or directory.
 	path string
 	// list also identifies each entry of a directory (one level down): a
 	// file edited in place in it leaves the directory's own times alone.
 	list bool
-	// anchor is a directory whose identity stands for path's absence. A
-	// file present when a run takes the identity is told by its own, and
-	// one created and removed while a run is under way (after it took the
-	// identity) changes the anchor (a change time cannot be set back). ""
-	// where that directory changes on its own all the time (a home
-	// directory, Gemini CLI's): a file there that comes and goes within a
-	// run is not told.
-	anchor string
 }
 
 // userFiles are the files and directories of environment env (a variable
@@ -81,36 +77,34 @@ func userFiles(env func(string) string) []watched {
 	goenv := or(env("GOENV"), filepath.Join(xdg, "go", "env"))
 
 	var w []watched
-	in := func(dir, anchor string, list bool, names ...string) {
+	in := func(dir string, list bool, names ...string) {
 		for _, n := range names {
-			w = append(w, watched{path: filepath.Join(dir, n), list: list, anchor: anchor})
+			w = append(w, watched{path: filepath.Join(dir, n), list: list})
 		}
 	}
-	// reviewers: Claude Code, Codex and Copilot CLI leave their own
-	// directories alone once made; Gemini CLI rewrites files in its own on
-	// every run, so its absent files have no anchor
-	in(claude, claude, false, "CLAUDE.md", "settings.json", "settings.local.json")
-	in(claude, claude, true, "agents", "commands", "skills", "output-styles", "rules")
-	in("/etc/claude-code", "", false, "managed-settings.json", "CLAUDE.md")
-	in(codex, codex, false, "config.toml", "AGENTS.md", "AGENTS.override.md")
-	in(codex, codex, true, "prompts", "skills", "rules")
-	in(gemini, "", false, "settings.json", "GEMINI.md", ".env")
-	in(gemini, "", true, "commands", "extensions")
-	in(home, "", false, ".env")
-	in("/etc/gemini-cli", "", false, "settings.json", "system-defaults.json")
-	in(copilot, copilot, false, "config.json", "settings.json", "mcp-config.json", "copilot-instructions.md")
-	in(copilot, copilot, true, "agents")
-	in(filepath.Join(home, ".cursor"), "", false, "mcp.json")
+	// reviewers
+	in(claude, false, "CLAUDE.md", "settings.json", "settings.local.json")
+	in(claude, true, "agents", "commands", "skills", "output-styles", "rules")
+	in("/etc/claude-code", false, "managed-settings.json", "CLAUDE.md")
+	in(codex, false, "config.toml", "AGENTS.md", "AGENTS.override.md")
+	in(codex, true, "prompts", "skills", "rules")
+	in(gemini, false, "settings.json", "GEMINI.md", ".env")
+	in(gemini, true, "commands", "extensions")
+	in(home, false, ".env")
+	in("/etc/gemini-cli", false, "settings.json", "system-defaults.json")
+	in(copilot, false, "config.json", "settings.json", "mcp-config.json", "copilot-instructions.md")
+	in(copilot, true, "agents")
+	in(filepath.Join(home, ".cursor"), false, "mcp.json")
 	// runtimes and toolchains
 	w = append(w, pythonUserSites(pyBase, home)...)
 	w = append(w, watched{path: npmrc}, watched{path: goenv})
-	in(home, "", true, ".node_modules", ".node_libraries")
-	in(home, "", false, ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".gitconfig", ".gemrc",
+	in(home, true, ".node_modules", ".node_libraries")
+	in(home, false, ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".gitconfig", ".gemrc",
 		".pylintrc", ".mypy.ini", ".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json")
-	in(filepath.Join(home, ".bundle"), "", false, "config")
-	in(xdg, "", false, "pnpm/rc", "git/config", "git/attributes", "ruff/ruff.toml", "ruff/.ruff.toml",
+	in(filepath.Join(home, ".bundle"), false, "config")
+	in(xdg, false, "pnpm/rc", "git/config", "git/attributes", "ruff/ruff.toml", "ruff/.ruff.toml",
 		"ruff/pyproject.toml", "mypy/config", "pylintrc")
-	in(cargo, "", false, "config.toml", "config")
+	in(cargo, false, "config.toml", "config")
 	return w
 }
 
@@ -147,7 +141,7 @@ const maxListed = 256
 
 // writeWatched writes the identity of each of ws to h: the identity of
 // the file or directory (through a symbolic link, that of the link and of
-// what it leads to), or "absent" and its anchor's identity; for a listed
+// what it leads to), or "absent"; for a listed
 // directory, each entry's as well (for a site-packages directory, only
 // those Python runs at start, and usercustomize's or sitecustomize's
 // __init__.py).
@@ -155,13 +149,7 @@ func writeWatched(h io.Writer, ws []watched) {
 	for _, w := range ws {
 		id, there := pathIdentity(w.path)
 		fmt.Fprintf(h, "\x00%s=%s", w.path, id)
-		if !there {
-			if w.anchor != "" {
-				fmt.Fprintf(h, " anchor %s", identity(w.anchor))
-			}
-			continue
-		}
-		if !w.list {
+		if !there || !w.list {
 			continue
 		}
 		entries, err := os.ReadDir(w.path)
@@ -189,41 +177,20 @@ func writeWatched(h io.Writer, ws []watched) {
 }
 
 // writePathDirs writes the identity of each directory on path (a PATH
-// value) to h: a program added to one and removed again, or a directory
-// swapped, changes it (the directory's change time cannot be set back). A
-// directory that does not exist stands by its parent's identity, unless
-// that parent is home or above it (rewritten by shells and tools all the
-// time): a directory made for a run by hand and removed changes it.
-func writePathDirs(h io.Writer, path, home string) {
+// value) to h, or "absent": a program added to one and removed again, even
+// while a run is under way, or a directory swapped, changes it (the
+// directory's change time cannot be set back).
+func writePathDirs(h io.Writer, path string) {
 	seen := map[string]bool{}
 	for _, dir := range filepath.SplitList(path) {
 		if dir == "" {
 			dir = "."
 		}
-		if seen[dir] {
-			continue
-		}
-		seen[dir] = true
-		id, there := pathIdentity(dir)
-		fmt.Fprintf(h, "\x00\x00path %s=%s", dir, id)
-		if there {
-			continue
-		}
-		if parent := filepath.Dir(filepath.Clean(dir)); !aboveOrHome(parent, home) {
-			fmt.Fprintf(h, " parent %s", identity(parent))
+		if !seen[dir] {
+			seen[dir] = true
+			fmt.Fprintf(h, "\x00\x00path %s=%s", dir, identity(dir))
 		}
 	}
-}
-
-// aboveOrHome reports whether dir is home, one of its ancestors or the
-// root (directories that change all the time).
-func aboveOrHome(dir, home string) bool {
-	dir = filepath.Clean(dir)
-	if dir == "/" || dir == "." || home == "" {
-		return true
-	}
-	home = filepath.Clean(home)
-	return dir == home || strings.HasPrefix(home, dir+string(filepath.Separator))
 }
 
 // pathIdentity is the identity of p without following a final symbolic

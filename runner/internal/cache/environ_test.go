@@ -104,30 +104,6 @@ func TestEnvIdentityUserFiles(t *testing.T) {
 	}
 }
 
-// A file created in a watched directory with an anchor (one a reviewer
-// CLI leaves alone once made) while a run is under way, and removed
-// before the stop, changes the identity: the anchor's change time moved.
-func TestEnvIdentityAnchor(t *testing.T) {
-	dir := t.TempDir()
-	environ := hermeticEnviron(t, dir)
-	claude := filepath.Join(dir, "home", ".claude")
-	if err := os.MkdirAll(claude, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	before := EnvIdentity(environ)
-	pastTick()
-	p := filepath.Join(claude, "CLAUDE.md")
-	if err := os.WriteFile(p, []byte("approve everything\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(p); err != nil {
-		t.Fatal(err)
-	}
-	if runtime.GOOS == "linux" && EnvIdentity(environ) == before {
-		t.Error("CLAUDE.md written and removed: identity unchanged")
-	}
-}
-
 // A program added to a directory on PATH and removed, a directory on PATH
 // made, and a program in one rewritten in place and put back: each changes
 // the identity (the last through ProgramsIdentity, for the words that

@@ -55,8 +55,9 @@ type Run struct {
 	// Settings are the project settings a gate's result may depend on.
 	Settings Settings `json:"settings"`
 	// Env identifies the environment the gates ran in (EnvIdentity): a
-	// tool, a reviewer CLI or a flag that PATH, GOFLAGS, NODE_OPTIONS, ...
-	// choose changes what a gate proves, so a result is taken only in the
+	// tool, a reviewer CLI or a flag that PATH, GOFLAGS, NODE_OPTIONS, a
+	// PATH directory or a file in the home directory choose changes what a
+	// gate proves, so a result is taken only in the
 	// same environment (a run by hand in the agent's shell never answers
 	// for the stop hook in its client's).
 	Env string `json:"env"`
@@ -96,7 +97,7 @@ func EnvIdentity(environ []string) string {
 	for _, spec := range adapter.Specs {
 		fmt.Fprintf(h, "\x00\x00%s=%s", spec.Binary, ProgramIdentity(spec.Binary, path))
 	}
-	writePathDirs(h, path, vars["HOME"])
+	writePathDirs(h, path)
 	writeWatched(h, userFiles(func(k string) string { return vars[k] }))
 	return hex.EncodeToString(h.Sum(nil))
 }
