@@ -256,9 +256,21 @@ func ProgramWords(commands []string) []string {
 // times alone (EnvIdentity holds those), changes it: its change time
 // moves.
 func ProgramsIdentity(words []string, path string) string {
+	return programsIdentity(words, path, map[string]string{})
+}
+
+// programsIdentity is ProgramsIdentity with the identities of words found
+// before on path in memo (added to it): the checks of a run share their
+// words, and each costs a stat per PATH directory.
+func programsIdentity(words []string, path string, memo map[string]string) string {
 	h := sha256.New()
 	for _, w := range words {
-		fmt.Fprintf(h, "%s=%s\x00", w, ProgramIdentity(w, path))
+		id, ok := memo[w]
+		if !ok {
+			id = ProgramIdentity(w, path)
+			memo[w] = id
+		}
+		fmt.Fprintf(h, "%s=%s\x00", w, id)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -167,6 +167,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 	whole := SightOf([]string{""}, ends)
 	keys := map[string]string{}
 	sums := changedSums{}
+	path, programs := os.Getenv("PATH"), map[string]string{}
 	for _, j := range jobs {
 		s := scopeOf(j)
 		if s == "" {
@@ -174,7 +175,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		}
 		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends}
 		if j.Kind == gate.KindCheck && j.Check != nil {
-			g.Programs = ProgramsIdentity(ProgramWords([]string{j.Check.Command}), os.Getenv("PATH"))
+			g.Programs = programsIdentity(ProgramWords([]string{j.Check.Command}), path, programs)
 		}
 		if j.ReadsDiff() {
 			if diff == nil {
