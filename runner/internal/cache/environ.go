@@ -141,10 +141,9 @@ const maxListed = 256
 
 // writeWatched writes the identity of each of ws to h: the identity of
 // the file or directory (through a symbolic link, that of the link and of
-// what it leads to), or "absent"; for a listed
-// directory, each entry's as well (for a site-packages directory, only
-// those Python runs at start, and usercustomize's or sitecustomize's
-// __init__.py).
+// what it leads to), or "absent"; for a listed directory, each entry's as
+// well (for a site-packages directory, only those Python runs at start,
+// and usercustomize's or sitecustomize's __init__.py).
 func writeWatched(h io.Writer, ws []watched) {
 	for _, w := range ws {
 		id, there := pathIdentity(w.path)
