@@ -179,8 +179,10 @@ func hookOutlook(ctx context.Context, settings config.StopHook, root, logDir str
 // execution state alone decides (verdicts.IntervalStart), in a project an
 // earlier tool can have left (run.StateTaken); in any other, no interval. A full pass that
 // ran in another environment than this process's (run.EnvIdentity: a run
-// by hand with another PATH, GOFLAGS or reviewer program) starts no
-// interval here, as its results are a miss of the result cache here.
+// by hand with another PATH, GOFLAGS or reviewer program, a program
+// added to a PATH directory, a file a reviewer reads; or a program its
+// checks name rewritten in place, run.PassedHere) starts no interval here,
+// as its results are a miss of the result cache here.
 func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, now time.Time) (time.Duration, string) {
 	if minutes <= 0 {
 		return 0, "no run interval is set"
@@ -207,7 +209,7 @@ func IntervalRemaining(ctx context.Context, root, logDir string, minutes int, no
 		if p, _ := book.Pending(logDir, run.EnvIdentity(), nil); !p.Empty() || len(p.Skipped) > 0 {
 			return 0, "failures are pending (they are always verified)"
 		}
-		if !book.LastFullPassAt.IsZero() && !book.PassedIn(run.EnvIdentity()) {
+		if !book.LastFullPassAt.IsZero() && (!book.PassedIn(run.EnvIdentity()) || !run.PassedHere(book.FullPass)) {
 			return 0, msgOtherEnv
 		}
 		starts = append(starts, book.LastFullPassAt)

@@ -188,6 +188,13 @@ type FullPass struct {
 	// hold); "" when it could not be told, and then nothing is known to be
 	// unchanged since.
 	Key string `json:"key,omitempty"`
+	// Programs identifies the programs its checks' commands name
+	// (ProgramWords: the words that can name one), as the pass found them
+	// on PATH; "" when it was not recorded (an older version's). A stop
+	// whose PATH leads those words elsewhere, or to a program changed
+	// since, is in another environment: the pass starts no interval there.
+	Programs     string   `json:"programs,omitempty"`
+	ProgramWords []string `json:"program_words,omitempty"`
 	// Unanchored names the commits before the pass's change set that no
 	// point anchors and the pass marked none over (a run by hand), ""
 	// for none: every approve in the interval it starts tells them, as

@@ -55,8 +55,9 @@ type Run struct {
 	// Settings are the project settings a gate's result may depend on.
 	Settings Settings `json:"settings"`
 	// Env identifies the environment the gates ran in (EnvIdentity): a
-	// tool, a reviewer CLI or a flag that PATH, GOFLAGS, NODE_OPTIONS, ...
-	// choose changes what a gate proves, so a result is taken only in the
+	// tool, a reviewer CLI or a flag that PATH, GOFLAGS, NODE_OPTIONS, a
+	// PATH directory or a file in the home directory choose changes what a
+	// gate proves, so a result is taken only in the
 	// same environment (a run by hand in the agent's shell never answers
 	// for the stop hook in its client's).
 	Env string `json:"env"`
@@ -67,22 +68,24 @@ type Run struct {
 var volatileEnv = map[string]bool{"_": true, "PWD": true, "OLDPWD": true, "SHLVL": true}
 
 // EnvIdentity is the identity of an environment (os.Environ's form): the
-// hash of its variables, sorted, but volatileEnv's and those agent-gauntlet
-// sets for its own children (GAUNTLET_*, AGENT_GAUNTLET_*), and of the
-// program each review CLI (adapter.Specs) resolves to on its PATH, by
-// ProgramIdentity. It is the one fingerprint of an environment: the result
-// cache and the reviewer-answer cache key by it, and the verdict book
-// stores it with the full pass that starts the interval (see
-// run.EnvIdentity).
+// hash of its variables, sorted, but volatileEnv's, perConnectionEnv's and
+// those agent-gauntlet sets for its own children (GAUNTLET_*,
+// AGENT_GAUNTLET_*); of the program each review CLI (adapter.Specs)
+// resolves to on its PATH, by ProgramIdentity; of every directory on that
+// PATH (writePathDirs), so that a program added to one and removed again
+// tells; and of the files in the user's home and the system that the
+// review CLIs and common tool runtimes read (userFiles). It is the one
+// fingerprint of an environment: the result cache and the reviewer-answer
+// cache key by it, and the verdict book stores it with the full pass that
+// starts the interval (see run.EnvIdentity).
 func EnvIdentity(environ []string) string {
 	var kept []string
-	path := ""
+	vars := map[string]string{}
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if name == "PATH" {
-			path = value
-		}
-		if volatileEnv[name] || strings.HasPrefix(name, "GAUNTLET_") || strings.HasPrefix(name, "AGENT_GAUNTLET_") {
+		vars[name] = value
+		if volatileEnv[name] || slices.Contains(perConnectionEnv, name) ||
+			strings.HasPrefix(name, "GAUNTLET_") || strings.HasPrefix(name, "AGENT_GAUNTLET_") {
 			continue
 		}
 		kept = append(kept, kv)
@@ -90,9 +93,12 @@ func EnvIdentity(environ []string) string {
 	slices.Sort(kept)
 	h := sha256.New()
 	h.Write([]byte(strings.Join(kept, "\x00")))
+	path := vars["PATH"]
 	for _, spec := range adapter.Specs {
 		fmt.Fprintf(h, "\x00\x00%s=%s", spec.Binary, ProgramIdentity(spec.Binary, path))
 	}
+	writePathDirs(h, path)
+	writeWatched(h, userFiles(func(k string) string { return vars[k] }))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -181,6 +187,10 @@ type Gate struct {
 	Reach string
 	// Diff is set for a review.
 	Diff *Diff
+	// Programs identifies the programs a check's command runs by name
+	// (ProgramsIdentity on the run's PATH), "" for a review: Run.Env holds
+	// the PATH directories, not each program in them.
+	Programs string
 	// ChangedSum is ListFingerprint(Job.Changed) when the caller has it
 	// (checks given the same files share it); "" computes it. Used only
 	// for a job that is given them (GivenChanged).
@@ -207,6 +217,8 @@ type keyDoc struct {
 	Outside []Object `json:"outside,omitempty"`
 	Reach   string   `json:"reach,omitempty"`
 	Diff    *Diff    `json:"diff,omitempty"`
+	// Programs is Gate.Programs.
+	Programs string `json:"programs,omitempty"`
 }
 
 // Key is the key of the result of g in run r. It fails (and the gate must
@@ -218,7 +230,8 @@ func Key(r Run, g Gate) (string, error) {
 		return "", err
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
-		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Outside: g.Outside, Reach: g.Reach, Diff: g.Diff}
+		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Outside: g.Outside, Reach: g.Reach, Diff: g.Diff,
+		Programs: g.Programs}
 	if GivenChanged(g.Job) {
 		if doc.Changed = g.ChangedSum; doc.Changed == "" {
 			doc.Changed = ListFingerprint(g.Job.Changed)

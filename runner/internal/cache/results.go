@@ -142,7 +142,8 @@ type scoped struct {
 // command names a path the scan cannot resolve, or one outside that no
 // key can hold, gets no key, and Uncached says why (for a gate keyed by
 // its entry point; one keyed by the tree keeps the outside paths the scan
-// resolved).
+// resolved). A check's key also holds the programs its command names, as
+// found on the PATH it runs with (ProgramsIdentity).
 func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	env := CheckEnv(c.lookupEnv(), c.run.BaseBranch)
 	paths := map[string]bool{}
@@ -198,12 +199,17 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 	whole := SightOf([]string{""}, ends)
 	keys := map[string]string{}
 	sums := changedSums{}
+	pathVar, _ := c.lookupEnv()("PATH")
+	programs := map[string]string{}
 	for _, j := range jobs {
 		s := scopeOf(j)
 		if s == "" || c.uncached[j.ID] != "" {
 			continue
 		}
 		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends, Outside: outside[j.ID]}
+		if j.Kind == gate.KindCheck && j.Check != nil {
+			g.Programs = programsIdentity(ProgramWords([]string{j.Check.Command}), pathVar, programs)
+		}
 		if j.ReadsDiff() {
 			if diff == nil {
 				continue

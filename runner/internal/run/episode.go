@@ -236,8 +236,8 @@ func (b *begun) nothingChanged(s *services, p *project, ch *changes) {
 }
 
 // fullPassOf is what a full run that passed verified: the snapshot it
-// judged, its configuration and everything in the work tree the gates
-// could read (the snapshot's Key), with the commits before its change set
+// judged, its configuration, everything in the work tree the gates could
+// read (the snapshot's Key) and the programs its checks name (programsOf), with the commits before its change set
 // it could not look at when it marks no point over them (e, see
 // ending.marksPoint); nil without a snapshot.
 func fullPassOf(p *project, ep endPoint, e ending) *verdicts.FullPass {
@@ -245,6 +245,7 @@ func fullPassOf(p *project, ep endPoint, e ending) *verdicts.FullPass {
 		return nil
 	}
 	fp := &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg), Key: ep.key}
+	fp.ProgramWords, fp.Programs = programsOf(p.cfg)
 	if !p.opts.Agent {
 		fp.Unanchored = e.unanchored
 	}

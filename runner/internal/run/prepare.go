@@ -16,8 +16,10 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // prepared is what the gates of a run are given besides their jobs.
@@ -259,13 +261,16 @@ func logRunStart(ctx context.Context, p *project, spec gate.DiffSpec, gates int,
 }
 
 // EnvIdentity is the fingerprint of the environment this process runs its
-// gates in (cache.EnvIdentity of its variables and the review CLIs they
-// find): the result cache and the reviewer-answer cache key by it, and the
+// gates in (cache.EnvIdentity of its variables, the review CLIs they find,
+// the PATH directories and the user files reviewers and tool runtimes
+// read): the result cache and the reviewer-answer cache key by it, and the
 // verdict book keeps it with the full pass that starts the interval, so a
-// stop in another environment (a run by hand with another PATH, GOFLAGS
-// or reviewer) takes nothing a run there proved. A process answers one
-// command, so it is taken once for each environment the process has
-// (about 0.3 ms: a stat of each review CLI in every PATH directory).
+// stop in another environment (a run by hand with another PATH, GOFLAGS,
+// reviewer, a program added to a PATH directory or a reviewer's file in
+// the home directory) takes nothing a run there proved. A process answers
+// one command, so it is taken once for each environment the process has,
+// when the run starts (about 0.2 ms of stats), and what the gates then do
+// to those files does not change it within the run.
 func EnvIdentity() string {
 	environ := os.Environ()
 	joined := strings.Join(environ, "\x00")
@@ -295,4 +300,25 @@ func runDir(logDir, rel string) error {
 		return fmt.Errorf("create log directory: %w", err)
 	}
 	return nil
+}
+
+// programsOf are the words of the check commands of cfg that can name a
+// program, and the identity of the programs they name on this process's
+// PATH (cache.ProgramWords, cache.ProgramsIdentity): EnvIdentity holds the
+// PATH directories, and this each program the checks run by name, which
+// can be rewritten in place.
+func programsOf(cfg *config.Config) ([]string, string) {
+	commands := make([]string, 0, len(cfg.Checks))
+	for _, c := range cfg.Checks {
+		commands = append(commands, c.Command)
+	}
+	words := cache.ProgramWords(commands)
+	return words, cache.ProgramsIdentity(words, os.Getenv("PATH"))
+}
+
+// PassedHere reports whether the interval's full pass fp found the
+// programs its checks name where this process finds them, unchanged (or
+// recorded none: an older version's pass, or none at all).
+func PassedHere(fp *verdicts.FullPass) bool {
+	return fp == nil || fp.Programs == "" || fp.Programs == cache.ProgramsIdentity(fp.ProgramWords, os.Getenv("PATH"))
 }
