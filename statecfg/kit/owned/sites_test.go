@@ -22,6 +22,7 @@ const (
 	testOnly = "test helpers and stand-ins, never in the shipped binary's paths"
 	atomic   = "a temporary file renamed over the target: a link there is replaced, never written through"
 	rooted   = "the log directory itself (the root the gauntlet owns), then an O_NOFOLLOW open or an atomic write"
+	readOnly = "an O_RDONLY open: reads, never creates or writes"
 	open     = "NOT YET ROUTED: a directory between the owned one and the file may be followed"
 )
 
@@ -40,13 +41,14 @@ var sites = map[string]struct {
 	"cli/internal/install/install.go":                    {1, routed},
 	"cli/internal/install/plan.go":                       {1, routed},
 	"cli/internal/modelstub/serve.go":                    {4, testOnly},
-	"cli/internal/monorepo/monorepo.go":                  {4, open},
+	"cli/internal/monorepo/monorepo.go":                  {5, testOnly},
 	"cli/internal/scripttest/scripttest.go":              {2, testOnly},
 	"cli/internal/stophook/notice.go":                    {2, atomic},
 	"cli/internal/testbin/testbin.go":                    {2, testOnly},
 	"runner/headconfig.go":                               {2, fresh},
 	"runner/internal/baseline/private.go":                {4, open},
 	"runner/internal/baseline/worktree.go":               {4, fresh},
+	"runner/internal/cache/outside.go":                   {1, readOnly},
 	"runner/internal/check/exec.go":                      {4, routed},
 	"runner/internal/console/console.go":                 {1, noFollow},
 	"runner/internal/debuglog/debuglog.go":               {1, rooted},
