@@ -26,7 +26,11 @@ import (
 // with the identity of all of those (filestat); a stop that finds them all
 // as they were takes the answer from it, with no git process. A fetch, a
 // push, a change of the configuration moves one of them, and the next
-// stop asks git again.
+// stop asks git again. Git's objects are not watched: the walk skips an
+// entry whose commit is missing, and such a commit added later changes
+// git's answer without moving a watched file (a reflog edited by hand to
+// name a commit not made yet, no less deliberate than one worded as a
+// fetch).
 
 // fetchedMemoName is the fetched memo's file in the store's directory of
 // the git common directory.
@@ -141,7 +145,10 @@ func fetchedKey(loc Location, root, base, commit string, before time.Time) (stri
 // git variable moves it: <top>/.git, or the directory a .git file names
 // (a linked worktree's).
 func plainGitDir(root string, loc Location) (string, bool) {
-	top, ok := strings.CutSuffix(filepath.ToSlash(root), strings.TrimSuffix(loc.Prefix, "/"))
+	top, ok := filepath.ToSlash(filepath.Clean(root)), true
+	if loc.Prefix != "" {
+		top, ok = strings.CutSuffix(top, "/"+strings.TrimSuffix(loc.Prefix, "/"))
+	}
 	if !plainEnv() || !ok || !filepath.IsAbs(root) {
 		return "", false
 	}

@@ -2,7 +2,9 @@ package git
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +119,49 @@ func TestFetchedMemoAgreesWithGit(t *testing.T) {
 // try runs git in r, its failure being one of the states made.
 func try(r *repo, args ...string) {
 	_ = exec.Command("git", append([]string{"-C", r.root}, args...)...).Run()
+}
+
+// TestFetchedMemoWorktree holds the memo to git for a project below the
+// top level of a linked worktree, whose own configuration file
+// (config.worktree, beside its git directory, not the common one) sets the
+// remote's url: a change there is seen.
+func TestFetchedMemoWorktree(t *testing.T) {
+	old := filestat.Margin
+	filestat.Margin = 5 * time.Millisecond
+	t.Cleanup(func() { filestat.Margin = old })
+	ctx := context.Background()
+	x := newMoveEnv(t)
+	x.other.push()
+	x.r.git("fetch", "-q")
+	x.r.git("config", "extensions.worktreeConfig", "true")
+	wt := &repo{t: t, root: filepath.Join(t.TempDir(), "wt")}
+	x.r.git("worktree", "add", "-q", "--detach", wt.root)
+	root := filepath.Join(wt.root, "sub")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := Locate(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := x.r.git("rev-parse", "refs/remotes/origin/main")
+	for _, change := range [][]string{nil, {"config", "--worktree", "remote.origin.url", ""}, {"config", "--worktree", "--unset", "remote.origin.url"}} {
+		if change != nil {
+			wt.git(change...)
+		}
+		time.Sleep(2 * filestat.Margin)
+		want, err := Fetched(ctx, root, "main", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			got, hit, err := fetchedKept(ctx, loc, root, "main", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want || i == 1 && !hit {
+				t.Fatalf("after %v, ask %d: the memo answers %v (hit %v), git %v", change, i, got, hit, want)
+			}
+		}
+	}
 }
