@@ -99,11 +99,10 @@ func fetchedKept(ctx context.Context, loc Location, root, base, commit string) (
 }
 
 // fetchedKey is the identity of everything Fetched reads for base and
-// commit at root: "" when the state cannot be kept (a git variable moves
-// the repository, a configuration includes other files, a ref is a
-// symbolic ref to one not watched); ok is false as well when a file
-// changed too lately (its times not older than before) for a later change
-// to be told from it.
+// commit at root. ok is false when the state cannot be kept: a git
+// variable moves the repository, a configuration includes other files, a
+// symbolic ref names another symbolic ref, or a file changed too lately
+// (its times not older than before) for a later change to be told from it.
 func fetchedKey(loc Location, root, base, commit string, before time.Time) (string, bool) {
 	gitDir, ok := plainGitDir(root, loc)
 	if !ok || commit == "" || checkRef("base branch", base) != nil {
