@@ -149,6 +149,7 @@ func Figures(r map[string]BenchResult) []Figure {
 	for _, p := range []struct{ name, what string }{
 		{"BenchmarkStopHookCachedTenThousandFiles", "stop hook, interval 0, nothing new since a pass, 10,000 files"},
 		{"BenchmarkStopHookCachedTenSlowGates", "same, 10 gates of 1 s each (none runs)"},
+		{"BenchmarkStopHookCachedFetched", "same, one gate, in a clone whose origin/main a fetch put there"},
 	} {
 		f = Figure{What: p.what, Target: "≤ 1.5× git status --porcelain", Git: gitCalls(r, p.name)}
 		if got, base, ok := times(r, p.name, ""); ok {

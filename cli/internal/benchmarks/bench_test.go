@@ -456,6 +456,12 @@ i=10000; while [ $i -lt 12500 ]; do echo $i > pkg$((i % 200))/sub/f$i.go; i=$((i
 // are the given commands (named c0, c1, ...), the stop hook's interval 0,
 // and one passing run done: every check's pass is in the result cache.
 func cachedRepo(b *testing.B, commands ...string) project {
+	return cachedRepoWith(b, "", commands...)
+}
+
+// cachedRepoWith is cachedRepo with the shell script setup run after the
+// files are made, before the passing run.
+func cachedRepoWith(b *testing.B, setup string, commands ...string) project {
 	p := newProject(b, false, "")
 	var cfg strings.Builder
 	cfg.WriteString("base_branch: main\ncli:\n  default_preference: [claude]\nstop_hook:\n  run_interval_minutes: 0\nentry_points:\n  - path: \".\"\n    checks: [")
@@ -470,6 +476,9 @@ func cachedRepo(b *testing.B, commands ...string) project {
 	cfg.WriteString("]\n")
 	writeFile(b, filepath.Join(p.dir, ".gauntlet", "config.yml"), cfg.String())
 	sh(b, p.dir, p.env, "printf 'gauntlet_logs/\\n' > .gitignore && git add .gitignore .gauntlet && git commit -q -m gauntlet"+tenThousandFiles)
+	if setup != "" {
+		sh(b, p.dir, p.env, setup)
+	}
 	// Trusted as `init` leaves a project: the stops measured are the
 	// steady ones, not the first, which records the committed configuration.
 	run(b, p.cmd("", binary(b), "trust", "--yes"))
@@ -505,6 +514,18 @@ func BenchmarkStopHookCachedTenThousandFiles(b *testing.B) {
 // 10,000 files; none runs.
 func BenchmarkStopHookCachedTenSlowGates(b *testing.B) {
 	stopHookCached(b, "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1", "sleep 1")
+}
+
+// BenchmarkStopHookCachedFetched: as BenchmarkStopHookCachedTenThousandFiles,
+// in a clone whose origin/main a fetch put there, as in nearly every real
+// repository: whether it was fetched is asked of git only when a reflog,
+// a ref or the configuration changed (docs/cache.md, the fetched memo).
+func BenchmarkStopHookCachedFetched(b *testing.B) {
+	p := cachedRepoWith(b, "git clone -q --bare . ../person.git && git remote add origin ../person.git && git fetch -q origin", "true")
+	settle()
+	measure(b, "All 1 gates passed before on exactly this content (cached)",
+		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
+		against(p.cmd("", "git", "status", "--porcelain")))
 }
 
 // BenchmarkStopHookCachedFreshBranch: as BenchmarkStopHookCachedTenThousandFiles,

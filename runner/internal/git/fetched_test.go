@@ -19,129 +19,9 @@ import (
 // commit of this repository's own (the agent's work).
 func TestFetchedOnlyFromARemote(t *testing.T) {
 	ctx := context.Background()
-	// e is one repository cloned from the person's remote (a bare
-	// repository) that another clone pushes to; own is a commit of the
-	// clone's own, made on a side branch.
-	type e struct {
-		r, other *repo
-		bare     string
-	}
-	cases := []struct {
-		name  string
-		move  func(t *testing.T, x e) string // returns the commit the ref should name
-		want  bool
-		limit string // why a forged move still reads as a fetch
-	}{
-		{"clone", func(t *testing.T, x e) string { return x.r.git("rev-parse", "origin/main") }, true, ""},
-		{"clone, then moved by hand with no reflog", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("update-ref", "refs/remotes/origin/main", c)
-			x.r.git("reflog", "expire", "--expire=now", "refs/remotes/origin/main")
-			return c
-		}, false, ""},
-		{"fetch of the person's remote", func(t *testing.T, x e) string {
-			c := x.other.push()
-			x.r.git("fetch", "-q")
-			return c
-		}, true, ""},
-		{"fetch origin main", func(t *testing.T, x e) string {
-			c := x.other.push()
-			x.r.git("fetch", "-q", "origin", "main")
-			return c
-		}, true, ""},
-		{"pull", func(t *testing.T, x e) string {
-			c := x.other.push()
-			x.r.git("pull", "-q", "--ff-only")
-			return c
-		}, true, ""},
-		{"remote update", func(t *testing.T, x e) string {
-			c := x.other.push()
-			x.r.git("remote", "update")
-			return c
-		}, true, ""},
-		{"update-ref", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("update-ref", "refs/remotes/origin/main", c)
-			return c
-		}, false, ""},
-		{"update-ref -m", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("update-ref", "-m", "moved", "refs/remotes/origin/main", c)
-			return c
-		}, false, ""},
-		{"update-ref to a fetched commit elsewhere", func(t *testing.T, x e) string {
-			c := x.other.push()
-			x.r.git("fetch", "-q", x.bare, "main:refs/heads/elsewhere")
-			x.r.git("update-ref", "refs/remotes/origin/main", c)
-			return c
-		}, false, ""},
-		{"update-ref -m worded as a fetch", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("update-ref", "-m", "fetch origin: fast-forward", "refs/remotes/origin/main", c)
-			return c
-		}, true, "a reflog written to read as a fetch is git's record of a fetch"},
-		{"push to the person's remote", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("push", "-q", "origin", c+":refs/heads/main")
-			return c
-		}, false, ""},
-		{"push to a remote of the agent's own", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("remote", "remove", "origin")
-			mine := filepath.Join(t.TempDir(), "mine.git")
-			x.r.git("init", "-q", "--bare", mine)
-			x.r.git("remote", "add", "origin", mine)
-			x.r.git("push", "-q", "origin", c+":refs/heads/main")
-			return c
-		}, false, ""},
-		{"fetch from a remote of the agent's own", func(t *testing.T, x e) string {
-			c := x.r.own()
-			mine := filepath.Join(t.TempDir(), "mine.git")
-			x.r.git("init", "-q", "--bare", mine)
-			x.r.git("push", "-q", mine, c+":refs/heads/main")
-			x.r.git("remote", "set-url", "origin", mine)
-			x.r.git("fetch", "-q")
-			return c
-		}, true, "a remote configured in the repository is the remote: who configured it git does not record"},
-		{"fetch into the ref with no remote configured", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("remote", "remove", "origin")
-			x.r.git("fetch", "-q", ".", c+":refs/remotes/origin/main")
-			return c
-		}, false, ""},
-		{"remote removed after a fetch", func(t *testing.T, x e) string {
-			c := x.r.git("rev-parse", "origin/main")
-			x.r.git("config", "--remove-section", "remote.origin")
-			return c
-		}, false, ""},
-		{"ref file written", func(t *testing.T, x e) string {
-			c := x.r.own()
-			x.r.git("pack-refs", "--all")
-			p := filepath.Join(x.r.root, ".git", "refs", "remotes", "origin", "main")
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(c+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return c
-		}, false, ""},
-		{"fetch, then moved back by hand", func(t *testing.T, x e) string {
-			before := x.r.git("rev-parse", "origin/main")
-			x.other.push()
-			x.r.git("fetch", "-q")
-			x.r.git("update-ref", "refs/remotes/origin/main", before)
-			return before
-		}, false, ""},
-	}
-	for _, tc := range cases {
+	for _, tc := range fetchedMoves() {
 		t.Run(tc.name, func(t *testing.T) {
-			bare := filepath.Join(t.TempDir(), "person.git")
-			seed := newRepo(t)
-			seed.write("a", "a")
-			seed.commitAll("a")
-			seed.git("clone", "-q", "--bare", seed.root, bare)
-			x := e{r: cloneOf(t, bare), other: cloneOf(t, bare), bare: bare}
+			x := newMoveEnv(t)
 			c := tc.move(t, x)
 			if got := x.r.git("rev-parse", "refs/remotes/origin/main"); got != c {
 				t.Fatalf("the ref names %s, the case meant %s", got, c)
@@ -160,11 +40,15 @@ func TestFetchedOnlyFromARemote(t *testing.T) {
 	}
 }
 
-// cloneOf clones bare into a fresh directory.
-func cloneOf(t *testing.T, bare string) *repo {
+// cloneOf clones bare into a fresh directory, its refs stored in format.
+func cloneOf(t *testing.T, bare, format string) *repo {
 	t.Helper()
 	r := &repo{t: t, root: filepath.Join(t.TempDir(), "clone")}
-	(&repo{t: t, root: filepath.Dir(r.root)}).git("clone", "-q", bare, r.root)
+	args := []string{"clone", "-q", bare, r.root}
+	if format != "files" {
+		args = append(args, "--ref-format="+format)
+	}
+	(&repo{t: t, root: filepath.Dir(r.root)}).git(args...)
 	r.git("config", "commit.gpgsign", "false")
 	return r
 }
@@ -184,4 +68,146 @@ func (r *repo) own() string {
 	c := r.commitAll("own")
 	r.git("checkout", "-q", "main")
 	return c
+}
+
+// moveEnv is one repository cloned from the person's remote (a bare
+// repository) that another clone pushes to.
+type moveEnv struct {
+	r, other *repo
+	bare     string
+}
+
+// newMoveEnv makes a person's remote of one commit and two clones of it.
+func newMoveEnv(t *testing.T) moveEnv { return newMoveEnvOf(t, "files") }
+
+// newMoveEnvOf is newMoveEnv with the clones' refs stored in format
+// (files, reftable).
+func newMoveEnvOf(t *testing.T, format string) moveEnv {
+	t.Helper()
+	bare := filepath.Join(t.TempDir(), "person.git")
+	seed := newRepo(t)
+	seed.write("a", "a")
+	seed.commitAll("a")
+	seed.git("clone", "-q", "--bare", seed.root, bare)
+	return moveEnv{r: cloneOf(t, bare, format), other: cloneOf(t, bare, format), bare: bare}
+}
+
+// fetchedMove is one way of moving refs/remotes/origin/main: move returns
+// the commit the ref should name after it, want is Fetched's answer then,
+// limit says why a forged move still reads as a fetch.
+type fetchedMove struct {
+	name  string
+	move  func(t *testing.T, x moveEnv) string
+	want  bool
+	limit string
+}
+
+// fetchedMoves are every way of moving the tracking ref the tests know,
+// over two history shapes: the ref ahead of the local base by a commit
+// made elsewhere, or on a commit of the repository's own (own, on a side
+// branch).
+func fetchedMoves() []fetchedMove {
+	return []fetchedMove{
+		{"clone", func(t *testing.T, x moveEnv) string { return x.r.git("rev-parse", "origin/main") }, true, ""},
+		{"clone, then moved by hand with no reflog", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("update-ref", "refs/remotes/origin/main", c)
+			x.r.git("reflog", "expire", "--expire=now", "refs/remotes/origin/main")
+			return c
+		}, false, ""},
+		{"fetch of the person's remote", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("fetch", "-q")
+			return c
+		}, true, ""},
+		{"fetch origin main", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("fetch", "-q", "origin", "main")
+			return c
+		}, true, ""},
+		{"pull", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("pull", "-q", "--ff-only")
+			return c
+		}, true, ""},
+		{"remote update", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("remote", "update")
+			return c
+		}, true, ""},
+		{"update-ref", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("update-ref", "refs/remotes/origin/main", c)
+			return c
+		}, false, ""},
+		{"update-ref -m", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("update-ref", "-m", "moved", "refs/remotes/origin/main", c)
+			return c
+		}, false, ""},
+		{"update-ref to a fetched commit elsewhere", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("fetch", "-q", x.bare, "main:refs/heads/elsewhere")
+			x.r.git("update-ref", "refs/remotes/origin/main", c)
+			return c
+		}, false, ""},
+		{"update-ref -m worded as a fetch", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("update-ref", "-m", "fetch origin: fast-forward", "refs/remotes/origin/main", c)
+			return c
+		}, true, "a reflog written to read as a fetch is git's record of a fetch"},
+		{"push to the person's remote", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("push", "-q", "origin", c+":refs/heads/main")
+			return c
+		}, false, ""},
+		{"push to a remote of the agent's own", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("remote", "remove", "origin")
+			mine := filepath.Join(t.TempDir(), "mine.git")
+			x.r.git("init", "-q", "--bare", mine)
+			x.r.git("remote", "add", "origin", mine)
+			x.r.git("push", "-q", "origin", c+":refs/heads/main")
+			return c
+		}, false, ""},
+		{"fetch from a remote of the agent's own", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			mine := filepath.Join(t.TempDir(), "mine.git")
+			x.r.git("init", "-q", "--bare", mine)
+			x.r.git("push", "-q", mine, c+":refs/heads/main")
+			x.r.git("remote", "set-url", "origin", mine)
+			x.r.git("fetch", "-q")
+			return c
+		}, true, "a remote configured in the repository is the remote: who configured it git does not record"},
+		{"fetch into the ref with no remote configured", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("remote", "remove", "origin")
+			x.r.git("fetch", "-q", ".", c+":refs/remotes/origin/main")
+			return c
+		}, false, ""},
+		{"remote removed after a fetch", func(t *testing.T, x moveEnv) string {
+			c := x.r.git("rev-parse", "origin/main")
+			x.r.git("config", "--remove-section", "remote.origin")
+			return c
+		}, false, ""},
+		{"ref file written", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("pack-refs", "--all")
+			p := filepath.Join(x.r.root, ".git", "refs", "remotes", "origin", "main")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(c+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}, false, ""},
+		{"fetch, then moved back by hand", func(t *testing.T, x moveEnv) string {
+			before := x.r.git("rev-parse", "origin/main")
+			x.other.push()
+			x.r.git("fetch", "-q")
+			x.r.git("update-ref", "refs/remotes/origin/main", before)
+			return before
+		}, false, ""},
+	}
 }

@@ -260,7 +260,8 @@ func (e *existence) of(files []string) func(string) bool {
 
 // resolveRefs reads HEAD, the base branch and the previous snapshot
 // (git.ResolveRefs), keeping the base's remote-tracking copy only when git
-// fetched it there (git.Fetched): a copy moved by hand or by a push from
+// fetched it there (git.Fetched; from the fetched memo, git.FetchedKept,
+// while nothing it reads changed): a copy moved by hand or by a push from
 // this repository holds what the agent put there, and a commit it holds
 // is not the base's for that (baseMovedOver, remoteHolds, remoteMerged).
 func resolveRefs(ctx context.Context, p *project, snapshot string) (git.Refs, error) {
@@ -268,7 +269,12 @@ func resolveRefs(ctx context.Context, p *project, snapshot string) (git.Refs, er
 	if err != nil || r.Remote == "" {
 		return r, err
 	}
-	fetched, err := git.Fetched(ctx, p.root, p.base, r.Remote)
+	var fetched bool
+	if loc, lerr := p.loc.get(); lerr == nil {
+		fetched, err = git.FetchedKept(ctx, loc, p.root, p.base, r.Remote)
+	} else {
+		fetched, err = git.Fetched(ctx, p.root, p.base, r.Remote)
+	}
 	if err != nil {
 		return git.Refs{}, err
 	}
