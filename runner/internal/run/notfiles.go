@@ -21,17 +21,7 @@ const maxNotFilesNamed = 5
 // before its gates, failed, naming each path. Nothing is opened but a
 // regular file (a FIFO is only looked at), so it never waits.
 func notFiles(root string, files []string) error {
-	var found []string
-	for _, f := range files {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		fi, err := os.Lstat(p)
-		if err != nil {
-			continue // deleted, or below what is not a directory
-		}
-		if what := notAFile(p, fi.Mode()); what != "" {
-			found = append(found, fmt.Sprintf("%s (%s)", f, what))
-		}
-	}
+	found := oddPaths(root, files)
 	if len(found) == 0 {
 		return nil
 	}
@@ -43,6 +33,27 @@ func notFiles(root string, files []string) error {
 		"(`git checkout -- <path>` restores the committed one; `chmod u+r <path>` makes a file readable), then stop again."
 	return &stop{status: outcome.StatusFailed, line: msg, message: msg}
 }
+
+// oddPathsEach is oddPaths one path at a time: Lstat, then Open of a
+// regular file. It is the reference oddPaths is held to, and oddPaths
+// where the system has no faster way.
+func oddPathsEach(root string, files []string) []string {
+	var found []string
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue // deleted, or below what is not a directory
+		}
+		if what := notAFile(p, fi.Mode()); what != "" {
+			found = append(found, oddPath(f, what))
+		}
+	}
+	return found
+}
+
+// oddPath names the changed path f that is what.
+func oddPath(f, what string) string { return fmt.Sprintf("%s (%s)", f, what) }
 
 // notAFile says what the entry at p with mode m is when no gate can read it
 // as a file ("" when one can: a regular file it can open, a directory, a
