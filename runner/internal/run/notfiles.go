@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 )
 
@@ -20,8 +21,13 @@ const maxNotFilesNamed = 5
 // change, which it can undo, never an infrastructure error: the run ends
 // before its gates, failed, naming each path. Nothing is opened but a
 // regular file (a FIFO is only looked at), so it never waits.
-func notFiles(root string, files []string) error {
-	found := oddPaths(root, files)
+//
+// held is the kept index the run's snapshot was taken in, when it was
+// taken and holds every path (git.Held): then a look that found nothing
+// need not be made again for what git vouches for (oddPathsHeld).
+func notFiles(root string, files []string, held func() (git.Held, bool)) error {
+	h, ok := held()
+	found := oddPathsHeld(root, files, h, ok)
 	if len(found) == 0 {
 		return nil
 	}

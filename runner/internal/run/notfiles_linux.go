@@ -18,23 +18,33 @@ import (
 // and no finalizer per file.
 func oddPaths(root string, files []string) []string {
 	var found []string
+	lookAt(root, files, func(f string, _ *unix.Stat_t, what string) {
+		if what != "" {
+			found = append(found, oddPath(f, what))
+		}
+	})
+	return found
+}
+
+// lookAt looks at each of files (relative to root) in turn and hands seen
+// its stat and what it is ("" for what a gate can judge), skipping the
+// ones that cannot be looked at (deleted, or below what is not a
+// directory).
+func lookAt(root string, files []string, seen func(f string, st *unix.Stat_t, what string)) {
 	d := dirLook{fd: -1}
 	defer d.close()
 	for _, f := range files {
 		p := filepath.Join(root, filepath.FromSlash(f))
 		dir, name := filepath.Split(p)
 		if !d.open(dir) {
-			continue // deleted, or below what is not a directory
+			continue
 		}
 		var st unix.Stat_t
 		if retry(func() error { return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }) != nil {
 			continue
 		}
-		if what := d.notAFile(name, st.Mode); what != "" {
-			found = append(found, oddPath(f, what))
-		}
+		seen(f, &st, d.notAFile(name, st.Mode))
 	}
-	return found
 }
 
 // dirLook is the directory open for looking at names in it: path, and
