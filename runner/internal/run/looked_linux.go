@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -90,7 +91,8 @@ func lookKey(root string, files []string) string {
 	_ = unix.Capget(&hdr, &caps[0])
 	fmt.Fprintf(h, "%s\x00%d %d %v %x %x\x00", root, unix.Geteuid(), unix.Getegid(), groups, caps[0].Effective, caps[1].Effective)
 	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00", f)
+		io.WriteString(h, f)
+		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
