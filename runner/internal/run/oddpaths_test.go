@@ -129,3 +129,33 @@ func makeEntry(p, kind string) error {
 	}
 	return fmt.Errorf("no kind %q", kind)
 }
+
+// BenchmarkOddPaths: the look at 10,000 changed files in 200 directories,
+// one path at a time (oddPathsEach) and as a stop makes it (oddPaths).
+func BenchmarkOddPaths(b *testing.B) {
+	root := b.TempDir()
+	var files []string
+	for i := range 10000 {
+		f := fmt.Sprintf("pkg%d/sub/f%d.go", i%200, i)
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for _, c := range []struct {
+		name string
+		look func(string, []string) []string
+	}{{"each", oddPathsEach}, {"by-directory", oddPaths}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if found := c.look(root, files); len(found) != 0 {
+					b.Fatal(found)
+				}
+			}
+		})
+	}
+}
