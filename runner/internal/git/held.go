@@ -41,25 +41,25 @@ func (s *TreeSnapshot) Held() (Held, bool) {
 	return Held{Index: s.kept, ID: id, prefix: s.disk.prefix}, true
 }
 
-// Stats are the entries of the held index by path relative to the project
-// root, those of stage 0 with a cached stat only; ok is false when the
-// index is no longer the one h was made for.
-func (h Held) Stats() (map[string]gitindex.Entry, bool) {
+// Each hands fn, in the index's order (git's: by path, bytewise), each
+// entry of stage 0 with a cached stat of the held index under the project
+// root, with its path relative to the root; ok is false when the index is
+// no longer the one h was made for (then fn is not called).
+func (h Held) Each(fn func(rel string, e *gitindex.Entry)) bool {
 	idx, err := gitindex.Read(h.Index)
 	if err != nil {
-		return nil, false
+		return false
 	}
 	if id, ok := indexIdentity(h.Index); !ok || id != h.ID {
-		return nil, false
+		return false
 	}
-	out := make(map[string]gitindex.Entry, len(idx.Entries))
-	for _, e := range idx.Entries {
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
 		rel, ok := strings.CutPrefix(e.Path, h.prefix)
 		if !ok || e.Stage() != 0 || e.Stat == [9]uint32{} || e.Flags&gitindex.FlagExtended != 0 {
 			continue
 		}
-		e.OID = nil
-		out[rel] = e
+		fn(rel, e)
 	}
-	return out, true
+	return true
 }

@@ -41,26 +41,40 @@ func oddPathsHeld(root string, files []string, h git.Held, held bool) []string {
 	}
 	start := time.Now()
 	var found []string
-	seen := make(map[string]unix.Stat_t, len(files))
-	lookAt(root, files, func(f string, st *unix.Stat_t, what string) {
+	// What the look saw of each of files, by position: a few bytes each,
+	// the hooks' heap being allowed to grow to several times what is live.
+	seen := make([]lookedStat, len(files))
+	lookAt(root, files, func(i int, st *unix.Stat_t, what string) {
 		if what != "" {
-			found = append(found, oddPath(f, what))
+			found = append(found, oddPath(files[i], what))
 		}
-		seen[f] = *st
+		seen[i] = lookedStat{looked: true, mode: st.Mode & unix.S_IFMT, stat: statOf(st)}
 	})
 	if len(found) > 0 {
 		return found
 	}
-	entries, ok := h.Stats()
+	// The files in path order, to find each entry of the index among them.
+	order := make([]int32, len(files))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(files[a], files[b]) })
+	vouched := make([]bool, len(files))
+	mark := start.Add(-gitindex.RacyMargin)
+	ok := h.Each(func(rel string, e *gitindex.Entry) {
+		at, _ := slices.BinarySearchFunc(order, rel, func(i int32, p string) int { return strings.Compare(files[i], p) })
+		for ; at < len(order) && files[order[at]] == rel; at++ {
+			i := order[at]
+			st := &seen[i]
+			vouched[i] = st.looked && e.Mode&unix.S_IFMT == st.mode && e.Stat == st.stat && !e.ChangedSince(mark)
+		}
+	})
 	if !ok {
 		return nil
 	}
-	mark := start.Add(-gitindex.RacyMargin)
 	var relook []string
-	for _, f := range files {
-		st, looked := seen[f]
-		e, in := entries[f]
-		if !looked || !in || !cachedAs(&e, &st) || e.ChangedSince(mark) {
+	for i, f := range files {
+		if !vouched[i] {
 			relook = append(relook, f)
 		}
 	}
@@ -68,13 +82,19 @@ func oddPathsHeld(root string, files []string, h git.Held, held bool) []string {
 	return nil
 }
 
-// cachedAs reports whether the index entry e caches exactly the stat st:
-// the same type (a file or a link) and every field git keeps.
-func cachedAs(e *gitindex.Entry, st *unix.Stat_t) bool {
-	if e.Mode&unix.S_IFMT != st.Mode&unix.S_IFMT {
-		return false
-	}
-	return e.Stat == [9]uint32{
+// lookedStat is what a look saw of a path: whether it could be looked at,
+// its type and the stat fields an index entry caches.
+type lookedStat struct {
+	looked bool
+	mode   uint32
+	stat   [9]uint32
+}
+
+// statOf is st as git caches it in an index entry: change and
+// modification times (seconds, nanoseconds), device, inode, owner, group
+// and size, each cut to 32 bits.
+func statOf(st *unix.Stat_t) [9]uint32 {
+	return [9]uint32{
 		uint32(st.Ctim.Sec), uint32(st.Ctim.Nsec), uint32(st.Mtim.Sec), uint32(st.Mtim.Nsec),
 		uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid, uint32(st.Size),
 	}

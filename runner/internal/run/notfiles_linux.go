@@ -18,22 +18,22 @@ import (
 // and no finalizer per file.
 func oddPaths(root string, files []string) []string {
 	var found []string
-	lookAt(root, files, func(f string, _ *unix.Stat_t, what string) {
+	lookAt(root, files, func(i int, _ *unix.Stat_t, what string) {
 		if what != "" {
-			found = append(found, oddPath(f, what))
+			found = append(found, oddPath(files[i], what))
 		}
 	})
 	return found
 }
 
 // lookAt looks at each of files (relative to root) in turn and hands seen
-// its stat and what it is ("" for what a gate can judge), skipping the
+// its position in files, its stat and what it is ("" for what a gate can judge), skipping the
 // ones that cannot be looked at (deleted, or below what is not a
 // directory).
-func lookAt(root string, files []string, seen func(f string, st *unix.Stat_t, what string)) {
+func lookAt(root string, files []string, seen func(i int, st *unix.Stat_t, what string)) {
 	d := dirLook{fd: -1}
 	defer d.close()
-	for _, f := range files {
+	for i, f := range files {
 		p := filepath.Join(root, filepath.FromSlash(f))
 		dir, name := filepath.Split(p)
 		if !d.open(dir) {
@@ -43,7 +43,7 @@ func lookAt(root string, files []string, seen func(f string, st *unix.Stat_t, wh
 		if retry(func() error { return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }) != nil {
 			continue
 		}
-		seen(f, &st, d.notAFile(name, st.Mode))
+		seen(i, &st, d.notAFile(name, st.Mode))
 	}
 }
 
