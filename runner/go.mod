@@ -10,7 +10,7 @@ require (
 require (
 	github.com/creack/pty v1.1.24
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/sys v0.47.0
 	mvdan.cc/sh/v3 v3.14.1
 	pgregory.net/rapid v1.3.0
 )

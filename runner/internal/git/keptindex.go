@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -166,9 +167,12 @@ func (n seedNote) fresh(user, top string) bool {
 //     read from the work tree like any other; an intent-to-add entry, or a
 //     conflict's stages, are left to `git add` to read from the work tree;
 //   - a cached stat is kept only from ref, for an entry whose stat there is
-//     the user's too and was not racily clean there: ref's object id was
-//     read from the file as it is (literally), which the user's, read
-//     through the repository's conversions, need not be. Every other
+//     the user's too, or whose entry in the user's index is as it was in
+//     prevUser (the user's index did not change it since ref was merged
+//     from it: a rewrite of the user's index makes `git add` read again
+//     only what it changed), and was not racily clean there: ref's object
+//     id was read from the file as it is (literally), which the user's,
+//     read through the repository's conversions, need not be. Every other
 //     entry's stat is cleared, so that `git add` reads the file again.
 //
 // An entry the user's index marks skip-worktree whose file is not in the
@@ -199,6 +203,19 @@ func mergeSeed(userIndex, ref, prevUser, out, top string) (hidden, flagged []str
 			}
 		}
 	}
+	// was is the user's index prev was last merged from: an entry it
+	// holds as the user's index still does was merged as it is now.
+	var was map[string]gitindex.Entry
+	var wasFile *gitindex.File
+	if prev != nil {
+		if w, err := gitindex.Read(prevUser); err == nil {
+			wasFile = w
+			was = make(map[string]gitindex.Entry, len(w.Entries))
+			for _, e := range w.Entries {
+				was[e.Path] = e
+			}
+		}
+	}
 	hashSize := 0
 	var entries []gitindex.Entry
 	if user != nil {
@@ -219,10 +236,12 @@ func mergeSeed(userIndex, ref, prevUser, out, top string) (hidden, flagged []str
 			if e.SkipWorktree() {
 				flagged = append(flagged, e.Path)
 			}
+			w, seen := was[e.Path]
+			unchanged := seen && sameEntry(&w, &e)
 			e.Flags &^= gitindex.FlagAssumeValid | gitindex.FlagExtended
 			e.XFlags = 0
-			if p, ok := prev[e.Path]; ok && p.Stat == e.Stat && !racy(p, prevTime) {
-				e.Mode, e.OID = p.Mode, p.OID
+			if p, ok := prev[e.Path]; ok && (p.Stat == e.Stat || unchanged) && !racy(p, prevTime) {
+				e.Stat, e.Mode, e.OID = p.Stat, p.Mode, p.OID
 			} else {
 				e.Stat = [9]uint32{}
 			}
@@ -232,9 +251,9 @@ func mergeSeed(userIndex, ref, prevUser, out, top string) (hidden, flagged []str
 	}
 	if prev != nil {
 		hashSize = old.HashSize
-		if was, err := gitindex.Read(prevUser); err == nil {
-			for i := range was.Entries {
-				delete(prev, was.Entries[i].Path)
+		if wasFile != nil {
+			for i := range wasFile.Entries {
+				delete(prev, wasFile.Entries[i].Path)
 			}
 		}
 		for _, p := range prev {
@@ -257,6 +276,13 @@ func mergeSeed(userIndex, ref, prevUser, out, top string) (hidden, flagged []str
 	slices.SortFunc(entries, gitindex.Compare)
 	entries = slices.CompactFunc(entries, func(a, b gitindex.Entry) bool { return a.Path == b.Path })
 	return hidden, flagged, attrs, content, gitindex.Write(out, entries, hashSize)
+}
+
+// sameEntry reports whether two entries of a user's index say the same:
+// path, mode, object, cached stat and flags.
+func sameEntry(a, b *gitindex.Entry) bool {
+	return a.Path == b.Path && a.Mode == b.Mode && bytes.Equal(a.OID, b.OID) && a.Stat == b.Stat &&
+		a.Flags == b.Flags && a.XFlags == b.XFlags
 }
 
 // indexContent identifies the entries of a user's index (gitindex.Staged):

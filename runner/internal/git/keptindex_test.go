@@ -20,7 +20,8 @@ func keptIndexes(t *testing.T, gitDir string) []string {
 	var out []string
 	for _, e := range entries {
 		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) &&
-			!strings.HasSuffix(e.Name(), seedSuffix) && !strings.HasSuffix(e.Name(), userSuffix) && !strings.HasSuffix(e.Name(), keySuffix) {
+			!strings.HasSuffix(e.Name(), seedSuffix) && !strings.HasSuffix(e.Name(), userSuffix) && !strings.HasSuffix(e.Name(), keySuffix) &&
+			!strings.HasSuffix(e.Name(), LookedSuffix) {
 			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
 		}
 	}

@@ -66,6 +66,8 @@ type diskRepo struct {
 	// top is the absolute top level of the work tree, gitDir its git
 	// directory, commonDir the repository's common directory.
 	top, gitDir, commonDir string
+	// prefix is the project root below top ("" or "dir/"), as git shows it.
+	prefix string
 	// objects is the object directory new objects are written to;
 	// alternates are more object directories to read from (a nested
 	// repository's own, whose objects its index names).
@@ -94,7 +96,7 @@ func openDisk(ctx context.Context, root string) (*diskRepo, error) {
 			return nil, err
 		}
 	}
-	d := &diskRepo{top: top, gitDir: gitDir, commonDir: commonDirOf(gitDir),
+	d := &diskRepo{top: top, gitDir: gitDir, commonDir: commonDirOf(gitDir), prefix: pfx,
 		shadow: filepath.Join(gitDir, filepath.FromSlash(shadowDir))}
 	if env := os.Getenv("GIT_COMMON_DIR"); env != "" {
 		d.commonDir = env

@@ -168,7 +168,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		// An index git cannot use: a temporary one this time, a fresh
 		// kept one next time (unless another snapshot holds it).
 		if !busy(kept + ".lock") {
-			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix} {
+			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix, LookedSuffix} {
 				_ = os.Remove(kept + suffix)
 			}
 		}

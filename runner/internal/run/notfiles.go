@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
 )
 
@@ -20,18 +21,13 @@ const maxNotFilesNamed = 5
 // change, which it can undo, never an infrastructure error: the run ends
 // before its gates, failed, naming each path. Nothing is opened but a
 // regular file (a FIFO is only looked at), so it never waits.
-func notFiles(root string, files []string) error {
-	var found []string
-	for _, f := range files {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		fi, err := os.Lstat(p)
-		if err != nil {
-			continue // deleted, or below what is not a directory
-		}
-		if what := notAFile(p, fi.Mode()); what != "" {
-			found = append(found, fmt.Sprintf("%s (%s)", f, what))
-		}
-	}
+//
+// held is the kept index the run's snapshot was taken in, when it was
+// taken and holds every path (git.Held): then a look that found nothing
+// need not be made again for what git vouches for (oddPathsHeld).
+func notFiles(root string, files []string, held func() (git.Held, bool)) error {
+	h, ok := held()
+	found := oddPathsHeld(root, files, h, ok)
 	if len(found) == 0 {
 		return nil
 	}
@@ -43,6 +39,27 @@ func notFiles(root string, files []string) error {
 		"(`git checkout -- <path>` restores the committed one; `chmod u+r <path>` makes a file readable), then stop again."
 	return &stop{status: outcome.StatusFailed, line: msg, message: msg}
 }
+
+// oddPathsEach is oddPaths one path at a time: Lstat, then Open of a
+// regular file. It is the reference oddPaths is held to, and oddPaths
+// where the system has no faster way.
+func oddPathsEach(root string, files []string) []string {
+	var found []string
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue // deleted, or below what is not a directory
+		}
+		if what := notAFile(p, fi.Mode()); what != "" {
+			found = append(found, oddPath(f, what))
+		}
+	}
+	return found
+}
+
+// oddPath names the changed path f that is what.
+func oddPath(f, what string) string { return fmt.Sprintf("%s (%s)", f, what) }
 
 // notAFile says what the entry at p with mode m is when no gate can read it
 // as a file ("" when one can: a regular file it can open, a directory, a

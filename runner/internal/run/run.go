@@ -141,7 +141,7 @@ func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
 		b.nothingChanged(r.s, p, ch)
 	}
 	if err == nil {
-		err = notFiles(p.root, ch.files)
+		err = notFiles(p.root, ch.files, p.snap.held)
 	}
 	if err != nil {
 		return d.of(r.s.ended(err))

@@ -63,6 +63,19 @@ func newSnapshot(ctx context.Context, root, logRel string, cons *console.Console
 	return s
 }
 
+// held is the kept index of the snapshot (git.TreeSnapshot.Held) when it
+// has been taken, or is being taken, before the gates; it takes none.
+func (s *snapshot) held() (git.Held, bool) {
+	if !s.taken.started.Load() {
+		return git.Held{}, false
+	}
+	ts, err := s.taken.get()
+	if err != nil || ts.afterGates {
+		return git.Held{}, false
+	}
+	return ts.tree.Held()
+}
+
 // start starts taking the snapshot, when nothing has yet.
 func (s *snapshot) start() { s.taken.start() }
 
