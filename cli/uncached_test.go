@@ -13,7 +13,8 @@ import (
 // breaks it; named is true when a check's command names it as a file
 // outside the work tree (absolute, or relative to the project), which a
 // check's cache key holds by its bytes and mode (the file made or removed
-// too), and the record of a full pass with it.
+// too), and the record of a full pass with it; one no key can hold (a
+// directory) leaves the check uncached, and the record says so.
 var uncachedInputs = []struct {
 	name, failsOn, breakIt string
 	named                  bool
@@ -23,6 +24,7 @@ var uncachedInputs = []struct {
 	{"relative file outside the work tree", `grep -q BAD ../outside.txt`, "cp bad.txt $WORK/outside.txt", true},
 	{"file outside the work tree made", `test -e "$WORK/made.txt"`, "cp bad.txt $WORK/made.txt", true},
 	{"file outside the work tree removed", `test ! -e ../outside.txt`, "rm $WORK/outside.txt", true},
+	{"directory outside the work tree", `ls "$WORK/shared" | grep -q BAD`, "cp bad.txt $WORK/shared/BAD", true},
 	{"git tag", `git tag | grep -q BAD`, "exec git tag BAD", false},
 }
 
@@ -75,7 +77,7 @@ func uncachedScript(failsOn, breakIt, kind, cache string, keyed bool) string {
 	after := "hookjson decision=block status=failed"
 	switch {
 	case keyed:
-		interval = "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 file\\(s\\) outside the work tree that a check names changed \\(/.*/(outside|made)\\.txt\\)' 'systemMessage!~Nothing changed'"
+		interval = "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 file\\(s\\) outside the work tree that a check names, changed or not held \\(/.*/(outside\\.txt|made\\.txt|shared)\\)' 'systemMessage!~Nothing changed'"
 	case cache == "true":
 		interval = "'systemMessage~Nothing changed since the last full pass'"
 		after = "hookjson decision=approve status=passed 'systemMessage~cached'"
@@ -83,6 +85,7 @@ func uncachedScript(failsOn, breakIt, kind, cache string, keyed bool) string {
 	return `env GAUNTLET_STOP_HOOK_ACTIVE=
 env GAUNTLET_STOP_HOOK_INTERVAL_MINUTES=10
 ` + setup + `cp repo/ok.txt outside.txt
+mkdir shared
 cd repo
 exec git init -q -b main
 exec git add -A

@@ -237,7 +237,7 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 			what = append(what, "the work tree (what the gates can read in it)")
 		}
 		if n := len(since.Outside); n > 0 {
-			what = append(what, fmt.Sprintf("%d file(s) outside the work tree that a check names changed (%s)", n, namedUpTo(since.Outside, maxChangedNamed)))
+			what = append(what, fmt.Sprintf("%d file(s) outside the work tree that a check names, changed or not held (%s)", n, namedUpTo(since.Outside, maxChangedNamed)))
 		}
 		if since.HeadMoved {
 			what = append(what, "a new HEAD")
