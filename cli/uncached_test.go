@@ -10,30 +10,46 @@ import (
 
 // uncachedInputs are what a gate can read that no snapshot of the work
 // tree holds, each with a shell test that fails on it and how a script
-// breaks it.
-var uncachedInputs = []struct{ name, failsOn, breakIt string }{
-	{"ignored file", `grep -q BAD "$(git rev-parse --show-toplevel)/.env"`, "cp bad.txt .env"},
-	{"file outside the work tree", `grep -q BAD "$WORK/outside.txt"`, "cp bad.txt $WORK/outside.txt"},
-	{"git tag", `git tag | grep -q BAD`, "exec git tag BAD"},
+// breaks it; named is true when a check's command names it as a file
+// outside the work tree (absolute, or relative to the project), which a
+// check's cache key holds by its bytes and mode (the file made or removed
+// too), and the record of a full pass with it; one no key can hold (a
+// directory) leaves the check uncached, and the record says so.
+var uncachedInputs = []struct {
+	name, failsOn, breakIt string
+	named                  bool
+}{
+	{"ignored file", `grep -q BAD "$(git rev-parse --show-toplevel)/.env"`, "cp bad.txt .env", false},
+	{"file outside the work tree", `grep -q BAD "$WORK/outside.txt"`, "cp bad.txt $WORK/outside.txt", true},
+	{"relative file outside the work tree", `grep -q BAD ../outside.txt`, "cp bad.txt $WORK/outside.txt", true},
+	{"file outside the work tree made", `test -e "$WORK/made.txt"`, "cp bad.txt $WORK/made.txt", true},
+	{"file outside the work tree removed", `test ! -e ../outside.txt`, "rm $WORK/outside.txt", true},
+	{"directory outside the work tree", `ls "$WORK/shared" | grep -q BAD`, "cp bad.txt $WORK/shared/BAD", true},
+	{"git tag", `git tag | grep -q BAD`, "exec git tag BAD", false},
 }
 
-// The interval says nothing changed only where the result cache would
-// take every gate's verdict: a gate marked cache: false reads what no
-// snapshot holds, so after a full pass an interval approve never says
-// "Nothing changed" while such a gate is configured, and names it as
-// not run again. Differential, for every gate kind (check, review) and
-// every input no snapshot holds: the interval's answer after the input
-// broke, then the answer of a stop that runs (interval 0): the cache:
-// false gate runs and blocks; the same gate with cache: true is the
-// cached pass, and then the interval says nothing changed (the cache's
-// documented limit: such a gate must say cache: false).
+// The interval never says nothing changed where the cache would run a
+// gate again. A gate marked cache: false reads what no snapshot holds, so
+// after a full pass an interval approve never says "Nothing changed"
+// while such a gate is configured, and names it as not run again; a file
+// outside the work tree that a check's command names is in the check's
+// key and in the pass's record, so an interval approve after it changed
+// (edited, made, removed) names it as not verified. Differential, for
+// every gate kind (check, review) and every input no snapshot holds: the
+// interval's answer after the input broke, then the answer of a stop that
+// runs (interval 0): the cache: false gate runs and blocks, and so does a
+// check with cache: true whose key holds the input; any other gate with
+// cache: true is the cached pass, and then the interval says nothing
+// changed (the cache's documented limit: such a gate must say cache:
+// false).
 func TestIntervalNeverHidesUncachedGates(t *testing.T) {
 	dir := t.TempDir()
 	for _, in := range uncachedInputs {
 		for _, kind := range []string{"check", "review"} {
 			for _, cache := range []string{"false", "true"} {
 				name := fmt.Sprintf("%s %s cache %s", in.name, kind, cache)
-				writeScript(t, dir, name, uncachedScript(in.failsOn, in.breakIt, kind, cache))
+				keyed := in.named && kind == "check" && cache == "true"
+				writeScript(t, dir, name, uncachedScript(in.failsOn, in.breakIt, kind, cache, keyed))
 			}
 		}
 	}
@@ -42,8 +58,9 @@ func TestIntervalNeverHidesUncachedGates(t *testing.T) {
 
 // uncachedScript is one case of TestIntervalNeverHidesUncachedGates: a
 // gate of kind (check or review) whose verdict fails when failsOn holds,
-// with the cache setting cache, broken by breakIt after a full pass.
-func uncachedScript(failsOn, breakIt, kind, cache string) string {
+// with the cache setting cache, broken by breakIt after a full pass;
+// keyed says the gate's cache key holds what breakIt changes.
+func uncachedScript(failsOn, breakIt, kind, cache string, keyed bool) string {
 	job := "check:.:gate"
 	gateFiles := "-- repo/.gauntlet/checks/gate.yml --\ncommand: \"! " + strings.ReplaceAll(failsOn, `"`, `\"`) + "\"\ncache: " + cache + "\n"
 	lists, setup := "    checks: [gate]\n", ""
@@ -58,13 +75,17 @@ func uncachedScript(failsOn, breakIt, kind, cache string) string {
 	interval := "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 gate\\(s\\) marked cache: false \\(" +
 		strings.ReplaceAll(job, ".", `\.`) + "\\), which read what no snapshot holds, did not run again' 'systemMessage!~Nothing changed'"
 	after := "hookjson decision=block status=failed"
-	if cache == "true" {
+	switch {
+	case keyed:
+		interval = "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 file\\(s\\) outside the work tree that a check names, changed or not held \\(/.*/(outside\\.txt|made\\.txt|shared)\\)' 'systemMessage!~Nothing changed'"
+	case cache == "true":
 		interval = "'systemMessage~Nothing changed since the last full pass'"
 		after = "hookjson decision=approve status=passed 'systemMessage~cached'"
 	}
 	return `env GAUNTLET_STOP_HOOK_ACTIVE=
 env GAUNTLET_STOP_HOOK_INTERVAL_MINUTES=10
 ` + setup + `cp repo/ok.txt outside.txt
+mkdir shared
 cd repo
 exec git init -q -b main
 exec git add -A

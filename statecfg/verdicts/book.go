@@ -200,6 +200,11 @@ type FullPass struct {
 	// for none: every approve in the interval it starts tells them, as
 	// the pass told the shell it ran in.
 	Unanchored string `json:"unanchored,omitempty"`
+	// Outside are the files outside the work tree that its checks'
+	// commands name (by absolute path), each with what was there as the
+	// result cache's keys hold it ("" for one no key could hold): the
+	// interval tells one that changed since as not verified.
+	Outside map[string]string `json:"outside,omitempty"`
 }
 
 // Point is a commit the gates were seen to pass on, and when.

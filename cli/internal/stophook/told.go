@@ -186,7 +186,8 @@ const maxChangedNamed = 5
 // changed since the last full pass of the session's project s (settings
 // cfg, base branch base): nothing (the approve answers for the tree as it
 // is, and says so), else the changed paths, HEAD, base branch and
-// configuration, as what was not verified; when that is not known, the
+// configuration, the files outside the work tree the checks name, as what
+// was not verified; when that is not known, the
 // changes since the pass.
 func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, base string, out Outcome) Outcome {
 	gates, err := s.gates()
@@ -234,6 +235,9 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 		}
 		if since.KeyMoved && len(since.Paths) == 0 && !since.ReachMoved && since.Unheld == "" {
 			what = append(what, "the work tree (what the gates can read in it)")
+		}
+		if n := len(since.Outside); n > 0 {
+			what = append(what, fmt.Sprintf("%d file(s) outside the work tree that a check names, changed or not held (%s)", n, namedUpTo(since.Outside, maxChangedNamed)))
 		}
 		if since.HeadMoved {
 			what = append(what, "a new HEAD")

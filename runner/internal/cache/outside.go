@@ -80,6 +80,19 @@ func (r *outsideReader) id(p string) (string, string) {
 	return id, why
 }
 
+// held is what r read, by path: each identity, "" where no key can hold
+// it.
+func (r *outsideReader) held() map[string]string {
+	if len(r.ids) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(r.ids))
+	for p, o := range r.ids {
+		out[p] = o.id
+	}
+	return out
+}
+
 // read reads the identity of p (see id). It never blocks on a FIFO: it
 // opens without waiting and checks what it opened.
 func (r *outsideReader) read(p string) (string, string) {

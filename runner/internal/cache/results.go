@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -62,8 +63,10 @@ type Results struct {
 	uncached map[string]string
 	getenv   func(string) (string, bool)
 	// outside are, by job id, the paths outside the work tree its key
-	// holds and what was there (checked again before a pass is recorded).
+	// holds and what was there (checked again before a pass is recorded);
+	// named are all those the keys read, by path (see Named).
 	outside map[string][]Object
+	named   map[string]string
 }
 
 // Open returns the result cache of a run of the project at root, which
@@ -242,7 +245,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		}
 		keys[j.ID] = k
 	}
-	c.outside = outside
+	c.outside, c.named = outside, out.held()
 	return keys, nil
 }
 
@@ -273,6 +276,33 @@ func (c *Results) outsideStill(job string, r *outsideReader) bool {
 		}
 	}
 	return true
+}
+
+// Named are the paths outside the work tree that the commands of the
+// run's cached checks name (absolute), each with what was there as their
+// keys hold it, "" for one no key can hold (its gate is uncached): what a
+// full pass records, for NamedChanged to tell the interval. Nil before
+// ComputeKeys, or for a nil cache.
+func (c *Results) Named() map[string]string {
+	if c == nil {
+		return nil
+	}
+	return c.named
+}
+
+// NamedChanged are the paths of named (Named of an earlier run) where
+// what is there now is not what it held, read again within the bounds a
+// run reads them in, sorted: one that no key could hold then, or that
+// cannot be read or held now, counts as changed.
+func NamedChanged(named map[string]string) []string {
+	var changed []string
+	r := newOutsideReader()
+	for _, p := range slices.Sorted(maps.Keys(named)) {
+		if id, why := r.id(p); named[p] == "" || why != "" || id != named[p] {
+			changed = append(changed, p)
+		}
+	}
+	return changed
 }
 
 // lookupEnv is how the cache reads the environment (os.LookupEnv but in

@@ -237,14 +237,15 @@ func (b *begun) nothingChanged(s *services, p *project, ch *changes) {
 
 // fullPassOf is what a full run that passed verified: the snapshot it
 // judged, its configuration, everything in the work tree the gates could
-// read (the snapshot's Key) and the programs its checks name (programsOf), with the commits before its change set
-// it could not look at when it marks no point over them (e, see
-// ending.marksPoint); nil without a snapshot.
+// read (the snapshot's Key), the programs its checks name (programsOf)
+// and the files outside the work tree they name (e.outside), with the
+// commits before its change set it could not look at when it marks no
+// point over them (e, see ending.marksPoint); nil without a snapshot.
 func fullPassOf(p *project, ep endPoint, e ending) *verdicts.FullPass {
 	if !ep.snapped {
 		return nil
 	}
-	fp := &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg), Key: ep.key}
+	fp := &verdicts.FullPass{Ref: ep.ref, Config: ConfigIdentity(p.cfg), Key: ep.key, Outside: e.outside}
 	fp.ProgramWords, fp.Programs = programsOf(p.cfg)
 	if !p.opts.Agent {
 		fp.Unanchored = e.unanchored

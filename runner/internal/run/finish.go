@@ -44,7 +44,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	}
 	e := ending{status: res.Status, archived: endsEpisode(res.Status) && mayArchive(p, b, pl.leftOut > 0), from: ch.from, partial: pl.leftOut > 0,
 		reviewed: prep.reviewed, reviewDefs: reviewDefinitions(pl.jobs),
-		unverified: joinNotes(pl.offDisk, res.Unverified), unanchored: ch.unanchored}
+		unverified: joinNotes(pl.offDisk, res.Unverified), unanchored: ch.unanchored, outside: prep.cache.Named()}
 	for _, g := range res.Gates {
 		if g.Status == outcome.GatePreExisting {
 			e.preExisting = append(e.preExisting, g.JobID)

@@ -37,7 +37,7 @@ func sinceLastRun(ctx context.Context, p *project, book *verdicts.Book) string {
 		return "the work tree as it is now" + why
 	}
 	defer ts.Close()
-	w, err := workSince(ctx, p.root, snap.Ref, snap.Key, ts)
+	w, err := workSince(ctx, p.root, snap.Ref, snap.Key, nil, ts)
 	since := fmt.Sprintf("since run %d, the last that ran the gates", snap.Run)
 	switch {
 	case err != nil:

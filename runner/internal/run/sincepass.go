@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
@@ -41,6 +42,10 @@ type SincePass struct {
 	// the one whose target changed is among them, unless it no longer
 	// leads there.
 	Reaching []string
+	// Outside are the files outside the work tree that the checks'
+	// commands name whose content is not what the pass's keys held
+	// (verdicts.FullPass.Outside; absolute, sorted).
+	Outside []string
 	// Uncached are the gates of the configuration marked cache: false
 	// (by job id, sorted): they read what no snapshot holds (ignored
 	// files, git's history, the world outside), so nothing tells that
@@ -53,12 +58,12 @@ type SincePass struct {
 }
 
 // Unchanged reports whether everything the gates can read in the work
-// tree, HEAD, the base branch and the configuration are known to be those
+// tree and the files outside it the checks name, HEAD, the base branch and the configuration are known to be those
 // the last full pass verified: never while a gate marked cache: false is
 // configured, which the result cache would run again too.
 func (s SincePass) Unchanged() bool {
-	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && !s.HeadMoved && !s.BaseMoved && !s.ConfigChanged &&
-		len(s.Uncached) == 0
+	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && len(s.Outside) == 0 && !s.HeadMoved && !s.BaseMoved &&
+		!s.ConfigChanged && len(s.Uncached) == 0
 }
 
 // SinceFullPass compares the project of cfg (loaded with its gates; base
@@ -93,12 +98,12 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
 		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg),
 		Uncached:      uncachedGates(cfg)}
-	work, err := workSince(ctx, cfg.Root, refs.SnapshotTree, fp.Key, ts)
+	work, err := workSince(ctx, cfg.Root, refs.SnapshotTree, fp.Key, fp.Outside, ts)
 	if err != nil {
 		return SincePass{}, err
 	}
-	out.Paths, out.KeyMoved, out.ReachMoved, out.Unheld, out.Reaching =
-		work.Paths, work.KeyMoved, work.ReachMoved, work.Unheld, work.Reaching
+	out.Paths, out.KeyMoved, out.ReachMoved, out.Unheld, out.Reaching, out.Outside =
+		work.Paths, work.KeyMoved, work.ReachMoved, work.Unheld, work.Reaching, work.Outside
 	return out, nil
 }
 
@@ -143,25 +148,33 @@ type workChanges struct {
 	// Unheld says why the work tree as it is cannot be compared whole, ""
 	// when it can.
 	Unheld string
+	// Outside are the files outside the work tree the checks name whose
+	// content is not what the run's keys held (cache.NamedChanged).
+	Outside []string
 }
 
 // Changed reports whether anything the gates can read differs, or the
 // work tree cannot be compared whole.
-func (w workChanges) Changed() bool { return w.KeyMoved || len(w.Paths) > 0 || w.Unheld != "" }
+func (w workChanges) Changed() bool {
+	return w.KeyMoved || len(w.Paths) > 0 || w.Unheld != "" || len(w.Outside) > 0
+}
 
 // workSince compares the snapshot ts with the work tree a run judged:
-// its snapshot tree (or commit) tree and its Key was. Without a Key (an
-// older version's record, one that could not be told) only the trees are
-// compared, and what the work tree cannot hold whole is said.
-func workSince(ctx context.Context, root, tree, was string, ts *git.TreeSnapshot) (workChanges, error) {
+// its snapshot tree (or commit) tree and its Key was; and the files
+// outside the work tree its checks named with what was there then
+// (outside: cache.Results.Named, read again without git). Without a Key
+// (an older version's record, one that could not be told) only the trees
+// are compared, and what the work tree cannot hold whole is said.
+func workSince(ctx context.Context, root, tree, was string, outside map[string]string, ts *git.TreeSnapshot) (workChanges, error) {
+	moved := cache.NamedChanged(outside)
 	if was == "" {
 		paths, err := git.TreePaths(ctx, root, tree, ts.Tree)
-		return workChanges{Paths: paths, KeyMoved: len(paths) > 0, Unheld: ts.Uncertain}, err
+		return workChanges{Paths: paths, KeyMoved: len(paths) > 0, Unheld: ts.Uncertain, Outside: moved}, err
 	}
 	if ts.Key() == was {
-		return workChanges{}, nil
+		return workChanges{Outside: moved}, nil
 	}
-	w := workChanges{KeyMoved: true, Unheld: ts.Uncertain}
+	w := workChanges{KeyMoved: true, Unheld: ts.Uncertain, Outside: moved}
 	var err error
 	w.Paths, w.ReachMoved, err = keyChanges(ctx, root, was, ts, tree)
 	if err != nil {

@@ -37,6 +37,9 @@ type ending struct {
 	// unverified starts no interval; a pass marks a point only as
 	// marksPoint allows.
 	unverified, unanchored string
+	// outside are the files outside the work tree the run's cached checks
+	// name and what was there (cache.Results.Named).
+	outside map[string]string
 }
 
 // marksPoint is true when a pass may mark its snapshot verified on its
