@@ -14,18 +14,21 @@ import (
 // outside the work tree (absolute, or relative to the project), which a
 // check's cache key holds by its bytes and mode (the file made or removed
 // too), and the record of a full pass with it; one no key can hold (a
-// directory) leaves the check uncached, and the record says so.
+// directory) leaves the check uncached, and the record says so;
+// unresolved is true when the command names a path the scan cannot
+// resolve (a command's output), which leaves a check keyed by its entry
+// point uncached.
 var uncachedInputs = []struct {
 	name, failsOn, breakIt string
-	named                  bool
+	named, unresolved      bool
 }{
-	{"ignored file", `grep -q BAD "$(git rev-parse --show-toplevel)/.env"`, "cp bad.txt .env", false},
-	{"file outside the work tree", `grep -q BAD "$WORK/outside.txt"`, "cp bad.txt $WORK/outside.txt", true},
-	{"relative file outside the work tree", `grep -q BAD ../outside.txt`, "cp bad.txt $WORK/outside.txt", true},
-	{"file outside the work tree made", `test -e "$WORK/made.txt"`, "cp bad.txt $WORK/made.txt", true},
-	{"file outside the work tree removed", `test ! -e ../outside.txt`, "rm $WORK/outside.txt", true},
-	{"directory outside the work tree", `ls "$WORK/shared" | grep -q BAD`, "cp bad.txt $WORK/shared/BAD", true},
-	{"git tag", `git tag | grep -q BAD`, "exec git tag BAD", false},
+	{"ignored file", `grep -q BAD "$(git rev-parse --show-toplevel)/.env"`, "cp bad.txt .env", false, true},
+	{"file outside the work tree", `grep -q BAD "$WORK/outside.txt"`, "cp bad.txt $WORK/outside.txt", true, false},
+	{"relative file outside the work tree", `grep -q BAD ../outside.txt`, "cp bad.txt $WORK/outside.txt", true, false},
+	{"file outside the work tree made", `test -e "$WORK/made.txt"`, "cp bad.txt $WORK/made.txt", true, false},
+	{"file outside the work tree removed", `test ! -e ../outside.txt`, "rm $WORK/outside.txt", true, false},
+	{"directory outside the work tree", `ls "$WORK/shared" | grep -q BAD`, "cp bad.txt $WORK/shared/BAD", true, false},
+	{"git tag", `git tag | grep -q BAD`, "exec git tag BAD", false, false},
 }
 
 // The interval never says nothing changed where the cache would run a
@@ -46,10 +49,14 @@ func TestIntervalNeverHidesUncachedGates(t *testing.T) {
 	dir := t.TempDir()
 	for _, in := range uncachedInputs {
 		for _, kind := range []string{"check", "review"} {
-			for _, cache := range []string{"false", "true"} {
+			for _, cache := range []string{"false", "true", "entry_point"} {
+				if kind == "review" && cache == "entry_point" {
+					continue
+				}
 				name := fmt.Sprintf("%s %s cache %s", in.name, kind, cache)
-				keyed := in.named && kind == "check" && cache == "true"
-				writeScript(t, dir, name, uncachedScript(in.failsOn, in.breakIt, kind, cache, keyed))
+				never := cache == "false" || cache == "entry_point" && in.unresolved
+				keyed := !never && in.named && kind == "check"
+				writeScript(t, dir, name, uncachedScript(in.failsOn, in.breakIt, kind, cache, never, keyed))
 			}
 		}
 	}
@@ -59,8 +66,10 @@ func TestIntervalNeverHidesUncachedGates(t *testing.T) {
 // uncachedScript is one case of TestIntervalNeverHidesUncachedGates: a
 // gate of kind (check or review) whose verdict fails when failsOn holds,
 // with the cache setting cache, broken by breakIt after a full pass;
+// never says the cache never keeps the gate (cache: false, or a command
+// keyed by its entry point that names what the scan cannot resolve);
 // keyed says the gate's cache key holds what breakIt changes.
-func uncachedScript(failsOn, breakIt, kind, cache string, keyed bool) string {
+func uncachedScript(failsOn, breakIt, kind, cache string, never, keyed bool) string {
 	job := "check:.:gate"
 	gateFiles := "-- repo/.gauntlet/checks/gate.yml --\ncommand: \"! " + strings.ReplaceAll(failsOn, `"`, `\"`) + "\"\ncache: " + cache + "\n"
 	lists, setup := "    checks: [gate]\n", ""
@@ -72,13 +81,14 @@ func uncachedScript(failsOn, breakIt, kind, cache string, keyed bool) string {
 			"\nelse\n  echo '{\"status\":\"pass\",\"message\":\"No problems found\"}'\nfi\n"
 		lists, setup = "    reviews: [gate]\n", "chmod 755 bin/claude\n"
 	}
-	interval := "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 gate\\(s\\) marked cache: false \\(" +
+	interval := "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 gate\\(s\\) the cache never keeps \\(" +
 		strings.ReplaceAll(job, ".", `\.`) + "\\), which read what no snapshot holds, did not run again' 'systemMessage!~Nothing changed'"
 	after := "hookjson decision=block status=failed"
 	switch {
+	case never:
 	case keyed:
 		interval = "'systemMessage~Not verified: since the last full pass at [0-9TZ:-]+, 1 file\\(s\\) outside the work tree that a check names, changed or not held \\(/.*/(outside\\.txt|made\\.txt|shared)\\)' 'systemMessage!~Nothing changed'"
-	case cache == "true":
+	default:
 		interval = "'systemMessage~Nothing changed since the last full pass'"
 		after = "hookjson decision=approve status=passed 'systemMessage~cached'"
 	}

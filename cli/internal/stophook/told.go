@@ -249,7 +249,7 @@ func (h *hook) sinceLastPass(ctx context.Context, s *site, cfg *config.Config, b
 			what = append(what, "the configuration in force changed")
 		}
 		if n := len(since.Uncached); n > 0 {
-			what = append(what, fmt.Sprintf("%d gate(s) marked cache: false (%s), which read what no snapshot holds, did not run again", n, named(since.Uncached)))
+			what = append(what, fmt.Sprintf("%d gate(s) the cache never keeps (%s), which read what no snapshot holds, did not run again", n, named(since.Uncached)))
 		}
 		out.unverified = "since the last full pass" + at + ", " + strings.Join(what, ", ")
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"os"
 	"slices"
 	"time"
 
@@ -46,10 +47,12 @@ type SincePass struct {
 	// commands name whose content is not what the pass's keys held
 	// (verdicts.FullPass.Outside; absolute, sorted).
 	Outside []string
-	// Uncached are the gates of the configuration marked cache: false
-	// (by job id, sorted): they read what no snapshot holds (ignored
-	// files, git's history, the world outside), so nothing tells that
-	// their input is what the pass verified, and they did not run since.
+	// Uncached are the gates of the configuration the result cache never
+	// keeps (by job id, sorted): those marked cache: false, which read what
+	// no snapshot holds (ignored files, git's history, the world outside),
+	// and the checks keyed by their entry point whose command names what
+	// the scan cannot resolve (cache.NamedPaths). Nothing tells that their
+	// input is what the pass verified, and they did not run since.
 	Uncached []string
 	// Unanchored names the commits the pass could not look at and marked
 	// no point over (verdicts.FullPass.Unanchored), "" for none: not
@@ -59,8 +62,8 @@ type SincePass struct {
 
 // Unchanged reports whether everything the gates can read in the work
 // tree and the files outside it the checks name, HEAD, the base branch and the configuration are known to be those
-// the last full pass verified: never while a gate marked cache: false is
-// configured, which the result cache would run again too.
+// the last full pass verified: never while a gate the result cache never
+// keeps is configured (Uncached), which it would run again too.
 func (s SincePass) Unchanged() bool {
 	return s.Known && !s.KeyMoved && len(s.Paths) == 0 && len(s.Outside) == 0 && !s.HeadMoved && !s.BaseMoved &&
 		!s.ConfigChanged && len(s.Uncached) == 0
@@ -97,7 +100,7 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 		HeadMoved:     refs.Head != refs.SnapshotParent,
 		BaseMoved:     refs.BaseErr == nil && refs.Base != refs.SnapshotBase,
 		ConfigChanged: fp.Config == "" || fp.Config != ConfigIdentity(cfg),
-		Uncached:      uncachedGates(cfg)}
+		Uncached:      uncachedGates(cfg, base)}
 	work, err := workSince(ctx, cfg.Root, refs.SnapshotTree, fp.Key, fp.Outside, ts)
 	if err != nil {
 		return SincePass{}, err
@@ -107,13 +110,19 @@ func SinceFullPass(ctx context.Context, cfg *config.Config, base string) (SinceP
 	return out, nil
 }
 
-// uncachedGates are the gates of cfg's entry points marked cache: false,
-// by job id, sorted.
-func uncachedGates(cfg *config.Config) []string {
+// uncachedGates are the gates of cfg's entry points the result cache
+// never keeps (SincePass.Uncached; base is the base branch a check's
+// environment names), by job id, sorted.
+func uncachedGates(cfg *config.Config, base string) []string {
+	env := cache.CheckEnv(os.LookupEnv, base)
 	var ids []string
 	for _, ep := range cfg.EntryPoints {
 		for _, name := range ep.Checks {
-			if c := cfg.Checks[name]; c != nil && c.Cache == config.CacheOff {
+			c := cfg.Checks[name]
+			if c == nil {
+				continue
+			}
+			if _, why := cache.NamedPaths(c.Command, c.WorkingDirectory, env); c.Cache == config.CacheOff || c.Cache == config.CacheEntryPoint && why != "" {
 				ids = append(ids, gate.CheckID(ep.Path, name))
 			}
 		}
