@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -88,7 +89,7 @@ func fetchedKept(ctx context.Context, loc Location, root, base, commit string) (
 	if err != nil {
 		return false, false, err
 	}
-	if key, ok := fetchedKey(loc, root, base, commit, before); ok && os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
+	if key, ok := fetchedKey(loc, root, base, commit, before); ok && owned.MkdirAll(loc.CommonDir, store.Dir, 0o755) == nil {
 		if _, found := m.Entries[slot]; !found && len(m.Entries) >= maxFetchedEntries {
 			m.Entries = map[string]fetchedEntry{}
 		}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
@@ -149,11 +150,7 @@ func writeLooked(memo, id, key string, relook []string) {
 	for _, f := range relook {
 		b.WriteString(f + "\x00")
 	}
-	tmp := memo + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return
-	}
-	if err := os.Rename(tmp, memo); err != nil {
-		_ = os.Remove(tmp)
-	}
+	// A fresh temporary file renamed over the memo: a link planted at
+	// either name is replaced, never written through.
+	_ = atomicfile.WriteUnsynced(memo, []byte(b.String()), 0o644)
 }
