@@ -23,6 +23,11 @@ type hiding struct {
 	// rule when set: the flags hide nothing from the interval's snapshot
 	// of the disk, which names the changed file.
 	shown string
+	// runs says the hiding also changes what the stop's interval compares
+	// (the git configuration in the environment's fingerprint, the
+	// configuration's files in the work tree), so the stop in the interval
+	// runs the gates instead of approving.
+	runs bool
 }
 
 // hidings are the mechanisms: ignore rules in the work tree at any depth
@@ -36,9 +41,9 @@ var hidings = []hiding{
 	{name: "ignored nested gitignore", hide: "exec sh -c 'echo src/.gitignore >> .gitignore && echo FILE > src/.gitignore'", rule: `\.gitignore`},
 	{name: "info exclude", hide: "exec sh -c 'echo src/FILE >> .git/info/exclude'", rule: `info/exclude`},
 	{name: "repo excludesFile", hide: "exec sh -c 'git config core.excludesFile \"$PWD/.git/myex\" && echo src/FILE > .git/myex'", rule: `myex`},
-	{name: "global excludesFile", hide: "exec sh -c 'git config --global core.excludesFile \"$PWD/.git/gex\" && echo src/FILE > .git/gex'", rule: `gex`},
+	{name: "global excludesFile", hide: "exec sh -c 'git config --global core.excludesFile \"$PWD/.git/gex\" && echo src/FILE > .git/gex'", rule: `gex`, runs: true},
 	{name: "sparse no-cone", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/'", rule: `sparse`},
-	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse`},
+	{name: "sparse cone", hide: "exec git sparse-checkout set other", rule: `sparse`, runs: true},
 	{name: "sparse one file", hide: "exec git sparse-checkout set --no-cone '/*' '!/src/FILE'", rule: `sparse`},
 	{name: "skip-worktree", hide: "exec sh -c 'git ls-files src | xargs git update-index --skip-worktree'", rule: `skip-worktree`, shown: `src/FILE`},
 	{name: "assume-unchanged", hide: "exec sh -c 'git ls-files src | xargs git update-index --assume-unchanged'", rule: `assume-unchanged`, shown: `src/FILE`},
@@ -122,6 +127,9 @@ func hidingScript(h hiding, c hidden, w when) string {
 		files = strings.Replace(files, "run_interval_minutes: 0", "run_interval_minutes: 30", 1)
 		setup = strings.Replace(setup, "exec git checkout -q -b work\n", "exec git checkout -q -b work\ncp other/o.txt src/fine.txt\n", 1)
 		intervalLine = "hookjson status=interval_not_elapsed\n"
+		if h.runs {
+			intervalLine = "" // blocked or told, by a stop that ran
+		}
 		if h.shown != "" {
 			rule = strings.ReplaceAll(h.shown, "FILE", regexp.QuoteMeta(c.file))
 		}
