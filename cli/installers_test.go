@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/install"
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // TestInstallersWriteOnlyInsideTheProject generates, for every command
@@ -153,9 +153,7 @@ func symlink(t *testing.T, target, at string) {
 
 func mkfifo(t *testing.T, at string) {
 	t.Helper()
-	if err := syscall.Mkfifo(at, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Create(t, at)
 }
 
 func mkdir(t *testing.T, at string) {
