@@ -236,16 +236,25 @@ type baseline struct {
 
 // measure times b.N runs of subject (its processes one after the other).
 // First, untimed, it counts the git calls of subject with a git shim
-// (gitCalls), fails unless the output of a run of subject contains expect
-// (so a benchmark never measures the wrong path), and runs the baselines
-// once to warm the caches and reach a steady state. Each timed iteration also
-// runs the baselines, untimed, before or after subject in turn.
+// (gitCalls), runs subject once more in its own environment, fails unless
+// the output of the next run of subject contains expect, and runs the
+// baselines once to warm the caches and reach a steady state. Each timed
+// iteration also runs the baselines, untimed, before or after subject in
+// turn.
+//
+// The invariant: every run of subject that is timed takes the path expect
+// names, whatever the runs before it left. The shim's PATH is an
+// environment of its own (its runs record their passes there, and an
+// interval started by a pass in another environment does not hold), so
+// the first run back in subject's environment can take the path a change
+// of environment takes: it is a setup run, not the checked one. The output
+// of every timed run is checked too, so a benchmark whose runs drift onto
+// another path fails instead of measuring it.
 func measure(b *testing.B, expect string, subject []proc, baselines ...baseline) {
 	b.Helper()
 	calls, _ := gitCalls(b, subject)
-	if _, _, out := run(b, subject...); !strings.Contains(out, expect) {
-		b.Fatalf("%v: output lacks %q:\n%s", subject[0].argv, expect, out)
-	}
+	run(b, subject...)
+	checkPath(b, subject, expect, "the untimed run")
 	for _, base := range baselines {
 		run(b, base.procs...)
 	}
@@ -265,7 +274,10 @@ func measure(b *testing.B, expect string, subject []proc, baselines ...baseline)
 		if i%2 == 0 {
 			runBaselines()
 		}
-		d, rss, _ := run(b, subject...)
+		d, rss, out := run(b, subject...)
+		if !strings.Contains(out, expect) {
+			b.Fatalf("%v: timed run %d took another path: output lacks %q:\n%s", subject[0].argv, i+1, expect, out)
+		}
 		times = append(times, d)
 		maxRSS = max(maxRSS, rss)
 		if i%2 == 1 {
@@ -279,6 +291,15 @@ func measure(b *testing.B, expect string, subject []proc, baselines ...baseline)
 		b.ReportMetric(float64(median(baseTimes[j])), base.unit)
 	}
 	b.ReportMetric(float64(calls), "git-calls")
+}
+
+// checkPath runs subject and fails the benchmark unless its output
+// contains expect; what names the run in the message.
+func checkPath(b *testing.B, subject []proc, expect, what string) {
+	b.Helper()
+	if _, _, out := run(b, subject...); !strings.Contains(out, expect) {
+		b.Fatalf("%v: %s took another path: output lacks %q:\n%s", subject[0].argv, what, expect, out)
+	}
 }
 
 // against is the baseline a target names (metric base-med-ns).
