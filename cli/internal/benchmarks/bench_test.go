@@ -195,15 +195,20 @@ func run(b *testing.B, procs ...proc) (time.Duration, int64, string) {
 }
 
 // gitCalls runs subject twice with a git shim first in PATH and returns the
-// number of git processes the second run started and its output.
-func gitCalls(b *testing.B, subject []proc) (int, string) {
+// number of git processes the second run started; it fails unless that
+// run's output contains expect (the count is of the path measured).
+func gitCalls(b *testing.B, subject []proc, expect string) int {
 	b.Helper()
 	real, err := exec.LookPath("git")
 	if err != nil {
 		b.Fatal(err)
 	}
-	shimDir := b.TempDir()
-	log := filepath.Join(shimDir, "calls")
+	// The shim's directory holds the shim alone: the environment's identity
+	// covers each PATH directory (runner/internal/cache/environ.go), so a
+	// log written there would make every run an environment of its own,
+	// whose gates run again.
+	shimDir, logDir := b.TempDir(), b.TempDir()
+	log := filepath.Join(logDir, "calls")
 	shim := fmt.Sprintf("#!/bin/sh\necho x >> '%s'\nexec '%s' \"$@\"\n", log, real)
 	if err := os.WriteFile(filepath.Join(shimDir, "git"), []byte(shim), 0o755); err != nil {
 		b.Fatal(err)
@@ -223,8 +228,11 @@ func gitCalls(b *testing.B, subject []proc) (int, string) {
 	run(b, shimmed...)
 	_ = os.Remove(log)
 	_, _, out := run(b, shimmed...)
+	if !strings.Contains(out, expect) {
+		b.Fatalf("%v: the run whose git calls are counted took another path: output lacks %q:\n%s", subject[0].argv, expect, out)
+	}
 	data, _ := os.ReadFile(log)
-	return bytes.Count(data, []byte("\n")), out
+	return bytes.Count(data, []byte("\n"))
 }
 
 // baseline is what a subject is measured next to: processes, and the
@@ -252,7 +260,7 @@ type baseline struct {
 // another path fails instead of measuring it.
 func measure(b *testing.B, expect string, subject []proc, baselines ...baseline) {
 	b.Helper()
-	calls, _ := gitCalls(b, subject)
+	calls := gitCalls(b, subject, expect)
 	run(b, subject...)
 	checkPath(b, subject, expect, "the untimed run")
 	for _, base := range baselines {
@@ -618,7 +626,7 @@ func BenchmarkStopHookCachedPreExisting(b *testing.B) {
 	run(b, p.cmd("", binary(b), "trust", "--yes"))
 	run(b, p.cmd("", binary(b), "run"))
 	settle()
-	measure(b, "check:.:old fails on the base branch too",
+	measure(b, "(cached): none ran. Not caused by this change, here for information: check:.:old fails on the base branch too",
 		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
 		against(p.cmd("", "git", "status", "--porcelain")))
 }
