@@ -195,15 +195,20 @@ func run(b *testing.B, procs ...proc) (time.Duration, int64, string) {
 }
 
 // gitCalls runs subject twice with a git shim first in PATH and returns the
-// number of git processes the second run started and its output.
-func gitCalls(b *testing.B, subject []proc) (int, string) {
+// number of git processes the second run started; it fails unless that
+// run's output contains expect (the count is of the path measured).
+func gitCalls(b *testing.B, subject []proc, expect string) int {
 	b.Helper()
 	real, err := exec.LookPath("git")
 	if err != nil {
 		b.Fatal(err)
 	}
-	shimDir := b.TempDir()
-	log := filepath.Join(shimDir, "calls")
+	// The shim's directory holds the shim alone: the environment's identity
+	// covers each PATH directory (runner/internal/cache/environ.go), so a
+	// log written there would make every run an environment of its own,
+	// whose gates run again.
+	shimDir, logDir := b.TempDir(), b.TempDir()
+	log := filepath.Join(logDir, "calls")
 	shim := fmt.Sprintf("#!/bin/sh\necho x >> '%s'\nexec '%s' \"$@\"\n", log, real)
 	if err := os.WriteFile(filepath.Join(shimDir, "git"), []byte(shim), 0o755); err != nil {
 		b.Fatal(err)
@@ -223,8 +228,11 @@ func gitCalls(b *testing.B, subject []proc) (int, string) {
 	run(b, shimmed...)
 	_ = os.Remove(log)
 	_, _, out := run(b, shimmed...)
+	if !strings.Contains(out, expect) {
+		b.Fatalf("%v: the run whose git calls are counted took another path: output lacks %q:\n%s", subject[0].argv, expect, out)
+	}
 	data, _ := os.ReadFile(log)
-	return bytes.Count(data, []byte("\n")), out
+	return bytes.Count(data, []byte("\n"))
 }
 
 // baseline is what a subject is measured next to: processes, and the
@@ -236,16 +244,25 @@ type baseline struct {
 
 // measure times b.N runs of subject (its processes one after the other).
 // First, untimed, it counts the git calls of subject with a git shim
-// (gitCalls), fails unless the output of a run of subject contains expect
-// (so a benchmark never measures the wrong path), and runs the baselines
-// once to warm the caches and reach a steady state. Each timed iteration also
-// runs the baselines, untimed, before or after subject in turn.
+// (gitCalls), runs subject once more in its own environment, fails unless
+// the output of the next run of subject contains expect, and runs the
+// baselines once to warm the caches and reach a steady state. Each timed
+// iteration also runs the baselines, untimed, before or after subject in
+// turn.
+//
+// The invariant: every run of subject that is timed takes the path expect
+// names, whatever the runs before it left. The shim's PATH is an
+// environment of its own (its runs record their passes there, and an
+// interval started by a pass in another environment does not hold), so
+// the first run back in subject's environment can take the path a change
+// of environment takes: it is a setup run, not the checked one. The output
+// of every timed run is checked too, so a benchmark whose runs drift onto
+// another path fails instead of measuring it.
 func measure(b *testing.B, expect string, subject []proc, baselines ...baseline) {
 	b.Helper()
-	calls, _ := gitCalls(b, subject)
-	if _, _, out := run(b, subject...); !strings.Contains(out, expect) {
-		b.Fatalf("%v: output lacks %q:\n%s", subject[0].argv, expect, out)
-	}
+	calls := gitCalls(b, subject, expect)
+	run(b, subject...)
+	checkPath(b, subject, expect, "the untimed run")
 	for _, base := range baselines {
 		run(b, base.procs...)
 	}
@@ -265,7 +282,10 @@ func measure(b *testing.B, expect string, subject []proc, baselines ...baseline)
 		if i%2 == 0 {
 			runBaselines()
 		}
-		d, rss, _ := run(b, subject...)
+		d, rss, out := run(b, subject...)
+		if !strings.Contains(out, expect) {
+			b.Fatalf("%v: timed run %d took another path: output lacks %q:\n%s", subject[0].argv, i+1, expect, out)
+		}
 		times = append(times, d)
 		maxRSS = max(maxRSS, rss)
 		if i%2 == 1 {
@@ -279,6 +299,15 @@ func measure(b *testing.B, expect string, subject []proc, baselines ...baseline)
 		b.ReportMetric(float64(median(baseTimes[j])), base.unit)
 	}
 	b.ReportMetric(float64(calls), "git-calls")
+}
+
+// checkPath runs subject and fails the benchmark unless its output
+// contains expect; what names the run in the message.
+func checkPath(b *testing.B, subject []proc, expect, what string) {
+	b.Helper()
+	if _, _, out := run(b, subject...); !strings.Contains(out, expect) {
+		b.Fatalf("%v: %s took another path: output lacks %q:\n%s", subject[0].argv, what, expect, out)
+	}
 }
 
 // against is the baseline a target names (metric base-med-ns).
@@ -597,7 +626,7 @@ func BenchmarkStopHookCachedPreExisting(b *testing.B) {
 	run(b, p.cmd("", binary(b), "trust", "--yes"))
 	run(b, p.cmd("", binary(b), "run"))
 	settle()
-	measure(b, "check:.:old fails on the base branch too",
+	measure(b, "(cached): none ran. Not caused by this change, here for information: check:.:old fails on the base branch too",
 		[]proc{p.cmd(hookInput(p.dir, false), binary(b), "stop-hook")},
 		against(p.cmd("", "git", "status", "--porcelain")))
 }
