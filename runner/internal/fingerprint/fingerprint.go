@@ -169,7 +169,8 @@ func SimilarIssues(a, b string) bool {
 	return 2*float64(common)/float64(len(wa)+len(wb)) >= MinSimilarity
 }
 
-// Source reads the lines of a project's files, each file once.
+// Source reads the lines of a project's files, each file once, and gives
+// each line its anchor in the file (see Source.Anchor).
 type Source struct {
 	root  string
 	files map[string][]string
@@ -178,46 +179,60 @@ type Source struct {
 // NewSource reads files below root.
 func NewSource(root string) *Source { return &Source{root: root, files: map[string][]string{}} }
 
-// lines returns the lines of file (relative to the root), nil when it
-// cannot be read or is too large.
-func (s *Source) lines(file string) []string {
+// anchors returns the anchors of the lines of file (relative to the
+// root), nil when it cannot be read or is too large.
+func (s *Source) anchors(file string) []string {
 	file = cleanPath(file)
-	if ls, ok := s.files[file]; ok {
-		return ls
+	if as, ok := s.files[file]; ok {
+		return as
 	}
-	var ls []string
+	var as []string
 	if file != "" && !filepath.IsAbs(file) && file != ".." && !strings.HasPrefix(file, "../") {
 		if data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(file))); err == nil && len(data) <= maxFile {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(make([]byte, 0, 64<<10), maxFile)
+			seen := map[string]int{}
 			for sc.Scan() {
-				ls = append(ls, sc.Text())
+				as = append(as, Occurrence(Anchor(sc.Text()), seen))
 			}
 		}
 	}
-	s.files[file] = ls
-	return ls
+	s.files[file] = as
+	return as
 }
 
-// Anchor is the anchor of line n of file, "" when there is no such line.
+// Occurrence is the anchor of the next line whose text hashes to anchor,
+// seen counting the lines before it by their text's hash: the hash alone
+// for the first such line, then the hash and the line's rank among its
+// identical lines ("…#1" for the second). Identical lines of a file are
+// thereby distinct violations' anchors, and the first keeps the anchor it
+// has always had.
+func Occurrence(anchor string, seen map[string]int) string {
+	k := seen[anchor]
+	seen[anchor] = k + 1
+	if k == 0 {
+		return anchor
+	}
+	return anchor + "#" + strconv.Itoa(k)
+}
+
+// Anchor is the anchor of line n of file, "" when there is no such line:
+// the hash of its text (see Anchor), qualified by its rank among the
+// identical lines above it (see Occurrence).
 func (s *Source) Anchor(file string, n int) string {
-	ls := s.lines(file)
-	if n < 1 || n > len(ls) {
+	as := s.anchors(file)
+	if n < 1 || n > len(as) {
 		return ""
 	}
-	return Anchor(ls[n-1])
+	return as[n-1]
 }
 
 // Near returns the anchors of the lines within Radius of line n of file
 // (none when the file or the line does not exist).
 func (s *Source) Near(file string, n int) []string {
-	ls := s.lines(file)
-	if n < 1 || n > len(ls) {
+	as := s.anchors(file)
+	if n < 1 || n > len(as) {
 		return nil
 	}
-	var out []string
-	for i := max(1, n-Radius); i <= min(len(ls), n+Radius); i++ {
-		out = append(out, Anchor(ls[i-1]))
-	}
-	return out
+	return append([]string(nil), as[max(1, n-Radius)-1:min(len(as), n+Radius)]...)
 }
