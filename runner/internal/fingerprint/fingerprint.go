@@ -180,45 +180,81 @@ type Source struct {
 func NewSource(root string) *Source { return &Source{root: root, files: map[string][]string{}} }
 
 // anchors returns the anchors of the lines of file (relative to the
-// root), nil when it cannot be read or is too large.
+// root, see Anchors), nil when it cannot be read or is too large.
 func (s *Source) anchors(file string) []string {
 	file = cleanPath(file)
 	if as, ok := s.files[file]; ok {
 		return as
 	}
-	var as []string
+	var lines []string
 	if file != "" && !filepath.IsAbs(file) && file != ".." && !strings.HasPrefix(file, "../") {
 		if data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(file))); err == nil && len(data) <= maxFile {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(make([]byte, 0, 64<<10), maxFile)
-			seen := map[string]int{}
 			for sc.Scan() {
-				as = append(as, Occurrence(Anchor(sc.Text()), seen))
+				lines = append(lines, sc.Text())
 			}
 		}
 	}
+	as := Anchors(lines)
 	s.files[file] = as
 	return as
 }
 
-// Occurrence is the anchor of the next line whose text hashes to anchor,
-// seen counting the lines before it by their text's hash: the hash alone
-// for the first such line, then the hash and the line's rank among its
-// identical lines ("…#1" for the second). Identical lines of a file are
-// thereby distinct violations' anchors, and the first keeps the anchor it
-// has always had.
-func Occurrence(anchor string, seen map[string]int) string {
-	k := seen[anchor]
-	seen[anchor] = k + 1
-	if k == 0 {
-		return anchor
+// Anchors are the anchors of a file's lines, each unique in the file. A
+// line whose text is the first of its kind has the hash of its text (see
+// Anchor), the anchor it has always had. A later line with the same text
+// (a copy) has that hash qualified by its context, the texts of the
+// nearest lines above and below it that differ from it, so that adding or
+// removing another copy elsewhere does not make it a third copy's
+// anchor; copies whose contexts are equal too are told apart by their
+// rank among them ("…#1" for the second).
+func Anchors(lines []string) []string {
+	hashes := make([]string, len(lines))
+	for i, l := range lines {
+		hashes[i] = Anchor(l)
 	}
-	return anchor + "#" + strconv.Itoa(k)
+	out := make([]string, len(lines))
+	first := map[string]bool{}
+	rank := map[string]int{}
+	for i, h := range hashes {
+		if !first[h] {
+			first[h], out[i] = true, h
+			continue
+		}
+		a := h + "~" + context(lines, hashes, i)
+		if k := rank[a]; k > 0 {
+			rank[a], out[i] = k+1, a+"#"+strconv.Itoa(k)
+			continue
+		}
+		rank[a], out[i] = 1, a
+	}
+	return out
+}
+
+// context hashes the texts of the nearest lines above and below line i
+// whose text differs from line i's (8 hex digits).
+func context(lines, hashes []string, i int) string {
+	above, below := "", ""
+	for j := i - 1; j >= 0; j-- {
+		if hashes[j] != hashes[i] {
+			above = strings.Join(strings.Fields(lines[j]), " ")
+			break
+		}
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if hashes[j] != hashes[i] {
+			below = strings.Join(strings.Fields(lines[j]), " ")
+			break
+		}
+	}
+	h := sha256.Sum256([]byte(above + "\x00" + below))
+	return hex.EncodeToString(h[:4])
 }
 
 // Anchor is the anchor of line n of file, "" when there is no such line:
-// the hash of its text (see Anchor), qualified by its rank among the
-// identical lines above it (see Occurrence).
+// the hash of its text (see Anchor), qualified when an identical line is
+// above it (see Anchors).
 func (s *Source) Anchor(file string, n int) string {
 	as := s.anchors(file)
 	if n < 1 || n > len(as) {

@@ -270,7 +270,7 @@ func (in evalInput) key(file string) string { return in.paths.Canonical(file) }
 
 // Tiers of match, from the surest: the report's own line carries the
 // anchor and a similar issue (the line moved, or holds one of several
-// identical lines: see fingerprint.Occurrence), the same line and a
+// identical lines: see fingerprint.Anchors), the same line and a
 // similar issue, then the same line or the same issue text, then the
 // fingerprint (an anchor near the line and similar issue words).
 const (
