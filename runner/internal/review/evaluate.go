@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
@@ -121,7 +122,7 @@ func evaluate(in evalInput) evaluation {
 	rerun := len(previous) > 0
 	matched := make([]bool, len(previous))
 	outOfScope, belowThreshold := 0, 0
-	seen := map[string]bool{}
+	seen := map[string]gate.Violation{}
 	claims := in.claims(previous, checked.Kept)
 	for k, v := range checked.Kept {
 		if i := claims.previous[k]; i >= 0 {
@@ -136,8 +137,8 @@ func evaluate(in evalInput) evaluation {
 				v.Result = in.skippedBefore[i].Result
 			}
 			in.identify(&v, in.skippedBefore[i])
-			if !seen[v.ID] {
-				seen[v.ID] = true
+			if _, ok := seen[v.ID]; !ok {
+				seen[v.ID] = v
 				ev.stored = append(ev.stored, v)
 			}
 			continue
@@ -147,9 +148,12 @@ func evaluate(in evalInput) evaluation {
 			continue
 		}
 		in.identify(&v, gate.Violation{})
-		if seen[v.ID] {
-			ev.notes = append(ev.notes, "Note: "+fmt.Sprintf(noteDuplicate, v.File, parse.LineText(v.Line), v.ID))
-			continue
+		if held, ok := seen[v.ID]; ok {
+			if in.sameReport(held, v) {
+				ev.notes = append(ev.notes, "Note: "+fmt.Sprintf(noteDuplicate, v.File, parse.LineText(v.Line), v.ID))
+				continue
+			}
+			v.ID = distinctID(v, seen)
 		}
 		if i := claims.decided[k]; i >= 0 {
 			sk := in.skips[i]
@@ -202,12 +206,32 @@ func (ev evaluation) reviewerFailed(msg string) evaluation {
 }
 
 // keepOnce keeps v unless a violation with its id was kept already.
-func (ev *evaluation) keepOnce(seen map[string]bool, v gate.Violation) {
-	if seen[v.ID] {
+func (ev *evaluation) keepOnce(seen map[string]gate.Violation, v gate.Violation) {
+	if _, ok := seen[v.ID]; ok {
 		return
 	}
-	seen[v.ID] = true
+	seen[v.ID] = v
 	ev.keep(v)
+}
+
+// distinctID is an id for v, a report of its own whose id another report
+// of the answer holds already (an id inherited from an earlier violation
+// may be the one v's own fingerprint gives): its fingerprint with its line
+// number, then a counter, until no kept violation holds it.
+func distinctID(v gate.Violation, seen map[string]gate.Violation) string {
+	f := Fields(v)
+	where := f.Anchor + "@" + strconv.Itoa(f.Line)
+	for k := 0; ; k++ {
+		f.Anchor = where
+		if k > 0 {
+			f.Anchor += "#" + strconv.Itoa(k)
+		}
+		if id := fingerprint.ID(f); id != "" {
+			if _, ok := seen[id]; !ok {
+				return id
+			}
+		}
+	}
 }
 
 // keep files a fresh violation by its status: fixed (a reviewer's

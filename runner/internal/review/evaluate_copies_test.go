@@ -175,3 +175,31 @@ func marked(byCopy map[int]gate.Violation, r1 uint, marks int, channel string) (
 	}
 	return skipMask, deleted, in
 }
+
+// TestEvaluateIDCollision pins that a report is never dropped as "reported
+// twice" because another report of the answer holds its id: here a pending
+// violation whose stored id is the one a fresh report on another line
+// gets (an id kept from an earlier version of the line, say) is
+// re-reported, and the fresh report is kept with an id of its own.
+func TestEvaluateIDCollision(t *testing.T) {
+	root := t.TempDir()
+	content, diff, lines := copiesFile(2, 0, 0)
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "c.txt"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed := parse.ParseDiff(diff)
+	fresh := evaluate(evalInput{text: copiesAnswer(lines, 0b10), changed: changed, root: root})
+	if len(fresh.stored) != 1 {
+		t.Fatalf("stored %+v", fresh.stored)
+	}
+	first := evaluate(evalInput{text: copiesAnswer(lines, 0b01), changed: changed, root: root})
+	prev := first.stored[0]
+	prev.ID = fresh.stored[0].ID
+	ev := evaluate(evalInput{text: copiesAnswer(lines, 0b11), changed: changed, root: root, previous: []gate.Violation{prev}})
+	if len(ev.stored) != 2 || len(ev.open) != 2 || ev.stored[0].ID == ev.stored[1].ID {
+		t.Fatalf("stored %+v, notes %q", ev.stored, ev.notes)
+	}
+}
