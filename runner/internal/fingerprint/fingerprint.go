@@ -169,7 +169,8 @@ func SimilarIssues(a, b string) bool {
 	return 2*float64(common)/float64(len(wa)+len(wb)) >= MinSimilarity
 }
 
-// Source reads the lines of a project's files, each file once.
+// Source reads the lines of a project's files, each file once, and gives
+// each line its anchor in the file (see Source.Anchor).
 type Source struct {
 	root  string
 	files map[string][]string
@@ -178,46 +179,96 @@ type Source struct {
 // NewSource reads files below root.
 func NewSource(root string) *Source { return &Source{root: root, files: map[string][]string{}} }
 
-// lines returns the lines of file (relative to the root), nil when it
-// cannot be read or is too large.
-func (s *Source) lines(file string) []string {
+// anchors returns the anchors of the lines of file (relative to the
+// root, see Anchors), nil when it cannot be read or is too large.
+func (s *Source) anchors(file string) []string {
 	file = cleanPath(file)
-	if ls, ok := s.files[file]; ok {
-		return ls
+	if as, ok := s.files[file]; ok {
+		return as
 	}
-	var ls []string
+	var lines []string
 	if file != "" && !filepath.IsAbs(file) && file != ".." && !strings.HasPrefix(file, "../") {
 		if data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(file))); err == nil && len(data) <= maxFile {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(make([]byte, 0, 64<<10), maxFile)
 			for sc.Scan() {
-				ls = append(ls, sc.Text())
+				lines = append(lines, sc.Text())
 			}
 		}
 	}
-	s.files[file] = ls
-	return ls
+	as := Anchors(lines)
+	s.files[file] = as
+	return as
 }
 
-// Anchor is the anchor of line n of file, "" when there is no such line.
+// Anchors are the anchors of a file's lines, each unique in the file. A
+// line whose text is the first of its kind has the hash of its text (see
+// Anchor), the anchor it has always had. A later line with the same text
+// (a copy) has that hash qualified by its context, the texts of the
+// nearest lines above and below it that differ from it, so that adding or
+// removing another copy elsewhere does not make it a third copy's
+// anchor; copies whose contexts are equal too are told apart by their
+// rank among them ("…#1" for the second).
+func Anchors(lines []string) []string {
+	hashes := make([]string, len(lines))
+	for i, l := range lines {
+		hashes[i] = Anchor(l)
+	}
+	out := make([]string, len(lines))
+	first := map[string]bool{}
+	rank := map[string]int{}
+	for i, h := range hashes {
+		if !first[h] {
+			first[h], out[i] = true, h
+			continue
+		}
+		a := h + "~" + context(lines, hashes, i)
+		if k := rank[a]; k > 0 {
+			rank[a], out[i] = k+1, a+"#"+strconv.Itoa(k)
+			continue
+		}
+		rank[a], out[i] = 1, a
+	}
+	return out
+}
+
+// context hashes the texts of the nearest lines above and below line i
+// whose text differs from line i's (8 hex digits).
+func context(lines, hashes []string, i int) string {
+	above, below := "", ""
+	for j := i - 1; j >= 0; j-- {
+		if hashes[j] != hashes[i] {
+			above = strings.Join(strings.Fields(lines[j]), " ")
+			break
+		}
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if hashes[j] != hashes[i] {
+			below = strings.Join(strings.Fields(lines[j]), " ")
+			break
+		}
+	}
+	h := sha256.Sum256([]byte(above + "\x00" + below))
+	return hex.EncodeToString(h[:4])
+}
+
+// Anchor is the anchor of line n of file, "" when there is no such line:
+// the hash of its text (see Anchor), qualified when an identical line is
+// above it (see Anchors).
 func (s *Source) Anchor(file string, n int) string {
-	ls := s.lines(file)
-	if n < 1 || n > len(ls) {
+	as := s.anchors(file)
+	if n < 1 || n > len(as) {
 		return ""
 	}
-	return Anchor(ls[n-1])
+	return as[n-1]
 }
 
 // Near returns the anchors of the lines within Radius of line n of file
 // (none when the file or the line does not exist).
 func (s *Source) Near(file string, n int) []string {
-	ls := s.lines(file)
-	if n < 1 || n > len(ls) {
+	as := s.anchors(file)
+	if n < 1 || n > len(as) {
 		return nil
 	}
-	var out []string
-	for i := max(1, n-Radius); i <= min(len(ls), n+Radius); i++ {
-		out = append(out, Anchor(ls[i-1]))
-	}
-	return out
+	return append([]string(nil), as[max(1, n-Radius)-1:min(len(as), n+Radius)]...)
 }

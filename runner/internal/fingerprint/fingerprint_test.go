@@ -118,3 +118,42 @@ func FuzzWords(f *testing.F) {
 		}
 	})
 }
+
+// TestAnchors pins the anchors of identical lines: every line of a file
+// has its own anchor; the first line of a text keeps the bare hash of its
+// text (the anchor of every earlier version); a copy keeps its anchor when
+// another copy elsewhere, or an unrelated line, is added or removed.
+func TestAnchors(t *testing.T) {
+	base := []string{"a", "BAD", "b", "BAD", "c", "BAD", "d"}
+	as := Anchors(base)
+	seen := map[string]bool{}
+	for i, a := range as {
+		if seen[a] {
+			t.Fatalf("line %d shares anchor %s", i+1, a)
+		}
+		seen[a] = true
+	}
+	if as[1] != Anchor("BAD") || as[0] != Anchor("a") {
+		t.Errorf("first lines: %v", as[:2])
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		// moved maps base's line indices to the edited file's.
+		moved map[int]int
+	}{
+		{"an unrelated line inserted on top", []string{"x", "a", "BAD", "b", "BAD", "c", "BAD", "d"}, map[int]int{1: 2, 3: 4, 5: 6}},
+		{"the middle copy removed", []string{"a", "BAD", "b", "c", "BAD", "d"}, map[int]int{1: 1, 5: 4}},
+		{"the last copy removed", []string{"a", "BAD", "b", "BAD", "c", "d"}, map[int]int{1: 1, 3: 3}},
+		{"a copy pasted at the end", []string{"a", "BAD", "b", "BAD", "c", "BAD", "d", "BAD"}, map[int]int{1: 1, 3: 3, 5: 5}},
+		{"a copy pasted beside the second", []string{"a", "BAD", "b", "BAD", "BAD", "c", "BAD", "d"}, map[int]int{1: 1, 3: 3, 5: 6}},
+	}
+	for _, tt := range tests {
+		got := Anchors(tt.lines)
+		for from, to := range tt.moved {
+			if got[to] != as[from] {
+				t.Errorf("%s: line %d (was %d) has anchor %s, want %s", tt.name, to+1, from+1, got[to], as[from])
+			}
+		}
+	}
+}

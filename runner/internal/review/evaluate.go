@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
@@ -121,42 +122,41 @@ func evaluate(in evalInput) evaluation {
 	rerun := len(previous) > 0
 	matched := make([]bool, len(previous))
 	outOfScope, belowThreshold := 0, 0
-	seen := map[string]bool{}
-	reReports := in.match(previous, checked.Kept)
+	seen := map[string]gate.Violation{}
+	claims := in.claims(previous, checked.Kept)
 	for k, v := range checked.Kept {
-		if i := reReports[k]; i >= 0 {
+		if i := claims.previous[k]; i >= 0 {
 			matched[i] = true
 			in.identify(&v, previous[i])
 			ev.keepOnce(seen, v)
 			continue
 		}
-		if i := in.findSkipped(in.skippedBefore, v); i >= 0 {
+		if i := claims.skipped[k]; i >= 0 {
 			v.Status = gate.ViolationSkipped
 			if v.Result == nil {
 				v.Result = in.skippedBefore[i].Result
 			}
 			in.identify(&v, in.skippedBefore[i])
-			if !seen[v.ID] {
-				seen[v.ID] = true
+			if _, ok := seen[v.ID]; !ok {
+				seen[v.ID] = v
 				ev.stored = append(ev.stored, v)
 			}
 			continue
 		}
-		if !in.changed.Empty() {
-			file := in.key(v.File)
-			line, _ := parse.LineNumber(v.Line)
-			if !in.changed.Touched(file, line) {
-				outOfScope++
-				continue
-			}
-			v.File = file
-		}
-		in.identify(&v, gate.Violation{})
-		if seen[v.ID] {
-			ev.notes = append(ev.notes, "Note: "+fmt.Sprintf(noteDuplicate, v.File, parse.LineText(v.Line), v.ID))
+		if !in.inScope(v) {
+			outOfScope++
 			continue
 		}
-		if sk, ok := in.decided(v); ok {
+		in.identify(&v, gate.Violation{})
+		if held, ok := seen[v.ID]; ok {
+			if in.sameReport(held, v) {
+				ev.notes = append(ev.notes, "Note: "+fmt.Sprintf(noteDuplicate, v.File, parse.LineText(v.Line), v.ID))
+				continue
+			}
+			v.ID = distinctID(v, seen)
+		}
+		if i := claims.decided[k]; i >= 0 {
+			sk := in.skips[i]
 			v.Status = gate.ViolationSkipped
 			if v.Result == nil && sk.Note != "" {
 				v.Result = sk.Note
@@ -206,12 +206,32 @@ func (ev evaluation) reviewerFailed(msg string) evaluation {
 }
 
 // keepOnce keeps v unless a violation with its id was kept already.
-func (ev *evaluation) keepOnce(seen map[string]bool, v gate.Violation) {
-	if seen[v.ID] {
+func (ev *evaluation) keepOnce(seen map[string]gate.Violation, v gate.Violation) {
+	if _, ok := seen[v.ID]; ok {
 		return
 	}
-	seen[v.ID] = true
+	seen[v.ID] = v
 	ev.keep(v)
+}
+
+// distinctID is an id for v, a report of its own whose id another report
+// of the answer holds already (an id inherited from an earlier violation
+// may be the one v's own fingerprint gives): its fingerprint with its line
+// number, then a counter, until no kept violation holds it.
+func distinctID(v gate.Violation, seen map[string]gate.Violation) string {
+	f := Fields(v)
+	where := f.Anchor + "@" + strconv.Itoa(f.Line)
+	for k := 0; ; k++ {
+		f.Anchor = where
+		if k > 0 {
+			f.Anchor += "#" + strconv.Itoa(k)
+		}
+		if id := fingerprint.ID(f); id != "" {
+			if _, ok := seen[id]; !ok {
+				return id
+			}
+		}
+	}
 }
 
 // keep files a fresh violation by its status: fixed (a reviewer's
@@ -272,12 +292,14 @@ func (in evalInput) canonicalAll(list []gate.Violation) []gate.Violation {
 // key is the canonical form of a path of the answer (see parse.Paths).
 func (in evalInput) key(file string) string { return in.paths.Canonical(file) }
 
-// Tiers of match, from the surest: the same line and a similar issue (a
-// violation reported twice matches the same one twice), then the same line
-// or the same issue text, then the fingerprint (an anchor near the line and
-// similar issue words).
+// Tiers of match, from the surest: the report's own line carries the
+// anchor and a similar issue (the line moved, or holds one of several
+// identical lines: see fingerprint.Anchors), the same line and a
+// similar issue, then the same line or the same issue text, then the
+// fingerprint (an anchor near the line and similar issue words).
 const (
-	tierSame = iota
+	tierAnchor = iota
+	tierSame
 	tierLineOrText
 	tierFingerprint
 	tiers
@@ -287,21 +309,31 @@ const (
 // it re-reports, or -1. Reports are paired tier by tier, each previous
 // violation with one report at most except exact repeats, so that two
 // similar problems on neighbouring lines are never both taken for one of
-// them while the other passes as fixed.
-func (in evalInput) match(list, reports []gate.Violation) []int {
+// them while the other passes as fixed. A reserved report (exactly a
+// skipped violation, see claims) is paired at the two surest tiers only.
+func (in evalInput) match(list, reports []gate.Violation, reserved []bool) []int {
 	out := make([]int, len(reports))
 	for r := range out {
 		out[r] = -1
 	}
-	taken := make([]bool, len(list))
-	for tier := tierSame; tier < tiers; tier++ {
+	claimer := make([]int, len(list))
+	for i := range claimer {
+		claimer[i] = -1
+	}
+	for tier := tierAnchor; tier < tiers; tier++ {
 		for r, v := range reports {
-			if out[r] >= 0 {
+			if out[r] >= 0 || tier > tierSame && reserved[r] {
 				continue
 			}
 			for i, p := range list {
-				if (!taken[i] || tier == tierSame) && in.matches(p, v, tier) {
-					out[r], taken[i] = i, true
+				if c := claimer[i]; c >= 0 && (tier > tierSame || !in.sameReport(reports[c], v)) {
+					continue
+				}
+				if in.matches(p, v, tier) {
+					out[r] = i
+					if claimer[i] < 0 {
+						claimer[i] = r
+					}
 					break
 				}
 			}
@@ -319,6 +351,9 @@ func (in evalInput) matches(p, v gate.Violation, tier int) bool {
 	sameLine := parse.LineText(p.Line) == parse.LineText(v.Line)
 	sameText := oneLine(strings.ToLower(p.Issue)) == oneLine(strings.ToLower(v.Issue))
 	switch tier {
+	case tierAnchor:
+		n, _ := parse.LineNumber(v.Line)
+		return p.Anchor != "" && p.Anchor == in.source.Anchor(file, n) && fingerprint.SimilarIssues(p.Issue, v.Issue)
 	case tierSame:
 		return sameLine && (sameText || fingerprint.SimilarIssues(p.Issue, v.Issue))
 	case tierLineOrText:
@@ -326,26 +361,6 @@ func (in evalInput) matches(p, v gate.Violation, tier int) bool {
 	}
 	n, _ := parse.LineNumber(v.Line)
 	return fingerprint.Same(Fields(p), fingerprint.Fields{File: file, Line: n, Issue: v.Issue}, in.source.Near(file, n))
-}
-
-// findSkipped returns the index of the violation in list (ones the agent
-// skipped) that v re-reports, or -1. Unlike find, it never matches on the
-// line or the issue text alone: v must be the skipped violation by its
-// fingerprint, located strictly (strictNear). A different problem on the
-// skipped one's line, the same words elsewhere in the file, or a similar
-// problem on a line the change added beside it is another violation, and
-// must not inherit the skip.
-func (in evalInput) findSkipped(list []gate.Violation, v gate.Violation) int {
-	file := in.key(v.File)
-	n, _ := parse.LineNumber(v.Line)
-	later := fingerprint.Fields{File: file, Line: n, Issue: v.Issue}
-	near := in.strictNear(file, n)
-	for i, p := range list {
-		if in.key(p.File) == file && fingerprint.Same(Fields(p), later, near) {
-			return i
-		}
-	}
-	return -1
 }
 
 // strictNear are the anchors a report at line n of file may be located by
@@ -378,25 +393,6 @@ func (in evalInput) identify(v *gate.Violation, earlier gate.Violation) {
 	if v.ID == "" {
 		v.ID = ID(*v)
 	}
-}
-
-// decided returns the standing skip decision v falls under, if any.
-func (in evalInput) decided(v gate.Violation) (gate.Skip, bool) {
-	if len(in.skips) == 0 {
-		return gate.Skip{}, false
-	}
-	n, _ := parse.LineNumber(v.Line)
-	near := in.strictNear(v.File, n)
-	for _, sk := range in.skips {
-		if sk.ID != "" && sk.ID == v.ID {
-			return sk, true
-		}
-		if fingerprint.Same(fingerprint.Fields{File: sk.File, Line: sk.Line, Anchor: sk.Anchor, Issue: sk.Issue},
-			fingerprint.Fields{File: v.File, Line: n, Issue: v.Issue}, near) {
-			return sk, true
-		}
-	}
-	return gate.Skip{}, false
 }
 
 // Fields are the fingerprint fields of a stored violation.
