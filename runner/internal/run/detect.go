@@ -402,12 +402,14 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 		}
 	}
 	not := append([]string{was}, q.trusted...)
-	if q.remote != "" && !(over && q.remoteBase) {
-		not = append(not, q.remote)
-	}
 	left, err := git.Unreached(ctx, p.root, mb, not)
 	if err != nil || len(left) == 0 {
 		return "", err
+	}
+	if q.remote != "" && !(over && q.remoteBase) {
+		if left, err = othersLeft(ctx, p, mb, append(not, q.remote), left); err != nil || len(left) == 0 {
+			return "", err
+		}
 	}
 	if was == "" {
 		// Nothing that exists anchors the base's history: all of it
@@ -425,6 +427,31 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 	return fmt.Sprintf("the %d commit(s) of the base branch %s that HEAD holds and no stop judged (%s): "+
 		"made on %s past its last point seen to pass, and the change set against the base leaves them out",
 		len(left), p.base, commitList(left), p.base), nil
+}
+
+// othersLeft is left (the commits HEAD holds through the base, from mb,
+// that no point of the branch or of the base reached) less those the
+// base's remote-tracking copy holds, fetched (not ends with it): the
+// remote's, put there by someone else. A commit this repository made
+// itself (git.MadeHere) stays: published to the remote by the agent (by
+// URL, through another remote, by a push a later fetch moved past) and
+// fetched back, it is still the agent's. The reflogs are read only when
+// the remote's copy holds some of left.
+func othersLeft(ctx context.Context, p *project, mb string, not, left []string) ([]string, error) {
+	mine, err := git.Unreached(ctx, p.root, mb, not)
+	if err != nil || len(mine) == len(left) {
+		return mine, err
+	}
+	kept := make(map[string]bool, len(mine))
+	for _, c := range mine {
+		kept[c] = true
+	}
+	fetched := slices.DeleteFunc(slices.Clone(left), func(c string) bool { return kept[c] })
+	made, err := git.MadeHere(ctx, p.root, fetched)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(left, func(c string) bool { return !kept[c] && !made[c] }), nil
 }
 
 // commitList names commits, newest first: three by their short names, the
