@@ -76,9 +76,14 @@ func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
 		judged := strings.Replace(harmless, gains, gains+"exec git checkout -q main\nstdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve\n", 1)
 		write(l.name+" judged on the base", "# "+l.name+" of a harmless commit a stop judged on the base\n"+launderSetup+"\n"+judged+
 			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
-		fetched := strings.Replace(harmless, gains, gains+fetchMain, 1)
-		write(l.name+" fetched", "# "+l.name+" of a harmless commit the base's remote-tracking copy holds, fetched\n"+launderSetup+"\n"+fetched+
-			"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
+		if l.gains == "" {
+			// The person's own commit on the remote, fetched and taken
+			// onto main (a merge made here, as the side branch's, is the
+			// agent's: it has no such control).
+			fetched := strings.Replace(harmless, harmlessCommit, personCommit("other/o.txt"), 1)
+			write(l.name+" fetched", "# "+l.name+" of a harmless commit the person made on the remote, fetched\n"+launderSetup+"\n"+fetched+
+				"stdin stop.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve 'systemMessage!~Not verified'\n"+launderFiles)
+		}
 		broken := l.gains
 		if broken == "" {
 			broken = "exec git commit -q -m x\n"
@@ -92,21 +97,47 @@ func TestLaunderedBaseCommitsAreJudgedOrNamed(t *testing.T) {
 	testscript.Run(t, ScriptParams(dir))
 }
 
-// fetchMain publishes main on the person's remote (as someone with the
-// right to would) and fetches it: the base's remote-tracking copy moved by
-// a fetch.
-const fetchMain = "exec git push -q $WORK/person.git main\nexec git fetch -q origin\n"
+// harmlessCommit is the harmless control's commit on the base.
+const harmlessCommit = "cp other/o.txt src/x.txt\nexec git add src\nexec git commit -q -m x\n"
+
+// personCommit makes, in place of the commit on main, the person's commit
+// of file as src/x.txt in a clone of their own, pushed to the remote,
+// fetched here, and main taken to it: a commit git fetched and this
+// repository never made, the base's own. What main held before is
+// published first (the agent's judged commit, or nothing new).
+func personCommit(file string) string {
+	return "exec git push -q $WORK/person.git HEAD:main\n" +
+		"exec git clone -q $WORK/person.git $WORK/pc\n" +
+		"cp " + file + " $WORK/pc/src/x.txt\n" +
+		"exec git -C $WORK/pc add src\n" +
+		"exec git -C $WORK/pc commit -q -m x\n" +
+		"exec git -C $WORK/pc push -q origin main\n" +
+		"exec git fetch -q origin\n" +
+		"exec git reset -q --hard origin/main\n"
+}
 
 // forgedCopies are the ways the agent can move the base's remote-tracking
-// copy (refs/remotes/origin/main) onto the local base without a fetch:
-// update-ref with and without a reflog message, a push to the person's
-// remote, a push to a remote of the agent's own put in its place. None
-// of them makes the commits it holds someone else's (git.Fetched).
+// copy (refs/remotes/origin/main) onto the local base: without a fetch
+// (update-ref with and without a reflog message, a push to the person's
+// remote, a push to a remote of the agent's own put in its place), or
+// with one after publishing its commit to the person's remote (by URL,
+// through another remote named for it, by a push of origin that a person's
+// commit and a fetch then moved past). None of them makes a commit it holds
+// someone else's: a commit this repository made is the agent's whatever
+// ref holds it (git.Fetched, git.MadeHere). A commit made in a second clone
+// and pushed from there is the person's as far as this repository can
+// tell: the "fetched" controls are that very history, and docs/baselines.md
+// names it as the limit.
 var forgedCopies = []struct{ name, lines string }{
 	{"update-ref", "exec git update-ref refs/remotes/origin/main main\n"},
 	{"update-ref -m", "exec git update-ref -m moved refs/remotes/origin/main main\n"},
 	{"a push", "exec git push -q origin main\n"},
 	{"a push to a remote of its own", "exec git init -q --bare $WORK/mine.git\nexec git remote set-url origin $WORK/mine.git\nexec git push -q origin main\n"},
+	{"a push by URL then a fetch", "exec git push -q $WORK/person.git main\nexec git fetch -q origin\n"},
+	{"a push through another remote then a fetch", "exec git remote add pub $WORK/person.git\nexec git push -q pub main\nexec git fetch -q origin\n"},
+	{"a push then the person's commit fetched", "exec git push -q origin main\n" +
+		"exec git clone -q $WORK/person.git $WORK/pc\ncp other/o.txt $WORK/pc/src/p.txt\nexec git -C $WORK/pc add src\n" +
+		"exec git -C $WORK/pc commit -q -m p\nexec git -C $WORK/pc push -q origin main\nexec git fetch -q origin\n"},
 }
 
 // launderSetup makes the project: a person's remote origin, fetched, a

@@ -130,8 +130,10 @@ func detectChanges(ctx context.Context, s *services, p *project, b *begun) (*cha
 
 // remoteHolds reports whether the base branch's remote-tracking copy holds
 // HEAD (and, with past, moved past it: the work's pull request merged on
-// the remote and fetched). A base that holds HEAD by a merge or a move of
-// the local branch alone holds the agent's own work: a failed check with
+// the remote and fetched), holding a commit this repository did not make
+// (othersOnRemote). A base that holds HEAD by a merge or a move of
+// the local branch alone, or whose copy holds only the agent's own commits
+// published and fetched back, holds the agent's own work: a failed check with
 // baseline: true is compared with the point the change set reached back
 // to, not with it (in a verification run, with where the episode began
 // unless the pull request merged: keepEpisodeBase).
@@ -140,14 +142,34 @@ func remoteHolds(ctx context.Context, p *project, refs git.Refs, past bool) bool
 		return false
 	}
 	in, err := isAncestor(ctx, p.root, refs.Head, refs.Remote)
-	return err == nil && in
+	return err == nil && in && othersOnRemote(ctx, p, refs)
+}
+
+// othersOnRemote reports whether the base's remote-tracking copy, which
+// holds HEAD or merged some of the work, holds a commit this repository
+// did not make (git.MadeHere) where it parts from HEAD: one HEAD does not
+// hold, or HEAD itself when the copy is at HEAD. A copy that holds only
+// the agent's own commits there (its work published to the remote by URL
+// or through another remote, and fetched back) is no one else's merge of
+// the work.
+func othersOnRemote(ctx context.Context, p *project, refs git.Refs) bool {
+	over, err := git.Unreached(ctx, p.root, refs.Remote, []string{refs.Head})
+	if err != nil {
+		return false
+	}
+	if len(over) == 0 {
+		over = []string{refs.Head}
+	}
+	made, err := git.MadeHere(ctx, p.root, over)
+	return err == nil && slices.ContainsFunc(over, func(c string) bool { return !made[c] })
 }
 
 // remoteMerged reports whether the base branch's remote-tracking copy
 // merged some of the work and then moved on without it: it holds a commit
 // HEAD does not, and its merge base with HEAD is past from, where the
 // episode began (the pull request merged on the remote and fetched, and
-// the agent committed or edited on since). A local base moved onto the
+// the agent committed or edited on since), holding a commit this
+// repository did not make (othersOnRemote). A local base moved onto the
 // work, while the remote stayed where it was, is no such merge.
 func remoteMerged(ctx context.Context, p *project, refs git.Refs, from string) bool {
 	if refs.Head == "" || refs.Remote == "" || refs.Remote == refs.Head {
@@ -157,7 +179,7 @@ func remoteMerged(ctx context.Context, p *project, refs git.Refs, from string) b
 		return false
 	}
 	mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Remote)
-	return err == nil && mb != "" && mb != from
+	return err == nil && mb != "" && mb != from && othersOnRemote(ctx, p, refs)
 }
 
 // keepEpisodeBase keeps, in a verification run that reached back to where
@@ -402,12 +424,14 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 		}
 	}
 	not := append([]string{was}, q.trusted...)
-	if q.remote != "" && !(over && q.remoteBase) {
-		not = append(not, q.remote)
-	}
 	left, err := git.Unreached(ctx, p.root, mb, not)
 	if err != nil || len(left) == 0 {
 		return "", err
+	}
+	if q.remote != "" && !(over && q.remoteBase) {
+		if left, err = othersLeft(ctx, p, mb, append(not, q.remote), left); err != nil || len(left) == 0 {
+			return "", err
+		}
 	}
 	if was == "" {
 		// Nothing that exists anchors the base's history: all of it
@@ -425,6 +449,31 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 	return fmt.Sprintf("the %d commit(s) of the base branch %s that HEAD holds and no stop judged (%s): "+
 		"made on %s past its last point seen to pass, and the change set against the base leaves them out",
 		len(left), p.base, commitList(left), p.base), nil
+}
+
+// othersLeft is left (the commits HEAD holds through the base, from mb,
+// that no point of the branch or of the base reached) less those the
+// base's remote-tracking copy holds, fetched (not ends with it): the
+// remote's, put there by someone else. A commit this repository made
+// itself (git.MadeHere) stays: published to the remote by the agent (by
+// URL, through another remote, by a push a later fetch moved past) and
+// fetched back, it is still the agent's. The reflogs are read only when
+// the remote's copy holds some of left.
+func othersLeft(ctx context.Context, p *project, mb string, not, left []string) ([]string, error) {
+	mine, err := git.Unreached(ctx, p.root, mb, not)
+	if err != nil || len(mine) == len(left) {
+		return mine, err
+	}
+	kept := make(map[string]bool, len(mine))
+	for _, c := range mine {
+		kept[c] = true
+	}
+	fetched := slices.DeleteFunc(slices.Clone(left), func(c string) bool { return kept[c] })
+	made, err := git.MadeHere(ctx, p.root, fetched)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(left, func(c string) bool { return !kept[c] && !made[c] }), nil
 }
 
 // commitList names commits, newest first: three by their short names, the
