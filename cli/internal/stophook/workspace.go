@@ -31,7 +31,8 @@ const recalledFrom = "the project an earlier stop from the session's directory j
 // and that found neither judges nor names: with no project found (ok
 // false), the most recent of them is judged (recalled true), and the rest
 // are left unjudged, to be named. A project is recalled only while it is
-// below dir, in a git work tree, with its trust record.
+// below dir, in a git work tree, with its trust record or its verdict
+// book (recordedProject).
 func recall(stateHome, dir string, found trust.Discovery, ok bool) (trust.Discovery, bool, bool) {
 	if place.MovedByEnv() {
 		return found, ok, false
@@ -56,7 +57,10 @@ func recall(stateHome, dir string, found trust.Discovery, ok bool) (trust.Discov
 }
 
 // recordedProject is the trusted project at root, as a place of the work
-// tree holding it; false when root is in none or has no usable record.
+// tree holding it; false when root is in none, or has neither a usable
+// trust record nor a verdict book (a project whose record was removed
+// after stops judged it is still recalled: the stop that judges it adopts
+// HEAD's configuration and says so).
 func recordedProject(root string) (trust.Known, bool) {
 	d, ok := gitdir.Find(root)
 	if !ok {
@@ -66,10 +70,13 @@ func recordedProject(root string) (trust.Known, bool) {
 	if !ok {
 		return trust.Known{}, false
 	}
-	if rec, err := trust.ReadRecord(p); rec == nil || err != nil {
-		return trust.Known{}, false
+	if rec, err := trust.ReadRecord(p); rec != nil && err == nil {
+		return trust.Known{Place: p}, true
 	}
-	return trust.Known{Place: p}, true
+	if b, err := verdicts.Read(verdicts.KeyOf(p)); b != nil && err == nil {
+		return trust.Known{Place: p}, true // judged before, its record removed since
+	}
+	return trust.Known{}, false
 }
 
 // seeWorkspace records the project of s in the per-user record of the
