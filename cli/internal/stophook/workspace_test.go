@@ -57,6 +57,13 @@ var workspaceLayouts = map[string]workspaceLayout{
 		monorepo.Write(t, filepath.Join(ws, "plain", "n.txt"), "n\n")
 		return filepath.Join(ws, "repo")
 	},
+	"workspace repository above two trusted repositories": func(t *testing.T, ws string) string {
+		plainRepo(t, ws)
+		trustedRepo(t, filepath.Join(ws, "repo"))
+		trustedRepo(t, filepath.Join(ws, "B"))
+		monorepo.Write(t, filepath.Join(ws, "plain", "n.txt"), "n\n")
+		return filepath.Join(ws, "repo")
+	},
 	"project with a nested repository": func(t *testing.T, ws string) string {
 		trustedRepo(t, ws)
 		plainRepo(t, filepath.Join(ws, "B"))
@@ -72,12 +79,13 @@ var workspaceLayouts = map[string]workspaceLayout{
 // project (and blocks while it fails) or names its work under "Not
 // verified" and its gates in pending, even when the input's directory is
 // in another repository or in none. A clean project is never a reason to
-// block.
+// block, and no answer tells of a configuration change nobody made.
 //
 // The class is generated as a table: the layouts of a session's directory
 // above or in the project (a workspace in no repository above the project
 // and another repository, trusted or not; a workspace that is a
-// repository of its own; the project itself with a nested repository) ×
+// repository of its own, above a plain or a trusted one; the project
+// itself with a nested repository) ×
 // where the input's directory moves after a stop judged the project (the
 // other repository, a directory in no repository of its own, the session's
 // directory) × the state the project is left in (a failure pending, a
@@ -124,6 +132,9 @@ func TestWorkspaceProjectLeftBehindIsNamed(t *testing.T) {
 // names first's work.
 func checkLeftBehind(t *testing.T, out Outcome, id, first, state string) {
 	t.Helper()
+	if strings.Contains(out.Message, "changed its own gates") {
+		t.Errorf("session %s: no configuration changed, yet the answer says one did: %s", id, out.Message)
+	}
 	if state == "clean" && out.Block() {
 		t.Errorf("session %s: the stop judged %q, where nothing fails, and blocked: %s", id, out.Root, out.Message)
 	}
