@@ -25,7 +25,7 @@ type CleanCmd struct{}
 // gates) exits 2 and cleans nothing; a run in progress (lock held) exits
 // 1.
 func (c *CleanCmd) Run(env *Env) error {
-	j, err := stophook.Judge(env.Ctx, env.Cwd, time.Now())
+	j, err := stophook.Judge(env.Ctx, env.Cwd, env.Getenv, time.Now())
 	if err != nil {
 		return err
 	}

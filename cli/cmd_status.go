@@ -26,7 +26,7 @@ type StatusCmd struct {
 // (those of the trusted projects it leaves unjudged too).
 func (c *StatusCmd) Run(env *Env) error {
 	now := time.Now()
-	j, err := stophook.Judge(env.Ctx, env.Cwd, now)
+	j, err := stophook.Judge(env.Ctx, env.Cwd, env.Getenv, now)
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func (c *TrustCmd) Run(env *Env) error {
 // trusted project nearby wins over root's configuration while nobody
 // trusted it), which one it judges now and that trusting root changes it.
 func noteJudgedNow(env *Env, root string) {
-	j, err := stophook.Judge(env.Ctx, env.Cwd, time.Now())
+	j, err := stophook.Judge(env.Ctx, env.Cwd, env.Getenv, time.Now())
 	if err != nil || j.Root == "" || j.Root == root {
 		return
 	}

@@ -168,6 +168,14 @@ func Make(t testing.TB, projects []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	MakeAt(t, top, projects)
+	return top
+}
+
+// MakeAt is Make with the repository's top level at top, an absolute
+// directory (made when missing).
+func MakeAt(t testing.TB, top string, projects []string) {
+	t.Helper()
 	Git(t, top, "init", "-q", "-b", "main")
 	Write(t, filepath.Join(top, ".gitignore"), "gauntlet_logs/\nelsewhere_logs/\n")
 	Write(t, filepath.Join(top, "docs", "readme.txt"), "docs\n")
@@ -187,7 +195,6 @@ func Make(t testing.TB, projects []string) string {
 	for _, p := range projects {
 		Write(t, filepath.Join(top, p, "src", "bad.txt"), "BAD\n")
 	}
-	return top
 }
 
 // Trust records the work tree's configuration of the project at root as

@@ -9,6 +9,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // Judgment is what a stop whose session is in a directory judges: the
@@ -38,13 +39,16 @@ type Judgment struct {
 // Judge finds what a stop whose session is in dir judges (with no input
 // directory below it), without running a gate and without writing
 // anything: the project (trust.Discover, a project's pending failures read
-// as of now) and the configuration in force there (the trusted one, else
-// the work tree's). Errors are git's.
-func Judge(ctx context.Context, dir string, now time.Time) (Judgment, error) {
+// as of now, then the projects stops from dir judged in other
+// repositories, recall, whose per-user record getenv locates) and the
+// configuration in force there (the trusted one, else the work tree's).
+// Errors are git's.
+func Judge(ctx context.Context, dir string, getenv func(string) string, now time.Time) (Judgment, error) {
 	found, ok, err := discover(ctx, dir, "", now)
 	if err != nil {
 		return Judgment{}, fmt.Errorf("find the project of %s: %w", dir, err)
 	}
+	found, ok, _ = recall(verdicts.StateHome(getenv), dir, found, ok)
 	j := Judgment{Discovery: found}
 	if !ok {
 		return j, nil

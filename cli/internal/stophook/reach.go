@@ -34,6 +34,11 @@ func (h *hook) watchReach(dir string, found trust.Discovery, session string) str
 	if !ok {
 		return ""
 	}
+	// Only the projects of dir's own repository are its reach: one in a
+	// repository below it (a workspace's) is kept by verdicts.SeeWorkspace.
+	if jd, ok := gitdir.Find(found.Root); !ok || jd.TopLevel != d.TopLevel {
+		return ""
+	}
 	judged, ok := placeOf(d, found.Root)
 	if !ok {
 		return ""
@@ -46,6 +51,9 @@ func (h *hook) watchReach(dir string, found trust.Discovery, session string) str
 	}
 	projects := map[string]string{judged.Project(): recordDesc(judged)}
 	for _, k := range found.Unjudged {
+		if k.Place.TopLevel != d.TopLevel {
+			continue
+		}
 		projects[k.Place.Project()] = recordDesc(k.Place)
 	}
 	names := slices.Sorted(maps.Keys(projects))

@@ -235,7 +235,13 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 		inner = dir
 	}
 	found, ok, err := discover(ctx, where.Dir, inner, h.o.Now())
-	if ok && inner != "" && within(inner, found.Root) && !within(where.Dir, found.Root) {
+	if err == nil {
+		recalled := false
+		if found, ok, recalled = recall(verdicts.StateHome(h.o.Getenv), where.Dir, found, ok); recalled {
+			where.From = recalledFrom
+		}
+	}
+	if ok && where.From != recalledFrom && inner != "" && within(inner, found.Root) && !within(where.Dir, found.Root) {
 		row, _ := hookproto.Lookup(in.Agent)
 		where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
 	}

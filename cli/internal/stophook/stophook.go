@@ -349,6 +349,10 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	watched := false
 	if s != nil {
 		s.reachChange = h.watchReach(sessionDir(in, h.o), found, in.SessionID)
+		h.seeWorkspace(sessionDir(in, h.o), s)
+		if where.From == recalledFrom {
+			s.reachChange = strings.TrimSpace(recalledNote(where, root) + " " + s.reachChange)
+		}
 		s.trustChange, watched = h.watchTrust(ctx, s, in.SessionID, nil)
 	}
 	if stop != nil {

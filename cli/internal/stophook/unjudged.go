@@ -1,7 +1,6 @@
 package stophook
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -100,14 +99,15 @@ func (s *site) untrustedUnverified() string {
 // project nested in an unjudged one, are not counted for it. "" for none,
 // and when git cannot tell (the stop's own run reports git failing).
 func unjudgedChanged(ctx context.Context, judged string, known []trust.Known) string {
-	present := presentOf(known)
-	if len(present) == 0 {
-		return ""
-	}
+	return eachRepository(known, func(present []trust.Known) string { return changedIn(ctx, judged, present) })
+}
+
+// changedIn is unjudgedChanged for present, projects of one repository.
+func changedIn(ctx context.Context, judged string, present []trust.Known) string {
 	top := present[0].Place.TopLevel
 	args := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--"}
 	for _, k := range present {
-		args = append(args, ":(top,literal)"+cmp.Or(k.Place.Prefix, "."))
+		args = append(args, projectSpec(k))
 	}
 	out, err := gitOut(ctx, top, args...)
 	if err != nil {
@@ -152,10 +152,12 @@ func roots(known []trust.Known) []string {
 // is named with its whole history. "" for none, when HEAD has no commit,
 // and when git cannot tell.
 func unjudgedCommitted(ctx context.Context, judged string, known []trust.Known) string {
-	present := presentOf(known)
-	if len(present) == 0 {
-		return ""
-	}
+	return eachRepository(known, func(present []trust.Known) string { return committedIn(ctx, judged, present) })
+}
+
+// committedIn is unjudgedCommitted for present, projects of one
+// repository.
+func committedIn(ctx context.Context, judged string, present []trust.Known) string {
 	top := present[0].Place.TopLevel
 	out, err := gitOut(ctx, top, "rev-parse", "-q", "--verify", "HEAD^{commit}")
 	if err != nil {
@@ -234,7 +236,7 @@ func committedSince(ctx context.Context, k trust.Known, judged string, present [
 		return 0
 	}
 	top := k.Place.TopLevel
-	spec := ":(top,literal)" + cmp.Or(k.Place.Prefix, ".")
+	spec := projectSpec(k)
 	differs, err := gitOut(ctx, top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, head, "--", spec)
 	if err != nil || len(differs) == 0 {
 		return 0
@@ -255,6 +257,34 @@ func committedSince(ctx context.Context, k trust.Known, judged string, present [
 	}
 	return n
 }
+
+// eachRepository calls name for the projects of known present where
+// their records say, one repository at a time (a session's directory may
+// be a workspace above several: verdicts.SeeWorkspace), and joins what
+// it names.
+func eachRepository(known []trust.Known, name func(present []trust.Known) string) string {
+	var tops []string
+	byTop := map[string][]trust.Known{}
+	for _, k := range presentOf(known) {
+		top := k.Place.TopLevel
+		if _, ok := byTop[top]; !ok {
+			tops = append(tops, top)
+		}
+		byTop[top] = append(byTop[top], k)
+	}
+	var parts []string
+	for _, top := range tops {
+		if part := name(byTop[top]); part != "" {
+			parts = append(parts, part)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// projectSpec is the pathspec of the files of the project k: its
+// directory, the whole work tree for a project at the top level (a
+// literal "." matches no path).
+func projectSpec(k trust.Known) string { return ":(top,literal)" + k.Place.Prefix }
 
 // presentOf are the projects of known whose directories are where their
 // records say.
