@@ -189,6 +189,10 @@ type Outcome struct {
 	once string
 	// Pending are the gates that wait to be verified (see tell).
 	Pending []string
+	// configBlock marks the block of a configuration that does not load
+	// (configProblem, brokenWorkTree): the one block the next stop with
+	// the loop signal may be let go after (hook.afterConfigBlock).
+	configBlock bool
 	// told is true when tell added what the answer did not verify, or how
 	// the configuration in force stands to the work tree's: nobody may
 	// miss it.
@@ -242,12 +246,12 @@ type hook struct {
 	agent hookproto.Agent
 	// limit is the deadline, known once the agent is.
 	limit limit
-	// afterBlock: the input carries the loop signal and this hook's last
-	// answer to the session was a block (takeBlock). The loop signal
-	// alone also follows another hook's block, or one long past: the
-	// stop that a broken configuration's block lets go unverified needs
-	// that block.
-	afterBlock bool
+	// afterConfigBlock: the input carries the loop signal and this
+	// hook's last answer to the session was the block of a configuration
+	// that does not load (takeBlock). The loop signal alone also follows
+	// another hook's block, a gate's block, or one long past: the stop
+	// that a broken configuration's block lets go needs that very block.
+	afterConfigBlock bool
 }
 
 func (h *hook) warn(format string, args ...any) {
@@ -274,7 +278,7 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 		out = h.tell(ctx, out, &known)
 		out.LogDir, out.debug, out.Root = known.logDir, known.debug, known.judged
 		if out.Block() && known.root != "" {
-			h.noteBlock(ctx, known.root, known.session)
+			h.noteBlock(ctx, known.root, known.session, out.configBlock)
 		}
 	}()
 	return h.decide(ctx, &known)
@@ -333,7 +337,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	}
 	if guard == nil {
 		known.root, known.session = root, in.SessionID
-		h.afterBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
+		h.afterConfigBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
 	}
 	s, stop := h.open(ctx, root, where)
 	if s != nil {
@@ -427,13 +431,11 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 // verify runs the configuration in force of the session's project s
 // (step 7), with the hook's effective settings eff. A work tree's
 // configuration that the change broke blocks first: the agent can fix it,
-// and no retry budget ends such a loop, so once per turn.
+// and no retry budget ends such a loop, so once per turn: the stop right
+// after that block runs the trusted gates, which a broken work tree never
+// stops (their retry budget ends the loop).
 func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff config.Effective, logDir string) Outcome {
-	if err := s.workTreeProblem(); err != nil {
-		if h.afterBlock {
-			return h.answer(runner.StatusStopHookActive, "The work tree's .gauntlet/ configuration does not load, "+
-				"and the stop right after such a block is allowed: the gates did not run.")
-		}
+	if err := s.workTreeProblem(); err != nil && !h.afterConfigBlock {
 		return h.brokenWorkTree(err, s.source)
 	}
 	start := ""
@@ -466,7 +468,7 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
-		if h.afterBlock {
+		if h.afterConfigBlock {
 			return h.answer(runner.StatusStopHookActive, "The configuration does not load, "+
 				"and the stop right after such a block is allowed: the gates did not run.")
 		}
@@ -537,6 +539,7 @@ func (h *hook) configProblem(ctx context.Context, root string, err error) Outcom
 	}
 	out := h.answer(runner.StatusFailed, brokenConfigDetail)
 	out.Instructions = ConfigInstructions(config.ErrorText(err))
+	out.configBlock = true
 	return out
 }
 
@@ -554,6 +557,7 @@ func (h *hook) brokenWorkTree(err error, source trust.Source) Outcome {
 	}
 	out := h.answer(runner.StatusFailed, detail)
 	out.Instructions = ConfigInstructions(config.ErrorText(err))
+	out.configBlock = true
 	return out
 }
 
