@@ -34,11 +34,18 @@ type blocks struct {
 // store and its key; ok is false when the project is in no git repository
 // (nothing is recorded there).
 func blocksAt(ctx context.Context, root string) (store.Store, []string, bool) {
+	return recordAt(ctx, root, blocksKind)
+}
+
+// recordAt is where the record of kind of the project at root is, per
+// project and work tree: the store and its key; ok is false when the
+// project is in no git repository (nothing is recorded there).
+func recordAt(ctx context.Context, root, kind string) (store.Store, []string, bool) {
 	p, err := place.Locate(ctx, root)
 	if err != nil || p.CommonDir == "" {
 		return store.Store{}, nil, false
 	}
-	return store.Open(p.CommonDir, blocksKind), []string{p.Project(), p.Worktree()}, true
+	return store.Open(p.CommonDir, kind), []string{p.Project(), p.Worktree()}, true
 }
 
 // takeBlock reports whether the last stop of session in the project at

@@ -280,6 +280,7 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 		if out.Block() && known.root != "" {
 			h.noteBlock(ctx, known.root, known.session, out.configBlock)
 		}
+		h.noteAnswer(ctx, known.judged, known.asked, out)
 	}()
 	return h.decide(ctx, &known)
 }
@@ -302,8 +303,10 @@ type facts struct {
 	// stop does not judge (trust.Discovery): their pending failures are
 	// named, never dropped.
 	unjudged []trust.Known
-	// judged is the root of the project judged, once found.
-	judged string
+	// judged is the root of the project judged, once found, and asked
+	// the session that asked: every answer is recorded there for
+	// `agent-gauntlet status` (noteAnswer), the loop guard's too.
+	judged, asked string
 }
 
 // decide answers in order: the input, the loop guard, the project, its
@@ -330,7 +333,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// the whole of it by the run it is handed to. The loop guard's answer
 	// waits for it too, so that it names what is pending there.
 	found, where, stop := h.locate(ctx, in)
-	known.unjudged, known.judged = found.Unjudged, found.Root
+	known.unjudged, known.judged, known.asked = found.Unjudged, found.Root, in.SessionID
 	root := found.Root
 	if stop != nil {
 		return *cmp.Or(guard, stop)

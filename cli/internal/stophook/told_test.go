@@ -288,12 +288,33 @@ func TestEveryApproveSaysWhatWasNotVerified(t *testing.T) {
 					}
 					assertTold(t, agent, path, out, line, stderr, pending && path.run != runner.StatusPassed &&
 						path.run != runner.StatusPassedWithWarnings)
+					assertInStatus(t, agent, out)
 				}
 				if (path.run != "") != ran {
 					t.Errorf("ran = %v", ran)
 				}
 			})
 		}
+	}
+}
+
+// assertInStatus checks that what the answer out said to a person, every
+// notice and "Not verified" sentence of it, is what `agent-gauntlet
+// status` shows of the project the stop judged (Judgment.Answers), as the
+// newest answer: a client whose allow shows nothing (Cursor, Copilot CLI)
+// loses nothing of it.
+func assertInStatus(t *testing.T, agent hookproto.Agent, out Outcome) {
+	t.Helper()
+	if out.Root == "" {
+		return // no project judged: status has none to show either
+	}
+	j, err := Judge(context.Background(), out.Root, now)
+	if err != nil {
+		t.Fatalf("%s: judge: %v", agent, err)
+	}
+	answers := j.Answers(context.Background())
+	if len(answers) == 0 || answers[0].Message != out.Message || answers[0].Status != string(out.Status) {
+		t.Fatalf("%s: status shows %+v, not the answer %s: %q", agent, answers, out.Status, out.Message)
 	}
 }
 
