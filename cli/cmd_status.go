@@ -50,6 +50,7 @@ func (c *StatusCmd) Run(env *Env) error {
 	trusted, line := trustLine(env.Ctx, gates.Root)
 	pending := nonNil(j.Pending(env.Ctx, now))
 	notices := nonNil(j.Notices(env.Ctx))
+	answers := nonNilAnswers(j.Answers(env.Ctx))
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
@@ -61,19 +62,50 @@ func (c *StatusCmd) Run(env *Env) error {
 			// Notices are the stop hook's once-only notices, newest first,
 			// as its answers tell them again.
 			Notices []string `json:"notices"`
+			// Answers are the stop hook's last answer to each agent
+			// session, newest first, every sentence it said.
+			Answers []stophook.Answer `json:"answers"`
 			// Shadowed is the configuration nobody trusted that the stop
 			// hook passes over for this project, "" for none.
 			Shadowed string `json:"shadowed,omitempty"`
 			// Trust is how the work tree's configuration stands to the
 			// trusted one (null when that cannot be told).
 			Trust *trust.Status `json:"trust"`
-		}{st, pending, notices, j.Shadowed, trusted})
+		}{st, pending, notices, answers, j.Shadowed, trusted})
 	}
 	writeStatus(env.Stdout, st, time.Now())
 	fmt.Fprintln(env.Stdout, line)
 	writeJudged(env.Stdout, j, pending)
 	writeNotices(env.Stdout, notices)
+	writeAnswers(env.Stdout, answers)
 	return nil
+}
+
+// writeAnswers lists the stop hook's last answer to each agent session,
+// newest first, whole: what a client that shows nothing of an allow
+// (Cursor, Copilot CLI) never showed.
+func writeAnswers(w io.Writer, answers []stophook.Answer) {
+	if len(answers) == 0 {
+		fmt.Fprintln(w, "Last answers: none")
+		return
+	}
+	fmt.Fprintf(w, "Last answers (%d, newest first, one per agent session):\n", len(answers))
+	for _, a := range answers {
+		session := "with no session id"
+		if a.Session != "" {
+			session = runner.SafeText(a.Session)
+		}
+		fmt.Fprintf(w, "  %s, session %s, %s: %s\n", a.At.Local().Format(time.RFC3339), session,
+			runner.SafeText(a.Status), runner.SafeText(a.Message))
+	}
+}
+
+// nonNilAnswers is list, [] for none (a JSON array, never null).
+func nonNilAnswers(list []stophook.Answer) []stophook.Answer {
+	if list == nil {
+		return []stophook.Answer{}
+	}
+	return list
 }
 
 // writeNotices lists the stop hook's once-only notices (every one its
@@ -119,15 +151,17 @@ func writeJudged(w io.Writer, j stophook.Judgment, pending []string) {
 func (c *StatusCmd) pendingWithoutConfig(env *Env, j stophook.Judgment, now time.Time, err error) {
 	pending := nonNil(j.Pending(env.Ctx, now))
 	notices := nonNil(j.Notices(env.Ctx))
+	answers := nonNilAnswers(j.Answers(env.Ctx))
 	if c.JSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(struct {
-			Project string   `json:"project,omitempty"`
-			Pending []string `json:"pending"`
-			Notices []string `json:"notices"`
-			Error   string   `json:"error"`
-		}{j.Root, pending, notices, config.ErrorText(err)})
+			Project string            `json:"project,omitempty"`
+			Pending []string          `json:"pending"`
+			Notices []string          `json:"notices"`
+			Answers []stophook.Answer `json:"answers"`
+			Error   string            `json:"error"`
+		}{j.Root, pending, notices, answers, config.ErrorText(err)})
 		return
 	}
 	if len(pending) > 0 {
@@ -136,6 +170,9 @@ func (c *StatusCmd) pendingWithoutConfig(env *Env, j stophook.Judgment, now time
 	}
 	if len(notices) > 0 {
 		writeNotices(env.Stderr, notices)
+	}
+	if len(answers) > 0 {
+		writeAnswers(env.Stderr, answers)
 	}
 }
 

@@ -65,6 +65,8 @@ func TestCheckHookAnswer(t *testing.T) {
 	approve := func(st string) answer { return answer{Decision: "approve", Status: st, SystemMessage: "m"} }
 	toldApprove := func(st string) answer { return answer{Decision: "approve", Status: st, SystemMessage: told} }
 	block := answer{Decision: "block", Status: stFailed, Reason: "r", StopReason: "r", SystemMessage: "m"}
+	// differs says the work tree's configuration is not the trusted one.
+	differs := func(a answer) answer { a.SystemMessage += " The stop hook runs the trusted gates."; return a }
 	three := projectConfig{MaxRetries: 3}
 	for _, tc := range []struct {
 		name  string
@@ -132,6 +134,10 @@ func TestCheckHookAnswer(t *testing.T) {
 		{"outside the project, CLAUDE_PROJECT_DIR names it", three, failing, nil, hookCall{s1, "false", "out-env"}, approve(stNoConfig), []string{"b:hook-no_config-project-dir"}},
 		{"block while lint fails", three, failing, nil, hookCall{s1, "false", ""}, block, nil},
 		{"block while nothing fails", three, clean, nil, hookCall{s1, "false", ""}, block, []string{"c:hook-block-nothing-fails"}},
+		{"broken configuration let go after a gate's block", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, map[string]string{"src/a.txt": "LINTFAIL\n", brokenCheckFile: "command: x\n" + brokenLine}, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "true", ""}, differs(toldApprove(stActive)), []string{"b:hook-stop_hook_active-config"}},
+		{"broken configuration let go after its own block while the trusted gates fail", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, map[string]string{"src/a.txt": "LINTFAIL\n", brokenCheckFile: "command: x\n" + brokenLine}, func(m *model, _ *facts) { m.credit[s1], m.configCredit[s1] = true, true }, hookCall{s1, "true", ""}, differs(toldApprove(stActive)), []string{"b:hook-stop_hook_active-lint"}},
+		{"trusted gates pass right after the broken configuration's block", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, map[string]string{"src/a.txt": "plain\n", brokenCheckFile: "command: x\n" + brokenLine}, func(m *model, _ *facts) { m.credit[s1], m.configCredit[s1] = true, true }, hookCall{s1, "true", ""}, differs(approve(stPassed)), nil},
+		{"trusted gates pass while lint fails, right after the broken configuration's block", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, map[string]string{"src/a.txt": "LINTFAIL\n", brokenCheckFile: "command: x\n" + brokenLine}, func(m *model, _ *facts) { m.credit[s1], m.configCredit[s1] = true, true }, hookCall{s1, "true", ""}, differs(toldApprove(stPassed)), []string{"b:hook-passed-lint"}},
 		{"block on the stop after a block", three, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, block, []string{"c:hook-block-after-block"}},
 		{"block on the stop after a block, verify_on_continue", projectConfig{MaxRetries: 3, VerifyOnContinue: true}, failing, func(m *model, _ *facts) { m.credit[s1] = true }, hookCall{s1, "str-true", ""}, block, nil},
 	} {

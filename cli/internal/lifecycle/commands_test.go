@@ -347,6 +347,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	vs = append(vs, h.m.checkToldPoint(call, a)...)
 	h.m.notePointTold(f, a)
 	h.m.credit[call.Session] = a.Decision == "block"
+	h.m.configCredit[call.Session] = a.Decision == "block" && len(a.FailedJobs) == 0 && h.m.configBroken()
 	if !call.lost() && a.Status != stInvalid {
 		h.m.recordTrust(f)
 	}
@@ -464,6 +465,7 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 	}
 	if target == "hook" {
 		h.m.credit[call.Session] = false
+		h.m.configCredit[call.Session] = false
 	}
 	h.m.end(f, true, true, stInterrupted, call.Session, "")
 	if sig == syscall.SIGKILL {

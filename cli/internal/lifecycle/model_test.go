@@ -189,6 +189,10 @@ type model struct {
 	// credit: the last hook answer of this session was a block, so the next
 	// stop with the loop flag may be approved as stop_hook_active.
 	credit map[string]bool
+	// configCredit: that block was the work tree's configuration's, which
+	// did not load (no gate ran): the one block a stop may be let go
+	// after, or (a configuration trusted) the trusted gates run instead.
+	configCredit map[string]bool
 	// budget is an upper bound of the work-tree runs of this episode that
 	// count against the retry limit; infraRuns counts the runs of this
 	// episode answered infrastructure_error, which do not.
@@ -276,7 +280,7 @@ type model struct {
 // newModel is the model of a fresh sandbox.
 func newModel(cfg projectConfig, files map[string]string) *model {
 	m := &model{cfg: cfg, files: files, logFiles: map[string]string{}, branch: "work",
-		branches: []string{"main", "work"}, session: sessionID(1), sessions: 1, credit: map[string]bool{},
+		branches: []string{"main", "work"}, session: sessionID(1), sessions: 1, credit: map[string]bool{}, configCredit: map[string]bool{},
 		pending: map[string]bool{}, trusted: gauntletOf(files), flagged: map[string]bool{}, crlfed: map[string]bool{}, forged: map[string]bool{}}
 	if !cfg.Trusted {
 		m.trust = trustHead
@@ -723,6 +727,12 @@ func (m *model) failing(f facts, g gates, sel selection) []string {
 		}
 		return []string{configGate}
 	}
+	return m.failingGates(f, g, sel)
+}
+
+// failingGates is failing, the work tree's configuration aside: what the
+// gates g fail when they run whatever it is.
+func (m *model) failingGates(f facts, g gates, sel selection) []string {
 	var out []string
 	for _, j := range m.jobs(f, g) {
 		if sel.has(j) && j.Applicable && j.Verdict == fail {

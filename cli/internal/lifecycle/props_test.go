@@ -230,6 +230,11 @@ func checkHookAnswer(m *model, f facts, call hookCall, a answer) []violation {
 		return vs
 	}
 	fails := m.failing(f, g, selection{scope: "all"})
+	if m.configCredit[call.Session] && call.loopFlag() && g.VerifyOnContinue && m.configBroken() && !f.HeadConfigBroken {
+		// Right after the broken configuration's block, the trusted gates
+		// run in its stead: what they fail is what fails.
+		fails = m.failingGates(f, g, selection{scope: "all"})
+	}
 	soft, cause := m.unverified(f, g)
 	if len(fails) == 0 && len(soft) == 0 {
 		return vs
@@ -263,18 +268,19 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 	if slices.ContainsFunc(fails, func(id string) bool { return strings.HasPrefix(id, "review:") }) {
 		suffix += m.faultSuffix()
 	}
-	credit := m.credit[call.Session]
+	credit := m.configCredit[call.Session]
 	switch a.Status {
 	case stActive:
 		// The client's loop flag ends the loop when stops are not verified
 		// (whoever blocked before: the approve tells what it did not run).
 		// A configuration the change broke has no retry budget to end a
-		// loop: the stop after its own block is allowed even when verified.
+		// loop: the stop after its own block (that very block, not a
+		// gate's) is allowed even when verified.
 		broken := len(fails) == 1 && fails[0] == configGate
 		if call.loopFlag() && (!g.VerifyOnContinue || credit && broken) {
 			return violation{}, false
 		}
-		return violation{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer a block: %v, verify_on_continue: %v)", call.Active, credit, g.VerifyOnContinue)}, true
+		return violation{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer the configuration's block: %v, verify_on_continue: %v)", call.Active, credit, g.VerifyOnContinue)}, true
 	case stRetry:
 		if m.budgetSpent(g) {
 			return violation{}, false

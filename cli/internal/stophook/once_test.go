@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
@@ -67,6 +68,7 @@ func TestOnceNoticesOutliveTheirStop(t *testing.T) {
 				if out.Block() {
 					t.Fatalf("%s: blocked: %s", session, out.Message)
 				}
+				assertInStatus(t, hookproto.Claude, out)
 				return out.Message
 			}
 			pass := runner.RunResult{Status: runner.StatusPassed}

@@ -453,7 +453,7 @@ func trustedWhen(st trust.Status) string {
 // no_config, a broken one is judged by configProblem.
 func (h *hook) configFailure(ctx context.Context, root string, err error) Outcome {
 	switch {
-	case h.afterBlock:
+	case h.afterConfigBlock:
 		return h.answer(runner.StatusStopHookActive, "The configuration does not load, "+
 			"and the stop right after such a block is allowed: the gates did not run.")
 	case errors.Is(err, config.ErrNotFound):

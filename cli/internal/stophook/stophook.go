@@ -189,6 +189,10 @@ type Outcome struct {
 	once string
 	// Pending are the gates that wait to be verified (see tell).
 	Pending []string
+	// configBlock marks the block of a configuration that does not load
+	// (configProblem, brokenWorkTree): the one block the next stop with
+	// the loop signal may be let go after (hook.afterConfigBlock).
+	configBlock bool
 	// told is true when tell added what the answer did not verify, or how
 	// the configuration in force stands to the work tree's: nobody may
 	// miss it.
@@ -242,12 +246,12 @@ type hook struct {
 	agent hookproto.Agent
 	// limit is the deadline, known once the agent is.
 	limit limit
-	// afterBlock: the input carries the loop signal and this hook's last
-	// answer to the session was a block (takeBlock). The loop signal
-	// alone also follows another hook's block, or one long past: the
-	// stop that a broken configuration's block lets go unverified needs
-	// that block.
-	afterBlock bool
+	// afterConfigBlock: the input carries the loop signal and this
+	// hook's last answer to the session was the block of a configuration
+	// that does not load (takeBlock). The loop signal alone also follows
+	// another hook's block, a gate's block, or one long past: the stop
+	// that a broken configuration's block lets go needs that very block.
+	afterConfigBlock bool
 }
 
 func (h *hook) warn(format string, args ...any) {
@@ -274,8 +278,9 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 		out = h.tell(ctx, out, &known)
 		out.LogDir, out.debug, out.Root = known.logDir, known.debug, known.judged
 		if out.Block() && known.root != "" {
-			h.noteBlock(ctx, known.root, known.session)
+			h.noteBlock(ctx, known.root, known.session, out.configBlock)
 		}
+		h.noteAnswer(ctx, known.judged, known.asked, out)
 	}()
 	return h.decide(ctx, &known)
 }
@@ -298,8 +303,10 @@ type facts struct {
 	// stop does not judge (trust.Discovery): their pending failures are
 	// named, never dropped.
 	unjudged []trust.Known
-	// judged is the root of the project judged, once found.
-	judged string
+	// judged is the root of the project judged, once found, and asked
+	// the session that asked: every answer is recorded there for
+	// `agent-gauntlet status` (noteAnswer), the loop guard's too.
+	judged, asked string
 }
 
 // decide answers in order: the input, the loop guard, the project, its
@@ -326,14 +333,14 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// the whole of it by the run it is handed to. The loop guard's answer
 	// waits for it too, so that it names what is pending there.
 	found, where, stop := h.locate(ctx, in)
-	known.unjudged, known.judged = found.Unjudged, found.Root
+	known.unjudged, known.judged, known.asked = found.Unjudged, found.Root, in.SessionID
 	root := found.Root
 	if stop != nil {
 		return *cmp.Or(guard, stop)
 	}
 	if guard == nil {
 		known.root, known.session = root, in.SessionID
-		h.afterBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
+		h.afterConfigBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
 	}
 	s, stop := h.open(ctx, root, where)
 	if s != nil {
@@ -431,13 +438,11 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 // verify runs the configuration in force of the session's project s
 // (step 7), with the hook's effective settings eff. A work tree's
 // configuration that the change broke blocks first: the agent can fix it,
-// and no retry budget ends such a loop, so once per turn.
+// and no retry budget ends such a loop, so once per turn: the stop right
+// after that block runs the trusted gates, which a broken work tree never
+// stops (their retry budget ends the loop).
 func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff config.Effective, logDir string) Outcome {
-	if err := s.workTreeProblem(); err != nil {
-		if h.afterBlock {
-			return h.answer(runner.StatusStopHookActive, "The work tree's .gauntlet/ configuration does not load, "+
-				"and the stop right after such a block is allowed: the gates did not run.")
-		}
+	if err := s.workTreeProblem(); err != nil && !h.afterConfigBlock {
 		return h.brokenWorkTree(err, s.source)
 	}
 	start := ""
@@ -470,7 +475,7 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	if out.configErr != nil {
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
-		if h.afterBlock {
+		if h.afterConfigBlock {
 			return h.answer(runner.StatusStopHookActive, "The configuration does not load, "+
 				"and the stop right after such a block is allowed: the gates did not run.")
 		}
@@ -541,6 +546,7 @@ func (h *hook) configProblem(ctx context.Context, root string, err error) Outcom
 	}
 	out := h.answer(runner.StatusFailed, brokenConfigDetail)
 	out.Instructions = ConfigInstructions(config.ErrorText(err))
+	out.configBlock = true
 	return out
 }
 
@@ -558,6 +564,7 @@ func (h *hook) brokenWorkTree(err error, source trust.Source) Outcome {
 	}
 	out := h.answer(runner.StatusFailed, detail)
 	out.Instructions = ConfigInstructions(config.ErrorText(err))
+	out.configBlock = true
 	return out
 }
 

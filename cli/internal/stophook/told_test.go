@@ -131,8 +131,8 @@ var approvePaths = []approvePath{
 			retrust(t, root)
 			return stop{dir: root}
 		}},
-	{name: "broken work tree, right after its block", extra: "stop_hook:\n  verify_on_continue: true\n",
-		status: runner.StatusStopHookActive, source: "does not load",
+	{name: "broken work tree, right after its block: the trusted gates pass", extra: "stop_hook:\n  verify_on_continue: true\n",
+		status: runner.StatusPassed, run: runner.StatusPassed, source: "changed .gauntlet/checks/lint.yml",
 		setup: func(t *testing.T, root, _ string, _ func(string) string) stop {
 			mustWrite(t, filepath.Join(root, ".gauntlet", "checks", "lint.yml"), "timeout: 3\n")
 			return stop{dir: root, continuing: true, afterBlock: true}
@@ -288,12 +288,33 @@ func TestEveryApproveSaysWhatWasNotVerified(t *testing.T) {
 					}
 					assertTold(t, agent, path, out, line, stderr, pending && path.run != runner.StatusPassed &&
 						path.run != runner.StatusPassedWithWarnings)
+					assertInStatus(t, agent, out)
 				}
 				if (path.run != "") != ran {
 					t.Errorf("ran = %v", ran)
 				}
 			})
 		}
+	}
+}
+
+// assertInStatus checks that what the answer out said to a person, every
+// notice and "Not verified" sentence of it, is what `agent-gauntlet
+// status` shows of the project the stop judged (Judgment.Answers), as the
+// newest answer: a client whose allow shows nothing (Cursor, Copilot CLI)
+// loses nothing of it.
+func assertInStatus(t *testing.T, agent hookproto.Agent, out Outcome) {
+	t.Helper()
+	if out.Root == "" {
+		return // no project judged: status has none to show either
+	}
+	j, err := Judge(context.Background(), out.Root, now)
+	if err != nil {
+		t.Fatalf("%s: judge: %v", agent, err)
+	}
+	answers := j.Answers(context.Background())
+	if len(answers) == 0 || answers[0].Message != out.Message || answers[0].Status != string(out.Status) {
+		t.Fatalf("%s: status shows %+v, not the answer %s: %q", agent, answers, out.Status, out.Message)
 	}
 }
 
