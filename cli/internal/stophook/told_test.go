@@ -308,7 +308,7 @@ func assertInStatus(t *testing.T, agent hookproto.Agent, out Outcome) {
 	if out.Root == "" {
 		return // no project judged: status has none to show either
 	}
-	j, err := Judge(context.Background(), out.Root, now)
+	j, err := Judge(context.Background(), out.Root, os.Getenv, now)
 	if err != nil {
 		t.Fatalf("%s: judge: %v", agent, err)
 	}
