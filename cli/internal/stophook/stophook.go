@@ -404,6 +404,18 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 		}
 	}
 
+	// Git's rule files are looked at before any git command reads them: a
+	// FIFO there would hold the stop until its deadline. What is found
+	// blocks once per turn, as a broken configuration does.
+	if found := h.ruleFiles(ctx, s); len(found) > 0 {
+		if h.afterBlock {
+			return h.answer(runner.StatusStopHookActive, "Where git reads its ignore or attribute rules there is "+
+				"what is not a file ("+strings.Join(found, ", ")+"), and the stop right after such a block is allowed: "+
+				"the gates did not run.")
+		}
+		return h.ruleFileBlock(found)
+	}
+
 	// 6. The run interval, unless failures are pending verification.
 	if remaining := h.intervalRemaining(ctx, s.root, logDir, settings.RunIntervalMinutes); remaining > 0 {
 		// The approve answers for the tree as it is: the ignore rules in
