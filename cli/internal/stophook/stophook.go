@@ -183,6 +183,9 @@ type Outcome struct {
 	// asPassed is set instead when such an approve is known to answer for
 	// the tree as it is (nothing changed since a full pass).
 	unverified string
+	// noVerdict are the gates of an infrastructure error that reached no
+	// verdict (noVerdict): always named as not verified, whatever else is.
+	noVerdict []string
 	asPassed   bool
 	// once is what of unverified the run says once (runner's
 	// RunResult.Once): tell hands it to the verdict book (onceNotices).
@@ -717,6 +720,9 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	}
 	out.preExisting = res.PreExisting > 0
 	out.unverified, out.once = res.Unverified, res.Once
+	if status == runner.StatusInfrastructureError {
+		out.noVerdict = noVerdict(res.Gates)
+	}
 	if status == runner.StatusNoApplicableGates && res.ErrorMessage != "" {
 		// Gates that applied but could not run (see runner's noGates).
 		out.unverified = strings.TrimPrefix(out.unverified+"; "+res.ErrorMessage, "; ")

@@ -112,6 +112,9 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	// and what changed since is said beside them (runner's sinceLastRun).
 	limit := out.Status == runner.StatusRetryLimitExceeded
 	var parts []string
+	if n := len(out.noVerdict); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d gate(s) that reached no verdict (%s)", n, named(out.noVerdict)))
+	}
 	if n := len(view.Gates); n > 0 && limit {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing when the gates last ran (%s)", n, named(view.Gates)))
 	} else if n > 0 {
@@ -290,4 +293,18 @@ func (h *hook) origin(from config.Origin, s *site, envVar string) string {
 		return "the trusted .gauntlet/config.yml (" + trustedWhen(*s.trust) + ")"
 	}
 	return "the default"
+}
+
+// noVerdict are the job ids of gates that erred for a reason the run
+// counts as infrastructure (runner.GateResult.Infrastructure): what an
+// infrastructure error leaves unverified, however it came about (the
+// gate's own output can claim it wanted a person).
+func noVerdict(gates []runner.GateResult) []string {
+	var ids []string
+	for _, g := range gates {
+		if g.Infrastructure && g.Status == runner.GateError {
+			ids = append(ids, g.JobID)
+		}
+	}
+	return ids
 }
