@@ -183,10 +183,10 @@ type Outcome struct {
 	// asPassed is set instead when such an approve is known to answer for
 	// the tree as it is (nothing changed since a full pass).
 	unverified string
+	asPassed   bool
 	// noVerdict are the gates of an infrastructure error that reached no
 	// verdict (noVerdict): always named as not verified, whatever else is.
 	noVerdict []string
-	asPassed   bool
 	// once is what of unverified the run says once (runner's
 	// RunResult.Once): tell hands it to the verdict book (onceNotices).
 	once string
