@@ -71,3 +71,63 @@ timeout: 600
 `)
 	return b.String()
 }
+
+// TestInterruptedStopNamesTheGates: a gate whose own process sends an
+// ending signal to agent-gauntlet (its ancestor) interrupts the run, and
+// the approve that follows names the gates that reached no verdict,
+// never only "the work tree as it is now". Which process sent a signal is
+// not something os/signal tells (no siginfo), so the interrupt cannot be
+// refused; it is told. One row per ending signal.
+func TestInterruptedStopNamesTheGates(t *testing.T) {
+	dir := t.TempDir()
+	for _, sig := range []string{"TERM", "INT", "HUP"} {
+		writeScript(t, dir, "gate sends "+sig, interruptScript(sig))
+	}
+	testscript.Run(t, ScriptParams(dir))
+}
+
+// interruptScript is the script of a check that sends sig to its
+// ancestor agent-gauntlet, then fails.
+func interruptScript(sig string) string {
+	return `env GAUNTLET_STOP_HOOK_ACTIVE=
+exec git init -q -b main
+exec git add -A
+exec git commit -q -m base
+exec agent-gauntlet trust --yes
+exec git checkout -q -b work
+
+# the check signals agent-gauntlet, then fails
+cp kill.sh src/test.sh
+stdin stop.json
+exec agent-gauntlet stop-hook
+hookjson decision=approve status=infrastructure_error
+stdout 'interrupted'
+stdout 'Not verified: 1 gate\(s\) that reached no verdict \(check:src:tests\)'
+! stdout 'Not verified: the work tree as it is now'
+-- stop.json --
+{"hook_event_name":"Stop","session_id":"s1","stop_hook_active":false}
+-- .gitignore --
+gauntlet_logs/
+-- kill.sh --
+echo "FAIL: test_login"
+p=$$
+while [ "$p" -gt 1 ]; do [ "$(cat /proc/$p/comm)" = agent-gauntlet ] && break; p=$(awk '{print $4}' /proc/$p/stat); done
+kill -` + sig + ` $p
+sleep 1; exit 1
+-- src/test.sh --
+echo ok
+-- .gauntlet/config.yml --
+base_branch: main
+stop_hook:
+  run_interval_minutes: 0
+cli:
+  default_preference: [claude]
+entry_points:
+  - path: src
+    checks: [tests]
+-- .gauntlet/checks/tests.yml --
+command: sh ./test.sh
+working_directory: src
+timeout: 600
+`
+}

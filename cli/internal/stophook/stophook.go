@@ -648,7 +648,9 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		case r = <-done:
 		case <-time.After(Grace(h.limit.deadline)):
 		}
-		return h.cut(ctx, logDir)
+		out := h.cut(ctx, logDir)
+		out.noVerdict = unfinished(r.res.Gates)
+		return out
 	}
 	if r.panic != nil {
 		fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic in the run: %v\n%s", r.panic, r.stack)

@@ -308,3 +308,17 @@ func noVerdict(gates []runner.GateResult) []string {
 	}
 	return ids
 }
+
+// unfinished are the job ids of the gates of a run the deadline or a
+// signal cut that reached no verdict (neither passed nor failed): what
+// the approve leaves unverified, named (a gate's own process can send
+// the signal, and os/signal does not tell who sent it).
+func unfinished(gates []runner.GateResult) []string {
+	var ids []string
+	for _, g := range gates {
+		if g.Status != runner.GatePass && g.Status != runner.GateFail && g.Status != runner.GatePreExisting {
+			ids = append(ids, g.JobID)
+		}
+	}
+	return ids
+}
