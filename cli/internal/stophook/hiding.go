@@ -75,22 +75,9 @@ func (h *hook) rules(ctx context.Context, s *site, inTree bool, warn func(string
 // cannot make leaves the in-tree files out, with a warning, as if not
 // asked: telling a change nobody made is not the answer to git failing.
 func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string, inTree bool, warn func(string, ...any)) (files map[string]string, listed bool) {
-	files = map[string]string{}
-	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
-		configuredExcludes(ctx, p, getenv), filepath.Join(p.GitDir, "info", "sparse-checkout")} {
-		if f != "" {
-			files[f] = fileFingerprint(f)
-		}
-	}
+	files, rulesOf := outerRules(ctx, p, getenv)
 	if !inTree {
 		return files, false
-	}
-	rulesOf := func(list []string) map[string]string {
-		m := maps.Clone(files)
-		for _, rel := range list {
-			m[rel] = fileFingerprint(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
-		}
-		return m
 	}
 	list, _, err := gitignoreListing(ctx, p, getenv, rulesOf)
 	if err != nil {
@@ -111,6 +98,26 @@ func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string,
 	}
 	files[listedMark] = "yes"
 	return files, true
+}
+
+// outerRules fingerprints the ignore rules of p outside the work tree
+// (see ignoreRules), and gives rulesOf, which adds those of the listed
+// .gitignore files to them (the rules a listing memo keeps).
+func outerRules(ctx context.Context, p place.Place, getenv func(string) string) (files map[string]string, rulesOf func([]string) map[string]string) {
+	files = map[string]string{}
+	for _, f := range []string{filepath.Join(p.CommonDir, "info", "exclude"), globalExcludes(getenv),
+		configuredExcludes(ctx, p, getenv), filepath.Join(p.GitDir, "info", "sparse-checkout")} {
+		if f != "" {
+			files[f] = fileFingerprint(f)
+		}
+	}
+	return files, func(list []string) map[string]string {
+		m := maps.Clone(files)
+		for _, rel := range list {
+			m[rel] = fileFingerprint(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
+		}
+		return m
+	}
 }
 
 // listedMark is the part of a fingerprint that says the work tree's rules

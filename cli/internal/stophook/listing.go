@@ -137,6 +137,19 @@ func listingKey(p place.Place, getenv func(string) string, before time.Time) (st
 // everything it was taken in is as it was (rules: the fingerprints of the
 // rule files now, each listed file's included), else nil.
 func memoListing(p place.Place, getenv func(string) string, rules func([]string) map[string]string) []string {
+	m := validMemo(p, getenv, rules)
+	if m == nil {
+		return nil
+	}
+	if m.refreshed {
+		writeListingMemo(p, *m)
+	}
+	return m.Files
+}
+
+// validMemo is the listing memo of p when everything it was taken in is
+// as it was (see memoListing), else nil.
+func validMemo(p place.Place, getenv func(string) string, rules func([]string) map[string]string) *listingMemo {
 	data, err := os.ReadFile(filepath.Join(p.GitDir, filepath.FromSlash(listingMemoName)))
 	if err != nil {
 		return nil
@@ -160,10 +173,7 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 	if !maps.Equal(rules(m.Files), m.Rules) {
 		return nil
 	}
-	if m.refreshed {
-		writeListingMemo(p, m)
-	}
-	return m.Files
+	return &m
 }
 
 // sameIndex reports whether the user's index stages what it did when m

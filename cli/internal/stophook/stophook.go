@@ -184,14 +184,18 @@ type Outcome struct {
 	// the tree as it is (nothing changed since a full pass).
 	unverified string
 	asPassed   bool
+	// noVerdict are the gates of an infrastructure error that reached no
+	// verdict (noVerdict): always named as not verified, whatever else is.
+	noVerdict []string
 	// once is what of unverified the run says once (runner's
 	// RunResult.Once): tell hands it to the verdict book (onceNotices).
 	once string
 	// Pending are the gates that wait to be verified (see tell).
 	Pending []string
 	// configBlock marks the block of a configuration that does not load
-	// (configProblem, brokenWorkTree): the one block the next stop with
-	// the loop signal may be let go after (hook.afterConfigBlock).
+	// (configProblem, brokenWorkTree), or of git's rule files that are not
+	// files (ruleFileBlock): the one block the next stop with the loop
+	// signal may be let go after (hook.afterConfigBlock).
 	configBlock bool
 	// told is true when tell added what the answer did not verify, or how
 	// the configuration in force stands to the work tree's: nobody may
@@ -413,6 +417,19 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 			return h.answer(runner.StatusLockExists, info.Message()+
 				" If no gauntlet run is in progress, the lock was left or planted: delete it.")
 		}
+	}
+
+	// Git's rule files are looked at before any git command reads them: a
+	// FIFO there would hold the stop until its deadline. What is found
+	// blocks once per turn, as a broken configuration does (its block
+	// counts as one: configBlock).
+	if found := h.ruleFiles(ctx, s); len(found) > 0 {
+		if h.afterConfigBlock {
+			return h.answer(runner.StatusStopHookActive, "Where git reads its ignore or attribute rules there is "+
+				"what is not a file ("+strings.Join(found, ", ")+"), and the stop right after such a block is allowed: "+
+				"the gates did not run.")
+		}
+		return h.ruleFileBlock(found)
 	}
 
 	// 6. The run interval, unless failures are pending verification.
@@ -644,7 +661,9 @@ func (h *hook) run(ctx context.Context, p *config.Project, eff config.Effective,
 		case r = <-done:
 		case <-time.After(Grace(h.limit.deadline)):
 		}
-		return h.cut(ctx, logDir)
+		out := h.cut(ctx, logDir)
+		out.noVerdict = unfinished(r.res.Gates)
+		return out
 	}
 	if r.panic != nil {
 		fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic in the run: %v\n%s", r.panic, r.stack)
@@ -716,6 +735,9 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	}
 	out.preExisting = res.PreExisting > 0
 	out.unverified, out.once = res.Unverified, res.Once
+	if status == runner.StatusInfrastructureError {
+		out.noVerdict = noVerdict(res.Gates)
+	}
 	if status == runner.StatusNoApplicableGates && res.ErrorMessage != "" {
 		// Gates that applied but could not run (see runner's noGates).
 		out.unverified = strings.TrimPrefix(out.unverified+"; "+res.ErrorMessage, "; ")

@@ -112,6 +112,9 @@ func unverifiedNote(out Outcome, view pendingView, hidden string) string {
 	// and what changed since is said beside them (runner's sinceLastRun).
 	limit := out.Status == runner.StatusRetryLimitExceeded
 	var parts []string
+	if n := len(out.noVerdict); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d gate(s) that reached no verdict (%s)", n, named(out.noVerdict)))
+	}
 	if n := len(view.Gates); n > 0 && limit {
 		parts = append(parts, fmt.Sprintf("%d gate(s) failing when the gates last ran (%s)", n, named(view.Gates)))
 	} else if n > 0 {
@@ -290,4 +293,32 @@ func (h *hook) origin(from config.Origin, s *site, envVar string) string {
 		return "the trusted .gauntlet/config.yml (" + trustedWhen(*s.trust) + ")"
 	}
 	return "the default"
+}
+
+// noVerdict are the job ids of gates that erred for a reason the run
+// counts as infrastructure (runner.GateResult.Infrastructure): what an
+// infrastructure error leaves unverified, however it came about (the
+// gate's own output can claim it wanted a person).
+func noVerdict(gates []runner.GateResult) []string {
+	var ids []string
+	for _, g := range gates {
+		if g.Infrastructure && g.Status == runner.GateError {
+			ids = append(ids, g.JobID)
+		}
+	}
+	return ids
+}
+
+// unfinished are the job ids of the gates of a run the deadline or a
+// signal cut that reached no verdict (neither passed nor failed): what
+// the approve leaves unverified, named (a gate's own process can send
+// the signal, and os/signal does not tell who sent it).
+func unfinished(gates []runner.GateResult) []string {
+	var ids []string
+	for _, g := range gates {
+		if g.Status != runner.GatePass && g.Status != runner.GateFail && g.Status != runner.GatePreExisting {
+			ids = append(ids, g.JobID)
+		}
+	}
+	return ids
 }
