@@ -20,27 +20,27 @@ type CleanCmd struct{}
 // there (the trusted one, whose logs and retry budget the stop hook
 // keeps, never a work tree's that moved it), under the run lock
 // (runner.Clean). It says which project and log directory it cleaned.
-// Without a project it archives gauntlet_logs in the working directory. A
-// configuration in force that does not load (or a trusted one without
-// gates) exits 2 and cleans nothing; a run in progress (lock held) exits
-// 1.
+// Without a project it refuses (exit 2) and touches nothing: no record
+// there says which files the gauntlet wrote. A configuration in force
+// that does not load (or a trusted one without gates) exits 2 and cleans
+// nothing; a run in progress (lock held) exits 1.
 func (c *CleanCmd) Run(env *Env) error {
 	j, err := stophook.Judge(env.Ctx, env.Cwd, env.Getenv, time.Now())
 	if err != nil {
 		return err
 	}
-	var cfg *config.Config
-	if j.Root != "" {
-		cfg, err = judgedConfig(env, j)
-		if err != nil {
-			return err
-		}
-		config.WriteWarnings(env.Stderr, cfg.Warnings)
-		if st := j.Trust; st != nil && !st.Trusted && j.Source != trust.SourceNone {
-			// The log directory is the trusted configuration's: say how the
-			// work tree's differs (deleted, log_dir moved, ...).
-			fmt.Fprintf(env.Stderr, "Trust: %s (project %s)\n", st.Describe(), runner.SafeText(j.Root))
-		}
+	if j.Root == "" {
+		return usageError(fmt.Errorf("clean: %w: nothing was moved or deleted", &config.NotFoundError{Dir: env.Cwd}))
+	}
+	cfg, err := judgedConfig(env, j)
+	if err != nil {
+		return err
+	}
+	config.WriteWarnings(env.Stderr, cfg.Warnings)
+	if st := j.Trust; st != nil && !st.Trusted && j.Source != trust.SourceNone {
+		// The log directory is the trusted configuration's: say how the
+		// work tree's differs (deleted, log_dir moved, ...).
+		fmt.Fprintf(env.Stderr, "Trust: %s (project %s)\n", st.Describe(), runner.SafeText(j.Root))
 	}
 	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
 	for _, w := range res.Warnings {
@@ -53,11 +53,7 @@ func (c *CleanCmd) Run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if j.Root != "" {
-		fmt.Fprintf(env.Stdout, "Project: %s (logs in %s)\n", runner.SafeText(j.Root), runner.SafeText(res.LogDir))
-	} else {
-		fmt.Fprintf(env.Stdout, "No project here (logs in %s)\n", runner.SafeText(res.LogDir))
-	}
+	fmt.Fprintf(env.Stdout, "Project: %s (logs in %s)\n", runner.SafeText(j.Root), runner.SafeText(res.LogDir))
 	if res.Archived {
 		fmt.Fprintln(env.Stdout, "Logs archived successfully.")
 	} else {

@@ -22,7 +22,8 @@ import (
 // and exactly the gates its answer lists as pending (the unjudged trusted
 // projects' as "<project>: <gate>"); clean archives the log directory
 // that stop wrote to (the trusted configuration's log_dir, never a
-// weakened work tree's), and says which.
+// weakened work tree's), and says which; where the stop judged no
+// project, clean refuses (exit 2).
 //
 // The class is generated as a table over every layout of trusted projects
 // × every attack of monorepo.Attacks (nothing, an untrusted configuration
@@ -82,6 +83,14 @@ func TestHandCommandsJudgeAsTheStopHook(t *testing.T) {
 						t.Errorf("status lists pending %q, the stop hook %q", st.Pending, hook.Pending)
 					}
 
+					if hook.Root == "" {
+						// No project judged: clean refuses and touches nothing.
+						code, stdout, stderr = runMain(t, "clean")
+						if code != ExitUsage || !strings.Contains(stderr, "nothing was moved or deleted") {
+							t.Errorf("clean without a project exited %d: %s%s", code, stdout, stderr)
+						}
+						return
+					}
 					want := hook.LogDir
 					if want == "" {
 						want = filepath.Join(dir, "gauntlet_logs")

@@ -1,9 +1,11 @@
 package logdir
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -12,13 +14,18 @@ import (
 )
 
 // makeDir creates a log directory holding files (a name ending in / is a
-// directory) and returns its path.
+// directory), in a work tree of its own, and returns its path. The files
+// with the gauntlet's names in the root, previous/, commit/ and
+// previous/commit/ are recorded as the gauntlet's (Note), as a run that
+// wrote them would leave them.
 func makeDir(t *testing.T, files ...string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "gauntlet_logs")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	top := t.TempDir()
+	dir := filepath.Join(top, "gauntlet_logs")
+	if err := errors.Join(os.Mkdir(filepath.Join(top, ".git"), 0o755), os.MkdirAll(dir, 0o755)); err != nil {
 		t.Fatal(err)
 	}
+	defer noteOwn(t, dir, files...)
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f))
 		if strings.HasSuffix(f, "/") {
@@ -35,6 +42,22 @@ func makeDir(t *testing.T, files ...string) string {
 		}
 	}
 	return dir
+}
+
+// noteOwn records each of files (paths in the log directory dir) that
+// has one of the gauntlet's names and lies where the gauntlet writes as a
+// file the gauntlet wrote.
+func noteOwn(t *testing.T, dir string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		rel := filepath.FromSlash(f)
+		if strings.HasSuffix(f, "/") || !IsOwn(filepath.Base(rel)) || !slices.Contains(places, filepath.Dir(rel)) {
+			continue
+		}
+		if err := Note(filepath.Join(dir, rel), false); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // tree lists every file and directory below dir, relative, sorted.
@@ -411,7 +434,7 @@ func TestCleanLogDirLinkedOutside(t *testing.T) {
 	outside := makeDir(t, "console.1.log", "previous/check_src_x.1.log")
 	root := t.TempDir()
 	dir := filepath.Join(root, "gauntlet_logs")
-	if err := os.Symlink(outside, dir); err != nil {
+	if err := errors.Join(os.Mkdir(filepath.Join(root, ".git"), 0o755), os.Symlink(outside, dir)); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -437,6 +460,7 @@ func TestCleanLogDirLinkedOutside(t *testing.T) {
 	if err := os.Symlink("build", dir); err != nil {
 		t.Fatal(err)
 	}
+	noteOwn(t, dir, "console.1.log")
 	if res, err := Clean(root, dir, true); err != nil || !res.Archived {
 		t.Errorf("Clean through a link inside = %+v, %v", res, err)
 	}

@@ -57,6 +57,9 @@ func TestIsOwn(t *testing.T) {
 // OpenLog never writes through something put where a log goes.
 func TestOpenLog(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err) // a work tree: the record holds what OpenLog wrote
+	}
 	victim := filepath.Join(dir, "victim")
 	if err := os.WriteFile(victim, []byte("user data"), 0o644); err != nil {
 		t.Fatal(err)

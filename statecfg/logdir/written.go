@@ -32,9 +32,10 @@ import (
 // it. It knows the log directories it has started (Start, or the first
 // file the gauntlet writes there); when a log directory is started, the
 // files already in it whose names are the gauntlet's (IsOwn: logs an
-// earlier version or the TypeScript tool wrote) are adopted. A log
-// directory the record does not know (no record yet, or no repository
-// around it) is judged by names alone, as those versions judged it.
+// earlier version or the TypeScript tool wrote) are adopted by the rule
+// of start. A log directory the record does not know (no record yet, or
+// no repository around it) is judged by that same rule, in memory: never
+// by names alone, so a file no run can have written stays where it is.
 
 // recordKind is the store's directory of the records.
 const recordKind = "written"
@@ -328,7 +329,8 @@ func (id fileID) matches(f fs.File) bool {
 type ownership struct {
 	place recordPlace
 	// known is false when the record does not know the log directory:
-	// names decide (see IsOwn).
+	// then files holds what the adoption rule would adopt (see start),
+	// and nothing is saved.
 	known   bool
 	files   map[string]fileID
 	moved   map[string]string // record keys: from → to
@@ -346,30 +348,39 @@ func readOwnership(dir string) *ownership {
 	o := &ownership{moved: map[string]string{}}
 	p, ok := locateRecord(dir)
 	if !ok {
-		return o
+		p = recordPlace{dir: "."} // no repository: keys relative to dir
 	}
 	o.place = p
 	var r writtenRecord
-	if found, err := p.store.Read(&r, p.key...); err != nil || !found || r.Format != recordFormat {
-		return o
+	if ok {
+		if found, err := p.store.Read(&r, p.key...); err == nil && found && r.Format == recordFormat {
+			if _, ok := r.Dirs[p.dir]; ok {
+				o.known, o.files = true, r.Files
+				return o
+			}
+		}
 	}
-	if _, ok := r.Dirs[p.dir]; !ok {
-		return o
-	}
-	o.known, o.files = true, r.Files
+	o.files = adoptable(p, dir)
 	return o
+}
+
+// adoptable is what starting the record of the log directory dir would
+// adopt (see start), without recording anything: how a log directory the
+// record does not know is judged.
+func adoptable(p recordPlace, dir string) map[string]fileID {
+	r := writtenRecord{Dirs: map[string]time.Time{}, Files: map[string]fileID{}}
+	p.start(&r, dir)
+	return r.Files
 }
 
 // owns reports whether the entry rel of the log directory, opened as
 // root, is a file the gauntlet wrote (the record holds it with its present
-// identity); without a record, whether it is a regular file.
+// identity) or, where the record does not know the log directory, one the
+// adoption rule takes as an earlier run's (see readOwnership).
 func (o *ownership) owns(root *os.Root, rel string) bool {
 	fi, err := root.Lstat(rel)
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
-	}
-	if !o.known {
-		return true
 	}
 	id, ok := o.files[o.place.path(rel)]
 	if !ok {
@@ -385,7 +396,7 @@ func (o *ownership) owns(root *os.Root, rel string) bool {
 
 // adopted reports whether the record holds rel as adopted (see start).
 func (o *ownership) adopted(rel string) bool {
-	return o.known && o.files[o.place.path(rel)].Adopted
+	return o.files[o.place.path(rel)].Adopted
 }
 
 // move records that the file at rel now is at to.
@@ -398,9 +409,9 @@ func (o *ownership) move(rel, to string) {
 // remove records that the file at rel is deleted (or no longer the
 // gauntlet's).
 func (o *ownership) remove(rel string) {
+	delete(o.files, o.place.path(rel))
 	if o.known {
 		o.removed = append(o.removed, o.place.path(rel))
-		delete(o.files, o.place.path(rel))
 	}
 }
 
@@ -428,11 +439,8 @@ func (o *ownership) save() error {
 }
 
 // ownsOpen reports whether the open file f at path, in the log directory
-// dir, is one the gauntlet wrote; true when the record does not know dir.
+// dir, is one the gauntlet wrote and may write over (not adopted).
 func (o *ownership) ownsOpen(dir, path string, f *os.File) bool {
-	if !o.known {
-		return true
-	}
 	rel, err := filepath.Rel(dir, path)
 	if err != nil {
 		return false
@@ -477,8 +485,9 @@ func Rotate(dir, name, backup string) error {
 
 // Owned reports whether the file at path, in a log directory, may be
 // written over or deleted by the gauntlet: nothing is there, or the
-// gauntlet wrote it (the record holds it as it is now, not adopted, or
-// does not know the log directory and the file is a regular one).
+// gauntlet wrote it (the record holds it as it is now, not adopted; where
+// the record does not know the log directory, the adoption rule would
+// take it, not adopted: an execution state or a legacy session reference).
 func Owned(path string) bool {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {

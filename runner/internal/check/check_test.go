@@ -18,6 +18,11 @@ func env(t *testing.T) gate.Env {
 	t.Helper()
 	root := t.TempDir()
 	logs := filepath.Join(root, "logs")
+	// A work tree (as every run's is): the record of written files lets a
+	// run write its log of the same number again.
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(filepath.Join(root, "sub dir"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,10 @@ import (
 
 func TestDebugLogRotation(t *testing.T) {
 	dir := t.TempDir()
+	// A work tree: the record of written files holds the log it rotates.
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	d := Open(dir, config.DebugLog{Enabled: true, MaxSizeMB: 100.0 / (1 << 20)}, now)
 	for i := 0; i < 5; i++ {

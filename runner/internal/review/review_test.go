@@ -108,7 +108,9 @@ func setup(t *testing.T, prefs []string, n int, parallel bool) (gate.Job, gate.E
 	t.Helper()
 	root := t.TempDir()
 	logDir := filepath.Join(root, "gauntlet_logs")
-	if err := os.Mkdir(logDir, 0o755); err != nil {
+	// A work tree (as every run's is): the record of written files lets a
+	// run write its log of the same number again.
+	if err := errors.Join(os.Mkdir(filepath.Join(root, ".git"), 0o755), os.Mkdir(logDir, 0o755)); err != nil {
 		t.Fatal(err)
 	}
 	cfg := &config.Config{Root: root, CLI: config.CLI{DefaultPreference: prefs}, RerunNewIssueThreshold: config.PriorityHigh}
