@@ -10,12 +10,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv/fifotest"
 )
 
 // TestRuleFileProblems: every kind of file at every place git reads rules
@@ -135,9 +135,7 @@ func ruleLink(t *testing.T, target, p string) {
 
 func ruleMkfifo(t *testing.T, p string) {
 	t.Helper()
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Create(t, p)
 }
 
 func ruleMksocket(t *testing.T, p string) {
