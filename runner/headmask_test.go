@@ -24,53 +24,104 @@ func TestPassNamesWhatTheWorkTreeMasks(t *testing.T) {
 	masks := []struct {
 		name   string
 		before func(t *testing.T, root string) // before the first run; nil for nothing
-		act    func(t *testing.T, root string)
+		// act is the agent's work after the first run; it may run the
+		// gates (run, by the stop hook or by hand) and expects their status.
+		act    func(t *testing.T, root string, run runAs)
 		masked string // the path named; "" for none
 	}{
-		{"edit committed and put back", nil, func(t *testing.T, root string) {
+		{"edit committed and put back", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
 			gitIn(t, root, "commit", "-qam", "agent work")
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
 		}, "src/a.txt"},
-		{"file committed and deleted", nil, func(t *testing.T, root string) {
+		{"file committed and deleted", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "new.txt"), "BAD\n")
 			gitIn(t, root, "add", "-A")
 			gitIn(t, root, "commit", "-qm", "agent work")
 			os.Remove(filepath.Join(root, "src", "new.txt"))
 		}, "src/new.txt"},
-		{"deletion committed and the file put back", nil, func(t *testing.T, root string) {
+		{"deletion committed and the file put back", nil, func(t *testing.T, root string, _ runAs) {
 			gitIn(t, root, "rm", "-q", "src/keep.txt")
 			gitIn(t, root, "commit", "-qm", "agent work")
 			write(t, filepath.Join(root, "src", "keep.txt"), "keep\n")
 		}, "src/keep.txt"},
-		{"uncommitted edit over the base", nil, func(t *testing.T, root string) {
+		{"uncommitted edit over the base", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "b.txt"), "edited\n")
 		}, ""},
 		{"judged work committed, an edit on top", func(t *testing.T, root string) {
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\njudged\n")
-		}, func(t *testing.T, root string) {
+		}, func(t *testing.T, root string, _ runAs) {
 			gitIn(t, root, "commit", "-qam", "judged work")
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nand more\n")
 		}, ""},
-		{"a clean commit", nil, func(t *testing.T, root string) {
+		{"a clean commit", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "c.txt"), "fine\n")
 			gitIn(t, root, "add", "-A")
 			gitIn(t, root, "commit", "-qm", "clean")
 		}, ""},
+		{"committed, a stop failed on it, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			run(t, true, StatusFailed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"committed, a run by hand failed on it, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			run(t, false, StatusFailed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"a stop failed on it uncommitted, committed, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			run(t, true, StatusFailed)
+			gitIn(t, root, "commit", "-qam", "agent work")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"committed, a stop passed on it, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nfine\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			run(t, true, StatusPassed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, ""},
+		{"the base as trusted holds it", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "b.txt"), "edited\n")
+		}, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "c.txt"), "fine\n")
+			gitIn(t, root, "add", "src/c.txt")
+			gitIn(t, root, "commit", "-qm", "clean")
+		}, ""},
+		{"the base moved by the agent holds it", nil, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			gitIn(t, root, "checkout", "-q", "main")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work on the base")
+			gitIn(t, root, "checkout", "-q", "feat")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
 	}
 	for _, cache := range []string{"true", "entry_point", "false"} {
 		for _, m := range masks {
 			t.Run(cache+"/"+m.name, func(t *testing.T) {
-				root := maskProject(t, cache)
+				root, start := maskProject(t, cache)
 				ctx := context.Background()
-				agent := Options{Dir: root, Silent: true, Agent: true, SessionID: "s1"}
+				agent := Options{Dir: root, Silent: true, Agent: true, SessionID: "s1", StartPoint: start}
 				if m.before != nil {
 					m.before(t, root)
 				}
 				if res := ExecuteRun(ctx, agent); res.Status != StatusPassed {
 					t.Fatalf("first run: %s (%s)", res.Status, res.ErrorMessage)
 				}
-				m.act(t, root)
+				m.act(t, root, func(t *testing.T, stop bool, want GauntletStatus) {
+					t.Helper()
+					opts := agent
+					if !stop {
+						opts = Options{Dir: root, Silent: true, StartPoint: start}
+					}
+					if res := ExecuteRun(ctx, opts); res.Status != want {
+						t.Fatalf("run in the work: %s, want %s (%s)", res.Status, want, res.ErrorMessage)
+					}
+				})
 				for i := range 2 {
 					res := ExecuteRun(ctx, agent)
 					if res.Status != StatusPassed {
@@ -89,13 +140,18 @@ func TestPassNamesWhatTheWorkTreeMasks(t *testing.T) {
 	}
 }
 
+// runAs runs the gates, as the agent's stop (stop) or by hand, and fails
+// the test unless they end in want.
+type runAs func(t *testing.T, stop bool, want GauntletStatus)
+
 // maskProject is a committed project whose entry point src is gated by a
 // check (cache setting cache) that fails on a file holding BAD, on branch
-// feat with one commit of work.
-func maskProject(t *testing.T, cache string) string {
+// feat with one commit of work, and the commit its gates were trusted at
+// (main's).
+func maskProject(t *testing.T, cache string) (root, start string) {
 	t.Helper()
 	testenv.Setenv(t)
-	root := t.TempDir()
+	root = t.TempDir()
 	for name, content := range map[string]string{
 		".gauntlet/config.yml": "base_branch: main\nmax_retries: 3\ncli:\n  default_preference: [claude]\n" +
 			"entry_points:\n  - path: src\n    checks: [nobad]\n",
@@ -110,8 +166,9 @@ func maskProject(t *testing.T, cache string) string {
 	gitIn(t, root, "init", "-q", "-b", "main")
 	gitIn(t, root, "add", "-A")
 	gitIn(t, root, "commit", "-q", "-m", "base")
+	start = strings.TrimSpace(gitIn(t, root, "rev-parse", "HEAD"))
 	gitIn(t, root, "checkout", "-q", "-b", "feat")
 	write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
 	gitIn(t, root, "commit", "-qam", "work")
-	return root
+	return root, start
 }
