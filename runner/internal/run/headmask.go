@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -26,40 +27,61 @@ import (
 // recorded as masked are looked at again (a mask lasts until the work
 // tree holds HEAD's content there, or HEAD moves). nil when nothing is
 // masked or it cannot be told.
-func headMask(ctx context.Context, p *project, b *begun, ep endPoint) []string {
+func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, staged []string, index string) {
 	if !ep.snapped || b.rec == nil {
-		return nil
+		return nil, nil, ""
 	}
 	refs, err := b.refs.get()
 	if err != nil || refs.Head == "" || refs.HeadTree == "" || refs.Head != ep.head {
-		return nil
+		return nil, nil, ""
 	}
 	ts, err := p.snap.taken.get()
-	if err != nil || ts.tree.Tree == "" || ts.tree.Tree == refs.HeadTree {
-		return nil
+	if err != nil || ts.tree.Tree == "" {
+		return nil, nil, ""
 	}
-	tree := ts.tree.Tree
 	prev := b.rec.Book.Snapshot
 	point, _ := b.rec.Book.VerifiedOn(ep.branch)
 	passed := ""
 	if prev != nil && prev.Passed && refs.Holds(prev.Ref) {
 		passed = prev.Ref
 	}
-	if passed != "" && prev.Commit == refs.Head {
-		// HEAD is where the previous run, which passed, judged it: what
-		// it masked then, unless the work tree holds HEAD's content there
-		// now.
-		if len(prev.Masked) == 0 {
-			return nil
-		}
-		return keptIn(ctx, p.root, refs.HeadTree, tree, prev.Masked)
+	// steady: HEAD is where the previous run, which passed, judged it.
+	steady := passed != "" && prev.Commit == refs.Head
+	excuses := func() []string { return passedTrees(p, b, refs, passed, point.Commit) }
+	var was []string
+	if steady {
+		was = prev.Masked
+	}
+	head = maskedHead(ctx, p, refs, ts.tree.Tree, steady, was, excuses)
+	apart, index, err := ts.tree.StagedApart()
+	if err != nil || len(apart) == 0 {
+		return head, nil, index
+	}
+	if steady && prev.Index == index {
+		// The index as that run left it: what it named then, where the
+		// work tree does not hold the staged content now.
+		return head, inBoth(prev.Staged, sortedKeys(apart)), index
+	}
+	return head, maskedStaged(ctx, p, refs, apart, excuses), index
+}
+
+// maskedHead is headMask's paths of HEAD: with HEAD where a passing run
+// left it (steady), those of was (that run's) where the work tree does
+// not hold HEAD's content now; else every path where it does not, less
+// those a tree of excuses holds as HEAD does.
+func maskedHead(ctx context.Context, p *project, refs git.Refs, tree string, steady bool, was []string, excuses func() []string) []string {
+	if tree == refs.HeadTree || steady && len(was) == 0 {
+		return nil
+	}
+	if steady {
+		return keptIn(ctx, p.root, refs.HeadTree, tree, was)
 	}
 	masked, err := git.TreePaths(ctx, p.root, refs.HeadTree, tree)
 	if err != nil {
 		return nil
 	}
 	masked = scope.WithoutDir(masked, p.logRel)
-	for _, other := range passedTrees(p, b, refs, passed, point.Commit) {
+	for _, other := range excuses() {
 		if len(masked) == 0 {
 			break
 		}
@@ -68,6 +90,44 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) []string {
 		}
 	}
 	return masked
+}
+
+// maskedStaged is headMask's paths of the index: of those where it
+// stages what the work tree judged does not hold (apart, with what it
+// stages), those where HEAD holds other content (HEAD's own is
+// maskedHead's to name) and no tree of excuses holds what it stages.
+func maskedStaged(ctx context.Context, p *project, refs git.Refs, apart map[string]git.TreeEntry, excuses func() []string) []string {
+	paths := scope.WithoutDir(sortedKeys(apart), p.logRel)
+	for _, other := range append([]string{refs.HeadTree}, excuses()...) {
+		if len(paths) == 0 {
+			return nil
+		}
+		held, err := git.TreeEntries(ctx, p.root, other, paths)
+		if err != nil {
+			return nil
+		}
+		paths = slices.DeleteFunc(paths, func(path string) bool {
+			h, s := held[path], apart[path]
+			return h.ID == s.ID && h.Mode == s.Mode
+		})
+	}
+	return paths
+}
+
+// sortedKeys is m's keys, sorted.
+func sortedKeys(m map[string]git.TreeEntry) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// inBoth is the paths of sorted a that sorted b holds too.
+func inBoth(a, b []string) []string {
+	var out []string
+	for _, path := range a {
+		if _, ok := slices.BinarySearch(b, path); ok {
+			out = append(out, path)
+		}
+	}
+	return out
 }
 
 // passedTrees are the commits whose trees excuse what HEAD holds (see
@@ -112,6 +172,19 @@ func keptIn(ctx context.Context, root, from, to string, among []string) []string
 	return out
 }
 
+// maskNotes are the notes of what the work tree masks at ep: in HEAD,
+// then in the index.
+func maskNotes(ep endPoint) []string {
+	var notes []string
+	if len(ep.masked) > 0 {
+		notes = append(notes, maskedNote(ep))
+	}
+	if len(ep.staged) > 0 {
+		notes = append(notes, stagedNote(ep))
+	}
+	return notes
+}
+
 // maskedNote says what HEAD holds that the work tree masks (ep.masked),
 // at most maxLimitPaths of the paths named.
 func maskedNote(ep endPoint) string {
@@ -122,4 +195,12 @@ func maskedNote(ep endPoint) string {
 	return fmt.Sprintf("what HEAD (%s) holds in %d path(s) (%s), which the work tree masks: "+
 		"no run passed on that content, and a push of HEAD publishes it",
 		head, len(ep.masked), listed(ep.masked))
+}
+
+// stagedNote says what the index stages that the work tree masks
+// (ep.staged), at most maxLimitPaths of the paths named.
+func stagedNote(ep endPoint) string {
+	return fmt.Sprintf("what the index stages in %d path(s) (%s), which the work tree masks: "+
+		"no run passed on that content, and the next git commit records it",
+		len(ep.staged), listed(ep.staged))
 }
