@@ -10,16 +10,24 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
-// TestPassNamesWhatTheWorkTreeMasks: a stop judges the work tree, and
-// HEAD is what a push publishes. Where HEAD holds content that neither
-// the work tree judged now, the one the last run judged, nor the base
-// branch holds, a pass names those paths as not verified, at that stop
-// and every later one while HEAD and the mask stay (the pass starts no
-// interval over them). The table covers every way the work tree masks a
-// commit (an edit committed and put back, a file committed and deleted, a
-// deletion committed and the file put back), for each cache setting of
-// the gate, and the work that masks nothing: an uncommitted edit over the
-// base, a commit of judged work with an edit on top, a clean commit.
+// TestPassNamesWhatTheWorkTreeMasks: a stop judges the work tree; HEAD is
+// what a push publishes and the index what the next commit records. The
+// invariant: a pass names every path where HEAD or the index holds
+// content that the work tree masks and that no tree a run PASSED on holds
+// (the work tree judged now, an earlier passing run's, the branch's point,
+// the commit the gates were trusted at); a run that failed on it, by the
+// stop or by hand, excuses nothing, nor does the local base branch the
+// agent moved. It names them at that stop and every later one while HEAD,
+// the index and the mask stay (the pass starts no interval over them).
+// The table covers every way the work tree masks a commit or the index
+// (an edit committed or staged and put back, a file committed or staged
+// and deleted, a deletion committed and the file put back), each way a
+// run saw that content before (failed on it as a stop, failed by hand,
+// failed uncommitted, passed), the base holding it (as trusted, or moved
+// by the agent), for each cache setting of the gate, and the work that
+// masks nothing: an uncommitted edit over the base, a commit of judged
+// work with an edit on top, a clean commit, an edit staged as the work
+// tree holds it.
 func TestPassNamesWhatTheWorkTreeMasks(t *testing.T) {
 	masks := []struct {
 		name   string

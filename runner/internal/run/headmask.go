@@ -19,14 +19,17 @@ import (
 // points seen to pass, or what others put on the base (the commit the
 // gates were trusted at, the base's remote-tracking copy when it is not
 // the base itself). A tree a run failed on excuses nothing, nor does the
-// local base branch, which the agent can move.
+// local base branch, which the agent can move. staged are the same of the
+// user's index, what the next commit records, where it holds other content
+// than HEAD (index identifies what it stages, "" when it cannot be read).
 //
 // It asks git nothing in the steady stop: HEAD's tree comes with the refs
-// the run resolved, a work tree equal to it masks nothing, and with HEAD
-// where a previous run that passed left it only the paths that run
-// recorded as masked are looked at again (a mask lasts until the work
-// tree holds HEAD's content there, or HEAD moves). nil when nothing is
-// masked or it cannot be told.
+// the run resolved, a work tree equal to it masks nothing, the index is
+// read as a file, and with HEAD (and the index) where a previous run that
+// passed left them only the paths that run recorded as masked are looked
+// at again (a mask lasts until the work tree holds the content there, or
+// HEAD or the index moves). nil when nothing is masked or it cannot be
+// told. Repositories inside the work tree are not looked into.
 func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, staged []string, index string) {
 	if !ep.snapped || b.rec == nil {
 		return nil, nil, ""
