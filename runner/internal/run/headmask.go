@@ -79,7 +79,7 @@ func maskedHead(ctx context.Context, p *project, refs git.Refs, tree string, ste
 	if steady {
 		return keptIn(ctx, p.root, refs.HeadTree, tree, was)
 	}
-	masked, err := git.TreePaths(ctx, p.root, refs.HeadTree, tree)
+	masked, added, err := git.TreePathsAdded(ctx, p.root, refs.HeadTree, tree)
 	if err != nil {
 		return nil
 	}
@@ -91,6 +91,18 @@ func maskedHead(ctx context.Context, p *project, refs git.Refs, tree string, ste
 		if masked = keptIn(ctx, p.root, refs.HeadTree, other, masked); masked == nil {
 			return nil
 		}
+	}
+	if absent := inBoth(added, masked); len(absent) > 0 && refs.Base != "" {
+		// HEAD holds nothing where the work tree holds a file: a push
+		// publishes no content there, only a deletion, and only where the
+		// base branch holds the file (the local one included: a file the
+		// agent deleted there too publishes no content either).
+		kept := keptIn(ctx, p.root, refs.HeadTree, refs.Base, absent)
+		masked = slices.DeleteFunc(masked, func(path string) bool {
+			_, absentHere := slices.BinarySearch(absent, path)
+			_, keptHere := slices.BinarySearch(kept, path)
+			return absentHere && !keptHere
+		})
 	}
 	return masked
 }
