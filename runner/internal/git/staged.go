@@ -58,3 +58,8 @@ func (s *TreeSnapshot) StagedApart() (apart map[string]TreeEntry, staged string,
 	}
 	return apart, user.Staged(), nil
 }
+
+// Prefix is the project root's path below the top level of its work tree
+// ("" or "dir/"): the paths of Tree and StagedApart under the project
+// start with it.
+func (s *TreeSnapshot) Prefix() string { return s.disk.prefix }

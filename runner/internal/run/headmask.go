@@ -55,7 +55,8 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 	if steady {
 		was = prev.Masked
 	}
-	head = maskedHead(ctx, p, refs, ts.tree.Tree, steady, was, excuses)
+	pfx := ts.tree.Prefix()
+	head = maskedHead(ctx, p, refs, ts.tree.Tree, pfx, steady, was, excuses)
 	apart, index, err := ts.tree.StagedApart()
 	if err != nil || len(apart) == 0 {
 		return head, nil, index
@@ -65,14 +66,14 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 		// work tree does not hold the staged content now.
 		return head, inBoth(prev.Staged, sortedKeys(apart)), index
 	}
-	return head, maskedStaged(ctx, p, refs, apart, excuses), index
+	return head, maskedStaged(ctx, p, refs, apart, pfx, excuses), index
 }
 
 // maskedHead is headMask's paths of HEAD: with HEAD where a passing run
 // left it (steady), those of was (that run's) where the work tree does
-// not hold HEAD's content now; else every path where it does not, less
-// those a tree of excuses holds as HEAD does.
-func maskedHead(ctx context.Context, p *project, refs git.Refs, tree string, steady bool, was []string, excuses func() []string) []string {
+// not hold HEAD's content now; else every path of the project (pfx)
+// where it does not, less those a tree of excuses holds as HEAD does.
+func maskedHead(ctx context.Context, p *project, refs git.Refs, tree, pfx string, steady bool, was []string, excuses func() []string) []string {
 	if tree == refs.HeadTree || steady && len(was) == 0 {
 		return nil
 	}
@@ -83,7 +84,7 @@ func maskedHead(ctx context.Context, p *project, refs git.Refs, tree string, ste
 	if err != nil {
 		return nil
 	}
-	masked = scope.WithoutDir(masked, p.logRel)
+	masked = ofProject(masked, pfx, p.logRel)
 	for _, other := range excuses() {
 		if len(masked) == 0 {
 			break
@@ -109,10 +110,10 @@ func maskedHead(ctx context.Context, p *project, refs git.Refs, tree string, ste
 
 // maskedStaged is headMask's paths of the index: of those where it
 // stages what the work tree judged does not hold (apart, with what it
-// stages), those where HEAD holds other content (HEAD's own is
+// stages) under the project (pfx), those where HEAD holds other content (HEAD's own is
 // maskedHead's to name) and no tree of excuses holds what it stages.
-func maskedStaged(ctx context.Context, p *project, refs git.Refs, apart map[string]git.TreeEntry, excuses func() []string) []string {
-	paths := scope.WithoutDir(sortedKeys(apart), p.logRel)
+func maskedStaged(ctx context.Context, p *project, refs git.Refs, apart map[string]git.TreeEntry, pfx string, excuses func() []string) []string {
+	paths := ofProject(sortedKeys(apart), pfx, p.logRel)
 	for _, other := range append([]string{refs.HeadTree}, excuses()...) {
 		if len(paths) == 0 {
 			return nil
@@ -127,6 +128,17 @@ func maskedStaged(ctx context.Context, p *project, refs git.Refs, apart map[stri
 		})
 	}
 	return paths
+}
+
+// ofProject is the paths (relative to the top level, sorted) under the
+// project root (prefix, "" or "dir/") and outside its log directory
+// (logRel, relative to the root): only those the project's gates judge.
+func ofProject(paths []string, prefix, logRel string) []string {
+	out := slices.DeleteFunc(slices.Clone(paths), func(path string) bool { return !strings.HasPrefix(path, prefix) })
+	if logRel != "" {
+		out = scope.WithoutDir(out, prefix+logRel)
+	}
+	return out
 }
 
 // sortedKeys is m's keys, sorted.
