@@ -10,73 +10,158 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
-// TestPassNamesWhatTheWorkTreeMasks: a stop judges the work tree, and
-// HEAD is what a push publishes. Where HEAD holds content that neither
-// the work tree judged now, the one the last run judged, nor the base
-// branch holds, a pass names those paths as not verified, at that stop
-// and every later one while HEAD and the mask stay (the pass starts no
-// interval over them). The table covers every way the work tree masks a
-// commit (an edit committed and put back, a file committed and deleted, a
-// deletion committed and the file put back), for each cache setting of
-// the gate, and the work that masks nothing: an uncommitted edit over the
-// base, a commit of judged work with an edit on top, a clean commit.
+// TestPassNamesWhatTheWorkTreeMasks: a stop judges the work tree; HEAD is
+// what a push publishes and the index what the next commit records. The
+// invariant: a pass names every path where HEAD or the index holds
+// content that the work tree masks and that no tree a run PASSED on holds
+// (the work tree judged now, an earlier passing run's, the branch's point,
+// the commit the gates were trusted at); a run that failed on it, by the
+// stop or by hand, excuses nothing, nor does the local base branch the
+// agent moved. It names them at that stop and every later one while HEAD,
+// the index and the mask stay (the pass starts no interval over them).
+// The table covers every way the work tree masks a commit or the index
+// (an edit committed or staged and put back, a file committed or staged
+// and deleted, a deletion committed and the file put back), each way a
+// run saw that content before (failed on it as a stop, failed by hand,
+// failed uncommitted, passed), the base holding it (as trusted, or moved
+// by the agent), for each cache setting of the gate, and the work that
+// masks nothing: an uncommitted edit over the base, a commit of judged
+// work with an edit on top, a clean commit, an edit staged as the work
+// tree holds it.
 func TestPassNamesWhatTheWorkTreeMasks(t *testing.T) {
 	masks := []struct {
 		name   string
 		before func(t *testing.T, root string) // before the first run; nil for nothing
-		act    func(t *testing.T, root string)
+		// act is the agent's work after the first run; it may run the
+		// gates (run, by the stop hook or by hand) and expects their status.
+		act    func(t *testing.T, root string, run runAs)
 		masked string // the path named; "" for none
 	}{
-		{"edit committed and put back", nil, func(t *testing.T, root string) {
+		{"edit committed and put back", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
 			gitIn(t, root, "commit", "-qam", "agent work")
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
 		}, "src/a.txt"},
-		{"file committed and deleted", nil, func(t *testing.T, root string) {
+		{"file committed and deleted", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "new.txt"), "BAD\n")
 			gitIn(t, root, "add", "-A")
 			gitIn(t, root, "commit", "-qm", "agent work")
 			os.Remove(filepath.Join(root, "src", "new.txt"))
 		}, "src/new.txt"},
-		{"deletion committed and the file put back", nil, func(t *testing.T, root string) {
+		{"deletion committed and the file put back", nil, func(t *testing.T, root string, _ runAs) {
 			gitIn(t, root, "rm", "-q", "src/keep.txt")
 			gitIn(t, root, "commit", "-qm", "agent work")
 			write(t, filepath.Join(root, "src", "keep.txt"), "keep\n")
 		}, "src/keep.txt"},
-		{"uncommitted edit over the base", nil, func(t *testing.T, root string) {
+		{"uncommitted edit over the base", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "b.txt"), "edited\n")
 		}, ""},
 		{"judged work committed, an edit on top", func(t *testing.T, root string) {
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\njudged\n")
-		}, func(t *testing.T, root string) {
+		}, func(t *testing.T, root string, _ runAs) {
 			gitIn(t, root, "commit", "-qam", "judged work")
 			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nand more\n")
 		}, ""},
-		{"a clean commit", nil, func(t *testing.T, root string) {
+		{"a clean commit", nil, func(t *testing.T, root string, _ runAs) {
 			write(t, filepath.Join(root, "src", "c.txt"), "fine\n")
 			gitIn(t, root, "add", "-A")
 			gitIn(t, root, "commit", "-qm", "clean")
+		}, ""},
+		{"committed, a stop failed on it, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			run(t, true, StatusFailed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"committed, a run by hand failed on it, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			run(t, false, StatusFailed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"a stop failed on it uncommitted, committed, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			run(t, true, StatusFailed)
+			gitIn(t, root, "commit", "-qam", "agent work")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"committed, a stop passed on it, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nfine\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			run(t, true, StatusPassed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, ""},
+		{"the base as trusted holds it", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "b.txt"), "edited\n")
+		}, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "c.txt"), "fine\n")
+			gitIn(t, root, "add", "src/c.txt")
+			gitIn(t, root, "commit", "-qm", "clean")
+		}, ""},
+		{"the base moved by the agent holds it", nil, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+			gitIn(t, root, "checkout", "-q", "main")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work on the base")
+			gitIn(t, root, "checkout", "-q", "feat")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"an edit staged and put back", nil, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "add", "src/a.txt")
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"a new file staged and deleted", nil, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "new.txt"), "BAD\n")
+			gitIn(t, root, "add", "src/new.txt")
+			os.Remove(filepath.Join(root, "src", "new.txt"))
+		}, "src/new.txt"},
+		{"a stop failed on it staged, put back", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "add", "src/a.txt")
+			run(t, true, StatusFailed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
+		}, "src/a.txt"},
+		{"an edit staged as the work tree holds it", nil, func(t *testing.T, root string, _ runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nfine\n")
+			gitIn(t, root, "add", "src/a.txt")
+		}, ""},
+		{"a stop passed on it staged, then an edit", nil, func(t *testing.T, root string, run runAs) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nfine\n")
+			gitIn(t, root, "add", "src/a.txt")
+			run(t, true, StatusPassed)
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nfine\nand more\n")
 		}, ""},
 	}
 	for _, cache := range []string{"true", "entry_point", "false"} {
 		for _, m := range masks {
 			t.Run(cache+"/"+m.name, func(t *testing.T) {
-				root := maskProject(t, cache)
+				root, start := maskProject(t, cache)
 				ctx := context.Background()
-				agent := Options{Dir: root, Silent: true, Agent: true, SessionID: "s1"}
+				agent := Options{Dir: root, Silent: true, Agent: true, SessionID: "s1", StartPoint: start}
 				if m.before != nil {
 					m.before(t, root)
 				}
 				if res := ExecuteRun(ctx, agent); res.Status != StatusPassed {
 					t.Fatalf("first run: %s (%s)", res.Status, res.ErrorMessage)
 				}
-				m.act(t, root)
+				m.act(t, root, func(t *testing.T, stop bool, want GauntletStatus) {
+					t.Helper()
+					opts := agent
+					if !stop {
+						opts = Options{Dir: root, Silent: true, StartPoint: start}
+					}
+					if res := ExecuteRun(ctx, opts); res.Status != want {
+						t.Fatalf("run in the work: %s, want %s (%s)", res.Status, want, res.ErrorMessage)
+					}
+				})
 				for i := range 2 {
 					res := ExecuteRun(ctx, agent)
 					if res.Status != StatusPassed {
 						t.Fatalf("run %d after: %s", i+2, res.Status)
 					}
-					told := strings.Contains(res.Unverified, "HEAD")
+					told := strings.Contains(res.Unverified, "which the work tree masks")
 					switch {
 					case m.masked == "" && told:
 						t.Errorf("run %d: a mask is told where none is: %q", i+2, res.Unverified)
@@ -89,13 +174,18 @@ func TestPassNamesWhatTheWorkTreeMasks(t *testing.T) {
 	}
 }
 
+// runAs runs the gates, as the agent's stop (stop) or by hand, and fails
+// the test unless they end in want.
+type runAs func(t *testing.T, stop bool, want GauntletStatus)
+
 // maskProject is a committed project whose entry point src is gated by a
 // check (cache setting cache) that fails on a file holding BAD, on branch
-// feat with one commit of work.
-func maskProject(t *testing.T, cache string) string {
+// feat with one commit of work, and the commit its gates were trusted at
+// (main's).
+func maskProject(t *testing.T, cache string) (root, start string) {
 	t.Helper()
 	testenv.Setenv(t)
-	root := t.TempDir()
+	root = t.TempDir()
 	for name, content := range map[string]string{
 		".gauntlet/config.yml": "base_branch: main\nmax_retries: 3\ncli:\n  default_preference: [claude]\n" +
 			"entry_points:\n  - path: src\n    checks: [nobad]\n",
@@ -110,8 +200,9 @@ func maskProject(t *testing.T, cache string) string {
 	gitIn(t, root, "init", "-q", "-b", "main")
 	gitIn(t, root, "add", "-A")
 	gitIn(t, root, "commit", "-q", "-m", "base")
+	start = strings.TrimSpace(gitIn(t, root, "rev-parse", "HEAD"))
 	gitIn(t, root, "checkout", "-q", "-b", "feat")
 	write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\n")
 	gitIn(t, root, "commit", "-qam", "work")
-	return root
+	return root, start
 }

@@ -172,6 +172,14 @@ type Snapshot struct {
 	// and the work tree judged did not hold (relative to the top level,
 	// sorted): a pass names them while they last.
 	Masked []string `json:"masked,omitempty"`
+	// Staged are the paths where the user's index staged such content
+	// (relative to the top level, sorted), Index identifies what it
+	// staged then (gitindex.File.Staged).
+	Staged []string `json:"staged,omitempty"`
+	Index  string   `json:"index,omitempty"`
+	// Passed is true when the run was a full run and every gate passed on
+	// Ref's tree: only such a tree excuses what HEAD holds later.
+	Passed bool `json:"passed,omitempty"`
 }
 
 // FullPass is what the last full pass verified: the stop hook's interval

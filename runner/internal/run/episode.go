@@ -149,7 +149,8 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 			if ep.branch != detachedHEAD {
 				bk.Branch = ep.branch
 			}
-			bk.Snapshot = &verdicts.Snapshot{Run: b.runNumber, Ref: ep.ref, Commit: ep.head, Scope: p.scopeName(), Definitions: e.reviewDefs, Key: ep.key, Masked: ep.masked}
+			bk.Snapshot = &verdicts.Snapshot{Run: b.runNumber, Ref: ep.ref, Commit: ep.head, Scope: p.scopeName(), Definitions: e.reviewDefs, Key: ep.key, Masked: ep.masked, Staged: ep.staged, Index: ep.index,
+				Passed: passed && p.fullRun() && !e.partial}
 		}
 		switch {
 		case e.archived:

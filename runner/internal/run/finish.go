@@ -53,10 +53,12 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	iteration := b.iteration()
 	if !p.pastCommit() {
 		ep := takeEnd(ctx, s, p, b, e)
-		if ep.masked = headMask(ctx, p, b, ep); len(ep.masked) > 0 && endsEpisode(res.Status) {
-			note := maskedNote(ep)
-			s.cons.Printf(lineWarning, "not verified: "+note)
-			e.unverified, res.Unverified = joinNotes(e.unverified, note), joinNotes(res.Unverified, note)
+		ep.masked, ep.staged, ep.index = headMask(ctx, p, b, ep)
+		for _, note := range maskNotes(ep) {
+			if endsEpisode(res.Status) {
+				s.cons.Printf(lineWarning, "not verified: "+note)
+				e.unverified, res.Unverified = joinNotes(e.unverified, note), joinNotes(res.Unverified, note)
+			}
 		}
 		recordEnd(ctx, s, p, b, ch, e, ep)
 		writeState(s, p, b, e, ep, b.rec.Book)

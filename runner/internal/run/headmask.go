@@ -3,58 +3,184 @@ package run
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/scope"
 )
 
 // headMask names the paths where HEAD, what a push publishes, holds
-// content that no stop judged while the work tree the run judged (ep's
-// snapshot) masks it: HEAD's content there is neither the work tree's,
-// nor that of the work tree the previous run judged, nor the base
-// branch's. It asks git nothing in the steady stop: HEAD's tree comes
-// with the refs the run resolved, a work tree equal to it masks nothing,
-// and with HEAD where the previous run left it only the paths that run
-// recorded as masked are looked at again (a mask lasts until the work
-// tree holds HEAD's content there, or HEAD moves). nil when nothing is
-// masked or it cannot be told.
-func headMask(ctx context.Context, p *project, b *begun, ep endPoint) []string {
+// content that no passing run judged while the work tree the run judged
+// (ep's snapshot) masks it. HEAD's content there is excused only by a tree
+// a run passed on: the work tree judged now, the branch's last point seen
+// to pass, the previous run's tree when it passed, the base branch's own
+// points seen to pass, or what others put on the base (the commit the
+// gates were trusted at, the base's remote-tracking copy when it is not
+// the base itself). A tree a run failed on excuses nothing, nor does the
+// local base branch, which the agent can move. staged are the same of the
+// user's index, what the next commit records, where it holds other content
+// than HEAD (index identifies what it stages, "" when it cannot be read).
+//
+// It asks git nothing in the steady stop: HEAD's tree comes with the refs
+// the run resolved, a work tree equal to it masks nothing, the index is
+// read as a file, and with HEAD (and the index) where a previous run that
+// passed left them only the paths that run recorded as masked are looked
+// at again (a mask lasts until the work tree holds the content there, or
+// HEAD or the index moves). nil when nothing is masked or it cannot be
+// told. Repositories inside the work tree are not looked into.
+func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, staged []string, index string) {
 	if !ep.snapped || b.rec == nil {
-		return nil
+		return nil, nil, ""
 	}
 	refs, err := b.refs.get()
 	if err != nil || refs.Head == "" || refs.HeadTree == "" || refs.Head != ep.head {
-		return nil
+		return nil, nil, ""
 	}
 	ts, err := p.snap.taken.get()
-	if err != nil || ts.tree.Tree == "" || ts.tree.Tree == refs.HeadTree {
+	if err != nil || ts.tree.Tree == "" {
+		return nil, nil, ""
+	}
+	prev := b.rec.Book.Snapshot
+	point, _ := b.rec.Book.VerifiedOn(ep.branch)
+	passed := ""
+	if prev != nil && prev.Passed && refs.Holds(prev.Ref) {
+		passed = prev.Ref
+	}
+	// steady: HEAD is where the previous run, which passed, judged it.
+	steady := passed != "" && prev.Commit == refs.Head
+	excuses := func() []string { return passedTrees(p, b, refs, passed, point.Commit) }
+	var was []string
+	if steady {
+		was = prev.Masked
+	}
+	pfx := ts.tree.Prefix()
+	head = maskedHead(ctx, p, refs, ts.tree.Tree, pfx, steady, was, excuses)
+	apart, index, err := ts.tree.StagedApart()
+	if err != nil || len(apart) == 0 {
+		return head, nil, index
+	}
+	if steady && prev.Index == index {
+		// The index as that run left it: what it named then, where the
+		// work tree does not hold the staged content now.
+		return head, inBoth(prev.Staged, sortedKeys(apart)), index
+	}
+	return head, maskedStaged(ctx, p, refs, apart, pfx, excuses), index
+}
+
+// maskedHead is headMask's paths of HEAD: with HEAD where a passing run
+// left it (steady), those of was (that run's) where the work tree does
+// not hold HEAD's content now; else every path of the project (pfx)
+// where it does not, less those a tree of excuses holds as HEAD does.
+func maskedHead(ctx context.Context, p *project, refs git.Refs, tree, pfx string, steady bool, was []string, excuses func() []string) []string {
+	if tree == refs.HeadTree || steady && len(was) == 0 {
 		return nil
 	}
-	tree := ts.tree.Tree
-	prev := b.rec.Book.Snapshot
-	if prev != nil && prev.Commit == refs.Head && refs.Holds(prev.Ref) {
-		// HEAD is where the previous run judged it: what it masked then,
-		// unless the work tree holds HEAD's content there now.
-		if len(prev.Masked) == 0 {
-			return nil
-		}
-		return keptIn(ctx, p.root, refs.HeadTree, tree, prev.Masked)
+	if steady {
+		return keptIn(ctx, p.root, refs.HeadTree, tree, was)
 	}
-	masked, err := git.TreePaths(ctx, p.root, refs.HeadTree, tree)
+	masked, added, err := git.TreePathsAdded(ctx, p.root, refs.HeadTree, tree)
 	if err != nil {
 		return nil
 	}
-	masked = scope.WithoutDir(masked, p.logRel)
-	for _, other := range []string{refs.SnapshotTree, refs.Base} {
-		if other == "" || len(masked) == 0 {
-			continue
+	masked = ofProject(masked, pfx, p.logRel)
+	for _, other := range excuses() {
+		if len(masked) == 0 {
+			break
 		}
 		if masked = keptIn(ctx, p.root, refs.HeadTree, other, masked); masked == nil {
 			return nil
 		}
 	}
+	if absent := inBoth(added, masked); len(absent) > 0 && refs.Base != "" {
+		// HEAD holds nothing where the work tree holds a file: a push
+		// publishes no content there, only a deletion, and only where the
+		// base branch holds the file (the local one included: a file the
+		// agent deleted there too publishes no content either).
+		kept := keptIn(ctx, p.root, refs.HeadTree, refs.Base, absent)
+		masked = slices.DeleteFunc(masked, func(path string) bool {
+			_, absentHere := slices.BinarySearch(absent, path)
+			_, keptHere := slices.BinarySearch(kept, path)
+			return absentHere && !keptHere
+		})
+	}
 	return masked
+}
+
+// maskedStaged is headMask's paths of the index: of those where it
+// stages what the work tree judged does not hold (apart, with what it
+// stages) under the project (pfx), those where HEAD holds other content (HEAD's own is
+// maskedHead's to name) and no tree of excuses holds what it stages.
+func maskedStaged(ctx context.Context, p *project, refs git.Refs, apart map[string]git.TreeEntry, pfx string, excuses func() []string) []string {
+	paths := ofProject(sortedKeys(apart), pfx, p.logRel)
+	for _, other := range append([]string{refs.HeadTree}, excuses()...) {
+		if len(paths) == 0 {
+			return nil
+		}
+		held, err := git.TreeEntries(ctx, p.root, other, paths)
+		if err != nil {
+			return nil
+		}
+		paths = slices.DeleteFunc(paths, func(path string) bool {
+			h, s := held[path], apart[path]
+			return h.ID == s.ID && h.Mode == s.Mode
+		})
+	}
+	return paths
+}
+
+// ofProject is the paths (relative to the top level, sorted) under the
+// project root (prefix, "" or "dir/") and outside its log directory
+// (logRel, relative to the root): only those the project's gates judge.
+func ofProject(paths []string, prefix, logRel string) []string {
+	out := slices.DeleteFunc(slices.Clone(paths), func(path string) bool { return !strings.HasPrefix(path, prefix) })
+	if logRel != "" {
+		out = scope.WithoutDir(out, prefix+logRel)
+	}
+	return out
+}
+
+// sortedKeys is m's keys, sorted.
+func sortedKeys(m map[string]git.TreeEntry) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// inBoth is the paths of sorted a that sorted b holds too.
+func inBoth(a, b []string) []string {
+	var out []string
+	for _, path := range a {
+		if _, ok := slices.BinarySearch(b, path); ok {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// passedTrees are the commits whose trees excuse what HEAD holds (see
+// headMask), the previous run's when it passed (prev) and the branch's
+// point first, each once.
+func passedTrees(p *project, b *begun, refs git.Refs, prev, point string) []string {
+	out := []string{prev, point, p.opts.StartPoint}
+	if refs.Remote != refs.Base || !strings.Contains(p.base, "/") {
+		out = append(out, refs.Remote)
+	}
+	var own []string
+	for name, pt := range b.rec.Book.Verified {
+		if namesBranch(p.base, name) {
+			own = append(own, pt.Commit)
+		}
+	}
+	slices.Sort(own)
+	out = append(out, own...)
+	seen := map[string]bool{"": true, git.EmptyTree: true}
+	return slices.DeleteFunc(out, func(c string) bool {
+		if seen[c] {
+			return true
+		}
+		seen[c] = true
+		return false
+	})
 }
 
 // keptIn is the paths of among where tree from and tree to differ (nil
@@ -73,6 +199,19 @@ func keptIn(ctx context.Context, root, from, to string, among []string) []string
 	return out
 }
 
+// maskNotes are the notes of what the work tree masks at ep: in HEAD,
+// then in the index.
+func maskNotes(ep endPoint) []string {
+	var notes []string
+	if len(ep.masked) > 0 {
+		notes = append(notes, maskedNote(ep))
+	}
+	if len(ep.staged) > 0 {
+		notes = append(notes, stagedNote(ep))
+	}
+	return notes
+}
+
 // maskedNote says what HEAD holds that the work tree masks (ep.masked),
 // at most maxLimitPaths of the paths named.
 func maskedNote(ep endPoint) string {
@@ -81,6 +220,14 @@ func maskedNote(ep endPoint) string {
 		head = head[:12]
 	}
 	return fmt.Sprintf("what HEAD (%s) holds in %d path(s) (%s), which the work tree masks: "+
-		"neither this run, the previous one nor the base branch held that content, and a push of HEAD publishes it",
+		"no run passed on that content, and a push of HEAD publishes it",
 		head, len(ep.masked), listed(ep.masked))
+}
+
+// stagedNote says what the index stages that the work tree masks
+// (ep.staged), at most maxLimitPaths of the paths named.
+func stagedNote(ep endPoint) string {
+	return fmt.Sprintf("what the index stages in %d path(s) (%s), which the work tree masks: "+
+		"no run passed on that content, and the next git commit records it",
+		len(ep.staged), listed(ep.staged))
 }

@@ -71,7 +71,11 @@ func joinNotes(notes ...string) string {
 type endPoint struct {
 	branch, head, ref, key string
 	ok, snapped            bool
-	masked                 []string
+	// masked and staged are the paths where HEAD and the index hold
+	// content the work tree masks, index what the index stages (see
+	// headMask).
+	masked, staged []string
+	index          string
 }
 
 // takeEnd reads the branch and HEAD and takes a snapshot of the work
