@@ -210,8 +210,8 @@ func commitAnchor(ctx context.Context, k trust.Known, branch, head string) strin
 			}
 		}
 	}
-	if rec, err := trust.ReadRecord(k.Place); err == nil && rec != nil && rec.Commit != "" {
-		others = append(others, candidate{rec.Commit, rec.TrustedAt})
+	if rec, err := trust.ReadRecord(k.Place); err == nil && rec.StartPoint() != "" {
+		others = append(others, candidate{rec.StartPoint(), rec.TrustedAt})
 	}
 	slices.SortFunc(others, func(a, b candidate) int { return b.at.Compare(a.at) })
 	for _, c := range others {
