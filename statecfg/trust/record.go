@@ -102,6 +102,28 @@ type Record struct {
 	Entries bool
 }
 
+// StartPoint is the commit a stop may take as the point the project's
+// work starts from: Commit for a record a person made, "" for a
+// configuration adopted from HEAD (HowHEAD) and for none. An adoption
+// anchors nothing: it found the commits it names, no stop judged them
+// and no person looked, so a stop with no point of its own still judges
+// them or names them as not verified.
+func (r *Record) StartPoint() string {
+	if r == nil {
+		return ""
+	}
+	return startPoint(r.How, r.Commit)
+}
+
+// startPoint is the start point of a record made how at commit (see
+// Record.StartPoint).
+func startPoint(how How, commit string) string {
+	if how == HowHEAD {
+		return ""
+	}
+	return commit
+}
+
 // Comparable is the part of a work tree's configuration (read with
 // config.ReadFiles, for the project at root) that a record compares with:
 // all of it, or for a record of an older version only the files the loader

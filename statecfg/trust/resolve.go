@@ -133,6 +133,15 @@ type Status struct {
 	Unusable string `json:"unusable_record,omitempty"`
 }
 
+// StartPoint is the record's start point (Record.StartPoint): "" for a
+// configuration adopted from HEAD, recorded so or not yet, and for none.
+func (s *Status) StartPoint() string {
+	if s == nil || s.Source != SourceRecord {
+		return ""
+	}
+	return startPoint(s.How, s.Commit)
+}
+
 // Inspect compares the work tree's configuration of the project at root
 // with its trusted one. It returns the trusted configuration too, for a
 // caller that goes on to run it. Errors: the project is in no git work

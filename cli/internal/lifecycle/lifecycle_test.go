@@ -309,7 +309,12 @@ func readReplay(t *testing.T, path string) replay {
 // replayFile runs the steps of a replay file, checking every property;
 // violations of the known signatures are logged and tolerated.
 func replayFile(t *testing.T, path string, known map[string]bool) {
-	r := readReplay(t, path)
+	replaySteps(t, readReplay(t, path), known)
+}
+
+// replaySteps runs the steps of a parsed replay, checking every property;
+// violations of the known signatures are logged and tolerated.
+func replaySteps(t *testing.T, r replay, known map[string]bool) {
 	h, err := newHarness(t, t.TempDir(), r.cfg, known, nil)
 	if err != nil {
 		t.Fatal(err)

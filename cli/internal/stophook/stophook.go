@@ -463,8 +463,8 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 		return h.brokenWorkTree(err, s.source)
 	}
 	start := ""
-	if s.source == trust.SourceRecord && s.trust != nil {
-		start = s.trust.Commit
+	if s.source == trust.SourceRecord {
+		start = s.trust.StartPoint()
 	}
 	// The ignore rules in the work tree are listed while the gates run:
 	// what a change of them hid from this run is what the answer tells.

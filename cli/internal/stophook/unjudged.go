@@ -187,8 +187,8 @@ func committedIn(ctx context.Context, judged string, present []trust.Known) stri
 // commitAnchor is the commit whose content the project k was last seen
 // with: its verdict book's point on branch (the last point its gates were
 // seen to pass there), else the newest that HEAD descends from of the
-// commit its trust was recorded at and its points on other branches; ""
-// for none that exists.
+// commit a person recorded its trust at (trust.Record.StartPoint) and its
+// points on other branches; "" for none that exists.
 func commitAnchor(ctx context.Context, k trust.Known, branch, head string) string {
 	top := k.Place.TopLevel
 	exists := func(c string) bool {
@@ -210,8 +210,8 @@ func commitAnchor(ctx context.Context, k trust.Known, branch, head string) strin
 			}
 		}
 	}
-	if rec, err := trust.ReadRecord(k.Place); err == nil && rec != nil && rec.Commit != "" {
-		others = append(others, candidate{rec.Commit, rec.TrustedAt})
+	if rec, err := trust.ReadRecord(k.Place); err == nil && rec.StartPoint() != "" {
+		others = append(others, candidate{rec.StartPoint(), rec.TrustedAt})
 	}
 	slices.SortFunc(others, func(a, b candidate) int { return b.at.Compare(a.at) })
 	for _, c := range others {
