@@ -50,7 +50,18 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 	}
 	// steady: HEAD is where the previous run, which passed, judged it.
 	steady := passed != "" && prev.Commit == refs.Head
-	excuses := func() []string { return passedTrees(p, b, refs, passed, point.Commit) }
+	excuses := func() []string {
+		trees := passedTrees(p, b, refs, passed, point.Commit)
+		// What HEAD holds through the base (their merge base) is not the
+		// mask's to name: those commits are anchored, or named as commits of
+		// the base no stop judged (baseMovedOver, the unanchored note).
+		if refs.Base != "" {
+			if mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base); err == nil && mb != "" && !slices.Contains(trees, mb) {
+				trees = append(trees, mb)
+			}
+		}
+		return trees
+	}
 	var was []string
 	if steady {
 		was = prev.Masked
