@@ -14,6 +14,7 @@
 //	jsonc       read JSON with comments and a byte order mark, as clients do
 //	filestat    a file's identity from its stat, and when a memo may trust it
 //	owned       make paths below a directory the gauntlet owns, never through a link
+//	filelock    an exclusive lock of an open file, held across processes
 //
 // They live in statecfg, the lowest module that runner and cli both
 // import, so that one copy serves all three.

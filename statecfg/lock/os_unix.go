@@ -8,7 +8,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 

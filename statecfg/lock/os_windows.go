@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filelock"
 )
 
 // probeFlags are Inspect's extra open flags: none on Windows, where opening a

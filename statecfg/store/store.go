@@ -25,8 +25,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fname"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )

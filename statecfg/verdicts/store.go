@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/internal/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"

@@ -21,7 +21,7 @@ func keptIndexes(t *testing.T, gitDir string) []string {
 	for _, e := range entries {
 		if !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".lock") && !strings.HasSuffix(e.Name(), treeSuffix) &&
 			!strings.HasSuffix(e.Name(), seedSuffix) && !strings.HasSuffix(e.Name(), userSuffix) && !strings.HasSuffix(e.Name(), keySuffix) &&
-			!strings.HasSuffix(e.Name(), LookedSuffix) {
+			!strings.HasSuffix(e.Name(), LookedSuffix) && !strings.HasSuffix(e.Name(), holdSuffix) {
 			out = append(out, filepath.Join(gitDir, filepath.FromSlash(KeptIndexDir), e.Name()))
 		}
 	}
@@ -349,6 +349,7 @@ func TestKeptIndexKnownTree(t *testing.T) {
 	if _, _, ok := s.knownTree(); ok {
 		t.Fatal("a note for another index was used")
 	}
+	s.Close() // it holds the kept index
 	if err := os.WriteFile(note, []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}

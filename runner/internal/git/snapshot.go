@@ -93,6 +93,9 @@ type TreeSnapshot struct {
 	index string
 	tmp   string
 	kept  string
+	// hold is the open hold file of kept while the snapshot uses it
+	// (holdKept), closed by Close.
+	hold *os.File
 	// store is the gauntlet's directory in the outermost work tree's git
 	// directory, where nested snapshots keep their indexes.
 	store   string
@@ -160,19 +163,23 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	if kept != "" && storeDir(s.store, filepath.Dir(kept)) == nil && !busy(kept+".lock") {
+		s.hold = holdKept(kept)
+	}
+	if s.hold != nil {
 		s.index, s.kept = kept, kept
 		err := s.Retake(ctx)
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
 		// An index git cannot use: a temporary one this time, a fresh
-		// kept one next time (unless another snapshot holds it).
+		// kept one next time (unless a git holds it).
 		if !busy(kept + ".lock") {
 			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix, LookedSuffix} {
 				_ = os.Remove(kept + suffix)
 			}
 		}
 		s.kept = ""
+		s.release()
 	}
 	// The temporary index lives in the git directory: never in the work
 	// tree (TMPDIR may point inside it) and on the same file system.
@@ -467,6 +474,15 @@ func (s *TreeSnapshot) Close() {
 	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 		s.tmp = ""
+	}
+	s.release()
+}
+
+// release lets go of the hold of the kept index, if the snapshot has it.
+func (s *TreeSnapshot) release() {
+	if s.hold != nil {
+		s.hold.Close()
+		s.hold = nil
 	}
 }
 

@@ -54,6 +54,7 @@ var sites = map[string]struct {
 	"runner/internal/debuglog/debuglog.go":               {1, rooted},
 	"runner/internal/git/checkout.go":                    {2, fresh},
 	"runner/internal/git/extract.go":                     {2, open},
+	"runner/internal/git/keephold.go":                    {1, noFollow},
 	"runner/internal/git/keptindex.go":                   {8, open},
 	"runner/internal/git/literal.go":                     {7, open},
 	"runner/internal/git/nested.go":                      {3, fresh},

@@ -10,6 +10,14 @@ import (
 
 func lock(f *os.File) error { return flock(f, syscall.LOCK_EX) }
 
+func tryLock(f *os.File) (bool, error) {
+	err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 func unlock(f *os.File) error { return flock(f, syscall.LOCK_UN) }
 
 // flock applies how to f, retrying on EINTR.

@@ -18,6 +18,27 @@ var (
 // LOCKFILE_FAIL_IMMEDIATELY, LockFileEx waits for the lock.
 const lockfileExclusiveLock = 2
 
+// lockfileFailImmediately is LOCKFILE_FAIL_IMMEDIATELY, and
+// errLockViolation ERROR_LOCK_VIOLATION, what LockFileEx answers with it
+// when another open file holds the lock.
+const (
+	lockfileFailImmediately = 1
+	errLockViolation        = syscall.Errno(33)
+)
+
+// tryLock locks the first byte of f as lock does, without waiting.
+func tryLock(f *os.File) (bool, error) {
+	var ol syscall.Overlapped
+	r, _, e := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock|lockfileFailImmediately, 0, 1, 0, uintptr(unsafe.Pointer(&ol)))
+	if r != 0 {
+		return true, nil
+	}
+	if e == errLockViolation {
+		return false, nil
+	}
+	return false, e
+}
+
 // lock locks the first byte of f (offset 0 in the OVERLAPPED, length 1).
 func lock(f *os.File) error {
 	var ol syscall.Overlapped

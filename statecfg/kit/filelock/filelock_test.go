@@ -73,3 +73,34 @@ func TestReleased(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTryLock pins that TryLock never waits: it takes a free lock, answers
+// false while another open file holds it (a lock of its own or Lock's),
+// and takes it again once that one is released.
+func TestTryLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	a, b := open(t, path), open(t, path)
+	for _, holder := range []func(*os.File) error{Lock, func(f *os.File) error {
+		ok, err := TryLock(f)
+		if err == nil && !ok {
+			t.Fatal("TryLock of a free lock answered false")
+		}
+		return err
+	}} {
+		if err := holder(a); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := TryLock(b); err != nil || ok {
+			t.Fatalf("TryLock while another open file holds the lock: %v, %v", ok, err)
+		}
+		if err := Unlock(a); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := TryLock(b); err != nil || !ok {
+			t.Fatalf("TryLock of a released lock: %v, %v", ok, err)
+		}
+		if err := Unlock(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
