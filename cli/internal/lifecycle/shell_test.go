@@ -109,9 +109,12 @@ func (h *harness) latestReviews() map[string]int {
 // status to pass, "drop" its first violation, "reword" every violation's
 // issue, "rm" the file, or "add" a newer one that passes.
 func (h *harness) forgeReview(how string) error {
-	if how == "rm" || how == "add" {
-		// Marks in the files removed or superseded before any command
-		// read them never reached the gauntlet.
+	if how == "rm" {
+		// Marks in the files removed before any command read them never
+		// reached the gauntlet. A newer file ("add") hides none: the
+		// gauntlet reads the agent's marks in the file it recorded for
+		// the slot and in every review file of the log directory, never
+		// only the newest by name.
 		h.m.skips = h.m.skips[:min(h.m.skipsRead, len(h.m.skips))]
 	}
 	for stem, run := range h.latestReviews() {
