@@ -100,10 +100,13 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 		opts.Now = time.Now
 	}
 	branch := ""
-	if st, err := state.Read(res.LogDir); err == nil && st != nil {
+	st, err := state.Read(res.LogDir)
+	if err == nil && st != nil {
 		branch = st.Branch
 	}
-	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, cleanJobNames(opts.Config), branch,
+	jn := cleanJobNames(opts.Config)
+	rec := decisions.RecordedOf(run.ReadRecord(ctx, root, res.LogDir, jn, st, opts.Now()).Book, res.LogDir, run.EnvIdentity())
+	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, jn, rec, branch,
 		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
 	archived, err := run.Archive(root, res.LogDir, run.CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))
 	res.Archived = archived.Archived

@@ -508,3 +508,24 @@ func Owned(path string) bool {
 	defer f.Close()
 	return readOwnership(logDirOf(path)).ownsOpen(logDirOf(path), path, f)
 }
+
+// Wrote reports whether the file at path, in a log directory (its root,
+// previous/ or commit/), is one the gauntlet wrote there or adopted as an
+// earlier run's, by its path alone (a review's JSON, which the agent edits,
+// keeps no other identity): a file the agent added beside them is not.
+// Where the record does not know the log directory (no run of this
+// version wrote there yet, or no repository around it), every file is
+// taken as written, as before there was a record.
+func Wrote(path string) bool {
+	dir := logDirOf(path)
+	o := readOwnership(dir)
+	if !o.known {
+		return true
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return false
+	}
+	_, ok := o.files[o.place.path(rel)]
+	return ok
+}

@@ -512,3 +512,49 @@ func BenchmarkNote(b *testing.B) {
 		}
 	})
 }
+
+// TestWroteByPath: a review JSON file the gauntlet wrote stays its own
+// by its path, whatever the agent writes in it (in place or by a rename
+// over it) and after archiving moves it; a file the agent adds beside it,
+// under any of the gauntlet's names, is not; a log directory the record
+// does not know takes every file as written.
+func TestWroteByPath(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "gauntlet_logs")
+	jn := NewJobNames("review:src:code")
+	own := Name{Kind: KindSlotJSON, Stem: jn.Stem("review:src:code"), Adapter: "claude", Slot: 1, Run: 1}.String()
+	added := Name{Kind: KindSlotJSON, Stem: jn.Stem("review:src:code"), Adapter: "claude", Slot: 1, Run: 2}.String()
+	writeFile := func(rel, content string) {
+		t.Helper()
+		if err := atomicfile.Write(filepath.Join(dir, rel), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(own, `{"status":"fail","violations":[]}`)
+	if err := Note(filepath.Join(dir, own), true); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(own, `{"status":"pass","violations":[]}`) // the agent's edit, by a rename
+	writeFile(added, `{"status":"pass","violations":[]}`)
+	for rel, want := range map[string]bool{own: true, added: false} {
+		if got := Wrote(filepath.Join(dir, rel)); got != want {
+			t.Errorf("Wrote(%s) = %v, want %v", rel, got, want)
+		}
+	}
+	if _, err := Clean(root, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if !Wrote(filepath.Join(dir, PreviousDir, own)) {
+		t.Errorf("Wrote(previous/%s) = false after archiving", own)
+	}
+	elsewhere := t.TempDir()
+	if !Wrote(filepath.Join(elsewhere, added)) {
+		t.Errorf("Wrote(%s) = false in a log directory no record knows", added)
+	}
+}

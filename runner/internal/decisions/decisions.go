@@ -20,6 +20,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // The agent's skip decisions are kept per project and branch in the store
@@ -174,11 +175,46 @@ func Of(job string, v gate.Violation, src *fingerprint.Source, now time.Time) De
 		Note: review.ResultText(v), Review: job, SkippedAt: now.UTC()}
 }
 
-// skippedInLogs are the violations marked skipped in every review JSON
-// file of logDir (its files named by jn; any run's, not only the newest of
-// each slot: a mark is the agent's word wherever it wrote it), as
-// decisions, with a warning per unreadable file.
-func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, []string) {
+// Recorded is what the gauntlet's record of verdicts says of the review
+// files of a log directory: the files it keeps as the slots' latest
+// verdicts (by name) and the violations recorded there that the agent
+// marked skipped, as that record reads the marks (an entry names a
+// recorded violation by its id; what else the agent wrote there is
+// ignored). The zero value records nothing.
+type Recorded struct {
+	Files   map[string]bool
+	Skipped []verdicts.SkippedViolation
+}
+
+// RecordedOf is what book (nil: none) records of the review files of
+// logDir, for a run in the environment env.
+func RecordedOf(book *verdicts.Book, logDir, env string) Recorded {
+	if book == nil {
+		return Recorded{}
+	}
+	rec := Recorded{Files: map[string]bool{}}
+	for _, slots := range book.Slots {
+		for _, v := range slots {
+			if v = v.In(env); v.JSON != "" {
+				rec.Files[v.JSON] = true
+			}
+		}
+	}
+	p, _ := book.Pending(logDir, env, nil)
+	rec.Skipped = p.Skipped
+	return rec
+}
+
+// skippedInLogs are the violations marked skipped in the review JSON
+// files of logDir the gauntlet wrote (its files named by jn; any run's, not
+// only the newest of each slot: a mark is the agent's word in whichever of
+// them it wrote it), as decisions, with a warning per unreadable file. A
+// file the agent added beside them (logdir.Wrote) holds no mark; the
+// files rec keeps as the slots' latest verdicts are read as rec reads them
+// (only a recorded violation can be skipped there); in the others, a
+// violation one entry marks skipped while another entry of the same file
+// naming it does not stays unskipped (markedSkipped).
+func skippedInLogs(logDir, root string, jn *logdir.JobNames, rec Recorded, now time.Time) ([]Decision, []string) {
 	names, err := logdir.Scan(logDir)
 	if err != nil {
 		return nil, []string{err.Error()}
@@ -186,27 +222,72 @@ func skippedInLogs(logDir, root string, jn *logdir.JobNames, now time.Time) ([]D
 	records, warnings := review.Marked(logDir, names, jn)
 	src := fingerprint.NewSource(root)
 	var out []Decision
+	for _, sk := range rec.Skipped {
+		v := gate.Violation{ID: sk.ID, File: sk.File, Line: sk.Line, Anchor: sk.Anchor, Issue: sk.Issue, Result: sk.Note}
+		if sk.Line == 0 {
+			v.Line = sk.LineText
+		}
+		out = append(out, Of(sk.Job, v, src, now))
+	}
 	for _, r := range records {
-		for _, v := range r.Violations {
-			if review.StatusOf(v) == gate.ViolationSkipped {
-				out = append(out, Of(r.Job, v, src, now))
-			}
+		if rec.Files[filepath.Base(r.Path)] || !logdir.Wrote(r.Path) {
+			continue
+		}
+		for _, v := range markedSkipped(r.Violations) {
+			out = append(out, Of(r.Job, v, src, now))
 		}
 	}
 	return out, warnings
 }
 
+// markedSkipped are the entries of one review file that mark a violation
+// skipped, read as the gauntlet's record of verdicts reads the agent's
+// marks (statecfg/verdicts): an entry names a violation by its id, or, with
+// none, by its very file, line and issue; when several entries name one
+// violation, the one that leaves it most pending wins, so a copy marked
+// skipped beside the entry left new skips nothing.
+func markedSkipped(entries []gate.Violation) []gate.Violation {
+	var out []gate.Violation
+	for i, v := range entries {
+		if review.StatusOf(v) != gate.ViolationSkipped {
+			continue
+		}
+		skipped := true
+		for j, w := range entries {
+			if j != i && review.StatusOf(w) != gate.ViolationSkipped && sameEntry(v, w) {
+				skipped = false
+				break
+			}
+		}
+		if skipped {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sameEntry reports whether the entries a and b of one review file name
+// the same violation: the same id, or, either having none, the very same
+// file, line and issue.
+func sameEntry(a, b gate.Violation) bool {
+	ida, idb := strings.TrimSpace(a.ID), strings.TrimSpace(b.ID)
+	if ida != "" && idb != "" {
+		return strings.EqualFold(ida, idb)
+	}
+	return a.File == b.File && parse.LineText(a.Line) == parse.LineText(b.Line) && a.Issue == b.Issue
+}
+
 // Harvest keeps the skips the agent marked in logDir's review records
-// (by command or by hand, in any run's file; files named by jn) as
-// decisions of branch (the branch the logs were written on; the current
+// (by command or by hand, in any run's file the gauntlet wrote, those rec
+// keeps read as rec reads them; files named by jn) as decisions of branch (the branch the logs were written on; the current
 // one when ""), and those marked in the archive (previous/, whose own
 // execution state names its branch; emptied at the next archive) as
 // decisions of the archive's branch; a mark new to its branch when the
 // branch changed since is kept on the current one too (KeepMarked). It
 // runs before anything archives or empties those records. Problems are
 // returned as warnings: decisions never stop a run.
-func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
-	skips, warnings := skippedInLogs(logDir, root, jn, now)
+func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, rec Recorded, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
+	skips, warnings := skippedInLogs(logDir, root, jn, rec, now)
 	archived, archivedBranch, more := skippedInArchive(logDir, root, jn, now)
 	warnings = append(warnings, more...)
 	if len(skips)+len(archived) == 0 {
@@ -238,7 +319,7 @@ func skippedInArchive(logDir, root string, jn *logdir.JobNames, now time.Time) (
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return nil, "", nil
 	}
-	skips, warnings := skippedInLogs(dir, root, jn, now)
+	skips, warnings := skippedInLogs(dir, root, jn, Recorded{}, now)
 	if len(skips) == 0 {
 		return nil, "", warnings
 	}

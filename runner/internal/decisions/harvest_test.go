@@ -106,7 +106,7 @@ func TestHarvestMarkedAnywhere(t *testing.T) {
 				locate := func(context.Context) (git.Location, error) {
 					return git.Location{CommonDir: common, Branch: branch}, nil
 				}
-				if w := Harvest(context.Background(), root, logDir, jn, tc.logs, locate, now); len(w) > 0 {
+				if w := Harvest(context.Background(), root, logDir, jn, Recorded{}, tc.logs, locate, now); len(w) > 0 {
 					t.Fatalf("warnings: %v", w)
 				}
 			}

@@ -90,7 +90,11 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 		b.rec = openRecord(ctx, s, p, b.jobs.names, st)
 		prev = b.rec.previous(prev)
 	}
-	for _, w := range decisions.Harvest(ctx, p.root, p.logDir, b.jobs.names, prev.Branch, p.locate, s.now()) {
+	var rec decisions.Recorded
+	if b.rec != nil {
+		rec = decisions.RecordedOf(b.rec.Book, p.logDir, p.env)
+	}
+	for _, w := range decisions.Harvest(ctx, p.root, p.logDir, b.jobs.names, rec, prev.Branch, p.locate, s.now()) {
 		s.cons.Printf(lineWarning, w)
 	}
 	// The run's changes do not depend on what follows: git lists them while
