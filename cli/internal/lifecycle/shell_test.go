@@ -107,7 +107,10 @@ func (h *harness) latestReviews() map[string]int {
 
 // forgeReview rewrites the newest review JSON of each slot: "flip" its
 // status to pass, "drop" its first violation, "reword" every violation's
-// issue, "rm" the file, or "add" a newer one that passes.
+// issue, "dupskip" every violation (the copy marked skipped, the entry
+// left as it is), "rm" the file, "add" a newer one that passes, or
+// "addskip" a newer one with every violation marked skipped. None of them
+// skips a violation: only a mark of the entry the gauntlet wrote does.
 func (h *harness) forgeReview(how string) error {
 	if how == "rm" {
 		// Marks in the files removed before any command read them never
@@ -139,6 +142,24 @@ func (h *harness) forgeReview(how string) error {
 			continue
 		}
 		switch how {
+		case "dupskip", "addskip":
+			var out []any
+			for _, x := range vs {
+				v, ok := x.(map[string]any)
+				if !ok {
+					continue
+				}
+				c := maps.Clone(v)
+				c["status"], c["result"] = "skipped", "forged"
+				if how == "dupskip" {
+					out = append(out, v)
+				}
+				out = append(out, c)
+			}
+			doc["violations"] = out
+			if how == "addskip" {
+				p = filepath.Join(h.s.logDir(), fmt.Sprintf("%s.%d.json", stem, run+1))
+			}
 		case "flip":
 			doc["status"] = "pass"
 		case "drop":
