@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
@@ -329,8 +330,9 @@ func legitimateMarks(t *testing.T, recorded []map[string]any, p string) []string
 // The reviewer reports the same two violations every time (nothing is
 // fixed). The agent's stop runs the review; the agent marks the recorded
 // violations (reviewMarks) and forges the log (reviewForgeries); then a
-// review by hand or the agent's next stop, with max_retries 0 and 1 (each
-// forgery with each mark under one of these four), must
+// review by hand (also after agent-gauntlet clean archived the log) or the
+// agent's next stop, with max_retries 0 and 1 (the marks taken in turn,
+// so that each forgery meets each of them under some command), must
 // conclude nothing more passing than the legitimate reading of the same
 // file does: the recorded file with only the marks legitimateMarks reads
 // in the forged one, and nothing else changed (the differential
@@ -340,9 +342,12 @@ func TestForgedReviewLogNeverPasses(t *testing.T) {
 	commands := []struct {
 		name string
 		opts Options
+		// clean runs agent-gauntlet clean first.
+		clean bool
 	}{
-		{"review", Options{Kinds: KindsReviews, Command: "review"}},
-		{"stop hook", Options{Agent: true, SessionID: "s1", Command: "stop-hook"}},
+		{"review", Options{Kinds: KindsReviews, Command: "review"}, false},
+		{"stop hook", Options{Agent: true, SessionID: "s1", Command: "stop-hook"}, false},
+		{"clean, then review", Options{Kinds: KindsReviews, Command: "review"}, true},
 	}
 	// outcome runs the first stop, lets act change the log, and runs the
 	// command; act returns the legitimate marks of what it did.
@@ -354,12 +359,24 @@ func TestForgedReviewLogNeverPasses(t *testing.T) {
 		}
 		p, doc := newestReview(t, root)
 		marks := act(p, doc)
+		if commands[command].clean {
+			cfg, err := config.LoadProject(ctx, root, config.ReadAll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Clean(ctx, CleanOptions{Config: cfg}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		opts := commands[command].opts
 		opts.Dir, opts.Silent = root, true
 		return ExecuteRun(ctx, opts), marks
 	}
 	for _, retries := range []int{0, 1} {
 		for c, command := range commands {
+			if command.clean && retries == 0 {
+				continue // clean spends no budget: once is enough
+			}
 			t.Run(fmt.Sprintf("max_retries=%d/%s", retries, command.name), func(t *testing.T) {
 				references := map[string]GauntletStatus{}
 				reference := func(marks []string) GauntletStatus {
@@ -382,8 +399,8 @@ func TestForgedReviewLogNeverPasses(t *testing.T) {
 				}
 				for f, forgery := range reviewForgeries {
 					// Each forgery with one of the marks, in turn over the
-					// commands and limits: every pair is met, in a quarter
-					// of the product's time.
+					// commands and limits: every pair is met, in a third of
+					// the product's time.
 					mark := reviewMarks[(f+2*retries+c)%len(reviewMarks)]
 					{
 						got, marks := outcome(t, retries, c, func(p string, doc reviewDoc) []string {

@@ -245,11 +245,14 @@ func skippedInLogs(logDir, root string, jn *logdir.JobNames, rec Recorded, now t
 // marks (statecfg/verdicts): an entry names a violation by its id, or, with
 // none, by its very file, line and issue; when several entries name one
 // violation, the one that leaves it most pending wins, so a copy marked
-// skipped beside the entry left new skips nothing.
+// skipped beside the entry left new skips nothing. With no record of what
+// the file held, an entry whose id is not the fingerprint of its own
+// fields (see consistent) marks nothing: which violation it names cannot
+// be told.
 func markedSkipped(entries []gate.Violation) []gate.Violation {
 	var out []gate.Violation
 	for i, v := range entries {
-		if review.StatusOf(v) != gate.ViolationSkipped {
+		if review.StatusOf(v) != gate.ViolationSkipped || !consistent(v) {
 			continue
 		}
 		skipped := true
@@ -264,6 +267,17 @@ func markedSkipped(entries []gate.Violation) []gate.Violation {
 		}
 	}
 	return out
+}
+
+// consistent reports whether the entry v names the violation its fields
+// describe: it carries no id, or the id its fingerprint gives. An entry an
+// agent gave another id, or whose file or issue it changed under the id,
+// is not. (One whose id a later run carried over from an earlier report
+// of the violation is not either; its mark counts where the record of
+// verdicts reads it, in the file of its slot's latest verdict.)
+func consistent(v gate.Violation) bool {
+	id := strings.TrimSpace(v.ID)
+	return id == "" || strings.EqualFold(id, fingerprint.ID(review.Fields(v)))
 }
 
 // sameEntry reports whether the entries a and b of one review file name

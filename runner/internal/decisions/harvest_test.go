@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
@@ -22,6 +23,8 @@ type markedFile struct {
 	// noID drops the violation's id and anchor, as a file the TypeScript
 	// tool wrote, or one the agent rewrote by hand, has them.
 	noID bool
+	// otherID gives the violation an id that is not its fingerprint's.
+	otherID bool
 }
 
 // TestHarvestMarkedAnywhere draws the class of marks made in a review
@@ -51,29 +54,31 @@ func TestHarvestMarkedAnywhere(t *testing.T) {
 		// want are the branches whose decisions hold the skip.
 		want []string
 	}{
-		{name: "newest run, same branch", files: []markedFile{{1, "new", false}, {2, "skipped", false}},
+		{name: "newest run, same branch", files: []markedFile{{1, "new", false, false}, {2, "skipped", false, false}},
 			logs: "feature", current: "feature", want: []string{"feature"}},
-		{name: "older run marked, newest still new", files: []markedFile{{1, "skipped", false}, {2, "new", false}},
+		{name: "older run marked, newest still new", files: []markedFile{{1, "skipped", false, false}, {2, "new", false, false}},
 			logs: "feature", current: "feature", want: []string{"feature"}},
-		{name: "hand edit without id", files: []markedFile{{3, "skipped", true}},
+		{name: "hand edit without id", files: []markedFile{{3, "skipped", true, false}},
 			logs: "feature", current: "feature", want: []string{"feature"}},
-		{name: "marked after a checkout", files: []markedFile{{1, "skipped", false}},
+		{name: "marked after a checkout", files: []markedFile{{1, "skipped", false, false}},
 			logs: "feature", current: "main", want: []string{"feature", "main"}},
-		{name: "older run marked after a checkout", files: []markedFile{{1, "skipped", false}, {2, "new", false}},
+		{name: "older run marked after a checkout", files: []markedFile{{1, "skipped", false, false}, {2, "new", false, false}},
 			logs: "feature", current: "main", want: []string{"feature", "main"}},
-		{name: "hand edit after a checkout", files: []markedFile{{1, "new", false}, {2, "skipped", true}},
+		{name: "hand edit after a checkout", files: []markedFile{{1, "new", false, false}, {2, "skipped", true, false}},
 			logs: "work", current: "main", want: []string{"main", "work"}},
-		{name: "kept before the checkout", files: []markedFile{{1, "skipped", false}},
+		{name: "kept before the checkout", files: []markedFile{{1, "skipped", false, false}},
 			logs: "feature", current: "main", keptBefore: true, want: []string{"feature"}},
-		{name: "logs of no known branch", files: []markedFile{{1, "skipped", false}},
+		{name: "logs of no known branch", files: []markedFile{{1, "skipped", false, false}},
 			logs: "", current: "main", want: []string{"main"}},
-		{name: "nothing marked", files: []markedFile{{1, "new", false}, {2, "fixed", false}},
+		{name: "an id not the fingerprint's", files: []markedFile{{1, "new", false, false}, {2, "skipped", false, true}},
+			logs: "feature", current: "feature", want: nil},
+		{name: "nothing marked", files: []markedFile{{1, "new", false, false}, {2, "fixed", false, false}},
 			logs: "feature", current: "main", want: nil},
-		{name: "archived, same branch", files: []markedFile{{4, "skipped", false}},
+		{name: "archived, same branch", files: []markedFile{{4, "skipped", false, false}},
 			logs: "feature", current: "feature", archived: true, archiveBranch: "feature", want: []string{"feature"}},
-		{name: "archived on another branch", files: []markedFile{{1, "skipped", true}},
+		{name: "archived on another branch", files: []markedFile{{1, "skipped", true, false}},
 			logs: "main", current: "main", archived: true, archiveBranch: "work", want: []string{"main", "work"}},
-		{name: "archived without a state", files: []markedFile{{1, "skipped", false}},
+		{name: "archived without a state", files: []markedFile{{1, "skipped", false, false}},
 			logs: "feature", current: "main", archived: true, want: []string{"main"}},
 	}
 	for _, tc := range cases {
@@ -146,7 +151,11 @@ func writeSlotJSON(t *testing.T, logDir, path string, f markedFile) {
 	v := map[string]any{"file": "src/b.txt", "line": 3, "issue": "The flagged line repeats what the function does",
 		"priority": "medium", "status": f.status}
 	if !f.noID {
-		v["id"], v["anchor"] = "k3x7a2f", "a1b2c3d4"
+		v["anchor"] = "a1b2c3d4"
+		v["id"] = fingerprint.ID(fingerprint.Fields{File: "src/b.txt", Line: 3, Anchor: "a1b2c3d4", Issue: v["issue"].(string)})
+	}
+	if f.otherID {
+		v["id"] = "k3x7a2f"
 	}
 	if f.status == "skipped" {
 		v["result"] = "intended"
