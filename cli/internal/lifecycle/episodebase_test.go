@@ -75,9 +75,10 @@ func adoptionSequence(first, adopt, branch string) string {
 // commit made after it is judged or named as not verified, whichever
 // branch holds it (the base, a branch ahead of it, a branch at it). The
 // table crosses: the trust recorded before the first commit (and a stop
-// there too, or not) or after a person's first commit; none, one or two commits of the agent on main;
-// a branch made at main, or one with a commit of its own ahead of it;
-// failing content committed on main, on the branch, or on both. Members
+// there too, or not) or after a person's first commit; none, one or two
+// commits of the agent on main; a branch made at main, or one with a
+// commit of its own ahead of it; failing content committed on main, on
+// the branch, or on both. Members
 // with no commit where the failing content goes are left out, and so
 // are those with no commit on main before the first one (the harness
 // makes no branch of an unborn one). Each sequence stops twice, so an

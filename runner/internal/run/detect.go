@@ -356,8 +356,8 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 // base itself (origin/main) and it moved over the branch's point (then git
 // cannot tell a fetch from a ref moved by hand). A point at git's empty
 // tree (seen to pass, or the gates trusted, before the first commit) held
-// none: every commit since is one of the rest. The rest, a commit made on the local
-// base and merged, rebased or branched from, is the agent's. Which of them
+// none: every commit since is one of the rest. The rest, a commit made on
+// the local base and merged, rebased or branched from, is the agent's. Which of them
 // the agent made git cannot say, so they are named, not judged; the next
 // pass moves the branch's point past them, and they are named once.
 func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (string, error) {
