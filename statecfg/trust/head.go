@@ -53,10 +53,20 @@ func HeadFiles(ctx context.Context, p place.Place) (Committed, error) {
 	return Committed{Commit: commit, Files: used}, nil
 }
 
-// HeadCommit is the commit HEAD of place's repository names, "" when it
-// names none yet: what a record keeps as the point it was made at.
+// HeadCommit is what a record keeps as the point it was made at: the
+// commit HEAD of place's repository names, or git's empty tree
+// (EmptyStart) when it names none yet, so that a record made before the
+// first commit still says where the work starts: every commit is made
+// after it. "" and an error when git cannot tell.
 func HeadCommit(ctx context.Context, p place.Place) (string, error) {
-	return headCommit(ctx, p.TopLevel)
+	commit, err := headCommit(ctx, p.TopLevel)
+	if err != nil {
+		return "", err
+	}
+	if commit == "" {
+		return EmptyStart, nil
+	}
+	return commit, nil
 }
 
 // headCommit is HEAD's commit, "" when HEAD names no commit yet.

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
@@ -81,8 +82,11 @@ type Record struct {
 	// TrustedAt is when it was recorded; How how; Commit the commit HEAD
 	// named then (for HowHEAD the commit it was adopted from): the
 	// repository's point when a person accepted the gates, where the stop
-	// hook starts looking for work committed since ("" when HEAD had no
-	// commit, and in records of older versions).
+	// hook starts looking for work committed since. It is EmptyStart for a
+	// record made before the first commit (every commit is work since),
+	// and "" in records of older versions, which kept none then (and
+	// cannot be told from a record made where git could not read HEAD):
+	// those name no start point.
 	TrustedAt time.Time
 	How       How
 	Commit    string
@@ -102,8 +106,14 @@ type Record struct {
 	Entries bool
 }
 
+// EmptyStart is the start point of a record made before the
+// repository's first commit: git's empty tree, which every commit
+// descends from.
+const EmptyStart = gitcmd.EmptyTree
+
 // StartPoint is the commit a stop may take as the point the project's
-// work starts from: Commit for a record a person made, "" for a
+// work starts from (EmptyStart: every commit is work since): Commit for
+// a record a person made, "" for a
 // configuration adopted from HEAD (HowHEAD) and for none. An adoption
 // anchors nothing: it found the commits it names, no stop judged them
 // and no person looked, so a stop with no point of its own still judges

@@ -66,3 +66,90 @@ func adoptionSequence(first, adopt, branch string) string {
 	b.WriteString("edit src/b.txt 4 plain\nhook s1 false\nedit src/b.txt 3 plain\nhook s1 false\n")
 	return b.String()
 }
+
+// TestTrustedStartJudgesEveryCommit generates the class of a person's
+// trust recorded before the repository's first commit, or after it,
+// meeting the commits the agent makes on the base branch and on a branch
+// of it. Invariant: an episode's start point is always recorded when a
+// person trusts, even before any commit (then git's empty tree); every
+// commit made after it is judged or named as not verified, whichever
+// branch holds it (the base, a branch ahead of it, a branch at it). The
+// table crosses: the trust recorded before the first commit (and a stop
+// there too, or not) or after a person's first commit; none, one or two
+// commits of the agent on main; a branch made at main, or one with a
+// commit of its own ahead of it; failing content committed on main, on
+// the branch, or on both. Members
+// with no commit where the failing content goes are left out, and so
+// are those with no commit on main before the first one (the harness
+// makes no branch of an unborn one). Each sequence stops twice, so an
+// approve that neither judges nor names a failure committed on main
+// breaks b:unverified-episode-base.
+func TestTrustedStartJudgesEveryCommit(t *testing.T) {
+	if _, err := gauntletBinary(); err != nil {
+		t.Fatal(err)
+	}
+	known := signaturesIn(pendingDir)
+	for _, when := range []string{"trust-before-first-commit", "trust-and-stop-before-first-commit", "trust-after-first-commit"} {
+		for mainCommits := range 3 {
+			for _, branch := range []string{"branch-at-main", "branch-ahead"} {
+				for _, fail := range []string{"fail-on-main", "fail-on-branch", "fail-on-both"} {
+					text, ok := trustedStartSequence(when, mainCommits, branch, fail)
+					if !ok {
+						continue
+					}
+					name := strings.Join([]string{when, fmt.Sprintf("main-%d", mainCommits), branch, fail}, "/")
+					t.Run(name, func(t *testing.T) {
+						t.Parallel()
+						r, err := parseReplay(text)
+						if err != nil {
+							t.Fatal(err)
+						}
+						replaySteps(t, r, known)
+					})
+				}
+			}
+		}
+	}
+}
+
+// trustedStartSequence is the replay of one member of the class
+// TestTrustedStartJudgesEveryCommit generates; false for a member that
+// cannot be made.
+func trustedStartSequence(when string, mainCommits int, branch, fail string) (string, bool) {
+	onMain := fail != "fail-on-branch"
+	onBranch := fail != "fail-on-main"
+	switch {
+	case onMain && mainCommits == 0, onBranch && branch == "branch-at-main":
+		return "", false
+	case when != "trust-after-first-commit" && mainCommits == 0:
+		return "", false
+	}
+	var b strings.Builder
+	switch when {
+	case "trust-before-first-commit":
+		b.WriteString("config max_retries=3 interval=0 baseline=false trusted nocommits\n")
+	case "trust-and-stop-before-first-commit":
+		b.WriteString("config max_retries=3 interval=0 baseline=false trusted nocommits\nedit src/b.txt 2 plain\nhook s1 false\n")
+	default:
+		b.WriteString("config max_retries=3 interval=0 baseline=false trusted\ncheckout main\n")
+	}
+	for i := 1; i <= mainCommits; i++ {
+		if onMain && i == mainCommits {
+			b.WriteString("edit ut/b_test.go 2 UTFAIL-3\n")
+		} else {
+			fmt.Fprintf(&b, "edit src/m%d.txt 2 plain\n", i)
+		}
+		b.WriteString("commit\n")
+	}
+	b.WriteString("branch b0\n")
+	if branch == "branch-ahead" {
+		if onBranch {
+			b.WriteString("edit ut/c_test.go 2 UTFAIL-3\n")
+		} else {
+			b.WriteString("edit src/c.txt 2 plain\n")
+		}
+		b.WriteString("commit\n")
+	}
+	b.WriteString("hook s1 false\nedit src/b.txt 3 plain\nhook s1 false\n")
+	return b.String(), true
+}

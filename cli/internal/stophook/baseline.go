@@ -28,7 +28,8 @@ import (
 // project's stops compare with when none is recorded yet: this trusted
 // configuration and the ignore rules as they are now (getenv is the
 // environment, for the user's ignore file). The record names as the start
-// of the agent's work HEAD's commit, or the one the record it replaces
+// of the agent's work HEAD's commit (git's empty tree, trust.EmptyStart, before the first
+// commit: trust.HeadCommit), or the one the record it replaces
 // named when no stop ran with that one (startPoint).
 func RecordTrust(ctx context.Context, p place.Place, how trust.How, files config.Files, getenv func(string) string, now time.Time) error {
 	head, _ := trust.HeadCommit(ctx, p) // "" when unknown: the record then names no start point

@@ -32,11 +32,13 @@ func TestStartPoint(t *testing.T) {
 	}{
 		{"no record", nil, nil, "head"},
 		{"record at HEAD", rec("head"), nil, "head"},
-		{"before the first commit, no stop", rec(""), nil, ""},
+		{"before the first commit by an older version, no stop", rec(""), nil, ""},
+		{"before the first commit, no stop", rec(trust.EmptyStart), nil, trust.EmptyStart},
+		{"before the first commit, a stop ran with it", rec(trust.EmptyStart), func(o *trust.Record) verdicts.Baseline { return sawOld(o, true) }, "head"},
 		{"older commit, no stop", rec("c0"), nil, "c0"},
 		{"older commit, recorded by trust only", rec("c0"), func(o *trust.Record) verdicts.Baseline { return sawOld(o, false) }, "c0"},
 		{"older commit, a stop ran with it", rec("c0"), func(o *trust.Record) verdicts.Baseline { return sawOld(o, true) }, "head"},
-		{"before the first commit, a stop ran with it", rec(""), func(o *trust.Record) verdicts.Baseline { return sawOld(o, true) }, "head"},
+		{"before the first commit by an older version, a stop ran with it", rec(""), func(o *trust.Record) verdicts.Baseline { return sawOld(o, true) }, "head"},
 		{"older commit, a stop ran with another", rec("c0"), func(*trust.Record) verdicts.Baseline {
 			return verdicts.Baseline{Trust: &other, Stopped: true}
 		}, "c0"},

@@ -178,17 +178,27 @@ func committedIn(ctx context.Context, judged string, present []trust.Known) stri
 		if n := committedSince(ctx, k, judged, present, from, head); n > 0 {
 			parts = append(parts, fmt.Sprintf("the trusted project %s (not the project this stop judged) has %d file(s) changed by work "+
 				"committed since %s, where its gates last saw it pass or its trust was recorded, that no stop judged",
-				runner.SafeText(k.Root()), n, shortCommit(from)))
+				runner.SafeText(k.Root()), n, pointName(from)))
 		}
 	}
 	return strings.Join(parts, "; ")
 }
 
+// pointName names a point a project was last seen with (commitAnchor).
+func pointName(point string) string {
+	if point == trust.EmptyStart {
+		return "before the repository's first commit"
+	}
+	return shortCommit(point)
+}
+
 // commitAnchor is the commit whose content the project k was last seen
 // with: its verdict book's point on branch (the last point its gates were
 // seen to pass there), else the newest that HEAD descends from of the
-// commit a person recorded its trust at (trust.Record.StartPoint) and its
-// points on other branches; "" for none that exists.
+// commit a person recorded its trust at (trust.Record.StartPoint; git's
+// empty tree, trust.EmptyStart, for a record made before the first
+// commit, which every commit descends from) and its points on other
+// branches; "" for none that exists.
 func commitAnchor(ctx context.Context, k trust.Known, branch, head string) string {
 	top := k.Place.TopLevel
 	exists := func(c string) bool {
@@ -215,8 +225,8 @@ func commitAnchor(ctx context.Context, k trust.Known, branch, head string) strin
 	}
 	slices.SortFunc(others, func(a, b candidate) int { return b.at.Compare(a.at) })
 	for _, c := range others {
-		if c.commit == head {
-			return c.commit
+		if c.commit == head || c.commit == trust.EmptyStart {
+			return c.commit // HEAD descends from the point before the first commit
 		}
 		if _, err := gitOut(ctx, top, "merge-base", "--is-ancestor", c.commit, head); err == nil {
 			return c.commit
@@ -241,7 +251,11 @@ func committedSince(ctx context.Context, k trust.Known, judged string, present [
 	if err != nil || len(differs) == 0 {
 		return 0
 	}
-	touched, err := gitOut(ctx, top, "log", "-z", "--format=", "--name-only", "--no-renames", from+".."+head, "--", spec)
+	since := from + ".." + head
+	if from == trust.EmptyStart {
+		since = head // every commit is made after the point before the first
+	}
+	touched, err := gitOut(ctx, top, "log", "-z", "--format=", "--name-only", "--no-renames", since, "--", spec)
 	if err != nil {
 		return 0
 	}

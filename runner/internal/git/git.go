@@ -33,7 +33,7 @@ var ErrNoCommits = errors.New("repository has no commits yet")
 var ErrNoBase = errors.New("the changes began before the repository's first commit: nothing existed before them")
 
 // emptyTree is the id of git's empty tree, the "parent" of a root commit.
-const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+const emptyTree = gitcmd.EmptyTree
 
 // CommandError is a git command that exited non-zero.
 type CommandError struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
@@ -353,8 +354,10 @@ func (b *begun) reachBack(ctx context.Context, p *project) (from, unanchored str
 // seen to pass or when the gates were trusted (Options.StartPoint), and
 // those its remote-tracking copy holds, fetched, unless that copy is the
 // base itself (origin/main) and it moved over the branch's point (then git
-// cannot tell a fetch from a ref moved by hand). The rest, a commit made on the local
-// base and merged, rebased or branched from, is the agent's. Which of them
+// cannot tell a fetch from a ref moved by hand). A point at git's empty
+// tree (seen to pass, or the gates trusted, before the first commit) held
+// none: every commit since is one of the rest. The rest, a commit made on
+// the local base and merged, rebased or branched from, is the agent's. Which of them
 // the agent made git cannot say, so they are named, not judged; the next
 // pass moves the branch's point past them, and they are named once.
 func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (string, error) {
@@ -362,9 +365,9 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 	if err != nil || refs.Head == "" || refs.Base == "" {
 		return "", nil
 	}
-	point := ""
-	if pt, ok := b.rec.Book.VerifiedOn(branch); ok && pt.Commit != git.EmptyTree {
-		point = pt.Commit
+	point, fromStart := "", false
+	if pt, ok := b.rec.Book.VerifiedOn(branch); ok {
+		point, fromStart = pt.Commit, pt.Commit == git.EmptyTree
 	}
 	trusted := []string{p.opts.StartPoint}
 	for name, pt := range b.rec.Book.Verified {
@@ -373,17 +376,24 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 		}
 	}
 	slices.Sort(trusted[1:])
+	// A point at git's empty tree (seen to pass, or the gates trusted,
+	// before the first commit) holds no commit, and anchors them all:
+	// every commit is made after it.
+	fromStart = fromStart || slices.Contains(trusted, git.EmptyTree)
+	if point == git.EmptyTree {
+		point = ""
+	}
 	trusted = slices.DeleteFunc(trusted, func(c string) bool { return c == "" || c == git.EmptyTree })
-	if point == "" && len(trusted) == 0 && refs.Remote == "" {
+	if point == "" && len(trusted) == 0 && refs.Remote == "" && !fromStart {
 		return "", nil // nothing anchors the base's history
 	}
 	q := movedQuestion{branch: branch, point: point, head: refs.Head, base: refs.Base, remote: refs.Remote, trusted: trusted,
-		remoteBase: refs.Remote == refs.Base && strings.Contains(p.base, "/")}
+		fromStart: fromStart, remoteBase: refs.Remote == refs.Base && strings.Contains(p.base, "/")}
 	moved := func() (string, error) { return q.answer(ctx, p) }
 	if loc, err := p.loc.get(); err == nil && p.cacheWanted() {
 		// Asked at every stop of a branch not merged into its base: the
 		// answer about the same commits is kept (cache.Ancestry).
-		key := append([]string{point, refs.Head, refs.Base, refs.Remote, p.base, branch}, trusted...)
+		key := append([]string{point, refs.Head, refs.Base, refs.Remote, p.base, branch, strconv.FormatBool(fromStart)}, trusted...)
 		return cache.NewAncestry(p.root, loc.CommonDir).Answer(ctx, "base holds unjudged commits", key, moved)
 	}
 	return moved()
@@ -392,10 +402,14 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 // movedQuestion is what baseMovedOver asks of git: point is the branch's
 // last point seen to pass ("" for none), head and base the commits HEAD
 // and the base name, remote the base's remote-tracking copy's, trusted the
-// base's own points and the start point.
+// base's own points and the start point (none of them git's empty tree).
 type movedQuestion struct {
 	branch, point, head, base, remote string
 	trusted                           []string
+	// fromStart is true when the branch's point, a point of the base or
+	// the start point is git's empty tree: every commit is made after it,
+	// so the base's history is anchored, at its beginning.
+	fromStart bool
 	// remoteBase is true when the base branch is its remote-tracking copy
 	// itself (origin/main), not a local branch with one.
 	remoteBase bool
@@ -433,7 +447,7 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 			return "", err
 		}
 	}
-	if was == "" {
+	if was == "" && !q.fromStart {
 		// Nothing that exists anchors the base's history: all of it
 		// left would be the base's own.
 		all, err := git.CountReachable(ctx, p.root, mb)
@@ -446,9 +460,13 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 			"(from %s to %s): no stop judged them, and the change set against the base leaves them out",
 			len(left), p.base, q.branch, shortID(was), shortID(mb)), nil
 	}
+	past := "past its last point seen to pass"
+	if was == "" && len(q.trusted) == 0 && q.fromStart {
+		past = "since before its first commit, where its gates were trusted or seen to pass"
+	}
 	return fmt.Sprintf("the %d commit(s) of the base branch %s that HEAD holds and no stop judged (%s): "+
-		"made on %s past its last point seen to pass, and the change set against the base leaves them out",
-		len(left), p.base, commitList(left), p.base), nil
+		"made on %s %s, and the change set against the base leaves them out",
+		len(left), p.base, commitList(left), p.base, past), nil
 }
 
 // othersLeft is left (the commits HEAD holds through the base, from mb,

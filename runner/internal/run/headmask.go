@@ -170,7 +170,9 @@ func inBoth(a, b []string) []string {
 
 // passedTrees are the commits whose trees excuse what HEAD holds (see
 // headMask), the previous run's when it passed (prev) and the branch's
-// point first, each once.
+// point first, each once. A point at git's empty tree (the gates trusted,
+// or seen to pass, before the first commit) holds no content and excuses
+// nothing: it is left out.
 func passedTrees(p *project, b *begun, refs git.Refs, prev, point string) []string {
 	out := []string{prev, point, p.opts.StartPoint}
 	if refs.Remote != refs.Base || !strings.Contains(p.base, "/") {

@@ -27,6 +27,10 @@ const Program = "git"
 // ended or git exited, before the pipes are closed.
 const WaitDelay = 2 * time.Second
 
+// EmptyTree is the id of git's empty tree: the "parent" of a root commit,
+// and the point where the work of a repository without a commit begins.
+const EmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
 // MaxStderr bounds the stderr a Result keeps.
 const MaxStderr = 4 << 10
 
