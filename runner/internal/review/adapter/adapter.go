@@ -76,8 +76,14 @@ type Spec struct {
 //     still run); --max-turns bounds the agent loop (hidden from --help; the
 //     envelope says "error_max_turns" past it); --output-format json gives
 //     result text, cost and token usage; --settings {"disableAllHooks":true}
-//     keeps the user's and the project's hooks (including our stop hook) out
-//     of the child session.
+//     keeps the user's hooks (including our stop hook) out of the child
+//     session; --setting-sources user loads no file of the project, which
+//     the gated agent can write: neither .claude/settings.json nor
+//     settings.local.json (hooks, apiKeyHelper, env, permissions, MCP
+//     approvals), nor CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md or a
+//     nested CLAUDE.md, nor .claude/agents, commands or skills;
+//     --strict-mcp-config starts no MCP server (.mcp.json included), as
+//     --mcp-config is not given (testdata/e2e/review_claude_project_config.txtar).
 //   - codex (@openai/codex 0.169.0): exec is the non-interactive mode;
 //     --sandbox read-only lets commands read but never write (`touch` and
 //     `rm` failed with "Read-only file system"); -c approval_policy="never"
@@ -115,6 +121,8 @@ var Specs = []Spec{
 			"--max-turns", "10",
 			"--output-format", "json",
 			"--settings", `{"disableAllHooks":true}`,
+			"--setting-sources", "user",
+			"--strict-mcp-config",
 		},
 		ModelFlag: "--model",
 		Envelope:  EnvelopeClaude,

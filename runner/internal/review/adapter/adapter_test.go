@@ -20,8 +20,8 @@ func TestArgv(t *testing.T) {
 		model string
 		want  []string
 	}{
-		{Claude, "", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`}},
-		{Claude, "opus", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--model", "opus"}},
+		{Claude, "", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--setting-sources", "user", "--strict-mcp-config"}},
+		{Claude, "opus", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--setting-sources", "user", "--strict-mcp-config", "--model", "opus"}},
 		{Codex, "", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-"}},
 		{Codex, "gpt-5", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-m", "gpt-5", "-"}},
 		{Gemini, "", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json"}},
