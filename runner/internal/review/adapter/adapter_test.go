@@ -3,6 +3,8 @@ package adapter
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -22,8 +24,8 @@ func TestArgv(t *testing.T) {
 	}{
 		{Claude, "", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--setting-sources", "user", "--strict-mcp-config"}},
 		{Claude, "opus", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--setting-sources", "user", "--strict-mcp-config", "--model", "opus"}},
-		{Codex, "", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-"}},
-		{Codex, "gpt-5", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-m", "gpt-5", "-"}},
+		{Codex, "", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--skip-git-repo-check", "--add-dir", "/proj", "--color", "never", "-"}},
+		{Codex, "gpt-5", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--skip-git-repo-check", "--add-dir", "/proj", "--color", "never", "-m", "gpt-5", "-"}},
 		{Gemini, "", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json"}},
 		{Gemini, "flash", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json", "-m", "flash"}},
 		{Copilot, "", []string{"-s", "--no-ask-user", "--allow-tool", "shell(cat)", "--allow-tool", "shell(grep)", "--allow-tool", "shell(ls)", "--allow-tool", "shell(head)", "--allow-tool", "shell(tail)", "--deny-tool", "write"}},
@@ -44,6 +46,14 @@ func TestArgv(t *testing.T) {
 	for name, bin := range wantBin {
 		if s, _ := Lookup(name); s.Binary != bin {
 			t.Errorf("%s binary = %q, want %q", name, s.Binary, bin)
+		}
+	}
+	// codex and gemini load the instructions, settings and tools of their
+	// working directory's project with no flag to say no: they run outside it
+	wantOutside := map[string]bool{Codex: true, Gemini: true}
+	for _, s := range Specs {
+		if s.Outside != wantOutside[s.Name] {
+			t.Errorf("%s Outside = %v, want %v", s.Name, s.Outside, wantOutside[s.Name])
 		}
 	}
 	if got := Names(); !reflect.DeepEqual(got, []string{Claude, Codex, Gemini, Copilot, Cursor}) {
@@ -84,9 +94,7 @@ func TestInvokeStandIns(t *testing.T) {
 			if got := standin.Read(t, dir, spec.Binary, "env"); got != "1\n" {
 				t.Errorf("%s = %q, want 1", EnvStopHookActive, got)
 			}
-			if got := strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd")); got != root {
-				t.Errorf("cwd = %q, want %q", got, root)
-			}
+			checkCwd(t, spec, root, strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd")))
 			if !strings.Contains(ans.Text, `"status":"pass"`) || ans.ExitCode != 0 || ans.Failure() != "" {
 				t.Errorf("answer = %+v", ans)
 			}
@@ -94,6 +102,55 @@ func TestInvokeStandIns(t *testing.T) {
 				t.Errorf("Argv[0] = %q", ans.Argv[0])
 			}
 		})
+	}
+}
+
+// checkCwd checks the working directory a stand-in of spec saw for a run
+// in root: root itself, or for an Outside spec a directory outside root
+// that is gone once the run is over.
+func checkCwd(t *testing.T, spec Spec, root, cwd string) {
+	t.Helper()
+	if !spec.Outside {
+		if cwd != root {
+			t.Errorf("cwd = %q, want %q", cwd, root)
+		}
+		return
+	}
+	if inside(cwd, root) {
+		t.Errorf("cwd = %q: inside the project %q", cwd, root)
+	}
+	if _, err := os.Lstat(cwd); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the working directory %q is left after the run (%v)", cwd, err)
+	}
+}
+
+// TestInvokeOutsideTempInProject: a reviewer that runs outside the project
+// runs outside it even where the temporary directory lies inside the
+// project (as TMPDIR under a test's work directory does).
+func TestInvokeOutsideTempInProject(t *testing.T) {
+	dir := standin.Install(t)
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(root, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	for _, spec := range Specs {
+		if !spec.Outside {
+			continue
+		}
+		t.Run(spec.Name, func(t *testing.T) {
+			if _, err := Invoke(context.Background(), spec, Request{Root: root, Stdin: "x", Timeout: 10 * time.Second}); err != nil {
+				t.Fatalf("Invoke: %v", err)
+			}
+			checkCwd(t, spec, root, strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd")))
+		})
+	}
+	if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
+		t.Errorf("the project's temporary directory holds %d entries (%v)", len(entries), err)
 	}
 }
 
