@@ -125,32 +125,56 @@ func checkCwd(t *testing.T, spec Spec, root, cwd string) {
 }
 
 // TestInvokeOutsideTempInProject: a reviewer that runs outside the project
-// runs outside it even where the temporary directory lies inside the
-// project (as TMPDIR under a test's work directory does).
+// runs outside it, and outside its git work tree, even where the temporary
+// directory lies inside them (as TMPDIR under a test's work directory does).
 func TestInvokeOutsideTempInProject(t *testing.T) {
+	tests := []struct {
+		name string
+		git  string // the directory, below the test's, that holds .git
+		root string // the project, below the test's directory
+		tmp  string // TMPDIR, below the test's directory
+	}{
+		{name: "TMPDIR in the project", git: "repo", root: "repo", tmp: "repo/tmp"},
+		{name: "TMPDIR in the project, no git", root: "repo", tmp: "repo/tmp"},
+		{name: "TMPDIR in the work tree beside the project", git: "repo", root: "repo/app", tmp: "repo/tmp"},
+		{name: "TMPDIR in the work tree above the project", git: "repo", root: "repo/app/sub", tmp: "repo/app/tmp"},
+	}
 	dir := standin.Install(t)
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := filepath.Join(root, "tmp")
-	if err := os.Mkdir(tmp, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TMPDIR", tmp)
-	for _, spec := range Specs {
-		if !spec.Outside {
-			continue
-		}
-		t.Run(spec.Name, func(t *testing.T) {
-			if _, err := Invoke(context.Background(), spec, Request{Root: root, Stdin: "x", Timeout: 10 * time.Second}); err != nil {
-				t.Fatalf("Invoke: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
 			}
-			checkCwd(t, spec, root, strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd")))
+			root, tmp := filepath.Join(base, tt.root), filepath.Join(base, tt.tmp)
+			for _, d := range []string{root, tmp} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.git != "" {
+				if err := os.Mkdir(filepath.Join(base, tt.git, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("TMPDIR", tmp)
+			for _, spec := range Specs {
+				if !spec.Outside {
+					continue
+				}
+				if _, err := Invoke(context.Background(), spec, Request{Root: root, Stdin: "x", Timeout: 10 * time.Second}); err != nil {
+					t.Fatalf("%s: Invoke: %v", spec.Name, err)
+				}
+				cwd := strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd"))
+				checkCwd(t, spec, root, cwd)
+				if inside(cwd, base) {
+					t.Errorf("%s: cwd = %q: inside the work tree %q", spec.Name, cwd, base)
+				}
+			}
+			if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
+				t.Errorf("TMPDIR holds %d entries (%v)", len(entries), err)
+			}
 		})
-	}
-	if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
-		t.Errorf("the project's temporary directory holds %d entries (%v)", len(entries), err)
 	}
 }
 

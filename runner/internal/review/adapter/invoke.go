@@ -178,14 +178,15 @@ func Invoke(ctx context.Context, spec Spec, req Request) (Answer, error) {
 // workDir returns the working directory of a run of spec in root: root
 // itself, or for an Outside spec a fresh empty directory, which the caller
 // removes, made in the first of scratchParents that lies outside the
-// project (from a directory inside it the CLI would find the project's
-// files again).
+// project and its git work tree (from a directory inside them the CLI
+// would find the project's files again).
 func workDir(spec Spec, root string) (string, error) {
 	if !spec.Outside {
 		return root, nil
 	}
+	top := workTreeTop(root)
 	for _, parent := range scratchParents() {
-		if inside(parent, root) {
+		if inside(parent, top) {
 			continue
 		}
 		dir, err := os.MkdirTemp(parent, "agent-gauntlet-reviewer-")
@@ -205,6 +206,21 @@ func scratchParents() []string {
 		return []string{os.TempDir()}
 	}
 	return []string{os.TempDir(), "/tmp"}
+}
+
+// workTreeTop returns the nearest of root and its parents that holds a
+// .git entry (the top of its git work tree), or root when none does.
+func workTreeTop(root string) string {
+	for dir := root; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return root
+		}
+		dir = parent
+	}
 }
 
 // inside reports whether path is root or below it, after resolving links.
