@@ -42,6 +42,8 @@ var reviewerArgv = []string{
 	"--max-turns", "10",
 	"--output-format", "json",
 	"--settings", `{"disableAllHooks":true}`,
+	"--setting-sources", "user",
+	"--strict-mcp-config",
 }
 
 // diffMarker separates the prompt from the diff on the reviewer's stdin.

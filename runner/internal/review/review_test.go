@@ -482,7 +482,7 @@ func TestRunStandIns(t *testing.T) {
 		if !strings.Contains(log, "Usage: cost $0.0421, input tokens 1200, output tokens 350, turns 2") {
 			t.Errorf("log lacks the usage line:\n%s", log)
 		}
-		if !strings.Contains(log, `Command: claude -p --allowedTools Read,Glob,Grep --max-turns 10 --output-format json --settings '{"disableAllHooks":true}'`) {
+		if !strings.Contains(log, `Command: claude -p --allowedTools Read,Glob,Grep --max-turns 10 --output-format json --settings '{"disableAllHooks":true}' --setting-sources user --strict-mcp-config`) {
 			t.Errorf("log lacks the command line:\n%s", log)
 		}
 		if got := standin.Read(t, dir, "claude", "stdin"); got != Stdin(BuildPrompt(job.Review.Prompt, nil), testDiff) {

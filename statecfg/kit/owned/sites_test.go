@@ -62,6 +62,7 @@ var sites = map[string]struct {
 	"runner/internal/git/reviewdiff.go":                  {7, fresh},
 	"runner/internal/git/snapshot.go":                    {4, fresh},
 	"runner/internal/git/worktree.go":                    {3, open},
+	"runner/internal/review/adapter/invoke.go":           {2, fresh},
 	"runner/internal/review/internal/standin/standin.go": {2, testOnly},
 	"runner/internal/run/prepare.go":                     {1, routed},
 	"runner/trial.go":                                    {2, fresh},

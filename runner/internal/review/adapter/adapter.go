@@ -1,7 +1,9 @@
 // Package adapter runs the AI review CLIs (claude, codex, gemini, copilot,
 // cursor-agent) non-interactively and read-only: argv from one table (Specs),
 // the prompt and diff on stdin (never in argv), the project root as working
-// directory, a process group of their own with the gate's timeout, and
+// directory (or, for a CLI that would load the project's files as its own
+// instructions and settings, an empty directory outside it: Spec.Outside),
+// a process group of their own with the gate's timeout, and
 // GAUNTLET_STOP_HOOK_ACTIVE=1 in the environment so that a child agent never
 // re-enters the gauntlet's stop hook.
 package adapter
@@ -60,6 +62,12 @@ type Spec struct {
 	Tail []string
 	// Envelope is the stdout format.
 	Envelope Envelope
+	// Outside runs the CLI in a fresh empty directory outside the project,
+	// the project being named to it by flag (RootArg): a CLI that loads
+	// instructions, settings or tools from its working directory (and the
+	// git repository around it) then finds none of the project's files,
+	// which the gated agent can write.
+	Outside bool
 }
 
 // Specs is the one table of review CLIs and their exact arguments, in the
@@ -76,23 +84,45 @@ type Spec struct {
 //     still run); --max-turns bounds the agent loop (hidden from --help; the
 //     envelope says "error_max_turns" past it); --output-format json gives
 //     result text, cost and token usage; --settings {"disableAllHooks":true}
-//     keeps the user's and the project's hooks (including our stop hook) out
-//     of the child session.
+//     keeps the user's hooks (including our stop hook) out of the child
+//     session; --setting-sources user loads no file of the project, which
+//     the gated agent can write: neither .claude/settings.json nor
+//     settings.local.json (hooks, apiKeyHelper, env, permissions, MCP
+//     approvals), nor CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md or a
+//     nested CLAUDE.md, nor .claude/agents, commands or skills;
+//     --strict-mcp-config starts no MCP server (.mcp.json included), as
+//     --mcp-config is not given (testdata/e2e/review_claude_project_config.txtar).
 //   - codex (@openai/codex 0.169.0): exec is the non-interactive mode;
 //     --sandbox read-only lets commands read but never write (`touch` and
 //     `rm` failed with "Read-only file system"); -c approval_policy="never"
 //     never waits for an approval nobody can give and refuses escalation
-//     requests (the --ask-for-approval flag left `exec`); --cd pins the
-//     workspace root; --color never keeps escape codes out of the logs; "-"
-//     reads the instructions from stdin. Stdout is the final message only.
+//     requests (the --ask-for-approval flag left `exec`); --color never
+//     keeps escape codes out of the logs; "-" reads the instructions from
+//     stdin. Stdout is the final message only. Codex loads AGENTS.md,
+//     AGENTS.override.md and skills (.agents/, .codex/) from its working
+//     directory's repository, and in a project the user trusts the whole
+//     .codex/ layer (developer instructions, MCP servers that it starts),
+//     with no flag to refuse them (-c project_doc_max_bytes=0 drops
+//     AGENTS.md only; a -c trust_level override is ignored): it runs
+//     Outside, in an empty directory, where --skip-git-repo-check lets it
+//     start and --add-dir names the project (the model sees it among its
+//     workspace roots; the read-only sandbox reads everywhere).
+//     testdata/e2e/review_codex_project_config.txtar plants every such file.
 //   - gemini (@google/gemini-cli 0.61.0): a piped stdin without -p is
 //     headless mode; --approval-mode default leaves headless mode with the
 //     read-only tools only (no shell, edit or write tool is offered to the
-//     model); --skip-trust trusts the project for this session, without which
-//     headless mode exits 55 in a folder never trusted interactively;
-//     --output-format json gives "response" and "stats" on stdout (an error
-//     envelope goes to stderr instead). --sandbox is not used: it needs a
-//     container runtime and fails where none is installed.
+//     model); --skip-trust trusts the working directory for this session,
+//     without which headless mode exits 55 in a folder never trusted
+//     interactively; --output-format json gives "response" and "stats" on
+//     stdout (an error envelope goes to stderr instead). --sandbox is not
+//     used: it needs a container runtime and fails where none is installed.
+//     A trusted session loads GEMINI.md from every workspace directory
+//     (--include-directories ones too, whatever the user's settings say) and
+//     .gemini/.env (which can replace the system prompt), settings, policies,
+//     commands, agents and skills from the working directory: gemini runs
+//     Outside, in an empty directory, and is given no project directory, so
+//     it judges the diff on stdin alone
+//     (testdata/e2e/review_gemini_project_config.txtar).
 //   - github-copilot (@github/copilot 1.0.102): a piped prompt without -p
 //     runs one prompt and exits; -s prints only the answer; --no-ask-user
 //     never waits for a human; --allow-tool grants only reading shell
@@ -115,6 +145,8 @@ var Specs = []Spec{
 			"--max-turns", "10",
 			"--output-format", "json",
 			"--settings", `{"disableAllHooks":true}`,
+			"--setting-sources", "user",
+			"--strict-mcp-config",
 		},
 		ModelFlag: "--model",
 		Envelope:  EnvelopeClaude,
@@ -126,11 +158,13 @@ var Specs = []Spec{
 			"exec",
 			"--sandbox", "read-only",
 			"-c", `approval_policy="never"`,
-			"--cd", RootArg,
+			"--skip-git-repo-check",
+			"--add-dir", RootArg,
 			"--color", "never",
 		},
 		ModelFlag: "-m",
 		Tail:      []string{"-"},
+		Outside:   true,
 	},
 	{
 		Name:   Gemini,
@@ -142,6 +176,7 @@ var Specs = []Spec{
 		},
 		ModelFlag: "-m",
 		Envelope:  EnvelopeGemini,
+		Outside:   true,
 	},
 	{
 		Name:   Copilot,

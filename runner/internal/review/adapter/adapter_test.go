@@ -3,6 +3,8 @@ package adapter
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -20,10 +22,10 @@ func TestArgv(t *testing.T) {
 		model string
 		want  []string
 	}{
-		{Claude, "", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`}},
-		{Claude, "opus", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--model", "opus"}},
-		{Codex, "", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-"}},
-		{Codex, "gpt-5", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--cd", "/proj", "--color", "never", "-m", "gpt-5", "-"}},
+		{Claude, "", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--setting-sources", "user", "--strict-mcp-config"}},
+		{Claude, "opus", []string{"-p", "--allowedTools", "Read,Glob,Grep", "--max-turns", "10", "--output-format", "json", "--settings", `{"disableAllHooks":true}`, "--setting-sources", "user", "--strict-mcp-config", "--model", "opus"}},
+		{Codex, "", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--skip-git-repo-check", "--add-dir", "/proj", "--color", "never", "-"}},
+		{Codex, "gpt-5", []string{"exec", "--sandbox", "read-only", "-c", `approval_policy="never"`, "--skip-git-repo-check", "--add-dir", "/proj", "--color", "never", "-m", "gpt-5", "-"}},
 		{Gemini, "", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json"}},
 		{Gemini, "flash", []string{"--approval-mode", "default", "--skip-trust", "--output-format", "json", "-m", "flash"}},
 		{Copilot, "", []string{"-s", "--no-ask-user", "--allow-tool", "shell(cat)", "--allow-tool", "shell(grep)", "--allow-tool", "shell(ls)", "--allow-tool", "shell(head)", "--allow-tool", "shell(tail)", "--deny-tool", "write"}},
@@ -44,6 +46,14 @@ func TestArgv(t *testing.T) {
 	for name, bin := range wantBin {
 		if s, _ := Lookup(name); s.Binary != bin {
 			t.Errorf("%s binary = %q, want %q", name, s.Binary, bin)
+		}
+	}
+	// codex and gemini load the instructions, settings and tools of their
+	// working directory's project with no flag to say no: they run outside it
+	wantOutside := map[string]bool{Codex: true, Gemini: true}
+	for _, s := range Specs {
+		if s.Outside != wantOutside[s.Name] {
+			t.Errorf("%s Outside = %v, want %v", s.Name, s.Outside, wantOutside[s.Name])
 		}
 	}
 	if got := Names(); !reflect.DeepEqual(got, []string{Claude, Codex, Gemini, Copilot, Cursor}) {
@@ -84,14 +94,85 @@ func TestInvokeStandIns(t *testing.T) {
 			if got := standin.Read(t, dir, spec.Binary, "env"); got != "1\n" {
 				t.Errorf("%s = %q, want 1", EnvStopHookActive, got)
 			}
-			if got := strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd")); got != root {
-				t.Errorf("cwd = %q, want %q", got, root)
-			}
+			checkCwd(t, spec, root, strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd")))
 			if !strings.Contains(ans.Text, `"status":"pass"`) || ans.ExitCode != 0 || ans.Failure() != "" {
 				t.Errorf("answer = %+v", ans)
 			}
 			if ans.Argv[0] != spec.Binary {
 				t.Errorf("Argv[0] = %q", ans.Argv[0])
+			}
+		})
+	}
+}
+
+// checkCwd checks the working directory a stand-in of spec saw for a run
+// in root: root itself, or for an Outside spec a directory outside root
+// that is gone once the run is over.
+func checkCwd(t *testing.T, spec Spec, root, cwd string) {
+	t.Helper()
+	if !spec.Outside {
+		if cwd != root {
+			t.Errorf("cwd = %q, want %q", cwd, root)
+		}
+		return
+	}
+	if inside(cwd, root) {
+		t.Errorf("cwd = %q: inside the project %q", cwd, root)
+	}
+	if _, err := os.Lstat(cwd); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the working directory %q is left after the run (%v)", cwd, err)
+	}
+}
+
+// TestInvokeOutsideTempInProject: a reviewer that runs outside the project
+// runs outside it, and outside its git work tree, even where the temporary
+// directory lies inside them (as TMPDIR under a test's work directory does).
+func TestInvokeOutsideTempInProject(t *testing.T) {
+	tests := []struct {
+		name string
+		git  string // the directory, below the test's, that holds .git
+		root string // the project, below the test's directory
+		tmp  string // TMPDIR, below the test's directory
+	}{
+		{name: "TMPDIR in the project", git: "repo", root: "repo", tmp: "repo/tmp"},
+		{name: "TMPDIR in the project, no git", root: "repo", tmp: "repo/tmp"},
+		{name: "TMPDIR in the work tree beside the project", git: "repo", root: "repo/app", tmp: "repo/tmp"},
+		{name: "TMPDIR in the work tree above the project", git: "repo", root: "repo/app/sub", tmp: "repo/app/tmp"},
+	}
+	dir := standin.Install(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, tmp := filepath.Join(base, tt.root), filepath.Join(base, tt.tmp)
+			for _, d := range []string{root, tmp} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.git != "" {
+				if err := os.Mkdir(filepath.Join(base, tt.git, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("TMPDIR", tmp)
+			for _, spec := range Specs {
+				if !spec.Outside {
+					continue
+				}
+				if _, err := Invoke(context.Background(), spec, Request{Root: root, Stdin: "x", Timeout: 10 * time.Second}); err != nil {
+					t.Fatalf("%s: Invoke: %v", spec.Name, err)
+				}
+				cwd := strings.TrimSpace(standin.Read(t, dir, spec.Binary, "cwd"))
+				checkCwd(t, spec, root, cwd)
+				if inside(cwd, base) {
+					t.Errorf("%s: cwd = %q: inside the work tree %q", spec.Name, cwd, base)
+				}
+			}
+			if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
+				t.Errorf("TMPDIR holds %d entries (%v)", len(entries), err)
 			}
 		})
 	}

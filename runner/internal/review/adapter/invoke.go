@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +26,8 @@ const (
 
 // Request is one review CLI run.
 type Request struct {
-	// Root is the absolute project root: the working directory.
+	// Root is the absolute project root: the working directory, except
+	// for an Outside spec (which is given Root by flag).
 	Root string
 	// Model is passed with the adapter's model flag when not empty.
 	Model string
@@ -130,6 +133,14 @@ func Invoke(ctx context.Context, spec Spec, req Request) (Answer, error) {
 		ans.ExitCode = -1
 		return ans, fmt.Errorf("%s: %w", spec.Binary, err)
 	}
+	dir, err := workDir(spec, req.Root)
+	if err != nil {
+		ans.ExitCode = -1
+		return ans, fmt.Errorf("%s: %w", spec.Name, err)
+	}
+	if spec.Outside {
+		defer os.RemoveAll(dir)
+	}
 	var log io.Writer = io.Discard
 	if req.Log != nil {
 		log = &lockedWriter{w: req.Log}
@@ -139,7 +150,7 @@ func Invoke(ctx context.Context, spec Spec, req Request) (Answer, error) {
 	res, err := proc.Run(ctx, proc.Spec{
 		Path:    path,
 		Args:    argv,
-		Dir:     req.Root,
+		Dir:     dir,
 		Env:     Env(),
 		Stdin:   strings.NewReader(req.Stdin),
 		Stdout:  io.MultiWriter(stdout, log),
@@ -162,6 +173,66 @@ func Invoke(ctx context.Context, spec Spec, req Request) (Answer, error) {
 		unwrapGemini(&ans)
 	}
 	return ans, nil
+}
+
+// workDir returns the working directory of a run of spec in root: root
+// itself, or for an Outside spec a fresh empty directory, which the caller
+// removes, made in the first of scratchParents that lies outside the
+// project and its git work tree (from a directory inside them the CLI
+// would find the project's files again).
+func workDir(spec Spec, root string) (string, error) {
+	if !spec.Outside {
+		return root, nil
+	}
+	top := workTreeTop(root)
+	for _, parent := range scratchParents() {
+		if inside(parent, top) {
+			continue
+		}
+		dir, err := os.MkdirTemp(parent, "agent-gauntlet-reviewer-")
+		if err != nil {
+			return "", fmt.Errorf("create a working directory outside the project: %w", err)
+		}
+		return dir, nil
+	}
+	return "", fmt.Errorf("no temporary directory outside the project %s for the reviewer to run in: set TMPDIR to one", root)
+}
+
+// scratchParents are the directories an Outside run's working directory
+// may be made in, in order: the system's temporary directory, then (on
+// Unix, for a TMPDIR inside the project) /tmp.
+func scratchParents() []string {
+	if runtime.GOOS == "windows" {
+		return []string{os.TempDir()}
+	}
+	return []string{os.TempDir(), "/tmp"}
+}
+
+// workTreeTop returns the nearest of root and its parents that holds a
+// .git entry (the top of its git work tree), or root when none does.
+func workTreeTop(root string) string {
+	for dir := root; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return root
+		}
+		dir = parent
+	}
+}
+
+// inside reports whether path is root or below it, after resolving links.
+func inside(path, root string) bool {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // claudeEnvelope is the result object of `claude -p --output-format json`.
