@@ -133,7 +133,7 @@ func Status(ctx context.Context, cfg *config.Config, getenv func(string) string,
 		st.Warnings = append(st.Warnings, err.Error())
 	}
 	st.Run = RunBudget{Next: next, Verification: !pf.Empty(), MaxRetries: cfg.MaxRetries, Allowed: cfg.MaxRetries + 1}
-	st.Run.Left = max(0, st.Run.Allowed-v.Book.Spent())
+	st.Run.Left = max(0, st.Run.Allowed-v.Book.Last().Runs)
 	eff := config.Resolve(cfg, getenv)
 	st.Warnings = append(st.Warnings, eff.Warnings...)
 	st.StopHook = hookOutlook(ctx, eff.StopHook, cfg.Root, logDir, now)
