@@ -82,10 +82,21 @@ func workDir(env gate.Env, job gate.Job) string {
 	return filepath.Join(env.Root, filepath.FromSlash(job.WorkingDir))
 }
 
-// openLog creates (truncating) the job log and writes its header.
+// openLog creates the job log and writes its header: in env.Pending, out
+// of the work tree the command may read, when the run has one (finish
+// moves it to LogPath; what is there now must be the gauntlet's to write
+// over, logdir.Vacant), else at LogPath (truncating it).
 func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 	p := LogPath(env, job)
-	f, err := logdir.OpenLog(p, true)
+	var f *os.File
+	var err error
+	if env.Pending != "" {
+		if err = logdir.Vacant(p); err == nil {
+			f, err = logdir.OpenPending(env.Pending, filepath.Base(p))
+		}
+	} else {
+		f, err = logdir.OpenLog(p, true)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create check log: %w", err)
 	}
@@ -106,7 +117,8 @@ func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 	return f, nil
 }
 
-// finish appends the result (and fix instructions on failure) and closes f.
+// finish appends the result (and fix instructions on failure), closes f
+// and, when f is a pending log (openLog), moves it to res.LogPath.
 func finish(f *os.File, job gate.Job, res *gate.Result) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\nResult: %s - %s\n", res.Status, res.Message)
@@ -116,9 +128,13 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 	_, werr := f.Write(b.Bytes())
 	cerr := f.Close()
 	err := errors.Join(werr, cerr)
-	// Now with its content, for archiving to know it (the record failing
-	// to note it only leaves it in place).
-	_ = logdir.Note(f.Name(), false)
+	if f.Name() != res.LogPath {
+		err = errors.Join(err, logdir.Install(f.Name(), res.LogPath))
+	} else {
+		// Now with its content, for archiving to know it (the record
+		// failing to note it only leaves it in place).
+		_ = logdir.Note(f.Name(), false)
+	}
 	switch {
 	case err != nil && fserr.Exhausted(err):
 		// The file system took no more (full, a quota): the command's own
@@ -199,7 +215,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		return res
 	}
 	x := Exec{Command: cmd, Dir: dir, Env: Environ(env.Diff.BaseBranch),
-		Files: GivenFiles(job, job.Changed), Timeout: job.Check.Timeout, Log: f}
+		Files: GivenFiles(job, job.Changed), Timeout: job.Check.Timeout, Log: f, Temp: env.Pending}
 	began := time.Now()
 	out := x.Run(ctx)
 	if m, ok := missingIn(cmd, out, f, dir, env.Root); ok {
