@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
@@ -18,6 +19,43 @@ import (
 // -r .` with the log directory inside it) so never reads the output it is
 // writing, nor the log's header that names it: it sees the tree as the
 // agent left it.
+
+// MakePending makes a fresh directory for pending logs outside the
+// project at root: in the system's temporary directory when that lies
+// outside root, else in /tmp (TMPDIR may point into the project, which a
+// check reads). An error when neither can be made: the caller then writes
+// its logs in place.
+func MakePending(root, pattern string) (string, error) {
+	var errs []error
+	for _, parent := range []string{os.TempDir(), "/tmp"} {
+		if inside(root, parent) {
+			errs = append(errs, fmt.Errorf("%s lies inside the project", parent))
+			continue
+		}
+		dir, err := os.MkdirTemp(parent, pattern)
+		if err == nil {
+			return dir, nil
+		}
+		errs = append(errs, err)
+	}
+	return "", fmt.Errorf("make a directory for pending logs: %w", errors.Join(errs...))
+}
+
+// inside reports whether dir is root or below it, links resolved where
+// they can be.
+func inside(root, dir string) bool {
+	resolve := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	rel, err := filepath.Rel(resolve(root), resolve(dir))
+	return err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
 
 // Vacant reports whether a log may be put at path later (Install): nothing
 // is there, or a regular file with no other hard links that the gauntlet

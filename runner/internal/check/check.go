@@ -46,6 +46,9 @@ const (
 	// msgKilled is a check's failure: the command, a process it started,
 	// a person or the system ended it (see runScript).
 	msgKilled = "Killed by %s, not sent by agent-gauntlet (the command, a process it started, a person or the system sent it)"
+	// msgReadOwnLogs follows the message of a failed check whose output
+	// names the log directory (readOwnLogs).
+	msgReadOwnLogs = "; the check read agent-gauntlet's own logs (%s, which its output names), which hold earlier runs' commands and output: leave that directory out of the command (grep --exclude-dir, find -prune) or delete the logs there"
 	// FixInstructionsHeader opens the fix instructions in a failed check's log.
 	FixInstructionsHeader = "--- Fix Instructions ---"
 	// PreflightFailed opens the log of a check that failed its preflight.
@@ -225,6 +228,9 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgPersonWanted, line), true
 	}
 	res.Status, res.Message, res.Infrastructure = out.Status, out.Message, out.Infrastructure
+	if logs, ok := readOwnLogs(env, dir, out, f); ok {
+		res.Message += fmt.Sprintf(msgReadOwnLogs, logs)
+	}
 	found, read := ReadFindings(job, cmd, env.Root, dir, out, f, began)
 	if read {
 		res.Findings = &found
@@ -422,4 +428,40 @@ func PreflightResult(job gate.Job, env gate.Env, msg string) gate.Result {
 	fmt.Fprintf(f, "%s\n%s\n", PreflightFailed, msg)
 	finish(f, job, &res)
 	return res
+}
+
+// maxOwnLogsScan bounds how much of a failed check's output readOwnLogs
+// reads.
+const maxOwnLogsScan = 4 << 20
+
+// readOwnLogs reports whether the output of a failed check (out, in log
+// f), run in dir, names the project's log directory, as it is seen from
+// dir or absolute, and that directory as the message names it (relative
+// to dir, with a final slash): the check then most likely read the logs
+// of earlier runs, which a command that reads the whole tree finds
+// (its own run's are never in the tree while it runs: gate.Env.Pending).
+func readOwnLogs(env gate.Env, dir string, out Outcome, f *os.File) (string, bool) {
+	if out.Status != gate.StatusFail || out.TimedOut {
+		return "", false
+	}
+	logDir := env.LogDir
+	if env.Config != nil {
+		logDir = env.Config.LogDirPath()
+	}
+	names := []string{logDir + string(filepath.Separator)}
+	shown := logDir + string(filepath.Separator)
+	if rel, err := filepath.Rel(dir, logDir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		shown = filepath.ToSlash(rel) + "/"
+		names = append(names, shown)
+	}
+	data, err := io.ReadAll(io.LimitReader(out.OutputReader(f), maxOwnLogsScan))
+	if err != nil {
+		return "", false
+	}
+	for _, n := range names {
+		if bytes.Contains(data, []byte(n)) {
+			return shown, true
+		}
+	}
+	return "", false
 }

@@ -81,11 +81,12 @@ func (c *Console) Printf(format string, args ...any) {
 
 // Open creates the console log at path (it must not exist) and writes to it
 // everything printed so far. The log is written in a fresh directory of
-// its own outside the work tree until Close moves it to path
+// its own outside the project at root (logdir.MakePending) until Close
+// moves it to path
 // (logdir.Install), so that no gate reading the work tree reads the run's
 // console in progress; where that directory cannot be made, it is written
 // at path from the start.
-func (c *Console) Open(path string) error {
+func (c *Console) Open(path, root string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var f *os.File
@@ -93,7 +94,7 @@ func (c *Console) Open(path string) error {
 	if _, lerr := os.Lstat(path); lerr == nil {
 		return fmt.Errorf("create console log: %s already exists", path)
 	}
-	if dir, terr := os.MkdirTemp("", "agent-gauntlet-console-"); terr == nil {
+	if dir, terr := logdir.MakePending(root, "agent-gauntlet-console-"); terr == nil {
 		if f, err = logdir.OpenPending(dir, filepath.Base(path)); err != nil {
 			_ = os.RemoveAll(dir)
 		} else {

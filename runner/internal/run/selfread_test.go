@@ -27,7 +27,7 @@ import (
 // log_dir must stay inside the project root) ×
 // every kind of check that reads the whole tree (grep -r inverted and
 // plain, a listing of every file, a cat of every file) × a clean and a
-// dirty tree. Each first run's status must be what the same command
+// dirty tree, with TMPDIR outside the project or inside it. Each first run's status must be what the same command
 // exits with in a shell, in the same directory, on the same tree.
 func TestChecksNeverReadTheirRun(t *testing.T) {
 	const needle = "BAD"
@@ -43,24 +43,37 @@ func TestChecksNeverReadTheirRun(t *testing.T) {
 		"sibling":        func(*testing.T) string { return "other/logs" },
 	}
 	trees := map[string]string{"clean": "all good\n", "dirty": "x " + needle + "\n"}
-	for _, entry := range []string{".", "src"} {
-		for ldName, ld := range logDirs {
-			for kind, command := range kinds {
-				for tree, content := range trees {
-					name := fmt.Sprintf("entry=%s/log=%s/%s/%s", entry, ldName, kind, tree)
-					t.Run(name, func(t *testing.T) {
-						root := selfReadProject(t, entry, ld(t), command, content)
-						want := shellExit(t, filepath.Join(root, entry), command) == 0
-						res := Execute(context.Background(), Options{Dir: root})
-						got := res.Status == outcome.StatusPassed
-						if res.Status != outcome.StatusPassed && res.Status != outcome.StatusFailed {
-							t.Fatalf("run %s: %s", res.Status, res.ErrorMessage)
+	// tmp: the system's temporary directory, or TMPDIR pointing into the
+	// project (a project-local TMPDIR, as testscript's $WORK/.tmp).
+	for _, tmp := range []string{"system", "inside"} {
+		for _, entry := range []string{".", "src"} {
+			for ldName, ld := range logDirs {
+				for kind, command := range kinds {
+					for tree, content := range trees {
+						if tmp == "inside" && (entry != "." || ldName != "default-inside") {
+							continue
 						}
-						if got != want {
-							log, _ := os.ReadFile(res.Gates[0].LogPath)
-							t.Fatalf("run passed=%v, the shell passed=%v (status %s)\nlog:\n%s", got, want, res.Status, log)
-						}
-					})
+						name := fmt.Sprintf("tmp=%s/entry=%s/log=%s/%s/%s", tmp, entry, ldName, kind, tree)
+						t.Run(name, func(t *testing.T) {
+							root := selfReadProject(t, entry, ld(t), command, content)
+							if tmp == "inside" {
+								t.Setenv("TMPDIR", filepath.Join(root, ".tmp"))
+								if err := os.Mkdir(filepath.Join(root, ".tmp"), 0o755); err != nil {
+									t.Fatal(err)
+								}
+							}
+							want := shellExit(t, filepath.Join(root, entry), command) == 0
+							res := Execute(context.Background(), Options{Dir: root})
+							got := res.Status == outcome.StatusPassed
+							if res.Status != outcome.StatusPassed && res.Status != outcome.StatusFailed {
+								t.Fatalf("run %s: %s", res.Status, res.ErrorMessage)
+							}
+							if got != want {
+								log, _ := os.ReadFile(res.Gates[0].LogPath)
+								t.Fatalf("run passed=%v, the shell passed=%v (status %s)\nlog:\n%s", got, want, res.Status, log)
+							}
+						})
+					}
 				}
 			}
 		}
