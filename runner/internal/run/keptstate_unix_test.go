@@ -36,10 +36,10 @@ func TestPersonsExecutionStateIsKept(t *testing.T) {
 		}
 	}
 	cases := map[string]left{
-		"notes":       {make: writeFile("my own notes\n"), kept: true},
-		"empty":       {make: writeFile(""), kept: true},
-		"json-other":  {make: writeFile(`{"todo":["ship it"]}`), kept: true},
-		"typescript":  {make: writeFile(`{"last_run_completed_at":"2026-01-02T03:04:05.678Z","branch":"main","commit":"0123456789abcdef0123456789abcdef01234567"}`)},
+		"notes":      {make: writeFile("my own notes\n"), kept: true},
+		"empty":      {make: writeFile(""), kept: true},
+		"json-other": {make: writeFile(`{"todo":["ship it"]}`), kept: true},
+		"typescript": {make: writeFile(`{"last_run_completed_at":"2026-01-02T03:04:05.678Z","branch":"main","commit":"0123456789abcdef0123456789abcdef01234567"}`)},
 		"hard-linked": {make: func(t *testing.T, p string) {
 			other := filepath.Join(t.TempDir(), "notes")
 			writeFile("linked notes\n")(t, other)
