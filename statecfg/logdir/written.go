@@ -173,6 +173,9 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 				continue
 			}
 			rel := filepath.Join(sub, e.Name())
+			if classify(e.Name()) == stateFile && !isState(filepath.Join(dir, sub)) {
+				continue // a person's file at the state's name
+			}
 			if id, err := identify(filepath.Join(dir, rel), false); err == nil {
 				// The state is rewritten by every run, and the TypeScript
 				// tool's session reference deleted, as that tool did.
@@ -189,13 +192,23 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 // as it ends, and may append a line or two to its console log after.
 const adoptSlack = time.Minute
 
+// isState reports whether the file at the execution state's name in dir
+// reads as an execution state (this tool's or the TypeScript tool's).
+func isState(dir string) bool {
+	_, err := state.Read(dir)
+	return err == nil
+}
+
 // lastRunEnd is when the latest execution state of the log directory dir
-// (in its root or previous/) was written; false when there is none.
+// (in its root or previous/) was written; false when there is none. A
+// file of that name that does not read as an execution state (a person's)
+// is no run's end.
 func lastRunEnd(dir string) (time.Time, bool) {
 	var last time.Time
 	found := false
-	for _, p := range []string{filepath.Join(dir, state.File), filepath.Join(dir, PreviousDir, state.File)} {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+	for _, d := range []string{dir, filepath.Join(dir, PreviousDir)} {
+		p := state.Path(d)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && isState(d) {
 			found = true
 			if fi.ModTime().After(last) {
 				last = fi.ModTime()

@@ -388,6 +388,12 @@ func TestStartAdoptsWhatIsThere(t *testing.T) {
 			}
 			writeAll(t, dir, files...)
 			if c.state != "" {
+				// An execution state as the TypeScript tool writes it: a
+				// file of that name that is none is no run's end.
+				ts := `{"last_run_completed_at":"2026-01-02T03:04:05.678Z","branch":"main","commit":"0123456789abcdef0123456789abcdef01234567"}`
+				if err := os.WriteFile(filepath.Join(dir, c.state), []byte(ts), 0o644); err != nil {
+					t.Fatal(err)
+				}
 				old := time.Now().Add(-c.age)
 				if err := os.Chtimes(filepath.Join(dir, c.state), old, old); err != nil {
 					t.Fatal(err)

@@ -46,6 +46,9 @@ const (
 	// msgKilled is a check's failure: the command, a process it started,
 	// a person or the system ended it (see runScript).
 	msgKilled = "Killed by %s, not sent by agent-gauntlet (the command, a process it started, a person or the system sent it)"
+	// msgReadOwnLogs follows the message of a failed check whose output
+	// names the log directory (readOwnLogs).
+	msgReadOwnLogs = "; the check read agent-gauntlet's own logs (%s, which its output names), which hold earlier runs' commands and output: leave that directory out of the command (grep --exclude-dir, find -prune) or delete the logs there"
 	// FixInstructionsHeader opens the fix instructions in a failed check's log.
 	FixInstructionsHeader = "--- Fix Instructions ---"
 	// PreflightFailed opens the log of a check that failed its preflight.
@@ -82,10 +85,21 @@ func workDir(env gate.Env, job gate.Job) string {
 	return filepath.Join(env.Root, filepath.FromSlash(job.WorkingDir))
 }
 
-// openLog creates (truncating) the job log and writes its header.
+// openLog creates the job log and writes its header: in env.Pending, out
+// of the work tree the command may read, when the run has one (finish
+// moves it to LogPath; what is there now must be the gauntlet's to write
+// over, logdir.Vacant), else at LogPath (truncating it).
 func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 	p := LogPath(env, job)
-	f, err := logdir.OpenLog(p, true)
+	var f *os.File
+	var err error
+	if env.Pending != "" {
+		if err = logdir.Vacant(p); err == nil {
+			f, err = logdir.OpenPending(env.Pending, filepath.Base(p))
+		}
+	} else {
+		f, err = logdir.OpenLog(p, true)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create check log: %w", err)
 	}
@@ -106,7 +120,8 @@ func openLog(env gate.Env, job gate.Job, cmd string) (*os.File, error) {
 	return f, nil
 }
 
-// finish appends the result (and fix instructions on failure) and closes f.
+// finish appends the result (and fix instructions on failure), closes f
+// and, when f is a pending log (openLog), moves it to res.LogPath.
 func finish(f *os.File, job gate.Job, res *gate.Result) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\nResult: %s - %s\n", res.Status, res.Message)
@@ -116,9 +131,13 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 	_, werr := f.Write(b.Bytes())
 	cerr := f.Close()
 	err := errors.Join(werr, cerr)
-	// Now with its content, for archiving to know it (the record failing
-	// to note it only leaves it in place).
-	_ = logdir.Note(f.Name(), false)
+	if f.Name() != res.LogPath {
+		err = errors.Join(err, logdir.Install(f.Name(), res.LogPath))
+	} else {
+		// Now with its content, for archiving to know it (the record
+		// failing to note it only leaves it in place).
+		_ = logdir.Note(f.Name(), false)
+	}
 	switch {
 	case err != nil && fserr.Exhausted(err):
 		// The file system took no more (full, a quota): the command's own
@@ -199,7 +218,7 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		return res
 	}
 	x := Exec{Command: cmd, Dir: dir, Env: Environ(env.Diff.BaseBranch),
-		Files: GivenFiles(job, job.Changed), Timeout: job.Check.Timeout, Log: f}
+		Files: GivenFiles(job, job.Changed), Timeout: job.Check.Timeout, Log: f, Temp: env.Pending}
 	began := time.Now()
 	out := x.Run(ctx)
 	if m, ok := missingIn(cmd, out, f, dir, env.Root); ok {
@@ -209,6 +228,9 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 		out.Status, out.Message, out.Infrastructure = gate.StatusError, fmt.Sprintf(msgPersonWanted, line), true
 	}
 	res.Status, res.Message, res.Infrastructure = out.Status, out.Message, out.Infrastructure
+	if logs, ok := readOwnLogs(env, dir, out, f); ok {
+		res.Message += fmt.Sprintf(msgReadOwnLogs, logs)
+	}
 	found, read := ReadFindings(job, cmd, env.Root, dir, out, f, began)
 	if read {
 		res.Findings = &found
@@ -406,4 +428,40 @@ func PreflightResult(job gate.Job, env gate.Env, msg string) gate.Result {
 	fmt.Fprintf(f, "%s\n%s\n", PreflightFailed, msg)
 	finish(f, job, &res)
 	return res
+}
+
+// maxOwnLogsScan bounds how much of a failed check's output readOwnLogs
+// reads.
+const maxOwnLogsScan = 4 << 20
+
+// readOwnLogs reports whether the output of a failed check (out, in log
+// f), run in dir, names the project's log directory, as it is seen from
+// dir or absolute, and that directory as the message names it (relative
+// to dir, with a final slash): the check then most likely read the logs
+// of earlier runs, which a command that reads the whole tree finds
+// (its own run's are never in the tree while it runs: gate.Env.Pending).
+func readOwnLogs(env gate.Env, dir string, out Outcome, f *os.File) (string, bool) {
+	if out.Status != gate.StatusFail || out.TimedOut {
+		return "", false
+	}
+	logDir := env.LogDir
+	if env.Config != nil {
+		logDir = env.Config.LogDirPath()
+	}
+	names := []string{logDir + string(filepath.Separator)}
+	shown := logDir + string(filepath.Separator)
+	if rel, err := filepath.Rel(dir, logDir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		shown = filepath.ToSlash(rel) + "/"
+		names = append(names, shown)
+	}
+	data, err := io.ReadAll(io.LimitReader(out.OutputReader(f), maxOwnLogsScan))
+	if err != nil {
+		return "", false
+	}
+	for _, n := range names {
+		if bytes.Contains(data, []byte(n)) {
+			return shown, true
+		}
+	}
+	return "", false
 }

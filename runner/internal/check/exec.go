@@ -44,6 +44,10 @@ type Exec struct {
 	Log *os.File
 	// MaxScript overrides MaxScriptBytes when positive (tests).
 	MaxScript int
+	// Temp is where the gauntlet's own temporary files of the command go
+	// when not "" (gate.Env.Pending: outside the work tree the command
+	// reads); else tempDir.
+	Temp string
 }
 
 // Span is a byte range of the log: what one batch printed.
@@ -105,7 +109,7 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	var marks *os.File
 	if chained {
 		var err error
-		marks, err = os.CreateTemp(tempDir(ctx), "chain-")
+		marks, err = os.CreateTemp(x.tempDir(ctx), "chain-")
 		if err != nil {
 			out.Status, out.Message = gate.StatusError, fmt.Sprintf("create the chain's marks file: %v", err)
 			out.Infrastructure = true
@@ -196,6 +200,14 @@ func (x Exec) separator(i, n, files int) {
 // system's) outside a run.
 func tempDir(ctx context.Context) string { return procgroup.Scratch(ctx) }
 
+// tempDir is x.Temp, else the run's scratch directory (tempDir).
+func (x Exec) tempDir(ctx context.Context) string {
+	if x.Temp != "" {
+		return x.Temp
+	}
+	return tempDir(ctx)
+}
+
 // listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, in the
 // run's scratch directory (tempDir; nil when Exec has no file list), and
 // its cleanup.
@@ -203,7 +215,7 @@ func (x Exec) listFile(ctx context.Context) (*os.File, func(), error) {
 	if x.Files == nil {
 		return nil, func() {}, nil
 	}
-	f, err := os.CreateTemp(tempDir(ctx), "files-")
+	f, err := os.CreateTemp(x.tempDir(ctx), "files-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
 	}

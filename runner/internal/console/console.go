@@ -44,6 +44,8 @@ type Console struct {
 	path    string
 	pending bytes.Buffer
 	werr    error
+	// pendingDir holds the log until Close moves it to path (Open).
+	pendingDir string
 }
 
 // New returns a Console writing to term; a nil term (silent) shows nothing.
@@ -78,24 +80,55 @@ func (c *Console) Printf(format string, args ...any) {
 }
 
 // Open creates the console log at path (it must not exist) and writes to it
-// everything printed so far.
-func (c *Console) Open(path string) error {
+// everything printed so far. The log is written in a fresh directory of
+// its own outside the project at root (logdir.MakePending) until Close
+// moves it to path
+// (logdir.Install), so that no gate reading the work tree reads the run's
+// console in progress; where that directory cannot be made, it is written
+// at path from the start.
+func (c *Console) Open(path, root string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	var f *os.File
+	var err error
+	if _, lerr := os.Lstat(path); lerr == nil {
+		return fmt.Errorf("create console log: %s already exists", path)
+	}
+	if dir, terr := logdir.MakePending(root, "agent-gauntlet-console-"); terr == nil {
+		if f, err = logdir.OpenPending(dir, filepath.Base(path)); err != nil {
+			_ = os.RemoveAll(dir)
+		} else {
+			c.pendingDir = dir
+		}
+	} else {
+		f, err = os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
 	if err != nil {
 		return fmt.Errorf("create console log: %w", err)
 	}
 	if _, err := f.Write(c.pending.Bytes()); err != nil {
 		f.Close()
+		c.dropPending()
 		return fserr.Wrap("write", path, err)
 	}
 	c.pending.Reset()
 	c.file, c.path = f, path
-	// What it holds now is its first bytes for good: it is only appended
-	// to. (The record failing to note it only leaves it in place.)
-	_ = logdir.Note(path, false)
+	if c.pendingDir == "" {
+		// What it holds now is its first bytes for good: it is only
+		// appended to. (The record failing to note it only leaves it in
+		// place.)
+		_ = logdir.Note(path, false)
+	}
 	return nil
+}
+
+// dropPending removes the directory the log was written in before Close
+// moved it (none when it was written in place).
+func (c *Console) dropPending() {
+	if c.pendingDir != "" {
+		_ = os.RemoveAll(c.pendingDir)
+		c.pendingDir = ""
+	}
 }
 
 // Path is the console log's path, "" until Open.
@@ -113,6 +146,12 @@ func (c *Console) Close() error {
 		return nil
 	}
 	err := c.file.Close()
+	if c.pendingDir != "" {
+		if ierr := logdir.Install(c.file.Name(), c.path); ierr != nil && err == nil {
+			err = ierr
+		}
+		c.dropPending()
+	}
 	c.file = nil
 	if c.werr != nil {
 		return c.werr

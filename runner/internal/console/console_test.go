@@ -16,7 +16,7 @@ func TestConsoleBuffersUntilOpenAndStripsANSI(t *testing.T) {
 	c := New(&term)
 	c.Printf("before \x1b[31mred\x1b[0m")
 	p := filepath.Join(t.TempDir(), "console.1.log")
-	if err := c.Open(p); err != nil {
+	if err := c.Open(p, filepath.Dir(p)); err != nil {
 		t.Fatal(err)
 	}
 	c.Start("check:.:lint")
@@ -33,7 +33,7 @@ func TestConsoleBuffersUntilOpenAndStripsANSI(t *testing.T) {
 	if !strings.Contains(term.String(), "\x1b[31mred") {
 		t.Fatalf("terminal lost its colors: %q", term.String())
 	}
-	if err := New(nil).Open(p); err == nil {
+	if err := New(nil).Open(p, filepath.Dir(p)); err == nil {
 		t.Fatal("Open over an existing log succeeded")
 	}
 }

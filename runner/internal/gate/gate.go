@@ -175,6 +175,11 @@ type Env struct {
 	Root string
 	// LogDir is the absolute log directory.
 	LogDir string
+	// Pending is a directory of the run outside the project's work tree
+	// where a check's log is written while its command runs, moved into
+	// LogDir when it ends (logdir.Install), so that a command reading
+	// the work tree never reads its own output; "" writes it in LogDir.
+	Pending string
 	// Names names the jobs' log files (see logdir.JobNames): every job the
 	// configuration can give, so that a job's files keep one name across
 	// runs that execute different jobs.

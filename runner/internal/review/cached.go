@@ -38,7 +38,7 @@ func WriteCached(env gate.Env, job gate.Job, res gate.Result, slots []CachedSlot
 
 // writeCachedSlot writes the log and the JSON of one cached slot.
 func writeCachedSlot(env gate.Env, job gate.Job, slot *gate.Slot, proof string, now func() time.Time) error {
-	lg, err := createSlotLog(env.Names.SlotLog(job.ID, slot.Adapter, slot.Index, env.RunNumber).Path(env.LogDir), now)
+	lg, err := createSlotLog(env.Names.SlotLog(job.ID, slot.Adapter, slot.Index, env.RunNumber).Path(env.LogDir), env.Pending, now)
 	if err != nil {
 		return err
 	}

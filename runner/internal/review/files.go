@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -91,9 +92,20 @@ type slotLog struct {
 	err     error
 }
 
-// createSlotLog creates (truncates) the log at path.
-func createSlotLog(path string, now func() time.Time) (*slotLog, error) {
-	f, err := logdir.OpenLog(path, true)
+// createSlotLog creates the log at path: in pending (gate.Env.Pending),
+// out of the work tree a check running meanwhile may read, when not "",
+// moved to path by Close (what is there now must be the gauntlet's to
+// write over, logdir.Vacant); else at path (truncating it).
+func createSlotLog(path, pending string, now func() time.Time) (*slotLog, error) {
+	var f *os.File
+	var err error
+	if pending != "" {
+		if err = logdir.Vacant(path); err == nil {
+			f, err = logdir.OpenPending(pending, filepath.Base(path))
+		}
+	} else {
+		f, err = logdir.OpenLog(path, true)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create review log: %w", err)
 	}
@@ -149,6 +161,12 @@ func (l *slotLog) Close() error {
 	defer l.mu.Unlock()
 	if err := l.f.Close(); err != nil && l.err == nil {
 		l.err = fserr.Wrap("close", l.path, err)
+	}
+	if l.f.Name() != l.path {
+		if err := logdir.Install(l.f.Name(), l.path); err != nil && l.err == nil {
+			l.err = err
+		}
+		return l.err
 	}
 	// Now with its content, for archiving to know it (the record failing
 	// to note it only leaves it in place).

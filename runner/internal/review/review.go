@@ -337,7 +337,7 @@ func (g *gateRun) nextHealthy(ctx context.Context, failed string, tried []string
 
 // openLog creates a slot log and writes the shared header.
 func (g *gateRun) openLog(adapterName string, index int) (*slotLog, error) {
-	lg, err := createSlotLog(g.env.Names.SlotLog(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.d.now)
+	lg, err := createSlotLog(g.env.Names.SlotLog(g.job.ID, adapterName, index, g.env.RunNumber).Path(g.env.LogDir), g.env.Pending, g.d.now)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,9 @@ type ran struct {
 // (each kind by its runner, see kinds) and closes the baselines' worktrees
 // as soon as the gates are done.
 func runGates(ctx context.Context, s *services, p *project, b *begun, ch *changes, pl *planned, prep *prepared) ran {
-	env := gate.Env{Root: p.root, LogDir: b.runDir, Names: pl.names, RunNumber: b.runNumber, Diff: prep.spec, CI: p.eff.CI,
+	pending, removePending := pendingLogs(p.root)
+	defer removePending()
+	env := gate.Env{Root: p.root, LogDir: b.runDir, Pending: pending, Names: pl.names, RunNumber: b.runNumber, Diff: prep.spec, CI: p.eff.CI,
 		Config: p.cfg, Previous: prep.previous, Console: s.cons, Skips: prep.skips}
 	report := reporter{cons: s.cons, debug: p.debug, record: verdictRecorder(ctx, s, p, b)}
 	hits, rest := takeCached(s, prep, pl.jobs, env, report)

@@ -17,10 +17,13 @@ const (
 	linePreviousFails = "Found %d gate(s) with %d previous violation(s)."
 	lineInterrupted   = "Run interrupted; gates were stopped."
 	lineWarning       = "Warning: %s"
-	lineError         = "Error: %v"
-	lineUnheld        = "Note: no verdict is cached or taken from the cache: %s."
-	lineUncached      = "Note: %s is not cached: its command %s."
-	lineLeftOut       = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews see a repository's files, not a file git cannot read; checks see both."
+	// msgStateKept tells that a person's entry at the execution state's
+	// name was moved aside (logdir.KeepForeignState).
+	msgStateKept = "%s was not agent-gauntlet's execution state (a person's file, a link, a directory): it is kept, moved to %s, and the state is written in its place"
+	lineError    = "Error: %v"
+	lineUnheld   = "Note: no verdict is cached or taken from the cache: %s."
+	lineUncached = "Note: %s is not cached: its command %s."
+	lineLeftOut  = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, or a file git cannot read): reviews see a repository's files, not a file git cannot read; checks see both."
 )
 
 // Why an episode ends at its retry limit (lineFreshBudget).

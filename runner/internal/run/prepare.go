@@ -58,7 +58,7 @@ func prepare(ctx context.Context, s *services, p *project, b *begun, ch *changes
 	if err := runDir(p.logDir, rel); err != nil {
 		return nil, err
 	}
-	if err := s.cons.Open(consolePath); err != nil {
+	if err := s.cons.Open(consolePath, p.root); err != nil {
 		return nil, err
 	}
 	prep := &prepared{consolePath: consolePath}

@@ -124,6 +124,12 @@ func writeState(s *services, p *project, b *begun, e ending, ep endPoint, book *
 	if book.Episode != nil {
 		st.EpisodeStartRun = book.Episode.FirstRun
 	}
+	if kept, err := logdir.KeepForeignState(p.logDir); err != nil {
+		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v (a file that is not agent-gauntlet's is there)", err))
+		return
+	} else if kept != "" {
+		s.cons.Printf(lineWarning, fmt.Sprintf(msgStateKept, state.Path(p.logDir), kept))
+	}
 	if err := state.WriteDeleting(p.logDir, st, logdir.Owned); err != nil {
 		s.cons.Printf(lineWarning, fmt.Sprintf("execution state not written: %v", err))
 	} else if err := logdir.Note(state.Path(p.logDir), false); err != nil {

@@ -16,14 +16,15 @@ var writerCall = regexp.MustCompile(`\bos\.(RemoveAll|Remove|MkdirAll|Mkdir|Writ
 // How the calls of a file are kept from following a link or taking a
 // person's entry.
 const (
-	routed   = "routed: owned.MkdirAll / FileParent, store.MakeDir or procgroup's scratch (TestFaults)"
-	noFollow = "exclusive or O_NOFOLLOW create of a file it then owns, or removal of a file it created"
-	fresh    = "a temporary directory or file it makes fresh (MkdirTemp/CreateTemp) and removes itself"
-	testOnly = "test helpers and stand-ins, never in the shipped binary's paths"
-	atomic   = "a temporary file renamed over the target: a link there is replaced, never written through"
-	rooted   = "the log directory itself (the root the gauntlet owns), then an O_NOFOLLOW open or an atomic write"
-	readOnly = "an O_RDONLY open: reads, never creates or writes"
-	open     = "NOT YET ROUTED: a directory between the owned one and the file may be followed"
+	routed    = "routed: owned.MkdirAll / FileParent, store.MakeDir or procgroup's scratch (TestFaults)"
+	noFollow  = "exclusive or O_NOFOLLOW create of a file it then owns, or removal of a file it created"
+	fresh     = "a temporary directory or file it makes fresh (MkdirTemp/CreateTemp) and removes itself"
+	testOnly  = "test helpers and stand-ins, never in the shipped binary's paths"
+	atomic    = "a temporary file renamed over the target: a link there is replaced, never written through"
+	rooted    = "the log directory itself (the root the gauntlet owns), then an O_NOFOLLOW open or an atomic write"
+	readOnly  = "an O_RDONLY open: reads, never creates or writes"
+	installed = "a fresh pending directory of its own, its logs created exclusively there, moved onto nothing or onto the gauntlet's own file (logdir.Vacant), never through a link, then removed"
+	open      = "NOT YET ROUTED: a directory between the owned one and the file may be followed"
 )
 
 // sites are the reviewed writers and removers of statecfg/, runner/ and
@@ -50,7 +51,7 @@ var sites = map[string]struct {
 	"runner/internal/baseline/worktree.go":               {4, fresh},
 	"runner/internal/cache/outside.go":                   {1, readOnly},
 	"runner/internal/check/exec.go":                      {4, routed},
-	"runner/internal/console/console.go":                 {1, noFollow},
+	"runner/internal/console/console.go":                 {3, installed},
 	"runner/internal/debuglog/debuglog.go":               {1, rooted},
 	"runner/internal/git/checkout.go":                    {2, fresh},
 	"runner/internal/git/extract.go":                     {2, open},
@@ -62,6 +63,7 @@ var sites = map[string]struct {
 	"runner/internal/git/reviewdiff.go":                  {7, fresh},
 	"runner/internal/git/snapshot.go":                    {4, fresh},
 	"runner/internal/git/worktree.go":                    {3, open},
+	"runner/internal/run/pending.go":                     {1, fresh},
 	"runner/internal/review/adapter/invoke.go":           {2, fresh},
 	"runner/internal/review/internal/standin/standin.go": {2, testOnly},
 	"runner/internal/run/prepare.go":                     {1, routed},
@@ -76,6 +78,7 @@ var sites = map[string]struct {
 	"statecfg/lock/os_unix.go":                           {1, noFollow},
 	"statecfg/lock/os_windows.go":                        {1, noFollow},
 	"statecfg/lock/probe.go":                             {1, noFollow},
+	"statecfg/logdir/pending.go":                         {4, installed},
 	"statecfg/logdir/os_unix.go":                         {1, noFollow},
 	"statecfg/logdir/os_windows.go":                      {1, noFollow},
 	"statecfg/state/state.go":                            {2, rooted},

@@ -1,0 +1,145 @@
+//go:build unix
+
+package logdir
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestInstallNeverOverAPersonsFile pins Install's invariant: a finished
+// pending log lands at its name only where nothing is, or where the file
+// is one the gauntlet wrote; whatever else is there when the command ends
+// (a person's file that appeared meanwhile, a link, a directory, a FIFO,
+// a hard-linked file) stays as it was, and the pending log is gone either
+// way. The table is every kind of entry a log's name can hold.
+func TestInstallNeverOverAPersonsFile(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		put  func(t *testing.T, path string) // what is at the log's name
+		ok   bool
+	}{
+		{name: "nothing", put: func(*testing.T, string) {}, ok: true},
+		{name: "the gauntlet's own", put: func(t *testing.T, p string) {
+			f, err := OpenLog(p, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("an earlier log\n")
+			f.Close()
+			if err := Note(p, false); err != nil {
+				t.Fatal(err)
+			}
+		}, ok: true},
+		{name: "a person's file", put: func(t *testing.T, p string) { write(t, p, "mine\n") }},
+		{name: "a symbolic link", put: func(t *testing.T, p string) {
+			target := filepath.Join(t.TempDir(), "target")
+			write(t, target, "outside\n")
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a directory", put: func(t *testing.T, p string) {
+			if err := os.Mkdir(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a FIFO", put: func(t *testing.T, p string) {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(root, "gauntlet_logs")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := Start(dir); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "check_._x.1.log")
+			pending, err := MakePending(root, "pending-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(pending)
+			if inside(root, pending) {
+				t.Fatalf("pending directory %s lies inside the project %s", pending, root)
+			}
+			f, err := OpenPending(pending, filepath.Base(path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("the new log\n")
+			f.Close()
+			c.put(t, path) // appears while the command runs
+			before := entry(path)
+			err = Install(f.Name(), path)
+			if _, serr := os.Lstat(f.Name()); serr == nil {
+				t.Fatal("the pending log is left behind")
+			}
+			if c.ok {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, _ := os.ReadFile(path); string(got) != "the new log\n" || !Wrote(path) {
+					t.Fatalf("installed %q, recorded %v", got, Wrote(path))
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("installed over what is not the gauntlet's")
+			}
+			if after := entry(path); after != before {
+				t.Fatalf("the entry changed: %s, was %s", after, before)
+			}
+		})
+	}
+}
+
+// entry describes what is at p: its type and, for a file, its content.
+func entry(p string) string {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return err.Error()
+	}
+	if fi.Mode().IsRegular() {
+		data, _ := os.ReadFile(p)
+		return "file " + string(data)
+	}
+	target, _ := os.Readlink(p)
+	return fi.Mode().Type().String() + " " + target
+}
+
+// write writes content at p.
+func write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMakePendingOutsideTheProject: TMPDIR inside the project is not used.
+func TestMakePendingOutsideTheProject(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("TMPDIR", filepath.Join(root, "tmp"))
+	if err := os.Mkdir(filepath.Join(root, "tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := MakePending(root, "pending-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if inside(root, dir) || strings.HasPrefix(dir, root) {
+		t.Fatalf("pending directory %s lies inside the project %s", dir, root)
+	}
+}
