@@ -185,8 +185,8 @@ type model struct {
 	// through the link. While one is planted, a refusal (an error the
 	// stop tells) is legitimate.
 	storeLinks map[string]map[string]string
-	branch   string
-	branches []string
+	branch     string
+	branches   []string
 	// unborn: no commit yet.
 	unborn bool
 	// session is the current agent session id; sessions counts them.
