@@ -85,15 +85,16 @@ func TestIgnoreRuleToldToTheProjectItHides(t *testing.T) {
 }
 
 // A project trusted by an older version has no baseline (the baseline
-// record is gone): its first stop in a work tree says what it cannot
-// compare, and a re-trust before it is compared with the record it
-// replaced. For an ignore rule hiding the agent's file, and for weakened
-// gates re-trusted, the first stop blocks or tells.
+// record is gone): its first stop in a work tree compares the ignore rules
+// with those HEAD's commit stands for (its .gitignore files, no rule
+// outside the work tree), and a re-trust before it is compared with the
+// record it replaced. For an ignore rule hiding the agent's file, and for
+// weakened gates re-trusted, the first stop blocks or tells.
 func TestNoBaselineIsSaid(t *testing.T) {
 	dir := t.TempDir()
 	for name, attack := range map[string]struct{ do, told string }{
 		"ignore rule": {do: "cp $WORK/bad.txt src/bad.txt\nexec sh -c 'echo bad.txt > src/.gitignore && echo src/.gitignore >> .git/info/exclude'\n",
-			told: "Not verified: .*the files the ignore rules hide from git now"},
+			told: "compared with the .gitignore files committed at HEAD.*Not verified: .*the files that .*info/exclude.*src/.gitignore newly hide from git"},
 		"re-trust": {do: "cp $WORK/bad.txt src/bad.txt\nexec git add -A\nexec git commit -q -m work\n" + retrusts[0].edit +
 			"\nexec git commit -q -am gates\nexec agent-gauntlet trust --yes\n", told: "The trusted configuration changed"},
 	} {

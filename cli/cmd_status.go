@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +80,26 @@ func (c *StatusCmd) Run(env *Env) error {
 	writeNotices(env.Stdout, notices)
 	writeAnswers(env.Stdout, answers)
 	return nil
+}
+
+// writeBudgets lists each agent session's own retry budget in the
+// episode, the last counted first, those at the retry limit said.
+func writeBudgets(w io.Writer, r runner.RunBudget) {
+	if len(r.Sessions) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Retry budget per agent session (each spends only its own; a session not listed has all of it):")
+	for _, b := range slices.Backward(r.Sessions) {
+		session := "with no session id"
+		if b.Session != "" {
+			session = runner.SafeText(b.Session)
+		}
+		limit := ""
+		if b.Runs >= r.Allowed {
+			limit = ": retry limit reached, its stops are approved without running the gates until a new commit"
+		}
+		fmt.Fprintf(w, "  session %s: %d of %d run(s) left%s\n", session, max(0, r.Allowed-b.Runs), r.Allowed, limit)
+	}
 }
 
 // writeAnswers lists the stop hook's last answer to each agent session,
@@ -227,6 +248,7 @@ func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 		kind = "a verification run"
 	}
 	fmt.Fprintf(w, "Next run: %d, %s; retry budget: %d of %d run(s) left (max_retries: %d)\n", r.Next, kind, r.Left, r.Allowed, r.MaxRetries)
+	writeBudgets(w, r)
 	if st.LastRun == nil {
 		fmt.Fprintln(w, "Last run: none recorded")
 	} else {

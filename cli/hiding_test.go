@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -81,10 +82,31 @@ const (
 	// agent works in a new `git worktree` whose first stop follows the
 	// hiding.
 	newWorktree
+	// adoptedFirstStop: as beforeFirstStop, but no person ever ran
+	// `agent-gauntlet trust`: the first stop adopts the configuration
+	// committed at HEAD, and no record of the ignore rules exists.
+	adoptedFirstStop
 )
 
 // whens name the rows.
-var whens = map[when]string{afterStop: "", inInterval: " in the interval", beforeFirstStop: " first stop", newWorktree: " new worktree"}
+var whens = map[when]string{afterStop: "", inInterval: " in the interval", beforeFirstStop: " first stop",
+	newWorktree: " new worktree", adoptedFirstStop: " adopted first stop"}
+
+// knob is a setting of the project's config.yml that a hiding must not
+// depend on: max_retries (0: the first failing run is the last) and
+// baseline (a failure the merge base has too passes).
+type knob struct {
+	retries  int
+	baseline bool
+}
+
+// knobs are every combination; the scripts take them in turn (knobFor),
+// so that each meets every row and every hiding.
+var knobs = []knob{{0, false}, {2, false}, {0, true}, {2, true}}
+
+// knobFor is the setting of the script of the hiding at hi, the change
+// at ci and the row w.
+func knobFor(hi, ci int, w when) knob { return knobs[(hi+ci+int(w))%len(knobs)] }
 
 // For every file a gate could read under an entry point that differs from
 // what the last stop verified, the stop hook either sees it as a change
@@ -95,30 +117,45 @@ var whens = map[when]string{afterStop: "", inInterval: " in the interval", befor
 // rules a stop compares with are never the agent's: a stop before
 // anything changed records them, and before a project's first stop, or
 // a work tree's, those `agent-gauntlet trust` recorded, or the last ones
-// a stop of the project saw in any work tree, stand in. A stop before the
-// change speaks of no rule. In the run interval that first stop's pass
-// starts, the approve that runs no gate tells it the same.
+// a stop of the project saw in any work tree, stand in; in a project no
+// person trusted, whose first stop adopts the configuration committed at
+// HEAD, the ignore files committed at HEAD stand in for those in the work
+// tree (the others, outside it, have nothing to compare with, and that
+// stop names what they hide). A stop before the change speaks of no rule.
+// In the run interval that first stop's pass starts, the approve that
+// runs no gate tells it the same. No setting of config.yml (max_retries,
+// baseline) changes this.
 func TestHidingIsToldOrBlocked(t *testing.T) {
 	dir := t.TempDir()
-	for _, h := range hidings {
-		for _, c := range hiddens {
-			for _, w := range []when{afterStop, inInterval, beforeFirstStop, newWorktree} {
+	for hi, h := range hidings {
+		for ci, c := range hiddens {
+			for _, w := range []when{afterStop, inInterval, beforeFirstStop, newWorktree, adoptedFirstStop} {
 				if w == newWorktree && c.name != hiddens[0].name {
 					continue // one change is enough to show the work tree's baseline
 				}
-				writeScript(t, dir, h.name+" "+c.name+whens[w], hidingScript(h, c, w))
+				k := knobFor(hi, ci, w)
+				name := fmt.Sprintf("%s %s%s retries%d", h.name, c.name, whens[w], k.retries)
+				if k.baseline {
+					name += " baseline"
+				}
+				writeScript(t, dir, name, hidingScript(h, c, w, k))
 			}
 		}
 	}
 	testscript.Run(t, ScriptParams(dir))
 }
 
-// hidingScript is the script of hiding h of change c at w.
-func hidingScript(h hiding, c hidden, w when) string {
+// hidingScript is the script of hiding h of change c at w, with the
+// settings k.
+func hidingScript(h hiding, c hidden, w when, k knob) string {
 	setup, files, intervalLine, rule, hide := hidingSetup, hidingFiles, "", h.rule, h.hide
+	files = strings.Replace(files, "base_branch: main\n", fmt.Sprintf("base_branch: main\nmax_retries: %d\nbaseline: %t\n", k.retries, k.baseline), 1)
 	switch w {
 	case beforeFirstStop:
 		setup, _, _ = strings.Cut(setup, "stdin stop.json")
+	case adoptedFirstStop:
+		setup, _, _ = strings.Cut(setup, "stdin stop.json")
+		setup = strings.Replace(setup, "exec agent-gauntlet trust --yes\n", "", 1)
 	case newWorktree:
 		setup += "exec git worktree add -q -b other $WORK/wt\ncd $WORK/wt\n"
 		hide = strings.ReplaceAll(hide, ".git/", "$(git rev-parse --git-common-dir)/")
@@ -182,9 +219,14 @@ stop_hook:
   run_interval_minutes: 0
 `
 
-// cmdBlockedOrTold checks the stop hook's answer on stdout: a block, or
-// an approve whose systemMessage says "Not verified" and matches the rule
-// pattern; with -any, an approve whose systemMessage matches it:
+// hiddenGateTold finds in an approve's systemMessage the scripts' check
+// named as failing, not verified: the check judged the hidden file.
+var hiddenGateTold = regexp.MustCompile(`Not verified: [^.]*failing[^.]*check:src:marker`)
+
+// cmdBlockedOrTold checks the stop hook's answer on stdout: a block, an
+// approve that names the failing check as not verified (hiddenGateTold),
+// or an approve whose systemMessage says "Not verified" and matches the
+// rule pattern; with -any, an approve whose systemMessage matches it:
 //
 //	blockedortold [-any] RULE
 func cmdBlockedOrTold(ts *testscript.TestScript, neg bool, args []string) {
@@ -206,6 +248,9 @@ func cmdBlockedOrTold(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	rx, err := regexp.Compile(args[0])
 	ts.Check(err)
+	if a.Decision == "approve" && hiddenGateTold.MatchString(a.SystemMessage) {
+		return // the gate ran, failed, and the approve names it (max_retries: 0)
+	}
 	if !anyNote && !strings.Contains(a.SystemMessage, "Not verified") || !rx.MatchString(a.SystemMessage) {
 		ts.Fatalf("neither a block nor told of %q: %s", args[0], out)
 	}

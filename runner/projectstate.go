@@ -66,13 +66,16 @@ type RunBudget struct {
 	Next         int  `json:"next"`
 	Verification bool `json:"verification"`
 	// MaxRetries is the configured max_retries; Allowed the runs it allows
-	// (max_retries + 1); Left those the agent's stop hook still has in the
-	// episode (0: its next run is refused with retry_limit_exceeded, unless
-	// a new session or commit starts a fresh budget). Runs by hand spend
-	// none.
-	MaxRetries int `json:"max_retries"`
-	Allowed    int `json:"allowed"`
-	Left       int `json:"left"`
+	// (max_retries + 1) to each agent session; Left those the session of
+	// the last counted stop still has in the episode (0: its next stop is
+	// refused with retry_limit_exceeded, unless a new commit starts a
+	// fresh budget). Sessions are every session's budget, the last counted
+	// last: each session's own stops alone spend it, and a session with
+	// none counted has all of it. Runs by hand spend none.
+	MaxRetries int                      `json:"max_retries"`
+	Allowed    int                      `json:"allowed"`
+	Left       int                      `json:"left"`
+	Sessions   []verdicts.SessionBudget `json:"sessions,omitempty"`
 }
 
 // LastRun is the execution state's record of the last run.
@@ -133,7 +136,8 @@ func Status(ctx context.Context, cfg *config.Config, getenv func(string) string,
 		st.Warnings = append(st.Warnings, err.Error())
 	}
 	st.Run = RunBudget{Next: next, Verification: !pf.Empty(), MaxRetries: cfg.MaxRetries, Allowed: cfg.MaxRetries + 1}
-	st.Run.Left = max(0, st.Run.Allowed-v.Book.Spent())
+	st.Run.Left = max(0, st.Run.Allowed-v.Book.Last().Runs)
+	st.Run.Sessions = v.Book.Episode.Budgets()
 	eff := config.Resolve(cfg, getenv)
 	st.Warnings = append(st.Warnings, eff.Warnings...)
 	st.StopHook = hookOutlook(ctx, eff.StopHook, cfg.Root, logDir, now)

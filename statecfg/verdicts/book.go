@@ -132,16 +132,19 @@ type Episode struct {
 	StartedAt time.Time `json:"started_at"`
 	FirstRun  int       `json:"first_run"`
 	// Runs is how many of its runs the budget counted (the agent's, see
-	// CountRun): the budget spent.
+	// CountRun), every session's.
 	Runs int `json:"runs"`
 	// SessionID is the agent session of its last counted run.
 	SessionID string `json:"session_id,omitempty"`
 	// Branch and Head are the branch and HEAD when it began; LastHead is
-	// HEAD at its last counted run (a new commit since starts a fresh
-	// budget at the retry limit).
+	// HEAD at its last counted run.
 	Branch   string `json:"branch"`
 	Head     string `json:"head,omitempty"`
 	LastHead string `json:"last_head,omitempty"`
+	// Sessions are the retry budgets of its agent sessions, each spent
+	// by that session's own stops alone, the last counted last; at most
+	// MaxSessionBudgets (see Budgets for a book without them).
+	Sessions []SessionBudget `json:"sessions,omitempty"`
 	// Base is where the change set of its first run began: the merge base
 	// with the base branch, the last verified point of a base branch that
 	// is HEAD's own, or git's empty tree before the first commit. A run
@@ -151,6 +154,24 @@ type Episode struct {
 	// Reason says why it began ("first run", "new session", ...).
 	Reason string `json:"reason,omitempty"`
 }
+
+// SessionBudget is the retry budget one agent session spent in an
+// episode.
+type SessionBudget struct {
+	// Session is the hook input's session id ("" when it named none).
+	Session string `json:"session"`
+	// Runs is how many of its stops the budget counted; LastHead is HEAD
+	// at the last of them (a new commit since starts a fresh budget at the
+	// retry limit).
+	Runs     int    `json:"runs"`
+	LastHead string `json:"last_head,omitempty"`
+}
+
+// MaxSessionBudgets bounds the sessions an episode keeps a budget for:
+// past it the budget counted least recently is dropped, and its session
+// starts a fresh one if it stops again (it is sent back more, never
+// less).
+const MaxSessionBudgets = 16
 
 // Snapshot is the work tree a run judged.
 type Snapshot struct {
@@ -625,19 +646,34 @@ func (b *Book) PassedIn(env string) bool {
 	return b.FullPassEnv == "" || b.FullPassEnv == env
 }
 
-// CountRun adds a run to the retry budget of the open episode, opening
-// one (for reason, with start's branch, HEAD and base) when none is open,
-// and returns the run's place in the budget, 1 for the episode's first.
-// The episode's last HEAD becomes start's, and its session start's when
-// it has one.
+// CountRun adds a run of start's session to the retry budget of the open
+// episode, opening one (for reason, with start's branch, HEAD and base)
+// when none is open, and returns the run's place in that session's
+// budget, 1 for its first: no other session's runs count in it. The
+// episode's last HEAD and session become start's (its session only when
+// it has one).
 func (b *Book) CountRun(start Episode, reason string) int {
 	b.OpenEpisode(start, reason)
-	b.Episode.Runs++
-	b.Episode.LastHead = start.Head
-	if start.SessionID != "" {
-		b.Episode.SessionID = start.SessionID
+	e := b.Episode
+	e.Sessions = e.Budgets()
+	i := slices.IndexFunc(e.Sessions, func(s SessionBudget) bool { return s.Session == start.SessionID })
+	sb := SessionBudget{Session: start.SessionID}
+	if i >= 0 {
+		sb = e.Sessions[i]
+		e.Sessions = slices.Delete(e.Sessions, i, i+1)
 	}
-	return b.Episode.Runs
+	sb.Runs++
+	sb.LastHead = start.Head
+	e.Sessions = append(e.Sessions, sb)
+	if over := len(e.Sessions) - MaxSessionBudgets; over > 0 {
+		e.Sessions = slices.Delete(e.Sessions, 0, over)
+	}
+	e.Runs++
+	e.LastHead = start.Head
+	if start.SessionID != "" {
+		e.SessionID = start.SessionID
+	}
+	return sb.Runs
 }
 
 // OpenEpisode opens an episode (for reason, with start's branch, HEAD and
@@ -649,23 +685,65 @@ func (b *Book) OpenEpisode(start Episode, reason string) {
 	}
 }
 
-// FreshBudget gives the open episode a fresh retry budget for reason (a
-// new agent session, a new commit after the retry limit): no run counted
-// yet. Where its change set began stays: its failures are still verified
-// from there.
-func (b *Book) FreshBudget(reason string) {
-	if b.Episode != nil {
-		b.Episode.Runs, b.Episode.Reason = 0, reason
+// FreshBudget gives session a fresh retry budget in the open episode for
+// reason (a new commit after its retry limit, or a first stop after
+// another session reached its own): no run of it counted yet. Where the
+// episode's change set began stays: its failures are still verified from
+// there.
+func (b *Book) FreshBudget(session, reason string) {
+	e := b.Episode
+	if e == nil {
+		return
 	}
+	e.Sessions = e.Budgets()
+	if i := slices.IndexFunc(e.Sessions, func(s SessionBudget) bool { return s.Session == session }); i >= 0 {
+		e.Sessions[i].Runs = 0
+	}
+	e.Reason = reason
 }
 
-// Spent is the retry budget the open episode has spent: the runs it
-// counted, 0 with none open.
-func (b *Book) Spent() int {
-	if b.Episode == nil {
-		return 0
+// Budgets are the retry budgets of the episode's sessions, the last
+// counted last. An episode an older version recorded (or one carried over
+// from the logs) counted every run in one budget: it is its last
+// session's.
+func (e *Episode) Budgets() []SessionBudget {
+	if e == nil {
+		return nil
 	}
-	return b.Episode.Runs
+	if len(e.Sessions) == 0 && e.Runs > 0 {
+		return []SessionBudget{{Session: e.SessionID, Runs: e.Runs, LastHead: e.LastHead}}
+	}
+	return slices.Clone(e.Sessions)
+}
+
+// Budget is the retry budget session spent in the open episode: the runs
+// of its own stops the budget counted, and HEAD at the last of them; 0
+// and "" with none open or none counted.
+func (b *Book) Budget(session string) SessionBudget {
+	for _, s := range b.Episode.Budgets() {
+		if s.Session == session {
+			return s
+		}
+	}
+	return SessionBudget{Session: session}
+}
+
+// Last is the budget of the session of the open episode's last counted
+// run (see Budget), zero with none open or none counted.
+func (b *Book) Last() SessionBudget {
+	all := b.Episode.Budgets()
+	if len(all) == 0 {
+		return SessionBudget{}
+	}
+	return all[len(all)-1]
+}
+
+// ReachedElsewhere reports whether a session other than session spent
+// its whole retry budget of allowed runs in the open episode.
+func (b *Book) ReachedElsewhere(session string, allowed int) bool {
+	return slices.ContainsFunc(b.Episode.Budgets(), func(s SessionBudget) bool {
+		return s.Session != session && s.Runs >= allowed
+	})
 }
 
 // Settle drops every verdict after a run in the environment env that

@@ -183,7 +183,7 @@ func TestFinishAndEpisodes(t *testing.T) {
 		t.Fatalf("CountRun = %d, %+v", n, b.Episode)
 	}
 	b.Finish(t0, true, false, true)
-	if n := b.CountRun(Episode{Head: "c2"}, "ignored: an episode is open"); n != 2 || b.Episode.Head != "c1" {
+	if n := b.CountRun(Episode{Head: "c2", SessionID: "s1"}, "ignored: an episode is open"); n != 2 || b.Episode.Head != "c1" {
 		t.Errorf("second run = %d, %+v", n, b.Episode)
 	}
 	b.NewEpisode(Episode{StartedAt: t0, FirstRun: 3, Head: "c3"}, "new commit")
@@ -275,7 +275,7 @@ func TestEpisodeBudget(t *testing.T) {
 	b := newBook()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b.OpenEpisode(Episode{StartedAt: t0, FirstRun: 1, Branch: "main", Head: "c1", Base: gitEmptyTree}, "a run left failures pending")
-	if b.Spent() != 0 || b.Episode.Base != gitEmptyTree {
+	if b.Last().Runs != 0 || b.Episode.Base != gitEmptyTree {
 		t.Fatalf("a run by hand spent the budget: %+v", b.Episode)
 	}
 	b.OpenEpisode(Episode{Base: "other"}, "ignored")
@@ -285,22 +285,29 @@ func TestEpisodeBudget(t *testing.T) {
 	if n := b.CountRun(Episode{Head: "c2", SessionID: "s1"}, ""); n != 1 || b.Episode.LastHead != "c2" || b.Episode.SessionID != "s1" {
 		t.Errorf("CountRun = %d, %+v", n, b.Episode)
 	}
-	b.CountRun(Episode{Head: "c3"}, "")
-	if b.Spent() != 2 || b.Episode.SessionID != "s1" || b.Episode.LastHead != "c3" {
+	b.CountRun(Episode{Head: "c3", SessionID: "s1"}, "")
+	if b.Last().Runs != 2 || b.Budget("s1") != (SessionBudget{Session: "s1", Runs: 2, LastHead: "c3"}) {
 		t.Errorf("second run: %+v", b.Episode)
 	}
-	b.FreshBudget("a new agent session")
-	if b.Spent() != 0 || b.Episode.Base != gitEmptyTree || b.Episode.FirstRun != 1 || b.Episode.Reason != "a new agent session" {
-		t.Errorf("a fresh budget moved the episode's start: %+v", b.Episode)
+	// Another session (or none named) spends its own budget, not s1's.
+	if n := b.CountRun(Episode{Head: "c3"}, ""); n != 1 || b.Budget("s1").Runs != 2 || b.Episode.Runs != 3 || b.Last().Session != "" {
+		t.Errorf("a run of no session: %d, %+v", n, b.Episode)
+	}
+	if !b.ReachedElsewhere("s2", 2) || b.ReachedElsewhere("s1", 2) || b.ReachedElsewhere("s2", 3) {
+		t.Errorf("ReachedElsewhere: %+v", b.Episode)
+	}
+	b.FreshBudget("s1", "a new commit")
+	if b.Budget("s1").Runs != 0 || b.Budget("").Runs != 1 || b.Episode.Base != gitEmptyTree || b.Episode.FirstRun != 1 || b.Episode.Reason != "a new commit" {
+		t.Errorf("a fresh budget moved the episode's start or renewed another session's: %+v", b.Episode)
 	}
 	if err := b.RecordCheck("check:.:lint", CheckVerdict{Status: StatusFail, Run: 3}); err != nil {
 		t.Fatal(err)
 	}
 	b.Settle("")
-	if b.Episode != nil || len(b.Checks) != 0 || b.Spent() != 0 {
+	if b.Episode != nil || len(b.Checks) != 0 || b.Last().Runs != 0 {
 		t.Errorf("after Settle: %+v", b)
 	}
-	b.FreshBudget("no episode: nothing happens")
+	b.FreshBudget("s1", "no episode: nothing happens")
 	if b.Episode != nil {
 		t.Errorf("FreshBudget opened an episode")
 	}
@@ -532,5 +539,32 @@ func TestTellIsToldByTheTrustChangeRule(t *testing.T) {
 	}
 	if b.Tell(fmt.Sprint(MaxNotices+2), "s1", at) || !b.Tell("new", "s1", at) {
 		t.Error("Tell reports a repeated text as recorded, or a new one as not")
+	}
+}
+
+// TestSessionBudgets: an episode an older version recorded (every run in
+// one budget, its last session's) is read as that session's budget alone,
+// and counting goes on from it; past MaxSessionBudgets sessions the one
+// counted least recently is dropped, never the one just counted.
+func TestSessionBudgets(t *testing.T) {
+	b := newBook()
+	b.Episode = &Episode{Runs: 3, SessionID: "old", LastHead: "c1"}
+	if got := b.Budget("old"); got != (SessionBudget{Session: "old", Runs: 3, LastHead: "c1"}) {
+		t.Errorf("an older episode's budget = %+v", got)
+	}
+	if got := b.Budget("new"); got.Runs != 0 || got.LastHead != "" {
+		t.Errorf("another session's budget in an older episode = %+v", got)
+	}
+	if n := b.CountRun(Episode{Head: "c2", SessionID: "new"}, ""); n != 1 || b.Budget("old").Runs != 3 {
+		t.Errorf("counting a new session in an older episode: %d, %+v", n, b.Episode)
+	}
+	if n := b.CountRun(Episode{Head: "c2", SessionID: "old"}, ""); n != 4 {
+		t.Errorf("counting the older episode's session: %d, %+v", n, b.Episode)
+	}
+	for i := range MaxSessionBudgets + 3 {
+		b.CountRun(Episode{Head: "c3", SessionID: fmt.Sprint("s", i)}, "")
+	}
+	if len(b.Episode.Sessions) != MaxSessionBudgets || b.Last().Session != fmt.Sprint("s", MaxSessionBudgets+2) || b.Budget("old").Runs != 0 {
+		t.Errorf("past the bound: %+v", b.Episode.Sessions)
 	}
 }

@@ -50,6 +50,10 @@ func (m *model) begin(f facts, session string, hook bool) {
 	if hook && m.limitHit && m.limitSession != "" && session != m.limitSession {
 		m.resetEpisode(resetSession)
 	}
+	if head, ok := m.limits[session]; hook && ok && f.Head != head {
+		delete(m.limits, session)
+		m.spent[session] = 0
+	}
 }
 
 // end records the outcome of a run: workTree is false for -c, full for a
@@ -62,6 +66,7 @@ func (m *model) end(f facts, workTree, full bool, status, session, console strin
 			m.infraRuns++
 		} else {
 			m.budget++
+			m.spent[session]++
 		}
 	}
 	switch {
@@ -78,6 +83,9 @@ func (m *model) end(f facts, workTree, full bool, status, session, console strin
 	}
 	if workTree && status == stRetry && !m.limitHit {
 		m.limitHit, m.limitHead, m.limitSession = true, f.Head, session
+	}
+	if _, ok := m.limits[session]; workTree && status == stRetry && !ok {
+		m.limits[session] = f.Head
 	}
 	if tookLock(status) && status != stError {
 		m.ran, m.runBranch = true, f.Branch

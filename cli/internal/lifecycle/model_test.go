@@ -204,6 +204,13 @@ type model struct {
 	// episode answered infrastructure_error, which do not.
 	budget    int
 	infraRuns int
+	// spent is, per agent session ("" for runs by hand), an upper bound of
+	// its own runs of this episode that count against its own retry
+	// budget; limits is, per session, HEAD where it reached its limit: a
+	// stop is at the retry limit only when its own session spent its
+	// budget, whatever other sessions did.
+	spent  map[string]int
+	limits map[string]string
 	// limitHit: the episode ended with retry_limit_exceeded, at limitHead in
 	// limitSession ("" when a CLI run hit it).
 	limitHit     bool
@@ -287,7 +294,7 @@ type model struct {
 func newModel(cfg projectConfig, files map[string]string) *model {
 	m := &model{cfg: cfg, files: files, logFiles: map[string]string{}, storeLinks: map[string]map[string]string{}, branch: "work",
 		branches: []string{"main", "work"}, session: sessionID(1), sessions: 1, credit: map[string]bool{}, configCredit: map[string]bool{},
-		pending: map[string]bool{}, trusted: gauntletOf(files), flagged: map[string]bool{}, crlfed: map[string]bool{}, forged: map[string]bool{}}
+		spent: map[string]int{}, limits: map[string]string{}, pending: map[string]bool{}, trusted: gauntletOf(files), flagged: map[string]bool{}, crlfed: map[string]bool{}, forged: map[string]bool{}}
 	if !cfg.Trusted {
 		m.trust = trustHead
 	}
@@ -384,6 +391,13 @@ func (m *model) weakened(f facts, status string) string {
 // episode have run (max_retries of the configuration g in force).
 func (m *model) budgetSpent(g gates) bool { return m.budget+1 >= g.MaxRetries+1 }
 
+// sessionSpent reports whether a stop of session answered
+// retry_limit_exceeded is legitimate: with this stop counted, its own
+// session's stops ran max_retries+1 times in the episode.
+func (m *model) sessionSpent(session string, g gates) bool {
+	return m.spent[session]+1 >= g.MaxRetries+1
+}
+
 // intervalLegit reports whether interval_not_elapsed is legitimate under
 // the configuration g in force: an interval is set, and a full run passed
 // since the last clean with no work-tree run failed after it (the
@@ -407,6 +421,12 @@ const (
 // resetEpisode starts a fresh retry budget for cause.
 func (m *model) resetEpisode(cause string) {
 	m.budget, m.infraRuns, m.limitHit, m.limitHead, m.limitSession, m.reset = 0, 0, false, "", "", cause
+	if cause != resetCommit && cause != resetSession {
+		// A new commit renews only the budget of a session at its limit
+		// (begin), another session renews none.
+		clear(m.spent)
+		clear(m.limits)
+	}
 }
 
 // resetSuffix names, in a signature, the cause of the episode's fresh

@@ -283,10 +283,10 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		}
 		return violation{"b:hook-stop_hook_active" + suffix, why + fmt.Sprintf(" (loop flag %s, previous answer the configuration's block: %v, verify_on_continue: %v)", call.Active, credit, g.VerifyOnContinue)}, true
 	case stRetry:
-		if m.budgetSpent(g) {
+		if m.sessionSpent(call.Session, g) {
 			return violation{}, false
 		}
-		return violation{"b:retry_limit_exceeded" + m.resetSuffix() + m.weakened(f, a.Status), why + fmt.Sprintf(" after %d run(s) of this episode at most (max_retries %d; episode began %s; %d infrastructure error(s) not counted)", m.budget, g.MaxRetries, m.episodeStart(), m.infraRuns)}, true
+		return violation{"b:retry_limit_exceeded" + m.resetSuffix() + m.weakened(f, a.Status), why + fmt.Sprintf(" after %d run(s) of its own session in this episode at most (max_retries %d; episode began %s; %d infrastructure error(s) not counted)", m.spent[call.Session], g.MaxRetries, m.episodeStart(), m.infraRuns)}, true
 	case stLock:
 		if m.lock.respected() {
 			return violation{}, false

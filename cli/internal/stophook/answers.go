@@ -2,9 +2,12 @@ package stophook
 
 import (
 	"context"
+
 	"slices"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
 )
 
 // answersKind is the store kind of the record of the last answer this hook
@@ -66,14 +69,28 @@ func (h *hook) noteAnswer(ctx context.Context, root, session string, out Outcome
 	err := st.Update(&rec, func() (bool, error) {
 		rec.Last = slices.DeleteFunc(rec.Last, func(x Answer) bool { return x.Session == session })
 		rec.Last = append(rec.Last, a)
-		if over := len(rec.Last) - maxAnswered; over > 0 {
-			rec.Last = slices.Delete(rec.Last, 0, over)
-		}
+		rec.Last = keepAnswers(rec.Last)
 		return true, nil
 	}, key...)
 	if err != nil {
 		h.warn("cannot record this answer for `agent-gauntlet status`: %v", err)
 	}
+}
+
+// keepAnswers bounds last (oldest first) to maxAnswered answers: the
+// oldest are dropped, those at the retry limit last. That approve lets an
+// agent stop with gates failing, and Cursor and Copilot CLI show a person
+// nothing of it: stop hooks the agent runs by hand under made-up session
+// ids must not push it out of what `agent-gauntlet status` lists.
+func keepAnswers(last []Answer) []Answer {
+	for len(last) > maxAnswered {
+		i := slices.IndexFunc(last, func(a Answer) bool { return a.Status != string(runner.StatusRetryLimitExceeded) })
+		if i < 0 {
+			i = 0
+		}
+		last = slices.Delete(last, i, i+1)
+	}
+	return last
 }
 
 // Answers are the last answers the stop hook gave each agent session in

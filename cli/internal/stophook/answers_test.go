@@ -3,6 +3,7 @@ package stophook
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,41 @@ func TestAnswersRecordKeepsTheLastOfEachSession(t *testing.T) {
 				if i == 0 && !strings.HasSuffix(a.Message, "(cut: the whole answer was on the hook's stderr)") {
 					t.Errorf("a long answer is not cut, saying so: %d bytes", len(a.Message))
 				}
+			}
+		})
+	}
+}
+
+// TestAnswersRecordKeepsRetryLimits: an approve at the retry limit lets
+// an agent stop with gates failing, and Cursor and Copilot CLI show a
+// person nothing of it: whatever number of later answers to other
+// sessions (stop hooks run by hand under made-up ids), status still lists
+// it while fewer than maxAnswered such approves are recorded after it.
+func TestAnswersRecordKeepsRetryLimits(t *testing.T) {
+	for _, later := range []int{1, maxAnswered - 1, maxAnswered, 3 * maxAnswered} {
+		t.Run(fmt.Sprint(later), func(t *testing.T) {
+			root := gatedProject(t, "")
+			h := &hook{o: Options{Now: func() time.Time { return now }}.withDefaults()}
+			ctx := context.Background()
+			h.noteAnswer(ctx, root, "real", Outcome{Status: runner.StatusRetryLimitExceeded, Message: "gave up"})
+			for i := range later {
+				status := runner.StatusFailed
+				if i%2 == 0 {
+					status = runner.StatusPassed
+				}
+				h.noteAnswer(ctx, root, fmt.Sprintf("fake%d", i), Outcome{Status: status, Message: "made up"})
+			}
+			j := Judgment{}
+			j.Root = root
+			answers := j.Answers(ctx)
+			if len(answers) != min(later+1, maxAnswered) {
+				t.Errorf("%d answers listed, want %d", len(answers), min(later+1, maxAnswered))
+			}
+			if !slices.ContainsFunc(answers, func(a Answer) bool { return a.Session == "real" && a.Message == "gave up" }) {
+				t.Errorf("the retry limit's approve was pushed out by %d later answers", later)
+			}
+			if answers[0].Session != fmt.Sprintf("fake%d", later-1) {
+				t.Errorf("the newest answer is not listed first: %+v", answers[0])
 			}
 		})
 	}

@@ -94,11 +94,15 @@ func ignoreRules(ctx context.Context, p place.Place, getenv func(string) string,
 		fmt.Fprintf(rest, "%s\x00%s\x00", rel, fp)
 	}
 	if n := len(list) - maxRuleFiles; n > 0 {
-		files[fmt.Sprintf("%d more .gitignore files", n)] = hex.EncodeToString(rest.Sum(nil))
+		files[fmt.Sprintf("%d%s", n, moreGitignores)] = hex.EncodeToString(rest.Sum(nil))
 	}
 	files[listedMark] = "yes"
 	return files, true
 }
+
+// moreGitignores ends the name of the fingerprint of the .gitignore files
+// past maxRuleFiles.
+const moreGitignores = " more .gitignore files"
 
 // outerRules fingerprints the ignore rules of p outside the work tree
 // (see ignoreRules), and gives rulesOf, which adds those of the listed
@@ -245,8 +249,11 @@ func rulesNotice(c *verdicts.TrustChange, reach []string) string {
 		where = "the entry points " + named(entryNames(reach))
 	}
 	before := ""
-	if c.From.Desc == trustSawRules {
+	switch {
+	case c.From.Desc == trustSawRules:
 		before = fmt.Sprintf(" (no stop before it: compared with %s, at %s)", trustSawRules, stamp(c.From.At))
+	case strings.HasPrefix(c.From.Desc, headSawRules):
+		before = headRulesBefore(c.From)
 	}
 	return fmt.Sprintf("The ignore rules changed since an earlier stop%s, seen first at %s: %s. "+
 		"A file they newly hide from git, under %s, is no change to any gate. If no person did that, the agent hid files from the gates.",

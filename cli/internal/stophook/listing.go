@@ -38,7 +38,7 @@ import (
 const listingMemoName = "agent-gauntlet/ignore-listing.json"
 
 // listingTag opens every listing memo.
-const listingTag = "agent-gauntlet ignore listing v2"
+const listingTag = "agent-gauntlet ignore listing v3"
 
 // maxListedDirs bounds the directories a listing memo watches: a work tree
 // with more is listed by git at every stop.
@@ -62,6 +62,11 @@ type listingMemo struct {
 	// refresh its stats, staging what it did, is no change.
 	Index  filestat.ID `json:"index"`
 	Staged string      `json:"staged"`
+	// Looks are the rule files (treeRuleNames, top-level-relative) of the
+	// Dirs that a look at them must follow (see walkDirs): every other one
+	// was absent or a regular file when its directory had the stat Dirs
+	// keeps, and is still.
+	Looks []string `json:"looks"`
 	// refreshed is set when Index was found refreshed (sameIndex): the
 	// memo is written again with it.
 	refreshed bool
@@ -155,7 +160,7 @@ func validMemo(p place.Place, getenv func(string) string, rules func([]string) m
 		return nil
 	}
 	var m listingMemo
-	if json.Unmarshal(data, &m) != nil || m.Tag != listingTag || m.Dirs == nil {
+	if json.Unmarshal(data, &m) != nil || m.Tag != listingTag || m.Dirs == nil || m.Looks == nil {
 		return nil
 	}
 	now := time.Now().Add(time.Hour) // any time: only the stats are compared
@@ -230,10 +235,11 @@ func keepListing(p place.Place, getenv func(string) string, before time.Time, fi
 		}
 	}
 	dirs := map[string]filestat.ID{}
-	if !walkDirs(p.TopLevel, ".", skip, shallow, mark, dirs) {
+	looks := []string{}
+	if !walkDirs(p.TopLevel, ".", skip, shallow, mark, dirs, &looks) {
 		return
 	}
-	writeListingMemo(p, listingMemo{Tag: listingTag, Key: key, Dirs: dirs, Rules: rules, Files: files, Index: st, Staged: staged})
+	writeListingMemo(p, listingMemo{Tag: listingTag, Key: key, Dirs: dirs, Rules: rules, Files: files, Index: st, Staged: staged, Looks: looks})
 }
 
 // writeListingMemo writes m as p's listing memo.
@@ -250,9 +256,14 @@ func writeListingMemo(p place.Place, m listingMemo) {
 }
 
 // walkDirs adds the directory rel of top and those below it that git
-// walks to dirs, with their stats; false when one changed after mark or
-// there are too many.
-func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, dirs map[string]filestat.ID) bool {
+// walks to dirs, with their stats, and to looks the rule files among them
+// that are there as anything but a regular file (a link, a FIFO...), and
+// every rule file of a directory it does not read (shallow); false when
+// one changed after mark or there are too many. A directory's entries are
+// read after its stat is taken: while the directory keeps that stat, no
+// entry of it was added, removed or renamed, so a rule file that was
+// absent or a regular file (an inode never changes its type) still is.
+func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, dirs map[string]filestat.ID, looks *[]string) bool {
 	abs := filepath.Join(top, filepath.FromSlash(rel))
 	st, old := filestat.Of(abs, mark)
 	if !old || st == "" || len(dirs) >= maxListedDirs {
@@ -260,6 +271,9 @@ func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, di
 	}
 	dirs[rel] = st
 	if shallow[rel] {
+		for _, name := range treeRuleNames {
+			*looks = append(*looks, path.Join(rel, name))
+		}
 		return true
 	}
 	entries, err := os.ReadDir(abs)
@@ -267,6 +281,9 @@ func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, di
 		return false
 	}
 	for _, e := range entries {
+		if slices.Contains(treeRuleNames, e.Name()) && !e.Type().IsRegular() {
+			*looks = append(*looks, path.Join(rel, e.Name()))
+		}
 		if !e.IsDir() || e.Name() == ".git" {
 			continue
 		}
@@ -274,7 +291,7 @@ func walkDirs(top, rel string, skip, shallow map[string]bool, mark time.Time, di
 		if skip[sub] {
 			continue
 		}
-		if !walkDirs(top, sub, skip, shallow, mark, dirs) {
+		if !walkDirs(top, sub, skip, shallow, mark, dirs, looks) {
 			return false
 		}
 	}

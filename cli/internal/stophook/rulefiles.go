@@ -3,7 +3,6 @@ package stophook
 import (
 	"context"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,8 +50,10 @@ func ruleFileProblems(ctx context.Context, p place.Place, getenv func(string) st
 
 // treeRuleProblems is ruleFileProblems for the rule files in the work
 // tree of p. A valid listing memo (validMemo) names every directory git
-// walks, none changed since a listing git finished: only the rule names
-// in those are looked at. Otherwise the whole work tree is walked (ignored
+// walks, none changed since a listing git finished: only the rule files
+// it names as not regular files then are looked at (listingMemo.Looks: in
+// a directory that kept its stat, every other one is still absent or a
+// regular file). Otherwise the whole work tree is walked (ignored
 // directories included: which ones git skips is what git would have to
 // read the rules to tell).
 func treeRuleProblems(ctx context.Context, p place.Place, getenv func(string) string) []string {
@@ -65,10 +66,8 @@ func treeRuleProblems(ctx context.Context, p place.Place, getenv func(string) st
 	}
 	_, rulesOf := outerRules(ctx, p, getenv)
 	if m := validMemo(p, getenv, rulesOf); m != nil {
-		for _, dir := range slices.Sorted(maps.Keys(m.Dirs)) {
-			for _, name := range treeRuleNames {
-				look(filepath.Join(p.TopLevel, filepath.FromSlash(dir), name))
-			}
+		for _, rel := range slices.Sorted(slices.Values(m.Looks)) {
+			look(filepath.Join(p.TopLevel, filepath.FromSlash(rel)))
 		}
 		return found
 	}

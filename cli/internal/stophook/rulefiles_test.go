@@ -2,12 +2,14 @@ package stophook
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,6 +240,153 @@ func TestRuleFileProblemsWithMemo(t *testing.T) {
 					t.Fatalf("found %q, want %s", found, name)
 				}
 			})
+		}
+	}
+}
+
+// With a valid listing memo, the look at the work tree's rule files stats
+// only those the memo names (listingMemo.Looks): it must find exactly what
+// the walk finds, whatever was at each rule name when the memo was kept
+// (nothing, a regular file, a link to a file outside, a link to a FIFO, a
+// FIFO git does not read) and whatever changed after (nothing, the link's
+// target swapped for a FIFO, the file replaced by a FIFO, a FIFO made where
+// nothing was, the file's content rewritten, the memo damaged, removed,
+// written by an earlier version or taken from another repository). The
+// steady rows must take the memo (the fast path is taken at all).
+func TestRuleFileLooksMatchTheWalk(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the listing memo is kept on Linux only")
+	}
+	old := filestat.Margin
+	filestat.Margin = 15 * time.Millisecond
+	t.Cleanup(func() { filestat.Margin = old })
+	ctx := context.Background()
+	getenv := func(string) string { return "" }
+	befores := []struct {
+		name string
+		make func(t *testing.T, path, outside string)
+	}{
+		{"nothing", func(*testing.T, string, string) {}},
+		{"regular file", func(t *testing.T, p, _ string) { ruleWrite(t, p) }},
+		{"link to a file outside", func(t *testing.T, p, out string) { ruleWrite(t, out); ruleLink(t, out, p) }},
+		{"link to a FIFO outside", func(t *testing.T, p, out string) { ruleMkfifo(t, out); ruleLink(t, out, p) }},
+		{"FIFO", func(t *testing.T, p, _ string) { ruleMkfifo(t, p) }},
+	}
+	memoFile := func(p place.Place) string { return filepath.Join(p.GitDir, filepath.FromSlash(listingMemoName)) }
+	afters := []struct {
+		name   string
+		change func(t *testing.T, p place.Place, path, outside, other string)
+		steady bool // nothing the memo watches changed (but a .gitignore's content)
+	}{
+		{"nothing", func(*testing.T, place.Place, string, string, string) {}, true},
+		{"link target swapped for a FIFO", func(t *testing.T, _ place.Place, _, out, _ string) {
+			if _, err := os.Lstat(out); err == nil {
+				os.Remove(out)
+				ruleMkfifo(t, out)
+			}
+		}, true},
+		{"file replaced by a FIFO", func(t *testing.T, _ place.Place, path, _, _ string) { os.Remove(path); ruleMkfifo(t, path) }, false},
+		{"content rewritten", func(t *testing.T, _ place.Place, path, _, _ string) {
+			if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+				if err := os.WriteFile(path, []byte("other\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, true},
+		{"memo damaged", func(t *testing.T, p place.Place, _, _, _ string) {
+			if err := os.WriteFile(memoFile(p), []byte(`{"tag":`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"memo removed", func(t *testing.T, p place.Place, _, _, _ string) { os.Remove(memoFile(p)) }, false},
+		{"memo of an earlier version", func(t *testing.T, p place.Place, _, _, _ string) {
+			data, err := os.ReadFile(memoFile(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(data, &m); err != nil {
+				t.Fatal(err)
+			}
+			m["tag"] = "agent-gauntlet ignore listing v2"
+			delete(m, "looks")
+			data, _ = json.Marshal(m)
+			if err := os.WriteFile(memoFile(p), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"memo of another repository", func(t *testing.T, p place.Place, _, _, other string) {
+			data, err := os.ReadFile(filepath.Join(other, ".git", filepath.FromSlash(listingMemoName)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(memoFile(p), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	// listed keeps a listing memo of the work tree at top.
+	listed := func(t *testing.T, top string) (place.Place, func([]string) map[string]string) {
+		t.Helper()
+		p, err := place.Locate(ctx, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rulesOf := outerRules(ctx, p, getenv)
+		time.Sleep(20 * time.Millisecond)
+		for range 2 { // the second is past the margin of the first
+			if _, _, err := gitignoreListing(ctx, p, getenv, rulesOf); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return p, rulesOf
+	}
+	other := t.TempDir()
+	ruleGitInit(t, other)
+	ruleWrite(t, filepath.Join(other, ".gitignore"))
+	listed(t, other)
+	for _, name := range []string{"a/.gitattributes", "a/b/.gitignore"} {
+		for _, b := range befores {
+			if b.name != "nothing" && b.name != "regular file" && b.name != "link to a file outside" && strings.HasSuffix(name, ".gitignore") {
+				continue // git status would wait on it: no listing
+			}
+			for _, a := range afters {
+				t.Run(fmt.Sprintf("%s/%s/%s", name, b.name, a.name), func(t *testing.T) {
+					top, outside := t.TempDir(), filepath.Join(t.TempDir(), "target")
+					ruleGitInit(t, top)
+					ruleMkdir(t, filepath.Join(top, "a", "b"))
+					ruleWrite(t, filepath.Join(top, "a", "b", "f"))
+					ruleWrite(t, filepath.Join(top, "a", ".gitignore"))
+					path := filepath.Join(top, filepath.FromSlash(name))
+					b.make(t, path, outside)
+					p, rulesOf := listed(t, top)
+					if validMemo(p, getenv, rulesOf) == nil {
+						t.Fatal("the memo was not kept (the row proves nothing)")
+					}
+					a.change(t, p, path, outside, other)
+					fromMemo := validMemo(p, getenv, rulesOf) != nil
+					// A .gitignore's content is part of what the memo watches.
+					steady := a.steady && (a.name == "nothing" || strings.HasSuffix(name, ".gitattributes"))
+					if steady && !fromMemo {
+						t.Fatal("nothing the memo watches changed, and it was not taken")
+					}
+					fast := treeRuleProblems(ctx, p, getenv)
+					saved, _ := os.ReadFile(memoFile(p))
+					os.Remove(memoFile(p))
+					walked := treeRuleProblems(ctx, p, getenv)
+					if saved != nil {
+						if err := os.WriteFile(memoFile(p), saved, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					slices.Sort(fast)
+					slices.Sort(walked)
+					if !slices.Equal(fast, walked) {
+						t.Fatalf("from the memo (taken %v): %q; the walk: %q", fromMemo, fast, walked)
+					}
+				})
+			}
 		}
 	}
 }

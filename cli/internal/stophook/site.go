@@ -130,7 +130,8 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		return "", true
 	}
 	k := verdicts.KeyOf(p)
-	if b, err := verdicts.Read(k); b == nil || err != nil {
+	book, err := verdicts.Read(k)
+	if book == nil || err != nil {
 		return "", false
 	}
 	seen := trustSeen(*s.trust, h.o.Now())
@@ -141,6 +142,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	var change, exChange *verdicts.TrustChange
 	var ex verdicts.TrustSeen
 	base := verdicts.ReadBaseline(p.CommonDir, p.Project())
+	atHead := h.headBaseline(ctx, p, book, base, files)
 	noTrustBase, noRulesBase := false, false
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
@@ -149,6 +151,9 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		noTrustBase, noRulesBase = inherit(b, base, p)
 		if firstListing(files, b.Excludes) {
 			b.Excludes = nil // a first sight is no change
+		}
+		if b.Excludes == nil && atHead != nil {
+			b.Excludes, noRulesBase = atHead, false // compared with HEAD's (headRules)
 		}
 		ex = sealRules(files, b.Excludes, inTree, h.o.Now())
 		same := b.Trust != nil && b.Trust.Key == seen.Key && b.Excludes != nil && b.Excludes.Key == ex.Key
@@ -190,6 +195,25 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach)
 	}
 	return note, true
+}
+
+// headBaseline is the record of the ignore rules a stop that listed them
+// in the work tree (files) compares them with when neither its book nor
+// the project's baseline holds one (headRules); nil when they do, or when
+// the stop did not list them.
+func (h *hook) headBaseline(ctx context.Context, p place.Place, book *verdicts.Book, base verdicts.Baseline, files map[string]string) *verdicts.TrustSeen {
+	if base.Rules != nil || files[listedMark] == "" {
+		return nil
+	}
+	var prev map[string]string
+	switch {
+	case book.Excludes == nil:
+	case firstListing(files, book.Excludes):
+		prev = book.Excludes.Files // the rules outside the work tree a stop saw
+	default:
+		return nil
+	}
+	return headRules(ctx, p, files, prev, h.o.Now())
 }
 
 // errLeaveBook leaves a verdict book as it is (verdicts.Update).

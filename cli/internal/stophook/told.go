@@ -157,8 +157,8 @@ func retryLimitNote(status runner.GauntletStatus, s *site) string {
 	if s.source == trust.SourceNone {
 		where = "the work tree's .gauntlet/config.yml, which is not trusted"
 	}
-	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode), from %s. "+
-		"No gate runs at this session's stops any more until a new agent session or a new commit starts a fresh budget.",
+	return fmt.Sprintf("The limit is max_retries: %d (%d runs per episode for each agent session), from %s. "+
+		"No gate runs at this session's stops any more until a new commit starts a fresh budget; another agent session has a budget of its own.",
 		cfg.MaxRetries, cfg.MaxRetries+1, where)
 }
 

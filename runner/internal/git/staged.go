@@ -59,6 +59,17 @@ func (s *TreeSnapshot) StagedApart() (apart map[string]TreeEntry, staged string,
 	return apart, user.Staged(), nil
 }
 
+// StagedAsBefore reports, without reading an index, that StagedApart
+// would identify what the user's index stages as staged (an identity it
+// gave before, "" for none): the snapshot's own reading of the user's index
+// (UserIndex, kept in the seed note by the index file's size, time and
+// checksum) is that identity. It may say false when StagedApart would
+// agree (a split or sparse index, a seed note merged again), never true
+// when StagedApart would not.
+func (s *TreeSnapshot) StagedAsBefore(staged string) bool {
+	return staged != "" && staged == s.userContent
+}
+
 // Prefix is the project root's path below the top level of its work tree
 // ("" or "dir/"): the paths of Tree and StagedApart under the project
 // start with it.

@@ -14,10 +14,13 @@ import (
 
 // A run's place in the work tree's lifecycle: full or partial (see
 // project.fullRun), a look at a past commit outside it, and its retry
-// budget, counted per episode in the verdict book. The budget is the
-// agent's: only the stop hook's runs (Options.Agent) spend it, and only
-// those that judged the change (an infrastructure error or an interrupted
-// run spends nothing).
+// budget, counted per episode and agent session in the verdict book. The
+// budget is the agent's: only the stop hook's runs (Options.Agent) spend
+// it, only those that judged the change (an infrastructure error or an
+// interrupted run spends nothing), and each only its own session's: a
+// session is at the retry limit only when its own stops were sent back
+// max_retries+1 times in the episode, so its first stop always runs the
+// gates.
 
 // place decides the run number, what is pending (a verification run), and
 // the run's place in the retry budget of its episode; at the retry limit
@@ -50,7 +53,13 @@ func (b *begun) place(ctx context.Context, s *services, p *project) error {
 	for _, w := range warnings {
 		s.cons.Printf(lineWarning, w)
 	}
-	b.attempt = b.rec.Book.Spent() + 1
+	b.attempt = b.rec.Book.Budget(p.opts.SessionID).Runs + 1
+	if p.opts.Agent && b.attempt == 1 && b.rec.Book.ReachedElsewhere(p.opts.SessionID, p.cfg.MaxRetries+1) {
+		// Its own budget was never spent: the line says why the limit
+		// another session reached does not stop it.
+		s.cons.Printf(lineFreshBudget, reasonNewSession, p.cfg.MaxRetries+1)
+		b.fresh = reasonNewSession
+	}
 	if p.opts.Agent && retryLimitReached(b.attempt, p.cfg.MaxRetries) {
 		why := b.freshBudget(p)
 		if why == "" {
@@ -83,21 +92,15 @@ func (b *begun) iteration() int {
 	return b.runNumber - e.FirstRun + 1
 }
 
-// freshBudget says why an episode whose retry limit was reached gets a
-// fresh budget, "" when it does not: the stop hook runs for another agent
-// session than the episode's last counted run, or HEAD moved since that
-// run (a new commit). The failures still pending are verified in it, so
-// gates that fail now still block.
+// freshBudget says why an agent session that spent its retry budget gets
+// a fresh one, "" when it does not: HEAD moved since its last counted run
+// (a new commit). Only the session's own stops spend its budget (see
+// verdicts.Book.CountRun): another session, real or made up, neither
+// spends it nor renews it. The failures still pending are verified in it,
+// so gates that fail now still block.
 func (b *begun) freshBudget(p *project) string {
-	e := b.rec.Book.Episode
-	if e == nil {
-		return ""
-	}
-	if s := p.opts.SessionID; s != "" && e.SessionID != "" && s != e.SessionID {
-		return reasonNewSession
-	}
 	refs, err := b.refs.get()
-	if err == nil && refs.Head != e.LastHead {
+	if err == nil && refs.Head != b.rec.Book.Budget(p.opts.SessionID).LastHead {
 		return reasonNewCommit
 	}
 	return ""
@@ -161,7 +164,7 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 			}
 			if p.opts.Agent {
 				if b.fresh != "" {
-					bk.FreshBudget(b.fresh)
+					bk.FreshBudget(p.opts.SessionID, b.fresh)
 				}
 				bk.CountRun(start, reasonFirstFailure)
 			}

@@ -28,7 +28,8 @@ import (
 // read as a file, and with HEAD (and the index) where a previous run that
 // passed left them only the paths that run recorded as masked are looked
 // at again (a mask lasts until the work tree holds the content there, or
-// HEAD or the index moves). nil when nothing is masked or it cannot be
+// HEAD or the index moves); with the index as that run left it and nothing
+// staged named then, neither index file is read. nil when nothing is masked or it cannot be
 // told. Repositories inside the work tree are not looked into.
 func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, staged []string, index string) {
 	if !ep.snapped || b.rec == nil {
@@ -68,6 +69,12 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 	}
 	pfx := ts.tree.Prefix()
 	head = maskedHead(ctx, p, refs, ts.tree.Tree, pfx, steady, was, excuses)
+	if steady && len(prev.Staged) == 0 && ts.tree.StagedAsBefore(prev.Index) {
+		// The index stages what it did when that run named nothing staged:
+		// whatever is apart now, none of it was named (the branch below),
+		// and reading both indexes would say so again.
+		return head, nil, prev.Index
+	}
 	apart, index, err := ts.tree.StagedApart()
 	if err != nil || len(apart) == 0 {
 		return head, nil, index

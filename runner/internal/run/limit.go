@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
@@ -19,8 +18,8 @@ const maxLimitPaths = 5
 // identity the interval and the result cache compare (workSince: the
 // repositories inside the work tree by file, what links lead to outside
 // it, a same-second edit), never left to the failures that run saw, which
-// may have been fixed while others broke. The snapshot is taken in the
-// kept index (about one `git status`). It is never "": what cannot be
+// may have been fixed while others broke. The work tree is the run's own
+// snapshot (p.snap), taken in the kept index (about one `git status`). It is never "": what cannot be
 // compared is the work tree as it is.
 func sinceLastRun(ctx context.Context, p *project, book *verdicts.Book) string {
 	const why = ": the retry limit was reached, so no gate ran on it"
@@ -28,16 +27,13 @@ func sinceLastRun(ctx context.Context, p *project, book *verdicts.Book) string {
 	if snap == nil || snap.Ref == "" {
 		return "the work tree as it is now" + why
 	}
-	var excludes []string
-	if p.logRel != "" {
-		excludes = append(excludes, p.logRel)
-	}
-	ts, err := git.NewTreeSnapshot(ctx, p.root, excludes...)
+	// The run's own snapshot: a second one, taken while the run's holds
+	// the kept index, would take a temporary index of every file.
+	taken, err := p.snap.taken.get()
 	if err != nil {
 		return "the work tree as it is now" + why
 	}
-	defer ts.Close()
-	w, err := workSince(ctx, p.root, snap.Ref, snap.Key, nil, ts)
+	w, err := workSince(ctx, p.root, snap.Ref, snap.Key, nil, taken.tree)
 	since := fmt.Sprintf("since run %d, the last that ran the gates", snap.Run)
 	switch {
 	case err != nil:

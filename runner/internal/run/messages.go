@@ -32,11 +32,11 @@ const (
 	reasonFirstFailure = "a run left failures pending"
 )
 
-// retryLimitMessage is printed (and returned) when run n of the episode
-// may not start.
+// retryLimitMessage is printed (and returned) when an agent session's run
+// n of the episode may not start.
 func retryLimitMessage(n, allowed, maxRetries int) string {
 	return fmt.Sprintf("Retry limit exceeded: run %d exceeds max allowed %d (max_retries: %d). "+
-		"Human input required on what to do next; a new agent session or a new commit starts a fresh budget, "+
+		"Human input required on what to do next; a new commit starts a fresh budget (another agent session has its own), "+
 		"and `agent-gauntlet clean` archives the logs and starts over.",
 		n, allowed, maxRetries)
 }
