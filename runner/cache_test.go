@@ -87,7 +87,7 @@ func TestCacheRecordsNothingWhenTheGatesMoveTheTree(t *testing.T) {
 			t.Fatalf("run %d: %d runs, %+v", i, runs(t, root), res)
 		}
 	}
-	records, err := ledger.Open(cache.Dir(filepath.Join(root, ".git")), 0).Stats()
+	records, err := ledger.Open(filepath.Join(root, ".git"), filepath.Join("agent-gauntlet", "cache"), 0).Stats()
 	if err != nil || records.Records != 0 {
 		t.Fatalf("records %+v, %v", records, err)
 	}
@@ -145,7 +145,7 @@ func TestChangesMemo(t *testing.T) {
 	}
 	firstRef := ref()
 	// Forge the memo: the next run must take it as it is.
-	l := ledger.Open(cache.ChangesDir(filepath.Join(root, ".git")), 0)
+	l := ledger.Open(filepath.Join(root, ".git"), filepath.Join("agent-gauntlet", "changes"), 0)
 	files := ".gitignore\nsrc/new.txt\nsrc/forged.txt"
 	forged := fmt.Appendf(nil, `{"files_bytes":%d,"base_ref":"main","warnings":null,"complete":true}`+"\n%s\nsrc/forged.txt", len(files), files)
 	if err := l.Put(keys[0], git.Changes{Files: []string{"src/other.txt"}}); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -108,7 +109,8 @@ func trackedWithPrefix(gitDir, prefix string) (string, bool) {
 		return first, ok
 	}
 	if again, _ := filestat.Of(index, before); again == id {
-		if _, err := os.Stat(filepath.Dir(memo)); err == nil {
+		// The records' directory itself, never a link planted in its place.
+		if owned.IsDir(filepath.Dir(memo)) {
 			_ = atomicfile.WriteJSONUnsynced(memo, trackedMemo{Index: id, Prefix: prefix, First: first}, 0o644)
 		}
 	}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // Format is the version of the record format; records of another format
@@ -56,20 +57,33 @@ const tmpGrace = time.Hour
 // but cannot be used.
 var ErrCorrupt = errors.New("unusable record (a miss)")
 
-// Ledger is one store directory.
+// Ledger is one store directory, dir, below root.
 type Ledger struct {
-	dir      string
-	maxBytes int64
-	now      func() time.Time
+	root, dir string
+	maxBytes  int64
+	now       func() time.Time
 }
 
-// Open returns the store in dir, bounded to maxBytes (DefaultMaxBytes when
-// not positive). Nothing is created before the first Put.
-func Open(dir string, maxBytes int64) *Ledger {
+// Open returns the store in the directory rel below root (the git common
+// directory, which the caller trusts), bounded to maxBytes
+// (DefaultMaxBytes when not positive). Nothing is created before the
+// first Put. Every directory between root and the store is made or
+// checked without following a symbolic link (statecfg/kit/owned): a link
+// planted there is refused, never written through nor emptied.
+func Open(root, rel string, maxBytes int64) *Ledger {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	return &Ledger{dir: dir, maxBytes: maxBytes, now: time.Now}
+	return &Ledger{root: root, dir: filepath.Join(root, rel), maxBytes: maxBytes, now: time.Now}
+}
+
+// makeDir makes the store's directory, refusing a link on the way.
+func (l *Ledger) makeDir() error {
+	rel, err := filepath.Rel(l.root, l.dir)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", l.dir, err)
+	}
+	return owned.MkdirAll(l.root, rel, 0o755)
 }
 
 // Dir is the store's directory.
@@ -103,7 +117,7 @@ func (l *Ledger) path(key string) string { return filepath.Join(l.dir, Name(key)
 // error. A hit marks the record as recently used.
 func (l *Ledger) Get(key string, v any) (stored time.Time, ok bool, why error) {
 	p := l.path(key)
-	data, err := fsread.File(p, MaxRecordBytes)
+	data, err := l.read(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return time.Time{}, false, nil
 	}
@@ -117,8 +131,7 @@ func (l *Ledger) Get(key string, v any) (stored time.Time, ok bool, why error) {
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("%s: %w: %v", p, ErrCorrupt, err)
 	}
-	now := l.now()
-	_ = os.Chtimes(p, now, now) // least recently used: a hit is a use
+	l.touch(p) // least recently used: a hit is a use
 	return rec.StoredAt, true, nil
 }
 
@@ -167,8 +180,8 @@ func (l *Ledger) Put(key string, v any) error {
 	if len(data) > MaxRecordBytes {
 		return fmt.Errorf("cache record of %d bytes is over the limit of %d", len(data), MaxRecordBytes)
 	}
-	if err := os.MkdirAll(l.dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", l.dir, err)
+	if err := l.makeDir(); err != nil {
+		return err
 	}
 	return atomicfile.Write(l.path(key), append(data, '\n'), 0o644)
 }
@@ -202,8 +215,8 @@ func (l *Ledger) PutRaw(key string, value []byte) error {
 	}
 	data := make([]byte, 0, n)
 	data = append(append(append(append(data, head...), '\n'), value...), '\n')
-	if err := os.MkdirAll(l.dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", l.dir, err)
+	if err := l.makeDir(); err != nil {
+		return err
 	}
 	return atomicfile.Write(l.path(key), data, 0o644)
 }
@@ -213,7 +226,7 @@ func (l *Ledger) PutRaw(key string, value []byte) error {
 // record unusable. A hit marks the record as recently used.
 func (l *Ledger) GetRaw(key string) (value []byte, stored time.Time, ok bool, why error) {
 	p := l.path(key)
-	data, err := fsread.File(p, MaxRecordBytes)
+	data, err := l.read(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, time.Time{}, false, nil
 	}
@@ -223,9 +236,26 @@ func (l *Ledger) GetRaw(key string) (value []byte, stored time.Time, ok bool, wh
 	if err != nil {
 		return nil, time.Time{}, false, fmt.Errorf("%s: %w: %v", p, ErrCorrupt, err)
 	}
-	now := l.now()
-	_ = os.Chtimes(p, now, now)
+	l.touch(p)
 	return value, stored, true, nil
+}
+
+// read reads the record file p, in a store directory reached without a
+// link.
+func (l *Ledger) read(p string) ([]byte, error) {
+	if err := owned.CheckDir(l.root, l.dir); err != nil {
+		return nil, err
+	}
+	return fsread.File(p, MaxRecordBytes)
+}
+
+// touch marks the record file p as used now, when it is a regular file
+// (never what a link there points to).
+func (l *Ledger) touch(p string) {
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		now := l.now()
+		_ = os.Chtimes(p, now, now)
+	}
 }
 
 // decodeRaw parses the file content of a raw record and checks it was
@@ -269,6 +299,9 @@ type entry struct {
 
 // list returns the records and the temporary files of the store.
 func (l *Ledger) list() (records, temps []entry, err error) {
+	if err := owned.CheckDir(l.root, l.dir); err != nil {
+		return nil, nil, err
+	}
 	des, err := fsread.Dir(l.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil

@@ -17,7 +17,7 @@ type value struct {
 }
 
 func TestPutGet(t *testing.T) {
-	l := Open(filepath.Join(t.TempDir(), "cache"), 0)
+	l := Open(t.TempDir(), "cache", 0)
 	var v value
 	if _, ok, why := l.Get("k1", &v); ok || why != nil {
 		t.Fatalf("empty store: ok=%v why=%v", ok, why)
@@ -54,7 +54,7 @@ func TestPutGet(t *testing.T) {
 // error and never someone else's value.
 func TestCorruptRecordsAreMisses(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(dir, 0)
+	l := Open(dir, ".", 0)
 	if err := l.Put("key", value{"pass", 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestCorruptRecordsAreMisses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := Open(t.TempDir(), 0)
+	other := Open(t.TempDir(), ".", 0)
 	if err := other.Put("other key", value{"pass", 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestCorruptRecordsAreMisses(t *testing.T) {
 
 func TestSweepEvictsLeastRecentlyUsed(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(dir, 0)
+	l := Open(dir, ".", 0)
 	// Records of about 100 bytes; find the exact size first.
 	if err := l.Put("probe", value{"pass", 0}); err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestSweepEvictsLeastRecentlyUsed(t *testing.T) {
 
 func TestSweepAndClearLeaveOtherFiles(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(dir, 1)
+	l := Open(dir, ".", 1)
 	if err := l.Put("a", value{"pass", 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestSweepAndClearLeaveOtherFiles(t *testing.T) {
 	if _, err := os.Stat(newTmp); err != nil {
 		t.Errorf("clear removed the temporary file of a writer at work: %v", err)
 	}
-	if n, err := Open(filepath.Join(dir, "missing"), 0).Clear(); n != 0 || err != nil {
+	if n, err := Open(dir, "missing", 0).Clear(); n != 0 || err != nil {
 		t.Fatalf("clear of no store: %d %v", n, err)
 	}
 }
@@ -228,7 +228,7 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			l := Open(dir, 4<<10) // small: sweeps evict all the time
+			l := Open(dir, ".", 4<<10) // small: sweeps evict all the time
 			for i := 0; i < 100; i++ {
 				k := fmt.Sprintf("key%d", i%7)
 				want := value{Status: k, Run: i % 7}
@@ -264,7 +264,7 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestPutRefusesOversizedValues(t *testing.T) {
-	l := Open(t.TempDir(), 0)
+	l := Open(t.TempDir(), ".", 0)
 	big := strings.Repeat("x", MaxRecordBytes)
 	if err := l.Put("k", big); err == nil {
 		t.Fatal("an oversized record was stored")
@@ -289,7 +289,7 @@ func TestNames(t *testing.T) {
 // FuzzDecode: no input panics decode, and whatever it accepts for a key was
 // written for that key with a value matching its checksum.
 func FuzzDecode(f *testing.F) {
-	l := Open(f.TempDir(), 0)
+	l := Open(f.TempDir(), ".", 0)
 	if err := l.Put("key", value{"pass", 1}); err != nil {
 		f.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 // A FIFO or a directory in place of a record is a miss, without blocking.
 func TestIrregularRecordsAreMisses(t *testing.T) {
-	l := Open(t.TempDir(), 0)
+	l := Open(t.TempDir(), ".", 0)
 	if err := syscall.Mkfifo(l.path("fifo"), 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}

@@ -3,7 +3,6 @@ package ledger
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -17,7 +16,7 @@ import (
 func TestRawRecords(t *testing.T) {
 	dir := t.TempDir()
 	rapid.Check(t, func(t *rapid.T) {
-		l := Open(filepath.Join(dir, "raw"), 0)
+		l := Open(dir, "raw", 0)
 		key := rapid.String().Draw(t, "key")
 		val := rapid.SliceOfN(rapid.Byte(), 0, 300).Draw(t, "value")
 		if err := l.PutRaw(key, val); err != nil {

@@ -370,6 +370,17 @@ func TestCheckUserFiles(t *testing.T) {
 	wantSigs(t, "git state", checkGitState("HEAD abc\n", "HEAD def\n"), "a:git-state-changed")
 }
 
+func TestCheckStoreLinks(t *testing.T) {
+	m := newModel(projectConfig{}, map[string]string{})
+	m.storeLinks["/elsewhere/store-literal"] = map[string]string{"keep.txt": "k\n"}
+	read := func(files map[string]string) func(string) (map[string]string, error) {
+		return func(string) (map[string]string, error) { return files, nil }
+	}
+	wantSigs(t, "intact", checkStoreLinks(m, read(map[string]string{"keep.txt": "k\n"})))
+	wantSigs(t, "written through", checkStoreLinks(m, read(map[string]string{"keep.txt": "k\n", "HEAD": "ref\n"})), "a:written-through-store-link")
+	wantSigs(t, "changed", checkStoreLinks(m, read(map[string]string{"keep.txt": "x\n"})), "a:written-through-store-link")
+}
+
 func TestCheckLock(t *testing.T) {
 	content := `{"pid":1}`
 	m := newModel(projectConfig{}, nil)

@@ -43,6 +43,11 @@ var editable = []struct {
 // removable directories.
 var removable = []string{"src/sub", "lib/x", "lib/y", "docs", "pkg/a", "pkg", "pkg_a", "src", "web/gen", "web", "vet", "ut", "jt", "long"}
 
+// storeLinkNames are the places of the gauntlet's store (.git/agent-gauntlet)
+// where a link to a person's directory is planted: the store itself and
+// directories it makes (see cli/storelinks_test.go for every one).
+var storeLinkNames = []string{".", "literal", "changes", "cache", "index", "answers", "verdicts", "literal/info"}
+
 // logFileNames are the user's files put in the log directory.
 var logFileNames = []string{"notes.txt", "previous/keep.txt", "mine/x.txt",
 	// named as the gauntlet names its own files
@@ -136,6 +141,9 @@ var ops = []op{
 	}},
 	{"logfile", fixed(2), func(t *rapid.T, m *model) string {
 		return "logfile " + rapid.SampledFrom(logFileNames).Draw(t, "name")
+	}},
+	{"storelink", fixed(1), func(t *rapid.T, m *model) string {
+		return "storelink " + rapid.SampledFrom(storeLinkNames).Draw(t, "at")
 	}},
 	{"branch", born(2), func(t *rapid.T, m *model) string { return fmt.Sprintf("branch b%d", len(m.branches)-1) }},
 	{"merge", born(2), func(*rapid.T, *model) string { return "merge" }},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +46,9 @@ type harness struct {
 	failed func()
 	// commits caches the files of commits (commitFiles).
 	commits map[string]map[string]string
+	// planted are the links storeLink planted, by their place in the
+	// store, to what was there before, put aside ("" for nothing).
+	planted map[string]string
 }
 
 // newHarness creates the sandbox of a sequence under parent.
@@ -102,6 +106,11 @@ func (h *harness) do(step string) {
 		h.t.Fatalf("step %q: %v", step, err)
 	}
 	vs = append(vs, h.invariants()...)
+	if ranBinary(step) {
+		if err := h.unplant(); err != nil {
+			h.t.Fatalf("step %q: %v", step, err)
+		}
+	}
 	if len(vs) == 0 {
 		return
 	}
@@ -120,6 +129,76 @@ func (h *harness) do(step string) {
 		}
 	}
 	h.resync()
+}
+
+// ranBinary reports whether step runs the gauntlet: after it, the links
+// storeLink planted are taken away (unplant), so that a sequence goes on
+// with its store as it was.
+func ranBinary(step string) bool {
+	f := strings.Fields(step)
+	return len(f) > 0 && slices.Contains([]string{"run", "check", "review", "detect", "clean", "hook", "signal", "cache"}, f[0])
+}
+
+// unplant removes the links storeLink planted and puts back what they
+// replaced; the person's directories stay, no longer watched.
+func (h *harness) unplant() error {
+	for _, at := range slices.Backward(slices.Sorted(maps.Keys(h.planted))) {
+		if err := os.Remove(at); err != nil {
+			return fmt.Errorf("unplant: %w", err)
+		}
+		if aside := h.planted[at]; aside != "" {
+			if err := os.Rename(aside, at); err != nil {
+				return fmt.Errorf("unplant: %w", err)
+			}
+		}
+	}
+	h.planted = nil
+	clear(h.m.storeLinks)
+	return nil
+}
+
+// storeLink plants, at rel in the gauntlet's store (.git/agent-gauntlet;
+// "." for the store itself), a link to a person's directory outside the
+// project holding one file, in place of what was there (put aside until
+// the next step that runs the gauntlet, see unplant).
+func (h *harness) storeLink(rel string) error {
+	if rel == "" || !filepath.IsLocal(rel) && rel != "." {
+		return fmt.Errorf("storelink: bad path %q", rel)
+	}
+	dir := filepath.Join(h.s.outside(), "store-"+strings.NewReplacer("/", "_", ".", "_").Replace(rel))
+	files := map[string]string{"keep.txt": "the person's own, at " + rel + "\n"}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keep.txt"), []byte(files["keep.txt"]), 0o644); err != nil {
+		return err
+	}
+	at := filepath.Join(h.s.repo, ".git", "agent-gauntlet", rel)
+	if _, ok := h.planted[at]; ok {
+		return nil // planted already
+	}
+	for p := range h.planted {
+		sep := string(filepath.Separator)
+		if strings.HasPrefix(at, p+sep) || strings.HasPrefix(p, at+sep) {
+			return nil // below or above a link planted already: one of them
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+		return err
+	}
+	aside := ""
+	if _, err := os.Lstat(at); err == nil {
+		aside = filepath.Join(h.s.base, fmt.Sprintf("aside-%d", len(h.steps)))
+		if err := os.Rename(at, aside); err != nil {
+			return err
+		}
+	}
+	if h.planted == nil {
+		h.planted = map[string]string{}
+	}
+	h.planted[at] = aside
+	h.m.storeLinks[dir] = files
+	return os.Symlink(dir, at)
 }
 
 // resync makes the model's files what the disk holds, after a known
@@ -146,6 +225,7 @@ func (h *harness) invariants() []violation {
 		data, err := os.ReadFile(h.s.path(rel))
 		return string(data), err == nil
 	})
+	vs = append(vs, checkStoreLinks(h.m, func(dir string) (map[string]string, error) { return readTree(dir) })...)
 	data, err := os.ReadFile(filepath.Join(h.s.logDir(), state.File))
 	vs = append(vs, checkState(data, err == nil)...)
 	errs, _ := os.ReadFile(filepath.Join(h.s.marks, reviewerErrors))
@@ -190,6 +270,8 @@ func (h *harness) exec(step string) ([]violation, error) {
 		content := "the user's own notes: " + arg(1) + "\n"
 		h.m.logFiles[rel] = content
 		return nil, h.s.writeFile(rel, content)
+	case "storelink":
+		return nil, h.storeLink(arg(1))
 	case "commit":
 		return nil, h.commit()
 	case "branch", "checkout":

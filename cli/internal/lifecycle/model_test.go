@@ -179,8 +179,14 @@ type model struct {
 	files map[string]string
 	// logFiles are files the user put inside the log directory.
 	logFiles map[string]string
-	branch   string
-	branches []string
+	// storeLinks are the person's directories outside the project that a
+	// link planted in the gauntlet's store (.git/agent-gauntlet) points
+	// to, by directory, with the files each holds: nothing may be written
+	// through the link. While one is planted, a refusal (an error the
+	// stop tells) is legitimate.
+	storeLinks map[string]map[string]string
+	branch     string
+	branches   []string
 	// unborn: no commit yet.
 	unborn bool
 	// session is the current agent session id; sessions counts them.
@@ -286,7 +292,7 @@ type model struct {
 
 // newModel is the model of a fresh sandbox.
 func newModel(cfg projectConfig, files map[string]string) *model {
-	m := &model{cfg: cfg, files: files, logFiles: map[string]string{}, branch: "work",
+	m := &model{cfg: cfg, files: files, logFiles: map[string]string{}, storeLinks: map[string]map[string]string{}, branch: "work",
 		branches: []string{"main", "work"}, session: sessionID(1), sessions: 1, credit: map[string]bool{}, configCredit: map[string]bool{},
 		spent: map[string]int{}, limits: map[string]string{}, pending: map[string]bool{}, trusted: gauntletOf(files), flagged: map[string]bool{}, crlfed: map[string]bool{}, forged: map[string]bool{}}
 	if !cfg.Trusted {

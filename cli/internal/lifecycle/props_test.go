@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -301,7 +302,9 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 			return violation{}, false
 		}
 	case stInfra:
-		if m.fault != "" {
+		// A reviewer's fault, or a link planted in the gauntlet's store
+		// that a gate's step refuses.
+		if m.fault != "" || len(m.storeLinks) > 0 {
 			return violation{}, false
 		}
 	case stError:
@@ -309,6 +312,11 @@ func (m *model) illegitimate(f facts, g gates, call hookCall, a answer, fails []
 		// not load: there are no trusted gates to run (docs/stop-hook.md,
 		// the error row); the approve must say what was not verified.
 		if _, known := m.hookFiles(f); !known {
+			return violation{}, false
+		}
+		// A link planted in the gauntlet's store is refused, and the
+		// stop approves telling why.
+		if len(m.storeLinks) > 0 {
 			return violation{}, false
 		}
 	}
@@ -613,6 +621,20 @@ func checkUserFiles(m *model, tree map[string]string, readLog func(string) (stri
 			vs = append(vs, violation{"a:log-dir-user-file-gone", p + " (the user's, in the log directory) was deleted or moved"})
 		case got != m.logFiles[p]:
 			vs = append(vs, violation{"a:log-dir-user-file-changed", fmt.Sprintf("%s changed: %q", p, got)})
+		}
+	}
+	return vs
+}
+
+// checkStoreLinks compares the person's directories that links planted
+// in the gauntlet's store point to with what they held (property a):
+// read lists one directory's regular files.
+func checkStoreLinks(m *model, read func(dir string) (map[string]string, error)) []violation {
+	var vs []violation
+	for _, dir := range sortedKeys(m.storeLinks) {
+		got, err := read(dir)
+		if err != nil || !maps.Equal(got, m.storeLinks[dir]) {
+			vs = append(vs, violation{"a:written-through-store-link", fmt.Sprintf("%s, which a link in .git/agent-gauntlet points to, now holds %v (%v), want %v", dir, sortedKeys(got), err, sortedKeys(m.storeLinks[dir]))})
 		}
 	}
 	return vs

@@ -62,7 +62,7 @@ type Ancestry struct {
 // NewAncestry is the ancestry memo of the repository of the project at
 // root, whose git common directory is commonDir.
 func NewAncestry(root, commonDir string) *Ancestry {
-	return &Ancestry{root: root, commonDir: commonDir, ledger: ledger.Open(AncestryDir(commonDir), ancestryBytes), ask: git.IsAncestor}
+	return &Ancestry{root: root, commonDir: commonDir, ledger: ledger.Open(commonDir, filepath.Join(store.Dir, ancestryKind), ancestryBytes), ask: git.IsAncestor}
 }
 
 // IsAncestor reports whether commit is an ancestor of (or equal to) of,

@@ -173,7 +173,7 @@ func NewMemo(ctx context.Context, root, version string, loc git.Location, tree, 
 	if err != nil {
 		return nil, false
 	}
-	return &Memo{ledger: ledger.Open(ChangesDir(loc.CommonDir), changesBytes), key: string(b), index: index, head: refs.Head}, true
+	return &Memo{ledger: ledger.Open(loc.CommonDir, filepath.Join(store.Dir, changesKind), changesBytes), key: string(b), index: index, head: refs.Head}, true
 }
 
 // Listed are a run's changes, with what the memo knows of them.

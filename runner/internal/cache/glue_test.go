@@ -59,7 +59,7 @@ func TestBaseResults(t *testing.T) {
 	gitIn(t, root, "commit", "-q", "-am", "other tree")
 	other := gitIn(t, root, "rev-parse", "HEAD")
 
-	c := &Results{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
+	c := &Results{ledger: ledger.Open(t.TempDir(), "cache", 0), root: root,
 		run: Run{Version: "v1", BaseBranch: "main"}}
 	b := &baseResults{c: c}
 	lint := &config.Check{Name: "lint", Command: "make lint", Cache: config.CacheTree}
@@ -119,7 +119,7 @@ func TestBaseResults(t *testing.T) {
 func TestBaseStoreNarrowsChangedFiles(t *testing.T) {
 	root := repo(t)
 	base := gitIn(t, root, "rev-parse", "HEAD")
-	c := &Results{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
+	c := &Results{ledger: ledger.Open(t.TempDir(), "cache", 0), root: root,
 		run: Run{Version: "v1", BaseBranch: "main"}}
 	s := baseStore{b: &baseResults{c: c}, take: true}
 	lint := &config.Check{Name: "lint", Command: "lint ${CHANGED_FILES}", Cache: config.CacheTree, Baseline: true}
@@ -209,7 +209,7 @@ func TestMemoRecord(t *testing.T) {
 func TestBaseStoreKeysWorld(t *testing.T) {
 	root := repo(t)
 	base := gitIn(t, root, "rev-parse", "HEAD")
-	c := &Results{ledger: ledger.Open(filepath.Join(t.TempDir(), "cache"), 0), root: root,
+	c := &Results{ledger: ledger.Open(t.TempDir(), "cache", 0), root: root,
 		run: Run{Version: "v1", BaseBranch: "main"}}
 	s := baseStore{b: &baseResults{c: c}, take: true}
 	lint := &config.Check{Name: "lint", Command: "npx jest", Cache: config.CacheTree, Baseline: true}

@@ -77,7 +77,7 @@ type Results struct {
 func Open(root string, loc git.Location, run Run, cfg *config.Config, lookup bool, debug *debuglog.Log) *Results {
 	run.Project = loc.Prefix
 	return &Results{
-		ledger: ledger.Open(Dir(loc.CommonDir), int64(cfg.Cache.MaxSizeMB*(1<<20))),
+		ledger: ledger.Open(loc.CommonDir, filepath.Join(store.Dir, resultsKind), int64(cfg.Cache.MaxSizeMB*(1<<20))),
 		run:    run,
 		prefix: loc.Prefix,
 		lookup: lookup,
@@ -528,9 +528,10 @@ func OpenStore(ctx context.Context, dir string) (Store, error) {
 	if err != nil {
 		return Store{}, fmt.Errorf("find the repository of %s: %w", dir, err)
 	}
-	d := Dir(loc.CommonDir)
-	return Store{Dir: d, ledger: ledger.Open(d, 0), changes: ledger.Open(ChangesDir(loc.CommonDir), 0),
-		ancestry: ledger.Open(AncestryDir(loc.CommonDir), 0)}, nil
+	c := loc.CommonDir
+	return Store{Dir: Dir(c), ledger: ledger.Open(c, filepath.Join(store.Dir, resultsKind), 0),
+		changes:  ledger.Open(c, filepath.Join(store.Dir, changesKind), 0),
+		ancestry: ledger.Open(c, filepath.Join(store.Dir, ancestryKind), 0)}, nil
 }
 
 // Clear removes every result of the cache (and the memos) and returns how

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
@@ -128,11 +129,7 @@ func writeSeedNote(kept string, n seedNote) error {
 	for _, p := range append(slices.Clip(n.hidden), n.flagged...) {
 		b.WriteString(p + "\x00")
 	}
-	tmp := kept + seedSuffix + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, kept+seedSuffix)
+	return atomicfile.WriteUnsynced(kept+seedSuffix, []byte(b.String()), 0o644)
 }
 
 // fresh reports whether the kept index merged as n still stands for the
@@ -467,11 +464,5 @@ func (s *TreeSnapshot) noteTree(links []string) {
 	for _, l := range links {
 		b.WriteString(l + "\x00")
 	}
-	tmp := s.kept + treeSuffix + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return
-	}
-	if err := os.Rename(tmp, s.kept+treeSuffix); err != nil {
-		_ = os.Remove(tmp)
-	}
+	_ = atomicfile.WriteUnsynced(s.kept+treeSuffix, []byte(b.String()), 0o644)
 }

@@ -13,6 +13,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // The tree as it is on disk. A gate reads the bytes and modes of the files
@@ -73,8 +76,11 @@ type diskRepo struct {
 	// repository's own, whose objects its index names).
 	objects    string
 	alternates []string
-	// shadow is the private git directory.
-	shadow string
+	// shadow is the private git directory, below owner, the git
+	// directory it is kept in: every directory between the two is made or
+	// checked without following a link (owned.MkdirAll), so that the view
+	// is never written through one planted there.
+	shadow, owner string
 }
 
 // openDisk describes the work tree of the project at root.
@@ -97,7 +103,7 @@ func openDisk(ctx context.Context, root string) (*diskRepo, error) {
 		}
 	}
 	d := &diskRepo{top: top, gitDir: gitDir, commonDir: commonDirOf(gitDir), prefix: pfx,
-		shadow: filepath.Join(gitDir, filepath.FromSlash(shadowDir))}
+		shadow: filepath.Join(gitDir, filepath.FromSlash(shadowDir)), owner: gitDir}
 	if env := os.Getenv("GIT_COMMON_DIR"); env != "" {
 		d.commonDir = env
 	}
@@ -151,11 +157,14 @@ func (d *diskRepo) call(dir, index string, args ...string) call {
 // extensions copied, since git reads those from the git directory's own
 // file only).
 func (d *diskRepo) prepare(ctx context.Context) error {
-	if err := os.MkdirAll(filepath.Join(d.shadow, "refs"), 0o755); err != nil {
+	rel, err := filepath.Rel(d.owner, d.shadow)
+	if err != nil {
 		return fmt.Errorf("literal view: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Join(d.shadow, "info"), 0o755); err != nil {
-		return fmt.Errorf("literal view: %w", err)
+	for _, sub := range []string{"refs", "info"} {
+		if err := owned.MkdirAll(d.owner, filepath.Join(rel, sub), 0o755); err != nil {
+			return fmt.Errorf("literal view: %w", err)
+		}
 	}
 	if err := writeIfDiffers(filepath.Join(d.shadow, "HEAD"), []byte("ref: refs/heads/agent-gauntlet-literal\n")); err != nil {
 		return err
@@ -279,24 +288,16 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// writeIfDiffers writes data to p unless p holds it already (through a
-// temporary file renamed into place).
+// writeIfDiffers writes data to p, in a directory prepare checked, unless
+// p holds it already as a regular file (a temporary file renamed into
+// place: a link at p is replaced, never written through).
 func writeIfDiffers(p string, data []byte) error {
-	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
-		return nil
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+			return nil
+		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+"-*.tmp")
-	if err != nil {
-		return fmt.Errorf("literal view: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("literal view: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteUnsynced(p, data, 0o644); err != nil {
 		return fmt.Errorf("literal view: %w", err)
 	}
 	return nil

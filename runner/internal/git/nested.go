@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
@@ -192,7 +193,7 @@ func (s *TreeSnapshot) nestedSnapshot(ctx context.Context, p, dir, gitDir string
 	// store (git would not copy one it finds elsewhere), and mergeSeed
 	// takes no object id from its own index.
 	d := &diskRepo{top: dir, gitDir: gitDir, commonDir: common, objects: s.disk.objects,
-		alternates: s.disk.alternates, shadow: filepath.Join(base, "literal")}
+		alternates: s.disk.alternates, shadow: filepath.Join(base, "literal"), owner: filepath.Dir(s.store)}
 	n := &TreeSnapshot{root: dir, disk: d, user: filepath.Join(gitDir, "index"),
 		store: s.store, depth: s.depth + 1}
 	if err := d.prepare(ctx); err != nil {
@@ -287,19 +288,14 @@ func (s *TreeSnapshot) keyTree(ctx context.Context, trees map[string]string) (st
 	return tree, nil
 }
 
-// copyFile copies the file src to dst.
+// copyFile copies the file src to dst (a temporary file renamed over
+// it: a link at dst is replaced, never written through).
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	_, werr := io.Copy(out, in)
-	return errors.Join(werr, out.Close())
+	return atomicfile.WriteUnsynced(dst, data, 0o644)
 }
 
 // dirtyNested lists the repositories inside the work tree (paths relative

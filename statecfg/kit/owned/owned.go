@@ -113,27 +113,42 @@ func FileParent(root, path string) error {
 // command that writes several files checks each first, so that a refusal
 // leaves the project as it was. root "" checks path alone.
 func CheckFile(root, path string) error {
-	if rel, ok := below(root, filepath.Dir(path)); ok && rel != "." {
-		parts, err := split(rel)
-		if err != nil {
-			return err
-		}
-		cur := root
-		for _, p := range parts {
-			cur = filepath.Join(cur, p)
-			fi, err := os.Lstat(cur)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // nothing below it exists either
-			}
-			if err != nil {
-				return fserr.Wrap("inspect", cur, err)
-			}
-			if !fi.IsDir() {
-				return &RefusedError{Path: cur, Kind: fsread.Kind(fi.Mode()), Want: wantDir}
-			}
-		}
+	if err := CheckDir(root, filepath.Dir(path)); err != nil {
+		return err
 	}
 	return checkFile(path)
+}
+
+// CheckDir refuses dir, a directory the gauntlet reads, writes into or
+// removes files from, when it or a directory between root and it exists
+// as anything but a directory (a symbolic link, wherever it leads; a
+// file), with a *RefusedError naming it. A missing one is no refusal:
+// nothing below it exists either. Nothing is created. dir not below root
+// (or root "") is not checked.
+func CheckDir(root, dir string) error {
+	rel, ok := below(root, dir)
+	if !ok || rel == "." {
+		return nil
+	}
+	parts, err := split(rel)
+	if err != nil {
+		return err
+	}
+	cur := root
+	for _, p := range parts {
+		cur = filepath.Join(cur, p)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fserr.Wrap("inspect", cur, err)
+		}
+		if !fi.IsDir() {
+			return &RefusedError{Path: cur, Kind: fsread.Kind(fi.Mode()), Want: wantDir}
+		}
+	}
+	return nil
 }
 
 // checkFile refuses path when it exists as anything but a regular file.

@@ -24,6 +24,7 @@ const (
 	rooted    = "the log directory itself (the root the gauntlet owns), then an O_NOFOLLOW open or an atomic write"
 	readOnly  = "an O_RDONLY open: reads, never creates or writes"
 	installed = "a fresh pending directory of its own, its logs created exclusively there, moved onto nothing or onto the gauntlet's own file (logdir.Vacant), never through a link, then removed"
+	checked   = "os.Remove of a name (never followed) in a directory made or checked first without a link (owned.MkdirAll / CheckDir, the snapshot's storeDir)"
 	open      = "NOT YET ROUTED: a directory between the owned one and the file may be followed"
 )
 
@@ -54,15 +55,15 @@ var sites = map[string]struct {
 	"runner/internal/console/console.go":                 {3, installed},
 	"runner/internal/debuglog/debuglog.go":               {1, rooted},
 	"runner/internal/git/checkout.go":                    {2, fresh},
-	"runner/internal/git/extract.go":                     {2, open},
+	"runner/internal/git/extract.go":                     {2, fresh},
 	"runner/internal/git/keephold.go":                    {1, noFollow},
-	"runner/internal/git/keptindex.go":                   {8, open},
-	"runner/internal/git/literal.go":                     {7, open},
-	"runner/internal/git/nested.go":                      {3, fresh},
-	"runner/internal/git/reach.go":                       {1, open},
+	"runner/internal/git/keptindex.go":                   {3, checked},
+	"runner/internal/git/literal.go":                     {1, checked},
+	"runner/internal/git/nested.go":                      {2, fresh},
+	"runner/internal/git/reach.go":                       {1, readOnly},
 	"runner/internal/git/reviewdiff.go":                  {7, fresh},
 	"runner/internal/git/snapshot.go":                    {4, fresh},
-	"runner/internal/git/worktree.go":                    {3, open},
+	"runner/internal/git/worktree.go":                    {3, fresh},
 	"runner/internal/run/pending.go":                     {1, fresh},
 	"runner/internal/review/adapter/invoke.go":           {2, fresh},
 	"runner/internal/review/internal/standin/standin.go": {2, testOnly},
@@ -71,9 +72,9 @@ var sites = map[string]struct {
 	"statecfg/kit/atomicfile/atomicfile.go":              {4, atomic},
 	"statecfg/kit/fsread/fsread.go":                      {1, noFollow},
 	"statecfg/kit/fsread/os_unix.go":                     {1, noFollow},
-	"statecfg/kit/gitindex/gitindex.go":                  {4, open},
+	"statecfg/kit/gitindex/gitindex.go":                  {4, noFollow},
 	"statecfg/kit/procgroup/registry.go":                 {7, routed},
-	"statecfg/ledger/ledger.go":                          {5, open},
+	"statecfg/ledger/ledger.go":                          {3, checked},
 	"statecfg/lock/lock.go":                              {7, noFollow},
 	"statecfg/lock/os_unix.go":                           {1, noFollow},
 	"statecfg/lock/os_windows.go":                        {1, noFollow},
