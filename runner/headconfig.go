@@ -10,18 +10,24 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // BrokenByChange reports whether the configuration of the project at root,
 // which does not load from the work tree, was broken by the change: the
-// .gauntlet/ directory HEAD holds loads. It reads HEAD's files from git's
-// objects into a temporary directory, never touching the work tree, the
-// index or a ref. False when HEAD holds no configuration (a new one, not
-// committed yet), when HEAD's does not load either (the user's own
-// problem, not the change's), when the work tree's .gauntlet/ holds exactly
-// HEAD's files (what fails is a path around it, not the change to it), or
-// when git cannot tell.
+// .gauntlet/ directory HEAD holds loads, or HEAD names no commit yet: then
+// every file of the work tree, .gauntlet/ included, is the change. It
+// reads HEAD's files from git's objects into a temporary directory, never
+// touching the work tree, the index or a ref. False when commits exist but
+// HEAD holds no configuration (a new one, not committed yet), when HEAD's
+// does not load either (the user's own problem, not the change's), when
+// the work tree's .gauntlet/ holds exactly HEAD's files (what fails is a
+// path around it, not the change to it), or when git cannot tell.
 func BrokenByChange(ctx context.Context, root string) bool {
+	if unbornHead(ctx, root) {
+		return true
+	}
 	tmp, err := os.MkdirTemp("", "agent-gauntlet-head-config-")
 	if err != nil {
 		return false
@@ -79,4 +85,15 @@ func RepositoryProblem(ctx context.Context, root string) error {
 		return err
 	}
 	return nil
+}
+
+// unbornHead reports whether HEAD of the repository at root names no
+// commit yet (trust.HeadCommit's empty start); false when git cannot tell.
+func unbornHead(ctx context.Context, root string) bool {
+	p, err := place.Locate(ctx, root)
+	if err != nil {
+		return false
+	}
+	commit, err := trust.HeadCommit(ctx, p)
+	return err == nil && commit == trust.EmptyStart
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
@@ -553,23 +554,44 @@ func (h *hook) guard(in hookproto.Input) *Outcome {
 
 // configProblem answers for a configuration of the project at root that
 // does not load (err, as runner.LoadProject returns it): when the change
-// broke it (HEAD's loads, runner.BrokenByChange) the agent is blocked with
-// the problems as instructions, it can fix them; otherwise (broken at HEAD
-// too, or never committed) the stop is allowed with status error.
+// broke it (HEAD's loads, or there is no commit yet:
+// runner.BrokenByChange) the agent is blocked with the problems as
+// instructions, it can fix them; otherwise (broken at HEAD too, or commits
+// without one) the stop is allowed with status error.
 func (h *hook) configProblem(ctx context.Context, root string, err error) Outcome {
 	var errs *config.Errors
 	if !errors.As(err, &errs) || !runner.BrokenByChange(ctx, root) {
 		return h.answer(runner.StatusError, config.ErrorText(err))
 	}
-	out := h.answer(runner.StatusFailed, brokenConfigDetail)
+	detail := brokenConfigDetail
+	if noCommitYet(ctx, root) {
+		detail = uncommittedConfigDetail
+	}
+	out := h.answer(runner.StatusFailed, detail)
 	out.Instructions = ConfigInstructions(config.ErrorText(err))
 	out.configBlock = true
 	return out
 }
 
+// noCommitYet reports whether the repository of the project at root has
+// no commit yet (trust.HeadCommit's empty start).
+func noCommitYet(ctx context.Context, root string) bool {
+	p, err := place.Locate(ctx, root)
+	if err != nil {
+		return false
+	}
+	commit, err := trust.HeadCommit(ctx, p)
+	return err == nil && commit == trust.EmptyStart
+}
+
 // brokenConfigDetail is the message's detail of a configuration the change
 // broke.
 const brokenConfigDetail = "The .gauntlet/ configuration in the work tree no longer loads; the committed one does."
+
+// uncommittedConfigDetail is the message's detail of a configuration that
+// does not load in a repository with no commit yet, where the whole work
+// tree is the change.
+const uncommittedConfigDetail = "The .gauntlet/ configuration in the work tree does not load; nothing is committed yet, so it is part of the change."
 
 // brokenWorkTree blocks for a work tree's configuration that does not load
 // (err) while the trusted one in force, from source, does: the agent's

@@ -551,24 +551,21 @@ type binJob struct {
 	oldText, newText string
 	oldEnc, newEnc   encoding
 	oldNote          string
-	hasOld           bool
+	hasOld, hasNew   bool
 }
 
 // binaries are the sections secs[at] (git called them binary) as the
 // reviewer sees them, by index: both sides read as text where they are
 // (see asText) and diffed; git's section and a note where the new side is
-// no text. A deletion stays as git shows it.
+// no text. A deletion (the file removed, or replaced by a link or a
+// directory) is its old side's lines removed when that side is text, and
+// stays as git shows it otherwise.
 func (r *renderer) binaries(secs []section, at []int) (map[int]string, error) {
 	out := map[int]string{}
 	var ids []string
 	for _, i := range at {
 		oldID, newID := indexIDs(secs[i].header)
-		if newID != "" {
-			ids = append(ids, oldID, newID)
-		}
-	}
-	if len(ids) == 0 {
-		return out, nil
+		ids = append(ids, oldID, newID)
 	}
 	blobs, err := r.blobs(ids)
 	if err != nil {
@@ -576,28 +573,16 @@ func (r *renderer) binaries(secs []section, at []int) (map[int]string, error) {
 	}
 	jobs := map[int]*binJob{}
 	for _, i := range at {
-		s := secs[i]
-		oldID, newID := indexIDs(s.header)
+		oldID, newID := indexIDs(secs[i].header)
+		var j *binJob
 		if newID == "" {
-			continue
+			j = deletionJob(secs[i], blobs[oldID])
+		} else {
+			j = r.changeJob(secs[i], oldID, blobs, blobs[newID])
 		}
-		content, ok := blobs[newID]
-		if !ok {
-			r.note(s.path, fmt.Sprintf("content git calls binary, too large for the diff's bound of %d bytes", MaxDiffBytes))
-			continue
+		if j != nil {
+			jobs[i] = j
 		}
-		j := &binJob{sec: s, hasOld: oldID != ""}
-		if j.newText, j.newEnc, ok = asText(content); !ok {
-			r.note(s.path, fmt.Sprintf("binary content of %d bytes that is text in no encoding known", len(content)))
-			continue
-		}
-		if j.hasOld {
-			old, found := blobs[oldID]
-			if j.oldText, j.oldEnc, ok = asText(old); !ok || !found {
-				j.oldText, j.oldEnc, j.oldNote = "", "", " (the old content is binary: shown as empty)"
-			}
-		}
-		jobs[i] = j
 	}
 	hunks, err := textHunks(r.ctx, jobs)
 	if err != nil {
@@ -607,6 +592,43 @@ func (r *renderer) binaries(secs []section, at []int) (map[int]string, error) {
 		out[i] = j.render(hunks[i])
 	}
 	return out, nil
+}
+
+// changeJob is the job of section s, whose new side is content (nil when
+// too large to read), its old side oldID in blobs ("" for a new file);
+// nil, with a note, when the new side cannot be shown as text.
+func (r *renderer) changeJob(s section, oldID string, blobs map[string][]byte, content []byte) *binJob {
+	if content == nil {
+		r.note(s.path, fmt.Sprintf("content git calls binary, too large for the diff's bound of %d bytes", MaxDiffBytes))
+		return nil
+	}
+	j := &binJob{sec: s, hasOld: oldID != "", hasNew: true}
+	var ok bool
+	if j.newText, j.newEnc, ok = asText(content); !ok {
+		r.note(s.path, fmt.Sprintf("binary content of %d bytes that is text in no encoding known", len(content)))
+		return nil
+	}
+	if j.hasOld {
+		old, found := blobs[oldID]
+		if j.oldText, j.oldEnc, ok = asText(old); !ok || !found {
+			j.oldText, j.oldEnc, j.oldNote = "", "", " (the old content is binary: shown as empty)"
+		}
+	}
+	return j
+}
+
+// deletionJob is the job of section s, a deletion whose old side is old
+// (nil when it has none or it is too large to read); nil when that side is
+// no text: git's section stays.
+func deletionJob(s section, old []byte) *binJob {
+	if old == nil {
+		return nil
+	}
+	text, enc, ok := asText(old)
+	if !ok {
+		return nil
+	}
+	return &binJob{sec: s, oldText: text, oldEnc: enc, hasOld: true}
 }
 
 // render is the section of j with hunks, the diff of its texts.
@@ -621,7 +643,10 @@ func (j *binJob) render(hunks string) string {
 		b.WriteString(l)
 	}
 	how := "shown as text read as " + string(j.newEnc)
-	if j.oldEnc != "" && j.oldEnc != j.newEnc {
+	switch {
+	case !j.hasNew:
+		how = "its removed text read as " + string(j.oldEnc)
+	case j.oldEnc != "" && j.oldEnc != j.newEnc:
 		how += " (was " + string(j.oldEnc) + ")"
 	}
 	fmt.Fprintf(&b, "# agent-gauntlet: git calls this file binary; %s, control characters as \\xNN%s\n", how, j.oldNote)
@@ -629,11 +654,14 @@ func (j *binJob) render(hunks string) string {
 		b.WriteString("# agent-gauntlet: the text is the same; only its bytes changed\n")
 		return b.String()
 	}
-	aName := s.aTok
+	aName, bName := s.aTok, s.bTok
 	if !j.hasOld {
 		aName = "/dev/null"
 	}
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n%s", aName, s.bTok, hunks)
+	if !j.hasNew {
+		bName = "/dev/null"
+	}
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n%s", aName, bName, hunks)
 	return b.String()
 }
 
@@ -646,6 +674,9 @@ func (r *renderer) blobs(ids []string) (map[string][]byte, error) {
 		if id != "" {
 			want = append(want, id)
 		}
+	}
+	if len(want) == 0 {
+		return map[string][]byte{}, nil
 	}
 	c := r.d.call(r.root, "", "cat-file", "--batch-check")
 	c.stdin = strings.Join(want, "\n") + "\n"
