@@ -18,6 +18,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
@@ -95,6 +96,27 @@ func Load(loc git.Location) ([]gate.Skip, error) {
 		out = append(out, r.gateSkip())
 	}
 	return out, err
+}
+
+// Standing are the skip decisions of the project at root on the branch
+// its work tree has checked out, oldest first, with that branch: every
+// violation the agent skipped there instead of fixing, with its reason.
+// They outlive the logs (archived or cleaned), so that whoever is told a
+// stop passed with skipped violations can read which and why. It runs no
+// git process in a repository git finds by its files.
+func Standing(ctx context.Context, root string) ([]Decision, string, error) {
+	pl, err := place.Locate(ctx, root)
+	if err != nil {
+		return nil, "", err
+	}
+	branch, err := git.BranchOf(pl.GitDir)
+	if err != nil {
+		return nil, "", err
+	}
+	s, key := decisionsOf(git.Location{CommonDir: pl.CommonDir, Prefix: pl.Prefix}, branch)
+	var book decisionBook
+	_, err = s.Read(&book, key...)
+	return book.Skips, branch, err
 }
 
 // Keep adds the decisions to loc's project on branch (replacing a
