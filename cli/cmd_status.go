@@ -205,6 +205,30 @@ func nonNil(list []string) []string {
 	return list
 }
 
+// writeSkipped lists the review violations the agent skipped instead of
+// fixing on the work tree's branch, each with its reason: what a stop that
+// passed with warnings points to, still there after the logs are archived.
+func writeSkipped(w io.Writer, st runner.ProjectStatus) {
+	if len(st.Skipped) == 0 {
+		fmt.Fprintf(w, "Skipped by the agent on branch %s: none\n", runner.SafeText(st.Branch))
+		return
+	}
+	fmt.Fprintf(w, "Skipped by the agent on branch %s (%d, oldest first, not fixed: its reasons):\n",
+		runner.SafeText(st.Branch), len(st.Skipped))
+	for _, d := range st.Skipped {
+		where := d.File
+		if d.Line > 0 {
+			where = fmt.Sprintf("%s:%d", d.File, d.Line)
+		}
+		by := d.SkippedAt.Local().Format(time.RFC3339)
+		if d.Review != "" {
+			by = runner.SafeText(d.Review) + ", " + by
+		}
+		fmt.Fprintf(w, "  %s %s (%s): %s\n    Reason: %s\n", runner.SafeText(d.ID), runner.SafeText(where), by,
+			runner.SafeText(d.Issue), runner.SafeText(d.Note))
+	}
+}
+
 // writeStatus renders the status for people and agents.
 func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 	logDir := st.LogDir
@@ -242,6 +266,7 @@ func writeStatus(w io.Writer, st runner.ProjectStatus, now time.Time) {
 		fmt.Fprint(w, " (agent-gauntlet update-review list)")
 	}
 	fmt.Fprintln(w)
+	writeSkipped(w, st)
 	r := st.Run
 	kind := "a first run"
 	if r.Verification {

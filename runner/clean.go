@@ -106,6 +106,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	}
 	jn := cleanJobNames(opts.Config)
 	rec := decisions.RecordedOf(run.ReadRecord(ctx, root, res.LogDir, jn, st, opts.Now()).Book, res.LogDir, run.EnvIdentity())
+	rec.Earlier = run.StateTaken(ctx, root, res.LogDir)
 	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, jn, rec, branch,
 		func(ctx context.Context) (git.Location, error) { return git.Locate(ctx, root) }, opts.Now())...)
 	archived, err := run.Archive(root, res.LogDir, run.CleanUserRequest, debuglog.Open(res.LogDir, debugSettings, opts.Now))

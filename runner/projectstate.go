@@ -2,13 +2,16 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/decisions"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/run"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
@@ -45,6 +48,12 @@ type ProjectStatus struct {
 	// record of its verdicts ("" for a project with no place for one).
 	Cleared *Cleared `json:"cleared,omitempty"`
 	Record  string   `json:"verdict_record,omitempty"`
+	// Skipped are the review violations the agent skipped instead of
+	// fixing on Branch, the work tree's branch (oldest first), each with
+	// its reason: its standing decisions, kept when the logs are archived,
+	// so that a stop that passed with skipped violations stays explained.
+	Skipped []decisions.Decision `json:"skipped_violations"`
+	Branch  string               `json:"branch,omitempty"`
 	// Warnings name files that could not be read.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -131,6 +140,11 @@ func Status(ctx context.Context, cfg *config.Config, getenv func(string) string,
 		st.LastRun = &LastRun{CompletedAt: prev.LastRunCompletedAt, Branch: prev.Branch, Commit: prev.Commit}
 		st.PreExisting = append(st.PreExisting, prev.PreExisting...)
 	}
+	skips, branch, err := decisions.Standing(ctx, cfg.Root)
+	if err != nil && !errors.Is(err, place.ErrNoRepository) {
+		st.Warnings = append(st.Warnings, decisions.Warning(err))
+	}
+	st.Skipped, st.Branch = append([]decisions.Decision{}, skips...), branch
 	next, err := logdir.NextRunNumber(logDir)
 	if err != nil {
 		st.Warnings = append(st.Warnings, err.Error())

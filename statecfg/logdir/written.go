@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +63,17 @@ type fileID struct {
 	// earlier run's when the record started (see start): it may be a
 	// person's, so it is moved, never deleted nor written over.
 	Adopted bool `json:"adopted,omitempty"`
+	// Held are the keys (EntryKey) of the entries of a review JSON file
+	// when the gauntlet wrote or adopted it; HeldKnown tells they were
+	// recorded (an earlier record's review files have none).
+	Held      []string `json:"held,omitempty"`
+	HeldKnown bool     `json:"held_known,omitempty"`
+}
+
+// same reports whether id and o are one identity, held entries included.
+func (id fileID) same(o fileID) bool {
+	return id.Dev == o.Dev && id.Ino == o.Ino && id.N == o.N && id.Sum == o.Sum && id.Edited == o.Edited &&
+		id.Adopted == o.Adopted && id.HeldKnown == o.HeldKnown && slices.Equal(id.Held, o.Held)
 }
 
 // writtenRecord is the record of one work tree, as stored.
@@ -181,6 +193,9 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 				// tool's session reference deleted, as that tool did.
 				k := classify(e.Name())
 				id.Adopted = k != stateFile && k != legacyDeleted
+				if isSlotJSON(e.Name()) {
+					id.Held, id.HeldKnown = heldEntries(filepath.Join(dir, rel))
+				}
 				r.Files[p.path(rel)] = id
 			}
 		}
@@ -221,9 +236,16 @@ func lastRunEnd(dir string) (time.Time, bool) {
 // Note records the file at path, in a log directory (its root, previous/
 // or commit/), as one the gauntlet wrote, with its identity now; edited
 // tells that others are meant to edit it (a review's JSON, which the agent
-// marks): then its content is not part of its identity. It starts the log
+// marks): then its content is not part of its identity, and the entries
+// the record held for it stay (see NoteReview). It starts the log
 // directory first (Start). Outside a git work tree it does nothing.
 func Note(path string, edited bool) error {
+	return note(path, edited, carryHeld)
+}
+
+// note is Note, with held setting what the record holds of the file's
+// entries from the identity it held before (prev, had).
+func note(path string, edited bool, held func(id *fileID, prev fileID, had bool)) error {
 	dir := logDirOf(path)
 	p, ok := locateRecord(dir)
 	if !ok {
@@ -239,10 +261,12 @@ func Note(path string, edited bool) error {
 	}
 	return p.update(func(r *writtenRecord) bool {
 		_, known := r.Dirs[p.dir]
-		if known && r.Files[p.path(rel)] == id {
+		p.start(r, dir)
+		prev, had := r.Files[p.path(rel)]
+		held(&id, prev, had)
+		if known && had && prev.same(id) {
 			return false // as recorded: nothing to write
 		}
-		p.start(r, dir)
 		r.Files[p.path(rel)] = id
 		prune(r, p)
 		return true
@@ -520,25 +544,4 @@ func Owned(path string) bool {
 	}
 	defer f.Close()
 	return readOwnership(logDirOf(path)).ownsOpen(logDirOf(path), path, f)
-}
-
-// Wrote reports whether the file at path, in a log directory (its root,
-// previous/ or commit/), is one the gauntlet wrote there or adopted as an
-// earlier run's, by its path alone (a review's JSON, which the agent edits,
-// keeps no other identity): a file the agent added beside them is not.
-// Where the record does not know the log directory (no run of this
-// version wrote there yet, or no repository around it), every file is
-// taken as written, as before there was a record.
-func Wrote(path string) bool {
-	dir := logDirOf(path)
-	o := readOwnership(dir)
-	if !o.known {
-		return true
-	}
-	rel, err := filepath.Rel(dir, path)
-	if err != nil {
-		return false
-	}
-	_, ok := o.files[o.place.path(rel)]
-	return ok
 }

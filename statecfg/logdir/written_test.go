@@ -519,12 +519,16 @@ func BenchmarkNote(b *testing.B) {
 	})
 }
 
-// TestWroteByPath: a review JSON file the gauntlet wrote stays its own
-// by its path, whatever the agent writes in it (in place or by a rename
-// over it) and after archiving moves it; a file the agent adds beside it,
-// under any of the gauntlet's names, is not; a log directory the record
-// does not know takes every file as written.
-func TestWroteByPath(t *testing.T) {
+// TestHeldByPath: a review JSON file the gauntlet wrote stays its own by
+// its path, whatever the agent writes in it (in place, by a rename over it,
+// or through update-review's rewrite) and after archiving moves it, and it
+// holds the entries the gauntlet wrote there and no other; a file the agent
+// adds beside them, under any of the gauntlet's names, is not the
+// gauntlet's, nor is one planted in a log directory the record does not
+// know yet (no run ended there); a file adopted as an earlier run's holds
+// the entries it held when adopted. Outside a repository, where no record
+// can be kept, every file is taken as written, entries unknown.
+func TestHeldByPath(t *testing.T) {
 	root := t.TempDir()
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -533,34 +537,69 @@ func TestWroteByPath(t *testing.T) {
 	jn := NewJobNames("review:src:code")
 	own := Name{Kind: KindSlotJSON, Stem: jn.Stem("review:src:code"), Adapter: "claude", Slot: 1, Run: 1}.String()
 	added := Name{Kind: KindSlotJSON, Stem: jn.Stem("review:src:code"), Adapter: "claude", Slot: 1, Run: 2}.String()
-	writeFile := func(rel, content string) {
+	writeFile := func(dir, rel, content string) {
 		t.Helper()
 		if err := atomicfile.Write(filepath.Join(dir, rel), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	const (
+		entryA = `{"id":"aaaaaaa","file":"src/a.txt","line":2,"issue":"A"}`
+		entryB = `{"id":"bbbbbbb","file":"src/a.txt","line":3,"issue":"B","status":"skipped"}`
+	)
+	keyA, keyB := EntryKey("aaaaaaa", "src/a.txt", 2, "A"), EntryKey("bbbbbbb", "src/a.txt", 3.0, "B")
+	check := func(path string, wantWrote bool, want ...string) {
+		t.Helper()
+		keys, wrote := Held(path, false)
+		if wrote != wantWrote {
+			t.Errorf("Held(%s) wrote = %v, want %v", path, wrote, wantWrote)
+		}
+		if !wantWrote {
+			return
+		}
+		if want == nil && keys != nil {
+			t.Errorf("Held(%s) = %v, want unknown", path, keys)
+		}
+		if want != nil && (len(keys) != len(want) || !keys[want[0]]) {
+			t.Errorf("Held(%s) = %v, want %v", path, keys, want)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(own, `{"status":"fail","violations":[]}`)
-	if err := Note(filepath.Join(dir, own), true); err != nil {
+	writeFile(dir, own, `{"status":"fail","violations":[`+entryA+`]}`)
+	if err := NoteReview(filepath.Join(dir, own), []string{keyA}); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(own, `{"status":"pass","violations":[]}`) // the agent's edit, by a rename
-	writeFile(added, `{"status":"pass","violations":[]}`)
-	for rel, want := range map[string]bool{own: true, added: false} {
-		if got := Wrote(filepath.Join(dir, rel)); got != want {
-			t.Errorf("Wrote(%s) = %v, want %v", rel, got, want)
-		}
+	writeFile(dir, own, `{"status":"pass","violations":[`+entryA+`,`+entryB+`]}`) // the agent's edit, by a rename
+	if err := Note(filepath.Join(dir, own), true); err != nil {                   // update-review's rewrite
+		t.Fatal(err)
 	}
+	writeFile(dir, added, `{"status":"pass","violations":[`+entryB+`]}`)
+	check(filepath.Join(dir, own), true, keyA)
+	check(filepath.Join(dir, added), false)
 	if _, err := Clean(root, dir, false); err != nil {
 		t.Fatal(err)
 	}
-	if !Wrote(filepath.Join(dir, PreviousDir, own)) {
-		t.Errorf("Wrote(previous/%s) = false after archiving", own)
+	check(filepath.Join(dir, PreviousDir, own), true, keyA)
+
+	// A log directory the record does not know: a planted file is no
+	// run's; one older than the execution state of a run that ended is
+	// adopted with the entries it holds.
+	other := filepath.Join(root, "other_logs")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	writeFile(other, own, `{"status":"fail","violations":[`+entryB+`]}`)
+	check(filepath.Join(other, own), false)
+	old := time.Now().Add(-time.Hour)
+	if err := errors.Join(os.Chtimes(filepath.Join(other, own), old, old),
+		state.Write(other, state.State{LastRunCompletedAt: time.Now()})); err != nil {
+		t.Fatal(err)
+	}
+	check(filepath.Join(other, own), true, keyB)
+
 	elsewhere := t.TempDir()
-	if !Wrote(filepath.Join(elsewhere, added)) {
-		t.Errorf("Wrote(%s) = false in a log directory no record knows", added)
-	}
+	writeFile(elsewhere, added, `{"status":"pass","violations":[`+entryB+`]}`)
+	check(filepath.Join(elsewhere, added), true)
 }

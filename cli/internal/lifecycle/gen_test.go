@@ -103,7 +103,7 @@ func born(w int) func(*model) int {
 
 // forgeries are the forge steps: what of the log directory, and how.
 var forgeries = []string{
-	"review flip", "review drop", "review reword", "review rm", "review add", "review dupskip", "review addskip",
+	"review flip", "review drop", "review reword", "review rm", "review add", "review dupskip", "review addskip", "review preskip",
 	"state ts", "state date", "state branch", "state rm",
 	"log rm-console", "log rm-check", "log edit-check", "log rm-all",
 }

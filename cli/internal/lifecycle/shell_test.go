@@ -5,6 +5,7 @@ package lifecycle
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -109,9 +110,15 @@ func (h *harness) latestReviews() map[string]int {
 // status to pass, "drop" its first violation, "reword" every violation's
 // issue, "dupskip" every violation (the copy marked skipped, the entry
 // left as it is), "rm" the file, "add" a newer one that passes, or
-// "addskip" a newer one with every violation marked skipped. None of them
+// "addskip" a newer one with every violation marked skipped; "preskip"
+// writes a review file of src's slot at the next run's number, in the
+// TypeScript tool's format (no ids), marking skipped every violation the
+// reviewer is about to report there, before it reported any. None of them
 // skips a violation: only a mark of the entry the gauntlet wrote does.
 func (h *harness) forgeReview(how string) error {
+	if how == "preskip" {
+		return h.preskip()
+	}
 	if how == "rm" {
 		// Marks in the files removed before any command read them never
 		// reached the gauntlet. A newer file ("add") hides none: the
@@ -182,6 +189,54 @@ func (h *harness) forgeReview(how string) error {
 	}
 	return nil
 }
+
+// preskip writes the "preskip" forgery (see forgeReview): every REVIEWME
+// marker under src/ (its vendor/ aside), marked skipped with the very file,
+// line and issue the reviewer gives it.
+func (h *harness) preskip() error {
+	next := 1
+	entries, _ := os.ReadDir(h.s.logDir())
+	for _, e := range entries {
+		if m := runNumberRE.FindStringSubmatch(e.Name()); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n >= next {
+				next = n + 1
+			}
+		}
+	}
+	var vs []any
+	err := filepath.WalkDir(h.s.path("src"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if d != nil && d.IsDir() && d.Name() == "vendor" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(h.s.repo, p)
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, token := range markerRE.FindAllString(line, -1) {
+				vs = append(vs, map[string]any{"file": filepath.ToSlash(rel), "line": i + 1, "issue": token + " marker left in the code",
+					"fix": "remove the marker", "priority": "high", "status": "skipped", "result": "forged"})
+			}
+		}
+		return nil
+	})
+	if err != nil || len(vs) == 0 {
+		return err
+	}
+	if err := os.MkdirAll(h.s.logDir(), 0o755); err != nil {
+		return err
+	}
+	doc := map[string]any{"adapter": reviewerName, "timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
+		"status": "fail", "rawOutput": "", "violations": vs}
+	return writeJSON(filepath.Join(h.s.logDir(), fmt.Sprintf("review_src_quality_%s@1.%d.json", reviewerName, next)), doc)
+}
+
+// runNumberRE matches a numbered log file's run number.
+var runNumberRE = regexp.MustCompile(`\.(\d+)\.(?:log|json)$`)
 
 // readReview reads the review JSON at p: the document and its violations;
 // ok is false when it cannot be read as one.

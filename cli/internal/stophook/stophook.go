@@ -747,7 +747,7 @@ func (h *hook) fromRun(res runner.RunResult, root, logDir string) Outcome {
 	if status == runner.StatusPassedWithWarnings && res.Skipped > 0 {
 		// Skipped is the agent's word, not a verification: say how much.
 		detail = strings.TrimSpace(detail + fmt.Sprintf(" The agent skipped %d review violation(s) instead of "+
-			"fixing them (agent-gauntlet update-review list shows its reasons).", res.Skipped))
+			"fixing them (agent-gauntlet status lists each with its reason).", res.Skipped))
 	}
 	out := h.answer(status, detail)
 	out.Message = res.Headline(detail)

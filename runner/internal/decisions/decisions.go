@@ -18,6 +18,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
@@ -95,6 +96,27 @@ func Load(loc git.Location) ([]gate.Skip, error) {
 		out = append(out, r.gateSkip())
 	}
 	return out, err
+}
+
+// Standing are the skip decisions of the project at root on the branch
+// its work tree has checked out, oldest first, with that branch: every
+// violation the agent skipped there instead of fixing, with its reason.
+// They outlive the logs (archived or cleaned), so that whoever is told a
+// stop passed with skipped violations can read which and why. It runs no
+// git process in a repository git finds by its files.
+func Standing(ctx context.Context, root string) ([]Decision, string, error) {
+	pl, err := place.Locate(ctx, root)
+	if err != nil {
+		return nil, "", err
+	}
+	branch, err := git.BranchOf(pl.GitDir)
+	if err != nil {
+		return nil, "", err
+	}
+	s, key := decisionsOf(git.Location{CommonDir: pl.CommonDir, Prefix: pl.Prefix}, branch)
+	var book decisionBook
+	_, err = s.Read(&book, key...)
+	return book.Skips, branch, err
 }
 
 // Keep adds the decisions to loc's project on branch (replacing a
@@ -184,6 +206,10 @@ func Of(job string, v gate.Violation, src *fingerprint.Source, now time.Time) De
 type Recorded struct {
 	Files   map[string]bool
 	Skipped []verdicts.SkippedViolation
+	// Earlier tells that a log directory the record of the files the
+	// gauntlet wrote does not know may hold an earlier tool's logs (see
+	// logdir.Held).
+	Earlier bool
 }
 
 // RecordedOf is what book (nil: none) records of the review files of
@@ -209,7 +235,10 @@ func RecordedOf(book *verdicts.Book, logDir, env string) Recorded {
 // files of logDir the gauntlet wrote (its files named by jn; any run's, not
 // only the newest of each slot: a mark is the agent's word in whichever of
 // them it wrote it), as decisions, with a warning per unreadable file. A
-// file the agent added beside them (logdir.Wrote) holds no mark; the
+// mark counts only on a violation the gauntlet reported to the agent before
+// it was made: a file the agent added beside them holds no mark, nor does
+// an entry the gauntlet did not write there (logdir.Held: one the agent
+// added, or whose id, file, line or issue it changed); the
 // files rec keeps as the slots' latest verdicts are read as rec reads them
 // (only a recorded violation can be skipped there); in the others, a
 // violation one entry marks skipped while another entry of the same file
@@ -230,14 +259,31 @@ func skippedInLogs(logDir, root string, jn *logdir.JobNames, rec Recorded, now t
 		out = append(out, Of(sk.Job, v, src, now))
 	}
 	for _, r := range records {
-		if rec.Files[filepath.Base(r.Path)] || !logdir.Wrote(r.Path) {
+		if rec.Files[filepath.Base(r.Path)] {
 			continue
 		}
+		held, wrote := logdir.Held(r.Path, rec.Earlier)
 		for _, v := range markedSkipped(r.Violations) {
-			out = append(out, Of(r.Job, v, src, now))
+			if wrote && (held == nil || held[review.EntryKey(v)]) {
+				out = append(out, Of(r.Job, v, src, now))
+				continue
+			}
+			warnings = append(warnings, ignoredMark(r.Path, v, wrote))
 		}
 	}
 	return out, warnings
+}
+
+// ignoredMark words a skip mark that marks nothing: on a violation the
+// gauntlet never reported in the file at path (wrote: the gauntlet wrote
+// the file, not that entry).
+func ignoredMark(path string, v gate.Violation, wrote bool) string {
+	where := "a file agent-gauntlet did not write"
+	if wrote {
+		where = "an entry agent-gauntlet did not write there"
+	}
+	return fmt.Sprintf("ignoring the skip of %q in %s: %s; only a violation a review reported can be skipped",
+		v.File+":"+parse.LineText(v.Line), path, where)
 }
 
 // markedSkipped are the entries of one review file that mark a violation
@@ -302,7 +348,7 @@ func sameEntry(a, b gate.Violation) bool {
 // returned as warnings: decisions never stop a run.
 func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, rec Recorded, branch string, locate func(context.Context) (git.Location, error), now time.Time) []string {
 	skips, warnings := skippedInLogs(logDir, root, jn, rec, now)
-	archived, archivedBranch, more := skippedInArchive(logDir, root, jn, now)
+	archived, archivedBranch, more := skippedInArchive(logDir, root, jn, rec.Earlier, now)
 	warnings = append(warnings, more...)
 	if len(skips)+len(archived) == 0 {
 		return warnings
@@ -328,12 +374,12 @@ func Harvest(ctx context.Context, root, logDir string, jn *logdir.JobNames, rec 
 // skippedInArchive are the skips marked in the review records of logDir's
 // archive (previous/, when it is a directory) and the branch its execution
 // state names ("" when it names none).
-func skippedInArchive(logDir, root string, jn *logdir.JobNames, now time.Time) ([]Decision, string, []string) {
+func skippedInArchive(logDir, root string, jn *logdir.JobNames, earlier bool, now time.Time) ([]Decision, string, []string) {
 	dir := filepath.Join(logDir, logdir.PreviousDir)
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return nil, "", nil
 	}
-	skips, warnings := skippedInLogs(dir, root, jn, Recorded{}, now)
+	skips, warnings := skippedInLogs(dir, root, jn, Recorded{Earlier: earlier}, now)
 	if len(skips) == 0 {
 		return nil, "", warnings
 	}

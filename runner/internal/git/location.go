@@ -85,3 +85,7 @@ func headBranch(gitDir string) (string, error) {
 	}
 	return "HEAD", nil
 }
+
+// BranchOf is the branch HEAD names in the git directory gitDir, "HEAD"
+// when detached: Location.Branch, read without a git process.
+func BranchOf(gitDir string) (string, error) { return headBranch(gitDir) }

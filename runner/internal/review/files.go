@@ -50,8 +50,23 @@ func writeSlotFile(path string, f SlotFile) error {
 	if err := atomicfile.WriteJSON(path, f, 0o644); err != nil {
 		return err
 	}
-	_ = logdir.Note(path, true) // the agent edits it; see slotLog.Close
+	_ = logdir.NoteReview(path, HeldKeys(f.Violations)) // the agent edits it; see slotLog.Close
 	return nil
+}
+
+// HeldKeys are the keys (logdir.EntryKey) of the entries of a review JSON
+// file: what the gauntlet told the agent there.
+func HeldKeys(entries []gate.Violation) []string {
+	out := make([]string, 0, len(entries))
+	for _, v := range entries {
+		out = append(out, EntryKey(v))
+	}
+	return out
+}
+
+// EntryKey is the key (logdir.EntryKey) of one entry of a review JSON file.
+func EntryKey(v gate.Violation) string {
+	return logdir.EntryKey(v.ID, v.File, v.Line, v.Issue)
 }
 
 // readSlotFile reads a review JSON file; violation lines that are integral

@@ -94,6 +94,7 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	if b.rec != nil {
 		rec = decisions.RecordedOf(b.rec.Book, p.logDir, p.env)
 	}
+	rec.Earlier = StateTaken(ctx, p.root, p.logDir)
 	for _, w := range decisions.Harvest(ctx, p.root, p.logDir, b.jobs.names, rec, prev.Branch, p.locate, s.now()) {
 		s.cons.Printf(lineWarning, w)
 	}

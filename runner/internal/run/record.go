@@ -69,8 +69,9 @@ func ReadRecord(ctx context.Context, root, logDir string, jn *logdir.JobNames, s
 	}
 	r.Book = verdicts.NewBook()
 	if has, _ := logdir.HasLogs(logDir); has || st != nil || r.Damaged != "" {
-		l := legacyOf(logDir, jn)
-		l.Unproven = st != nil && !StateTaken(ctx, root, logDir)
+		taken := StateTaken(ctx, root, logDir)
+		l := legacyOf(logDir, jn, taken)
+		l.Unproven = st != nil && !taken
 		r.Book.Seed(l, st, now)
 		r.Seeded = true
 	}
@@ -165,7 +166,7 @@ func (r *Record) Path() string {
 // the checks whose latest log failed or erred, and each review slot's
 // latest verdict (pass or fail; a run in which it erred is passed over,
 // see review.Latest), with its violations as the file holds them.
-func legacyOf(logDir string, jn *logdir.JobNames) verdicts.Legacy {
+func legacyOf(logDir string, jn *logdir.JobNames, earlier bool) verdicts.Legacy {
 	l := verdicts.Legacy{Checks: map[string]string{}}
 	names, err := logdir.Scan(logDir)
 	if err != nil {
@@ -179,6 +180,13 @@ func legacyOf(logDir string, jn *logdir.JobNames) verdicts.Legacy {
 	}
 	records, _ := review.Latest(logDir, names, jn)
 	for _, rec := range records {
+		// Only what a run wrote or left is a verdict: a review JSON the
+		// agent planted is none, and an entry it added to one reports
+		// nothing (see logdir.Held).
+		held, wrote := logdir.Held(rec.Path, earlier)
+		if rec.JSON && !wrote {
+			continue
+		}
 		s := verdicts.LegacySlot{Job: rec.Job, Slot: rec.Slot, Adapter: rec.Adapter, Run: rec.Run}
 		switch rec.Status {
 		case gate.StatusFail:
@@ -196,6 +204,9 @@ func legacyOf(logDir string, jn *logdir.JobNames) verdicts.Legacy {
 			// out now. A review JSON keeps every violation; its marks apply
 			// from the file.
 			if !rec.JSON && review.StatusOf(v) == gate.ViolationSkipped {
+				continue
+			}
+			if rec.JSON && held != nil && !held[review.EntryKey(v)] {
 				continue
 			}
 			s.Violations = append(s.Violations, bookViolation(v))

@@ -90,7 +90,7 @@ func TestLegacyOf(t *testing.T) {
 	write("review_src_q_codex@2.3.json", `{"adapter":"codex","status":"pass","violations":[]}`)
 	write("console.1.log", "Result: fail - x\n")
 	jn := logdir.NewJobNames("check:src:lint", "check:src:test", "check:src:err", "check:src:my_lint", "review:src:q")
-	l := legacyOf(dir, jn)
+	l := legacyOf(dir, jn, false) // no repository: every file is taken as written
 	want := verdicts.Legacy{
 		Checks: map[string]string{"check:src:err": "", "check:src:lint": "", "check:src:my_lint": ""},
 		Slots: []verdicts.LegacySlot{
