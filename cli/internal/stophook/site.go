@@ -192,7 +192,8 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		if cfg, err := s.gates(); err == nil {
 			reach = rulesReach(exChange.Changed(), cfg, p.Prefix)
 		}
-		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach)
+		f := newlyHidden(ctx, p, exChange, entryDirs(reach, p.Prefix))
+		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach, f)
 	}
 	return note, true
 }
