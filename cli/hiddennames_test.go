@@ -130,3 +130,18 @@ entry_points:
 stop_hook:
   run_interval_minutes: 0
 `
+
+// With no commit yet and no baseline (a project an older version trusted
+// before its first commit), the first stop compares the rules with none:
+// every untracked path they hide now under the entry points is named,
+// whatever rule hides it, since every rule is new.
+func TestNoCommitNamesWhatIsHidden(t *testing.T) {
+	dir := t.TempDir()
+	writeScript(t, dir, "no commit names the hidden", "# the rules hide files before the first commit and stop, no record of them\n"+
+		"env GAUNTLET_STOP_HOOK_ACTIVE=\nexec git init -q -b main\ncp fine.txt src/sub/o.LOG\nexec agent-gauntlet trust --yes\n"+
+		"rm .git/agent-gauntlet/baseline\ncp fine.txt src/evil.LOG\nexec sh -c 'echo \"*.LOG\" >> .git/info/exclude'\n"+
+		"stdin $WORK/stop.json\nexec agent-gauntlet stop-hook\n"+
+		"hookjson 'systemMessage~newly hide from git, under src \\(src/evil\\.LOG, src/sub/o\\.LOG, src/t\\.LOG\\)'\n"+
+		namedFiles)
+	testscript.Run(t, ScriptParams(dir))
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
@@ -90,7 +91,8 @@ type ignoredBy struct {
 // before when its earlier content is known (absent, or as HEAD's commit
 // holds it), any line otherwise. A changed .gitignore that lost a
 // negation ("!") line may let an older rule decide a path it no longer
-// excepts, so then every ignored path is named.
+// excepts, so then every ignored path is named, as when c is nil (no
+// earlier record of the rules to compare with).
 func newlyHidden(ctx context.Context, p place.Place, c *verdicts.TrustChange, dirs []string) hiddenFiles {
 	ctx, cancel := context.WithTimeout(ctx, hiddenListingTime)
 	defer cancel()
@@ -102,8 +104,11 @@ func newlyHidden(ctx context.Context, p place.Place, c *verdicts.TrustChange, di
 	if err != nil {
 		return hiddenFiles{cut: "git could not say which rule ignores each file: " + err.Error()}
 	}
-	changed := changedRules(p, c)
-	old, negLost := oldRules(ctx, p, c, changed)
+	changed, old, negLost := map[string]bool{}, map[string][]string{}, true
+	if c != nil {
+		changed = changedRules(p, c)
+		old, negLost = oldRules(ctx, p, c, changed)
+	}
 	var out []string
 	for _, d := range decided {
 		name := ruleName(p, d.source)
@@ -290,6 +295,15 @@ func entryDirs(reach []string, prefix string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// entryPaths are the paths of the entry points of cfg.
+func entryPaths(cfg *config.Config) []string {
+	var out []string
+	for _, ep := range cfg.EntryPoints {
+		out = append(out, ep.Path)
+	}
+	return out
 }
 
 // hiddenSentence is hiddenUnverified with the files named (f).
