@@ -145,3 +145,22 @@ func TestNoCommitNamesWhatIsHidden(t *testing.T) {
 		namedFiles)
 	testscript.Run(t, ScriptParams(dir))
 }
+
+// A changed ignore file outside the work tree is told apart from its
+// older lines (the verdict book keeps its rules): a path an older line of
+// it still decides is not named, between two stops and before the first.
+func TestOlderLineOfAChangedFileIsNotNamed(t *testing.T) {
+	dir := t.TempDir()
+	for _, w := range []string{"after stop", "first stop"} {
+		setup := strings.Replace(namedSetup, "exec agent-gauntlet trust --yes\n",
+			"cp fine.txt src/o2.LOG\nexec sh -c 'echo o2.LOG >> .git/info/exclude'\nexec agent-gauntlet trust --yes\n", 1)
+		if w == "first stop" {
+			setup, _, _ = strings.Cut(setup, "stdin stop.json")
+		}
+		writeScript(t, dir, "older line "+w, "# the agent puts a rule before the person's in info/exclude ("+w+")\n"+setup+
+			"cp fine.txt src/evil.LOG\nexec sh -c 'printf \"*.LOG\\nevil2.LOG\\n\" | cat - .git/info/exclude > ex.new && mv ex.new .git/info/exclude'\n"+
+			"stdin $WORK/stop.json\nexec agent-gauntlet stop-hook\n"+
+			"hookjson decision=approve 'systemMessage~newly hide from git, under src \\(src/evil\\.LOG\\)'\n"+namedFiles)
+	}
+	testscript.Run(t, ScriptParams(dir))
+}

@@ -133,7 +133,7 @@ func renameRule(seen verdicts.TrustSeen, from, to string) verdicts.TrustSeen {
 		files[to] = v
 	}
 	out := sealRules(files, nil, true, seen.At)
-	out.Desc = seen.Desc
+	out.Desc, out.Lines = seen.Desc, seen.Lines // the rules as seen then, not as now
 	return out
 }
 

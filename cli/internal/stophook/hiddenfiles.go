@@ -242,6 +242,11 @@ func oldRules(ctx context.Context, p place.Place, c *verdicts.TrustChange, chang
 			old[name] = nil
 			continue
 		}
+		if lines, ok := c.From.Lines[n]; ok && !isGitignore(name) {
+			old[name] = lines
+			negLost = negLost || lostNegation(lines, name)
+			continue
+		}
 		if !isGitignore(name) || read >= maxOldRuleFiles {
 			continue
 		}
@@ -252,14 +257,48 @@ func oldRules(ctx context.Context, p place.Place, c *verdicts.TrustChange, chang
 		}
 		lines := ruleLines(res.Stdout)
 		old[name] = lines
-		now, _ := fsread.File(filepath.Join(p.TopLevel, filepath.FromSlash(name)), maxExcludesFile)
-		for _, l := range lines {
-			if strings.HasPrefix(l, "!") && !slices.Contains(ruleLines(now), l) {
-				negLost = true
-			}
-		}
+		negLost = negLost || lostNegation(lines, filepath.Join(p.TopLevel, filepath.FromSlash(name)))
 	}
 	return old, negLost
+}
+
+// lostNegation reports whether the rule file f no longer holds a
+// negation ("!") line of its earlier rules old.
+func lostNegation(old []string, f string) bool {
+	data, _ := fsread.File(f, maxExcludesFile)
+	now := ruleLines(data)
+	for _, l := range old {
+		if strings.HasPrefix(l, "!") && !slices.Contains(now, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxKeptLines bounds the size of an ignore file outside the work tree
+// whose rules the verdict book keeps (verdicts.TrustSeen.Lines).
+const maxKeptLines = 16 << 10
+
+// outerLines are the rules of the ignore files outside the work tree that
+// files fingerprints (absolute names; the sparse-checkout patterns left
+// out), each as it is now when that is the content fingerprinted and no
+// larger than maxKeptLines; nil for none.
+func outerLines(files map[string]string) map[string][]string {
+	var out map[string][]string
+	for n, fp := range files {
+		if !filepath.IsAbs(n) || filepath.Base(n) == "sparse-checkout" || fp == "absent" || fp == "unreadable" {
+			continue
+		}
+		data, err := fsread.File(n, maxKeptLines)
+		if err != nil || fingerprintOf(data) != fp {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[n] = append([]string{}, ruleLines(data)...)
+	}
+	return out
 }
 
 // fingerprintOf is fileFingerprint's form of content data.

@@ -32,6 +32,10 @@ func TestNewlyHidden(t *testing.T) {
 		// from is the root .gitignore's fingerprint before the change:
 		// "head" for HEAD's content, else as is.
 		from string
+		// excludeBefore are info/exclude's rules before the change, as
+		// the book keeps them (nil: absent, unknown: not kept).
+		excludeBefore []string
+		unknown       bool
 		// files are the untracked files made under src.
 		files []string
 		want  []string
@@ -45,6 +49,12 @@ func TestNewlyHidden(t *testing.T) {
 		{name: "new gitignore", now: "*.LOG\n", from: "absent", files: []string{"a.LOG"}, want: []string{"src/a.LOG"}},
 		{name: "info exclude new", head: "old.LOG\n", now: "old.LOG\n", from: "head", exclude: "*.LOG\n",
 			files: []string{"old.LOG", "e.LOG"}, want: []string{"src/e.LOG"}},
+		{name: "info exclude older line kept", now: "", from: "absent", exclude: "o.LOG\nnew.LOG\n", excludeBefore: []string{"o.LOG"},
+			files: []string{"o.LOG", "new.LOG"}, want: []string{"src/new.LOG"}},
+		{name: "info exclude older line unknown", now: "", from: "absent", exclude: "o.LOG\nnew.LOG\n", unknown: true,
+			files: []string{"o.LOG", "new.LOG"}, want: []string{"src/new.LOG", "src/o.LOG"}},
+		{name: "info exclude negation removed", now: "", from: "absent", exclude: "*.LOG\n", excludeBefore: []string{"*.LOG", "!keep.LOG"},
+			files: []string{"keep.LOG", "x.LOG"}, want: []string{"src/keep.LOG", "src/x.LOG"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -72,6 +82,12 @@ func TestNewlyHidden(t *testing.T) {
 			if tc.exclude != "" {
 				write(t, exclude, tc.exclude)
 				c.To.Files[exclude] = fingerprintOf([]byte(tc.exclude))
+			}
+			if tc.excludeBefore != nil || tc.unknown {
+				c.From.Files[exclude] = "earlier"
+			}
+			if tc.excludeBefore != nil {
+				c.From.Lines = map[string][]string{exclude: tc.excludeBefore}
 			}
 			got := newlyHidden(context.Background(), p, c, []string{"src"})
 			if !slices.Equal(got.paths, tc.want) || got.cut != "" {

@@ -153,7 +153,7 @@ func sealRules(files map[string]string, last *verdicts.TrustSeen, inTree bool, n
 	for _, n := range names {
 		fmt.Fprintf(h, "%s\x00%s\x00", n, all[n])
 	}
-	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all,
+	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all, Lines: outerLines(all),
 		Desc: "the work tree's .gitignore files, info/exclude, the global ignore file, the sparse-checkout patterns"}
 }
 
