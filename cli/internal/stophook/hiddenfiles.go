@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -76,11 +75,9 @@ func (f hiddenFiles) text() string {
 }
 
 // ignoredBy is one ignored path and the rule that decides it, as
-// `git check-ignore -v` says: the rule file (source), its line and
-// pattern.
+// `git check-ignore -v` says: the rule file (source) and the pattern.
 type ignoredBy struct {
 	source  string
-	line    int
 	pattern string
 	path    string
 }
@@ -88,8 +85,10 @@ type ignoredBy struct {
 // newlyHidden lists the paths under dirs (top-level-relative directories,
 // "." for the top level) of the work tree of p that git ignores now by a
 // rule of a rule file change c changed: a line the file did not hold
-// before when its earlier content is known (absent, or as HEAD's commit
-// holds it), any line otherwise. A changed .gitignore that lost a
+// before when its earlier content is known (absent; a .gitignore as
+// HEAD's commit holds it; an ignore file outside the work tree as the
+// verdict book kept its rules), any line otherwise. A changed file that
+// lost a
 // negation ("!") line may let an older rule decide a path it no longer
 // excepts, so then every ignored path is named, as when c is nil (no
 // earlier record of the rules to compare with).
@@ -181,11 +180,10 @@ func decidingRules(ctx context.Context, p place.Place, paths []string) ([]ignore
 	fields := strings.Split(string(res.Stdout), "\x00")
 	var out []ignoredBy
 	for i := 0; i+3 < len(fields); i += 4 {
-		line, _ := strconv.Atoi(fields[i+1])
 		if fields[i] == "" || strings.HasPrefix(fields[i+2], "!") {
 			continue // no rule, or one that excepts the path
 		}
-		out = append(out, ignoredBy{source: fields[i], line: line, pattern: fields[i+2], path: fields[i+3]})
+		out = append(out, ignoredBy{source: fields[i], pattern: fields[i+2], path: fields[i+3]})
 	}
 	return out, nil
 }
