@@ -88,10 +88,9 @@ type ignoredBy struct {
 // before when its earlier content is known (absent; a .gitignore as
 // HEAD's commit holds it; an ignore file outside the work tree as the
 // verdict book kept its rules), any line otherwise. A changed file that
-// lost a
-// negation ("!") line may let an older rule decide a path it no longer
-// excepts, so then every ignored path is named, as when c is nil (no
-// earlier record of the rules to compare with).
+// lost a negation ("!") line may let an older rule decide a path it no
+// longer excepts, so then every ignored path is named, as when c is nil
+// (no earlier record of the rules to compare with).
 func newlyHidden(ctx context.Context, p place.Place, c *verdicts.TrustChange, dirs []string) hiddenFiles {
 	ctx, cancel := context.WithTimeout(ctx, hiddenListingTime)
 	defer cancel()
