@@ -308,6 +308,11 @@ type TrustSeen struct {
 	// Files fingerprint each of its parts by name, when it has parts (the
 	// ignore rules: see SeeExcludes), so that a change can name them.
 	Files map[string]string `json:"files,omitempty"`
+	// Lines are the rules (lines neither blank nor comments) of the small
+	// ignore files outside the work tree, by their names in Files, as they
+	// were when Files fingerprinted them: what a change of one added or
+	// took away can then be told from its older lines.
+	Lines map[string][]string `json:"lines,omitempty"`
 }
 
 // Changed names the parts (TrustSeen.Files) that differ between From and

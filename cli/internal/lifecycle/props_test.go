@@ -341,11 +341,39 @@ func hiddenChange(f facts) bool {
 }
 
 // toldHidden reports whether an approve tells of ignore rules changed
-// while a changed file is one git ignores: the agent hid it from change
-// detection, and the answer may let it stop when it says so (it must still
-// say what was not verified).
+// while a changed file is one git ignores, naming it: the agent hid it
+// from change detection, and the answer may let it stop when it says so
+// and names each hidden changed file (or a directory holding it), or says
+// its list is short (it must still say what was not verified).
 func toldHidden(f facts, a answer) bool {
-	return strings.Contains(a.SystemMessage, "The ignore rules changed since an earlier stop") && hiddenChange(f)
+	msg := a.SystemMessage
+	if !strings.Contains(msg, "The ignore rules changed since an earlier stop") || !hiddenChange(f) {
+		return false
+	}
+	if strings.Contains(msg, "the list may be short") || strings.Contains(msg, " more)") {
+		return true
+	}
+	for p := range f.Changed {
+		if f.Ignored[p] && !namesPath(msg, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesPath reports whether msg names the path p, or a directory holding
+// it (ending in "/"), as an item of a list.
+func namesPath(msg, p string) bool {
+	for d := p; ; {
+		if strings.Contains(msg, d+")") || strings.Contains(msg, d+", ") || strings.Contains(msg, d+" and ") {
+			return true
+		}
+		i := strings.LastIndex(strings.TrimSuffix(d, "/"), "/")
+		if i < 0 {
+			return false
+		}
+		d = d[:i+1]
+	}
 }
 
 // terminal are the statuses of the termination conditions an approve may

@@ -133,17 +133,18 @@ func renameRule(seen verdicts.TrustSeen, from, to string) verdicts.TrustSeen {
 		files[to] = v
 	}
 	out := sealRules(files, nil, true, seen.At)
-	out.Desc = seen.Desc
+	out.Desc, out.Lines = seen.Desc, seen.Lines // the rules as seen then, not as now
 	return out
 }
 
 // noBaselineNote is what the first stop of a project in a work tree says
 // when no baseline of the ignore rules was recorded (a project trusted by
-// an older version, or never by a person), and what it leaves unverified.
-func noBaselineNote() (note, unverified string) {
+// an older version, or never by a person), and what it leaves unverified:
+// the files the rules hide now (f), named.
+func noBaselineNote(f hiddenFiles) (note, unverified string) {
 	return "No earlier record of the ignore rules was found for this project (no stop of it ran in any work tree, " +
 			"and none was recorded when its configuration was trusted): this stop adopts them as they are, so a file they hide now is no change to any gate.",
-		"the files the ignore rules hide from git now (no earlier record of them to compare with)"
+		"the files the ignore rules hide from git now (no earlier record of them to compare with): " + f.text()
 }
 
 // noTrustBaselineNote is what the first stop of a project in a work tree

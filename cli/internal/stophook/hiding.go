@@ -153,7 +153,7 @@ func sealRules(files map[string]string, last *verdicts.TrustSeen, inTree bool, n
 	for _, n := range names {
 		fmt.Fprintf(h, "%s\x00%s\x00", n, all[n])
 	}
-	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all,
+	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all, Lines: outerLines(all),
 		Desc: "the work tree's .gitignore files, info/exclude, the global ignore file, the sparse-checkout patterns"}
 }
 
@@ -261,8 +261,9 @@ func rulesNotice(c *verdicts.TrustChange, reach []string) string {
 }
 
 // hiddenUnverified is what a rules change leaves unverified, for the
-// answer's "Not verified:" sentence.
-func hiddenUnverified(c *verdicts.TrustChange, reach []string) string {
+// answer's "Not verified:" sentence: the files it newly hides (f),
+// named.
+func hiddenUnverified(c *verdicts.TrustChange, reach []string, f hiddenFiles) string {
 	where := "the project"
 	if len(reach) > 0 {
 		where = named(entryNames(reach))
@@ -271,7 +272,7 @@ func hiddenUnverified(c *verdicts.TrustChange, reach []string) string {
 	if changed := c.Changed(); len(changed) > 0 {
 		what = named(changed)
 	}
-	return fmt.Sprintf("the files that %s newly hide from git, under %s", runner.SafeText(what), runner.SafeText(where))
+	return hiddenSentence(runner.SafeText(what), runner.SafeText(where), f)
 }
 
 // entryNames are entry point paths for the person: "." is the project

@@ -179,7 +179,11 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 			note = noTrustBaselineNote(seen.Desc)
 		}
 		if noRulesBase && exChange == nil && ex.Files[listedMark] != "" {
-			s.rulesNote, s.hidden = noBaselineNote()
+			var eps []string
+			if cfg, err := s.gates(); err == nil {
+				eps = entryPaths(cfg)
+			}
+			s.rulesNote, s.hidden = noBaselineNote(newlyHidden(ctx, p, nil, entryDirs(eps, p.Prefix)))
 		}
 	}
 	if change != nil {
@@ -192,7 +196,8 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		if cfg, err := s.gates(); err == nil {
 			reach = rulesReach(exChange.Changed(), cfg, p.Prefix)
 		}
-		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach)
+		f := newlyHidden(ctx, p, exChange, entryDirs(reach, p.Prefix))
+		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach, f)
 	}
 	return note, true
 }
