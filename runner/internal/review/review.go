@@ -245,6 +245,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 		res.TimedOut = res.TimedOut || r.slot.TimedOut
 		res.Fixed = append(res.Fixed, r.slot.Fixed...)
 		res.Skipped = append(res.Skipped, r.slot.Skipped...)
+		res.BelowThreshold = append(res.BelowThreshold, r.slot.BelowThreshold...)
 		if r.log != nil {
 			r.log.Printf("Gate result: %s - %s", status, msg)
 			_ = r.log.Close()
@@ -539,7 +540,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		}
 	}
 	slot.Status, slot.Message = ev.status, ev.message
-	slot.Open, slot.Fixed, slot.Skipped = ev.open, ev.fixed, ev.skipped
+	slot.Open, slot.Fixed, slot.Skipped, slot.BelowThreshold = ev.open, ev.fixed, ev.skipped, ev.belowThreshold
 	lg.Printf("--- Parsed Result (%s) ---", name)
 	switch ev.status {
 	case gate.StatusFail:
@@ -569,6 +570,9 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 	}
 	for _, v := range ev.skipped {
 		lg.Printf("Skipped: %s:%s - %s", v.File, parse.LineText(v.Line), oneLine(v.Issue))
+	}
+	for _, v := range ev.belowThreshold {
+		lg.Printf("%s%s:%s (%s) - %s", markBelowThreshold, v.File, parse.LineText(v.Line), v.Priority, oneLine(v.Issue))
 	}
 	lg.Printf("%s", separatorLine)
 	lg.Printf("Review result (%s@%d): %s - %s", name, index, slot.Status, slot.Message)
