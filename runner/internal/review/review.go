@@ -259,6 +259,9 @@ type skipPlan struct {
 	index         int
 	adapter       string
 	passIteration int
+	// belowThreshold are what that pass left out under the rerun
+	// threshold: the skip tells them again.
+	belowThreshold []gate.Violation
 }
 
 // planSlots decides which slots run. In verification mode with more than
@@ -284,7 +287,7 @@ func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
 			toRun = append(toRun, i)
 			continue
 		}
-		skipped = append(skipped, skipPlan{index: i, adapter: r.Adapter, passIteration: r.Run})
+		skipped = append(skipped, skipPlan{index: i, adapter: r.Adapter, passIteration: r.Run, belowThreshold: r.BelowThreshold})
 	}
 	if allPassed {
 		g.header = append(g.header, "Running @1: safety latch (all slots previously passed)")
@@ -353,6 +356,7 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	slot := gate.Slot{
 		Adapter: s.adapter, Index: s.index, Status: gate.StatusSkippedPriorPass,
 		Message: fmt.Sprintf(msgSkippedPrior, s.passIteration), PassIteration: s.passIteration,
+		BelowThreshold: s.belowThreshold,
 	}
 	lg, err := g.openLog(s.adapter, s.index)
 	if err != nil {
@@ -365,6 +369,9 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	lg.Printf("Adapter: %s", s.adapter)
 	lg.Printf("Review index: @%d", s.index)
 	lg.Printf("%s", markStatusSkip)
+	for _, v := range s.belowThreshold {
+		lg.Printf("%s%s:%s (%s) - %s", markBelowThreshold, v.File, parse.LineText(v.Line), v.Priority, oneLine(v.Issue))
+	}
 	jsonPath := g.env.Names.SlotJSON(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
 	err = writeSlotFile(jsonPath, SlotFile{
 		Adapter: s.adapter, Timestamp: g.d.now().UTC().Format(timestampFormat),
