@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -224,4 +225,61 @@ func listedIn(t *testing.T, root, note, where string) {
 	if !strings.Contains(string(data), "Below the rerun threshold, not verified: "+where+" (medium)") {
 		t.Fatalf("%s does not list %s:\n%s", path, where, data)
 	}
+}
+
+// TestRerunThresholdSurvivesSkippedSlots pins invariants 2 and 3 of
+// TestRerunThresholdNeverLaunders across runs with num_reviews > 1, where
+// a verification run skips the slots that passed before: a slot (claude,
+// flagging SMELL) passes a verification run by leaving a medium finding
+// out while the other (codex, flagging BAD) still fails; when the other
+// passes later, with the first slot skipped, the pass still names the
+// finding, the cache keeps no pass, and a new session's first stop
+// blocks.
+func TestRerunThresholdSurvivesSkippedSlots(t *testing.T) {
+	ctx := context.Background()
+	root := smellProject(t, "high")
+	bin := filepath.Dir(lookPath(t, "claude"))
+	write(t, filepath.Join(bin, "codex"), strings.ReplaceAll(smellReviewer, "SMELL:", "BAD:"))
+	if err := os.Chmod(filepath.Join(bin, "codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, ".gauntlet/reviews/quality.md"), "---\nnum_reviews: 2\ncli_preference: [claude, codex]\n---\nFlag every SMELL.\n")
+	write(t, filepath.Join(root, ".gauntlet/config.yml"), "base_branch: main\nmax_retries: 5\ncli:\n  default_preference: [claude, codex]\n"+
+		"entry_points:\n  - path: src\n    reviews: [quality]\n")
+	gitIn(t, root, "add", ".gauntlet")
+	gitIn(t, root, "commit", "-q", "-m", "two slots")
+	write(t, filepath.Join(root, "src/b.txt"), "x BAD:high\n")
+	stop := func(session string) RunResult {
+		return ExecuteRun(ctx, Options{Dir: root, Silent: true, Agent: true, SessionID: session, Command: "stop-hook", Version: "v1"})
+	}
+	if res := stop("s1"); res.Status != StatusFailed {
+		t.Fatalf("first stop: %s (%s)", res.Status, res.Message)
+	}
+	// The SMELL fixed, a medium one added; the BAD line rewritten, still
+	// bad: claude@1 passes by the threshold, codex@2 fails.
+	write(t, filepath.Join(root, "src/a.txt"), strings.Join(plainLines(40), ""))
+	write(t, filepath.Join(root, "src/feature.txt"), "y SMELL:medium\n")
+	write(t, filepath.Join(root, "src/b.txt"), "z BAD:high\n")
+	if res := stop("s1"); res.Status != StatusFailed {
+		t.Fatalf("second stop: %s (%s)", res.Status, res.Message)
+	}
+	// The BAD fixed: codex@2 passes, claude@1 is skipped for its pass.
+	write(t, filepath.Join(root, "src/b.txt"), "fine\n")
+	res := stop("s1")
+	if passing(res.Status) == 0 || !strings.Contains(res.Unverified, "(src/feature.txt:1)") {
+		t.Fatalf("third stop: %s (%s); not verified: %q, want a pass naming src/feature.txt:1", res.Status, res.Message, res.Unverified)
+	}
+	if res := stop("s2"); res.Status != StatusFailed {
+		t.Fatalf("a new session's stop: %s (%s; not verified: %q), want blocked", res.Status, res.Message, res.Unverified)
+	}
+}
+
+// lookPath finds name on PATH.
+func lookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
