@@ -276,6 +276,11 @@ type SlotVerdict struct {
 	// those past MaxViolations.
 	Violations []Violation `json:"violations"`
 	Omitted    int         `json:"omitted,omitempty"`
+	// BelowThreshold are, for a pass of a verification run, the new
+	// violations the reviewer reported below the rerun threshold, which
+	// the pass left out: a later run that skips the slot for this pass
+	// still tells them.
+	BelowThreshold []Violation `json:"below_threshold,omitempty"`
 	// Env and Held are CheckVerdict's.
 	Env  string       `json:"env,omitempty"`
 	Held *SlotVerdict `json:"held,omitempty"`
@@ -594,6 +599,9 @@ func (b *Book) RecordSlot(job string, slot int, v SlotVerdict) error {
 	}
 	if over := len(v.Violations) - MaxViolations; over > 0 {
 		v.Violations, v.Omitted = v.Violations[:MaxViolations], v.Omitted+over
+	}
+	if len(v.BelowThreshold) > MaxViolations {
+		v.BelowThreshold = v.BelowThreshold[:MaxViolations]
 	}
 	if b.Slots[job] == nil {
 		b.Slots[job] = map[int]SlotVerdict{}

@@ -415,11 +415,14 @@ type Unshown struct {
 	Why  string `json:"why"`
 }
 
-// Recordable reports whether r is a verdict the cache keeps: a pass, or a
-// check's failure that the base branch has too (pre-existing), judged
-// against a known base commit. Anything else runs again next time.
+// Recordable reports whether r is a verdict the cache keeps: a pass that
+// filtered nothing under the rerun threshold, or a check's failure that
+// the base branch has too (pre-existing), judged against a known base
+// commit. Anything else runs again next time.
 func Recordable(r gate.Result) bool {
-	if r.Cached != nil || r.Infrastructure {
+	if r.Cached != nil || r.Infrastructure || len(r.BelowThreshold) > 0 {
+		// A pass that left findings out under the rerun threshold holds
+		// for a verification run only: a first run keeps them all.
 		return false
 	}
 	switch r.Status {

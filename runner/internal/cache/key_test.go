@@ -306,6 +306,8 @@ func TestKeyHoldsChangedFilesOnlyWhenGiven(t *testing.T) {
 
 // A pre-existing failure is kept and taken as a pass is, but only against
 // the base commit it was compared with, for a check that still compares.
+// A verification run's pass that left findings out under the rerun
+// threshold is never kept: a first run of the content keeps them all.
 func TestProofVerdicts(t *testing.T) {
 	base := strings.Repeat("b", 40)
 	job := checkJob()
@@ -322,6 +324,8 @@ func TestProofVerdicts(t *testing.T) {
 		"pre-existing, no base":   {JobID: job.ID, Status: gate.StatusPreExisting, Baseline: &gate.Baseline{PreExisting: true}},
 		"a pass of less than the change": {JobID: job.ID, Status: gate.StatusPass,
 			NotShown: []gate.NotShown{{Path: "src/logo.png", Why: "binary content"}}},
+		"a verification run's pass under the rerun threshold": {JobID: job.ID, Status: gate.StatusPass,
+			BelowThreshold: []gate.Violation{{File: "src/a.go", Line: 3, Issue: "a nit", Priority: "medium", Status: gate.ViolationNew}}},
 	} {
 		want := name == "a pass" || name == "a pre-existing failure" || name == "a pass of less than the change"
 		if got := Recordable(r); got != want {

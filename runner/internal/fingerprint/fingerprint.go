@@ -252,6 +252,14 @@ func context(lines, hashes []string, i int) string {
 	return hex.EncodeToString(h[:4])
 }
 
+// SameText reports whether two anchors are of lines with the same text
+// (white space folded), whatever copies of it precede them (see Anchors).
+func SameText(a, b string) bool {
+	a, _, _ = strings.Cut(a, "~")
+	b, _, _ = strings.Cut(b, "~")
+	return a != "" && a == b
+}
+
 // Anchor is the anchor of line n of file, "" when there is no such line:
 // the hash of its text (see Anchor), qualified when an identical line is
 // above it (see Anchors).

@@ -229,6 +229,11 @@ type Result struct {
 	// agent skipped in this run, for the summary.
 	Fixed   []Violation
 	Skipped []Violation
+	// BelowThreshold are the new violations a verification run's reviewers
+	// reported below rerun_new_issue_threshold, which the verdict left out:
+	// a pass with any is a pass only of a verification run, never of the
+	// content (the result cache keeps no such pass).
+	BelowThreshold []Violation
 	// NotShown are the changed paths of a review's scope its reviewers
 	// were not shown as text: the verdict says nothing of them.
 	NotShown []NotShown
@@ -303,6 +308,9 @@ type Slot struct {
 	Open    []Violation
 	Fixed   []Violation
 	Skipped []Violation
+	// BelowThreshold are the new violations the rerun threshold left out
+	// (see Result.BelowThreshold).
+	BelowThreshold []Violation
 	// TimedOut is true when the reviewer hit the review's timeout.
 	TimedOut bool
 	// Duration is the wall time of the slot's reviewer runs (0 when skipped).

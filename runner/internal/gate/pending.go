@@ -27,6 +27,9 @@ type PassedSlot struct {
 	// Adapter is the CLI that passed it; Run the run it passed in.
 	Adapter string
 	Run     int
+	// BelowThreshold are the findings that pass left out under the rerun
+	// threshold (see Result.BelowThreshold).
+	BelowThreshold []Violation
 }
 
 // SlotPassed is how review job id's slot passed last, when its latest

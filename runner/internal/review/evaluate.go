@@ -66,6 +66,9 @@ type evaluation struct {
 	// fixed and skipped feed the summary.
 	fixed   []gate.Violation
 	skipped []gate.Violation
+	// belowThreshold are the new violations of a verification run that
+	// the rerun threshold left out of the verdict: told, never stored.
+	belowThreshold []gate.Violation
 	// notes are log lines ("Note: ...", "Warning: ...").
 	notes []string
 }
@@ -121,7 +124,7 @@ func evaluate(in evalInput) evaluation {
 	}
 	rerun := len(previous) > 0
 	matched := make([]bool, len(previous))
-	outOfScope, belowThreshold := 0, 0
+	outOfScope := 0
 	seen := map[string]gate.Violation{}
 	claims := in.claims(previous, checked.Kept)
 	for k, v := range checked.Kept {
@@ -166,7 +169,8 @@ func evaluate(in evalInput) evaluation {
 			continue
 		}
 		if rerun && v.Status == gate.ViolationNew && parse.Rank(v.Priority) < parse.Rank(string(threshold)) {
-			belowThreshold++
+			v.File = in.key(v.File)
+			ev.belowThreshold = append(ev.belowThreshold, v)
 			continue
 		}
 		ev.keepOnce(seen, v)
@@ -181,8 +185,8 @@ func evaluate(in evalInput) evaluation {
 	if outOfScope > 0 {
 		filtered = append(filtered, fmt.Sprintf(noteOutOfScope, outOfScope))
 	}
-	if belowThreshold > 0 {
-		filtered = append(filtered, fmt.Sprintf(noteBelowThreshold, belowThreshold, threshold))
+	if n := len(ev.belowThreshold); n > 0 {
+		filtered = append(filtered, fmt.Sprintf(noteBelowThreshold, n, threshold))
 	}
 	for _, f := range filtered {
 		ev.notes = append(ev.notes, "Note: "+f)
@@ -296,12 +300,15 @@ func (in evalInput) key(file string) string { return in.paths.Canonical(file) }
 // anchor and a similar issue (the line moved, or holds one of several
 // identical lines: see fingerprint.Anchors), the same line and a
 // similar issue, then the same line or the same issue text, then the
-// fingerprint (an anchor near the line and similar issue words).
+// fingerprint (an anchor near the line and similar issue words), then
+// the line moved unchanged anywhere the diff touches, in any file (see
+// movedFrom).
 const (
 	tierAnchor = iota
 	tierSame
 	tierLineOrText
 	tierFingerprint
+	tierMoved
 	tiers
 )
 
@@ -345,6 +352,9 @@ func (in evalInput) match(list, reports []gate.Violation, reserved []bool) []int
 // matches reports whether v re-reports p at the given tier of match.
 func (in evalInput) matches(p, v gate.Violation, tier int) bool {
 	file := in.key(v.File)
+	if tier == tierMoved {
+		return in.movedFrom(p, v)
+	}
 	if in.key(p.File) != file {
 		return false
 	}
@@ -361,6 +371,25 @@ func (in evalInput) matches(p, v gate.Violation, tier int) bool {
 	}
 	n, _ := parse.LineNumber(v.Line)
 	return fingerprint.Same(Fields(p), fingerprint.Fields{File: file, Line: n, Issue: v.Issue}, in.source.Near(file, n))
+}
+
+// movedFrom reports whether v is p moved unchanged: v is on a line the
+// diff the reviewer judged touches, in any file, within fingerprint.Radius
+// of a line whose text is p's flagged line (fingerprint.SameText: a copy's
+// anchor is its text's, qualified), and its issue is similar to p's. The
+// agent that moves a reported line elsewhere, or renames its file, has
+// not fixed it: the report is that violation, not a new one.
+func (in evalInput) movedFrom(p, v gate.Violation) bool {
+	if p.Anchor == "" || !in.inScope(v) || !fingerprint.SimilarIssues(p.Issue, v.Issue) {
+		return false
+	}
+	n, _ := parse.LineNumber(v.Line)
+	for _, a := range in.source.Near(in.key(v.File), n) {
+		if fingerprint.SameText(a, p.Anchor) {
+			return true
+		}
+	}
+	return false
 }
 
 // strictNear are the anchors a report at line n of file may be located by

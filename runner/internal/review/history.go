@@ -198,8 +198,11 @@ const (
 	markStatusSkip   = "Status: " + string(gate.StatusSkippedPriorPass)
 	markResultPass   = "Result: pass"
 	markFix          = "Fix: "
-	markSlotError    = "Error: "
-	separatorLine    = "---------------------"
+	// markBelowThreshold opens the log line of each new violation the
+	// rerun threshold left out of a verification run's verdict.
+	markBelowThreshold = "Below the rerun threshold, not verified: "
+	markSlotError      = "Error: "
+	separatorLine      = "---------------------"
 )
 
 // parseLegacyLog reads the status and violations of a slot log without a

@@ -245,6 +245,7 @@ func run(ctx context.Context, job gate.Job, env gate.Env, d deps, b *book, answe
 		res.TimedOut = res.TimedOut || r.slot.TimedOut
 		res.Fixed = append(res.Fixed, r.slot.Fixed...)
 		res.Skipped = append(res.Skipped, r.slot.Skipped...)
+		res.BelowThreshold = append(res.BelowThreshold, r.slot.BelowThreshold...)
 		if r.log != nil {
 			r.log.Printf("Gate result: %s - %s", status, msg)
 			_ = r.log.Close()
@@ -258,6 +259,9 @@ type skipPlan struct {
 	index         int
 	adapter       string
 	passIteration int
+	// belowThreshold are what that pass left out under the rerun
+	// threshold: the skip tells them again.
+	belowThreshold []gate.Violation
 }
 
 // planSlots decides which slots run. In verification mode with more than
@@ -283,7 +287,7 @@ func (g *gateRun) planSlots(n int) (toRun []int, skipped []skipPlan) {
 			toRun = append(toRun, i)
 			continue
 		}
-		skipped = append(skipped, skipPlan{index: i, adapter: r.Adapter, passIteration: r.Run})
+		skipped = append(skipped, skipPlan{index: i, adapter: r.Adapter, passIteration: r.Run, belowThreshold: r.BelowThreshold})
 	}
 	if allPassed {
 		g.header = append(g.header, "Running @1: safety latch (all slots previously passed)")
@@ -352,6 +356,7 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	slot := gate.Slot{
 		Adapter: s.adapter, Index: s.index, Status: gate.StatusSkippedPriorPass,
 		Message: fmt.Sprintf(msgSkippedPrior, s.passIteration), PassIteration: s.passIteration,
+		BelowThreshold: s.belowThreshold,
 	}
 	lg, err := g.openLog(s.adapter, s.index)
 	if err != nil {
@@ -364,6 +369,9 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	lg.Printf("Adapter: %s", s.adapter)
 	lg.Printf("Review index: @%d", s.index)
 	lg.Printf("%s", markStatusSkip)
+	for _, v := range s.belowThreshold {
+		lg.Printf("%s%s:%s (%s) - %s", markBelowThreshold, v.File, parse.LineText(v.Line), v.Priority, oneLine(v.Issue))
+	}
 	jsonPath := g.env.Names.SlotJSON(g.job.ID, s.adapter, s.index, g.env.RunNumber).Path(g.env.LogDir)
 	err = writeSlotFile(jsonPath, SlotFile{
 		Adapter: s.adapter, Timestamp: g.d.now().UTC().Format(timestampFormat),
@@ -539,7 +547,7 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 		}
 	}
 	slot.Status, slot.Message = ev.status, ev.message
-	slot.Open, slot.Fixed, slot.Skipped = ev.open, ev.fixed, ev.skipped
+	slot.Open, slot.Fixed, slot.Skipped, slot.BelowThreshold = ev.open, ev.fixed, ev.skipped, ev.belowThreshold
 	lg.Printf("--- Parsed Result (%s) ---", name)
 	switch ev.status {
 	case gate.StatusFail:
@@ -569,6 +577,9 @@ func (g *gateRun) finishSlot(slot gate.Slot, lg *slotLog, ans adapter.Answer, ru
 	}
 	for _, v := range ev.skipped {
 		lg.Printf("Skipped: %s:%s - %s", v.File, parse.LineText(v.Line), oneLine(v.Issue))
+	}
+	for _, v := range ev.belowThreshold {
+		lg.Printf("%s%s:%s (%s) - %s", markBelowThreshold, v.File, parse.LineText(v.Line), v.Priority, oneLine(v.Issue))
 	}
 	lg.Printf("%s", separatorLine)
 	lg.Printf("Review result (%s@%d): %s - %s", name, index, slot.Status, slot.Message)

@@ -701,3 +701,30 @@ func TestRunNamesListedPathsTheDiffMisses(t *testing.T) {
 		t.Fatalf("not shown = %v, want vend/x.txt", res.NotShown)
 	}
 }
+
+// TestRunSkipKeepsBelowThreshold pins that a slot skipped for a prior pass
+// tells again what that pass left out under the rerun threshold: a
+// verification run's later runs (another slot failing meanwhile) never
+// lose a filtered finding, and the gate's pass is no pass of the content
+// (gate.Result.BelowThreshold, which the result cache never records).
+func TestRunSkipKeepsBelowThreshold(t *testing.T) {
+	job, env := setup(t, []string{"claude", "codex"}, 2, true)
+	left := gate.Violation{File: "src/a.go", Line: 3, Issue: "a nit", Priority: "medium", Status: gate.ViolationNew}
+	pending := gate.Violation{File: "src/a.go", Line: 2, Issue: "y", Priority: "high", Status: gate.ViolationFixed, Result: "done"}
+	env.Previous = &gate.Pending{
+		Passed: map[string]map[int]gate.PassedSlot{job.ID: {1: {Adapter: "claude", Run: 1, BelowThreshold: []gate.Violation{left}}}},
+		Slots:  map[string]map[int][]gate.Violation{job.ID: {2: {pending}}},
+	}
+	env.RunNumber = 2
+	f := &fakeCLIs{replies: map[string][]reply{"codex": {{stdout: standin.PassAnswer}}}}
+	res := newSession(f.deps(testDiff)).Run(context.Background(), job, env)
+	if got, want := slotLabels(res), []string{"claude@1:skipped_prior_pass", "codex@2:pass"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("slots = %v, want %v", got, want)
+	}
+	if res.Status != gate.StatusPass || len(res.BelowThreshold) != 1 || res.BelowThreshold[0].File != "src/a.go" {
+		t.Fatalf("result %+v: the skipped slot's filtered finding is lost", res)
+	}
+	if log := readFile(t, res.Slots[0].LogPath); !strings.Contains(log, "Below the rerun threshold, not verified: src/a.go:3 (medium) - a nit") {
+		t.Errorf("the skipped slot's log does not list it:\n%s", log)
+	}
+}

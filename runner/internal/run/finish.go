@@ -3,12 +3,15 @@ package run
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/cache"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/console"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 )
 
 // finish ends a run whose gates ran: the status (decideStatus), the
@@ -21,7 +24,11 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	res := outcome.RunResult{ConsoleLogPath: prep.consolePath, GatesRun: len(results) - sum.NotRun,
 		GatesFailed: sum.GatesFailed, GatesNotRun: sum.NotRun, GatesCached: cachedCount(results),
 		GatesLeftOut: pl.leftOut, Fixed: sum.Fixed, Skipped: sum.Skipped, PreExisting: sum.PreExistingGates, Gates: outcome.Gates(pl.jobs, results, b.runNumber)}
-	if res.Unverified = notShownDetail(results, unreadable(p, pl.jobs)); res.Unverified != "" {
+	below := func(at func(string) string) string {
+		return belowThresholdDetail(results, p.cfg.RerunNewIssueThreshold, p.root, at)
+	}
+	res.Unverified = joinNotes(notShownDetail(results, unreadable(p, pl.jobs)), below(nil))
+	if res.Unverified != "" {
 		s.cons.Printf(lineWarning, "not verified: "+res.Unverified)
 	}
 	res.Status = decideStatus(tally{
@@ -69,6 +76,9 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	}
 	if e.archived && archiveAfterPass(s, p) {
 		res = movedToPrevious(res, p.logDir)
+		if was := below(nil); was != "" {
+			res.Unverified = strings.Replace(res.Unverified, was, below(func(path string) string { return archived(p.logDir, path) }), 1)
+		}
 	}
 	prep.cache.Record(ctx, results, b.runNumber, res.ConsoleLogPath, prep.base.Question, p.snap.treeMoved)
 	return res
@@ -174,6 +184,58 @@ func notShownDetail(results []gate.Result, unreadable []string) string {
 			text += fmt.Sprintf(" and %d more", more)
 		}
 		parts = append(parts, fmt.Sprintf("%s did not review %s", r.JobID, text))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// maxBelowNamed bounds the findings belowThresholdDetail names per
+// review; the rest are counted.
+const maxBelowNamed = 5
+
+// belowThresholdDetail names, for each review whose verification run left
+// new findings out under the rerun threshold (gate.Result.BelowThreshold),
+// how many, the first few by file and line, and the logs that list them
+// (their paths mapped by at, nil for as they are, and shown from root when
+// below it); "" for none. A finding the threshold filtered was reported and
+// is not verified: the answer says so.
+func belowThresholdDetail(results []gate.Result, threshold config.Priority, root string, at func(string) string) string {
+	if threshold == "" {
+		threshold = config.DefaultRerunNewIssueThreshold
+	}
+	var parts []string
+	for _, r := range results {
+		n := len(r.BelowThreshold)
+		if n == 0 {
+			continue
+		}
+		var where []string
+		for _, v := range r.BelowThreshold[:min(n, maxBelowNamed)] {
+			where = append(where, console.Text(v.File)+":"+console.Text(parse.LineText(v.Line)))
+		}
+		text := strings.Join(where, ", ")
+		if n > maxBelowNamed {
+			text += fmt.Sprintf(" and %d more", n-maxBelowNamed)
+		}
+		var logs []string
+		for _, sl := range r.Slots {
+			if len(sl.BelowThreshold) == 0 || sl.LogPath == "" {
+				continue
+			}
+			path := sl.LogPath
+			if at != nil {
+				path = at(path)
+			}
+			if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+				path = rel
+			}
+			logs = append(logs, console.Text(path))
+		}
+		part := fmt.Sprintf("%d new finding(s) of %s rated below rerun_new_issue_threshold (%s), left out of a verification run's verdict (%s)",
+			n, console.Text(r.JobID), threshold, text)
+		if len(logs) > 0 {
+			part += ", listed in " + strings.Join(logs, ", ")
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
 }

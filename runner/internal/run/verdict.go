@@ -105,6 +105,9 @@ func verdictsOf(res gate.Result, run int, at time.Time, env string) (*verdicts.C
 		switch sl.Status {
 		case gate.StatusPass:
 			v.Status = verdicts.StatusPass
+			for _, viol := range sl.BelowThreshold {
+				v.BelowThreshold = append(v.BelowThreshold, bookViolation(viol))
+			}
 		case gate.StatusFail:
 			v.Status = verdicts.StatusFail
 			v.Violations = make([]verdicts.Violation, 0, len(sl.Open))
@@ -180,7 +183,11 @@ func previousFailures(s *services, p *project, b *begun) *gate.Pending {
 			if out.Passed[job] == nil {
 				out.Passed[job] = map[int]gate.PassedSlot{}
 			}
-			out.Passed[job][index] = gate.PassedSlot{Adapter: v.Adapter, Run: v.Run}
+			passed := gate.PassedSlot{Adapter: v.Adapter, Run: v.Run}
+			for _, viol := range v.BelowThreshold {
+				passed.BelowThreshold = append(passed.BelowThreshold, GateViolation(verdicts.Annotated{Violation: viol, Status: gate.ViolationNew}))
+			}
+			out.Passed[job][index] = passed
 		}
 	}
 	if n, v := out.Count(); n > 0 {
