@@ -10,6 +10,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/ciwork"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
 // CICmd is `agent-gauntlet ci`: the GitHub Actions fan-out.
@@ -73,7 +74,7 @@ func (c *CIInitCmd) Run(env *Env) error {
 	}
 	// Refused before ci.yml is written: a refusal leaves the project as it
 	// was.
-	if err := owned.CheckFile(ciwork.RepoTop(cfg.Root), workflowPath(cfg.Root)); err != nil {
+	if err := owned.CheckFile(place.NearestTop(cfg.Root), workflowPath(cfg.Root)); err != nil {
 		return usageError(fmt.Errorf("ci init: %w: nothing was written", err))
 	}
 	if cfg, err = ensureCIFile(env, cfg); err != nil {
@@ -108,7 +109,7 @@ func ensureCIFile(env *Env, cfg *config.Config) (*config.Config, error) {
 // writeWorkflow generates the workflow of cfg and installs it at the top
 // level of the repository, then says what the user still has to do.
 func (c *CIInitCmd) writeWorkflow(env *Env, cfg *config.Config) error {
-	top := ciwork.RepoTop(cfg.Root)
+	top := place.NearestTop(cfg.Root)
 	dir, err := filepath.Rel(top, cfg.Root)
 	if err != nil {
 		return fmt.Errorf("locate %s in the repository %s: %w", cfg.Root, top, err)
@@ -171,7 +172,7 @@ func moduleVersion() string {
 // workflowPath is the workflow file ci init writes for the project at
 // root: at the top level of its repository.
 func workflowPath(root string) string {
-	top := ciwork.RepoTop(root)
+	top := place.NearestTop(root)
 	dir, err := filepath.Rel(top, root)
 	if err != nil {
 		dir = "."

@@ -140,3 +140,20 @@ const (
 	gitTimeout   = 30 * time.Second
 	gitWaitDelay = 2 * time.Second
 )
+
+// NearestTop returns the nearest of root and its parents that holds a .git
+// entry (a directory, or the file of a linked worktree or submodule): the
+// top level of root's work tree as a plain repository has it, with no git
+// process; root itself when none does.
+func NearestTop(root string) string {
+	for dir := root; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return root
+		}
+		dir = parent
+	}
+}

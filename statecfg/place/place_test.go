@@ -74,3 +74,31 @@ func realPath(t *testing.T, p string) string {
 	}
 	return r
 }
+
+// TestNearestTop: the nearest directory at or above root holding a .git
+// entry, a directory or a file alike; root itself when none does.
+func TestNearestTop(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"repo/.git", "repo/sub/deep", "wt/x", "none/y"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(base, "wt", ".git"), []byte("gitdir: elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ root, want string }{
+		{"repo", "repo"},
+		{"repo/sub/deep", "repo"},
+		{"wt/x", "wt"},
+		{"none/y", "none/y"},
+	} {
+		root := filepath.Join(base, c.root)
+		if c.root == "none/y" && place.NearestTop(base) != base {
+			continue // TMPDIR lies inside a work tree on this host
+		}
+		if got := place.NearestTop(root); got != filepath.Join(base, c.want) {
+			t.Errorf("NearestTop(%s) = %s, want %s", c.root, got, c.want)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
@@ -70,21 +69,6 @@ func AppendGitHubOutput(path string, jobs Jobs) error {
 		return fserr.Wrap("write", path, err)
 	}
 	return nil
-}
-
-// RepoTop returns the repository's top level for a project at root: the
-// nearest directory at or above it holding a .git entry, else root itself.
-func RepoTop(root string) string {
-	for dir := root; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root
-		}
-		dir = parent
-	}
 }
 
 // WriteStarter creates path with content unless it exists; created tells

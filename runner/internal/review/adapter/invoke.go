@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
 // Output bounds: a reviewer's stdout beyond MaxStdout and stderr beyond
@@ -184,7 +185,7 @@ func workDir(spec Spec, root string) (string, error) {
 	if !spec.Outside {
 		return root, nil
 	}
-	top := workTreeTop(root)
+	top := place.NearestTop(root)
 	for _, parent := range scratchParents() {
 		if inside(parent, top) {
 			continue
@@ -206,21 +207,6 @@ func scratchParents() []string {
 		return []string{os.TempDir()}
 	}
 	return []string{os.TempDir(), "/tmp"}
-}
-
-// workTreeTop returns the nearest of root and its parents that holds a
-// .git entry (the top of its git work tree), or root when none does.
-func workTreeTop(root string) string {
-	for dir := root; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return root
-		}
-		dir = parent
-	}
 }
 
 // inside reports whether path is root or below it, after resolving links.
