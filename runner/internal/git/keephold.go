@@ -2,9 +2,9 @@ package git
 
 import (
 	"os"
-	"syscall"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filelock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // holdSuffix names, next to a kept index, the empty file whose lock a
@@ -20,7 +20,7 @@ const holdSuffix = ".hold"
 // tree written from such a moment is not the work tree. Closing the file
 // releases the hold (TreeSnapshot.Close, or the process ending).
 func holdKept(kept string) *os.File {
-	f, err := os.OpenFile(kept+holdSuffix, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(kept+holdSuffix, os.O_RDWR|os.O_CREATE|owned.NoFollow, 0o600)
 	if err != nil {
 		return nil
 	}
