@@ -57,11 +57,10 @@ func (c *TrustCmd) Run(env *Env) error {
 	if err != nil {
 		return configError(env.Stderr, err)
 	}
-	if len(work) > 0 {
-		// Exactly the files that will be recorded must load.
-		if _, err := config.LoadFiles(env.Ctx, root, work); err != nil {
-			return configError(env.Stderr, err)
-		}
+	// Exactly the files that will be recorded must load, unless they hold
+	// no config.yml: then they are a configuration without gates.
+	if _, err := config.LoadFiles(env.Ctx, root, work); err != nil && !errors.Is(err, config.ErrNotFound) {
+		return configError(env.Stderr, err)
 	}
 	trusted, err := trust.Resolve(env.Ctx, pl)
 	if err != nil {
@@ -93,13 +92,20 @@ func (c *TrustCmd) Run(env *Env) error {
 		return fmt.Errorf("trust: %w", err)
 	}
 	startLogRecord(env, root, work)
-	if len(work) == 0 {
+	if !hasGates(work) {
 		fmt.Fprintf(env.Stdout, "Trusted: %s has no gates now; the stop hook runs none.\n", runner.SafeText(root))
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "Trusted: the stop hook runs the gates of these %d file(s) in %s.\n", len(work), runner.SafeText(root))
 	warnLeftOut(env.Stderr, work)
 	return nil
+}
+
+// hasGates reports whether work (config.ReadFiles) holds a configuration:
+// its config.yml. Other files of .gauntlet/ alone run no gates.
+func hasGates(work config.Files) bool {
+	_, ok := work[config.Dir+"/"+config.ProjectFile]
+	return ok
 }
 
 // noteJudgedNow says, when a stop hook whose session is in the working
@@ -159,7 +165,7 @@ func showTrustChange(w io.Writer, root string, trusted trust.Trusted, work confi
 	default:
 		fmt.Fprintf(w, "No configuration of %s is trusted yet.\n", runner.SafeText(root))
 	}
-	if len(work) == 0 {
+	if !hasGates(work) {
 		fmt.Fprintln(w, "The work tree has no .gauntlet/ configuration: trusting that means the stop hook runs no gates for this project.")
 	}
 	for _, group := range [][]string{diff.Changed, diff.Removed, diff.Added} {

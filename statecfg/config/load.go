@@ -62,7 +62,7 @@ func LoadFiles(ctx context.Context, root string, files Files) (*Config, error) {
 // fix instructions the checks name), read as Load reads them: what
 // LoadFiles loads as this configuration. The configuration need not be
 // valid: problems of content are left to the loaders. No config.yml gives
-// no files and no error; a file that exists but cannot be read (not a
+// no error and only the other files (none without a .gauntlet/); a file that exists but cannot be read (not a
 // regular file, unreadable, too large) gives an *Errors naming it, with the
 // files that could be read. The other files of .gauntlet/ (a script a
 // check runs, say) are copied too, within bounds (addOthers): an edit of
@@ -92,7 +92,12 @@ func LoadedOnly(root string, all Files) Files {
 func (rec *recorder) read(root string) (Files, error) {
 	cfg, err := load(context.Background(), root, rec, false)
 	if errors.Is(err, ErrNotFound) {
-		return Files{}, nil
+		// No gates, but the files left in .gauntlet/ are still what a
+		// trusted configuration is compared with: a check file beside no
+		// config.yml is a change, not "nothing".
+		others := Files{}
+		addOthers(rec.source, others, DefaultLogDir)
+		return others, nil
 	}
 	logDir := DefaultLogDir
 	if cfg != nil {

@@ -50,6 +50,10 @@ func HeadFiles(ctx context.Context, p place.Place) (Committed, error) {
 	if err != nil {
 		return Committed{}, fmt.Errorf("read .gauntlet/ at %s: %w", commit, err)
 	}
+	if _, ok := used[config.Dir+"/"+config.ProjectFile]; !ok {
+		// Other files without config.yml: no configuration committed.
+		used = config.Files{}
+	}
 	return Committed{Commit: commit, Files: used}, nil
 }
 
