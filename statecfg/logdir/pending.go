@@ -1,15 +1,19 @@
 package logdir
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
 // Pending logs: a log a command writes while it runs (a check's stdout
@@ -22,23 +26,79 @@ import (
 
 // MakePending makes a fresh directory for pending logs outside the
 // project at root: in the system's temporary directory when that lies
-// outside root, else in /tmp (TMPDIR may point into the project, which a
-// check reads). An error when neither can be made: the caller then writes
-// its logs in place.
-func MakePending(root, pattern string) (string, error) {
+// outside root's work tree, else in /tmp (TMPDIR may point into the project, which a
+// check reads). Its name is "agent-gauntlet-<kind>-<project>-" and a
+// random tail, <project> naming root (pendingPrefix), so that the next run
+// of the project removes what a run killed outright left (SweepPending).
+// An error when neither can be made: the caller then writes its logs in
+// place.
+func MakePending(root, kind string) (string, error) {
 	var errs []error
-	for _, parent := range []string{os.TempDir(), "/tmp"} {
-		if inside(root, parent) {
-			errs = append(errs, fmt.Errorf("%s lies inside the project", parent))
-			continue
-		}
-		dir, err := os.MkdirTemp(parent, pattern)
+	for _, parent := range pendingParents(root) {
+		dir, err := os.MkdirTemp(parent, pendingPrefix(root, kind))
 		if err == nil {
 			return dir, nil
 		}
 		errs = append(errs, err)
 	}
+	if len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("%s and /tmp lie inside the project", os.TempDir()))
+	}
 	return "", fmt.Errorf("make a directory for pending logs: %w", errors.Join(errs...))
+}
+
+// SweepPending removes the pending directories of the project at root
+// that no run uses any more: called with the project's run lock held, so
+// every one left is a run's that was killed outright (a run removes its
+// own as it ends). Only directories of the name MakePending gives are
+// removed, never through a link. It returns how many.
+func SweepPending(root string) int {
+	n := 0
+	for _, parent := range pendingParents(root) {
+		matches, _ := filepath.Glob(filepath.Join(parent, "agent-gauntlet-*-"+projectTag(root)+"-*"))
+		for _, m := range matches {
+			if fi, err := os.Lstat(m); err != nil || !fi.IsDir() {
+				continue
+			}
+			if os.RemoveAll(m) == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// pendingParents are the directories pending logs may be made in for the
+// project at root: the system's temporary directory and /tmp, those
+// outside the work tree root lies in (a check of a project in a
+// subdirectory may read the whole work tree, and the result cache keys it
+// then), each once.
+func pendingParents(root string) []string {
+	top := place.NearestTop(root)
+	var out []string
+	for _, parent := range []string{os.TempDir(), "/tmp"} {
+		if inside(root, parent) || inside(top, parent) || slices.Contains(out, parent) {
+			continue
+		}
+		out = append(out, parent)
+	}
+	return out
+}
+
+// pendingPrefix is the name MakePending gives, before its random tail, to
+// a pending directory of kind for the project at root.
+func pendingPrefix(root, kind string) string {
+	return "agent-gauntlet-" + kind + "-" + projectTag(root) + "-"
+}
+
+// projectTag names the project at root in pending directories' names: a
+// short hash of its absolute path.
+func projectTag(root string) string {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	sum := sha256.Sum256([]byte(root))
+	return hex.EncodeToString(sum[:6])
 }
 
 // inside reports whether dir is root or below it, links resolved where

@@ -130,19 +130,87 @@ func write(t *testing.T, p, content string) {
 	}
 }
 
-// TestMakePendingOutsideTheProject: TMPDIR inside the project is not used.
+// TestMakePendingOutsideTheProject: a TMPDIR inside the project, or
+// inside the work tree of a project in a subdirectory (whose checks may
+// read the whole work tree), is not used.
 func TestMakePendingOutsideTheProject(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("TMPDIR", filepath.Join(root, "tmp"))
-	if err := os.Mkdir(filepath.Join(root, "tmp"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ name, project, tmp string }{
+		{"in the project", ".", "tmp"},
+		{"in the project below the top", "proj", "proj/tmp"},
+		{"in the work tree beside the project", "proj", ".tmp"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			top := t.TempDir()
+			root := filepath.Join(top, c.project)
+			for _, d := range []string{".git", c.tmp, c.project} {
+				if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("TMPDIR", filepath.Join(top, c.tmp))
+			dir, err := MakePending(root, "pending")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(dir)
+			if inside(top, dir) || strings.HasPrefix(dir, top) {
+				t.Fatalf("pending directory %s lies inside the work tree %s", dir, top)
+			}
+		})
 	}
-	dir, err := MakePending(root, "pending-")
+}
+
+// TestSweepPending: the next run removes what a run of the same project
+// killed outright left in the temporary directory (every kind of pending
+// directory), and nothing else: another project's, a link or a file of a
+// matching name, a person's directory of another name.
+func TestSweepPending(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	root, other := t.TempDir(), t.TempDir()
+	var mine []string
+	for _, kind := range []string{"logs", "console", "logs"} {
+		dir, err := MakePending(root, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "check.1.log"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mine = append(mine, dir)
+	}
+	theirs, err := MakePending(other, "logs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	if inside(root, dir) || strings.HasPrefix(dir, root) {
-		t.Fatalf("pending directory %s lies inside the project %s", dir, root)
+	target := t.TempDir()
+	keep := []string{theirs, filepath.Join(tmp, "agent-gauntlet-notes")}
+	if err := os.Mkdir(keep[1], 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, pendingPrefix(root, "logs")+"link")
+	file := filepath.Join(tmp, pendingPrefix(root, "logs")+"file")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep = append(keep, link, file)
+	if n := SweepPending(root); n != len(mine) {
+		t.Fatalf("SweepPending removed %d, want %d", n, len(mine))
+	}
+	for _, p := range mine {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s left", p)
+		}
+	}
+	for _, p := range keep {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the link's target was removed: %v", err)
 	}
 }

@@ -94,7 +94,7 @@ func (c *Console) Open(path, root string) error {
 	if _, lerr := os.Lstat(path); lerr == nil {
 		return fmt.Errorf("create console log: %s already exists", path)
 	}
-	if dir, terr := logdir.MakePending(root, "agent-gauntlet-console-"); terr == nil {
+	if dir, terr := logdir.MakePending(root, "console"); terr == nil {
 		if f, err = logdir.OpenPending(dir, filepath.Base(path)); err != nil {
 			_ = os.RemoveAll(dir)
 		} else {

@@ -79,6 +79,9 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 	if n := procgroup.Reap(p.logDir); n > 0 {
 		s.cons.Printf(lineWarning, fmt.Sprintf("killed %d gate process group(s) an earlier run, killed outright, left running", n))
 	}
+	if n := logdir.SweepPending(p.root); n > 0 {
+		s.cons.Printf(lineWarning, fmt.Sprintf("removed %d directory(ies) of pending logs an earlier run, killed outright, left outside the project", n))
+	}
 	b := &begun{lock: lk}
 	b.jobs = configuredJobs(p.cfg)
 	st := readState(s, p.logDir)

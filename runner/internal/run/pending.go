@@ -13,7 +13,7 @@ import (
 // commands still run, each moved into the log directory as its command
 // ends. Where it cannot be made, "" writes the logs in place.
 func pendingLogs(root string) (string, func()) {
-	dir, err := logdir.MakePending(root, "agent-gauntlet-logs-")
+	dir, err := logdir.MakePending(root, "logs")
 	if err != nil {
 		return "", func() {}
 	}

@@ -79,7 +79,7 @@ var sites = map[string]struct {
 	"statecfg/lock/os_unix.go":                           {1, noFollow},
 	"statecfg/lock/os_windows.go":                        {1, noFollow},
 	"statecfg/lock/probe.go":                             {1, noFollow},
-	"statecfg/logdir/pending.go":                         {4, installed},
+	"statecfg/logdir/pending.go":                         {5, installed},
 	"statecfg/logdir/os_unix.go":                         {1, noFollow},
 	"statecfg/logdir/os_windows.go":                      {1, noFollow},
 	"statecfg/state/state.go":                            {2, rooted},
