@@ -91,7 +91,14 @@ type ignoredBy struct {
 // lost a negation ("!") line may let an older rule decide a path it no
 // longer excepts, so then every ignored path is named, as when c is nil
 // (no earlier record of the rules to compare with).
-func newlyHidden(ctx context.Context, p place.Place, c *verdicts.TrustChange, dirs []string) hiddenFiles {
+//
+// Git reads every rule file to list them: where one is not a file (a FIFO
+// would hold git until the deadline, and the stop blocks on it anyway:
+// ruleFileProblems), nothing is listed, and the list says why.
+func newlyHidden(ctx context.Context, p place.Place, c *verdicts.TrustChange, dirs []string, getenv func(string) string) hiddenFiles {
+	if found := ruleFileProblems(ctx, p, getenv); len(found) > 0 {
+		return hiddenFiles{cut: "git cannot list the ignored files: where it reads its rules there is what is not a file (" + strings.Join(found, ", ") + ")"}
+	}
 	ctx, cancel := context.WithTimeout(ctx, hiddenListingTime)
 	defer cancel()
 	listed, cut, err := listIgnored(ctx, p, dirs)

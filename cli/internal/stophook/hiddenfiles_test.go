@@ -89,7 +89,7 @@ func TestNewlyHidden(t *testing.T) {
 			if tc.excludeBefore != nil {
 				c.From.Lines = map[string][]string{exclude: tc.excludeBefore}
 			}
-			got := newlyHidden(context.Background(), p, c, []string{"src"})
+			got := newlyHidden(context.Background(), p, c, []string{"src"}, os.Getenv)
 			if !slices.Equal(got.paths, tc.want) || got.cut != "" {
 				t.Errorf("named %q (cut %q), want %q", got.paths, got.cut, tc.want)
 			}
@@ -124,7 +124,7 @@ func TestHiddenFilesText(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.TopLevel = filepath.Join(dir, "gone")
-	if got := newlyHidden(context.Background(), p, nil, []string{"."}); len(got.paths) != 0 || !strings.Contains(got.text(), "git could not list") {
+	if got := newlyHidden(context.Background(), p, nil, []string{"."}, os.Getenv); len(got.paths) != 0 || !strings.Contains(got.text(), "git could not list") {
 		t.Errorf("a listing git cannot make: %q", got.text())
 	}
 }

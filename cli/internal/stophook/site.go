@@ -183,7 +183,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 			if cfg, err := s.gates(); err == nil {
 				eps = entryPaths(cfg)
 			}
-			s.rulesNote, s.hidden = noBaselineNote(newlyHidden(ctx, p, nil, entryDirs(eps, p.Prefix)))
+			s.rulesNote, s.hidden = noBaselineNote(newlyHidden(ctx, p, nil, entryDirs(eps, p.Prefix), h.o.Getenv))
 		}
 	}
 	if change != nil {
@@ -196,7 +196,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		if cfg, err := s.gates(); err == nil {
 			reach = rulesReach(exChange.Changed(), cfg, p.Prefix)
 		}
-		f := newlyHidden(ctx, p, exChange, entryDirs(reach, p.Prefix))
+		f := newlyHidden(ctx, p, exChange, entryDirs(reach, p.Prefix), h.o.Getenv)
 		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach, f)
 	}
 	return note, true
