@@ -63,6 +63,43 @@ func TestPlantedStoreLinks(t *testing.T) {
 		}
 	}
 	t.Run("plant", func(t *testing.T) { testscript.Run(t, ScriptParams(plants)) })
+	hangs := t.TempDir()
+	for e := range entries {
+		kind, shape, _ := strings.Cut(e, " ")
+		if kind != "f" {
+			continue // a directory is made, never read: planted ones are refused above
+		}
+		for _, what := range []string{"fifo", "zero"} {
+			writeScript(t, hangs, what+"_"+scriptName(shape), hangScript(what, shape))
+		}
+	}
+	t.Run("hang", func(t *testing.T) { testscript.Run(t, ScriptParams(hangs)) })
+}
+
+// hangScript is the script that replaces the store's entries of shape with
+// what the agent can put there that a read never ends on: a FIFO (what),
+// or a link to /dev/zero. Invariant: whatever is at a record of the
+// store, the stop hook and status answer within their deadline, in
+// bounded memory; the stop with one JSON line.
+func hangScript(what, shape string) string {
+	store := ".git/agent-gauntlet"
+	re := strings.ReplaceAll("^"+regexp.QuoteMeta(store+"/"+shape)+"$", "#", hashRE)
+	put := "ln -s /dev/zero \"$p\""
+	if what == "fifo" {
+		put = "mkfifo \"$p\""
+	}
+	plant := "n=0; for p in $(find " + store + " -mindepth 1 | grep -E \"" + re + "\"); do rm -rf \"$p\" && " + put + " && n=$((n+1)); done; test $n -gt 0"
+	// timeout(1) ends a hook that never answers; ulimit -v one that reads
+	// without a bound.
+	return storeSetup + storeCommands + "\n# " + what + " planted at " + store + "/" + shape + "\n" +
+		"exec sh -c '" + plant + "'\n" +
+		"cp new.txt src/new2.txt\n" +
+		"exec sh -c 'ulimit -v 4000000; timeout -s KILL 60 agent-gauntlet stop-hook --timeout 20 < stop.json; echo \"exit $?\"'\n" +
+		"stdout '^\\{\"decision\":\"(approve|block)\"'\n" +
+		"! stdout 'exit 137'\n" +
+		"exec sh -c 'ulimit -v 4000000; timeout -s KILL 60 agent-gauntlet status >/dev/null 2>&1; echo \"exit $?\"'\n" +
+		"! stdout 'exit 137'\n" +
+		storeFiles
 }
 
 // scriptName is a script's name for the store entry of shape.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
@@ -43,6 +44,14 @@ const listingTag = "agent-gauntlet ignore listing v3"
 // maxListedDirs bounds the directories a listing memo watches: a work tree
 // with more is listed by git at every stop.
 const maxListedDirs = 50000
+
+// maxMemoFile bounds what is read of the listing memo, and maxConfigFile
+// of each git configuration file its key reads: more is no memo of ours,
+// and no configuration the memo may be trusted with.
+const (
+	maxMemoFile   = 64 << 20
+	maxConfigFile = 4 << 20
+)
 
 // listingMemo is what the memo keeps: the state it was taken in and the
 // listing.
@@ -117,7 +126,7 @@ func listingKey(p place.Place, getenv func(string) string, before time.Time) (st
 			return "", false
 		}
 		if st != "" {
-			data, err := os.ReadFile(f)
+			data, err := fsread.File(f, maxConfigFile)
 			low := bytes.ToLower(data)
 			if err != nil || bytes.Contains(low, []byte("excludesfile")) || bytes.Contains(low, []byte("include")) {
 				return "", false // the rules or settings may live elsewhere
@@ -155,7 +164,10 @@ func memoListing(p place.Place, getenv func(string) string, rules func([]string)
 // validMemo is the listing memo of p when everything it was taken in is
 // as it was (see memoListing), else nil.
 func validMemo(p place.Place, getenv func(string) string, rules func([]string) map[string]string) *listingMemo {
-	data, err := os.ReadFile(filepath.Join(p.GitDir, filepath.FromSlash(listingMemoName)))
+	// The memo is the gauntlet's, but the agent can put anything there:
+	// a FIFO or a device is never read (fsread), nor more than a memo of
+	// maxListedDirs directories can hold.
+	data, err := fsread.File(filepath.Join(p.GitDir, filepath.FromSlash(listingMemoName)), maxMemoFile)
 	if err != nil {
 		return nil
 	}

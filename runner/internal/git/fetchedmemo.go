@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
@@ -76,7 +77,7 @@ func FetchedKept(ctx context.Context, loc Location, root, base, commit string) (
 func fetchedKept(ctx context.Context, loc Location, root, base, commit string) (fetched, hit bool, err error) {
 	memo, slot := filepath.Join(loc.CommonDir, store.Dir, fetchedMemoName), fetchedSlot(root, base)
 	var m fetchedMemo
-	if data, err := os.ReadFile(memo); err != nil || json.Unmarshal(data, &m) != nil || m.Entries == nil {
+	if data, err := fsread.File(memo, maxOwnFile); err != nil || json.Unmarshal(data, &m) != nil || m.Entries == nil {
 		m.Entries = map[string]fetchedEntry{}
 	}
 	if key, ok := fetchedKey(loc, root, base, commit, time.Now().Add(time.Hour)); ok {

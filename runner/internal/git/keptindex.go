@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
@@ -81,7 +82,7 @@ const (
 
 // readSeedNote reads the seed note of the kept index kept.
 func readSeedNote(kept string) (seedNote, bool) {
-	data, err := os.ReadFile(kept + seedSuffix)
+	data, err := fsread.File(kept+seedSuffix, maxOwnFile)
 	if err != nil {
 		return seedNote{}, false
 	}
@@ -388,7 +389,7 @@ func (s *TreeSnapshot) knownTree() (tree string, facts indexFacts, ok bool) {
 	if !ok || !hashedIndex(s.kept) {
 		return "", facts, false
 	}
-	data, err := os.ReadFile(s.kept + treeSuffix)
+	data, err := fsread.File(s.kept+treeSuffix, maxOwnFile)
 	if err != nil {
 		return "", facts, false
 	}

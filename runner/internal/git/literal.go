@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
@@ -182,7 +183,7 @@ func (d *diskRepo) prepare(ctx context.Context) error {
 // the repository's, so that the literal view ignores what git ignores.
 func (d *diskRepo) mirrorExclude() error {
 	own := filepath.Join(d.shadow, "info", "exclude")
-	data, err := os.ReadFile(filepath.Join(d.commonDir, "info", "exclude"))
+	data, err := fsread.File(filepath.Join(d.commonDir, "info", "exclude"), maxOwnFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.Remove(own); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("literal view: %w", err)
@@ -214,7 +215,7 @@ func (d *diskRepo) writeConfig(ctx context.Context) error {
 		id, _ := fileIdentity(f)
 		fmt.Fprintf(&ids, "# source %q %s\n", f, id)
 	}
-	if old, err := os.ReadFile(p); err == nil && bytes.HasPrefix(old, []byte(ids.String())) {
+	if old, err := readOwn(p); err == nil && bytes.HasPrefix(old, []byte(ids.String())) {
 		return nil
 	}
 	format, err := d.repositoryFormat(ctx)
@@ -259,7 +260,7 @@ func (d *diskRepo) repositoryFormat(ctx context.Context) (string, error) {
 // objectFormat is the object format of the repository ("sha1" or
 // "sha256"), as the private configuration copied it.
 func (d *diskRepo) objectFormat() string {
-	data, err := os.ReadFile(filepath.Join(d.shadow, "config"))
+	data, err := readOwn(filepath.Join(d.shadow, "config"))
 	if err == nil && bytes.Contains(bytes.ToLower(data), []byte("objectformat = \"sha256\"")) {
 		return "sha256"
 	}
@@ -282,6 +283,25 @@ func fileIdentity(p string) (string, bool) {
 	return fmt.Sprintf("%d.%d", fi.Size(), fi.ModTime().UnixNano()), true
 }
 
+// maxOwnFile bounds what is read of a file of the literal view (or of the
+// info/exclude it mirrors): more is not one the gauntlet wrote.
+const maxOwnFile = 16 << 20
+
+// readOwn reads a file of the literal view: a regular file, never through
+// a link, at most maxOwnFile bytes. What the agent may have put there
+// instead (a link to a device, a FIFO) is an error, and its caller writes
+// the file again, replacing it.
+func readOwn(p string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fmt.Errorf("not a regular file (%s)", fsread.Kind(fi.Mode()))}
+	}
+	return fsread.File(p, maxOwnFile)
+}
+
 // fileExists reports whether p exists.
 func fileExists(p string) bool {
 	_, err := os.Lstat(p)
@@ -292,10 +312,8 @@ func fileExists(p string) bool {
 // p holds it already as a regular file (a temporary file renamed into
 // place: a link at p is replaced, never written through).
 func writeIfDiffers(p string, data []byte) error {
-	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
-			return nil
-		}
+	if old, err := readOwn(p); err == nil && bytes.Equal(old, data) {
+		return nil
 	}
 	if err := atomicfile.WriteUnsynced(p, data, 0o644); err != nil {
 		return fmt.Errorf("literal view: %w", err)

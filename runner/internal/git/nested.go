@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
@@ -238,7 +239,7 @@ func (s *TreeSnapshot) keyTree(ctx context.Context, trees map[string]string) (st
 	}
 	sig := hex.EncodeToString(h.Sum(nil))
 	if s.kept != "" {
-		if data, err := os.ReadFile(s.kept + keySuffix); err == nil {
+		if data, err := fsread.File(s.kept+keySuffix, maxOwnFile); err == nil {
 			if noted, tree, ok := strings.Cut(strings.TrimSpace(string(data)), " "); ok && noted == sig && isSHA(tree) {
 				return tree, nil
 			}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
@@ -121,11 +121,15 @@ func lookKey(root string, files []string) string {
 // lookedHeader opens a memo of a look: its index identity and key follow.
 const lookedHeader = "looked-v1"
 
+// maxLookedMemo bounds what is read of the looked memo: the agent can
+// put a device or a FIFO there (fsread never reads one).
+const maxLookedMemo = 64 << 20
+
 // readLooked reads the memo of a look that found nothing: the paths it
 // could not vouch for, when it was made for the index identity id and
 // the look key.
 func readLooked(memo, id, key string) ([]string, bool) {
-	data, err := os.ReadFile(memo)
+	data, err := fsread.File(memo, maxLookedMemo)
 	if err != nil {
 		return nil, false
 	}
