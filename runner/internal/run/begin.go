@@ -76,11 +76,17 @@ func begin(ctx context.Context, s *services, p *project) (*begun, error) {
 		s.cons.Printf(lineWarning, lk.Warning)
 	}
 	// What a run killed outright left: no live run holds it any more.
-	if n := procgroup.Reap(p.logDir); n > 0 {
-		s.cons.Printf(lineWarning, fmt.Sprintf("killed %d gate process group(s) an earlier run, killed outright, left running", n))
+	reaped := procgroup.Reap(p.logDir)
+	if reaped > 0 {
+		s.cons.Printf(lineWarning, fmt.Sprintf("killed %d gate process group(s) an earlier run, killed outright, left running", reaped))
 	}
-	if n := logdir.SweepPending(p.root); n > 0 {
-		s.cons.Printf(lineWarning, fmt.Sprintf("removed %d directory(ies) of pending logs an earlier run, killed outright, left outside the project", n))
+	// Only a run killed outright leaves pending logs, with its lock (taken
+	// over above) or its gates' groups: the steady stop lists no temporary
+	// directory.
+	if lk.Warning != "" || reaped > 0 {
+		if n := logdir.SweepPending(p.root); n > 0 {
+			s.cons.Printf(lineWarning, fmt.Sprintf("removed %d directory(ies) of pending logs an earlier run, killed outright, left outside the project", n))
+		}
 	}
 	b := &begun{lock: lk}
 	b.jobs = configuredJobs(p.cfg)
