@@ -27,7 +27,7 @@ const scriptParallel = 8
 // ended the cli package, whose generated tables drive the real binary
 // through hundreds of git repositories, on a loaded 2-core machine; CI's
 // own budget (.ci/run) is the bound that matters.
-const testTimeout = "30m"
+const testTimeout = "40m"
 
 // Heartbeat timing: how often progress looks, and how long a silence it
 // breaks by naming what still runs.
