@@ -48,28 +48,29 @@ func runGauntlet(env *Env, kinds runner.Kinds, command string, f gateFlags) erro
 		res.Message = res.Headline(res.Detail())
 		return finishReports(env, command, f.reportFlags, nil, res)
 	}
-	st, differs := untrusted(env)
-	if differs && !f.json() {
+	st := handTrust(env)
+	if st.differs && !f.json() {
 		// --format json keeps stderr silent: the report is the output.
-		fmt.Fprintf(env.Stderr, "warning: %s\n", st.Describe())
+		fmt.Fprintf(env.Stderr, "warning: %s\n", st.status.Describe())
 	}
 	res := runner.ExecuteRun(env.Ctx, runner.Options{
-		Untrusted:   differs,
-		Dir:         env.Cwd,
-		Kinds:       kinds,
-		Command:     f.commandLine(command),
-		BaseBranch:  f.BaseBranch,
-		Gate:        f.Gate,
-		WorkingDir:  f.WorkingDir,
-		Commit:      f.Commit,
-		Uncommitted: f.Uncommitted,
-		Precheck:    paths.precheck,
-		Silent:      f.json(),
-		NoCache:     f.NoCache,
-		Version:     CacheVersion(),
-		Stdout:      env.Stdout,
-		Stderr:      env.Stderr,
-		Getenv:      env.Getenv,
+		Untrusted:     st.differs,
+		NobodyTrusted: st.nobody,
+		Dir:           env.Cwd,
+		Kinds:         kinds,
+		Command:       f.commandLine(command),
+		BaseBranch:    f.BaseBranch,
+		Gate:          f.Gate,
+		WorkingDir:    f.WorkingDir,
+		Commit:        f.Commit,
+		Uncommitted:   f.Uncommitted,
+		Precheck:      paths.precheck,
+		Silent:        f.json(),
+		NoCache:       f.NoCache,
+		Version:       CacheVersion(),
+		Stdout:        env.Stdout,
+		Stderr:        env.Stderr,
+		Getenv:        env.Getenv,
 	})
 	if err := spelled(res.ConfigErr); err != res.ConfigErr {
 		res.ConfigErr, res.ErrorMessage = err, err.Error()

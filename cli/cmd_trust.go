@@ -262,15 +262,39 @@ func warnUntrusted(env *Env) {
 // hook runs the work tree's too), outside a git work tree, or when git
 // cannot tell.
 func untrusted(env *Env) (trust.Status, bool) {
+	st := handTrust(env)
+	return st.status, st.differs
+}
+
+// handStanding is how the configuration a command run by hand uses (the
+// work tree's) stands to trust.
+type handStanding struct {
+	// status and differs are what untrusted reports.
+	status  trust.Status
+	differs bool
+	// nobody says that no one trusted any configuration of the project
+	// (no record, and none committed at HEAD stands in), or that this
+	// cannot be told: the stop hook runs the work tree's, saying so, and
+	// takes no run by hand of it as a full pass (runner.Options
+	// NobodyTrusted).
+	nobody bool
+}
+
+// handTrust tells how the configuration a command run by hand uses stands
+// to trust (handStanding), with one look at the trust record and HEAD.
+func handTrust(env *Env) handStanding {
 	root, ok, err := trust.FindRoot(env.Ctx, env.Cwd)
 	if err != nil || !ok {
-		return trust.Status{}, false
+		return handStanding{nobody: true}
 	}
 	st, _, err := trust.Inspect(env.Ctx, root)
-	if err != nil || st.Source == trust.SourceNone || st.Trusted && st.Unusable == "" {
-		return trust.Status{}, false
+	switch {
+	case err != nil || st.Source == trust.SourceNone:
+		return handStanding{nobody: true}
+	case st.Trusted && st.Unusable == "":
+		return handStanding{}
 	}
-	return st, true
+	return handStanding{status: st, differs: true}
 }
 
 // startLogRecord starts the record of the files the gauntlet writes in the

@@ -166,13 +166,14 @@ func (p *project) pastCommit() bool { return p.opts.Commit != "" }
 // fullRun reports whether the run covers every gate that applies to the
 // work tree as it is: every kind, no -g, --working-directory, -c, -u or
 // -b, and the local scope (a CI-mode run compares HEAD with the base
-// alone: the work tree's uncommitted changes are none of its). Only a
-// full run that passes starts the stop hook's interval, and only a full
-// run may archive other gates' pending failures.
+// alone: the work tree's uncommitted changes are none of its), of gates
+// someone trusted unless the stop hook runs them (Options.NobodyTrusted).
+// Only a full run that passes starts the stop hook's interval, and only a
+// full run may archive other gates' pending failures.
 func (p *project) fullRun() bool {
 	o := p.opts
 	return o.Kinds == KindsAll && o.Gate == "" && o.WorkingDir == "" && o.Commit == "" && !o.Uncommitted && o.BaseBranch == "" &&
-		p.diffSpec().Mode == gate.DiffLocal
+		p.diffSpec().Mode == gate.DiffLocal && (o.Agent || !o.NobodyTrusted)
 }
 
 // marksVerified reports whether a full run that passed (or found nothing

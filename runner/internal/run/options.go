@@ -68,6 +68,16 @@ type Options struct {
 	// gauntlet's records and writes none of them, so what a weakened
 	// configuration "verified" never clears a verdict or opens the interval.
 	Untrusted bool
+	// NobodyTrusted says that no one trusted the configuration the run
+	// judges with: the project has no trust record and no configuration
+	// committed at HEAD stands in, so the stop hook runs the work tree's
+	// too, saying that nobody trusted it. A run by hand of it records its
+	// verdicts, but it is the agent's own word on gates the agent wrote:
+	// no full run of the gates in force (project.fullRun), so its pass
+	// never starts the stop hook's interval, ends an episode or marks a
+	// point seen to pass. The stop hook's own run (Agent) counts: its
+	// answer tells that the gates were untrusted.
+	NobodyTrusted bool
 	// Precheck, when set, is the caller's own check of the run, made once
 	// the project is loaded and before anything is locked or written: its
 	// error refuses the run as a configuration error (RunResult.ConfigErr,
