@@ -20,7 +20,8 @@ import (
 // what a run by hand of the work tree's configuration would run, exits 0
 // when that configuration loads and otherwise exits 2 naming the file. The
 // scripts cross the recorded configurations with the ways the work tree's
-// parts from them and what an earlier run left.
+// parts from them and what an earlier run left (its logs; the lock of a
+// run killed mid-gate, which clean takes over).
 func TestHousekeepingWhateverTheConfiguration(t *testing.T) {
 	// recorded: how the configuration in force stands, and whether it
 	// loads (clean then needs no fallback).
@@ -53,6 +54,7 @@ func TestHousekeepingWhateverTheConfiguration(t *testing.T) {
 	earlier := []struct{ name, lines string }{
 		{"no earlier run", ""},
 		{"earlier run", "! exec agent-gauntlet run\nexists gauntlet_logs/console.1.log\n"},
+		{"killed run", interruptedRun("KILL") + "exists gauntlet_logs/.gauntlet-run.lock\n"},
 	}
 	dir := t.TempDir()
 	for _, r := range recorded {
@@ -78,9 +80,10 @@ func TestHousekeepingWhateverTheConfiguration(t *testing.T) {
 				// log_dir read when the one in force does not load moves it.
 				if r.loads || w.name != "log_dir moved" {
 					b.WriteString("stdout 'logs in .*gauntlet_logs\\)$'\n")
-					if e.lines != "" {
+					if e.name == "earlier run" {
 						b.WriteString("! exists gauntlet_logs/console.1.log\nexists gauntlet_logs/previous/console.1.log\n")
 					}
+					b.WriteString("! exists gauntlet_logs/.gauntlet-run.lock\n")
 				}
 
 				b.WriteString("\n# cache clear exits 0\nexec agent-gauntlet cache clear\n")
@@ -120,7 +123,8 @@ entry_points:
   - path: src
     checks: [lint]
 -- .gauntlet/checks/lint.yml --
-command: "! grep -rq FAIL ."
+command: sh gate.sh
+working_directory: .
 timeout: 60
 -- config.yml --
 base_branch: main
@@ -130,8 +134,16 @@ entry_points:
   - path: src
     checks: [lint]
 -- lint.yml --
-command: "! grep -rq FAIL ."
+command: sh gate.sh
+working_directory: .
 timeout: 60
+-- gate.sh --
+if [ -f slow ]; then
+  touch started
+  i=0
+  while [ ! -f release ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+fi
+! grep -rq FAIL src
 -- moved-config.yml --
 base_branch: main
 log_dir: other_logs
