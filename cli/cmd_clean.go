@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/stophook"
@@ -21,9 +22,14 @@ type CleanCmd struct{}
 // keeps, never a work tree's that moved it), under the run lock
 // (runner.Clean). It says which project and log directory it cleaned.
 // Without a project it refuses (exit 2) and touches nothing: no record
-// there says which files the gauntlet wrote. A configuration in force
-// that does not load (or a trusted one without gates) exits 2 and cleans
-// nothing; a run in progress (lock held) exits 1.
+// there says which files the gauntlet wrote. A configuration in force that
+// does not load (or a trusted one without gates) does not stop it: the log
+// directory is then the one a config.yml that loads names (the one in
+// force's, else the work tree's), else the default, and a warning says
+// why and which (stophook.Judgment.Housekeeping); only the gauntlet's own
+// files there are archived, as always. It exits 2 only when no log
+// directory passes the rules of log_dir, and 1 while a run is in progress
+// (lock held).
 func (c *CleanCmd) Run(env *Env) error {
 	j, err := stophook.Judge(env.Ctx, env.Cwd, env.Getenv, time.Now())
 	if err != nil {
@@ -32,17 +38,19 @@ func (c *CleanCmd) Run(env *Env) error {
 	if j.Root == "" {
 		return usageError(fmt.Errorf("clean: %w: nothing was moved or deleted", &config.NotFoundError{Dir: env.Cwd}))
 	}
-	cfg, err := judgedConfig(env, j)
+	h, err := j.Housekeeping(env.Ctx)
 	if err != nil {
-		return err
+		fmt.Fprintf(env.Stderr, "agent-gauntlet: clean: no log directory of %s to clean; nothing was moved or deleted:\n", runner.SafeText(j.Root))
+		return configError(env.Stderr, err)
 	}
-	config.WriteWarnings(env.Stderr, cfg.Warnings)
+	writeHousekeeping(env, j, h)
 	if st := j.Trust; st != nil && !st.Trusted && j.Source != trust.SourceNone {
 		// The log directory is the trusted configuration's: say how the
 		// work tree's differs (deleted, log_dir moved, ...).
 		fmt.Fprintf(env.Stderr, "Trust: %s (project %s)\n", st.Describe(), runner.SafeText(j.Root))
 	}
-	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: cfg, Dir: env.Cwd, Getenv: env.Getenv})
+	res, err := runner.Clean(env.Ctx, runner.CleanOptions{Config: h.Config, Dir: env.Cwd, Getenv: env.Getenv,
+		GatesUnknown: h.From != stophook.FromInForce, Gates: h.WorkTree})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
 	}
@@ -62,25 +70,28 @@ func (c *CleanCmd) Run(env *Env) error {
 	return nil
 }
 
-// judgedConfig is the whole configuration in force in the project j
-// judges; when it does not open, the error (exit 2) says which project's
-// and which configuration, once printed.
-func judgedConfig(env *Env, j stophook.Judgment) (*config.Config, error) {
-	err := j.Err
-	var cfg *config.Config
-	if err == nil {
-		cfg, err = j.Project.All(env.Ctx)
+// writeHousekeeping prints the warnings of the configuration clean read
+// and, when the one in force does not open, why and which configuration's
+// log directory clean archives instead.
+func writeHousekeeping(env *Env, j stophook.Judgment, h stophook.Housekeeping) {
+	config.WriteWarnings(env.Stderr, h.Config.Warnings)
+	if h.From == stophook.FromInForce {
+		return
 	}
-	if err == nil {
-		return cfg, nil
+	why := "does not load"
+	if errors.Is(h.InForce, config.ErrNotFound) {
+		why = "has no gates"
 	}
-	noteDeletedConfig(env, err)
-	var problems *config.Errors
-	if errors.As(err, &problems) {
-		fmt.Fprintf(env.Stderr, "agent-gauntlet: the configuration the stop hook runs in %s (%s) does not load:\n",
-			runner.SafeText(j.Root), sourceText(j.Source))
+	which := map[stophook.LogDirFrom]string{
+		stophook.FromInForceSettings: "its config.yml names",
+		stophook.FromWorkTree:        "the work tree's config.yml names",
+		stophook.FromDefault:         config.DefaultLogDir + ", the default: no config.yml that loads names one",
+	}[h.From]
+	fmt.Fprintf(env.Stderr, "warning: the configuration the stop hook runs in %s (%s) %s; clean archives the log directory %s (only the gauntlet's own files there move):\n",
+		runner.SafeText(j.Root), sourceText(j.Source), why, which)
+	for _, l := range strings.Split(config.ErrorText(h.InForce), "\n") {
+		fmt.Fprintln(env.Stderr, runner.SafeText(l))
 	}
-	return nil, configError(env.Stderr, err)
 }
 
 // sourceText says where a configuration in force comes from.

@@ -33,6 +33,15 @@ type CleanOptions struct {
 	Getenv func(string) string
 	// Now is the debug log's clock; nil means time.Now.
 	Now func() time.Time
+	// GatesUnknown marks a Config read from a config.yml alone (the
+	// configuration in force does not load): its gates are not known.
+	// The logs are then named, and how long a run may hold the lock
+	// bounded, by the gates of Gates; with Gates nil too no lock is stale
+	// by its age.
+	GatesUnknown bool
+	// Gates is the whole configuration runs by hand run, when GatesUnknown
+	// (nil when that does not load either).
+	Gates *config.Config
 }
 
 // CleanResult is what Clean did.
@@ -85,9 +94,13 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if _, err := os.Stat(res.LogDir); errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
+	gates := opts.Config
+	if opts.GatesUnknown {
+		gates = opts.Gates
+	}
 	var bounds lock.Bounds
-	if opts.Config != nil {
-		bounds.MaxAge = run.LockMaxAge(opts.Config)
+	if gates != nil {
+		bounds.MaxAge = run.LockMaxAge(gates)
 	}
 	l, err := lock.AcquireWithin(res.LogDir, bounds)
 	if err != nil {
@@ -104,7 +117,7 @@ func Clean(ctx context.Context, opts CleanOptions) (CleanResult, error) {
 	if err == nil && st != nil {
 		branch = st.Branch
 	}
-	jn := cleanJobNames(opts.Config)
+	jn := cleanJobNames(gates)
 	rec := decisions.RecordedOf(run.ReadRecord(ctx, root, res.LogDir, jn, st, opts.Now()).Book, res.LogDir, run.EnvIdentity())
 	rec.Earlier = run.StateTaken(ctx, root, res.LogDir)
 	res.Warnings = append(res.Warnings, decisions.Harvest(ctx, root, res.LogDir, jn, rec, branch,

@@ -108,6 +108,26 @@ func (p *Project) Settings() (*Config, error) {
 	return p.settings, p.settingsErr
 }
 
+// LogDirSettings is config.yml alone, as Settings reads it, with log_dir
+// judged by every rule of All (the git question about tracked files asked
+// under ctx): what a command that runs no gate (clean) reads of a
+// configuration whose gates do not load, to know where its logs are. Its
+// Checks and Reviews are empty; errors are as for All's config.yml.
+func (p *Project) LogDirSettings(ctx context.Context) (*Config, error) {
+	c := &collector{}
+	f := c.file(projectFileRel())
+	cfg, parsed := parseProject(f, p.data, nil, newProject(p.Root))
+	cfg.Root = p.Root
+	if parsed.logDir != nil {
+		checkTracked(ctx, f, parsed.logDir, parsed.logDirDefault)
+	}
+	if len(c.problems) > 0 {
+		return nil, &Errors{Problems: c.problems, Warnings: c.warningLines()}
+	}
+	cfg.Warnings = c.warningLines()
+	return cfg, nil
+}
+
 // loadedGates is the load of config.yml and every gate file, done once.
 func (p *Project) loadedGates() *loaded {
 	p.gatesOnce.Do(func() { p.gates = loadGates(p.Root, p.src, p.data) })

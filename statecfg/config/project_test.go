@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -222,5 +223,55 @@ func mustWriteFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// LogDirSettings loads exactly when every problem All finds lies outside
+// config.yml or names a gate an entry point lists that does not load (the
+// tracked-files problem of log_dir counts as config.yml's),
+// and then its log directory and settings are Settings': a command that
+// runs no gate knows where the logs are whenever config.yml alone allows.
+func TestLogDirSettingsAgreesWithAll(t *testing.T) {
+	trees := map[string]map[string]string{
+		"valid":                 {".gauntlet/config.yml": guardConfig, ".gauntlet/checks/lint.yml": "command: make lint\n"},
+		"gate problem":          {".gauntlet/config.yml": guardConfig + "log_dir: out\n", ".gauntlet/checks/lint.yml": "timeout: 3\ntimeout: 4\n"},
+		"review problem":        {".gauntlet/config.yml": guardConfig, ".gauntlet/reviews/r.md": "---\nnum_reviews: x\n---\nReview.\n"},
+		"unknown gate":          {".gauntlet/config.yml": guardConfig},
+		"config problem":        {".gauntlet/config.yml": guardConfig + "max_retries: x\n", ".gauntlet/checks/lint.yml": "command: make lint\n"},
+		"tracked log_dir":       {".gauntlet/config.yml": guardConfig + "log_dir: src\n", ".gauntlet/checks/lint.yml": "command: make lint\n", "src/main.go": ""},
+		"tracked default":       {".gauntlet/config.yml": guardConfig, ".gauntlet/checks/lint.yml": "command: make lint\n", DefaultLogDir + "/a.log": ""},
+		"absolute log_dir":      {".gauntlet/config.yml": guardConfig + "log_dir: /var/log/x\n", ".gauntlet/checks/lint.yml": "command: make lint\n"},
+		"not yaml":              {".gauntlet/config.yml": "entry_points: [\n"},
+		"duplicate key":         {".gauntlet/config.yml": guardConfig + "log_dir: a\nlog_dir: b\n"},
+		"empty":                 {".gauntlet/config.yml": ""},
+		"gate problem, no gate": {".gauntlet/config.yml": guardConfig, ".gauntlet/checks/other.yml": "command: [\n"},
+	}
+	for name, files := range trees {
+		root := repo(t, files)
+		p, err := OpenProject(root)
+		if err != nil {
+			t.Fatalf("%s: OpenProject: %v", name, err)
+		}
+		_, allErr := p.All(t.Context())
+		var errs *Errors
+		ofConfig := false
+		if errors.As(allErr, &errs) {
+			for _, pr := range errs.Problems {
+				gateRef := strings.Contains(pr.Message, "unknown check gate") || strings.Contains(pr.Message, "unknown review gate")
+				ofConfig = ofConfig || pr.File == filepath.Join(Dir, ProjectFile) && !gateRef
+			}
+		}
+		cfg, err := p.LogDirSettings(t.Context())
+		if (err != nil) != ofConfig {
+			t.Errorf("%s: LogDirSettings = %v; All = %v", name, err, allErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		settings, serr := p.Settings()
+		if serr != nil || cfg.LogDir != settings.LogDir || cfg.LogDirPath() != settings.LogDirPath() || len(cfg.Checks) != 0 {
+			t.Errorf("%s: LogDirSettings log dir %q, Settings %v, %v", name, cfg.LogDir, settings, serr)
+		}
 	}
 }

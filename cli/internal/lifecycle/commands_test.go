@@ -197,18 +197,24 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	case "detect":
 		// With no commit yet, -b main names nothing: a usage error; so
 		// is a work tree without a configuration (detect, like run, says
-		// the trusted one differs).
+		// the trusted one differs), and a sandbox that is no gauntlet
+		// project at all.
 		_, configured := h.m.files[gauntletDir+"/config.yml"]
-		usage := res.code == 2 && (f.Head == "" && r.Base != "" || !configured && strings.Contains(res.stderr, "differs from the trusted one"))
+		usage := res.code == 2 && (f.Head == "" && r.Base != "" || !configured && strings.Contains(res.stderr, "differs from the trusted one") ||
+			h.m.noProject(f) && strings.Contains(res.stderr, "no .gauntlet/config.yml found"))
 		if res.code != 0 && !h.m.configBroken() && !usage {
 			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
 		}
 		return append(vs, h.settleLock(false)...)
 	case "clean":
+		// clean works whatever the configurations look like; it refuses
+		// only outside a gauntlet project, for a lock a live run may hold,
+		// and for a lock left in place while the gates that bound a run
+		// are unknown (the work tree's configuration broken too).
 		ok := res.code == 0
 		if ok {
 			h.m.clean()
-		} else if !h.m.lock.respected() && !h.m.configBroken() {
+		} else if !h.m.lock.respected() && !h.m.noProject(f) && !(h.m.configBroken() && h.m.lock != lockNone) {
 			vs = append(vs, violation{"d:lock-refused", fmt.Sprintf("clean failed with no lock a live run holds (%q): %s", h.m.lock, res.stderr)})
 		}
 		return append(vs, h.settleLock(ok)...)

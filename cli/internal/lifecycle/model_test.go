@@ -91,6 +91,16 @@ func (m *model) configBroken() bool {
 	return configured && strings.Contains(m.files[brokenCheckFile], brokenLine)
 }
 
+// noProject reports whether nothing makes the sandbox a gauntlet project:
+// no config.yml in the work tree, no record, and none committed at HEAD
+// (or no commit yet). Every command then answers that no
+// .gauntlet/config.yml is found, and clean and detect refuse (exit 2).
+func (m *model) noProject(f facts) bool {
+	_, configured := m.files[gauntletDir+"/config.yml"]
+	_, committed := f.HeadGauntlet[gauntletDir+"/config.yml"]
+	return !configured && m.trust == trustHead && !committed
+}
+
 // configGate names the configuration when it is what fails.
 const configGate = "the configuration"
 
