@@ -627,6 +627,43 @@ func TestRealGauntletPassesSimpleSteps(t *testing.T) {
 	}
 }
 
+// TestTrustFollowedHowEverTheHookEnds pins the model's record of trust
+// against the real binary's. Invariant: a stop hook past its start
+// records the configuration committed at HEAD as the trusted one when
+// there is no record, however it ends (an answer, or any signal in the
+// middle of a gate), and the model follows it (checkTrustModel runs after
+// every step); so once the agent commits the deletion of .gauntlet/, a
+// failure of the recorded gates blocks, legitimately. The table covers
+// every ending × a work tree that keeps, deletes or weakens .gauntlet/
+// before the first stop.
+func TestTrustFollowedHowEverTheHookEnds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds agent-gauntlet and runs git")
+	}
+	endings := []string{"hook s1 false"}
+	for _, name := range slices.Sorted(maps.Keys(signals)) {
+		endings = append(endings, "signal "+name+" hook")
+	}
+	for _, before := range []string{"", "weaken delete", "weaken command"} {
+		for _, end := range endings {
+			t.Run(before+" "+end, func(t *testing.T) {
+				t.Parallel()
+				h, err := newHarness(t, t.TempDir(), projectConfig{MaxRetries: 3}, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer h.close()
+				steps := []string{before, end, "weaken delete", "edit src/a.txt 1 LINTFAIL", "commit", "hook s1 false"}
+				for _, s := range steps {
+					if s != "" {
+						h.do(s)
+					}
+				}
+			})
+		}
+	}
+}
+
 func TestCheckBrokenConfig(t *testing.T) {
 	s1 := sessionID(1)
 	m, f := oracleModel(projectConfig{}, map[string]string{"src/a.txt": "plain\n", brokenCheckFile: "command: x\n" + brokenLine})

@@ -482,6 +482,9 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 	if target == "hook" {
 		h.m.credit[call.Session] = false
 		h.m.configCredit[call.Session] = false
+		// The hook reached its gates: it had opened the project, and
+		// recorded the configuration at HEAD when there was no record.
+		h.m.recordTrust(f)
 	}
 	h.m.end(f, true, true, stInterrupted, call.Session, "")
 	if sig == syscall.SIGKILL {

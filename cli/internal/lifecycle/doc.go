@@ -44,6 +44,10 @@
 //	    exit 0, no Go panic in any output, the reviewer called with its exact
 //	    flags and never shown a text file as binary.
 //
+// The oracle's own view is checked too: after every step, whether it holds
+// a trusted record must agree with the record on disk (checkTrustModel); a
+// divergence is a defect of the harness and ends the sequence.
+//
 // Minimal failing sequences are kept as readable step lists: in
 // testdata/regress/ those agent-gauntlet passes (replayed on every run), in
 // testdata/pending/ those it does not pass yet. `go tool mage soak` runs

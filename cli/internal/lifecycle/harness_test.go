@@ -3,6 +3,7 @@
 package lifecycle
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +20,9 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
 
 // tb is what the harness needs of *testing.T and *rapid.T.
@@ -106,6 +109,9 @@ func (h *harness) do(step string) {
 		h.t.Fatalf("step %q: %v", step, err)
 	}
 	vs = append(vs, h.invariants()...)
+	if err := h.checkTrustModel(); err != nil {
+		h.t.Fatalf("step %q: %v", step, err)
+	}
 	if ranBinary(step) {
 		if err := h.unplant(); err != nil {
 			h.t.Fatalf("step %q: %v", step, err)
@@ -129,6 +135,34 @@ func (h *harness) do(step string) {
 		}
 	}
 	h.resync()
+}
+
+// checkTrustModel checks the model's trust state against the trusted
+// record on disk: while the model holds none (trustHead), the oracle judges
+// by the configuration committed at HEAD, so no record may exist; once it
+// holds one (trustRecord), one must. Invariant: every step that records
+// trust in the binary (a stop hook past its start however it ended: an
+// answer, any signal in the middle of a gate; trust; init) records it in
+// the model. A divergence is the harness's defect, not a property of the
+// binary: it ends the sequence. Not checked while a link is planted in the
+// store, nor when the model left the record open (trustUnknown).
+func (h *harness) checkTrustModel() error {
+	if len(h.planted) > 0 || h.m.trust == trustUnknown {
+		return nil
+	}
+	p, err := place.Locate(context.Background(), h.s.repo)
+	if err != nil {
+		return nil // no repository to hold a record (a broken HEAD, a removed .git)
+	}
+	rec, err := trust.ReadRecord(p)
+	exists := rec != nil || err != nil
+	switch {
+	case h.m.trust == trustHead && exists:
+		return fmt.Errorf("the model holds no trusted record, but %s exists (a step recorded trust the model does not follow)", trust.RecordPath(p))
+	case h.m.trust == trustRecord && !exists:
+		return fmt.Errorf("the model holds a trusted record, but %s does not exist", trust.RecordPath(p))
+	}
+	return nil
 }
 
 // ranBinary reports whether step runs the gauntlet: after it, the links

@@ -68,11 +68,13 @@ func (r Decision) gateSkip() gate.Skip {
 	return gate.Skip{ID: r.ID, File: r.File, Line: r.Line, Anchor: r.Anchor, Issue: r.Issue, Note: r.Note}
 }
 
-// same reports whether r and o are one decision: the same id, or the same
-// fingerprint at the same line.
+// same reports whether r and o are one decision: the same fingerprint at
+// the same line. Not the same id alone: an id is carried over from the
+// violation a report was matched with, so two decisions about different
+// code may share one, and neither may replace the other.
 func (r Decision) same(o Decision) bool {
-	return r.ID == o.ID || (r.File == o.File && r.Line == o.Line && fingerprint.SimilarIssues(r.Issue, o.Issue) &&
-		(r.Anchor == o.Anchor || r.Anchor == "" || o.Anchor == ""))
+	return r.File == o.File && r.Line == o.Line && fingerprint.SimilarIssues(r.Issue, o.Issue) &&
+		(r.Anchor == o.Anchor || r.Anchor == "" || o.Anchor == "")
 }
 
 // decisionsOf is the store and key of the decisions of loc's project on

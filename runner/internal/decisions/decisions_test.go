@@ -9,8 +9,9 @@ import (
 )
 
 // TestRecordSkips pins the decision book: a new decision is added, one
-// about the same violation replaces the note (not the date), decisions are
-// per project and branch, and the oldest go past maxSkips.
+// about the same violation replaces the note (not the date), one about
+// other code sharing its id is added, decisions are per project and
+// branch, and the oldest go past maxSkips.
 func TestRecordSkips(t *testing.T) {
 	loc := git.Location{CommonDir: t.TempDir(), Branch: "feature"}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -32,6 +33,16 @@ func TestRecordSkips(t *testing.T) {
 	}
 	if other, _ := Load(git.Location{CommonDir: loc.CommonDir, Branch: "feature", Prefix: "sub/"}); len(other) != 0 {
 		t.Errorf("another project sees %+v", other)
+	}
+	// A decision about other code that carries the same id (carried over
+	// from the violation its report was matched with) is a decision of its
+	// own: it neither replaces the first nor is dropped.
+	elsewhere := Decision{ID: skips[0].ID, File: "a.go", Line: 3, Anchor: "y", Issue: "Bad name", Note: "other code", SkippedAt: at}
+	if n, err := Keep(loc, "feature", []Decision{elsewhere}); len(n) != 1 || err != nil {
+		t.Fatalf("same id, other code: %v %v", n, err)
+	}
+	if skips, _ = Load(loc); len(skips) != 2 || skips[0].Anchor != "x" || skips[1].Anchor != "y" {
+		t.Fatalf("same id, other code: loaded %+v", skips)
 	}
 	var many []Decision
 	for i := range maxSkips + 10 {

@@ -89,6 +89,24 @@ func Same(earlier, later Fields, near []string) bool {
 	return located && SimilarIssues(earlier.Issue, later.Issue)
 }
 
+// Exactly reports whether later flags the very code earlier flagged, with
+// a similar issue: the same file, and the same anchor (the flagged line's
+// text), or, when earlier has no anchor (a file an earlier tool wrote),
+// the same line. It never looks at an id: an id is carried over from the
+// earlier violation a report was matched with, so it may be the
+// fingerprint of other code. A skip covers a report exactly so (or by
+// Same, located strictly).
+func Exactly(earlier, later Fields) bool {
+	if cleanPath(earlier.File) != cleanPath(later.File) {
+		return false
+	}
+	located := earlier.Line > 0 && earlier.Line == later.Line
+	if earlier.Anchor != "" {
+		located = earlier.Anchor == later.Anchor
+	}
+	return located && SimilarIssues(earlier.Issue, later.Issue)
+}
+
 // cleanPath is the canonical form of a violation's file for comparison.
 func cleanPath(p string) string {
 	p = strings.TrimSpace(p)

@@ -19,14 +19,14 @@ type reportClaims struct {
 	previous, skipped, decided []int
 }
 
-// skipMark is an earlier skip as the claims compare it.
+// skipMark is an earlier skip as the claims compare it: what it flagged
+// (never its id, see fingerprint.Exactly).
 type skipMark struct {
 	fields fingerprint.Fields
-	id     string
 }
 
 // Tiers of a skip claim: the report's own line carries the skip's anchor
-// (or its id), then the skip's anchor is near it (see strictNear).
+// (fingerprint.Exactly; never its id alone), then the skip's anchor is near it (see strictNear).
 const (
 	skipExact = iota
 	skipNear
@@ -41,11 +41,11 @@ const (
 func (in evalInput) claims(previous, reports []gate.Violation) reportClaims {
 	skipped := make([]skipMark, len(in.skippedBefore))
 	for i, v := range in.skippedBefore {
-		skipped[i] = skipMark{fields: Fields(v), id: ID(v)}
+		skipped[i] = skipMark{fields: Fields(v)}
 	}
 	decided := make([]skipMark, len(in.skips))
 	for i, sk := range in.skips {
-		decided[i] = skipMark{fields: fingerprint.Fields{File: sk.File, Line: sk.Line, Anchor: sk.Anchor, Issue: sk.Issue}, id: sk.ID}
+		decided[i] = skipMark{fields: fingerprint.Fields{File: sk.File, Line: sk.Line, Anchor: sk.Anchor, Issue: sk.Issue}}
 	}
 	reserved := make([]bool, len(reports))
 	for k, v := range reports {
@@ -115,14 +115,7 @@ func (in evalInput) skipMatches(m skipMark, v gate.Violation, tier int) bool {
 		return fingerprint.Same(m.fields, later, in.strictNear(file, n))
 	}
 	later.Anchor = in.source.Anchor(file, n)
-	if m.id != "" && m.id == fingerprint.ID(later) {
-		return true
-	}
-	located := m.fields.Line > 0 && m.fields.Line == n
-	if m.fields.Anchor != "" {
-		located = later.Anchor != "" && later.Anchor == m.fields.Anchor
-	}
-	return located && fingerprint.SimilarIssues(m.fields.Issue, v.Issue)
+	return fingerprint.Exactly(m.fields, later)
 }
 
 // sameReport reports whether a and b are one report repeated: the same

@@ -15,7 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/git"
-	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
@@ -140,12 +140,14 @@ func skipDecided(previous *gate.Pending, skips []gate.Skip) {
 	}
 }
 
-// decidedSkip is the skip decision about the pending violation v: the
-// same id, or the same file and line and a similar issue.
+// decidedSkip is the skip decision about the pending violation v: one
+// made for the very code v flags, with a similar issue
+// (fingerprint.Exactly), never one that only shares v's id (an id is
+// carried over from the violation a report was matched with).
 func decidedSkip(v gate.Violation, skips []gate.Skip) (gate.Skip, bool) {
-	line, _ := parse.LineNumber(v.Line)
+	later := review.Fields(v)
 	for _, sk := range skips {
-		if sk.ID != "" && sk.ID == v.ID || sk.File == v.File && sk.Line == line && fingerprint.SimilarIssues(sk.Issue, v.Issue) {
+		if fingerprint.Exactly(fingerprint.Fields{File: sk.File, Line: sk.Line, Anchor: sk.Anchor, Issue: sk.Issue}, later) {
 			return sk, true
 		}
 	}
