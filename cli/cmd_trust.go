@@ -231,12 +231,17 @@ func trustLine(ctx context.Context, root string) (*trust.Status, string) {
 
 // noteDeletedConfig tells, when err says the work tree has no
 // configuration, that the project's trusted one still applies (its
-// .gauntlet/ was deleted): a deleted configuration is a changed one.
+// .gauntlet/ was deleted): a deleted configuration is a changed one; or
+// that the trusted records cannot be read, so that one may apply.
 func noteDeletedConfig(env *Env, err error) {
 	if !errors.Is(err, config.ErrNotFound) {
 		return
 	}
 	root, ok, ferr := trust.FindRoot(env.Ctx, env.Cwd)
+	if errors.Is(ferr, trust.ErrUnusable) {
+		fmt.Fprintf(env.Stderr, "warning: %v\n", ferr)
+		return
+	}
 	if ferr != nil || !ok {
 		return
 	}
@@ -260,14 +265,17 @@ func warnUntrusted(env *Env) {
 // they stand. It is false when the two are the same: a trusted
 // configuration, or nothing to trust yet (no record, no commit: the stop
 // hook runs the work tree's too), outside a git work tree, or when git
-// cannot tell.
+// cannot tell. A record that cannot be read is never "nothing to trust".
 func untrusted(env *Env) (trust.Status, bool) {
 	root, ok, err := trust.FindRoot(env.Ctx, env.Cwd)
+	if errors.Is(err, trust.ErrUnusable) {
+		return trust.Status{Source: trust.SourceNone, Unusable: err.Error()}, true
+	}
 	if err != nil || !ok {
 		return trust.Status{}, false
 	}
 	st, _, err := trust.Inspect(env.Ctx, root)
-	if err != nil || st.Source == trust.SourceNone || st.Trusted && st.Unusable == "" {
+	if err != nil || st.Source == trust.SourceNone && st.Unusable == "" || st.Trusted && st.Unusable == "" {
 		return trust.Status{}, false
 	}
 	return st, true
