@@ -231,12 +231,17 @@ func trustLine(ctx context.Context, root string) (*trust.Status, string) {
 
 // noteDeletedConfig tells, when err says the work tree has no
 // configuration, that the project's trusted one still applies (its
-// .gauntlet/ was deleted): a deleted configuration is a changed one.
+// .gauntlet/ was deleted): a deleted configuration is a changed one; or
+// that the trusted records cannot be read, so that one may apply.
 func noteDeletedConfig(env *Env, err error) {
 	if !errors.Is(err, config.ErrNotFound) {
 		return
 	}
 	root, ok, ferr := trust.FindRoot(env.Ctx, env.Cwd)
+	if errors.Is(ferr, trust.ErrUnusable) {
+		fmt.Fprintf(env.Stderr, "warning: %v\n", ferr)
+		return
+	}
 	if ferr != nil || !ok {
 		return
 	}
@@ -260,7 +265,7 @@ func warnUntrusted(env *Env) {
 // they stand. It is false when the two are the same: a trusted
 // configuration, or nothing to trust yet (no record, no commit: the stop
 // hook runs the work tree's too), outside a git work tree, or when git
-// cannot tell.
+// cannot tell. A record that cannot be read is never "nothing to trust".
 func untrusted(env *Env) (trust.Status, bool) {
 	st := handTrust(env)
 	return st.status, st.differs
@@ -284,13 +289,18 @@ type handStanding struct {
 // to trust (handStanding), with one look at the trust record and HEAD.
 func handTrust(env *Env) handStanding {
 	root, ok, err := trust.FindRoot(env.Ctx, env.Cwd)
+	if errors.Is(err, trust.ErrUnusable) {
+		return handStanding{status: trust.Status{Source: trust.SourceNone, Unusable: err.Error()}, differs: true, nobody: true}
+	}
 	if err != nil || !ok {
 		return handStanding{nobody: true}
 	}
 	st, _, err := trust.Inspect(env.Ctx, root)
 	switch {
-	case err != nil || st.Source == trust.SourceNone:
+	case err != nil || st.Source == trust.SourceNone && st.Unusable == "":
 		return handStanding{nobody: true}
+	case st.Source == trust.SourceNone:
+		return handStanding{status: st, differs: true, nobody: true}
 	case st.Trusted && st.Unusable == "":
 		return handStanding{}
 	}

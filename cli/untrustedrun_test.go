@@ -14,7 +14,8 @@ import (
 // says so on stderr, whatever the run then does (runs gates, finds no
 // config.yml, refuses). The scripts cross the trusted configurations (one
 // with gates; none, trusted after .gauntlet/ was removed) with the ways
-// the work tree parts from them, the commands, and what an earlier run
+// the work tree parts from them (the store that keeps the record replaced
+// by a link among them), the commands, and what an earlier run
 // left behind (nothing; a run interrupted or killed mid-gate). A work
 // tree that is the trusted one is told nothing.
 func TestHandRunTellsAnUntrustedConfiguration(t *testing.T) {
@@ -35,6 +36,13 @@ func TestHandRunTellsAnUntrustedConfiguration(t *testing.T) {
 		{"config.yml removed", "exec rm -f .gauntlet/config.yml\n", true, false},
 		{"everything removed", "exec rm -rf .gauntlet\n", true, false},
 		{"configuration written", "mkdir .gauntlet/checks\ncp config.yml .gauntlet/config.yml\ncp extra.yml .gauntlet/checks/lint.yml\n", true, true},
+		// The person's record moved away with the store, a link in its
+		// place: what the run uses is not known to be the trusted one.
+		{"store replaced by a link", storeLinked, true, true},
+		{"check weakened and committed, store replaced by a link", "mkdir .gauntlet/checks\ncp extra.yml .gauntlet/checks/lint.yml\n" +
+			"exec git add .gauntlet/checks/lint.yml\nexec git commit -q -m weaken\n" + storeLinked, true, true},
+		{"everything removed and committed, store replaced by a link", "exec rm -rf .gauntlet\nexec git add -A\n" +
+			"exec git commit -q --allow-empty -m remove\n" + storeLinked, true, true},
 	}
 	commands := []string{"run", "check", "review", "run -u", "check -g lint"}
 	earlier := []struct{ name, lines string }{
@@ -58,9 +66,9 @@ func TestHandRunTellsAnUntrustedConfiguration(t *testing.T) {
 				for _, cmd := range commands {
 					fmt.Fprintf(&b, "\n# agent-gauntlet %s\nexec sh -c 'agent-gauntlet %s; true'\n", cmd, cmd)
 					if differs {
-						b.WriteString("stderr 'differs from the trusted one'\n")
+						b.WriteString("stderr '" + toldUntrusted + "'\n")
 					} else {
-						b.WriteString("! stderr 'differs from the trusted one'\n")
+						b.WriteString("! stderr '" + toldUntrusted + "'\n")
 					}
 				}
 				b.WriteString(untrustedFiles)
@@ -70,6 +78,14 @@ func TestHandRunTellsAnUntrustedConfiguration(t *testing.T) {
 	}
 	testscript.Run(t, ScriptParams(dir))
 }
+
+// toldUntrusted is what a run says of a configuration that is not the
+// trusted one: how it differs, or that the record cannot be read.
+const toldUntrusted = `differs from the trusted one|trusted configuration record cannot be used`
+
+// storeLinked is the lines that move the gauntlet's store (and the record
+// in it) away and put a link to another directory in its place.
+const storeLinked = "mkdir $WORK/elsewhere\nexec mv .git/agent-gauntlet $WORK/moved-store\nsymlink .git/agent-gauntlet -> $WORK/elsewhere\n"
 
 // interruptedRun is the lines of a run of the trusted configuration that
 // signal sig ends while its gate runs.

@@ -78,6 +78,16 @@ func (s Store) MakeDir(key ...string) error {
 	return nil
 }
 
+// Check refuses the directories between the git common directory and the
+// record with key when one of them exists as anything but a directory (a
+// symbolic link, wherever it leads; a file): what lies beyond it is not
+// the store's, so neither a record read there nor one missing there says
+// anything about the gauntlet's own (owned.CheckDir). Without a key, the
+// kind's directory is checked. A missing directory is no refusal.
+func (s Store) Check(key ...string) error {
+	return owned.CheckDir(s.root, filepath.Dir(s.Path(key...)))
+}
+
 // Path is the file of the record with key (one or more parts).
 func (s Store) Path(key ...string) string {
 	parts := make([]string, len(key))

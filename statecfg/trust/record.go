@@ -15,8 +15,10 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
@@ -181,12 +183,34 @@ func RecordPath(p place.Place) string {
 	return store.Open(p.CommonDir, Kind).Path(p.Project())
 }
 
+// storeRefused says why the records of the repository whose git common
+// directory is commonDir (the record of project, or, for "", all of them)
+// are not read: a directory on the way to them is a symbolic link or not
+// a directory (store.Check); nil when they are read.
+func storeRefused(commonDir, project string) error {
+	var key []string
+	if project != "" {
+		key = []string{project}
+	}
+	err := store.Open(commonDir, Kind).Check(key...)
+	var refused *owned.RefusedError
+	if errors.As(err, &refused) {
+		return fmt.Errorf("%s is %s, not %s: no record is read through it; move it away", fserr.Quote(refused.Path), refused.Kind, refused.Want)
+	}
+	return err
+}
+
 // ReadRecord reads the record of place: nil and no error when there is
 // none; an error wrapping ErrUnusable, naming the file and why, when one
 // exists that cannot be used. It never mistakes an unusable record for
-// "no record", nor for "no gates".
+// "no record", nor for "no gates": a store (or its directory of records)
+// replaced by a symbolic link hides whether a record exists, so the
+// record is unusable, whatever the link leads to (store.Check).
 func ReadRecord(p place.Place) (*Record, error) {
 	path := RecordPath(p)
+	if err := storeRefused(p.CommonDir, p.Project()); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrUnusable, path, err)
+	}
 	data, err := fsread.File(path, MaxRecordBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(path); lerr != nil {

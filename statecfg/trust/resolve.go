@@ -208,6 +208,8 @@ func (s Status) Describe() string {
 		fmt.Fprintf(&b, "The configuration is the trusted one (%s, %s).", s.How.Describe(), s.TrustedAt.UTC().Format(time.RFC3339))
 	case s.Trusted:
 		fmt.Fprintf(&b, "The configuration is the one committed at HEAD (%s), trusted until one is recorded.", short(s.Commit))
+	case s.Source == SourceNone && s.Diff.Empty() && s.Unusable != "":
+		b.WriteString("There is no configuration in the work tree, and none committed at HEAD.")
 	case s.Source == SourceNone && s.Diff.Empty():
 		b.WriteString("There is no configuration: none in the work tree, none trusted, none committed at HEAD.")
 	case s.Source == SourceNone:
@@ -237,7 +239,9 @@ func short(commit string) string { return commit[:min(len(commit), 12)] }
 // committed at HEAD. A configuration deleted in the work tree is thus a
 // changed configuration, never "not a gauntlet project". A commit counts
 // only in an upgraded repository (Upgraded). ok is false when there is
-// none; errors are git's.
+// none; errors are git's, or one wrapping ErrUnusable when none is found
+// and the records cannot be read (a store replaced by a symbolic link):
+// whether one names a project is not known.
 func FindRoot(ctx context.Context, start string) (root string, ok bool, err error) {
 	if root, ok := config.FindRoot(start); ok {
 		return root, true, nil
@@ -288,6 +292,11 @@ func FindRoot(ctx context.Context, start string) (root string, ok bool, err erro
 	}
 	if recorded < len(places) {
 		return places[recorded].Root(), true, nil
+	}
+	// Records that cannot be read leave open whether one names a project
+	// here: never "no project" then.
+	if err := storeRefused(d.CommonDir, ""); err != nil {
+		return "", false, fmt.Errorf("%w: %v", ErrUnusable, err)
 	}
 	return "", false, nil
 }
