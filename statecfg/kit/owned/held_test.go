@@ -51,7 +51,9 @@ func TestHeldSwapped(t *testing.T) {
 		write func(dir string) error
 	}{
 		{"atomic", func(dir string) error { return atomicfile.Write(filepath.Join(dir, "rec.json"), []byte("{}"), 0o644) }},
-		{"mkdir", func(dir string) error { return owned.MkdirAll(filepath.Dir(dir), filepath.Join(filepath.Base(dir), "sub", "deeper"), 0o755) }},
+		{"mkdir", func(dir string) error {
+			return owned.MkdirAll(filepath.Dir(dir), filepath.Join(filepath.Base(dir), "sub", "deeper"), 0o755)
+		}},
 		{"fileparent", func(dir string) error { return owned.FileParent(filepath.Dir(dir), filepath.Join(dir, "sub", "f")) }},
 	}
 	for _, sw := range swaps {
