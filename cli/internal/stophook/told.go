@@ -80,9 +80,9 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 			notes = append(notes, note)
 		}
 	}
-	// A held directory replaced (owned.Hold) is told by every answer: an
-	// approve's "Not verified" names it when the run did.
-	if note := owned.ReplacedNote(); note != "" && (out.Block() || !strings.Contains(out.unverified, note)) {
+	// A held directory replaced (owned.Hold) is told by every answer, once:
+	// an approve's "Not verified" may name it already.
+	if note := owned.ReplacedNote(); note != "" && !strings.Contains(out.Message+" "+strings.Join(notes, " "), note) {
 		notes = append(notes, note+".")
 	}
 	said := out.Message + " " + strings.Join(notes, " ")
