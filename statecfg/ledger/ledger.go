@@ -375,7 +375,7 @@ func (l *Ledger) Sweep() (int, error) {
 		if total <= target {
 			break
 		}
-		err := os.Remove(filepath.Join(l.dir, r.name))
+		err := os.Remove(owned.Via(filepath.Join(l.dir, r.name)))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return removed, fmt.Errorf("sweep result cache: %w", err)
 		}
@@ -396,7 +396,7 @@ func (l *Ledger) Clear() (int, error) {
 	l.removeLeftovers(temps)
 	removed := 0
 	for _, e := range records {
-		err := os.Remove(filepath.Join(l.dir, e.name))
+		err := os.Remove(owned.Via(filepath.Join(l.dir, e.name)))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return removed, fmt.Errorf("clear result cache: %w", err)
 		}
@@ -413,7 +413,7 @@ func (l *Ledger) removeLeftovers(temps []entry) {
 	now := l.now()
 	for _, t := range temps {
 		if now.Sub(t.used) > tmpGrace {
-			_ = os.Remove(filepath.Join(l.dir, t.name))
+			_ = os.Remove(owned.Via(filepath.Join(l.dir, t.name)))
 		}
 	}
 }

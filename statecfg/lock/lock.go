@@ -26,6 +26,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // File is the lock's file name inside the log directory.
@@ -170,7 +171,7 @@ func AcquireWithin(logDir string, b Bounds) (*Lock, error) {
 
 // createExclusive creates path with content, failing if it exists.
 func createExclusive(path string, content []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(owned.Via(path), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return err
@@ -183,7 +184,7 @@ func createExclusive(path string, content []byte) error {
 		werr = cerr
 	}
 	if werr != nil {
-		_ = os.Remove(path)
+		_ = os.Remove(owned.Via(path))
 		return fserr.Wrap("write lock file", path, werr)
 	}
 	return nil
@@ -301,7 +302,7 @@ func modTime(path string) time.Time {
 // O_EXCL creator can slip in; takers serialize on an advisory lock of the
 // log directory, so only the first one replaces a given stale file.
 func takeOver(dir, path string, stale, content []byte) (bool, error) {
-	tmp, err := os.CreateTemp(dir, File+".*.tmp")
+	tmp, err := os.CreateTemp(owned.Via(dir), File+".*.tmp")
 	if err != nil {
 		return false, fmt.Errorf("take over lock file %s: %w", path, err)
 	}
@@ -333,7 +334,7 @@ func takeOver(dir, path string, stale, content []byte) (bool, error) {
 	if !bytes.Equal(cur, stale) {
 		return false, nil
 	}
-	if err := os.Rename(tmpName, path); err != nil {
+	if err := os.Rename(tmpName, owned.Via(path)); err != nil {
 		return false, fserr.Wrap("take over lock file", path, err)
 	}
 	return true, nil
@@ -349,6 +350,7 @@ var errForeign = errors.New("not a lock file written by agent-gauntlet")
 // its place. A missing file gives an error matching fs.ErrNotExist; one
 // that cannot be ours, errForeign (as Held respects it).
 func readLock(path string) ([]byte, error) {
+	path = owned.Via(path)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, errForeign
 	}
@@ -383,7 +385,7 @@ func (l *Lock) Release() error {
 		l.done = true // not ours any more: leave it
 		return nil
 	}
-	if err := os.Remove(l.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(owned.Via(l.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fserr.Wrap("remove lock file", l.Path, err)
 	}
 	l.done = true

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // Result is what Clean did.
@@ -73,7 +74,14 @@ func Clean(root, dir string, includeState bool) (Result, error) {
 		return Result{}, fserr.Wrap("open project root", root, err)
 	}
 	defer project.Close()
-	logs, err := project.OpenRoot(rel)
+	var logs *os.Root
+	if owned.Via(dir) != dir {
+		// The log directory held open (owned.Hold), whatever is at its
+		// name now.
+		logs, err = openRoot(dir)
+	} else {
+		logs, err = project.OpenRoot(rel)
+	}
 	if err != nil {
 		return Result{}, fserr.Wrap("open log directory", dir, fserr.Pathless(err))
 	}

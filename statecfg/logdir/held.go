@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // What a review JSON file held when the gauntlet wrote it. The agent marks
@@ -90,7 +90,7 @@ func carryHeld(id *fileID, prev fileID, had bool) {
 // path, for a file adopted as an earlier run's; false when it cannot be
 // read as one.
 func heldEntries(path string) ([]string, bool) {
-	data, err := fsread.File(path, maxHeldRead)
+	data, err := fsread.File(owned.Via(path), maxHeldRead)
 	if err != nil {
 		return nil, false
 	}
@@ -134,7 +134,7 @@ func isSlotJSON(name string) bool {
 // every file is taken as that tool's, entries unknown, since the agent
 // marked them after its run.
 func Held(path string, earlier bool) (keys map[string]bool, wrote bool) {
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+	if fi, err := lstat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil, false
 	}
 	dir := logDirOf(path)

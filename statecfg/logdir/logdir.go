@@ -29,6 +29,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 )
 
@@ -63,7 +64,7 @@ const (
 // all is set: directories, FIFOs, symbolic links too); a missing dir has
 // none. Reading never blocks on a FIFO.
 func readRoot(dir string, all bool) ([]string, error) {
-	entries, err := fsread.Dir(dir)
+	entries, err := fsread.Dir(owned.Via(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -90,7 +91,7 @@ func own(dir string) ([]Name, error) {
 	written := readOwnership(dir)
 	var root *os.Root
 	if written.known && len(names) > 0 {
-		if root, err = os.OpenRoot(dir); err != nil {
+		if root, err = openRoot(dir); err != nil {
 			return nil, fserr.Wrap("open log directory", dir, err)
 		}
 		defer root.Close()
@@ -201,10 +202,10 @@ func HasLogs(dir string) (bool, error) {
 // other name's content too) is an error naming what the path is, and is
 // left as it was. It never blocks on a FIFO.
 func OpenLog(path string, truncate bool) (*os.File, error) {
-	_, existed := os.Lstat(path)
+	_, existed := lstat(path)
 	f, err := openLogFile(path)
 	if err != nil {
-		return nil, openLogError(path, err)
+		return nil, openLogError(path, owned.Unvia(err))
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -252,4 +253,19 @@ func openLogError(path string, err error) error {
 		return err
 	}
 	return &fs.PathError{Op: "open", Path: path, Err: &fsread.NotRegularError{Mode: m, Want: "a regular file"}}
+}
+
+// openRoot opens the directory dir as an os.Root, through the directory
+// held open when dir is below one (owned.Hold): a log directory replaced
+// by a link during a run is not followed.
+func openRoot(dir string) (*os.Root, error) {
+	r, err := os.OpenRoot(owned.Via(dir))
+	return r, owned.Unvia(err)
+}
+
+// lstat is os.Lstat of path, through the directory held open when path is
+// below one (owned.Hold).
+func lstat(path string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(owned.Via(path))
+	return fi, owned.Unvia(err)
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // openLogFile opens path for OpenLog: for appending and reading back,
@@ -14,7 +16,7 @@ import (
 // not a regular file); O_NOCTTY: a terminal never becomes the controlling
 // one.
 func openLogFile(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
+	return os.OpenFile(owned.Via(path), os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0o644)
 }
 
 // hardLinks is the link count of the open file f, whose information is fi

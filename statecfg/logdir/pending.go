@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
@@ -121,7 +122,7 @@ func inside(root, dir string) bool {
 // is there, or a regular file with no other hard links that the gauntlet
 // wrote (Owned); else the error OpenLog would give, naming what is there.
 func Vacant(path string) error {
-	fi, err := os.Lstat(path)
+	fi, err := lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -161,11 +162,11 @@ func Install(from, path string) error {
 	if err := Vacant(path); err != nil {
 		return err
 	}
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		if os.Link(from, path) == nil {
+	if _, err := lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if os.Link(from, owned.Via(path)) == nil {
 			return noted(path)
 		}
-	} else if os.Rename(from, path) == nil {
+	} else if os.Rename(from, owned.Via(path)) == nil {
 		return noted(path)
 	}
 	src, err := os.Open(from)

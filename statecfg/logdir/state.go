@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -29,7 +28,7 @@ const KeptStateSuffix = ".kept"
 // name the gauntlet never writes, so the person finds it beside the new
 // state.
 func KeepForeignState(dir string) (string, error) {
-	fi, err := os.Lstat(state.Path(dir))
+	fi, err := lstat(state.Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -44,7 +43,7 @@ func KeepForeignState(dir string) (string, error) {
 			return "", nil
 		}
 	}
-	root, err := os.OpenRoot(dir)
+	root, err := openRoot(dir)
 	if err != nil {
 		return "", err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
@@ -223,7 +224,7 @@ func lastRunEnd(dir string) (time.Time, bool) {
 	found := false
 	for _, d := range []string{dir, filepath.Join(dir, PreviousDir)} {
 		p := state.Path(d)
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && isState(d) {
+		if fi, err := lstat(p); err == nil && fi.Mode().IsRegular() && isState(d) {
 			found = true
 			if fi.ModTime().After(last) {
 				last = fi.ModTime()
@@ -299,7 +300,7 @@ func prune(r *writtenRecord, p recordPlace) {
 		if !strings.HasPrefix(k, prefix) {
 			continue
 		}
-		if _, err := os.Lstat(filepath.Join(p.top, filepath.FromSlash(k))); errors.Is(err, fs.ErrNotExist) {
+		if _, err := lstat(filepath.Join(p.top, filepath.FromSlash(k))); errors.Is(err, fs.ErrNotExist) {
 			delete(r.Files, k)
 		}
 	}
@@ -307,7 +308,7 @@ func prune(r *writtenRecord, p recordPlace) {
 
 // identify reads the identity of the file at path.
 func identify(path string, edited bool) (fileID, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(owned.Via(path))
 	if err != nil {
 		return fileID{}, err
 	}
@@ -496,7 +497,7 @@ func (o *ownership) ownsOpen(dir, path string, f *os.File) bool {
 // names at its root), replacing what is there, when the gauntlet wrote
 // both (or backup is missing); otherwise it leaves both and says why.
 func Rotate(dir, name, backup string) error {
-	root, err := os.OpenRoot(dir)
+	root, err := openRoot(dir)
 	if err != nil {
 		return err
 	}
@@ -526,14 +527,14 @@ func Rotate(dir, name, backup string) error {
 // the record does not know the log directory, the adoption rule would
 // take it, not adopted: an execution state or a legacy session reference).
 func Owned(path string) bool {
-	fi, err := os.Lstat(path)
+	fi, err := lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	root, err := os.OpenRoot(filepath.Dir(path))
+	root, err := openRoot(filepath.Dir(path))
 	if err != nil {
 		return false
 	}

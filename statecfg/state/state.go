@@ -27,6 +27,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // File is the execution state's file name inside the log directory.
@@ -204,7 +205,7 @@ func Write(logDir string, s State) error { return WriteDeleting(logDir, s, nil) 
 // when mayDelete (nil: always) says the file at that path is one the
 // gauntlet may delete.
 func WriteDeleting(logDir string, s State, mayDelete func(path string) bool) error {
-	if err := os.MkdirAll(logDir, 0o755); err != nil {
+	if err := os.MkdirAll(owned.Via(logDir), 0o755); err != nil {
 		return fserr.Wrap("create log directory", logDir, err)
 	}
 	s.LastRunCompletedAt = s.LastRunCompletedAt.UTC()
@@ -217,8 +218,8 @@ func WriteDeleting(logDir string, s State, mayDelete func(path string) bool) err
 	// Only a regular file: anything else of that name is not the
 	// TypeScript tool's, so not the gauntlet's to delete.
 	legacy := filepath.Join(logDir, LegacySessionRefFile)
-	if fi, err := os.Lstat(legacy); err == nil && fi.Mode().IsRegular() && (mayDelete == nil || mayDelete(legacy)) {
-		_ = os.Remove(legacy)
+	if fi, err := os.Lstat(owned.Via(legacy)); err == nil && fi.Mode().IsRegular() && (mayDelete == nil || mayDelete(legacy)) {
+		_ = os.Remove(owned.Via(legacy))
 	}
 	return nil
 }

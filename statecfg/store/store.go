@@ -102,7 +102,7 @@ func (s Store) Path(key ...string) string {
 // cannot be decoded (v is then left as it was: callers treat it as empty).
 func (s Store) Read(v any, key ...string) (bool, error) {
 	p := s.Path(key...)
-	data, err := readBounded(p)
+	data, err := readBounded(owned.Via(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -148,7 +148,7 @@ func (s Store) update(v any, change func() (bool, error), write func(string, any
 	if err := s.MakeDir(key...); err != nil {
 		return err
 	}
-	lf, err := os.OpenFile(p+".lock", os.O_CREATE|os.O_RDWR|owned.NoFollow, 0o644)
+	lf, err := os.OpenFile(owned.Via(p+".lock"), os.O_CREATE|os.O_RDWR|owned.NoFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", p, err)
 	}

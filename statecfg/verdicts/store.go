@@ -105,8 +105,8 @@ func Update(k Key, change func(b *Book) error) error {
 	if err := store.Open(k.CommonDir, Kind).MakeDir(k.Project, k.Worktree); err != nil {
 		return fmt.Errorf("record verdicts: %w", err)
 	}
-	_, lockErr := os.Lstat(path + ".lock")
-	lf, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR|owned.NoFollow, 0o644)
+	_, lockErr := os.Lstat(owned.Via(path + ".lock"))
+	lf, err := os.OpenFile(owned.Via(path+".lock"), os.O_CREATE|os.O_RDWR|owned.NoFollow, 0o644)
 	if err != nil {
 		return fmt.Errorf("record verdicts: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -130,6 +131,9 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		return "", true
 	}
 	k := verdicts.KeyOf(p)
+	if err := owned.CheckDir(p.CommonDir, filepath.Dir(k.Path())); err != nil {
+		return storeNotUsedNote(err), true
+	}
 	book, err := verdicts.Read(k)
 	if book == nil || err != nil {
 		return "", false
@@ -200,6 +204,18 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		s.rulesNote, s.hidden = rulesNotice(exChange, reach), hiddenUnverified(exChange, reach, f)
 	}
 	return note, true
+}
+
+// storeNotUsedNote is what every answer says while the verdict book's
+// directory, in the gauntlet's store, is not a directory of its own (a
+// symbolic link put there, a file): the stop reads and writes nothing
+// through it (refused), so the record of what earlier stops ran with is
+// out of reach, and a change of the trusted configuration since one of
+// them cannot be ruled out.
+func storeNotUsedNote(err error) string {
+	return fmt.Sprintf("The gauntlet's records cannot be used (%s), so whether the trusted configuration changed since an earlier stop "+
+		"cannot be told: the record of what earlier stops ran with is out of reach. If no person put it there, the agent did.",
+		runner.SafeText(err.Error()))
 }
 
 // headBaseline is the record of the ignore rules a stop that listed them

@@ -257,6 +257,9 @@ type hook struct {
 	// another hook's block, a gate's block, or one long past: the stop
 	// that a broken configuration's block lets go needs that very block.
 	afterConfigBlock bool
+	// held release the directories the stop holds open (hold), once it
+	// has answered.
+	held []func()
 }
 
 func (h *hook) warn(format string, args ...any) {
@@ -286,6 +289,9 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 			h.noteBlock(ctx, known.root, known.session, out.configBlock)
 		}
 		h.noteAnswer(ctx, known.judged, known.asked, out)
+		for _, r := range h.held {
+			r()
+		}
 	}()
 	return h.decide(ctx, &known)
 }
@@ -348,6 +354,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 		h.afterConfigBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
 	}
 	s, stop := h.open(ctx, root, where)
+	h.hold(ctx, root, "")
 	if s != nil {
 		s.shadowed = found.Shadowed
 		if s.pinned != "" {
@@ -398,6 +405,7 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 	}
 	settings := eff.StopHook
 	logDir := cfg.LogDirPath()
+	h.hold(ctx, s.root, logDir)
 	known.logDir, known.debug, known.settings = logDir, eff.DebugLog, &settings
 	if in.Continuing && !settings.VerifyOnContinue {
 		return h.answer(runner.StatusStopHookActive, "This stop follows a block (the loop signal), and "+

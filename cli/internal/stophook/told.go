@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 )
@@ -78,6 +79,11 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 		if note := retryLimitNote(out.Status, f.site); note != "" {
 			notes = append(notes, note)
 		}
+	}
+	// A held directory replaced (owned.Hold) is told by every answer, once:
+	// an approve's "Not verified" may name it already.
+	if note := owned.ReplacedNote(); note != "" && !strings.Contains(out.Message+" "+strings.Join(notes, " "), note) {
+		notes = append(notes, note+".")
 	}
 	said := out.Message + " " + strings.Join(notes, " ")
 	notes = append(notes, h.deliverNotices(ctx, f.site, f.session, onceNotices(out, f.site), said, out.Block())...)

@@ -94,6 +94,9 @@ type runner struct {
 	s *services
 	p *project
 	b *begun
+	// release lets go of the directories the run holds open (holdOwn),
+	// last of all.
+	release func()
 }
 
 // stages runs a run's stages in order, each handed the values the stages
@@ -103,12 +106,17 @@ type runner struct {
 // change scope), run the gates and finish (the status, the state, the
 // summary, archiving). An error, or a stop such as "no changes", ends the
 // run through ended, the one place errors become statuses.
-func (r *runner) stages(ctx context.Context, opts Options) outcome.RunResult {
+func (r *runner) stages(ctx context.Context, opts Options) (res outcome.RunResult) {
 	var d description
 	p, err := open(ctx, r.s, opts)
 	if p != nil {
 		r.p, d.root, d.base = p, p.root, p.base
 	}
+	if err != nil {
+		return d.of(r.s.ended(err))
+	}
+	r.release, err = holdOwn(p)
+	defer func() { res = toldReplaced(res) }()
 	if err != nil {
 		return d.of(r.s.ended(err))
 	}
@@ -208,5 +216,8 @@ func (r *runner) cleanup() {
 		if err := r.b.lock.Release(); err != nil {
 			r.s.cons.Printf(lineWarning, err)
 		}
+	}
+	if r.release != nil {
+		r.release()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // Write replaces path with data, atomically, with permission perm.
@@ -25,15 +26,18 @@ func WriteUnsynced(path string, data []byte, perm os.FileMode) error {
 
 // write is Write, syncing the data before the rename when sync is set.
 func write(path string, data []byte, perm os.FileMode, sync bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	// Below a directory the gauntlet holds open (owned.Hold), the file is
+	// made and renamed in that directory, whatever is at its name now.
+	at := owned.Via(path)
+	tmp, err := os.CreateTemp(filepath.Dir(at), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, owned.Unvia(err))
 	}
 	name := tmp.Name()
 	fail := func(err error) error {
 		_ = tmp.Close()
 		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, owned.Unvia(err))
 	}
 	if _, err := tmp.Write(data); err != nil {
 		return fail(err)
@@ -49,9 +53,9 @@ func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	if err := tmp.Close(); err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(name, path); err != nil {
+	if err := os.Rename(name, at); err != nil {
 		_ = os.Remove(name)
-		return fserr.Wrap("write", path, err)
+		return fserr.Wrap("write", path, owned.Unvia(err))
 	}
 	return nil
 }

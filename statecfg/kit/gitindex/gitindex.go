@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
 // Index entry flags (the 16-bit flags word and the version 3 extended one).
@@ -453,7 +454,8 @@ func Write(p string, entries []Entry, hashSize int) error {
 
 // writeLocked writes data to p as Write does.
 func writeLocked(p string, data []byte) error {
-	lock := p + ".lock"
+	at := owned.Via(p) // below the store held open (owned.Hold)
+	lock := at + ".lock"
 	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s: %w", p, ErrLocked)
@@ -461,7 +463,7 @@ func writeLocked(p string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return finishLocked(p, lock, f, data)
+	return finishLocked(at, lock, f, data)
 }
 
 // finishLocked writes data to f, the lock file lock of p, and renames it

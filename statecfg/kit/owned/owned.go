@@ -48,7 +48,8 @@ const (
 // nothing is created below it; root itself is the caller's to trust. An
 // absolute rel, or one that leaves root, is an error.
 func MkdirAll(root, rel string, perm fs.FileMode) error {
-	r, err := os.OpenRoot(root)
+	root, rel = reroot(root, rel)
+	r, err := os.OpenRoot(Via(root))
 	if err != nil {
 		return fmt.Errorf("open %s: %w", root, err)
 	}
@@ -137,7 +138,7 @@ func CheckDir(root, dir string) error {
 	cur := root
 	for _, p := range parts {
 		cur = filepath.Join(cur, p)
-		fi, err := os.Lstat(cur)
+		fi, err := os.Lstat(Via(cur))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -153,7 +154,7 @@ func CheckDir(root, dir string) error {
 
 // checkFile refuses path when it exists as anything but a regular file.
 func checkFile(path string) error {
-	fi, err := os.Lstat(path)
+	fi, err := os.Lstat(Via(path))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -168,7 +169,7 @@ func checkFile(path string) error {
 
 // IsDir reports whether path is a directory itself, not a link to one.
 func IsDir(path string) bool {
-	fi, err := os.Lstat(path)
+	fi, err := os.Lstat(Via(path))
 	return err == nil && fi.IsDir()
 }
 
@@ -178,7 +179,7 @@ func RemoveDir(path string) error {
 	if !IsDir(path) {
 		return nil
 	}
-	parent, err := os.OpenRoot(filepath.Dir(path))
+	parent, err := os.OpenRoot(Via(filepath.Dir(path)))
 	if err != nil {
 		return err
 	}
@@ -188,6 +189,32 @@ func RemoveDir(path string) error {
 		return nil
 	}
 	return parent.Remove(filepath.Base(path))
+}
+
+// reroot is root and rel made relative to the deepest held directory
+// (Hold) that is root or lies between root and root/rel, so that the
+// walk starts from the directory held, not from its name.
+func reroot(root, rel string) (string, string) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return root, rel
+	}
+	full := filepath.Join(abs, rel)
+	heldMu.Lock()
+	defer heldMu.Unlock()
+	best := ""
+	for _, h := range helds {
+		_, inRoot := below(abs, h.dir)
+		_, holds := below(h.dir, full)
+		if inRoot && holds && len(h.dir) > len(best) {
+			best = h.dir
+		}
+	}
+	if best == "" {
+		return root, rel
+	}
+	r, _ := below(best, full)
+	return best, r
 }
 
 // below is path relative to root when path is root or below it.
