@@ -208,10 +208,14 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 		return append(vs, h.settleLock(false)...)
 	case "clean":
 		// clean works whatever the configurations look like; it refuses
-		// only outside a gauntlet project, for a lock a live run may hold,
+		// outside a gauntlet project (always: nothing says which files
+		// there the gauntlet wrote), for a lock a live run may hold,
 		// and for a lock left in place while the gates that bound a run
 		// are unknown (the work tree's configuration broken too).
 		ok := res.code == 0
+		if ok && h.m.noProject(f) {
+			vs = append(vs, violation{"d:clean-no-project", "clean exited 0 where the stop hook finds no gauntlet project (no config.yml in the work tree, no record, none committed at HEAD)"})
+		}
 		if ok {
 			h.m.clean()
 		} else if !h.m.lock.respected() && !h.m.noProject(f) && !(h.m.configBroken() && h.m.lock != lockNone) {
@@ -366,6 +370,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	h.m.configCredit[call.Session] = a.Decision == "block" && len(a.FailedJobs) == 0 && h.m.configBroken()
 	if !call.lost() && a.Status != stInvalid {
 		h.m.recordTrust(f)
+		h.m.stoppedWithRecord = h.m.stoppedWithRecord || h.m.trust == trustRecord
 	}
 	h.m.end(f, true, true, a.Status, call.Session, console)
 	// A work-tree configuration that does not load is answered before any
@@ -485,6 +490,7 @@ func (h *harness) signal(name, target string) ([]violation, error) {
 		// The hook reached its gates: it had opened the project, and
 		// recorded the configuration at HEAD when there was no record.
 		h.m.recordTrust(f)
+		h.m.stoppedWithRecord = h.m.stoppedWithRecord || h.m.trust == trustRecord
 	}
 	h.m.end(f, true, true, stInterrupted, call.Session, "")
 	if sig == syscall.SIGKILL {

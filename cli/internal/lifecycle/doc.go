@@ -35,11 +35,15 @@
 //	    branch, under a base the agent moved); and the stop hook saying
 //	    when the work tree's configuration is not the one in force;
 //	(c) no block (and no failed run) without a gate that can fail in the work
-//	    tree, never a block on the stop that follows a block (unless the
-//	    configuration verifies it), never one for a reviewer that is down;
+//	    tree (judged, with a baseline, against where the work starts: the
+//	    base the episode began on, or, for a base moved onto the work
+//	    before any run, the start point of a person's trust record), never
+//	    a block on the stop that follows a block (unless the configuration
+//	    verifies it), never one for a reviewer that is down;
 //	(d) no lock file left after a command exits (SIGKILL excepted: the next
-//	    run takes the lock over), a respected lock left intact, and no gate
-//	    process outliving a signalled run;
+//	    run takes the lock over), a respected lock left intact, no gate
+//	    process outliving a signalled run, and clean working exactly where
+//	    the stop hook finds a project;
 //	(e) .execution_state always parseable, the hook always one JSON line and
 //	    exit 0, no Go panic in any output, the reviewer called with its exact
 //	    flags and never shown a text file as binary.

@@ -153,3 +153,66 @@ func trustedStartSequence(when string, mainCommits int, branch, fail string) (st
 	b.WriteString("hook s1 false\nedit src/b.txt 3 plain\nhook s1 false\n")
 	return b.String(), true
 }
+
+// TestMovedBaseJudgesFromStart generates the class of the base branch
+// moved onto the agent's committed work (by each way refMove knows)
+// before any stop ran the gates, in a project a person trusted. Invariant:
+// a block always names something the agent can fix, and the stop judges
+// what the agent did: when the base holds HEAD and no point of the branch
+// was seen to pass, the work since the start point of the person's record
+// is the agent's (docs/trust.md, "Where the work starts"), so a check with
+// baseline: true that fails on a commit made since, and passes at that
+// point, is new and blocks, whatever the moved base holds. The table
+// crosses: the trust recorded when the project was set up, by a person
+// after the agent's first commit, or re-trusted (another configuration)
+// after the failing commit before any stop (which keeps the start point);
+// each way the agent moves main; no earlier run, or a run or stop hook
+// ended by a signal in the middle of a gate before the failing commit.
+// Each sequence ends with a stop whose block the checker must take as
+// one that names a gate that fails.
+func TestMovedBaseJudgesFromStart(t *testing.T) {
+	if _, err := gauntletBinary(); err != nil {
+		t.Fatal(err)
+	}
+	known := signaturesIn(pendingDir)
+	for _, trust := range []string{"trusted-at-setup", "trusted-after-commit", "retrusted-before-stop"} {
+		for _, how := range []string{"branch", "update-ref", "merge", "origin", "push"} {
+			for _, before := range []string{"none", "signal TERM run", "signal KILL hook"} {
+				name := strings.Join([]string{trust, how, strings.ReplaceAll(before, " ", "-")}, "/")
+				text := movedBaseSequence(trust, how, before)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					r, err := parseReplay(text)
+					if err != nil {
+						t.Fatal(err)
+					}
+					replaySteps(t, r, known)
+				})
+			}
+		}
+	}
+}
+
+// movedBaseSequence is the replay of one member of the class
+// TestMovedBaseJudgesFromStart generates.
+func movedBaseSequence(trust, how, before string) string {
+	var b strings.Builder
+	trusted := " trusted"
+	if trust == "trusted-after-commit" {
+		trusted = ""
+	}
+	fmt.Fprintf(&b, "config max_retries=3 interval=0 baseline=true%s\n", trusted)
+	if before != "none" {
+		b.WriteString("edit src/b.txt 2 plain\n" + before + "\n")
+	}
+	b.WriteString("edit src/c.txt 2 plain\ncommit\n")
+	if trust == "trusted-after-commit" {
+		b.WriteString("trust\n")
+	}
+	b.WriteString("edit src/a.txt 2 LINTFAIL\ncommit\n")
+	if trust == "retrusted-before-stop" {
+		b.WriteString("weaken drop-review\ntrust\n")
+	}
+	fmt.Fprintf(&b, "refmove %s\nhook s1 false\n", how)
+	return b.String()
+}

@@ -280,6 +280,16 @@ type model struct {
 	pointTold string
 	// refMoved: the agent moved main since.
 	refMoved bool
+	// anchored: a person's trust record names a start point, start (""
+	// for git's empty tree, the start of a record made before the first
+	// commit): a stop whose base branch holds HEAD, with no point of its
+	// branch seen to pass, judges the work since it (docs/trust.md, "Where
+	// the work starts"); an adoption from HEAD anchors nothing.
+	// stoppedWithRecord: a stop ran with the record in force, so a
+	// re-trust moves the start point to HEAD (else it keeps it).
+	anchored          bool
+	start             string
+	stoppedWithRecord bool
 	// pending holds the jobs whose last work-tree run failed or was in
 	// error; archived those a run's start archived (a branch change).
 	pending  map[string]bool
@@ -308,6 +318,7 @@ func newModel(cfg projectConfig, files map[string]string) *model {
 	if !cfg.Trusted {
 		m.trust = trustHead
 	}
+	m.anchored = cfg.Trusted
 	if cfg.NoCommits {
 		m.branch, m.branches, m.unborn = "main", []string{"main"}, true
 	}
@@ -365,9 +376,12 @@ func (m *model) configDiffers(f facts) bool {
 }
 
 // recordTrust is what the stop hook's start does to the trusted record:
-// with none yet, it records the configuration committed at HEAD.
+// with none yet, it records the configuration committed at HEAD. With no
+// config.yml committed at HEAD there is nothing to record: the sandbox
+// stays without a record (no project, when the work tree has none either:
+// noProject).
 func (m *model) recordTrust(f facts) {
-	if m.trust != trustHead || f.Head == "" {
+	if _, committed := f.HeadGauntlet[gauntletDir+"/config.yml"]; m.trust != trustHead || f.Head == "" || !committed {
 		return
 	}
 	if !headLoads(f) {
@@ -375,6 +389,27 @@ func (m *model) recordTrust(f facts) {
 		return
 	}
 	m.trust, m.trusted = trustRecord, f.HeadGauntlet
+}
+
+// personTrusts is a person's trust recording the configuration in force
+// anew with HEAD at head ("" before the first commit): the start point
+// moves to head unless a record a person made before names another and
+// no stop ran with it (the commits between were judged by no stop).
+func (m *model) personTrusts(head string) {
+	if !m.anchored || m.stoppedWithRecord || m.trust != trustRecord {
+		m.start = head
+	}
+	m.anchored, m.stoppedWithRecord = true, false
+}
+
+// movedBase is the base a move of main before any run leaves the
+// episode with: a person's start point, else main as moved (nothing
+// records where the work began).
+func (m *model) movedBase(moved string) string {
+	if m.anchored {
+		return m.start
+	}
+	return moved
 }
 
 // weakened tags signatures about a stop hook that answered status when

@@ -396,6 +396,10 @@ func (h *harness) trustStep() ([]violation, error) {
 	if res.code == 0 {
 		// trust rewrites the record only when it changes what is trusted.
 		changed := h.m.trust != trustRecord || !sameGauntlet(h.m.trusted, gauntletOf(h.m.files))
+		if changed {
+			head, _ := h.s.git("rev-parse", "-q", "--verify", "HEAD")
+			h.m.personTrusts(head)
+		}
 		h.m.trust, h.m.trusted = trustRecord, gauntletOf(h.m.files)
 		h.m.trustFresh = h.m.trustFresh || h.m.booked && changed
 	}
@@ -509,8 +513,9 @@ func (h *harness) crlf(path string) error {
 // origin/main onto that merge too, by `git update-ref` ("origin") or by a
 // push to origin ("push"): a remote-tracking copy that no fetch moved is
 // no pull request merged either. Once a run has started the episode, its base is the
-// gauntlet's record and the move changes nothing; before, nothing records
-// it, and the moved main is the base.
+// gauntlet's record and the move changes nothing; before, a person's trust
+// record's start point is the base (model.movedBase), and with none
+// nothing records it, and the moved main is the base.
 func (h *harness) refMove(how string) error {
 	if h.m.unborn || h.m.branch == "main" {
 		return nil
@@ -540,7 +545,8 @@ func (h *harness) refMove(how string) error {
 		return err
 	}
 	if !h.m.ran {
-		h.m.mainMark, err = h.s.git("rev-parse", "main")
+		moved, err := h.s.git("rev-parse", "main")
+		h.m.mainMark = h.m.movedBase(moved)
 		return err
 	}
 	h.m.refMoved = true
