@@ -43,10 +43,8 @@ func Lint(ctx context.Context) error {
 	if unformatted != "" {
 		problems = append(problems, "not gofmt-formatted:\n"+unformatted)
 	}
-	for _, m := range mods {
-		problems = append(problems, checkProblems(ctx, root, m)...)
-		problems = append(problems, crossProblems(ctx, root, m)...)
-	}
+	problems = append(problems, checkProblems(ctx, root, mods)...)
+	problems = append(problems, crossProblems(ctx, root, mods)...)
 	problems = append(problems, modProblems(ctx, root)...)
 	problems = append(problems, citationProblems(root, append(mods, toolsModule))...)
 	if len(problems) > 0 {
@@ -55,40 +53,43 @@ func Lint(ctx context.Context) error {
 	return nil
 }
 
-// checkProblems runs go vet and staticcheck on module m with each of
-// lintTags, for this system.
-func checkProblems(ctx context.Context, root, m string) []string {
+// checkProblems runs go vet and staticcheck on the modules mods with each
+// of lintTags, for this system: one go command over every module (from
+// root, the workspace) for each tool and tag set. A go command per module
+// loaded the shared dependencies again each time: 43 s against 7 s for a
+// go vet of the workspace's five modules with a warm cache.
+func checkProblems(ctx context.Context, root string, mods []string) []string {
 	var problems []string
 	for _, tags := range lintTags {
 		for _, tool := range [][]string{{"vet"}, {"tool", "staticcheck"}} {
-			args := withTags(tool, tags)
-			if err := run(ctx, filepath.Join(root, m), nil, "go", args...); err != nil {
-				problems = append(problems, fmt.Sprintf("go %s failed in %s", strings.Join(args, " "), m))
+			args := withTags(tool, tags, mods)
+			if err := run(ctx, root, nil, "go", args...); err != nil {
+				problems = append(problems, fmt.Sprintf("go %s failed", strings.Join(args, " ")))
 			}
 		}
 	}
 	return problems
 }
 
-// crossProblems builds module m for each of crossOS and, for each one but
-// this system (which checkProblems covers), runs go vet with each of
-// lintTags: platform-specific code and tests must type-check everywhere a
-// release runs.
-func crossProblems(ctx context.Context, root, m string) []string {
+// crossProblems builds the modules mods for each of crossOS and, for each
+// one but this system (which checkProblems covers), runs go vet with each
+// of lintTags, one go command over every module each time:
+// platform-specific code and tests must type-check everywhere a release
+// runs.
+func crossProblems(ctx context.Context, root string, mods []string) []string {
 	var problems []string
-	dir := filepath.Join(root, m)
 	for _, goos := range crossOS {
 		env := []string{"GOOS=" + goos, "GOARCH=amd64"}
-		if err := run(ctx, dir, env, "go", "build", "./..."); err != nil {
-			problems = append(problems, fmt.Sprintf("%s does not build for %s", m, goos))
+		if err := run(ctx, root, env, "go", append([]string{"build"}, patterns(mods)...)...); err != nil {
+			problems = append(problems, fmt.Sprintf("%s do not build for %s", strings.Join(mods, ", "), goos))
 		}
 		if goos == runtime.GOOS {
 			continue
 		}
 		for _, tags := range lintTags {
-			args := withTags([]string{"vet"}, tags)
-			if err := run(ctx, dir, env, "go", args...); err != nil {
-				problems = append(problems, fmt.Sprintf("go %s failed in %s for %s", strings.Join(args, " "), m, goos))
+			args := withTags([]string{"vet"}, tags, mods)
+			if err := run(ctx, root, env, "go", args...); err != nil {
+				problems = append(problems, fmt.Sprintf("go %s failed for %s", strings.Join(args, " "), goos))
 			}
 		}
 	}
@@ -96,13 +97,23 @@ func crossProblems(ctx context.Context, root, m string) []string {
 }
 
 // withTags is the go command tool followed by -tags tags (when tags is not
-// empty) and ./...
-func withTags(tool []string, tags string) []string {
+// empty) and the patterns of every package of the modules mods.
+func withTags(tool []string, tags string, mods []string) []string {
 	args := append([]string{}, tool...)
 	if tags != "" {
 		args = append(args, "-tags", tags)
 	}
-	return append(args, "./...")
+	return append(args, patterns(mods)...)
+}
+
+// patterns are the package patterns of every package of the modules mods
+// (directories of the workspace root): ./m/... each.
+func patterns(mods []string) []string {
+	out := make([]string, len(mods))
+	for i, m := range mods {
+		out[i] = "./" + filepath.ToSlash(m) + "/..."
+	}
+	return out
 }
 
 // outsideCitation matches what a comment must not cite: the documents the

@@ -12,10 +12,12 @@ import (
 	"testing"
 )
 
-// TestCrossProblems pins that lint vets every module, tests included, for
-// each release OS and build tag set: a test file using a Unix-only
-// syscall (as ten did before Windows was fixed) is reported for Windows,
-// once per tag set, though the module builds everywhere.
+// TestCrossProblems pins that lint vets every module of the workspace,
+// tests included, for each release OS and build tag set, in one go command
+// over the modules: a test file using a Unix-only syscall (as ten did
+// before Windows was fixed) is reported for Windows, once per tag set,
+// though the module builds everywhere, and whichever module of the
+// workspace holds it.
 func TestCrossProblems(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the Unix-only test file is this system's own")
@@ -24,31 +26,40 @@ func TestCrossProblems(t *testing.T) {
 	oldOut, oldErr := Out, Err
 	Out, Err = &out, &errOut
 	defer func() { Out, Err = oldOut, oldErr }()
-	t.Setenv("GOWORK", "off")
 	root := t.TempDir()
+	mods := []string{"a", "m"}
+	t.Setenv("GOWORK", filepath.Join(root, "go.work"))
 	write := func(name, content string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(root, "m", name), []byte(content), 0o644); err != nil {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Mkdir(filepath.Join(root, "m"), 0o755); err != nil {
-		t.Fatal(err)
+	write("go.work", "go 1.25\n\nuse (\n\t./a\n\t./m\n)\n")
+	for _, m := range mods {
+		write(m+"/go.mod", "module example.com/"+m+"\n\ngo 1.25\n")
+		write(m+"/"+m+".go", "// Package "+m+" is portable.\npackage "+m+"\n")
 	}
-	write("go.mod", "module example.com/m\n\ngo 1.25\n")
-	write("m.go", "// Package m is portable.\npackage m\n")
 	ctx := context.Background()
-	if got := crossProblems(ctx, root, "m"); len(got) != 0 {
-		t.Fatalf("a portable module: %q\n%s", got, errOut.String())
+	if got := crossProblems(ctx, root, mods); len(got) != 0 {
+		t.Fatalf("portable modules: %q\n%s", got, errOut.String())
 	}
 
-	write("m_test.go", "package m\n\nimport (\n\t\"syscall\"\n\t\"testing\"\n)\n\nfunc TestFIFO(t *testing.T) { _ = syscall.Mkfifo }\n")
-	var want []string
-	for _, tags := range lintTags {
-		want = append(want, "go "+strings.Join(withTags([]string{"vet"}, tags), " ")+" failed in m for windows")
-	}
-	if got := crossProblems(ctx, root, "m"); !slices.Equal(got, want) {
-		t.Errorf("a Unix-only test file: %q, want %q\n%s", got, want, errOut.String())
+	for _, m := range mods {
+		write(m+"/"+m+"_test.go", "package "+m+"\n\nimport (\n\t\"syscall\"\n\t\"testing\"\n)\n\nfunc TestFIFO(t *testing.T) { _ = syscall.Mkfifo }\n")
+		var want []string
+		for _, tags := range lintTags {
+			want = append(want, "go "+strings.Join(withTags([]string{"vet"}, tags, mods), " ")+" failed for windows")
+		}
+		if got := crossProblems(ctx, root, mods); !slices.Equal(got, want) {
+			t.Errorf("a Unix-only test file in %s: %q, want %q\n%s", m, got, want, errOut.String())
+		}
+		if err := os.Remove(filepath.Join(root, m, m+"_test.go")); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

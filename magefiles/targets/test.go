@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 // scriptTests are the test functions of the cli module that run testscript
@@ -123,6 +126,9 @@ func goTest(ctx context.Context, p *progress, dir, label string, args []string) 
 	p.print("+ (cd " + dir + " && go " + strings.Join(args, " ") + ")")
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	// A test that starts its own race-built binary outside the hermetic
+	// environment (which sets the same) inherits it.
+	cmd.Env = append(os.Environ(), "GORACE="+testenv.RaceOptions(os.Getenv("GORACE")))
 	cmd.Stderr = Err
 	out, err := cmd.StdoutPipe()
 	if err != nil {

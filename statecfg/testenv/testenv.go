@@ -77,11 +77,29 @@ func (e Env) Vars() []string {
 		"GIT_AUTHOR_EMAIL=" + GitEmail,
 		"GIT_COMMITTER_NAME=" + GitName,
 		"GIT_COMMITTER_EMAIL=" + GitEmail,
+		"GORACE=" + RaceOptions(os.Getenv("GORACE")),
 	}
 	for _, k := range Cleared {
 		vars = append(vars, k+"=")
 	}
 	return vars
+}
+
+// RaceOptions is the race runtime's options (GORACE) of a hermetic
+// environment: given, the caller's, with atexit_sleep_ms=0 added unless
+// given sets it. The runtime of a race-built program pauses a second at
+// every exit with status 0 by default; under go test -race, the test
+// binary that testscript runs as agent-gauntlet is one, started thousands
+// of times by the suites. A race is still reported where it happens, and
+// the exit status still says so. The option changes nothing in a program
+// built without -race.
+func RaceOptions(given string) string {
+	for _, opt := range strings.Fields(given) {
+		if strings.HasPrefix(opt, "atexit_sleep_ms=") {
+			return given
+		}
+	}
+	return strings.TrimSpace(given + " atexit_sleep_ms=0")
 }
 
 // Apply sets every variable of Vars with setenv (a testscript Env's Setenv,

@@ -27,6 +27,31 @@ func TestVars(t *testing.T) {
 	}
 }
 
+// A race-built program started in a hermetic environment (the test binary
+// that testscript runs as agent-gauntlet, under go test -race) exits
+// without the race runtime's pause (a second by default, at every exit
+// with status 0), whatever else the caller's GORACE asks for; a pause the
+// caller sets is kept.
+func TestVarsRaceOptions(t *testing.T) {
+	for _, tc := range []struct{ given, want string }{
+		{"", "GORACE=atexit_sleep_ms=0"},
+		{"halt_on_error=1", "GORACE=halt_on_error=1 atexit_sleep_ms=0"},
+		{"log_path=/tmp/r  halt_on_error=1", "GORACE=log_path=/tmp/r  halt_on_error=1 atexit_sleep_ms=0"},
+		{"atexit_sleep_ms=50", "GORACE=atexit_sleep_ms=50"},
+		{"halt_on_error=1 atexit_sleep_ms=1000", "GORACE=halt_on_error=1 atexit_sleep_ms=1000"},
+	} {
+		t.Setenv("GORACE", tc.given)
+		vars := Env{Home: "/h"}.Vars()
+		if !slices.Contains(vars, tc.want) {
+			t.Errorf("GORACE=%q: Vars = %q, want %q", tc.given, vars, tc.want)
+		}
+		inherited := Env{Home: "/h"}.Inherit([]string{"GORACE=" + tc.given})
+		if n := len(slices.DeleteFunc(inherited, func(kv string) bool { return !strings.HasPrefix(kv, "GORACE=") })); n != 1 {
+			t.Errorf("GORACE=%q: Inherit holds GORACE %d times", tc.given, n)
+		}
+	}
+}
+
 // A commit made in the hermetic environment carries its identity, on main,
 // whatever the machine's git configuration says.
 func TestSetenvGit(t *testing.T) {
