@@ -107,7 +107,7 @@ func (p Paths) Canonical(file string) string {
 	if k := p.asWritten(file); k != "" {
 		return k
 	}
-	if u := Unquote(file); u != file {
+	if u := Unquote(strings.TrimSpace(file)); u != strings.TrimSpace(file) {
 		return p.Canonical(u)
 	}
 	f := tidy(strings.ReplaceAll(file, `\`, "/"))
