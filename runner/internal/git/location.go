@@ -79,6 +79,12 @@ func locatePlain(root string) (Location, bool) {
 // maxHEAD bounds the read of a HEAD file (a ref name, or an object id).
 const maxHEAD = 64 << 10
 
+// maxGitFile bounds a read of one of git's own files in the process (the
+// index, packed-refs, a configuration file): each is read through fsread,
+// so that one that is no regular file (a FIFO git would wait on) is an
+// error, never a hang.
+const maxGitFile = 1 << 30
+
 // headBranch reads the branch HEAD names in gitDir, "HEAD" when detached.
 // A HEAD that is no regular file (a FIFO would block the read) or too
 // large is an error: the caller asks git, under its deadline.
