@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/agent-gauntlet/agent-gauntlet/statecfg v0.0.0
 	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
+	golang.org/x/text v0.41.0
 )
 
 require (

@@ -131,7 +131,7 @@ func readTrackedMemo(p string) (trackedMemo, bool) {
 // trackedInFile returns the first path of the index file p under prefix
 // ("" for any), "" when there is none.
 func trackedInFile(p, prefix string) (string, bool) {
-	data, err := os.ReadFile(p)
+	data, err := fsread.File(p, 1<<30) // the index: bounded, and a FIFO is an error, never a wait
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", true
 	}

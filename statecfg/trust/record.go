@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -263,6 +264,18 @@ func decode(data []byte, project string) (*Record, string) {
 		return nil, err.Error()
 	}
 	return &Record{Project: d.Project, TrustedAt: d.TrustedAt, How: d.How, Commit: d.Commit, Files: files, Others: d.Others, Entries: d.Entries}, ""
+}
+
+// Digest fingerprints the trusted files, whole, by name (hex SHA-256):
+// two records of the same files have the same digest, whoever made them
+// and whenever, so that recording them again is no change of the gates.
+func (r *Record) Digest() string {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(r.Files)) {
+		fmt.Fprintf(h, "%d:%s%d:", len(name), name, len(r.Files[name]))
+		h.Write(r.Files[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sum is the hex SHA-256 of the record's JSON encoding with Sum empty:

@@ -128,6 +128,9 @@ type Status struct {
 	// Diff lists the files of the work tree that differ from the trusted
 	// ones (a file of the work tree that cannot be read counts as changed).
 	Diff
+	// Digest fingerprints the record's files (Record.Digest); "" without
+	// a record.
+	Digest string `json:"-"`
 	// Record is the record's file; Unusable why it could not be used.
 	Record   string `json:"record"`
 	Unusable string `json:"unusable_record,omitempty"`
@@ -167,7 +170,7 @@ func Inspect(ctx context.Context, root string) (Status, Trusted, error) {
 	}
 	if t.Record != nil {
 		at := t.Record.TrustedAt
-		st.TrustedAt, st.How, st.Commit = &at, t.Record.How, t.Record.Commit
+		st.TrustedAt, st.How, st.Commit, st.Digest = &at, t.Record.How, t.Record.Commit, t.Record.Digest()
 	}
 	if t.Unusable != nil {
 		st.Unusable = t.Unusable.Error()

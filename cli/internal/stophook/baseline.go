@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
@@ -57,6 +58,9 @@ func RecordTrust(ctx context.Context, p place.Place, how trust.How, files config
 	rules, _ := ignoreRules(ctx, p, getenv, true, func(string, ...any) {})
 	sealed := sealRules(rules, nil, true, now)
 	sealed.Desc = trustSawRules
+	if old != nil {
+		rekeyOlder(p, *old)
+	}
 	return verdicts.UpdateBaseline(p.CommonDir, p.Project(), func(b *verdicts.Baseline) bool {
 		changed := false
 		if b.Trust == nil {
@@ -70,6 +74,33 @@ func RecordTrust(ctx context.Context, p place.Place, how trust.How, files config
 	})
 }
 
+// rekeyOlder gives the record old, about to be replaced, the key of its
+// files where an older version keyed it by how and when it was made (the
+// project's baseline, this work tree's verdict book): recording the same
+// files anew is then no change. A failure leaves the older key, which
+// only tells a change of the same files.
+func rekeyOlder(p place.Place, old trust.Record) {
+	seen, legacy := recordSeen(old, time.Time{}), recordLegacyKey(old)
+	_ = verdicts.UpdateBaseline(p.CommonDir, p.Project(), func(b *verdicts.Baseline) bool {
+		t := rekey(b.Trust, legacy, seen)
+		changed := t != b.Trust
+		b.Trust = t
+		return changed
+	})
+	k := verdicts.KeyOf(p)
+	if b, err := verdicts.Read(k); err != nil || b == nil || rekey(b.Trust, legacy, seen) == b.Trust {
+		return // no book, or nothing to rekey: nothing is made
+	}
+	_ = verdicts.Update(k, func(b *verdicts.Book) error {
+		t := rekey(b.Trust, legacy, seen)
+		if t == b.Trust {
+			return errLeaveBook
+		}
+		b.Trust = t
+		return nil
+	})
+}
+
 // startPoint is the commit a new record names as the start of the agent's
 // work: head, unless the record it replaces (old) named another and no
 // stop ran with old (base): the commits between were judged by no stop,
@@ -78,16 +109,22 @@ func startPoint(old *trust.Record, base verdicts.Baseline, head string) string {
 	if old == nil || old.Commit == head {
 		return head
 	}
-	if base.Stopped && base.Trust != nil && base.Trust.Key == recordSeen(*old, time.Time{}).Key {
+	if base.Stopped && base.Trust != nil && rekey(base.Trust, recordLegacyKey(*old), recordSeen(*old, time.Time{})).Key == recordSeen(*old, time.Time{}).Key {
 		return head
 	}
 	return old.Commit
 }
 
+// recordLegacyKey is legacyKey of rec.
+func recordLegacyKey(rec trust.Record) string {
+	at := rec.TrustedAt
+	return legacyKey(trust.Status{Source: trust.SourceRecord, How: rec.How, TrustedAt: &at})
+}
+
 // recordSeen is rec as a stop sees the trusted configuration (trustSeen).
 func recordSeen(rec trust.Record, now time.Time) verdicts.TrustSeen {
 	at := rec.TrustedAt
-	return trustSeen(trust.Status{Source: trust.SourceRecord, How: rec.How, TrustedAt: &at, Commit: rec.Commit}, now)
+	return trustSeen(trust.Status{Source: trust.SourceRecord, How: rec.How, TrustedAt: &at, Commit: rec.Commit, Digest: rec.Digest()}, now)
 }
 
 // trustedBeforeStops ends the description of a trusted configuration
@@ -95,13 +132,18 @@ func recordSeen(rec trust.Record, now time.Time) verdicts.TrustSeen {
 // (seenWhen).
 const trustedBeforeStops = ", before any stop ran"
 
-// seenWhen says when the trusted configuration from was seen, for a
-// change notice: at a stop, or when it was trusted, before any stop.
-func seenWhen(from verdicts.TrustSeen) string {
-	if strings.HasSuffix(from.Desc, trustedBeforeStops) {
-		return "when it was trusted, at " + stamp(from.At) + ","
+// trustChangeNote tells the change c of the trusted configuration: since
+// the stop that saw it as it was, or, when no stop had seen it, since it
+// was first trusted.
+func trustChangeNote(c *verdicts.TrustChange) string {
+	to := fmt.Sprintf("it is %s, seen first at %s", runner.SafeText(c.To.Desc), stamp(c.To.At))
+	if from, ok := strings.CutSuffix(c.From.Desc, trustedBeforeStops); ok {
+		return fmt.Sprintf("The trusted configuration changed after it was first trusted, before any stop ran: %s; "+
+			"when first trusted, at %s, it was %s. If no person did that, the agent changed its own gates.",
+			to, stamp(c.From.At), runner.SafeText(from))
 	}
-	return "at the stop of " + stamp(from.At)
+	return fmt.Sprintf("The trusted configuration changed since an earlier stop: %s; at the stop of %s it was %s. "+
+		"If no person did that, the agent changed its own gates.", to, stamp(c.From.At), runner.SafeText(c.From.Desc))
 }
 
 // trustSawRules is the description of the ignore rules agent-gauntlet
@@ -176,11 +218,13 @@ func inherit(b *verdicts.Book, base verdicts.Baseline, p place.Place) (noTrust, 
 }
 
 // keepBaseline records in the project's shared baseline what a stop of
-// session saw in the work tree of p: the trusted configuration (seen), and
-// the ignore rules (rules) when it listed those in the work tree.
-func (h *hook) keepBaseline(p place.Place, seen, rules verdicts.TrustSeen, session string) {
+// session saw in the work tree of p: the trusted configuration (seen; a
+// baseline an older version keyed legacy is rekeyed), and the ignore
+// rules (rules) when it listed those in the work tree.
+func (h *hook) keepBaseline(p place.Place, seen verdicts.TrustSeen, legacy string, rules verdicts.TrustSeen, session string) {
 	err := verdicts.UpdateBaseline(p.CommonDir, p.Project(), func(b *verdicts.Baseline) bool {
 		before := *b
+		b.Trust = rekey(b.Trust, legacy, seen)
 		if t := b.Trust; t != nil && t.Key == seen.Key && strings.HasSuffix(t.Desc, trustedBeforeStops) {
 			b.Trust = &seen
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
@@ -19,7 +20,7 @@ func TestStartPoint(t *testing.T) {
 	rec := func(commit string) *trust.Record {
 		return &trust.Record{TrustedAt: at, How: trust.HowYes, Commit: commit}
 	}
-	other := recordSeen(trust.Record{TrustedAt: at.Add(time.Hour), How: trust.HowYes}, at)
+	other := recordSeen(trust.Record{TrustedAt: at.Add(time.Hour), How: trust.HowYes, Files: config.Files{"config.yml": []byte("other\n")}}, at)
 	sawOld := func(old *trust.Record, stopped bool) verdicts.Baseline {
 		s := recordSeen(*old, at)
 		return verdicts.Baseline{Trust: &s, Stopped: stopped}
@@ -39,6 +40,15 @@ func TestStartPoint(t *testing.T) {
 		{"older commit, recorded by trust only", rec("c0"), func(o *trust.Record) verdicts.Baseline { return sawOld(o, false) }, "c0"},
 		{"older commit, a stop ran with it", rec("c0"), func(o *trust.Record) verdicts.Baseline { return sawOld(o, true) }, "head"},
 		{"before the first commit by an older version, a stop ran with it", rec(""), func(o *trust.Record) verdicts.Baseline { return sawOld(o, true) }, "head"},
+		{"older commit, a stop of an older version ran with it", rec("c0"), func(o *trust.Record) verdicts.Baseline {
+			s := recordSeen(*o, at)
+			s.Key = recordLegacyKey(*o)
+			return verdicts.Baseline{Trust: &s, Stopped: true}
+		}, "head"},
+		{"older commit, a stop ran with the same files recorded earlier", rec("c0"), func(o *trust.Record) verdicts.Baseline {
+			s := recordSeen(trust.Record{TrustedAt: at.Add(-time.Hour), How: trust.HowInit, Files: o.Files}, at)
+			return verdicts.Baseline{Trust: &s, Stopped: true}
+		}, "head"},
 		{"older commit, a stop ran with another", rec("c0"), func(*trust.Record) verdicts.Baseline {
 			return verdicts.Baseline{Trust: &other, Stopped: true}
 		}, "c0"},

@@ -138,7 +138,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	if book == nil || err != nil {
 		return "", false
 	}
-	seen := trustSeen(*s.trust, h.o.Now())
+	seen, legacy := trustSeen(*s.trust, h.o.Now()), legacyKey(*s.trust)
 	if rules == nil {
 		rules = cmp.Or(h.rules(ctx, s, false, h.warn), &seenRules{})
 	}
@@ -153,6 +153,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 			return errLeaveBook
 		}
 		noTrustBase, noRulesBase = inherit(b, base, p)
+		b.Trust = rekey(b.Trust, legacy, seen)
 		if firstListing(files, b.Excludes) {
 			b.Excludes = nil // a first sight is no change
 		}
@@ -174,7 +175,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		h.warn("cannot record the trusted configuration seen: %v", err)
 	}
 	if err == nil || errors.Is(err, errLeaveBook) {
-		h.keepBaseline(p, seen, ex, session)
+		h.keepBaseline(p, seen, legacy, ex, session)
 	}
 	// Without a person's record there is nothing a person recorded to
 	// compare with, and the answer says so already (trustNote, pinned).
@@ -191,9 +192,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		}
 	}
 	if change != nil {
-		note = fmt.Sprintf("The trusted configuration changed since an earlier stop: it is %s, seen first at %s; "+
-			"%s it was %s. If no person did that, the agent changed its own gates.",
-			runner.SafeText(change.To.Desc), stamp(change.To.At), seenWhen(change.From), runner.SafeText(change.From.Desc))
+		note = trustChangeNote(change)
 	}
 	if exChange != nil {
 		var reach []string
@@ -251,7 +250,7 @@ func trustSeen(st trust.Status, now time.Time) verdicts.TrustSeen {
 		seen.Key = "head " + st.Commit
 		seen.Desc = "the configuration committed at " + shortCommit(st.Commit) + ", no record made by a person"
 	case st.Source == trust.SourceRecord && st.TrustedAt != nil:
-		seen.Key = string(st.How) + " " + st.TrustedAt.UTC().Format(time.RFC3339Nano)
+		seen.Key = cmp.Or(filesKey(st.Digest), legacyKey(st))
 		seen.Desc = trustedWhen(st)
 	default:
 		seen.Key, seen.Desc = "none", "no trusted configuration"
@@ -261,6 +260,37 @@ func trustSeen(st trust.Status, now time.Time) verdicts.TrustSeen {
 		seen.Desc += " (the record cannot be used)"
 	}
 	return seen
+}
+
+// filesKey is the key of a person's record of the files whose digest is
+// digest (trust.Record.Digest): recording the same files again, by trust
+// or init, keeps it. "" for no digest.
+func filesKey(digest string) string {
+	if digest == "" {
+		return ""
+	}
+	return "files " + digest
+}
+
+// legacyKey is the key older versions gave a person's record st: how and
+// when it was recorded ("" for none). A baseline or book holding it is
+// rekeyed (rekey), so that upgrading is no change.
+func legacyKey(st trust.Status) string {
+	if st.Source != trust.SourceRecord || st.TrustedAt == nil || st.How == trust.HowHEAD {
+		return ""
+	}
+	return string(st.How) + " " + st.TrustedAt.UTC().Format(time.RFC3339Nano)
+}
+
+// rekey is t with seen's key when an older version keyed it by the very
+// record seen is (legacy, see legacyKey); t itself otherwise.
+func rekey(t *verdicts.TrustSeen, legacy string, seen verdicts.TrustSeen) *verdicts.TrustSeen {
+	if t == nil || legacy == "" || t.Key != legacy || t.Key == seen.Key {
+		return t
+	}
+	c := *t
+	c.Key = seen.Key
+	return &c
 }
 
 // shortCommit is a commit id cut to 12 hex digits.

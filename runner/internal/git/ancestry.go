@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // historyVars are the variables that change which history git reads for a
@@ -37,7 +39,7 @@ func AncestryFixed(commonDir string) bool {
 	if len(entries) > 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
-	packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs"))
+	packed, err := fsread.File(filepath.Join(commonDir, "packed-refs"), maxGitFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}

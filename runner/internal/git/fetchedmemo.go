@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,9 +128,9 @@ func fetchedKey(loc Location, root, base, commit string, before time.Time) (stri
 		fmt.Fprintf(h, "%s\x00%s\x00", f, st)
 	}
 	for _, f := range configs {
-		if data, err := os.ReadFile(f); err == nil && bytes.Contains(bytes.ToLower(data), []byte("include")) {
+		if data, err := fsread.File(f, maxGitFile); err == nil && bytes.Contains(bytes.ToLower(data), []byte("include")) {
 			return "", false // the answer may come from a file not watched
-		} else if err != nil && !os.IsNotExist(err) {
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", false
 		}
 	}
@@ -161,7 +163,7 @@ func plainGitDir(root string, loc Location) (string, bool) {
 	case st.IsDir():
 		return dot, true
 	}
-	data, err := os.ReadFile(dot)
+	data, err := fsread.File(dot, maxGitFile)
 	dir, found := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
 	if err != nil || !found {
 		return "", false
@@ -202,7 +204,7 @@ func fetchedFiles(common, ref, head string) ([]string, bool) {
 
 // symref is the ref a loose ref file p names, when it is a symbolic one.
 func symref(p string) (string, bool) {
-	data, err := os.ReadFile(p)
+	data, err := fsread.File(p, maxGitFile)
 	if err != nil {
 		return "", false
 	}

@@ -336,7 +336,7 @@ func projectID(root string, exclude []string) string {
 // with the hash of its content; a new index is a new file, renamed over
 // the old one). ok is false when there is no index or it cannot be read.
 func indexIdentity(p string) (string, bool) {
-	f, err := os.Open(p)
+	f, err := fsread.Open(p)
 	if err != nil {
 		return "", false
 	}
@@ -421,7 +421,7 @@ const noteLinks = "links"
 // content (not with zeros, as with index.skipHash): only then does its
 // identity tell its content apart from any other.
 func hashedIndex(p string) bool {
-	f, err := os.Open(p)
+	f, err := fsread.Open(p)
 	if err != nil {
 		return false
 	}

@@ -121,7 +121,7 @@ func openDisk(ctx context.Context, root string) (*diskRepo, error) {
 // commonDirOf is the common directory of the git directory gitDir: the one
 // its commondir file names (a linked worktree's), else gitDir itself.
 func commonDirOf(gitDir string) string {
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	data, err := fsread.File(filepath.Join(gitDir, "commondir"), maxGitFile)
 	if err != nil {
 		return gitDir
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // Location is where a project sits in its repository: what a store under
@@ -74,9 +76,20 @@ func locatePlain(root string) (Location, bool) {
 	return Location{CommonDir: filepath.Clean(dir), Branch: branch}, true
 }
 
+// maxHEAD bounds the read of a HEAD file (a ref name, or an object id).
+const maxHEAD = 64 << 10
+
+// maxGitFile bounds a read of one of git's own files in the process (the
+// index, packed-refs, a configuration file): each is read through fsread,
+// so that one that is no regular file (a FIFO git would wait on) is an
+// error, never a hang.
+const maxGitFile = 1 << 30
+
 // headBranch reads the branch HEAD names in gitDir, "HEAD" when detached.
+// A HEAD that is no regular file (a FIFO would block the read) or too
+// large is an error: the caller asks git, under its deadline.
 func headBranch(gitDir string) (string, error) {
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := fsread.File(filepath.Join(gitDir, "HEAD"), maxHEAD)
 	if err != nil {
 		return "", fmt.Errorf("read HEAD: %w", err)
 	}

@@ -158,7 +158,7 @@ func nestedGitDir(dir string) (string, bool) {
 		return "", false
 	}
 	if fi.Mode().IsRegular() {
-		data, err := os.ReadFile(p)
+		data, err := fsread.File(p, maxGitFile)
 		if err != nil {
 			return "", false
 		}
@@ -292,7 +292,7 @@ func (s *TreeSnapshot) keyTree(ctx context.Context, trees map[string]string) (st
 // copyFile copies the file src to dst (a temporary file renamed over
 // it: a link at dst is replaced, never written through).
 func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
+	data, err := fsread.File(src, maxGitFile)
 	if err != nil {
 		return err
 	}

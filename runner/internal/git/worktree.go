@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
 // Worktree is one entry of `git worktree list --porcelain`.
@@ -244,7 +245,7 @@ func borrowObjects(common, gitDir string) error {
 	if err := os.WriteFile(filepath.Join(gitDir, "objects", "info", "alternates"), []byte(objects+"\n"), 0o644); err != nil {
 		return err
 	}
-	shallow, err := os.ReadFile(filepath.Join(common, "shallow"))
+	shallow, err := fsread.File(filepath.Join(common, "shallow"), maxGitFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -1,6 +1,13 @@
 package review
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
@@ -127,11 +134,26 @@ func (in evalInput) sameReport(a, b gate.Violation) bool {
 
 // inScope reports whether v is in the scope of the diff the reviewer
 // judged: on a line it adds or beside a deletion (any line when the diff
-// names no file).
+// names no file), or placed nowhere (see unplaced).
 func (in evalInput) inScope(v gate.Violation) bool {
 	if in.changed.Empty() {
 		return true
 	}
 	n, _ := parse.LineNumber(v.Line)
-	return in.changed.Touched(in.key(v.File), n)
+	file := in.key(v.File)
+	return in.changed.Touched(file, n) || in.unplaced(file)
+}
+
+// unplaced reports whether the canonical path file, inside the project,
+// is no file of the diff and names nothing in the project: a spelling
+// of a changed path too far from it to be matched (or matching several),
+// or a name the reviewer made up. Such a finding is no remark on code
+// outside the change, and filtering it would turn the reviewer's "fail"
+// into a pass nobody sees: it is kept, for the agent to fix or skip.
+func (in evalInput) unplaced(file string) bool {
+	if in.changed.Has(file) || file == "" || file == "." || path.IsAbs(file) || file == ".." || strings.HasPrefix(file, "../") || in.root == "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(in.root, filepath.FromSlash(file)))
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,6 +81,11 @@ func TestEvaluate(t *testing.T) {
 			wantMessage: "Passed (1 out-of-scope violation(s) filtered)",
 		},
 		{
+			name:       "a file that is nowhere is no file out of scope: kept",
+			text:       failAnswer(viol("src/made-up.go", 1, "invented", "high"), viol("c.go", 1, "not in diff", "high")),
+			wantStatus: gate.StatusFail, wantOpen: 1, wantStored: 1, wantNote: "Note: 1 out-of-scope violation(s) filtered",
+		},
+		{
 			name:       "violations missing required fields are dropped",
 			text:       `{"status":"fail","violations":[{"file":"b.go","issue":"no line","priority":"low"},` + viol("b.go", 1, "ok", "low") + `]}`,
 			wantStatus: gate.StatusFail, wantOpen: 1, wantStored: 1, wantNote: "Warning: dropped violation 1, missing or invalid line:",
@@ -150,9 +157,13 @@ func TestEvaluate(t *testing.T) {
 			wantStatus: gate.StatusFail, wantOpen: 1, wantStored: 1, wantNote: `Note: violation 1: unknown priority "blocker" kept as "low"`,
 		},
 	}
+	root := t.TempDir() // c.go is a file of the project the diff leaves alone
+	if err := os.WriteFile(filepath.Join(root, "c.go"), []byte("package c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ev := evaluate(evalInput{text: tt.text, changed: changed, root: "/repo", previous: tt.previous, skippedBefore: tt.skipped, threshold: tt.threshold})
+			ev := evaluate(evalInput{text: tt.text, changed: changed, root: root, previous: tt.previous, skippedBefore: tt.skipped, threshold: tt.threshold})
 			if ev.status != tt.wantStatus {
 				t.Fatalf("status = %q (%s), want %q", ev.status, ev.message, tt.wantStatus)
 			}

@@ -80,11 +80,23 @@ type Result struct {
 	ExitCode int
 }
 
+// defaultTimeout bounds a call whose context has no deadline of its own
+// (a person's command: status, detect, clean, cache clear...): git waits
+// forever on a FIFO put at a file it opens (HEAD, the index, its config,
+// packed-refs), and the command must answer all the same. It is long
+// enough for git's slowest work on a large repository.
+var defaultTimeout = 2 * time.Minute
+
 // Run runs git. A non-zero exit is not an error (see Result.ExitCode); an
 // error is a git that could not start (errors.Is exec.ErrNotFound when it
-// is not on PATH), a context that ended (wrapping ctx.Err()), or a wait
-// that failed.
+// is not on PATH), a context that ended (wrapping ctx.Err()) or the
+// defaultTimeout that passed, or a wait that failed.
 func Run(ctx context.Context, c Call) (Result, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, defaultTimeout)
+		defer cancel()
+	}
 	out := &boundedBuffer{max: c.Limit}
 	errBuf := &boundedBuffer{max: MaxStderr}
 	cmd := exec.CommandContext(ctx, Program, append(append([]string{"-C", c.Dir}, SafeArgs...), c.Args...)...)

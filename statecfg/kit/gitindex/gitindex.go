@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 )
 
@@ -103,9 +104,14 @@ type File struct {
 // as git writes one.
 var ErrFormat = errors.New("index format")
 
+// maxFile bounds the index file read: 1 GiB, far above git's largest.
+// It is read through fsread: an index that is no regular file (a FIFO,
+// which a plain read would wait on forever) is an error at once.
+const maxFile = 1 << 30
+
 // Read reads and parses the index file p (see Parse).
 func Read(p string) (*File, error) {
-	data, err := os.ReadFile(p)
+	data, err := fsread.File(p, maxFile)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +496,7 @@ func finishLocked(p, lock string, f *os.File, data []byte) error {
 // writes one (ErrLocked when a git holds its lock), and only when an entry
 // was cleared.
 func Smudge(p string, mark time.Time) (int, error) {
-	data, err := os.ReadFile(p)
+	data, err := fsread.File(p, maxFile)
 	if err != nil {
 		return 0, err
 	}

@@ -2,12 +2,16 @@ package parse
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Paths turns every spelling of a path a reviewer may write into the one
@@ -31,6 +35,29 @@ type Paths struct {
 	// trimmed are the known paths by their text without blanks at either
 	// end (each path element's): "" when several paths trim alike.
 	trimmed map[string]string
+	// folds are the known paths under the looser keys of foldings, each
+	// fold's keys in its own map: "" when several paths fold alike.
+	folds []map[string]string
+}
+
+// A folding is a looser comparison of path texts (see foldings).
+type folding struct {
+	key func(string) string
+	// sure is true when texts equal under key show the same characters
+	// (canonical Unicode equivalence): a reviewer's retyped name is the
+	// known path's whatever the disk holds. Otherwise the spelling is the
+	// known path only when it names no other file of the project.
+	sure bool
+}
+
+// foldings are the comparisons tried, in turn, for a spelling that is
+// no known path byte for byte: Unicode's canonical equivalence (NFC, as
+// a model retypes "cafe\u0301" in "café", or as a macOS disk spells
+// a name), then compatibility forms and case (fullwidth letters, a name
+// on a case-insensitive disk retyped in another case).
+var foldings = []folding{
+	{key: func(f string) string { return norm.NFC.String(trimElems(f)) }, sure: true},
+	{key: func(f string) string { return cases.Fold().String(norm.NFKC.String(trimElems(f))) }},
 }
 
 // NewPaths is Paths for the project at root (an absolute path; "" when
@@ -50,6 +77,7 @@ func NewPaths(root string, known ...[]string) Paths {
 				p.list = append(p.list, f)
 				p.addAliases(f)
 				p.addTrimmed(f)
+				p.addFolds(f)
 			}
 		}
 	}
@@ -76,7 +104,10 @@ func (p Paths) Canonical(file string) string {
 	if k := p.trimmed[trimElems(file)]; k != "" {
 		return k // "a.sh" or " a.sh" for the one known "a.sh ", or the reverse
 	}
-	if u := Unquote(file); u != file {
+	if k := p.asWritten(file); k != "" {
+		return k
+	}
+	if u := Unquote(strings.TrimSpace(file)); u != strings.TrimSpace(file) {
 		return p.Canonical(u)
 	}
 	f := tidy(strings.ReplaceAll(file, `\`, "/"))
@@ -95,7 +126,29 @@ func (p Paths) Canonical(file string) string {
 	if m := p.suffixMatch(f); m != "" {
 		return m
 	}
+	if m := p.suffixMatchBy(f, foldings[0].key); m != "" {
+		return m
+	}
 	return f
+}
+
+// asWritten is the known path file spells with its '\' kept as they
+// are (a name may hold them: "./a\\cafe\u0301" is "a\\café"), cleaned,
+// below the project root or relative, exactly or under a folding; "".
+func (p Paths) asWritten(file string) string {
+	g := tidy(file)
+	if strings.HasPrefix(g, "/") {
+		for _, r := range p.roots {
+			if rel, ok := cutRoot(g, r); ok {
+				return p.asWritten(rel)
+			}
+		}
+		return ""
+	}
+	if p.known[g] {
+		return g
+	}
+	return p.foldMatch(g)
 }
 
 // addTrimmed records the known path f under its trimmed text.
@@ -154,15 +207,85 @@ func (p Paths) relative(f string) string {
 	if m := p.suffixMatch(f); m != "" {
 		return m
 	}
+	if m := p.foldMatch(f); m != "" {
+		return m
+	}
 	return f
+}
+
+// addFolds records the known path f under each folding's key.
+func (p *Paths) addFolds(f string) {
+	if p.folds == nil {
+		p.folds = make([]map[string]string, len(foldings))
+		for i := range p.folds {
+			p.folds[i] = map[string]string{}
+		}
+	}
+	for i, fo := range foldings {
+		k := fo.key(f)
+		if g, ok := p.folds[i][k]; ok && g != f {
+			p.folds[i][k] = "" // two paths fold alike: the key names neither
+			continue
+		}
+		p.folds[i][k] = f
+	}
+}
+
+// foldMatch is the one known path the tidy relative path f spells under
+// a folding (with or without an "a/" or "b/" prefix); "" when none does,
+// several do, or f names another file of the project (see folding.sure).
+func (p Paths) foldMatch(f string) string {
+	for _, g := range []string{f, strings.TrimPrefix(f, "a/"), strings.TrimPrefix(f, "b/")} {
+		if k := p.foldExact(g); k != "" {
+			return k
+		}
+	}
+	return p.suffixMatchBy(f, foldings[0].key)
+}
+
+// foldExact is the one known path f spells under a folding, taken as
+// it is; "" when none or several do, or f names another file.
+func (p Paths) foldExact(f string) string {
+	if p.folds == nil {
+		return ""
+	}
+	for i, fo := range foldings {
+		if k := p.folds[i][fo.key(f)]; k != "" && (fo.sure || !p.otherFile(f, k)) {
+			return k
+		}
+	}
+	return ""
+}
+
+// otherFile reports whether the relative path g names a file of the
+// project that is not the known path k's (an existing file or directory
+// that is not k's; on a case-insensitive disk "README" and "readme" are
+// one file). Without a root, it cannot tell, and answers true.
+func (p Paths) otherFile(g, k string) bool {
+	if len(p.roots) == 0 {
+		return true
+	}
+	gi, err := os.Lstat(filepath.Join(p.roots[0], filepath.FromSlash(g)))
+	if err != nil {
+		return false
+	}
+	ki, err := os.Lstat(filepath.Join(p.roots[0], filepath.FromSlash(k)))
+	return err != nil || !os.SameFile(gi, ki)
 }
 
 // suffixMatch is the one known path that f ends with, or that ends with f,
 // by whole path elements; "" when none is, or several are.
 func (p Paths) suffixMatch(f string) string {
+	return p.suffixMatchBy(f, func(s string) string { return s })
+}
+
+// suffixMatchBy is suffixMatch with paths compared by their key.
+func (p Paths) suffixMatchBy(f string, key func(string) string) string {
 	match := ""
-	for _, k := range p.list {
-		if strings.HasSuffix(f, "/"+k) || strings.HasSuffix(k, "/"+f) {
+	f = key(f)
+	for _, known := range p.list {
+		if k := key(known); strings.HasSuffix(f, "/"+k) || strings.HasSuffix(k, "/"+f) {
+			k = known
 			if match != "" && match != k {
 				return ""
 			}

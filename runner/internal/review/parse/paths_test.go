@@ -140,3 +140,40 @@ func TestCanonicalBlankEnds(t *testing.T) {
 		t.Errorf("Canonical(%q) = %q: two paths trim alike, the trimmed text names neither exactly", "twin  ", got)
 	}
 }
+
+// A reviewer retypes a name in another Unicode form or case: the one
+// changed path it spells is the name, in NFC or NFD alike (they look the
+// same), in another case or compatibility form only when the spelling
+// names no other file of the project; a spelling two paths share names
+// neither.
+func TestCanonicalUnicodeForms(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"README.md", "readme.md"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	known := []string{"src/cafe\u0301.txt", "docs/Guide.md", "readme.md", "x/ｗide.txt", "twin/é", "twin/e\u0301"}
+	p := NewPaths(root, known)
+	for _, tt := range []struct{ in, want string }{
+		{"src/caf\u00e9.txt", "src/cafe\u0301.txt"},
+		{`"src/caf\303\251.txt"`, "src/cafe\u0301.txt"},
+		{`"src/cafe\314\201.txt"`, "src/cafe\u0301.txt"},
+		{"./src/caf\u00e9.txt", "src/cafe\u0301.txt"},
+		{"b/src/caf\u00e9.txt", "src/cafe\u0301.txt"},
+		{root + "/src/caf\u00e9.txt", "src/cafe\u0301.txt"},
+		{"caf\u00e9.txt", "src/cafe\u0301.txt"},
+		{"DOCS/guide.md", "docs/Guide.md"}, // no such file: the changed one
+		{"README.md", "README.md"},         // another file of the project
+		{"x/wide.txt", "x/ｗide.txt"},
+		{"twin/é", "twin/é"},
+		{"twin/e\u0301", "twin/e\u0301"},
+	} {
+		if got := p.Canonical(tt.in); got != tt.want {
+			t.Errorf("Canonical(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := p.Canonical("TWIN/É"); got == "twin/é" || got == "twin/e\u0301" {
+		t.Errorf("Canonical(TWIN/É) = %q: two paths fold alike, it names neither", got)
+	}
+}
