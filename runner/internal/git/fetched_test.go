@@ -2,9 +2,13 @@ package git
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 // Fetched's invariant: a commit the base branch's remote-tracking ref
@@ -43,7 +47,13 @@ func TestFetchedOnlyFromARemote(t *testing.T) {
 // cloneOf clones bare into a fresh directory, its refs stored in format.
 func cloneOf(t *testing.T, bare, format string) *repo {
 	t.Helper()
-	r := &repo{t: t, root: filepath.Join(t.TempDir(), "clone")}
+	return cloneInto(t, bare, filepath.Join(t.TempDir(), "clone"), format)
+}
+
+// cloneInto clones bare into dir, its refs stored in format.
+func cloneInto(t *testing.T, bare, dir, format string) *repo {
+	t.Helper()
+	r := &repo{t: t, root: dir}
 	args := []string{"clone", "-q", bare, r.root}
 	if format != "files" {
 		args = append(args, "--ref-format="+format)
@@ -78,18 +88,83 @@ type moveEnv struct {
 }
 
 // newMoveEnv makes a person's remote of one commit and two clones of it.
-func newMoveEnv(t *testing.T) moveEnv { return newMoveEnvOf(t, "files") }
+func newMoveEnv(t *testing.T) moveEnv { return newMoveEnvOf(t, "files", false) }
 
 // newMoveEnvOf is newMoveEnv with the clones' refs stored in format
-// (files, reftable).
-func newMoveEnvOf(t *testing.T, format string) moveEnv {
+// (files, reftable) and, when many, three commits pushed by the other
+// clone and pulled by the first (reflogs of many entries). Each is made
+// once per test process (moveTemplate) and copied: a copy is a fresh
+// directory whose files are written now, its remote's url set to its own
+// copy of the remote, so it is the repository the steps would make.
+func newMoveEnvOf(t *testing.T, format string, many bool) moveEnv {
 	t.Helper()
-	bare := filepath.Join(t.TempDir(), "person.git")
-	seed := newRepo(t)
+	testenv.Setenv(t)
+	dst := filepath.Join(t.TempDir(), "env")
+	if err := os.CopyFS(dst, os.DirFS(moveTemplate(t, format, many))); err != nil {
+		t.Fatal(err)
+	}
+	x := moveEnv{r: &repo{t: t, root: filepath.Join(dst, "r")}, other: &repo{t: t, root: filepath.Join(dst, "other")},
+		bare: filepath.Join(dst, "person.git")}
+	x.r.git("config", "remote.origin.url", x.bare)
+	x.other.git("config", "remote.origin.url", x.bare)
+	return x
+}
+
+// moveTemplates are the moveEnvs newMoveEnvOf copies, by format and
+// many, under root (removed by TestMain).
+var moveTemplates struct {
+	sync.Mutex
+	root string
+	dirs map[string]string
+}
+
+// moveTemplate makes, on the first call for format and many, the
+// person's remote (person.git) of one commit and its two clones (r,
+// other), and returns their directory.
+func moveTemplate(t *testing.T, format string, many bool) string {
+	t.Helper()
+	moveTemplates.Lock()
+	defer moveTemplates.Unlock()
+	key := fmt.Sprintf("%s-%t", format, many)
+	if dir, ok := moveTemplates.dirs[key]; ok {
+		return dir
+	}
+	if moveTemplates.root == "" {
+		root, err := os.MkdirTemp("", "git-test-moves-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		moveTemplates.root, moveTemplates.dirs = root, map[string]string{}
+	}
+	dir := filepath.Join(moveTemplates.root, key)
+	seed := &repo{t: t, root: filepath.Join(moveTemplates.root, key+"-seed")}
+	if err := os.MkdirAll(seed.root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	seed.git("init", "-q", "-b", "main")
+	seed.git("config", "commit.gpgsign", "false")
 	seed.write("a", "a")
 	seed.commitAll("a")
+	bare := filepath.Join(dir, "person.git")
 	seed.git("clone", "-q", "--bare", seed.root, bare)
-	return moveEnv{r: cloneOf(t, bare, format), other: cloneOf(t, bare, format), bare: bare}
+	r, other := cloneInto(t, bare, filepath.Join(dir, "r"), format), cloneInto(t, bare, filepath.Join(dir, "other"), format)
+	if many {
+		for range 3 {
+			other.push()
+			r.git("pull", "-q", "--ff-only")
+		}
+	}
+	moveTemplates.dirs[key] = dir
+	return dir
+}
+
+// TestMain runs the tests and removes the moveEnv templates.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if moveTemplates.root != "" {
+		_ = os.RemoveAll(moveTemplates.root)
+	}
+	os.Exit(code)
 }
 
 // fetchedMove is one way of moving refs/remotes/origin/main: move returns
