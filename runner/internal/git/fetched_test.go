@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
-
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
 // Fetched's invariant: a commit the base branch's remote-tracking ref
@@ -93,78 +90,35 @@ func newMoveEnv(t *testing.T) moveEnv { return newMoveEnvOf(t, "files", false) }
 // newMoveEnvOf is newMoveEnv with the clones' refs stored in format
 // (files, reftable) and, when many, three commits pushed by the other
 // clone and pulled by the first (reflogs of many entries). Each is made
-// once per test process (moveTemplate) and copied: a copy is a fresh
-// directory whose files are written now, its remote's url set to its own
-// copy of the remote, so it is the repository the steps would make.
+// once per test process and copied (fromTemplate), the copies' remote url
+// set to the copy's own remote: Fetched reads the reflog's action and the
+// configured url, and the copy changes neither.
 func newMoveEnvOf(t *testing.T, format string, many bool) moveEnv {
 	t.Helper()
-	testenv.Setenv(t)
-	dst := filepath.Join(t.TempDir(), "env")
-	if err := os.CopyFS(dst, os.DirFS(moveTemplate(t, format, many))); err != nil {
-		t.Fatal(err)
-	}
+	dst := fromTemplate(t, fmt.Sprintf("moves/%s/%t", format, many), func(dir string) {
+		seed := &repo{t: t, root: dir + "-seed"}
+		if err := os.MkdirAll(seed.root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		seed.git("init", "-q", "-b", "main")
+		seed.git("config", "commit.gpgsign", "false")
+		seed.write("a", "a")
+		seed.commitAll("a")
+		bare := filepath.Join(dir, "person.git")
+		seed.git("clone", "-q", "--bare", seed.root, bare)
+		r, other := cloneInto(t, bare, filepath.Join(dir, "r"), format), cloneInto(t, bare, filepath.Join(dir, "other"), format)
+		if many {
+			for range 3 {
+				other.push()
+				r.git("pull", "-q", "--ff-only")
+			}
+		}
+	})
 	x := moveEnv{r: &repo{t: t, root: filepath.Join(dst, "r")}, other: &repo{t: t, root: filepath.Join(dst, "other")},
 		bare: filepath.Join(dst, "person.git")}
 	x.r.git("config", "remote.origin.url", x.bare)
 	x.other.git("config", "remote.origin.url", x.bare)
 	return x
-}
-
-// moveTemplates are the moveEnvs newMoveEnvOf copies, by format and
-// many, under root (removed by TestMain).
-var moveTemplates struct {
-	sync.Mutex
-	root string
-	dirs map[string]string
-}
-
-// moveTemplate makes, on the first call for format and many, the
-// person's remote (person.git) of one commit and its two clones (r,
-// other), and returns their directory.
-func moveTemplate(t *testing.T, format string, many bool) string {
-	t.Helper()
-	moveTemplates.Lock()
-	defer moveTemplates.Unlock()
-	key := fmt.Sprintf("%s-%t", format, many)
-	if dir, ok := moveTemplates.dirs[key]; ok {
-		return dir
-	}
-	if moveTemplates.root == "" {
-		root, err := os.MkdirTemp("", "git-test-moves-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		moveTemplates.root, moveTemplates.dirs = root, map[string]string{}
-	}
-	dir := filepath.Join(moveTemplates.root, key)
-	seed := &repo{t: t, root: filepath.Join(moveTemplates.root, key+"-seed")}
-	if err := os.MkdirAll(seed.root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	seed.git("init", "-q", "-b", "main")
-	seed.git("config", "commit.gpgsign", "false")
-	seed.write("a", "a")
-	seed.commitAll("a")
-	bare := filepath.Join(dir, "person.git")
-	seed.git("clone", "-q", "--bare", seed.root, bare)
-	r, other := cloneInto(t, bare, filepath.Join(dir, "r"), format), cloneInto(t, bare, filepath.Join(dir, "other"), format)
-	if many {
-		for range 3 {
-			other.push()
-			r.git("pull", "-q", "--ff-only")
-		}
-	}
-	moveTemplates.dirs[key] = dir
-	return dir
-}
-
-// TestMain runs the tests and removes the moveEnv templates.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if moveTemplates.root != "" {
-		_ = os.RemoveAll(moveTemplates.root)
-	}
-	os.Exit(code)
 }
 
 // fetchedMove is one way of moving refs/remotes/origin/main: move returns
