@@ -12,8 +12,37 @@ import (
 // MaxBytes) an output just within it is read whole and comparable, and
 // one just past it is cut short and says which bound cut it; past
 // MaxFindings the parsers stop, yet the stops of build tools printed
-// later are still seen.
+// later are still seen. The table runs at bounds lowered 64 times (every
+// case, every assertion) and, unless the test binary is built with -race
+// (where reading the million lines and 32 MB of the real bounds costs
+// minutes of CPU), at the real ones too; TestBoundsAreTheConstants holds
+// Parse's bounds to the constants.
 func TestParseBounds(t *testing.T) {
+	low := bounds
+	low.findings, low.lines, low.bytes = MaxFindings/64, MaxLines/64, MaxBytes/64
+	t.Run("lowered", func(t *testing.T) {
+		old := bounds
+		bounds = low
+		t.Cleanup(func() { bounds = old })
+		parseBounds(t)
+	})
+	if raceEnabled {
+		t.Log("built with -race: the real bounds are left to a run without it")
+		return
+	}
+	t.Run("real", parseBounds)
+}
+
+// TestBoundsAreTheConstants: Parse applies the exported bounds.
+func TestBoundsAreTheConstants(t *testing.T) {
+	if bounds.findings != MaxFindings || bounds.lines != MaxLines || bounds.bytes != MaxBytes {
+		t.Errorf("Parse's bounds are %+v, the constants %d findings, %d lines, %d bytes", bounds, MaxFindings, MaxLines, MaxBytes)
+	}
+}
+
+// parseBounds is TestParseBounds at the bounds set.
+func parseBounds(t *testing.T) {
+	maxFindings, maxLines, maxBytes := bounds.findings, bounds.lines, int(bounds.bytes)
 	lines := func(n int, line func(i int) string) string {
 		var b strings.Builder
 		for i := range n {
@@ -31,17 +60,17 @@ func TestParseBounds(t *testing.T) {
 		findings int
 		stops    int
 	}{
-		{"text, MaxFindings lines", Spec{Format: FormatText, Failed: true}, lines(MaxFindings, diag), "", MaxFindings, 0},
-		{"text, one line more", Spec{Format: FormatText, Failed: true}, lines(MaxFindings+1, diag), cutFindings, MaxFindings, 0},
-		{"text, make's stop past the cap", Spec{Command: "make test", Failed: true}, lines(MaxFindings+5, diag) + makeStop, cutFindings, MaxFindings, 1},
-		{"govet, MaxFindings diagnostics", Spec{Format: "govet", Failed: true}, lines(MaxFindings, diag), "", MaxFindings, 0},
-		{"govet, one more", Spec{Format: "govet", Failed: true}, lines(MaxFindings+1, diag), cutFindings, MaxFindings, 0},
-		{"govet, make's stop past the cap", Spec{Format: "govet", Command: "make vet", Failed: true}, lines(MaxFindings+5, diag) + makeStop, cutFindings, MaxFindings, 1},
-		{"MaxLines blank lines", Spec{Format: FormatText, Failed: true}, strings.Repeat("\n", MaxLines-1) + "x.go:1: boom\n", "", 1, 0},
-		{"one line more", Spec{Format: FormatText, Failed: true}, strings.Repeat("\n", MaxLines) + "x.go:1: boom\n", cutLines, 0, 0},
-		{"MaxLines without a last line end", Spec{Format: "govet", Failed: true}, strings.Repeat("\n", MaxLines-1) + "x.go:1: boom", "", 1, 0},
-		{"MaxBytes", Spec{Format: "govet"}, strings.Repeat(strings.Repeat(" ", 1023)+"\n", MaxBytes>>10), "", 0, 0},
-		{"one byte more", Spec{Format: "govet"}, strings.Repeat(strings.Repeat(" ", 1023)+"\n", MaxBytes>>10) + "x", cutBytes, 0, 0},
+		{"text, MaxFindings lines", Spec{Format: FormatText, Failed: true}, lines(maxFindings, diag), "", maxFindings, 0},
+		{"text, one line more", Spec{Format: FormatText, Failed: true}, lines(maxFindings+1, diag), cutFindings, maxFindings, 0},
+		{"text, make's stop past the cap", Spec{Command: "make test", Failed: true}, lines(maxFindings+5, diag) + makeStop, cutFindings, maxFindings, 1},
+		{"govet, MaxFindings diagnostics", Spec{Format: "govet", Failed: true}, lines(maxFindings, diag), "", maxFindings, 0},
+		{"govet, one more", Spec{Format: "govet", Failed: true}, lines(maxFindings+1, diag), cutFindings, maxFindings, 0},
+		{"govet, make's stop past the cap", Spec{Format: "govet", Command: "make vet", Failed: true}, lines(maxFindings+5, diag) + makeStop, cutFindings, maxFindings, 1},
+		{"MaxLines blank lines", Spec{Format: FormatText, Failed: true}, strings.Repeat("\n", maxLines-1) + "x.go:1: boom\n", "", 1, 0},
+		{"one line more", Spec{Format: FormatText, Failed: true}, strings.Repeat("\n", maxLines) + "x.go:1: boom\n", cutLines, 0, 0},
+		{"MaxLines without a last line end", Spec{Format: "govet", Failed: true}, strings.Repeat("\n", maxLines-1) + "x.go:1: boom", "", 1, 0},
+		{"MaxBytes", Spec{Format: "govet"}, strings.Repeat(strings.Repeat(" ", 1023)+"\n", maxBytes>>10), "", 0, 0},
+		{"one byte more", Spec{Format: "govet"}, strings.Repeat(strings.Repeat(" ", 1023)+"\n", maxBytes>>10) + "x", cutBytes, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

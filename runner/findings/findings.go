@@ -276,6 +276,16 @@ func (r *Result) dedupDiagnostics() {
 	r.Findings = kept
 }
 
+// bounds are the bounds Parse applies: MaxFindings, MaxLines and MaxBytes,
+// lowered only by a test (setBounds), so that a race-instrumented run
+// reads an output at a bound in a second rather than minutes; the code
+// at a bound is the same whatever its value. Result.Cut names the
+// constants.
+var bounds = struct {
+	findings, lines int
+	bytes           int64
+}{MaxFindings, MaxLines, MaxBytes}
+
 // Why a result was cut short (Result.Cut).
 var (
 	cutFindings = fmt.Sprintf("more than %d findings: the rest of the output was not read", MaxFindings)
@@ -293,7 +303,7 @@ func (r *Result) cut(why string) {
 // add appends f unless the result is full; false when it is: then the
 // result is cut short (Cut), and parsers read no further.
 func (r *Result) add(f Finding) bool {
-	if len(r.Findings) >= MaxFindings {
+	if len(r.Findings) >= bounds.findings {
 		r.cut(cutFindings)
 		return false
 	}

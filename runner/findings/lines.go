@@ -51,7 +51,7 @@ func (l *lineReader) line() bool {
 	if l.err != nil || l.cut != "" {
 		return false
 	}
-	if l.lines == MaxLines {
+	if l.lines == bounds.lines {
 		if _, err := l.br.Peek(1); err == nil {
 			l.cut = cutLines
 		} else {
@@ -66,7 +66,7 @@ func (l *lineReader) line() bool {
 		if room := MaxLineBytes - (len(l.buf) - start); room > 0 {
 			l.buf = append(l.buf, chunk[:min(len(chunk), room)]...)
 		}
-		if l.read > MaxBytes {
+		if l.read > bounds.bytes {
 			l.cut, l.buf = cutBytes, l.buf[:start]
 			return false
 		}

@@ -243,7 +243,7 @@ func (l *refLineReader) next() (line string, ok bool) {
 		if room := MaxLineBytes - len(buf); room > 0 {
 			buf = append(buf, chunk[:min(len(chunk), room)]...)
 		}
-		if l.read > MaxBytes {
+		if l.read > bounds.bytes {
 			l.cut = true
 			return "", false
 		}

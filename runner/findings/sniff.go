@@ -189,7 +189,7 @@ func streamSniffed(output io.Reader, n *Normalizer, dir string, stops *buildStop
 				continue
 			}
 			if above = append(above, line); len(above) > maxBefore {
-				if len(before) <= MaxFindings { // one past them cuts the result
+				if len(before) <= bounds.findings { // one past them cuts the result
 					if f, ok := textFinding(above[0], n); ok {
 						before = append(before, f)
 					}

@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,7 +44,13 @@ func TestFetchedOnlyFromARemote(t *testing.T) {
 // cloneOf clones bare into a fresh directory, its refs stored in format.
 func cloneOf(t *testing.T, bare, format string) *repo {
 	t.Helper()
-	r := &repo{t: t, root: filepath.Join(t.TempDir(), "clone")}
+	return cloneInto(t, bare, filepath.Join(t.TempDir(), "clone"), format)
+}
+
+// cloneInto clones bare into dir, its refs stored in format.
+func cloneInto(t *testing.T, bare, dir, format string) *repo {
+	t.Helper()
+	r := &repo{t: t, root: dir}
 	args := []string{"clone", "-q", bare, r.root}
 	if format != "files" {
 		args = append(args, "--ref-format="+format)
@@ -78,18 +85,40 @@ type moveEnv struct {
 }
 
 // newMoveEnv makes a person's remote of one commit and two clones of it.
-func newMoveEnv(t *testing.T) moveEnv { return newMoveEnvOf(t, "files") }
+func newMoveEnv(t *testing.T) moveEnv { return newMoveEnvOf(t, "files", false) }
 
 // newMoveEnvOf is newMoveEnv with the clones' refs stored in format
-// (files, reftable).
-func newMoveEnvOf(t *testing.T, format string) moveEnv {
+// (files, reftable) and, when many, three commits pushed by the other
+// clone and pulled by the first (reflogs of many entries). Each is made
+// once per test process and copied (fromTemplate), the copies' remote url
+// set to the copy's own remote: Fetched reads the reflog's action and the
+// configured url, and the copy changes neither.
+func newMoveEnvOf(t *testing.T, format string, many bool) moveEnv {
 	t.Helper()
-	bare := filepath.Join(t.TempDir(), "person.git")
-	seed := newRepo(t)
-	seed.write("a", "a")
-	seed.commitAll("a")
-	seed.git("clone", "-q", "--bare", seed.root, bare)
-	return moveEnv{r: cloneOf(t, bare, format), other: cloneOf(t, bare, format), bare: bare}
+	dst := fromTemplate(t, fmt.Sprintf("moves/%s/%t", format, many), func(dir string) {
+		seed := &repo{t: t, root: dir + "-seed"}
+		if err := os.MkdirAll(seed.root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		seed.git("init", "-q", "-b", "main")
+		seed.git("config", "commit.gpgsign", "false")
+		seed.write("a", "a")
+		seed.commitAll("a")
+		bare := filepath.Join(dir, "person.git")
+		seed.git("clone", "-q", "--bare", seed.root, bare)
+		r, other := cloneInto(t, bare, filepath.Join(dir, "r"), format), cloneInto(t, bare, filepath.Join(dir, "other"), format)
+		if many {
+			for range 3 {
+				other.push()
+				r.git("pull", "-q", "--ff-only")
+			}
+		}
+	})
+	x := moveEnv{r: &repo{t: t, root: filepath.Join(dst, "r")}, other: &repo{t: t, root: filepath.Join(dst, "other")},
+		bare: filepath.Join(dst, "person.git")}
+	x.r.git("config", "remote.origin.url", x.bare)
+	x.other.git("config", "remote.origin.url", x.bare)
+	return x
 }
 
 // fetchedMove is one way of moving refs/remotes/origin/main: move returns

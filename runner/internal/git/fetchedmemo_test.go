@@ -64,13 +64,7 @@ func TestFetchedMemoAgreesWithGit(t *testing.T) {
 					name = format + ", many entries, " + mv.name
 				}
 				t.Run(name, func(t *testing.T) {
-					x := newMoveEnvOf(t, format)
-					if many {
-						for range 3 {
-							x.other.push()
-							x.r.git("pull", "-q", "--ff-only")
-						}
-					}
+					x := newMoveEnvOf(t, format, many)
 					mv.move(t, x)
 					loc, err := Locate(ctx, x.r.root)
 					if err != nil {

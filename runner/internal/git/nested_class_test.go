@@ -78,27 +78,11 @@ func TestChangesInsideNestedRepositories(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range insideCases() {
 		t.Run(c.String(), func(t *testing.T) {
-			r := newRepo(t)
-			r.write("src/a.txt", "base\n")
-			r.commitAll("base")
-			r.git("checkout", "-q", "-b", "feature")
-			parent, dir := r.root, filepath.Join(r.root, "src", "sub")
-			for i, name := range []string{"dep", "mid"}[:c.depth-1] {
-				if i == 0 {
-					parent = filepath.Join(r.root, "src")
-				}
-				parent = filepath.Join(parent, name)
-				dir = filepath.Join(parent, "sub")
-				if err := os.MkdirAll(parent, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				nestedGit(t, parent, "init", "-q")
-				if err := os.WriteFile(filepath.Join(parent, name+".txt"), []byte(name+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				nestedGit(t, parent, "add", "-A")
-				nestedGit(t, parent, "commit", "-q", "-m", name)
-			}
+			// What the work starts from is the same for every case of a
+			// kind and depth: made once, copied (fromTemplate).
+			build := func(root string) { makeInside(t, &repo{t: t, root: root}, c.kind, c.depth) }
+			r := &repo{t: t, root: fromTemplate(t, fmt.Sprintf("inside/%s/%d", c.kind, c.depth), build)}
+			_, dir := insidePaths(r.root, c.depth)
 			make := func() {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					t.Fatal(err)
@@ -108,16 +92,6 @@ func TestChangesInsideNestedRepositories(t *testing.T) {
 			write := func(name, content string) {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 					t.Fatal(err)
-				}
-			}
-			if c.kind != "new" {
-				make()
-				write("lib.txt", "good\n")
-				nestedGit(t, dir, "add", "-A")
-				nestedGit(t, dir, "commit", "-q", "-m", "lib")
-				if c.kind == "gitlink" {
-					nestedGit(t, parent, "add", strings.TrimPrefix(dir, parent+string(filepath.Separator)))
-					nestedGit(t, parent, "commit", "-q", "-m", "gitlink")
 				}
 			}
 
@@ -208,6 +182,65 @@ func TestChangesInsideNestedRepositories(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// insidePaths are, for a repository inside the work tree at root at
+// depth, the repository holding it (root itself at depth 1) and its own
+// directory.
+func insidePaths(root string, depth int) (parent, dir string) {
+	parent, dir = root, filepath.Join(root, "src", "sub")
+	for i, name := range []string{"dep", "mid"}[:depth-1] {
+		if i == 0 {
+			parent = filepath.Join(root, "src")
+		}
+		parent = filepath.Join(parent, name)
+		dir = filepath.Join(parent, "sub")
+	}
+	return parent, dir
+}
+
+// makeInside makes, in the empty directory r.root, what a case of kind
+// and depth starts from: a repository on the branch feature of main's
+// one commit, the repositories above depth's, each with one commit, and,
+// unless kind is "new", the repository at depth with a commit of
+// lib.txt, recorded by its parent as a gitlink when kind is "gitlink".
+func makeInside(t *testing.T, r *repo, kind string, depth int) {
+	t.Helper()
+	r.git("init", "-q", "-b", "main")
+	r.git("config", "commit.gpgsign", "false")
+	r.write("src/a.txt", "base\n")
+	r.commitAll("base")
+	r.git("checkout", "-q", "-b", "feature")
+	parent, dir := insidePaths(r.root, depth)
+	for d := 2; d <= depth; d++ {
+		p, _ := insidePaths(r.root, d)
+		name := filepath.Base(p)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		nestedGit(t, p, "init", "-q")
+		if err := os.WriteFile(filepath.Join(p, name+".txt"), []byte(name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		nestedGit(t, p, "add", "-A")
+		nestedGit(t, p, "commit", "-q", "-m", name)
+	}
+	if kind == "new" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nestedGit(t, dir, "init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "lib.txt"), []byte("good\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nestedGit(t, dir, "add", "-A")
+	nestedGit(t, dir, "commit", "-q", "-m", "lib")
+	if kind == "gitlink" {
+		nestedGit(t, parent, "add", strings.TrimPrefix(dir, parent+string(filepath.Separator)))
+		nestedGit(t, parent, "commit", "-q", "-m", "gitlink")
 	}
 }
 

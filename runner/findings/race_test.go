@@ -1,0 +1,6 @@
+//go:build race
+
+package findings
+
+// raceEnabled says that the test binary is built with -race.
+const raceEnabled = true
