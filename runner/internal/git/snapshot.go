@@ -372,9 +372,11 @@ const ignoredNotice = "The following paths are ignored by one of your .gitignore
 // names a path it could not add and went on without: a repository of its
 // own with no commit to point a gitlink at, a file it could not read,
 // what is not a file, a link or a directory (a FIFO, a socket, a device
-// where a tracked file was).
+// where a tracked file was), a name no index may hold (a spelling of .git
+// that core.protectNTFS or core.protectHFS refuses, a symbolic link named
+// .gitmodules), which `git status` lists all the same.
 var leftOutRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)'|(.*): can only add regular files, symbolic links or git-directories)$`)
+	return regexp.MustCompile(`^error: (?:'(.*)' does not have a commit checked out|unable to index file '(.*)'|(.*): can only add regular files, symbolic links or git-directories|invalid path '(.*)'|unable to add '(.*)' to index)$`)
 })
 
 // leftOut reads the failure of `git add -A --ignore-errors`: the paths it
@@ -388,7 +390,7 @@ func leftOut(err error) ([]string, bool) {
 	ignored := false
 	for _, l := range strings.Split(strings.TrimRight(ce.Stderr, "\n"), "\n") {
 		if m := leftOutRE().FindStringSubmatch(l); m != nil {
-			p := m[1] + m[2] + m[3]
+			p := strings.Join(m[1:], "")
 			if !slices.Contains(paths, p) {
 				paths = append(paths, p)
 			}
@@ -397,9 +399,11 @@ func leftOut(err error) ([]string, bool) {
 		switch {
 		case strings.HasPrefix(l, ignoredNotice):
 			ignored = true
-		case ignored || strings.HasPrefix(l, "error: open(") || strings.HasPrefix(l, "hint: ") || strings.HasPrefix(l, "warning: "):
-			// the ignored paths, one a line; the reason of an unreadable
-			// file; git's advice
+		case strings.HasPrefix(l, "error: open(") || strings.HasPrefix(l, "hint: ") || strings.HasPrefix(l, "warning: "):
+			// the reason of an unreadable file; git's advice
+		case ignored && !strings.HasPrefix(l, "error: ") && !strings.HasPrefix(l, "fatal: "):
+			// the ignored paths, one a line (git lists them before its
+			// errors: an error it goes on to print is never one)
 		default:
 			return nil, false
 		}
