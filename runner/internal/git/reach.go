@@ -24,7 +24,8 @@ import (
 // identity of what the link leads to (Reach): the path it resolves to and
 // the bytes and mode there, or that nothing is there. What cannot be held
 // that way (a directory, a device, a FIFO, a file over maxReachBytes, a
-// path that cannot be read) makes KeyTree uncertain.
+// path that cannot be read, a way through /proc or /dev/fd that leads
+// somewhere else for each process) makes KeyTree uncertain.
 
 // Bounds of what the links of one snapshot may lead to outside the work
 // tree and still be held: the bytes of one file, of all of them, and the
@@ -162,6 +163,9 @@ func (s *TreeSnapshot) linkEnds() ([]linkEnd, string) {
 			// already not the work tree, which Changed tells.
 			continue
 		}
+		if via := throughProcess(abs); via != "" {
+			return nil, fmt.Sprintf("%s is a symbolic link through %s, which leads somewhere else for each process that reads it", p, via)
+		}
 		resolved, err := filepath.EvalSymlinks(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -268,6 +272,63 @@ func (s *TreeSnapshot) where(resolved string) string {
 		return "in the work tree that no snapshot holds (ignored, the log directory or a git directory)"
 	}
 	return "outside the work tree"
+}
+
+// throughProcess is the first path on the way from abs to what it leads to
+// (each link on the way followed as the kernel follows it) that means
+// something else to each process that opens it: one in /proc (/proc/self,
+// /proc/thread-self, a process's cwd, root or fd) or in /dev/fd, or ""
+// when there is none (or the way cannot be followed, which EvalSymlinks
+// then tells). agent-gauntlet's process and a check's reach different
+// files through such a path, so no key taken in the one holds what the
+// other reads.
+func throughProcess(abs string) string {
+	done := string(filepath.Separator)
+	rest := strings.Split(filepath.Clean(abs), string(filepath.Separator))
+	for hops := 0; len(rest) > 0; {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			done = filepath.Dir(done)
+			continue
+		}
+		next := filepath.Join(done, c)
+		if perProcess(next) {
+			return next
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return ""
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if hops++; err != nil || hops > 255 {
+			return ""
+		}
+		if filepath.IsAbs(target) {
+			done = string(filepath.Separator)
+		}
+		rest = append(strings.Split(target, string(filepath.Separator)), rest...)
+	}
+	return ""
+}
+
+// perProcess reports whether the absolute path p, reached with every link
+// on the way followed, is in /proc or /dev/fd, whose entries differ for
+// each process that opens them.
+func perProcess(p string) bool {
+	for _, d := range []string{"/proc", "/dev/fd"} {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // isLoop reports whether opening abs fails for too many levels of links.
