@@ -197,8 +197,12 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 			cmd = plan.Command // what stops now stopped in the parts run again
 		}
 		v = findings.CompareWith(base.Findings, work, diff, src)
-		if why != "" {
+		if why != "" && len(v.New) == 0 {
 			return j.newStep(f, msg, commit, b, v.Work, why)
+		}
+		if why != "" {
+			v.PreExisting = false // its new findings say what is new
+			break
 		}
 	}
 	if why := stoppedOnlyHere(work, base.Findings); why != "" {
