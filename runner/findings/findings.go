@@ -148,6 +148,8 @@ type Stop struct {
 	Kind StopKind `json:"kind,omitempty"`
 	// Rest is, for a chain, the command of the parts that never ran.
 	Rest string `json:"rest,omitempty"`
+	// Failed is, for a chain, the part that failed and stopped it.
+	Failed string `json:"failed,omitempty"`
 }
 
 // StopKind is how a run stopped.

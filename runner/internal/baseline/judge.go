@@ -169,7 +169,14 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 		wd = "."
 	}
 	cmd, tried := check.Command(f.Job, j.BaseBranch), map[string]bool{}
+	// The first runs' exit codes are compared only when they ended at the
+	// same part of a chain; else the reruns compare each part's.
+	sameEnd := chainRest(work) == chainRest(base.Findings)
+	last := lastRun{f.Outcome, cmd}
 	for round := 0; len(v.Unverified) > 0 && round < maxReruns && ctx.Err() == nil; round++ {
+		if why := stoppedOnlyHere(work, base.Findings); why != "" {
+			return j.newStep(f, msg, commit, b, v.Work, why)
+		}
 		plan, err := findings.PlanRerun(cmd, wd, base.Findings, work)
 		if err != nil {
 			fmt.Fprintf(f.Log, "\nBaseline: the tests a failure kept from running cannot be run again: %v\n", err)
@@ -182,15 +189,26 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 		}
 		tried[plan.Command] = true
 		var ok bool
-		if base, work, ok = j.rerun(ctx, f, commit, plan, diff, world, base, work); !ok {
+		var why string
+		if base, work, last, why, ok = j.rerun(ctx, f, commit, plan, diff, world, base, work, last); !ok {
 			break
 		}
 		if plan.Append {
 			cmd = plan.Command // what stops now stopped in the parts run again
 		}
 		v = findings.CompareWith(base.Findings, work, diff, src)
+		if why != "" && len(v.New) == 0 {
+			return j.newStep(f, msg, commit, b, v.Work, why)
+		}
+		if why != "" {
+			v.PreExisting = false // its new findings say what is new
+			break
+		}
 	}
-	if v.PreExisting && f.Outcome.ExitCode != base.ExitCode {
+	if why := stoppedOnlyHere(work, base.Findings); why != "" {
+		return j.newStep(f, msg, commit, b, v.Work, why)
+	}
+	if v.PreExisting && sameEnd && f.Outcome.ExitCode != base.ExitCode {
 		v.PreExisting = false
 		v.Reason = fmt.Sprintf("it exits with code %d, and with code %d on the base", f.Outcome.ExitCode, base.ExitCode)
 	}
@@ -209,39 +227,128 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), v.Reason), Baseline: b, Findings: &v.Work}
 }
 
+// lastRun is the work tree's latest run of a check's command, first or
+// rerun.
+type lastRun struct {
+	out check.Outcome
+	cmd string
+}
+
 // rerun runs plan (a stopped check's command again, without what
-// stopped it: findings.PlanRerun) on the work tree and on the base, and
-// merges the results into the first runs'. ok is false when it cannot
+// stopped it: findings.PlanRerun) on the base and, unless the work tree
+// already ran it (the rest of a chain the base alone stopped in), on the
+// work tree, and merges the results into the first runs', so that each
+// side's findings count once. When both sides have now run a chain to the
+// same part, why names the part that fails in the work tree's run (last,
+// updated) and not the same way in the base's. ok is false when it cannot
 // (the log says why).
-func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, diff *findings.Diff, world string, base Result, work findings.Result) (Result, findings.Result, bool) {
+func (j *Judge) rerun(ctx context.Context, f check.Failure, commit string, plan findings.Rerun, diff *findings.Diff, world string, base Result, work findings.Result, last lastRun) (_ Result, _ findings.Result, _ lastRun, why string, ok bool) {
+	workToo := !plan.Append || chainRest(work) == plan.Command
 	fmt.Fprintf(f.Log, "\n--- Again without what stopped it: %s ---\n", plan.Command)
 	job := f.Job
 	chk := *job.Check
 	chk.Command, job.Check = plan.Command, &chk
-	x := check.Exec{Command: plan.Command, Dir: f.Dir, Env: check.Environ(j.BaseBranch),
-		Files: check.GivenFiles(f.Job, job.Changed), Timeout: job.Check.Timeout, Log: f.Log}
-	began := time.Now()
-	out := x.Run(ctx)
-	if out.TimedOut || out.Status == gate.StatusError {
-		fmt.Fprintf(f.Log, "\nBaseline: the rerun did not finish: %s\n", out.Message)
-		return base, work, false
-	}
-	again, _ := check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
-	if again.Format != work.Format && !plan.Append {
-		// Read it as the first run was read.
-		chk.Format = work.Format
-		again, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
+	againWork := work
+	if workToo {
+		x := check.Exec{Command: plan.Command, Dir: f.Dir, Env: check.Environ(j.BaseBranch),
+			Files: check.GivenFiles(f.Job, job.Changed), Timeout: job.Check.Timeout, Log: f.Log}
+		began := time.Now()
+		out := x.Run(ctx)
+		if out.TimedOut || out.Status == gate.StatusError {
+			fmt.Fprintf(f.Log, "\nBaseline: the rerun did not finish: %s\n", out.Message)
+			return base, work, last, "", false
+		}
+		againWork, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
+		if againWork.Format != work.Format && !plan.Append {
+			// Read it as the first run was read.
+			chk.Format = work.Format
+			againWork, _ = check.ReadFindings(job, plan.Command, f.Env.Root, f.Dir, out, f.Log, began)
+		}
+		last = lastRun{out, plan.Command}
+	} else {
+		fmt.Fprintf(f.Log, "(on the base only: the work tree ran it)\n")
 	}
 	againBase, err := j.Source.Base(ctx, Request{Commit: commit, Job: baseJob(job, diff), BaseBranch: j.BaseBranch, Log: f.Log, World: world})
 	if err != nil {
 		fmt.Fprintf(f.Log, "\nBaseline: the rerun on the base failed: %v\n", err)
-		return base, work, false
+		return base, work, last, "", false
 	}
 	if againBase.Passed {
-		againBase.Findings = findings.Result{Format: again.Format}
+		againBase.Findings, againBase.ExitCode = findings.Result{Format: againWork.Format}, 0
+	}
+	if plan.Append && chainRest(againWork) == chainRest(againBase.Findings) {
+		why = partDiffers(last, againBase.ExitCode)
 	}
 	base.Findings = plan.Merge(base.Findings, againBase.Findings)
-	return base, plan.Merge(work, again), true
+	if workToo {
+		work = plan.Merge(work, againWork)
+	}
+	return base, work, last, why, true
+}
+
+// partDiffers names the part of the work tree's run last that failed
+// when the base's run of the same parts ended with another exit code
+// (base, 0 for a pass); "" when last passed or they agree.
+func partDiffers(last lastRun, base int) string {
+	code := 0
+	if last.out.Status.Failed() {
+		code = last.out.ExitCode
+	}
+	part := last.out.FailedPart
+	if part == "" {
+		part = last.cmd
+		if parts, ok := check.ParseChain(last.cmd); ok {
+			part = parts[len(parts)-1]
+		}
+	}
+	switch {
+	case code == 0 || code == base:
+		return ""
+	case base == 0:
+		return fmt.Sprintf("`%s` fails here and passes on the base", part)
+	}
+	return fmt.Sprintf("`%s` exits with code %d here, and with code %d on the base", part, code, base)
+}
+
+// chainRest is the rest of a chain r's run stopped before ("" when it ran
+// to its end).
+func chainRest(r findings.Result) string {
+	rest := ""
+	for _, s := range r.Stops {
+		if s.Tool == findings.ToolChain && len(s.Rest) > len(rest) {
+			rest = s.Rest
+		}
+	}
+	return rest
+}
+
+// stoppedOnlyHere says which part of a chain stopped the work tree's run
+// (work) where the base's run (base) went past it: a part that fails only
+// in the work tree, a new failure whatever it printed; "" when none did.
+// Both runs' rests are ends of the same chain: the longer ran less.
+func stoppedOnlyHere(work, base findings.Result) string {
+	wr, br := chainRest(work), chainRest(base)
+	if len(wr) <= len(br) {
+		return ""
+	}
+	for _, s := range work.Stops {
+		if s.Tool == findings.ToolChain && s.Rest == wr {
+			part := s.Failed
+			if part == "" {
+				part = s.Unit
+			}
+			return fmt.Sprintf("`%s` fails here and passes on the base", part)
+		}
+	}
+	return ""
+}
+
+// newStep is the verdict on a failure of which a part fails only in the
+// work tree (why says which): new, whatever the findings say.
+func (j *Judge) newStep(f check.Failure, msg, commit string, b *gate.Baseline, work findings.Result, why string) check.Judgement {
+	b.Reason = why
+	fmt.Fprintf(f.Log, noteLine, "a new or changed failure: "+why)
+	return check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNew, msg, j.where(commit), why), Baseline: b, Findings: &work}
 }
 
 // baseJob is job as the base run gets it: its changed files by their

@@ -52,7 +52,7 @@ var crashSignals = map[int]string{4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "S
 func addStops(r *findings.Result, cmd string, out Outcome) {
 	if len(out.Unreached) > 0 {
 		rest := strings.Join(out.Unreached, " && ")
-		r.Stops = append(r.Stops, findings.Stop{Unit: "`" + rest + "`", Tool: findings.ToolChain, Kind: findings.StopChain, Rest: rest,
+		r.Stops = append(r.Stops, findings.Stop{Unit: "`" + rest + "`", Tool: findings.ToolChain, Kind: findings.StopChain, Rest: rest, Failed: out.FailedPart,
 			Reason: fmt.Sprintf("`%s` failed, so what comes after it in the command never ran", out.FailedPart)})
 	}
 	if sig, ok := crashSignals[out.ExitCode-128]; ok && out.Status == gate.StatusFail && len(r.Stops) == 0 {
