@@ -236,14 +236,18 @@ func located(f Finding) bool {
 }
 
 // placeKey is a located finding's identity but for its place: its file
-// (the base's through renames, also where a line of text names it), rule
-// and normalised message.
+// (the base's through renames), rule and normalised message (a line of
+// text's without the file:line it names).
 func placeKey(f Finding, diff *Diff, n *Normalizer) diagKey {
-	file, msg := diff.NewPath(f.File), f.Message
-	if f.Kind == KindLine && file != f.File {
-		msg = strings.Replace(msg, f.File, file, 1)
+	msg := f.Message
+	if f.Kind == KindLine {
+		// The file and line are the place: the rest of the line is the
+		// message.
+		if loc := lineLocationRE().FindStringSubmatchIndex(msg); loc != nil {
+			msg = msg[:loc[2]] + msg[loc[1]:]
+		}
 	}
-	return diagKey{file, f.Rule, n.Line(msg)}
+	return diagKey{diff.NewPath(f.File), f.Rule, n.Line(msg)}
 }
 
 // compareDiagnostics marks the located findings of work (see
