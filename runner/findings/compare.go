@@ -45,13 +45,16 @@ func Compare(base, work Result, diff *Diff) Verdict { return CompareWith(base, w
 //     failure (normalised): the same test failing for another reason is a
 //     changed failure, and new; two failures against one on the base make
 //     one new;
-//   - a diagnostic is known by its file (through renames), rule,
-//     normalised message and anchor: the line the base's is on, mapped
-//     through the diff, or else the text of the flagged line (blanks
-//     dropped), so that a moved or reformatted line keeps its finding and
-//     another line with the same message does not;
-//   - a line of text output is new when it is printed more often than on
-//     the base (normalised).
+//   - a diagnostic, or a line of text output that names a file and line,
+//     is known by its file (through renames), rule, normalised message
+//     and place: the line the base's is on, mapped through the diff, or
+//     else the text of the flagged line (blanks dropped) where that line
+//     went: rewritten in place, or removed and added elsewhere. A moved or
+//     reformatted line keeps its finding; another line with the same
+//     message does not, nor does the base's line fixed while the same
+//     text is added elsewhere;
+//   - another line of text output is new when it is printed more often
+//     than on the base (normalised).
 //
 // Either run being cut short (Truncated), unreadable (Problem) or stopped
 // (Stops) makes the verdict unverified, never pre-existing; so does a
@@ -219,30 +222,58 @@ type baseDiag struct {
 	// modified it), anchor the text of the line it flagged.
 	at     int
 	anchor string
-	used   bool
+	// from and to are the work tree's lines that replaced its line
+	// (see Diff.ReplacedBy), when replaced is true.
+	from, to int
+	replaced bool
+	used     bool
 }
 
-// compareDiagnostics marks the diagnostics of work (see CompareWith):
-// first those whose base twin's line the diff maps onto theirs, then
-// those whose flagged line reads as the base twin's did.
+// located is true for the findings known by their place: diagnostics,
+// and lines of text output that name a file and line.
+func located(f Finding) bool {
+	return f.Kind == KindDiagnostic || f.Kind == KindLine && f.File != "" && f.Line > 0
+}
+
+// placeKey is a located finding's identity but for its place: its file
+// (the base's through renames), rule and normalised message (a line of
+// text's without the file:line it names).
+func placeKey(f Finding, diff *Diff, n *Normalizer) diagKey {
+	msg := f.Message
+	if f.Kind == KindLine {
+		// The file and line are the place: the rest of the line is the
+		// message.
+		if loc := lineLocationRE().FindStringSubmatchIndex(msg); loc != nil {
+			msg = msg[:loc[2]] + msg[loc[1]:]
+		}
+	}
+	return diagKey{diff.NewPath(f.File), f.Rule, n.Line(msg)}
+}
+
+// compareDiagnostics marks the located findings of work (see
+// CompareWith): first those whose base twin's line the diff maps onto
+// theirs, then those whose flagged line reads as the base twin's did,
+// where that line went (movedTo).
 func (a *anchors) compareDiagnostics(base Result, work []Finding, diff *Diff, n *Normalizer, counted *int) {
 	baseAt := map[diagKey][]*baseDiag{}
 	for _, f := range base.Findings {
-		if f.Kind != KindDiagnostic {
+		if !located(f) {
 			continue
 		}
-		file := diff.NewPath(f.File)
-		k := diagKey{file, f.Rule, n.Line(f.Message)}
-		line, ok := diff.MapLine(file, f.Line)
+		k := placeKey(f, diff, n)
+		b := &baseDiag{anchor: a.text(true, f.File, f.Line)}
+		line, ok := diff.MapLine(k.file, f.Line)
 		if !ok {
 			line = -1
 		}
-		baseAt[k] = append(baseAt[k], &baseDiag{at: line, anchor: a.text(true, f.File, f.Line)})
+		b.at = line
+		b.from, b.to, b.replaced = diff.ReplacedBy(k.file, f.Line)
+		baseAt[k] = append(baseAt[k], b)
 	}
 	var rest []int
 	for i := range work {
 		f := &work[i]
-		if f.Kind != KindDiagnostic {
+		if !located(*f) {
 			continue
 		}
 		*counted++
@@ -251,7 +282,7 @@ func (a *anchors) compareDiagnostics(base Result, work []Finding, diff *Diff, n 
 			rest = append(rest, i)
 			continue
 		}
-		for _, b := range baseAt[diagKey{f.File, f.Rule, n.Line(f.Message)}] {
+		for _, b := range baseAt[placeKey(*f, nil, n)] {
 			if !b.used && b.at == f.Line && !diff.Changed(f.File, f.Line) {
 				b.used, f.Baseline = true, BaselineUnchanged
 				break
@@ -264,10 +295,10 @@ func (a *anchors) compareDiagnostics(base Result, work []Finding, diff *Diff, n 
 	for _, i := range rest {
 		f := &work[i]
 		anchor := a.text(false, f.File, f.Line)
-		for _, b := range baseAt[diagKey{f.File, f.Rule, n.Line(f.Message)}] {
+		for _, b := range baseAt[placeKey(*f, nil, n)] {
 			// No line on either side: the count decides. A line's text:
 			// the same text flagged on the base, moved or reformatted.
-			same := f.Line <= 0 && b.anchor == "" || anchor != "" && b.anchor == anchor
+			same := f.Line <= 0 && b.anchor == "" || anchor != "" && b.anchor == anchor && b.movedTo(f, diff)
 			if !b.used && same {
 				b.used, f.Baseline = true, BaselineUnchanged
 				break
@@ -276,13 +307,32 @@ func (a *anchors) compareDiagnostics(base Result, work []Finding, diff *Diff, n 
 	}
 }
 
+// movedTo reports whether the base's flagged line can have become f's
+// line: rewritten in place (f's line is among those that replaced it),
+// or moved (the change removed it with nothing in its place, and added
+// f's line). A line fixed in place while its text is added elsewhere is
+// the same mistake made again, and new. A diff that cannot tell (unknown,
+// cut) leaves the text alone to decide.
+func (b *baseDiag) movedTo(f *Finding, diff *Diff) bool {
+	if diff == nil || diff.Unknown {
+		return true
+	}
+	if !b.replaced {
+		return false
+	}
+	if f.Line >= b.from && f.Line < b.to {
+		return true
+	}
+	return b.from == b.to && diff.Changed(f.File, f.Line)
+}
+
 // compareLines marks the lines of text output: per normalised line (a
 // base line's file named as the change renamed it), those printed more
 // often than on the base are new (the last ones).
 func compareLines(base Result, work []Finding, diff *Diff, n *Normalizer, counted *int) {
 	have := map[string]int{}
 	for _, f := range base.Findings {
-		if f.Kind == KindLine {
+		if f.Kind == KindLine && !located(f) {
 			msg := f.Message
 			if now := diff.NewPath(f.File); f.File != "" && now != f.File {
 				msg = strings.Replace(msg, f.File, now, 1)
@@ -292,7 +342,7 @@ func compareLines(base Result, work []Finding, diff *Diff, n *Normalizer, counte
 	}
 	for i := range work {
 		f := &work[i]
-		if f.Kind != KindLine {
+		if f.Kind != KindLine || located(*f) {
 			continue
 		}
 		*counted++

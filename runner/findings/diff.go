@@ -180,6 +180,30 @@ func (d *Diff) OldPath(p string) string {
 	return p
 }
 
+// ReplacedBy is the range [from, to) of new-side lines of file (new
+// path) that took the place of line of the old side, which the change
+// removed or modified: empty (from == to) when the change only removed
+// it. ok is false when the change kept the line, or the diff cannot tell
+// (unknown, or a new file).
+func (d *Diff) ReplacedBy(file string, line int) (from, to int, ok bool) {
+	if d == nil || d.Unknown || line <= 0 {
+		return 0, 0, false
+	}
+	f, found := d.files[file]
+	if !found || f.whole {
+		return 0, 0, false
+	}
+	for _, h := range f.hunks {
+		if h.oldCount > 0 && line >= h.oldStart && line < h.oldStart+h.oldCount {
+			if h.newCount == 0 {
+				return h.newStart + 1, h.newStart + 1, true
+			}
+			return h.newStart, h.newStart + h.newCount, true
+		}
+	}
+	return 0, 0, false
+}
+
 // MapLine is where line of the old side of file (new path) is on the new
 // side; ok is false when the change removed or modified it.
 func (d *Diff) MapLine(file string, line int) (int, bool) {

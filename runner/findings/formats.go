@@ -139,7 +139,7 @@ func parseWhole(p func([]string, *Normalizer, string, *Result), format string, w
 	}
 	p(lines, n, spec.Dir, r)
 	if spec.Failed && !r.anyFailing() {
-		parseText(lines, n, r)
+		parseText(lines, n, spec.Dir, r)
 	}
 	if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
 		goFailFast(t.args, r)
@@ -204,7 +204,7 @@ func streamDiagnostics(format string, output io.Reader, n *Normalizer, spec Spec
 		// The tool failed and said nothing in its format: its lines
 		// tell. (Diagnostics that fail nothing, pylint's conventions, are
 		// what it failed for.)
-		parseText(aside, n, r)
+		parseText(aside, n, spec.Dir, r)
 		if asideCut {
 			r.cut(fmt.Sprintf("more than %d MB of error lines, none in the format: the rest were not read", maxAsideBytes>>20))
 		}

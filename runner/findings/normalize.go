@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -15,6 +17,8 @@ import (
 type Normalizer struct {
 	// roots are the directories replaced, longest first.
 	roots []string
+	// now tells the clock's timestamps from other dates.
+	now time.Time
 }
 
 // NewNormalizer returns a Normalizer for a run whose checks work below the
@@ -33,7 +37,7 @@ func NewNormalizer(roots ...string) *Normalizer {
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
-	return &Normalizer{roots: all}
+	return &Normalizer{roots: all, now: time.Now()}
 }
 
 func resolved(p string) string {
@@ -53,37 +57,112 @@ var rules = sync.OnceValue(func() []rule {
 	tmp := strings.TrimRight(filepath.Clean(os.TempDir()), "/")
 	return []rule{
 		// ANSI escape sequences (colours).
-		{holds("\x1b"), regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), ""},
+		{holds("\x1b"), regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`), "", nil},
 		// Temporary directories: $TMPDIR, /tmp, /var/tmp, macOS's
 		// /var/folders/.../T, each with the entry below it.
-		{holdsAny(tmp+"/", "/var/folders/", "/tmp/"), regexp.MustCompile(`(?:` + regexp.QuoteMeta(tmp) + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>"},
-		// Timestamps and times of day.
-		{holds("-"), regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<time>"},
-		{holds(":"), regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>"},
-		// Memory addresses and other hex numbers.
-		{holds("0x"), regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>"},
-		// Random values: UUIDs, long hex or decimal numbers (ids,
-		// hashes, nanosecond clocks), the numbers of processes, random
-		// seed values, ports and threads, temporary names (tmpab12cd).
-		{holds("-"), regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`), "<uuid>"},
-		{hexRun(12), regexp.MustCompile(`\b[0-9a-fA-F]{12,}\b`), "<hex>"},
-		{hasDigit, regexp.MustCompile(`(?i)\b(pid|process|seed|port|thread|worker)([\s:=#]+)\d+\b`), "${1}${2}N"},
-		{holds("tmp"), regexp.MustCompile(`\btmp[a-z0-9_]{6,}\b`), "<tmp>"},
-		// Durations: 0.02s, 1m30s, 150ms, 2.5µs, (0.00s).
-		{hasDigit, regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>"},
+		{holdsAny(tmp+"/", "/var/folders/", "/tmp/"), regexp.MustCompile(`(?:` + regexp.QuoteMeta(tmp) + `|/private/var/folders/[^/\s]+/[^/\s]+/T|/var/folders/[^/\s]+/[^/\s]+/T|/var/tmp|/tmp)/[^/\s:'"()]+`), "<tmp>", nil},
+		// Timestamps of the clock (a date within a day or two of now;
+		// another date says what failed) and times of day.
+		{holds("-"), regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "", clockDate},
+		{holds(":"), regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>", nil},
+		// Memory addresses and other hex numbers; Java's default
+		// toString (Foo@1b2c3d4e), whose hash code has up to 8 digits.
+		{holds("0x"), regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>", nil},
+		{holds("@"), regexp.MustCompile(`\b([A-Za-z_$][\w$]*)@[0-9a-fA-F]{1,8}\b`), "${1}@<hash>", nil},
+		// Clocks as numbers (Unix seconds, milliseconds, microseconds,
+		// nanoseconds near now). Other long numbers, UUIDs and digests
+		// say what failed, and stay.
+		{hexRun(10), regexp.MustCompile(`\b\d{10,19}\b`), "", clockNumber},
+		// The numbers of processes, random seeds, threads and workers,
+		// and ephemeral ports (a well-known port says what failed);
+		// pytest's numbered temporary directories; Java's pool threads;
+		// temporary names (tmpab12cd).
+		{hasDigit, regexp.MustCompile(`(?i)\b(pid|process|seed|port|thread|worker)([\s:=#-]+)(\d+)\b`), "", countedNumber},
+		{holds("pytest-"), regexp.MustCompile(`\bpytest-\d+\b`), "pytest-N", nil},
+		{holds("pool-"), regexp.MustCompile(`\bpool-\d+-thread-\d+\b`), "pool-N-thread-N", nil},
+		{holds("tmp"), regexp.MustCompile(`\btmp[a-z0-9_]{6,}\b`), "<tmp>", nil},
+		// Durations: 0.02s, 1m30s, 150ms, 2.5µs, (0.00s), and with a
+		// blank or a word: 0.084 seconds, [15 ms], 0.74 s; PHPUnit's
+		// Time: 00:00.011 and Memory: 4.00 MB.
+		{hasDigit, regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`), "<dur>", nil},
+		{hasDigit, regexp.MustCompile(`\b\d+(?:\.\d+)? (?:ns|us|µs|ms|s|secs?|seconds?|milliseconds?|minutes?)\b`), "<dur>", nil},
+		{holds("Time: "), regexp.MustCompile(`\bTime: \d{2}:\d{2}(?:\.\d+)?`), "Time: <dur>", nil},
+		{holds("Memory: "), regexp.MustCompile(`\bMemory: \d+(?:\.\d+)? ?[KMG]i?B\b`), "Memory: <mem>", nil},
 		// Goroutine, thread and process numbers in panics.
-		{holds("goroutine "), regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N"},
-		{holds("thread '"), regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)"},
+		{holds("goroutine "), regexp.MustCompile(`\bgoroutine \d+\b`), "goroutine N", nil},
+		{holds("thread '"), regexp.MustCompile(`\b(thread '[^']*') \(\d+\)`), "$1 (N)", nil},
 		// Line and column numbers: file.go:12:5, line 12, file.ts(12,5).
-		{holds(":"), regexp.MustCompile(`:\d+`), ":N"},
-		{hasDigit, regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N"},
-		{holds("("), regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)"},
+		{holds(":"), regexp.MustCompile(`:\d+`), ":N", nil},
+		{hasDigit, regexp.MustCompile(`(?i)\b(line|col|column) \d+`), "$1 N", nil},
+		{holds("("), regexp.MustCompile(`\(\d+,\s*\d+\)`), "(N,N)", nil},
 		// "./x" and "x" are the same file.
-		{holds("./"), regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1"},
+		{holds("./"), regexp.MustCompile(`(^|[\s(\[<"'=])\./`), "$1", nil},
 		// Runs of blanks (a single space stays as it is).
-		{func(s string) bool { return strings.ContainsAny(s, "\t\n\f\r") || strings.Contains(s, "  ") }, regexp.MustCompile(`\s+`), " "},
+		{func(s string) bool { return strings.ContainsAny(s, "\t\n\f\r") || strings.Contains(s, "  ") }, regexp.MustCompile(`\s+`), " ", nil},
 	}
 })
+
+// clockSpan is how far from now a date or a number read as a time is
+// the clock's (a run's two sides run within it), not a value under test.
+const clockSpan = 48 * time.Hour
+
+// nearNow reports whether t is within clockSpan of now.
+func nearNow(t, now time.Time) bool {
+	d := t.Sub(now)
+	return d < clockSpan && d > -clockSpan
+}
+
+// clockDate is "<time>" for a timestamp dated near now, else the
+// timestamp.
+func clockDate(m []string, now time.Time) string {
+	t, err := time.Parse("2006-01-02", m[0][:10])
+	if err == nil && nearNow(t, now.Truncate(24*time.Hour)) {
+		return "<time>"
+	}
+	return m[0]
+}
+
+// clockNumber is "<time>" for a number that reads as a Unix time near
+// now (in seconds, milliseconds, microseconds or nanoseconds), else the
+// number.
+func clockNumber(m []string, now time.Time) string {
+	v, err := strconv.ParseInt(m[0], 10, 64)
+	if err != nil {
+		return m[0]
+	}
+	var t time.Time
+	switch len(m[0]) {
+	case 10:
+		t = time.Unix(v, 0)
+	case 13:
+		t = time.UnixMilli(v)
+	case 16:
+		t = time.UnixMicro(v)
+	case 19:
+		t = time.Unix(0, v)
+	default:
+		return m[0]
+	}
+	if nearNow(t, now) {
+		return "<time>"
+	}
+	return m[0]
+}
+
+// firstEphemeral is the lowest port an operating system hands out for
+// a listener on port 0 (Linux's default range; IANA's starts higher).
+const firstEphemeral = 32768
+
+// countedNumber is "<word><sep>N" for the number after pid, process,
+// seed, thread or worker, and after port when it is ephemeral.
+func countedNumber(m []string, now time.Time) string {
+	if strings.EqualFold(m[1], "port") {
+		if p, err := strconv.Atoi(m[3]); err != nil || p < firstEphemeral {
+			return m[0]
+		}
+	}
+	return m[1] + m[2] + "N"
+}
 
 type rule struct {
 	// guard is false for every line re leaves as it is (and for some
@@ -91,6 +170,9 @@ type rule struct {
 	guard func(string) bool
 	re    *regexp.Regexp
 	with  string
+	// fn, when set, replaces each match itself (given the match's
+	// submatches and the time the normaliser was made), with instead.
+	fn func(m []string, now time.Time) string
 }
 
 // holds is the guard of the lines that hold sub.
@@ -143,7 +225,11 @@ func (n *Normalizer) Line(s string) string {
 	}
 	s = n.relative(s)
 	for _, r := range rules() {
-		if r.guard(s) {
+		switch {
+		case !r.guard(s):
+		case r.fn != nil:
+			s = r.re.ReplaceAllStringFunc(s, func(m string) string { return r.fn(r.re.FindStringSubmatch(m), n.now) })
+		default:
 			s = r.re.ReplaceAllString(s, r.with)
 		}
 	}

@@ -39,7 +39,7 @@ func referenceParse(spec Spec, output io.Reader) Result {
 			p(lines, n, spec.Dir, &r)
 		}
 		if spec.Failed && !r.anyFailing() && format != FormatText {
-			refParseText(lines, n, &r)
+			refParseText(lines, n, spec.Dir, &r)
 		}
 		if t := toolOf(words); t.name == "go test" && (format == FormatGoTest || format == FormatGoTestJSON) {
 			goFailFast(t.args, &r)
@@ -100,7 +100,7 @@ func refStreamDiagnostics(format string, output io.Reader, n *Normalizer, spec S
 		r.Problem = "read the output: " + err.Error()
 	}
 	if spec.Failed && len(r.Findings) == 0 {
-		refParseText(aside, n, r)
+		refParseText(aside, n, spec.Dir, r)
 		r.Truncated = r.Truncated || asideCut
 	}
 }
@@ -163,7 +163,7 @@ func refParseSniffed(lines []string, n *Normalizer, dir string, r *Result) {
 			rest = append(rest, l)
 		}
 	}
-	refParseText(rest, n, r)
+	refParseText(rest, n, dir, r)
 }
 
 func refSpan(s sniffer, lines []string) (from, to int, ok bool) {
@@ -194,15 +194,15 @@ func refSpan(s sniffer, lines []string) (from, to int, ok bool) {
 	return max(from-s.before, 0), to, true
 }
 
-func refParseText(lines []string, n *Normalizer, r *Result) {
+func refParseText(lines []string, n *Normalizer, dir string, r *Result) {
 	for _, l := range lines {
-		if f, ok := refTextFinding(l, n); ok {
+		if f, ok := refTextFinding(l, n, dir); ok {
 			r.add(f)
 		}
 	}
 }
 
-func refTextFinding(l string, n *Normalizer) (Finding, bool) {
+func refTextFinding(l string, n *Normalizer, dir string) (Finding, bool) {
 	norm := n.Line(l)
 	if norm == "" || IsSummary(norm) {
 		return Finding{}, false
@@ -214,7 +214,7 @@ func refTextFinding(l string, n *Normalizer) (Finding, bool) {
 	msg := strings.TrimSpace(n.relative(refStripANSI(l)))
 	f := Finding{Kind: KindLine, Severity: sev, Message: msg}
 	if m := lineLocationRE().FindStringSubmatch(msg); m != nil {
-		f.File, f.Line = m[1], atoi(m[2])
+		f.File, f.Line = n.Path(dir, m[1]), atoi(m[2])
 	}
 	return f, true
 }

@@ -141,7 +141,7 @@ func readSniffed(before []Finding, lines []string, n *Normalizer, dir string, r 
 		if claimed[i] {
 			continue
 		}
-		if f, ok := textFinding(l, n); ok && !r.add(f) {
+		if f, ok := textFinding(l, n, dir); ok && !r.add(f) {
 			return
 		}
 	}
@@ -190,7 +190,7 @@ func streamSniffed(output io.Reader, n *Normalizer, dir string, stops *buildStop
 			}
 			if above = append(above, line); len(above) > maxBefore {
 				if len(before) <= bounds.findings { // one past them cuts the result
-					if f, ok := textFinding(above[0], n); ok {
+					if f, ok := textFinding(above[0], n, dir); ok {
 						before = append(before, f)
 					}
 				}

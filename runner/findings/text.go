@@ -15,17 +15,18 @@ import (
 //
 // It stops at the first finding the result has no room for: a line past
 // that is never normalised.
-func parseText(lines []string, n *Normalizer, r *Result) {
+func parseText(lines []string, n *Normalizer, dir string, r *Result) {
 	for _, l := range lines {
-		if f, ok := textFinding(l, n); ok && !r.add(f) {
+		if f, ok := textFinding(l, n, dir); ok && !r.add(f) {
 			return
 		}
 	}
 }
 
 // textFinding is the finding of one line of plain output, unless it is
-// blank or a summary.
-func textFinding(l string, n *Normalizer) (Finding, bool) {
+// blank or a summary. The file:line it names, if any, is its place, the
+// file made relative to the project root (the check ran in dir).
+func textFinding(l string, n *Normalizer, dir string) (Finding, bool) {
 	norm := n.Line(l)
 	if norm == "" || IsSummary(norm) {
 		return Finding{}, false
@@ -40,7 +41,7 @@ func textFinding(l string, n *Normalizer) (Finding, bool) {
 		return f, true // no file:line (lineLocationRE)
 	}
 	if m := lineLocationRE().FindStringSubmatch(msg); m != nil {
-		f.File, f.Line = m[1], atoi(m[2])
+		f.File, f.Line = n.Path(dir, m[1]), atoi(m[2])
 	}
 	return f, true
 }
