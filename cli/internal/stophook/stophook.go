@@ -394,6 +394,9 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 		if s.source == trust.SourceNone {
 			return h.configFailure(ctx, s.root, err)
 		}
+		if out := h.layoutBlock(s, err); out != nil {
+			return *out
+		}
 		return h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
 	}
 
@@ -499,6 +502,11 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 		h.watchTrust(ctx, s, in.SessionID, r)
 	}
 	if out.configErr != nil {
+		if s.source != trust.SourceNone {
+			if block := h.layoutBlock(s, out.configErr); block != nil {
+				return *block
+			}
+		}
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
 		if h.afterConfigBlock {
