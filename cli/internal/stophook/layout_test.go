@@ -62,7 +62,7 @@ func TestWorkTreeLayoutBreaksTrusted(t *testing.T) {
 				mustWrite(t, filepath.Join(root, "src", "sub", "wd", "a.txt"), "ok\nBAD\n")
 				c.make(t, root, filepath.Join(root, filepath.FromSlash(d.rel)))
 
-				o := Options{Getenv: env(t, map[string]string{"GAUNTLET_STOP_HOOK_TIMEOUT": "60"})}
+				o := Options{}
 				out, _, _ := callExec(t, o, runner.ExecuteRun, input(root, false))
 				if out.Status == runner.StatusError {
 					t.Fatalf("first stop approves with an error: %+v", out)

@@ -352,6 +352,11 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if guard == nil {
 		known.root, known.session = root, in.SessionID
 		h.afterConfigBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
+		// Git's own files are looked at before anything runs git: a FIFO
+		// there would hold the stop until its deadline.
+		if odd := gitFileProblems(root); len(odd) > 0 {
+			return h.gitFileBlock(odd)
+		}
 	}
 	s, stop := h.open(ctx, root, where)
 	h.hold(ctx, root, "")
