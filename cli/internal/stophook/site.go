@@ -38,6 +38,9 @@ type site struct {
 	// project is the configuration in force: the trusted files when there
 	// are any, else the work tree's.
 	project *config.Project
+	// trusted are the trusted configuration's files; nil when the work
+	// tree's configuration is in force.
+	trusted config.Files
 	// trustChange says how the trusted configuration changed since an
 	// earlier stop of this agent session, "" when it did not (watchTrust);
 	// pinned that this stop adopted HEAD's configuration as the trusted
@@ -397,6 +400,9 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (
 		return nil, &out
 	}
 	s.trust, s.source = f.st, f.t.Source
+	if s.source != trust.SourceNone {
+		s.trusted = f.t.Files
+	}
 	if f.st != nil && h.pin(ctx, root, f.t) {
 		s.pinned = fmt.Sprintf("The configuration committed at HEAD (%s) was adopted as the trusted one at this stop: "+
 			"no record of a person's trust was found (a first stop since an upgrade, or the record was deleted).", shortCommit(f.t.Commit))
@@ -412,6 +418,9 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (
 		out := h.answer(runner.StatusNoConfig, "The trusted configuration has no gates ("+trustedWhen(*f.st)+").")
 		return s, &out
 	case f.err != nil:
+		if out := h.layoutBlock(s, errors.Unwrap(f.err)); out != nil {
+			return s, out
+		}
 		out := h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(errors.Unwrap(f.err)))
 		return s, &out
 	}

@@ -352,6 +352,11 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if guard == nil {
 		known.root, known.session = root, in.SessionID
 		h.afterConfigBlock = h.takeBlock(ctx, root, in.SessionID) && in.Continuing
+		// Git's own files are looked at before anything runs git: a FIFO
+		// there would hold the stop until its deadline.
+		if odd := gitFileProblems(root); len(odd) > 0 {
+			return h.gitFileBlock(odd)
+		}
 	}
 	s, stop := h.open(ctx, root, where)
 	h.hold(ctx, root, "")
@@ -393,6 +398,9 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 	if err != nil {
 		if s.source == trust.SourceNone {
 			return h.configFailure(ctx, s.root, err)
+		}
+		if out := h.layoutBlock(s, err); out != nil {
+			return *out
 		}
 		return h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
 	}
@@ -499,6 +507,11 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 		h.watchTrust(ctx, s, in.SessionID, r)
 	}
 	if out.configErr != nil {
+		if s.source != trust.SourceNone {
+			if block := h.layoutBlock(s, out.configErr); block != nil {
+				return *block
+			}
+		}
 		// A configuration broken by the change blocks once per turn: it has
 		// no retry budget to end a loop.
 		if h.afterConfigBlock {

@@ -1,0 +1,64 @@
+package stophook
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-gauntlet/agent-gauntlet/runner"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+)
+
+// Git opens its own files in the git directory (HEAD, the index, the
+// configuration, the packed refs, the shallow and grafts lists, the
+// alternates) with a blocking open too: a FIFO planted at one holds the
+// first git command of the stop until its deadline. They are looked at,
+// without an open and without running git, before anything runs git.
+
+// gitDirFiles are git's fixed files of a work tree's git directory
+// (perWorktree) and of the common directory.
+var (
+	gitDirFiles    = []string{"HEAD", "index"}
+	commonDirFiles = []string{"config", "packed-refs", "shallow", filepath.Join("info", "grafts"),
+		filepath.Join("objects", "info", "alternates")}
+)
+
+// gitFileProblems names each of git's fixed files of the repository
+// holding root that is, or links to, what no open should wait on (a FIFO,
+// a socket, a device), as "path (what it is)"; nil when root is in no
+// repository git's files show.
+func gitFileProblems(root string) []string {
+	d, ok := gitdir.Find(root)
+	if !ok {
+		return nil
+	}
+	var paths []string
+	for _, f := range gitDirFiles {
+		paths = append(paths, filepath.Join(d.GitDir, f))
+	}
+	for _, f := range commonDirFiles {
+		paths = append(paths, filepath.Join(d.CommonDir, f))
+	}
+	var found []string
+	for _, p := range paths {
+		if what := oddRuleFile(p, false); what != "" {
+			found = append(found, p+" ("+what+")")
+		}
+	}
+	return found
+}
+
+// gitFileBlock is the answer for git's files named by found
+// (gitFileProblems): a block once per turn (configBlock), the stop right
+// after it let go.
+func (h *hook) gitFileBlock(found []string) Outcome {
+	if h.afterConfigBlock {
+		return h.answer(runner.StatusStopHookActive, "Where git reads its own files there is what is not a file ("+
+			strings.Join(found, ", ")+"), and the stop right after such a block is allowed: the gates did not run.")
+	}
+	out := h.answer(runner.StatusFailed, "Where git reads its own files there is what is not a file: "+
+		strings.Join(found, ", ")+". Git would wait on it, so no gate ran.")
+	out.Instructions = WorkTreeInstructions("Where git reads its own files, your change put what is not a file: " +
+		strings.Join(found, ", ") + ". Remove it (`rm <path>`), or restore the file git had there.")
+	out.configBlock = true
+	return out
+}
