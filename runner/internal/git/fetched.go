@@ -31,15 +31,17 @@ func TrackingRef(base string) (ref, remote string) {
 // at commit). A ref moved by `git update-ref`, `git branch -f`, a push
 // from this repository ("update by push") or a write of its files leaves
 // no such entry, and a commit it names may be one the agent made: it is
-// not the remote's.
+// not the remote's. Nor is a fetch or pull from elsewhere (fromRemote): a
+// path or url that is not the remote's configured url, another remote, or
+// a fetch with no remote named while another remote's configured refspec
+// writes the ref.
 func Fetched(ctx context.Context, root, base, commit string) (bool, error) {
 	if commit == "" || checkRef("base branch", base) != nil {
 		return false, nil
 	}
 	ref, remote := TrackingRef(base)
 	head := "refs/remotes/" + remote + "/HEAD"
-	var logs, url []byte
-	var urlCode int
+	var logs, conf []byte
 	err := parallel(
 		func() (err error) {
 			logs, _, err = run(ctx, call{root: root, args: []string{"log", "--walk-reflogs", "--ignore-missing",
@@ -47,10 +49,11 @@ func Fetched(ctx context.Context, root, base, commit string) (bool, error) {
 			return err
 		},
 		func() (err error) {
-			url, urlCode, err = run(ctx, call{root: root, args: []string{"config", "--get", "remote." + remote + ".url"}, okCodes: []int{1}})
+			conf, _, err = run(ctx, call{root: root, args: []string{"config", "-z", "--get-regexp", `^remote\..*\.(url|fetch)$`}, okCodes: []int{1}})
 			return err
 		})
-	if err != nil || urlCode != 0 || strings.TrimSpace(string(url)) == "" {
+	remotes := parseRemotes(conf)
+	if err != nil || len(remotes[remote].urls) == 0 || strings.TrimSpace(remotes[remote].urls[0]) == "" {
 		return false, err
 	}
 	own, cloned := "", false // the ref's newest entry; the remote's HEAD cloned at commit
@@ -69,7 +72,7 @@ func Fetched(ctx context.Context, root, base, commit string) (bool, error) {
 		return cloned, nil
 	}
 	sha, msg, _ := strings.Cut(own, "\x1f")
-	return sha == commit && slices.Contains(fetchActions, reflogAction(msg)), nil
+	return sha == commit && slices.Contains(fetchActions, reflogAction(msg)) && fromRemote(msg, ref, remote, remotes), nil
 }
 
 // reflogAction is the first word of a reflog message: the command that

@@ -11,10 +11,13 @@ import (
 // Fetched's invariant: a commit the base branch's remote-tracking ref
 // names counts as the remote's only when git put it there from a
 // configured remote (its newest reflog entry is a fetch, pull or clone
-// that moved the ref to that commit). Every other way of moving the ref
-// (update-ref with or without a message, a push from this repository, a
-// write of the ref's file, a fetch with no remote configured, a remote
-// removed since) leaves it unfetched. The table moves
+// that moved the ref to that commit, from that remote: named, or by its
+// configured url, or implied while no other remote's refspec writes the
+// ref). Every other way of moving the ref (update-ref with or without a
+// message, a push from this repository, a write of the ref's file, a
+// fetch with no remote configured, a remote removed since, a fetch or
+// pull from a path or url that is not the remote's, from another remote
+// by an explicit refspec or by its configured one) leaves it unfetched. The table moves
 // refs/remotes/origin/main every way there is, over two history shapes:
 // the ref ahead of the local base by a commit made elsewhere, or on a
 // commit of this repository's own (the agent's work).
@@ -229,6 +232,57 @@ func fetchedMoves() []fetchedMove {
 			if err := os.WriteFile(p, []byte(c+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			return c
+		}, false, ""},
+		{"fetch by the remote's url into the ref", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("fetch", "-q", x.bare, "+main:refs/remotes/origin/main")
+			return c
+		}, true, ""},
+		{"fetch from a scratch clone into the ref", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("fetch", "-q", x.r.root, "+side:refs/remotes/origin/main")
+			return c
+		}, false, ""},
+		{"pull from a scratch clone", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("fetch", "-q", x.other.root, "+main:refs/remotes/origin/main")
+			x.r.git("update-ref", "-d", "refs/remotes/origin/main")
+			x.r.git("pull", "-q", "--ff-only", x.other.root, "+main:refs/remotes/origin/main")
+			return c
+		}, false, ""},
+		{"fetch from another remote into the ref", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("remote", "add", "mirror", x.r.root)
+			x.r.git("fetch", "-q", "mirror", "+side:refs/remotes/origin/main")
+			return c
+		}, false, ""},
+		{"fetch of another remote whose refspec writes the ref", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("remote", "add", "mirror", x.r.root)
+			x.r.git("config", "remote.mirror.fetch", "+refs/heads/side:refs/remotes/origin/main")
+			x.r.git("fetch", "-q", "mirror")
+			return c
+		}, false, ""},
+		{"fetch --all with another remote whose refspec writes the ref", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("remote", "add", "zmirror", x.r.root)
+			x.r.git("config", "remote.zmirror.fetch", "+refs/heads/side:refs/remotes/origin/main")
+			x.r.git("fetch", "-q", "--all")
+			return c
+		}, false, ""},
+		{"fetch --all with another remote of its own refs", func(t *testing.T, x moveEnv) string {
+			c := x.other.push()
+			x.r.git("remote", "add", "mirror", x.r.root)
+			x.r.git("fetch", "-q", "--all")
+			return c
+		}, true, ""},
+		{"fetch with the branch tracking another remote that writes the ref", func(t *testing.T, x moveEnv) string {
+			c := x.r.own()
+			x.r.git("remote", "add", "mirror", x.r.root)
+			x.r.git("config", "remote.mirror.fetch", "+refs/heads/side:refs/remotes/origin/main")
+			x.r.git("config", "branch.main.remote", "mirror")
+			x.r.git("fetch", "-q")
 			return c
 		}, false, ""},
 		{"fetch, then moved back by hand", func(t *testing.T, x moveEnv) string {

@@ -41,7 +41,7 @@ import (
 const fetchedMemoName = "fetched.json"
 
 // fetchedTag opens every key of the fetched memo.
-const fetchedTag = "agent-gauntlet fetched v1"
+const fetchedTag = "agent-gauntlet fetched v2"
 
 // maxFetchedEntries bounds the answers the memo keeps: one for each
 // project root and base branch (worktrees share the common directory).
