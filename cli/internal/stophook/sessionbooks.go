@@ -26,7 +26,7 @@ import (
 // named with its pending gates and where its worktree is now.
 
 // seeSession records the project at root, judged by this stop, as a book
-// of session id (verdicts.SeeSession).
+// of session id (verdicts.SeeSession), when root is in a linked worktree.
 func (h *hook) seeSession(id, root string) {
 	if id == "" || place.MovedByEnv() {
 		return
@@ -36,11 +36,15 @@ func (h *hook) seeSession(id, root string) {
 		return
 	}
 	p, ok := placeOf(d, root)
-	if !ok {
+	home := verdicts.StateHome(h.o.Getenv)
+	// Only a linked worktree's book can be left under a key the session's
+	// path no longer opens (bookNow); and a state home inside the work
+	// tree is no place for a record of ours.
+	if !ok || p.Worktree() == "." || home == "" || within(home, d.TopLevel) {
 		return
 	}
 	b := verdicts.SessionBook{Key: verdicts.KeyOf(p), Root: root, At: h.o.Now()}
-	if err := verdicts.SeeSession(verdicts.StateHome(h.o.Getenv), id, b); err != nil {
+	if err := verdicts.SeeSession(home, id, b); err != nil {
 		h.warn("cannot record the project session %s judged: %v", id, err)
 	}
 }
