@@ -319,6 +319,7 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 			where.From = recalledFrom
 		}
 	}
+	found = sessionLeft(ctx, verdicts.StateHome(h.o.Getenv), in.SessionID, found, ok && err == nil, h.o.Now())
 	if ok && where.From != recalledFrom && inner != "" && within(inner, found.Root) && !within(where.Dir, found.Root) {
 		row, _ := hookproto.Lookup(in.Agent)
 		where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}

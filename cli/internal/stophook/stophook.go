@@ -374,6 +374,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if s != nil {
 		s.reachChange = h.watchReach(sessionDir(in, h.o), found, in.SessionID)
 		h.seeWorkspace(sessionDir(in, h.o), s)
+		h.seeSession(in.SessionID, root)
 		if where.From == recalledFrom {
 			s.reachChange = strings.TrimSpace(recalledNote(where, root) + " " + s.reachChange)
 		}

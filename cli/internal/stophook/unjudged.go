@@ -3,6 +3,7 @@ package stophook
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,7 +61,8 @@ func unjudgedPending(ctx context.Context, known []trust.Known, now time.Time) un
 // by its record's gates and its verdict book; nil when it has no book, no
 // usable record or no gates.
 func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string {
-	if b, err := verdicts.Read(verdicts.KeyOf(k.Place)); b == nil || err != nil {
+	b, err := verdicts.Read(verdicts.KeyOf(k.Place))
+	if b == nil || err != nil {
 		return nil
 	}
 	rec, err := trust.ReadRecord(k.Place)
@@ -76,7 +78,24 @@ func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string
 			cfg = c
 		}
 	}
-	return pendingFailures(ctx, cfg, now).all()
+	if gates := pendingFailures(ctx, cfg, now).all(); len(gates) > 0 || goneDir(k.Root()) == "" {
+		return gates
+	}
+	return bookFailing(b)
+}
+
+// bookFailing names the jobs the book b holds failing, for a project
+// whose directory is gone (its worktree removed): no log directory is
+// left to read, and the book, kept in the git common directory, is all
+// that says what failed there.
+func bookFailing(b *verdicts.Book) []string {
+	p, _ := b.Pending("", "", nil)
+	jobs := slices.Collect(maps.Keys(p.Checks))
+	for job := range p.Slots {
+		jobs = append(jobs, job)
+	}
+	slices.Sort(jobs)
+	return jobs
 }
 
 // untrustedUnverified is what an approve of a configuration nobody trusted
