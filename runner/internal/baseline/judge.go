@@ -99,17 +99,24 @@ func baseContext(ctx context.Context) (context.Context, context.CancelFunc, erro
 	left := time.Until(d)
 	reserve := min(max(left/10, minReserve), maxReserve)
 	if left <= reserve {
-		return nil, nil, fmt.Errorf("the run's deadline leaves no time to run it on the base (%s left)", left.Round(time.Second))
+		return nil, nil, deadlineError(fmt.Sprintf("the run's deadline leaves no time to run it on the base (%s left)", left.Round(time.Second)))
 	}
 	c, cancel := context.WithDeadline(ctx, d.Add(-reserve))
 	return c, cancel, nil
 }
 
+// deadlineError is the error of a comparison with the base that the
+// run's deadline cut: the deadline is the person's setting (the stop
+// hook's timeout), nothing the change can fix.
+type deadlineError string
+
+func (e deadlineError) Error() string { return string(e) }
+
 // outOfTime is err, said plainly when it came from the base's share of
 // the run's time running out (ctx ended, parent not).
 func outOfTime(ctx, parent context.Context, err error) error {
 	if ctx.Err() != nil && parent.Err() == nil {
-		return fmt.Errorf("the base run could not finish before the run's deadline")
+		return deadlineError("the base run could not finish before the run's deadline")
 	}
 	return err
 }
@@ -351,14 +358,15 @@ func (j *Judge) where(commit string) string {
 
 // unavailable is the verdict on a failure whose base could not be asked:
 // it fails, saying why (never a false approve). A base that could not even
-// be checked out (ErrNoWorktree) is an infrastructure error instead: the
-// failure is not judged (it may be the base's), nothing the change can
-// fix; the run says so and the next one asks again.
+// be checked out (ErrNoWorktree), or whose comparison the run's deadline
+// cut (deadlineError), is an infrastructure error instead: the failure is
+// not judged (it may be the base's), nothing the change can fix; the run
+// says so and the next one asks again.
 func (j *Judge) unavailable(f check.Failure, msg, commit string, err error) check.Judgement {
 	fmt.Fprintf(f.Log, noteLine, "not compared with the base branch: "+err.Error())
 	out := check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNoBaseline, msg, err),
 		Baseline: &gate.Baseline{Commit: commit, Reason: err.Error()}}
-	if errors.Is(err, ErrNoWorktree) {
+	if errors.Is(err, ErrNoWorktree) || errors.As(err, new(deadlineError)) {
 		out.Status, out.Infrastructure = gate.StatusError, true
 	}
 	return out
