@@ -121,6 +121,13 @@ func outOfTime(ctx, parent context.Context, err error) error {
 	return err
 }
 
+// cutRerun is true when only what the run's deadline kept from running
+// again stands between v and a verdict: nothing is new, something is
+// unverified, and the base's share of the run's time (ctx) ran out.
+func cutRerun(ctx, parent context.Context, v findings.Verdict) bool {
+	return !v.PreExisting && len(v.New) == 0 && len(v.Unverified) > 0 && ctx.Err() != nil && parent.Err() == nil
+}
+
 // maxReruns bounds how often a stopped check runs again (each rerun may
 // stop at a later failure).
 const maxReruns = 3
@@ -196,6 +203,9 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 			cmd = plan.Command // what stops now stopped in the parts run again
 		}
 		v = findings.CompareWith(base.Findings, work, diff, src)
+	}
+	if cutRerun(ctx, parent, v) {
+		return j.unavailable(f, msg, commit, deadlineError("running again what a failure kept from running could not finish before the run's deadline"))
 	}
 	if v.PreExisting && f.Outcome.ExitCode != base.ExitCode {
 		v.PreExisting = false
