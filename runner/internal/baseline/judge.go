@@ -99,19 +99,33 @@ func baseContext(ctx context.Context) (context.Context, context.CancelFunc, erro
 	left := time.Until(d)
 	reserve := min(max(left/10, minReserve), maxReserve)
 	if left <= reserve {
-		return nil, nil, fmt.Errorf("the run's deadline leaves no time to run it on the base (%s left)", left.Round(time.Second))
+		return nil, nil, deadlineError(fmt.Sprintf("the run's deadline leaves no time to run it on the base (%s left)", left.Round(time.Second)))
 	}
 	c, cancel := context.WithDeadline(ctx, d.Add(-reserve))
 	return c, cancel, nil
 }
 
+// deadlineError is the error of a comparison with the base that the
+// run's deadline cut: the deadline is the person's setting (the stop
+// hook's timeout), nothing the change can fix.
+type deadlineError string
+
+func (e deadlineError) Error() string { return string(e) }
+
 // outOfTime is err, said plainly when it came from the base's share of
 // the run's time running out (ctx ended, parent not).
 func outOfTime(ctx, parent context.Context, err error) error {
 	if ctx.Err() != nil && parent.Err() == nil {
-		return fmt.Errorf("the base run could not finish before the run's deadline")
+		return deadlineError("the base run could not finish before the run's deadline")
 	}
 	return err
+}
+
+// cutRerun is true when only what the run's deadline kept from running
+// again stands between v and a verdict: nothing is new, something is
+// unverified, and the base's share of the run's time (ctx) ran out.
+func cutRerun(ctx, parent context.Context, v findings.Verdict) bool {
+	return !v.PreExisting && len(v.New) == 0 && len(v.Unverified) > 0 && ctx.Err() != nil && parent.Err() == nil
 }
 
 // maxReruns bounds how often a stopped check runs again (each rerun may
@@ -207,6 +221,9 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 	}
 	if why := stoppedOnlyHere(work, base.Findings); why != "" {
 		return j.newStep(f, msg, commit, b, v.Work, why)
+	}
+	if cutRerun(ctx, parent, v) {
+		return j.unavailable(f, msg, commit, deadlineError("running again what a failure kept from running could not finish before the run's deadline"))
 	}
 	if v.PreExisting && sameEnd && f.Outcome.ExitCode != base.ExitCode {
 		v.PreExisting = false
@@ -458,14 +475,15 @@ func (j *Judge) where(commit string) string {
 
 // unavailable is the verdict on a failure whose base could not be asked:
 // it fails, saying why (never a false approve). A base that could not even
-// be checked out (ErrNoWorktree) is an infrastructure error instead: the
-// failure is not judged (it may be the base's), nothing the change can
-// fix; the run says so and the next one asks again.
+// be checked out (ErrNoWorktree), or whose comparison the run's deadline
+// cut (deadlineError), is an infrastructure error instead: the failure is
+// not judged (it may be the base's), nothing the change can fix; the run
+// says so and the next one asks again.
 func (j *Judge) unavailable(f check.Failure, msg, commit string, err error) check.Judgement {
 	fmt.Fprintf(f.Log, noteLine, "not compared with the base branch: "+err.Error())
 	out := check.Judgement{Status: gate.StatusFail, Message: fmt.Sprintf(msgNoBaseline, msg, err),
 		Baseline: &gate.Baseline{Commit: commit, Reason: err.Error()}}
-	if errors.Is(err, ErrNoWorktree) {
+	if errors.Is(err, ErrNoWorktree) || errors.As(err, new(deadlineError)) {
 		out.Status, out.Infrastructure = gate.StatusError, true
 	}
 	return out

@@ -426,33 +426,62 @@ func (b *blockingSource) Base(ctx context.Context, _ Request) (Result, error) {
 	return Result{}, fmt.Errorf("the check could not run on the base: Canceled")
 }
 
-// A base run that cannot finish within the run's deadline ends early
-// enough for the run to end by itself: the check fails, not compared
-// with the base, the work tree's failure reported as such (never the run
-// interrupted, whose answer would be an infrastructure error).
+// checkoutCut is a base whose checkout never finishes before its context
+// ends (git killed by the deadline).
+type checkoutCut struct{}
+
+func (checkoutCut) Base(ctx context.Context, _ Request) (Result, error) {
+	<-ctx.Done()
+	return Result{}, fmt.Errorf("%w: git worktree add: signal: killed", ErrNoWorktree)
+}
+
+// The run's deadline (the stop hook's timeout) is the person's setting,
+// never the agent's to fix. Invariant: a check whose verdict depends on a
+// comparison with the base that the deadline cut (the base checkout, the
+// base run, or no time left for either) is never a block for that reason
+// alone: it is an infrastructure error naming the check as not compared
+// and why, whatever the work tree's failure looks like; the judge ends
+// before the run's deadline. A base that finished and passes still
+// makes the failure new (a block), deadline or not.
 func TestJudgeDeadline(t *testing.T) {
-	src := &blockingSource{}
-	j := &Judge{Source: src, BaseBranch: "main", Diff: noDiff, Commit: func(context.Context) (string, error) { return "0123456789abcdef", nil }}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	log := logFile(t)
-	f := check.Failure{Job: checkJob("lint", ".", nil, nil), Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed("a.go:1:1: new\n"),
-		Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1}}
-	jd := j.Failure(ctx, f)
-	if ctx.Err() != nil {
-		t.Fatalf("the judge outlived the run's deadline")
-	}
-	want := "Exited with code 1; not compared with the base branch: the base run could not finish before the run's deadline"
-	if jd.Status != gate.StatusFail || jd.Message != want {
-		t.Errorf("Failure = %s %q, want fail %q", jd.Status, jd.Message, want)
-	}
-	if d, _ := ctx.Deadline(); !src.deadline.Before(d.Add(-minReserve + time.Millisecond)) {
-		t.Errorf("the base got the whole deadline: %v of %v", src.deadline, d)
-	}
-	// No time left for the base at all: the same verdict, at once.
-	short, cancel2 := context.WithTimeout(context.Background(), time.Second)
-	defer cancel2()
-	if jd := j.Failure(short, f); jd.Status != gate.StatusFail || !strings.Contains(jd.Message, "leaves no time to run it on the base") {
-		t.Errorf("Failure = %s %q", jd.Status, jd.Message)
+	const why = "not compared with the base branch: the base run could not finish before the run's deadline"
+	for _, cut := range []struct {
+		name    string
+		src     Source
+		timeout time.Duration
+		status  gate.Status
+		msg     string
+	}{
+		{"base run cut", &blockingSource{}, 3 * time.Second, gate.StatusError, why},
+		{"base checkout cut", checkoutCut{}, 3 * time.Second, gate.StatusError, why},
+		{"no time left for the base", &blockingSource{}, time.Second, gate.StatusError, "leaves no time to run it on the base"},
+		{"base finished and passes", &fakeSource{res: Result{Passed: true}}, 3 * time.Second, gate.StatusFail, "new, not on the base branch"},
+	} {
+		for _, work := range []struct{ name, out string }{
+			{"failure the base may share", "a.go:1:1: old\n"},
+			{"failure the base may not share", "b.go:9:1: new\n"},
+		} {
+			t.Run(cut.name+"/"+work.name, func(t *testing.T) {
+				j := &Judge{Source: cut.src, BaseBranch: "main", Diff: noDiff, Commit: func(context.Context) (string, error) { return "0123456789abcdef", nil }}
+				ctx, cancel := context.WithTimeout(context.Background(), cut.timeout)
+				defer cancel()
+				log := logFile(t)
+				f := check.Failure{Job: checkJob("lint", ".", nil, func(c *config.Check) { c.Baseline = true }), Env: gate.Env{Root: "/w"}, Log: log, Findings: parsed(work.out),
+					Outcome: check.Outcome{Status: gate.StatusFail, Message: "Exited with code 1", ExitCode: 1}}
+				jd := j.Failure(ctx, f)
+				if ctx.Err() != nil {
+					t.Fatalf("the judge outlived the run's deadline")
+				}
+				infra := cut.status == gate.StatusError
+				if jd.Status != cut.status || jd.Infrastructure != infra || !strings.Contains(jd.Message, cut.msg) {
+					t.Errorf("Failure = %s infrastructure=%v %q, want %s infrastructure=%v containing %q", jd.Status, jd.Infrastructure, jd.Message, cut.status, infra, cut.msg)
+				}
+				if b, ok := cut.src.(*blockingSource); ok && cut.timeout > time.Second {
+					if d, _ := ctx.Deadline(); !b.deadline.Before(d.Add(-minReserve + time.Millisecond)) {
+						t.Errorf("the base got the whole deadline: %v of %v", b.deadline, d)
+					}
+				}
+			})
+		}
 	}
 }
