@@ -55,10 +55,5 @@ func (h *hook) gitFileBlock(found []string) Outcome {
 		return h.answer(runner.StatusStopHookActive, "Where git reads its own files there is what is not a file ("+
 			strings.Join(found, ", ")+"), and the stop right after such a block is allowed: the gates did not run.")
 	}
-	out := h.answer(runner.StatusFailed, "Where git reads its own files there is what is not a file: "+
-		strings.Join(found, ", ")+". Git would wait on it, so no gate ran.")
-	out.Instructions = WorkTreeInstructions("Where git reads its own files, your change put what is not a file: " +
-		strings.Join(found, ", ") + ". Remove it (`rm <path>`), or restore the file git had there.")
-	out.configBlock = true
-	return out
+	return h.notAFileBlock("Where git reads its own files", found, "restore the file git had there")
 }

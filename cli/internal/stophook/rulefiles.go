@@ -136,10 +136,17 @@ func oddRuleFile(f string, dirs bool) string {
 // ruleFileBlock is the block for the rule files named by found
 // (ruleFileProblems).
 func (h *hook) ruleFileBlock(found []string) Outcome {
-	out := h.answer(runner.StatusFailed, "Where git reads its ignore or attribute rules there is what is not a file: "+
-		strings.Join(found, ", ")+". Git would wait on it, so no gate ran.")
-	out.Instructions = WorkTreeInstructions("Where git reads its ignore or attribute rules, your change put what is not a file: " +
-		strings.Join(found, ", ") + ". Remove it (`rm <path>`), or put a regular file there.")
+	return h.notAFileBlock("Where git reads its ignore or attribute rules", found, "put a regular file there")
+}
+
+// notAFileBlock is the block for what is not a file at the places found,
+// where git reads them (where says which): git would wait on it, so no
+// gate ran; the agent's instructions say how to undo it (remedy, after
+// removing it).
+func (h *hook) notAFileBlock(where string, found []string, remedy string) Outcome {
+	list := strings.Join(found, ", ")
+	out := h.answer(runner.StatusFailed, where+" there is what is not a file: "+list+". Git would wait on it, so no gate ran.")
+	out.Instructions = WorkTreeInstructions(where + ", your change put what is not a file: " + list + ". Remove it (`rm <path>`), or " + remedy + ".")
 	out.configBlock = true
 	return out
 }
