@@ -73,7 +73,7 @@ var rules = sync.OnceValue(func() []rule {
 		// nanoseconds near now). Other long numbers, UUIDs and digests
 		// say what failed, and stay.
 		{hexRun(10), regexp.MustCompile(`\b\d{10,19}\b`), "", clockNumber},
-		// The numbers of processes, random seeds, threads and workers,
+		// The numbers of processes, random-number seed, threads and workers,
 		// and ephemeral ports (a well-known port says what failed);
 		// pytest's numbered temporary directories; Java's pool threads;
 		// temporary names (tmpab12cd).
