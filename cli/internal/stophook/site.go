@@ -419,7 +419,7 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (
 		out := h.answer(runner.StatusNoConfig, "The trusted configuration has no gates ("+trustedWhen(*f.st)+").")
 		return s, &out
 	case f.err != nil:
-		if out := h.layoutBlock(s, errors.Unwrap(f.err)); out != nil {
+		if out := h.layoutBlock(ctx, s, errors.Unwrap(f.err)); out != nil {
 			return s, out
 		}
 		out := h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(errors.Unwrap(f.err)))

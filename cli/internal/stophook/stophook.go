@@ -400,7 +400,7 @@ func (h *hook) gate(ctx context.Context, in hookproto.Input, s *site, known *fac
 		if s.source == trust.SourceNone {
 			return h.configFailure(ctx, s.root, err)
 		}
-		if out := h.layoutBlock(s, err); out != nil {
+		if out := h.layoutBlock(ctx, s, err); out != nil {
 			return *out
 		}
 		return h.answer(runner.StatusError, "The trusted configuration does not load: "+config.ErrorText(err))
@@ -509,7 +509,7 @@ func (h *hook) verify(ctx context.Context, in hookproto.Input, s *site, eff conf
 	}
 	if out.configErr != nil {
 		if s.source != trust.SourceNone {
-			if block := h.layoutBlock(s, out.configErr); block != nil {
+			if block := h.layoutBlock(ctx, s, out.configErr); block != nil {
 				return *block
 			}
 		}

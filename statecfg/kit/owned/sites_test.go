@@ -45,7 +45,7 @@ var sites = map[string]struct {
 	"cli/internal/modelstub/serve.go":                    {4, testOnly},
 	"cli/internal/monorepo/monorepo.go":                  {5, testOnly},
 	"cli/internal/scripttest/scripttest.go":              {2, testOnly},
-	"cli/internal/stophook/layout.go":                    {2, fresh},
+	"cli/internal/stophook/layout.go":                    {4, fresh},
 	"cli/internal/stophook/notice.go":                    {2, atomic},
 	"cli/internal/testbin/testbin.go":                    {2, testOnly},
 	"runner/headconfig.go":                               {2, fresh},
