@@ -65,9 +65,11 @@ var rules = sync.OnceValue(func() []rule {
 		// another date says what failed) and times of day.
 		{holds("-"), regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "", clockDate},
 		{holds(":"), regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`), "<time>", nil},
-		// Memory addresses and other hex numbers; Java's default
-		// toString (Foo@1b2c3d4e), whose hash code has up to 8 digits.
-		{holds("0x"), regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "0x<addr>", nil},
+		// Memory addresses (nine hex digits or more, as 64-bit ones
+		// print: a shorter hex number, a flag or a mask, says what
+		// failed); Java's default toString (Foo@1b2c3d4e), whose hash
+		// code has up to 8 digits.
+		{holds("0x"), regexp.MustCompile(`\b0x[0-9a-fA-F]{9,}\b`), "0x<addr>", nil},
 		{holds("@"), regexp.MustCompile(`\b([A-Za-z_$][\w$]*)@[0-9a-fA-F]{1,8}\b`), "${1}@<hash>", nil},
 		// Clocks as numbers (Unix seconds, milliseconds, microseconds,
 		// nanoseconds near now). Other long numbers, UUIDs and digests

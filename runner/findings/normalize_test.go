@@ -20,7 +20,7 @@ func TestNormalizerLine(t *testing.T) {
 		{"FAIL\tgithub.com/x/y\t1.234s", "FAIL github.com/x/y <dur>"},
 		{"took 1m30.5s and 250ms", "took <dur> and <dur>"},
 		{"panic: boom [recovered] goroutine 17 [running]:", "panic: boom [recovered] goroutine N [running]:"},
-		{"main.f(0xc000012345, 0x1f)", "main.f(0x<addr>, 0x<addr>)"},
+		{"main.f(0xc000012345, 0x1f)", "main.f(0x<addr>, 0x1f)"},
 		{"2024-05-01T12:30:45.123Z ERROR x", "2024-05-01T12:N:N.123Z ERROR x"}, // not the clock: see TestNormalizerValues
 		{"at 12:30:45 error", "at <time> error"},
 		{"/tmp/go-build123456/b001/x.go:3: error", "<tmp>/b001/x.go:N: error"},

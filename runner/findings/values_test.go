@@ -34,7 +34,11 @@ func TestNormalizerValues(t *testing.T) {
 		{"listen on port 45678: refused", "listen on port 39012: refused", true},
 		{"dial 127.0.0.1:45678: refused", "dial 127.0.0.1:39012: refused", true},
 		{"worker pid 15399 crashed", "worker pid 15400 crashed", true},
+		{"panic: nil map at 0xc000012345", "panic: nil map at 0xc0000a9f80", true},
+		{"<Node object at 0x7f3a2b1c9d50>", "<Node object at 0x7f8e11c04e20>", true},
 		// what failed
+		{"test_flags: assert 0x11 == 0x10", "test_flags: assert 0x7f == 0x10", false},
+		{"test_mask: got 0xff00ff00, want 0xffff0000", "test_mask: got 0x00ff00ff, want 0xffff0000", false},
 		{"test_user_lookup: wrong user returned 1b4e28ba-2fa1-11d2-883f-0016d3cca427", "test_user_lookup: wrong user returned 9c5b94b1-35ad-49bb-b118-8e8fc24abf80", false},
 		{"test_digest: digest mismatch, got 3f786850e387550fdab836ed7e6dc881de23001b", "test_digest: digest mismatch, got 89e6c98d92887913cadf06b2adb97f26cde4849b", false},
 		{"test_due_date: got 2026-01-02T00:00:00Z, want 2026-01-01T00:00:00Z", "test_due_date: got 2031-07-19T13:45:00Z, want 2026-01-01T00:00:00Z", false},
