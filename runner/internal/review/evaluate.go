@@ -257,7 +257,7 @@ func (ev *evaluation) keep(v gate.Violation) {
 // violations it holds canonical (see parse.Paths): the earlier ones may
 // come from files the TypeScript tool or an agent wrote.
 func (in evalInput) canonical() evalInput {
-	known := in.changed.Files()
+	var known []string
 	for _, l := range [][]gate.Violation{in.previous, in.skippedBefore} {
 		for _, v := range l {
 			known = append(known, v.File)
@@ -266,7 +266,7 @@ func (in evalInput) canonical() evalInput {
 	for _, sk := range in.skips {
 		known = append(known, sk.File)
 	}
-	in.paths = parse.NewPaths(in.root, known)
+	in.paths = parse.NewPaths(in.root, in.changed.Files(), known)
 	in.previous = in.canonicalAll(in.previous)
 	in.skippedBefore = in.canonicalAll(in.skippedBefore)
 	if len(in.skips) > 0 {
