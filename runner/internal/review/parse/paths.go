@@ -43,6 +43,9 @@ type Paths struct {
 	changed     map[string]bool
 	changedList []string
 	changedKeys map[string][]string
+	// changedLoose is each of changedList's looseKey after a '/', in
+	// its order (the suffixes named compares).
+	changedLoose []string
 }
 
 // A folding is a looser comparison of path texts (see foldings): the
@@ -180,8 +183,9 @@ func (p *Paths) addChanged(f string) {
 		p.changed, p.changedKeys = map[string]bool{}, map[string][]string{}
 	}
 	p.changed[f] = true
-	p.changedList = append(p.changedList, f)
 	k := looseKey(f)
+	p.changedList = append(p.changedList, f)
+	p.changedLoose = append(p.changedLoose, "/"+k)
 	p.changedKeys[k] = append(p.changedKeys[k], f)
 }
 
@@ -209,10 +213,10 @@ func (p Paths) named(file string) []string {
 		return out
 	}
 	for _, g := range forms {
-		gk := looseKey(g)
-		for _, k := range p.changedList {
-			if ck := looseKey(k); strings.HasSuffix(gk, "/"+ck) || strings.HasSuffix(ck, "/"+gk) {
-				add(k)
+		gk := "/" + looseKey(g)
+		for i, ck := range p.changedLoose {
+			if strings.HasSuffix(gk, ck) && gk != ck || strings.HasSuffix(ck, gk) && ck != gk {
+				add(p.changedList[i])
 			}
 		}
 	}
