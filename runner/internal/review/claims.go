@@ -113,7 +113,7 @@ func (in evalInput) claim(marks []skipMark, reports []gate.Violation, free func(
 // another violation, and must not inherit the skip.
 func (in evalInput) skipMatches(m skipMark, v gate.Violation, tier int) bool {
 	file := in.key(v.File)
-	if in.key(m.fields.File) != file {
+	if in.paths.Recorded(m.fields.File) != file {
 		return false
 	}
 	n, _ := parse.LineNumber(v.Line)

@@ -272,7 +272,7 @@ func (in evalInput) canonical() evalInput {
 	if len(in.skips) > 0 {
 		skips := make([]gate.Skip, len(in.skips))
 		for i, sk := range in.skips {
-			sk.File = in.key(sk.File)
+			sk.File = in.paths.Recorded(sk.File)
 			skips[i] = sk
 		}
 		in.skips = skips
@@ -280,14 +280,15 @@ func (in evalInput) canonical() evalInput {
 	return in
 }
 
-// canonicalAll is a copy of list with canonical paths.
+// canonicalAll is a copy of the recorded violations list with canonical
+// paths (parse.Paths.Recorded).
 func (in evalInput) canonicalAll(list []gate.Violation) []gate.Violation {
 	if len(list) == 0 {
 		return list
 	}
 	out := make([]gate.Violation, len(list))
 	for i, v := range list {
-		v.File = in.key(v.File)
+		v.File = in.paths.Recorded(v.File)
 		out[i] = v
 	}
 	return out
@@ -355,7 +356,7 @@ func (in evalInput) matches(p, v gate.Violation, tier int) bool {
 	if tier == tierMoved {
 		return in.movedFrom(p, v)
 	}
-	if in.key(p.File) != file {
+	if in.paths.Recorded(p.File) != file {
 		return false
 	}
 	sameLine := parse.LineText(p.Line) == parse.LineText(v.Line)

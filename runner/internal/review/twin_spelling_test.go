@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/fingerprint"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"golang.org/x/text/cases"
@@ -241,5 +242,27 @@ func TestRetypedSpellingTwins(t *testing.T) {
 				t.Errorf("kept under %q, want %q", ev.open[0].File, tt.want)
 			}
 		})
+	}
+}
+
+// A skip the agent decided on a file the change no longer touches
+// (src/README.txt, the person's) stays that file's: a finding retyped as
+// that name is the changed twin's (src/readme.txt, added with the same
+// line), and the skip made for the other file never covers it.
+func TestRecordsKeepTheirOwnFile(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"src/readme.txt", "src/README.txt"} {
+		writeProjectFile(t, root, p)
+	}
+	const issue = "The line holds the marker the review forbids"
+	anchor := fingerprint.NewSource(root).Anchor("src/README.txt", 7)
+	if anchor == "" || anchor != fingerprint.NewSource(root).Anchor("src/readme.txt", 7) {
+		t.Fatalf("the twins' line 7 must read alike: anchor %q", anchor)
+	}
+	skip := gate.Skip{ID: "x1", File: "src/README.txt", Line: 7, Anchor: anchor, Issue: issue, Note: "the person's file"}
+	ev := evaluate(evalInput{text: failAnswer(jsonViol("src/README.txt", 7)), changed: parse.ParseDiff(newFilesDiff("src/readme.txt")),
+		root: root, skips: []gate.Skip{skip}})
+	if ev.status != gate.StatusFail || len(ev.open) != 1 || ev.open[0].File != "src/readme.txt" {
+		t.Fatalf("status %s, open %+v, skipped %+v, notes %q", ev.status, ev.open, ev.skipped, ev.notes)
 	}
 }

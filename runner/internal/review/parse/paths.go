@@ -132,6 +132,13 @@ func (p Paths) Several(file string) bool {
 	return len(p.named(file)) > 1
 }
 
+// Recorded is the canonical form of a path the gauntlet's own records
+// hold (earlier violations, skips): Canonical without the preference for
+// a changed path, so that a record keeps naming the file it was made on.
+func (p Paths) Recorded(file string) string {
+	return p.canonical(file)
+}
+
 // canonical is Canonical for a spelling that names no one changed path.
 func (p Paths) canonical(file string) string {
 	if p.known[file] {
