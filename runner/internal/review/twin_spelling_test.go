@@ -171,6 +171,8 @@ func TestRetypedSpellingOfAChangedPathIsNeverFiltered(t *testing.T) {
 			func(s string) string { return "b/" + s },
 			func(s string) string { return gitQuote("b/" + s) },
 			func(s string) string { return root + "/" + s },
+			func(s string) string { return strings.ReplaceAll(s, "/", `\`) },
+			func(s string) string { return "/home/ci/checkout/" + s },
 		}).Draw(rt, "written as")(spelling)
 
 		diff := parse.ParseDiff(newFilesDiff(changed...))
