@@ -38,8 +38,9 @@ type Paths struct {
 	// folds are the known paths under the looser keys of foldings, each
 	// fold's keys in its own map: "" when several paths fold alike.
 	folds []map[string]string
-	// changed are the diff's paths (a part of known), by their loosest
-	// key (see named): every path that key gives, in the diff's order.
+	// changed are the diff's paths (a part of known), as a set and in
+	// the diff's order; changedKeys are they by their loosest key (see
+	// named), each key to every changed path it gives.
 	changed     map[string]bool
 	changedList []string
 	changedKeys map[string][]string
