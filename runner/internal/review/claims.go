@@ -113,7 +113,7 @@ func (in evalInput) claim(marks []skipMark, reports []gate.Violation, free func(
 // another violation, and must not inherit the skip.
 func (in evalInput) skipMatches(m skipMark, v gate.Violation, tier int) bool {
 	file := in.key(v.File)
-	if in.key(m.fields.File) != file {
+	if in.paths.Recorded(m.fields.File) != file {
 		return false
 	}
 	n, _ := parse.LineNumber(v.Line)
@@ -134,14 +134,16 @@ func (in evalInput) sameReport(a, b gate.Violation) bool {
 
 // inScope reports whether v is in the scope of the diff the reviewer
 // judged: on a line it adds or beside a deletion (any line when the diff
-// names no file), or placed nowhere (see unplaced).
+// names no file), placed nowhere (see unplaced), or on a path that spells
+// several changed paths (parse.Paths.Several: no one of them can be
+// told out of scope).
 func (in evalInput) inScope(v gate.Violation) bool {
 	if in.changed.Empty() {
 		return true
 	}
 	n, _ := parse.LineNumber(v.Line)
 	file := in.key(v.File)
-	return in.changed.Touched(file, n) || in.unplaced(file)
+	return in.changed.Touched(file, n) || in.unplaced(file) || in.paths.Several(v.File)
 }
 
 // unplaced reports whether the canonical path file, inside the project,

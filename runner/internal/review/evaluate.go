@@ -257,7 +257,7 @@ func (ev *evaluation) keep(v gate.Violation) {
 // violations it holds canonical (see parse.Paths): the earlier ones may
 // come from files the TypeScript tool or an agent wrote.
 func (in evalInput) canonical() evalInput {
-	known := in.changed.Files()
+	var known []string
 	for _, l := range [][]gate.Violation{in.previous, in.skippedBefore} {
 		for _, v := range l {
 			known = append(known, v.File)
@@ -266,13 +266,13 @@ func (in evalInput) canonical() evalInput {
 	for _, sk := range in.skips {
 		known = append(known, sk.File)
 	}
-	in.paths = parse.NewPaths(in.root, known)
+	in.paths = parse.NewPaths(in.root, in.changed.Files(), known)
 	in.previous = in.canonicalAll(in.previous)
 	in.skippedBefore = in.canonicalAll(in.skippedBefore)
 	if len(in.skips) > 0 {
 		skips := make([]gate.Skip, len(in.skips))
 		for i, sk := range in.skips {
-			sk.File = in.key(sk.File)
+			sk.File = in.paths.Recorded(sk.File)
 			skips[i] = sk
 		}
 		in.skips = skips
@@ -280,14 +280,15 @@ func (in evalInput) canonical() evalInput {
 	return in
 }
 
-// canonicalAll is a copy of list with canonical paths.
+// canonicalAll is a copy of the recorded violations list with canonical
+// paths (parse.Paths.Recorded).
 func (in evalInput) canonicalAll(list []gate.Violation) []gate.Violation {
 	if len(list) == 0 {
 		return list
 	}
 	out := make([]gate.Violation, len(list))
 	for i, v := range list {
-		v.File = in.key(v.File)
+		v.File = in.paths.Recorded(v.File)
 		out[i] = v
 	}
 	return out
@@ -355,7 +356,7 @@ func (in evalInput) matches(p, v gate.Violation, tier int) bool {
 	if tier == tierMoved {
 		return in.movedFrom(p, v)
 	}
-	if in.key(p.File) != file {
+	if in.paths.Recorded(p.File) != file {
 		return false
 	}
 	sameLine := parse.LineText(p.Line) == parse.LineText(v.Line)

@@ -2,10 +2,10 @@ package parse
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -38,31 +38,50 @@ type Paths struct {
 	// folds are the known paths under the looser keys of foldings, each
 	// fold's keys in its own map: "" when several paths fold alike.
 	folds []map[string]string
+	// changed are the diff's paths (a part of known), as a set and in
+	// the diff's order; changedKeys are they by their loosest key (see
+	// named), each key to every changed path it gives.
+	changed     map[string]bool
+	changedList []string
+	changedKeys map[string][]string
+	// changedLoose is each of changedList's looseKey after a '/', in
+	// its order (the suffixes named compares).
+	changedLoose []string
 }
 
-// A folding is a looser comparison of path texts (see foldings).
-type folding struct {
-	key func(string) string
-	// sure is true when texts equal under key show the same characters
-	// (canonical Unicode equivalence): a reviewer's retyped name is the
-	// known path's whatever the disk holds. Otherwise the spelling is the
-	// known path only when it names no other file of the project.
-	sure bool
-}
+// A folding is a looser comparison of path texts (see foldings): the
+// key two spellings of one name share.
+type folding func(string) string
 
 // foldings are the comparisons tried, in turn, for a spelling that is
 // no known path byte for byte: Unicode's canonical equivalence (NFC, as
 // a model retypes "cafe\u0301" in "café", or as a macOS disk spells
-// a name), then compatibility forms and case (fullwidth letters, a name
-// on a case-insensitive disk retyped in another case).
+// a name), then compatibility forms and case (see looseKey).
 var foldings = []folding{
-	{key: func(f string) string { return norm.NFC.String(trimElems(f)) }, sure: true},
-	{key: func(f string) string { return cases.Fold().String(norm.NFKC.String(trimElems(f))) }},
+	func(f string) string { return norm.NFC.String(trimElems(f)) },
+	looseKey,
 }
 
+// looseKey is f's text under every retyping a reviewer may make of its
+// letters: compatibility forms (fullwidth letters, ligatures, the Kelvin
+// sign), case by full folding ("ß", "ẞ" and "SS" alike, every sigma
+// alike), and the Turkish i's, whose mappings in and out of upper case
+// do not come back (dotted "İ", dotless "ı", "i" and "I" alike): the
+// dotless i is "i", and a combining dot above that no letter composes
+// with (the one folding leaves on "İ") is dropped.
+func looseKey(f string) string {
+	k := norm.NFKC.String(trimElems(f))
+	k = norm.NFKC.String(cases.Fold().String(k))
+	return turkishI.Replace(k)
+}
+
+// turkishI maps the dotless i to "i" and drops a lone dot above.
+var turkishI = strings.NewReplacer("ı", "i", "\u0307", "")
+
 // NewPaths is Paths for the project at root (an absolute path; "" when
-// unknown) whose answer may name the known files.
-func NewPaths(root string, known ...[]string) Paths {
+// unknown) whose answer may name the changed files (the diff's) and the
+// other known ones (earlier violations', skips').
+func NewPaths(root string, changed []string, known ...[]string) Paths {
 	p := Paths{known: map[string]bool{}}
 	if root != "" {
 		p.roots = append(p.roots, strings.TrimSuffix(filepath.ToSlash(root), "/"))
@@ -70,7 +89,7 @@ func NewPaths(root string, known ...[]string) Paths {
 			p.roots = append(p.roots, strings.TrimSuffix(filepath.ToSlash(real), "/"))
 		}
 	}
-	for _, l := range known {
+	for _, l := range append([][]string{changed}, known...) {
 		for _, f := range l {
 			if f != "" && !p.known[f] {
 				p.known[f] = true
@@ -81,17 +100,48 @@ func NewPaths(root string, known ...[]string) Paths {
 			}
 		}
 	}
+	for _, f := range changed {
+		p.addChanged(f)
+	}
 	return p
 }
 
 // driveRE matches the drive of a Windows path ("C:/", slash-separated).
 var driveRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]:/`) })
 
-// Canonical is the project-relative path file names. A path that names
-// nothing known and lies in the project is returned cleaned; one outside
-// it, cleaned and still absolute (or leading out with "../"), so that it
-// equals no project path.
+// Canonical is the project-relative path file names. A spelling that
+// names one changed path under any folding (see named) is that path,
+// even when it also names another file, unchanged, byte for byte: a
+// reviewer retypes names, and a finding on the change must never pass
+// for one outside it. Otherwise, a path that names nothing known and lies
+// in the project is returned cleaned; one outside it, cleaned and still
+// absolute (or leading out with "../"), so that it equals no project path.
 func (p Paths) Canonical(file string) string {
+	if p.changed[file] {
+		return file
+	}
+	if m := p.named(file); len(m) == 1 {
+		return m[0]
+	}
+	return p.canonical(file)
+}
+
+// Several reports whether file names more than one changed path (see
+// named): a finding that cannot be placed on one, and must not be
+// filtered for that.
+func (p Paths) Several(file string) bool {
+	return len(p.named(file)) > 1
+}
+
+// Recorded is the canonical form of a path the gauntlet's own records
+// hold (earlier violations, skips): Canonical without the preference for
+// a changed path, so that a record keeps naming the file it was made on.
+func (p Paths) Recorded(file string) string {
+	return p.canonical(file)
+}
+
+// canonical is Canonical for a spelling that names no one changed path.
+func (p Paths) canonical(file string) string {
 	if p.known[file] {
 		return file // a known name as it is, blanks and '\' included
 	}
@@ -126,10 +176,99 @@ func (p Paths) Canonical(file string) string {
 	if m := p.suffixMatch(f); m != "" {
 		return m
 	}
-	if m := p.suffixMatchBy(f, foldings[0].key); m != "" {
+	if m := p.suffixMatchBy(f, foldings[0]); m != "" {
 		return m
 	}
 	return f
+}
+
+// addChanged records the changed path f under its loosest key.
+func (p *Paths) addChanged(f string) {
+	if f == "" || p.changed[f] {
+		return
+	}
+	if p.changed == nil {
+		p.changed, p.changedKeys = map[string]bool{}, map[string][]string{}
+	}
+	p.changed[f] = true
+	k := looseKey(f)
+	p.changedList = append(p.changedList, f)
+	p.changedLoose = append(p.changedLoose, "/"+k)
+	p.changedKeys[k] = append(p.changedKeys[k], f)
+}
+
+// named are the changed paths the spelling file names: those whose
+// loosest key (looseKey, coarser than every other folding) one of its
+// forms (see forms) shares; when none does, those a form ends with, or
+// that end with a form, by whole path elements under that key.
+func (p Paths) named(file string) []string {
+	if len(p.changedList) == 0 || strings.TrimSpace(file) == "" {
+		return nil
+	}
+	forms := p.forms(file)
+	var out []string
+	add := func(k string) {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, g := range forms {
+		for _, k := range p.changedKeys[looseKey(g)] {
+			add(k)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, g := range forms {
+		gk := "/" + looseKey(g)
+		for i, ck := range p.changedLoose {
+			if strings.HasSuffix(gk, ck) && gk != ck || strings.HasSuffix(ck, gk) && ck != gk {
+				add(p.changedList[i])
+			}
+		}
+	}
+	return out
+}
+
+// forms are the texts a spelling may stand for: as written, unquoted
+// (git's quoting), an alias's path (see addAliases), cleaned with '\'
+// kept and with '\' as separators, relative to the project root when
+// it lies below it, with and without an "a/" or "b/" prefix.
+func (p Paths) forms(file string) []string {
+	var out []string
+	add := func(g string) {
+		if g != "" && g != "." && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	texts := []string{file}
+	if u := Unquote(strings.TrimSpace(file)); u != strings.TrimSpace(file) {
+		texts = append(texts, u)
+	}
+	for _, t := range texts {
+		if k := p.alias[t]; k != "" {
+			add(k)
+		}
+		for _, g := range []string{t, tidy(t), tidy(strings.ReplaceAll(t, `\`, "/"))} {
+			if strings.HasPrefix(g, "../") && len(p.roots) > 0 {
+				g = path.Join(p.roots[0], g)
+			}
+			for _, r := range p.roots {
+				if rel, ok := cutRoot(g, r); ok {
+					g = rel
+					break
+				}
+			}
+			add(g)
+			for _, pfx := range []string{"a/", "b/"} {
+				if h, ok := strings.CutPrefix(g, pfx); ok {
+					add(h)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // asWritten is the known path file spells with its '\' kept as they
@@ -222,7 +361,7 @@ func (p *Paths) addFolds(f string) {
 		}
 	}
 	for i, fo := range foldings {
-		k := fo.key(f)
+		k := fo(f)
 		if g, ok := p.folds[i][k]; ok && g != f {
 			p.folds[i][k] = "" // two paths fold alike: the key names neither
 			continue
@@ -232,45 +371,29 @@ func (p *Paths) addFolds(f string) {
 }
 
 // foldMatch is the one known path the tidy relative path f spells under
-// a folding (with or without an "a/" or "b/" prefix); "" when none does,
-// several do, or f names another file of the project (see folding.sure).
+// a folding (with or without an "a/" or "b/" prefix); "" when none does
+// or several do.
 func (p Paths) foldMatch(f string) string {
 	for _, g := range []string{f, strings.TrimPrefix(f, "a/"), strings.TrimPrefix(f, "b/")} {
 		if k := p.foldExact(g); k != "" {
 			return k
 		}
 	}
-	return p.suffixMatchBy(f, foldings[0].key)
+	return p.suffixMatchBy(f, foldings[0])
 }
 
 // foldExact is the one known path f spells under a folding, taken as
-// it is; "" when none or several do, or f names another file.
+// it is; "" when none or several do.
 func (p Paths) foldExact(f string) string {
 	if p.folds == nil {
 		return ""
 	}
 	for i, fo := range foldings {
-		if k := p.folds[i][fo.key(f)]; k != "" && (fo.sure || !p.otherFile(f, k)) {
+		if k := p.folds[i][fo(f)]; k != "" {
 			return k
 		}
 	}
 	return ""
-}
-
-// otherFile reports whether the relative path g names a file of the
-// project that is not the known path k's (an existing file or directory
-// that is not k's; on a case-insensitive disk "README" and "readme" are
-// one file). Without a root, it cannot tell, and answers true.
-func (p Paths) otherFile(g, k string) bool {
-	if len(p.roots) == 0 {
-		return true
-	}
-	gi, err := os.Lstat(filepath.Join(p.roots[0], filepath.FromSlash(g)))
-	if err != nil {
-		return false
-	}
-	ki, err := os.Lstat(filepath.Join(p.roots[0], filepath.FromSlash(k)))
-	return err != nil || !os.SameFile(gi, ki)
 }
 
 // suffixMatch is the one known path that f ends with, or that ends with f,

@@ -142,10 +142,10 @@ func TestCanonicalBlankEnds(t *testing.T) {
 }
 
 // A reviewer retypes a name in another Unicode form or case: the one
-// changed path it spells is the name, in NFC or NFD alike (they look the
-// same), in another case or compatibility form only when the spelling
-// names no other file of the project; a spelling two paths share names
-// neither.
+// changed path it spells is the name, in NFC or NFD, another case or a
+// compatibility form alike, even when the spelling is byte for byte
+// another file of the project (on disk, or an earlier violation's) that
+// the change leaves alone; a spelling two paths share names neither.
 func TestCanonicalUnicodeForms(t *testing.T) {
 	root := t.TempDir()
 	for _, f := range []string{"README.md", "readme.md"} {
@@ -164,7 +164,7 @@ func TestCanonicalUnicodeForms(t *testing.T) {
 		{root + "/src/caf\u00e9.txt", "src/cafe\u0301.txt"},
 		{"caf\u00e9.txt", "src/cafe\u0301.txt"},
 		{"DOCS/guide.md", "docs/Guide.md"}, // no such file: the changed one
-		{"README.md", "README.md"},         // another file of the project
+		{"README.md", "readme.md"},         // another file of the project, unchanged: the changed one
 		{"x/wide.txt", "x/ｗide.txt"},
 		{"twin/é", "twin/é"},
 		{"twin/e\u0301", "twin/e\u0301"},
@@ -175,5 +175,17 @@ func TestCanonicalUnicodeForms(t *testing.T) {
 	}
 	if got := p.Canonical("TWIN/É"); got == "twin/é" || got == "twin/e\u0301" {
 		t.Errorf("Canonical(TWIN/É) = %q: two paths fold alike, it names neither", got)
+	}
+	if !p.Several("TWIN/É") || !p.Several("twin/é") || p.Several("README.md") {
+		t.Errorf("Several: TWIN/É and twin/é spell two changed paths, README.md one")
+	}
+
+	// an earlier violation's path, unchanged now, yields to the changed
+	// path the spelling folds to; it keeps its own name otherwise
+	q := NewPaths(root, []string{"readme.md"}, []string{"README.md", "old/x.go"})
+	for in, want := range map[string]string{"README.md": "readme.md", "old/x.go": "old/x.go", "OLD/X.go": "old/x.go"} {
+		if got := q.Canonical(in); got != want {
+			t.Errorf("with an earlier violation on README.md: Canonical(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
