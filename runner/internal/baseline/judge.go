@@ -129,8 +129,21 @@ func cutRerun(ctx, parent context.Context, v findings.Verdict) bool {
 }
 
 // maxReruns bounds how often a stopped check runs again (each rerun may
-// stop at a later failure).
+// stop at a later failure), beyond the reruns a chain's parts take
+// (rerunBound).
 const maxReruns = 3
+
+// rerunBound is how often a check whose command is cmd may run again:
+// maxReruns, and one more for each part of a chain after its first, so
+// that a base failing every part but the last still has the chain run to
+// its end (each rerun gets past at least one failing part). The run's
+// deadline stays the real limit.
+func rerunBound(cmd string) int {
+	if parts, ok := check.ParseChain(cmd); ok {
+		return maxReruns + len(parts) - 1
+	}
+	return maxReruns
+}
 
 // Failure judges a failed check: unchanged unless its check has baseline:
 // true; then pre-existing when every finding it reports is on the base
@@ -187,7 +200,8 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 	// same part of a chain; else the reruns compare each part's.
 	sameEnd := chainRest(work) == chainRest(base.Findings)
 	last := lastRun{f.Outcome, cmd}
-	for round := 0; len(v.Unverified) > 0 && round < maxReruns && ctx.Err() == nil; round++ {
+	failed := []string{last.failedPart()}
+	for round, bound := 0, rerunBound(cmd); len(v.Unverified) > 0 && round < bound && ctx.Err() == nil; round++ {
 		if why := stoppedOnlyHere(work, base.Findings); why != "" {
 			return j.newStep(f, msg, commit, b, v.Work, why)
 		}
@@ -206,6 +220,9 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 		var why string
 		if base, work, last, why, ok = j.rerun(ctx, f, commit, plan, diff, world, base, work, last); !ok {
 			break
+		}
+		if last.cmd == plan.Command {
+			failed = append(failed, last.failedPart()) // the work tree ran it
 		}
 		if plan.Append {
 			cmd = plan.Command // what stops now stopped in the parts run again
@@ -238,6 +255,9 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 	b.PreExisting, b.Reason, b.NewLines = v.PreExisting, v.Reason, newLines(v.New)
 	if v.PreExisting {
 		fmt.Fprintf(f.Log, noteLine, "pre-existing, not caused by this change ("+v.Reason+"); here for information, nothing to fix")
+		if b.Hidden = hidden(failed); b.Hidden != "" {
+			fmt.Fprintf(f.Log, noteLine, "not verified: "+b.Hidden)
+		}
 		return check.Judgement{Status: gate.StatusPreExisting, Message: fmt.Sprintf(msgPreExisting, msg, j.where(commit)), Baseline: b, Findings: &v.Work}
 	}
 	fmt.Fprintf(f.Log, noteLine, "a new or changed failure: "+v.Reason)
@@ -249,6 +269,39 @@ func (j *Judge) judged(ctx, parent context.Context, f check.Failure, msg, commit
 type lastRun struct {
 	out check.Outcome
 	cmd string
+}
+
+// failedPart is the part of the run's command that failed: the chain's
+// part that stopped it, else its last part, else the whole command; ""
+// for a run that passed.
+func (l lastRun) failedPart() string {
+	if !l.out.Status.Failed() {
+		return ""
+	}
+	if l.out.FailedPart != "" {
+		return l.out.FailedPart
+	}
+	if parts, ok := check.ParseChain(l.cmd); ok {
+		return parts[len(parts)-1]
+	}
+	return l.cmd
+}
+
+// hidden says what a pre-existing failure leaves unverified: the first
+// of the parts that failed in the work tree (failed) that may have
+// stopped at its first failure (findings.MayStopEarly), on the base as
+// here, so that what it runs after that ran on neither side; "" when
+// every one is known to run all it would.
+func hidden(failed []string) string {
+	for _, p := range failed {
+		if p == "" {
+			continue
+		}
+		if why := findings.MayStopEarly(p); why != "" {
+			return fmt.Sprintf("`%s` may stop at its first failure (%s), so what it runs after that ran on neither side", p, why)
+		}
+	}
+	return ""
 }
 
 // rerun runs plan (a stopped check's command again, without what

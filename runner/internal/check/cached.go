@@ -37,6 +37,9 @@ func WriteCached(env gate.Env, job gate.Job, res gate.Result, proof string) gate
 		if res.Baseline != nil && res.Baseline.Reason != "" {
 			why += "\nBaseline: pre-existing, not caused by this change (" + res.Baseline.Reason + "); here for information, nothing to fix."
 		}
+		if res.Baseline != nil && res.Baseline.Hidden != "" {
+			why += "\nBaseline: not verified: " + res.Baseline.Hidden + "."
+		}
 	}
 	if _, err := fmt.Fprintf(f, "%s\n%s\n", proof, why); err != nil {
 		f.Close()

@@ -276,6 +276,12 @@ type Baseline struct {
 	// NewLines name the findings of this run that the base does not have
 	// (at most a few, one line each: file:line and message, or the test).
 	NewLines []string
+	// Hidden says, for a pre-existing failure of a check that may stop at
+	// its first failure (findings.MayStopEarly), which part failed and how
+	// it may have stopped: what it runs after that ran on neither side and
+	// is not verified ("" when every part that failed is known to run all
+	// it would).
+	Hidden string `json:",omitempty"`
 }
 
 // Cached tells which earlier run proved a cached result.

@@ -27,7 +27,7 @@ func finish(ctx context.Context, s *services, p *project, b *begun, ch *changes,
 	below := func(at func(string) string) string {
 		return belowThresholdDetail(results, p.cfg.RerunNewIssueThreshold, p.root, at)
 	}
-	res.Unverified = joinNotes(notShownDetail(results, unreadable(p, pl.jobs)), below(nil))
+	res.Unverified = joinNotes(notShownDetail(results, unreadable(p, pl.jobs)), hiddenDetail(results), below(nil))
 	if res.Unverified != "" {
 		s.cons.Printf(lineWarning, "not verified: "+res.Unverified)
 	}
@@ -184,6 +184,19 @@ func notShownDetail(results []gate.Result, unreadable []string) string {
 			text += fmt.Sprintf(" and %d more", more)
 		}
 		parts = append(parts, fmt.Sprintf("%s did not review %s", r.JobID, text))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// hiddenDetail names, for each check whose failure is pre-existing while
+// its command may have stopped at that failure on both sides
+// (gate.Baseline.Hidden), what ran on neither side; "" for none.
+func hiddenDetail(results []gate.Result) string {
+	var parts []string
+	for _, r := range results {
+		if r.Status == gate.StatusPreExisting && r.Baseline != nil && r.Baseline.Hidden != "" {
+			parts = append(parts, fmt.Sprintf("%s (pre-existing): %s", r.JobID, r.Baseline.Hidden))
+		}
 	}
 	return strings.Join(parts, "; ")
 }
