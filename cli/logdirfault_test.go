@@ -38,25 +38,26 @@ func TestLogDirFaults(t *testing.T) {
 }
 
 // logDirFault is one way the log directory goes away; told is set when
-// every answer must name it.
+// every answer must name it, replaced when something else takes its name
+// at once (it is not made again: no verdict is kept).
 type logDirFault struct {
-	name, sh string
-	told     bool
+	name, sh       string
+	told, replaced bool
 }
 
 // logDirFaults are the faults, each a shell command run in the project
 // (gone removes a directory, again while the gates running beside write
 // into it: rm -rf fails on a directory that fills while it empties it).
 var logDirFaults = []logDirFault{
-	{"rm", `gone gauntlet_logs`, true},
-	{"swapdir", `mv gauntlet_logs "$HOME/aside" && mkdir gauntlet_logs`, true},
-	{"linkin", `mv gauntlet_logs "$HOME/aside" && ln -s "$WORK/mine" gauntlet_logs`, true},
-	{"linkout", `mv gauntlet_logs "$HOME/aside" && ln -s "$HOME/outside" gauntlet_logs`, true},
-	{"file", `gone gauntlet_logs && echo mine > gauntlet_logs`, true},
+	{"rm", `gone gauntlet_logs`, true, false},
+	{"swapdir", `mv gauntlet_logs "$HOME/aside" && mkdir gauntlet_logs`, true, true},
+	{"linkin", `mv gauntlet_logs "$HOME/aside" && ln -s "$WORK/mine" gauntlet_logs`, true, true},
+	{"linkout", `mv gauntlet_logs "$HOME/aside" && ln -s "$HOME/outside" gauntlet_logs`, true, true},
+	{"file", `gone gauntlet_logs && echo mine > gauntlet_logs`, true, false},
 	// Root (as the tests run here) writes into a mode 0 directory: the
 	// row then checks only that nothing else changes.
-	{"chmod0", `chmod 0 gauntlet_logs`, false},
-	{"gitclean", `for i in 1 2 3 4 5; do git clean -fdXq gauntlet_logs; [ -e gauntlet_logs ] || break; done`, true},
+	{"chmod0", `chmod 0 gauntlet_logs`, false, false},
+	{"gitclean", `for i in 1 2 3 4 5; do git clean -fdXq gauntlet_logs; [ -e gauntlet_logs ] || break; done`, true, false},
 }
 
 // logDirFaultScript is the script of one row: a first stop blocks on a
@@ -75,7 +76,8 @@ exec agent-gauntlet trust --yes
 exec sh -c 'mkdir -p $HOME/outside mine && echo precious > $HOME/outside/sentinel && echo mine > mine/sentinel'
 cp new.txt src/new.txt
 
-# a first stop: the review fails, it blocks; the log directory is made
+# a first stop: the review and the check fail, it blocks; the log directory is made
+cp fail-check.sh src/check.sh
 stdin stop.json
 exec agent-gauntlet stop-hook
 stdout '"decision":"block"'
@@ -93,7 +95,7 @@ exists gauntlet_logs
 	if moment == "check" {
 		b.WriteString("cp fault-check.sh src/check.sh\n")
 	} else {
-		b.WriteString("cp fault.sh .standin/claude.fault\n")
+		b.WriteString("cp pass-check.sh src/check.sh\ncp fault.sh .standin/claude.fault\n")
 	}
 	fmt.Fprintf(&b, "cp %s .standin/claude.answer\n", answer)
 	gate := "check:src:tests"
@@ -111,6 +113,12 @@ exists gauntlet_logs
 		}
 		if f.told {
 			b.WriteString("stdout 'gauntlet_logs was (replaced|removed) while agent-gauntlet held it open'\n")
+		}
+		if f.replaced && moment == "check" && outcome == "pass" {
+			// (Unless a write of the gates beside made the directory again
+			// between the move and the new entry, which then fails.)
+			b.WriteString("# the check's failure from before is still pending: its pass was not kept\n" +
+				"stdout '\"pending\":\\[[^]]*check:src:tests|removed while agent-gauntlet held it open'\n")
 		}
 	default:
 		fmt.Fprintf(&b, "exec sh -c 'agent-gauntlet %s > out.txt 2>&1; echo \"exit $?\" >> out.txt'\n", command)
@@ -135,7 +143,7 @@ exec cat mine/sentinel
 cmp stdout mine.want
 exec sh -c 'chmod -R u+rwx gauntlet_logs 2>/dev/null; true'
 `)
-	fmt.Fprintf(&b, "%s-- fault.sh --\ncd \"$WORK\"\ngone() { for i in 1 2 3 4 5; do rm -rf \"$1\" 2>/dev/null && return; done; return 1; }\n%s\n-- fault-check.sh --\nsh \"$WORK/fault.sh\"\nexit %s\n", logDirFaultFiles, f.sh, exit)
+	fmt.Fprintf(&b, "%s-- fault.sh --\ncd \"$WORK\"\ngone() { for i in 1 2 3 4 5; do rm -rf \"$1\" 2>/dev/null && return; done; return 1; }\n%s\n-- fault-check.sh --\nsh \"$WORK/fault.sh\"\nexit %s\n-- fail-check.sh --\nexit 1\n-- pass-check.sh --\nexit 0\n", logDirFaultFiles, f.sh, exit)
 	return b.String()
 }
 
