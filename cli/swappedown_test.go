@@ -55,8 +55,10 @@ var swapTargets = []swapTarget{
 
 // swapToldRE matches what an answer says about a swapped directory: the
 // swap seen during the stop, a link refused, records out of reach, a log
-// directory outside the project.
-const swapToldRE = `(replaced while agent-gauntlet held it|symbolic link|records cannot be used|must stay inside)`
+// directory outside the project; or the log directory made again, when a
+// write of the gates running beside came between the swap's move and its
+// link (the link is then made inside it, and leads no write).
+const swapToldRE = `((replaced|removed) while agent-gauntlet held it|symbolic link|records cannot be used|must stay inside)`
 
 // swapScript is the script that swaps at for a link to a person's
 // directory (outside the project, or "inside" it), when says when, and

@@ -80,10 +80,13 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 			notes = append(notes, note)
 		}
 	}
-	// A held directory replaced (owned.Hold) is told by every answer, once:
-	// an approve's "Not verified" may name it already.
-	if note := owned.ReplacedNote(); note != "" && !strings.Contains(out.Message+" "+strings.Join(notes, " "), note) {
-		notes = append(notes, note+".")
+	// A held directory replaced (owned.Hold), or removed and made again
+	// (owned.HoldRemade), is told by every answer, once: an approve's "Not
+	// verified" may name it already.
+	for _, note := range []string{owned.ReplacedNote(), owned.RemadeNote()} {
+		if note != "" && !strings.Contains(out.Message+" "+strings.Join(notes, " "), note) {
+			notes = append(notes, note+".")
+		}
 	}
 	said := out.Message + " " + strings.Join(notes, " ")
 	notes = append(notes, h.deliverNotices(ctx, f.site, f.session, onceNotices(out, f.site), said, out.Block())...)

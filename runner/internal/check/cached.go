@@ -25,7 +25,9 @@ const (
 func WriteCached(env gate.Env, job gate.Job, res gate.Result, proof string) gate.Result {
 	res.LogPath = LogPath(env, job)
 	failed := func(err error) gate.Result {
-		return gate.Result{JobID: job.ID, Status: gate.StatusError, ErrorCount: 1, LogPath: res.LogPath, Message: err.Error()}
+		// The gauntlet's own log, not the check, failed.
+		return gate.Result{JobID: job.ID, Status: gate.StatusError, ErrorCount: 1, LogPath: res.LogPath, Message: err.Error(),
+			Infrastructure: true}
 	}
 	f, err := openLog(env, job, Command(job, env.Diff.BaseBranch))
 	if err != nil {

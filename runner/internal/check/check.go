@@ -46,6 +46,9 @@ const (
 	// msgKilled is a check's failure: the command, a process it started,
 	// a person or the system ended it (see runScript).
 	msgKilled = "Killed by %s, not sent by agent-gauntlet (the command, a process it started, a person or the system sent it)"
+	// msgLogLost is the message of a check whose command passed (the
+	// first verb, msgPassed) but whose log the gauntlet could not keep.
+	msgLogLost = "%s, but agent-gauntlet could not keep its log (%v): no verdict is kept"
 	// msgReadOwnLogs follows the message of a failed check whose output
 	// names the log directory (readOwnLogs).
 	msgReadOwnLogs = "; the check read agent-gauntlet's own logs (%s, which its output names), which hold earlier runs' commands and output: leave that directory out of the command (grep --exclude-dir, find -prune) or delete the logs there"
@@ -146,7 +149,11 @@ func finish(f *os.File, job gate.Job, res *gate.Result) {
 		res.Status, res.Message, res.ErrorCount = gate.StatusError, fmt.Sprintf("write check log: %v", err), 1
 		res.Infrastructure = true
 	case err != nil && res.Status == gate.StatusPass:
-		res.Status, res.Message = gate.StatusError, fmt.Sprintf("write check log: %v", err)
+		// The command passed; only the gauntlet's record of it failed,
+		// which is nothing the agent can fix: no verdict is kept, and
+		// none is a failure.
+		res.Status, res.Message, res.ErrorCount = gate.StatusError, fmt.Sprintf(msgLogLost, msgPassed, err), 1
+		res.Infrastructure = true
 	}
 }
 
@@ -204,8 +211,9 @@ func RunJudged(ctx context.Context, job gate.Job, env gate.Env, judge Judge) gat
 	cmd := Command(job, env.Diff.BaseBranch)
 	f, err := openLog(env, job, cmd)
 	if err != nil {
+		// Not run: the gauntlet's own log could not be made.
 		res.Status, res.Message, res.ErrorCount = gate.StatusError, err.Error(), 1
-		res.Infrastructure = fserr.Exhausted(err)
+		res.Infrastructure = true
 		return res
 	}
 	defer func() { res.Duration = time.Since(start) }()

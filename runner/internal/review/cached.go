@@ -27,9 +27,12 @@ func WriteCached(env gate.Env, job gate.Job, res gate.Result, slots []CachedSlot
 	for _, cs := range slots {
 		slot := gate.Slot{Adapter: cs.Adapter, Index: cs.Index, Status: gate.StatusPass, Message: cs.Message}
 		if err := writeCachedSlot(env, job, &slot, proof, now); err != nil {
+			// The gauntlet's own files, not the review, failed.
 			slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, err.Error(), 1
+			slot.Infrastructure = true
 			res.Status, res.Message = gate.StatusError, fmt.Sprintf("%s@%d: %v", cs.Adapter, cs.Index, err)
 			res.ErrorCount++
+			res.Infrastructure = true
 		}
 		res.Slots = append(res.Slots, slot)
 	}

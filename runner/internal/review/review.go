@@ -26,7 +26,6 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/adapter"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/review/parse"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fserr"
 )
 
 // Gate and slot messages.
@@ -360,8 +359,9 @@ func (g *gateRun) skipSlot(s skipPlan) slotRun {
 	}
 	lg, err := g.openLog(s.adapter, s.index)
 	if err != nil {
+		// The gauntlet's own log, not the review, failed.
 		slot.Status, slot.Message = gate.StatusError, err.Error()
-		slot.ErrorCount = 1
+		slot.ErrorCount, slot.Infrastructure = 1, true
 		return slotRun{slot: slot}
 	}
 	slot.LogPath = lg.path
@@ -418,8 +418,9 @@ func (g *gateRun) reviewSlot(ctx context.Context, index int, adapterName string)
 		}
 		lg, err := g.openLog(name, index)
 		if err != nil {
+			// Not asked: the gauntlet's own log could not be made.
 			slot.Status, slot.Message, slot.ErrorCount = gate.StatusError, err.Error(), 1
-			slot.Infrastructure = fserr.Exhausted(err)
+			slot.Infrastructure = true
 			return slotRun{slot: slot}
 		}
 		slot.LogPath = lg.path

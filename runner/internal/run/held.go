@@ -27,18 +27,18 @@ func holdOwn(p *project) (release func(), err error) {
 			r()
 		}
 	}
-	hold := func(base, rel string) error {
+	hold := func(base, rel string, by func(base, dir string) (func(), error)) error {
 		if err := owned.MkdirAll(base, rel, 0o755); err != nil {
 			return err
 		}
-		r, err := owned.Hold(base, filepath.Join(base, rel))
+		r, err := by(base, filepath.Join(base, rel))
 		if err == nil {
 			releases = append(releases, r)
 		}
 		return err
 	}
 	if p.logRel != "" {
-		if err := hold(p.root, p.logRel); err != nil {
+		if err := hold(p.root, p.logRel, owned.HoldRemade); err != nil {
 			var refused *owned.RefusedError
 			if errors.As(err, &refused) {
 				return release, fmt.Errorf("log directory: %w", err)
@@ -46,15 +46,23 @@ func holdOwn(p *project) (release func(), err error) {
 		}
 	}
 	if loc, err := p.loc.get(); err == nil && loc.CommonDir != "" {
-		_ = hold(loc.CommonDir, store.Dir)
+		_ = hold(loc.CommonDir, store.Dir, owned.Hold)
 	}
 	return release, nil
 }
 
 // toldReplaced is res telling which of the gauntlet's own directories
 // were replaced while it held them (owned.ReplacedNote): nothing was
-// written through what is at their names now.
-func toldReplaced(res outcome.RunResult) outcome.RunResult {
-	res.Unverified = joinNotes(res.Unverified, owned.ReplacedNote())
+// written through what is at their names now. The console says it, and
+// that the log directory was removed and made again (owned.RemadeNote),
+// which leaves every verdict as it was.
+func toldReplaced(s *services, res outcome.RunResult) outcome.RunResult {
+	replaced := owned.ReplacedNote()
+	for _, note := range []string{replaced, owned.RemadeNote()} {
+		if note != "" {
+			s.cons.Printf(lineWarning, note)
+		}
+	}
+	res.Unverified = joinNotes(res.Unverified, replaced)
 	return res
 }

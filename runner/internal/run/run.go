@@ -116,7 +116,7 @@ func (r *runner) stages(ctx context.Context, opts Options) (res outcome.RunResul
 		return d.of(r.s.ended(err))
 	}
 	r.release, err = holdOwn(p)
-	defer func() { res = toldReplaced(res) }()
+	defer func() { res = toldReplaced(r.s, res) }()
 	if err != nil {
 		return d.of(r.s.ended(err))
 	}

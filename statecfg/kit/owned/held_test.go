@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/atomicfile"
@@ -147,4 +148,92 @@ func listing(t *testing.T, dir string) []string {
 	})
 	must(t, err)
 	return out
+}
+
+// TestHeldRemade is the fault table of a directory held with
+// owned.HoldRemade (the log directory) taken from its name while held.
+// Invariant: removed, with nothing at its name (its parents removed too),
+// it is made again there by the next write, which lands in it, and the
+// note says it was removed and made again; anything else at its name (a
+// link out or beside, another directory, a file) is never written
+// through, as for Hold, and the note says it was replaced; either note
+// is still said after the hold is released.
+func TestHeldRemade(t *testing.T) {
+	swaps := []struct {
+		name   string
+		remade bool
+		swap   func(t *testing.T, dir, outside, aside string)
+	}{
+		{"removed", true, func(t *testing.T, dir, outside, aside string) { must(t, os.RemoveAll(dir)) }},
+		{"parent-removed", true, func(t *testing.T, dir, outside, aside string) { must(t, os.RemoveAll(filepath.Dir(dir))) }},
+		{"moved-away", true, func(t *testing.T, dir, outside, aside string) { must(t, os.Rename(dir, aside)) }},
+		{"link-outside", false, func(t *testing.T, dir, outside, aside string) {
+			must(t, os.Rename(dir, aside))
+			must(t, os.Symlink(outside, dir))
+		}},
+		{"link-beside", false, func(t *testing.T, dir, outside, aside string) {
+			must(t, os.Rename(dir, aside))
+			must(t, os.Symlink(aside, dir))
+		}},
+		{"new-dir", false, func(t *testing.T, dir, outside, aside string) {
+			must(t, os.Rename(dir, aside))
+			must(t, os.Mkdir(dir, 0o755))
+		}},
+		{"file", false, func(t *testing.T, dir, outside, aside string) {
+			must(t, os.RemoveAll(dir))
+			must(t, os.WriteFile(dir, []byte("mine"), 0o644))
+		}},
+		{"parent-link", false, func(t *testing.T, dir, outside, aside string) {
+			must(t, os.RemoveAll(filepath.Dir(dir)))
+			must(t, os.Symlink(outside, filepath.Dir(dir)))
+		}},
+	}
+	for _, sw := range swaps {
+		t.Run(sw.name, func(t *testing.T) {
+			base := t.TempDir()
+			outside := t.TempDir()
+			must(t, os.WriteFile(filepath.Join(outside, "sentinel"), []byte("precious"), 0o644))
+			dir := filepath.Join(base, "p", "own")
+			must(t, os.MkdirAll(dir, 0o755))
+			release, err := owned.HoldRemade(base, dir)
+			must(t, err)
+			must(t, atomicfile.Write(filepath.Join(dir, "rec.json"), []byte("1"), 0o644))
+			sw.swap(t, dir, outside, filepath.Join(base, "aside"))
+			before := listing(t, outside)
+			err = atomicfile.Write(filepath.Join(dir, "rec.json"), []byte("2"), 0o644)
+			if after := listing(t, outside); !slices.Equal(before, after) {
+				t.Errorf("outside changed:\nbefore %q\nafter  %q", before, after)
+			}
+			want, note := "was replaced while agent-gauntlet held it open", owned.ReplacedNote
+			if sw.remade {
+				note = owned.RemadeNote
+				want = "was removed while agent-gauntlet held it open"
+				if err != nil {
+					t.Fatalf("write after removal: %v, want it made again", err)
+				}
+				if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+					t.Fatalf("%s not made again: %v", dir, err)
+				}
+				if data, err := os.ReadFile(filepath.Join(dir, "rec.json")); err != nil || string(data) != "2" {
+					t.Errorf("read back %q, %v; want the write in the directory made again", data, err)
+				}
+				if got := owned.Replaced(); slices.Contains(got, dir) {
+					t.Errorf("Replaced() = %q names the directory made again", got)
+				}
+			} else if err == nil {
+				t.Errorf("a write below %s after it was replaced succeeded", dir)
+			}
+			release()
+			if note := note(); !strings.Contains(note, dir+" "+want) {
+				t.Errorf("note after release = %q, want %q", note, dir+" "+want)
+			}
+			// A hold with none held starts afresh.
+			again, err := owned.Hold(base, base)
+			must(t, err)
+			defer again()
+			if note := owned.ReplacedNote() + owned.RemadeNote(); note != "" {
+				t.Errorf("notes of a new hold = %q, want none", note)
+			}
+		})
+	}
 }
