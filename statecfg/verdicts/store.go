@@ -2,6 +2,7 @@ package verdicts
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,6 +126,9 @@ func Update(k Key, change func(b *Book) error) error {
 	}
 	if err := change(b); err != nil {
 		return err
+	}
+	if b.ID == "" {
+		b.ID = rand.Text()
 	}
 	data, err := json.MarshalIndent(onDisk{Format: format, Project: k.Project, Worktree: k.Worktree, Book: b}, "", "  ")
 	if err != nil {
