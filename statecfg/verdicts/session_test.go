@@ -81,3 +81,38 @@ func TestSessionBookIdentity(t *testing.T) {
 		})
 	}
 }
+
+// A book keeps its ID through every write, a whole book held in memory
+// written over it included (a run's), and another book has another one.
+func TestBookIDKept(t *testing.T) {
+	k := Key{CommonDir: t.TempDir(), Project: ".", Worktree: "."}
+	id := func(k Key) string {
+		b, err := Read(k)
+		if err != nil || b == nil {
+			t.Fatalf("read %v: %v", k, err)
+		}
+		return b.ID
+	}
+	if err := Update(k, func(b *Book) error { b.Branch = "a"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	first := id(k)
+	for _, change := range []func(b *Book){
+		func(b *Book) { b.Branch = "b" },
+		func(b *Book) { *b = *NewBook() },
+	} {
+		if err := Update(k, func(b *Book) error { change(b); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got := id(k); first == "" || got != first {
+			t.Fatalf("ID %q after a write, was %q", got, first)
+		}
+	}
+	other := Key{CommonDir: t.TempDir(), Project: ".", Worktree: "."}
+	if err := Update(other, func(*Book) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if id(other) == first {
+		t.Fatal("two books share an ID")
+	}
+}
