@@ -60,6 +60,12 @@ const (
 
 // Book is the verdict record of one project in one work tree.
 type Book struct {
+	// ID tells this book from every other, set when it is first written
+	// and kept: a book moves with its repository (mv) and a clone or a
+	// repository made anew at the same path starts another, so a record
+	// kept outside the repository (a session's, SessionBook.BookID) knows
+	// it by this, not by its path.
+	ID string `json:"id,omitempty"`
 	// Branch is the work tree's branch at the last run.
 	Branch string `json:"branch"`
 	// LastRun is the number of the last run that recorded anything, and

@@ -30,17 +30,38 @@ type session struct {
 }
 
 // SessionBook is a book a stop of a session judged: its key, the project
-// root the stop judged (where the work tree was then), and when.
+// root the stop judged (where the work tree was then), and when; the
+// book's own ID (Book.ID, "" when it had none yet), which tells it from
+// another book found later at the same key (a repository made anew or
+// cloned at its path) and finds it again at another (its repository
+// moved); and the gates the session's last answer there left failing or
+// dropped unverified, all that is known of them once the book is out of
+// reach.
 type SessionBook struct {
-	Key  Key       `json:"key"`
-	Root string    `json:"root"`
-	At   time.Time `json:"at"`
+	Key     Key       `json:"key"`
+	Root    string    `json:"root"`
+	At      time.Time `json:"at"`
+	BookID  string    `json:"book_id,omitempty"`
+	Failing []string  `json:"failing,omitempty"`
 }
 
-// SeeSession records b as the book a stop of session judged. The record
-// keeps the MaxSession most recent books; it is written only when b's key
-// is not already the most recent one with the same root. stateHome or
-// session "" records nothing.
+// Of reports that b records the book at k whose ID is id: the same ID,
+// or, for a record made without one, the same key. A book found at b's
+// key under another ID, or under none, is another book (a repository
+// made anew or cloned at its path).
+func (b SessionBook) Of(k Key, id string) bool {
+	if b.BookID == "" {
+		return b.Key == k
+	}
+	return b.BookID == id
+}
+
+// SeeSession records b as the book a stop of session judged, in place of
+// any record of the same book (SessionBook.Of): another book once at b's
+// key (a repository made anew at its path) keeps its own record. The
+// record keeps the MaxSession most recent books; it is written only when
+// b is not already the most recent one as it is. stateHome or session ""
+// records nothing.
 func SeeSession(stateHome, id string, b SessionBook) error {
 	if stateHome == "" || id == "" {
 		return nil
@@ -50,10 +71,11 @@ func SeeSession(stateHome, id string, b SessionBook) error {
 		if s.Session != id {
 			s = session{Session: id}
 		}
-		if len(s.Books) > 0 && s.Books[0].Key == b.Key && s.Books[0].Root == b.Root {
+		if len(s.Books) > 0 && s.Books[0].Key == b.Key && s.Books[0].Root == b.Root && s.Books[0].BookID == b.BookID &&
+			slices.Equal(s.Books[0].Failing, b.Failing) {
 			return false, nil
 		}
-		s.Books = slices.DeleteFunc(s.Books, func(o SessionBook) bool { return o.Key == b.Key })
+		s.Books = slices.DeleteFunc(s.Books, func(o SessionBook) bool { return o.Of(b.Key, b.BookID) })
 		s.Books = append([]SessionBook{b}, s.Books...)
 		s.Books = s.Books[:min(len(s.Books), MaxSession)]
 		return true, nil

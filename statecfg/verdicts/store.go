@@ -2,6 +2,8 @@ package verdicts
 
 import (
 	"bytes"
+	"cmp"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,9 +125,13 @@ func Update(k Key, change func(b *Book) error) error {
 	case b == nil:
 		b = newBook()
 	}
+	id := b.ID
 	if err := change(b); err != nil {
 		return err
 	}
+	// A change that writes a whole book held in memory (a run's) keeps
+	// the ID of the one on disk: the book is the same one.
+	b.ID = cmp.Or(b.ID, id, rand.Text())
 	data, err := json.MarshalIndent(onDisk{Format: format, Project: k.Project, Worktree: k.Worktree, Book: b}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("record verdicts: %w", err)

@@ -71,7 +71,7 @@ func (j Judgment) Pending(ctx context.Context, now time.Time) []string {
 		cfg, _ := gatesOrBook(j.Root, j.Project)
 		view = pendingFailures(ctx, cfg, now)
 	}
-	return pendingList(view, unjudgedPending(ctx, j.Unjudged, now))
+	return pendingList(view, unjudgedPending(ctx, j.Unjudged, nil, now))
 }
 
 // discover is trust.Discover for a stop whose session is in dir and whose

@@ -304,9 +304,11 @@ func shortCommit(id string) string { return id[:min(len(id), 12)] }
 // directory when it names none), or, when no project is at or above that
 // one, the input's directory inside it (a project in a subdirectory of the
 // session's). A project whose .gauntlet/ is gone from the work tree is
-// found through its trusted record or HEAD's commit. A non-nil outcome
-// answers: no project, or git failing.
-func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Discovery, where hookproto.Project, stop *Outcome) {
+// found through its trusted record or HEAD's commit. The projects an
+// earlier stop of the session judged and this one does not are left
+// unjudged (sessionLeft), with left the gates kept for those out of
+// reach. A non-nil outcome answers: no project, or git failing.
+func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Discovery, left outOfReach, where hookproto.Project, stop *Outcome) {
 	where = sessionWhere(in, h.o)
 	inner := ""
 	if dir := resolveDir(in.Dir, h.o.Cwd); where.Env && in.Dir != "" && dir != where.Dir && within(dir, where.Dir) {
@@ -319,7 +321,7 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 			where.From = recalledFrom
 		}
 	}
-	found = sessionLeft(ctx, verdicts.StateHome(h.o.Getenv), in.SessionID, found, ok && err == nil, h.o.Now())
+	found, left = sessionLeft(ctx, verdicts.StateHome(h.o.Getenv), in.SessionID, found, ok && err == nil, h.o.Now())
 	if ok && where.From != recalledFrom && inner != "" && within(inner, found.Root) && !within(where.Dir, found.Root) {
 		row, _ := hookproto.Lookup(in.Agent)
 		where = hookproto.Project{Dir: inner, From: "the input's " + row.DirField}
@@ -327,16 +329,16 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 	switch {
 	case err != nil:
 		out := h.answer(runner.StatusInfrastructureError, fmt.Sprintf("Cannot tell which project %s is in: %v.", where.Dir, err))
-		return found, where, &out
+		return found, left, where, &out
 	case !ok && in.Continuing:
 		out := h.answer(runner.StatusStopHookActive, "")
-		return found, where, &out
+		return found, left, where, &out
 	case !ok:
 		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
 		out.unverified = strayLogs(where.Dir)
-		return found, where, &out
+		return found, left, where, &out
 	}
-	return found, where, nil
+	return found, left, where, nil
 }
 
 // sessionWhere is the directory the client names for the session

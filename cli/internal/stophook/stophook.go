@@ -281,9 +281,10 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 		if r := recover(); r != nil {
 			fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic: %v\n%s", r, debug.Stack())
 			out = h.answer(runner.StatusError, fmt.Sprintf("Internal error: %v", r))
-			known.site = nil // nothing more is read after a panic
+			known.site, known.sessionRoot = nil, "" // nothing more is read after a panic
 		}
 		out = h.tell(ctx, out, &known)
+		h.seeSession(known.asked, known.sessionRoot, known.failing)
 		out.LogDir, out.debug, out.Root = known.logDir, known.debug, known.judged
 		if out.Block() && known.root != "" {
 			h.noteBlock(ctx, known.root, known.session, out.configBlock)
@@ -314,6 +315,14 @@ type facts struct {
 	// stop does not judge (trust.Discovery): their pending failures are
 	// named, never dropped.
 	unjudged []trust.Known
+	// left are the gates a session's record kept for the unjudged
+	// projects whose verdict books are out of reach (sessionLeft).
+	left outOfReach
+	// sessionRoot is the root of the project judged, once the stop is
+	// one the session's record keeps (seeSession), and failing what its
+	// answer leaves failing or dropped there (tell).
+	sessionRoot string
+	failing     []string
 	// judged is the root of the project judged, once found, and asked
 	// the session that asked: every answer is recorded there for
 	// `agent-gauntlet status` (noteAnswer), the loop guard's too.
@@ -343,8 +352,8 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	// opened once, its settings read now, its gates when a lock is judged,
 	// the whole of it by the run it is handed to. The loop guard's answer
 	// waits for it too, so that it names what is pending there.
-	found, where, stop := h.locate(ctx, in)
-	known.unjudged, known.judged, known.asked = found.Unjudged, found.Root, in.SessionID
+	found, left, where, stop := h.locate(ctx, in)
+	known.unjudged, known.left, known.judged, known.asked = found.Unjudged, left, found.Root, in.SessionID
 	root := found.Root
 	if stop != nil {
 		return *cmp.Or(guard, stop)
@@ -374,7 +383,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	if s != nil {
 		s.reachChange = h.watchReach(sessionDir(in, h.o), found, in.SessionID)
 		h.seeWorkspace(sessionDir(in, h.o), s)
-		h.seeSession(in.SessionID, root)
+		known.sessionRoot = root
 		if where.From == recalledFrom {
 			s.reachChange = strings.TrimSpace(recalledNote(where, root) + " " + s.reachChange)
 		}

@@ -50,7 +50,8 @@ func (h *hook) tell(ctx context.Context, out Outcome, f *facts) Outcome {
 			out.Instructions += "\n\n" + editsDoNotApply
 		}
 	}
-	others := unjudgedPending(ctx, f.unjudged, h.o.Now())
+	f.failing = view.all()
+	others := unjudgedPending(ctx, f.unjudged, f.left, h.o.Now())
 	out.Pending = pendingList(view, others)
 	if out.Block() && others.text != "" {
 		notes = append(notes, "Also pending: "+others.text+".")

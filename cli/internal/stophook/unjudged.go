@@ -30,12 +30,16 @@ type unjudgedView struct {
 // or planted a configuration in front of it. A project whose directory is
 // gone is named whether or not anything is pending there: its changes,
 // wherever they went, were judged by no gate of its. A present project
-// with nothing pending is not named.
-func unjudgedPending(ctx context.Context, known []trust.Known, now time.Time) unjudgedView {
+// with nothing pending is not named. A project in left, whose verdict
+// book is out of reach, is named with the gates left holds for it.
+func unjudgedPending(ctx context.Context, known []trust.Known, left outOfReach, now time.Time) unjudgedView {
 	var v unjudgedView
 	var parts []string
 	for _, k := range known {
-		gates := pendingOfRecord(ctx, k, now)
+		gates, kept := left[k]
+		if !kept {
+			gates = pendingOfRecord(ctx, k, now)
+		}
 		if len(gates) == 0 && k.Gone != "" {
 			parts = append(parts, fmt.Sprintf("the trusted project %s (%s), whose gates no stop can run: "+
 				"its changes, wherever they went, were judged by none of them", runner.SafeText(k.Root()), k.Gone))
@@ -70,8 +74,12 @@ func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string
 		return nil
 	}
 	// A project whose directory is gone does not load on disk (its log
-	// directory cannot be resolved): the book then names every gate it
-	// holds failing, as for a configuration without gates.
+	// directory cannot be resolved), and what is at its path now may be
+	// another work tree (atPath): the book then names every gate it holds
+	// failing or dropped, as for a configuration without gates.
+	if !atPath(k) {
+		return bookFailing(b)
+	}
 	cfg := &config.Config{Root: k.Root(), LogDir: config.DefaultLogDir}
 	if p, err := config.OpenFiles(k.Root(), rec.Files); err == nil {
 		if c, err := p.Gates(); err == nil {
@@ -84,10 +92,11 @@ func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string
 	return bookFailing(b)
 }
 
-// bookFailing names the jobs the book b holds failing, for a project
-// whose directory is gone (its worktree removed): no log directory is
-// left to read, and the book, kept in the git common directory, is all
-// that says what failed there.
+// bookFailing names the jobs the book b holds failing, then those whose
+// failures were dropped with no full pass since (a clean), for a project
+// whose directory is gone or taken by another work tree: no log
+// directory of its is left to read, and the book, kept in the git common
+// directory, is all that says what failed there.
 func bookFailing(b *verdicts.Book) []string {
 	p, _ := b.Pending("", "", nil)
 	jobs := slices.Collect(maps.Keys(p.Checks))
@@ -95,6 +104,13 @@ func bookFailing(b *verdicts.Book) []string {
 		jobs = append(jobs, job)
 	}
 	slices.Sort(jobs)
+	if b.Cleared != nil {
+		for _, j := range b.Cleared.Jobs {
+			if !slices.Contains(jobs, j) {
+				jobs = append(jobs, j)
+			}
+		}
+	}
 	return jobs
 }
 
