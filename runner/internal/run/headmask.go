@@ -19,8 +19,9 @@ import (
 // points seen to pass, or what others put on the base (the commit the
 // gates were trusted at, the base's remote-tracking copy when it is not
 // the base itself). A tree a run failed on excuses nothing, nor does the
-// local base branch, which the agent can move. staged are the same of the
-// user's index, what the next commit records, where it holds other content
+// local base branch, which the agent can move, nor HEAD itself where the
+// base holds it and a point anchors the commits up to it (anchoredBelow).
+// staged are the same of the user's index, what the next commit records, where it holds other content
 // than HEAD (index identifies what it stages, "" when it cannot be read).
 //
 // It asks git nothing in the steady stop: HEAD's tree comes with the refs
@@ -55,9 +56,15 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 		trees := passedTrees(p, b, refs, passed, point.Commit)
 		// What HEAD holds through the base (their merge base) is not the
 		// mask's to name: those commits are anchored, or named as commits of
-		// the base no stop judged (baseMovedOver, the unanchored note).
+		// the base no stop judged (baseMovedOver, the unanchored note). A
+		// base that holds HEAD (the agent on the base branch, or the base
+		// moved onto its work) has HEAD for the merge base: when a point
+		// anchors the commits up to it, they are the agent's since that
+		// point (reachBack), judged only as the work tree holds them, and
+		// HEAD excuses nothing of its own.
 		if refs.Base != "" {
-			if mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base); err == nil && mb != "" && !slices.Contains(trees, mb) {
+			if mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base); err == nil && mb != "" && !slices.Contains(trees, mb) &&
+				(mb != refs.Head || !anchoredBelow(ctx, p, b, refs, point.Commit)) {
 				trees = append(trees, mb)
 			}
 		}
@@ -85,6 +92,35 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 		return head, inBoth(prev.Staged, sortedKeys(apart)), index
 	}
 	return head, maskedStaged(ctx, p, refs, apart, pfx, excuses), index
+}
+
+// anchoredBelow reports whether a point anchors the commits up to HEAD,
+// as a run whose base holds HEAD reaches back to one (pointOf): the
+// branch's last point seen to pass (point), or the commit the gates were
+// trusted at or a point of the base branch seen to pass that HEAD is or
+// descends from. The commits since are the agent's, judged only as the
+// work tree holds them; with no such point, all of them are named as
+// unanchored instead (the unanchored note), and HEAD is taken as the
+// base's.
+func anchoredBelow(ctx context.Context, p *project, b *begun, refs git.Refs, point string) bool {
+	if point != "" {
+		return true
+	}
+	candidates := []string{p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if namesBranch(p.base, name) {
+			candidates = append(candidates, pt.Commit)
+		}
+	}
+	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
+		if ok, err := descends(ctx, p, c, refs.Head); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // maskedHead is headMask's paths of HEAD: with HEAD where a passing run
