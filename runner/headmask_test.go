@@ -217,7 +217,10 @@ func maskProject(t *testing.T, cache string) (root, start string) {
 // content the work tree masks and no tree a run passed on holds. The
 // table generates every such position of the base by every mask (an edit
 // committed and checked out back from HEAD~1, a new file committed and
-// deleted) and the control without a mask, where nothing is named.
+// deleted) and the control without a mask, where nothing is named. The
+// base's remote-tracking copy excuses only what others put there: the
+// agent's commit pushed to the remote's main by URL and fetched back
+// excuses nothing either (positions "pushed by URL and fetched").
 func TestPassNamesMaskOnTheBase(t *testing.T) {
 	positions := []struct {
 		name string
@@ -225,16 +228,21 @@ func TestPassNamesMaskOnTheBase(t *testing.T) {
 		onBase bool
 		// move moves the base after the agent's commit; nil for none.
 		move func(t *testing.T, root string)
+		// remote gives the project a remote, origin, fetched before the
+		// first run.
+		remote bool
 	}{
-		{"on the base branch", true, nil},
+		{"on the base branch", true, nil, false},
 		{"base moved onto HEAD", false, func(t *testing.T, root string) {
 			gitIn(t, root, "branch", "-f", "main", "HEAD")
-		}},
+		}, false},
+		{"on the base branch, pushed by URL and fetched", true, pushedByURL, true},
+		{"feature pushed by URL to the remote's main and fetched", false, pushedByURL, true},
 		{"base fast-forwarded to HEAD", false, func(t *testing.T, root string) {
 			gitIn(t, root, "checkout", "-q", "main")
 			gitIn(t, root, "merge", "-q", "--ff-only", "feat")
 			gitIn(t, root, "checkout", "-q", "feat")
-		}},
+		}, false},
 	}
 	masks := []struct {
 		name string
@@ -272,6 +280,12 @@ func TestPassNamesMaskOnTheBase(t *testing.T) {
 					if pos.onBase {
 						gitIn(t, root, "checkout", "-q", "main")
 					}
+					if pos.remote {
+						bare := filepath.Join(t.TempDir(), "origin.git")
+						gitIn(t, root, "clone", "-q", "--bare", root, bare)
+						gitIn(t, root, "remote", "add", "origin", bare)
+						gitIn(t, root, "fetch", "-q", "origin")
+					}
 					if res := ExecuteRun(ctx, agent); res.Status != StatusPassed && res.Status != StatusNoChanges {
 						t.Fatalf("first run: %s (%s)", res.Status, res.ErrorMessage)
 					}
@@ -301,4 +315,12 @@ func TestPassNamesMaskOnTheBase(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pushedByURL pushes HEAD to the main of the project's remote by its URL
+// (no remote-tracking ref moves) and fetches it back.
+func pushedByURL(t *testing.T, root string) {
+	url := strings.TrimSpace(gitIn(t, root, "remote", "get-url", "origin"))
+	gitIn(t, root, "push", "-q", url, "HEAD:refs/heads/main")
+	gitIn(t, root, "fetch", "-q", "origin")
 }

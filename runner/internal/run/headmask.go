@@ -18,7 +18,8 @@ import (
 // to pass, the previous run's tree when it passed, the base branch's own
 // points seen to pass, or what others put on the base (the commit the
 // gates were trusted at, the base's remote-tracking copy when it is not
-// the base itself). A tree a run failed on excuses nothing, nor does the
+// the base itself and holds no commit of the agent's, see remoteOwn). A
+// tree a run failed on excuses nothing, nor does the
 // local base branch, which the agent can move, nor HEAD itself where the
 // base holds it and a point anchors the commits up to it (anchoredBelow).
 // staged are the same of the user's index, what the next commit records, where it holds other content
@@ -54,6 +55,9 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 	steady := passed != "" && prev.Commit == refs.Head
 	excuses := func() []string {
 		trees := passedTrees(p, b, refs, passed, point.Commit)
+		if refs.Remote != "" && slices.Contains(trees, refs.Remote) && remoteOwn(ctx, p, b, refs.Remote, point.Commit) {
+			trees = slices.DeleteFunc(trees, func(c string) bool { return c == refs.Remote })
+		}
 		// What HEAD holds through the base (their merge base) is not the
 		// mask's to name: those commits are anchored, or named as commits of
 		// the base no stop judged (baseMovedOver, the unanchored note). A
@@ -92,6 +96,34 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 		return head, inBoth(prev.Staged, sortedKeys(apart)), index
 	}
 	return head, maskedStaged(ctx, p, refs, apart, pfx, excuses), index
+}
+
+// remoteOwn reports whether the base's remote-tracking copy (remote)
+// holds a commit this repository made (git.MadeHere) that no anchor holds
+// (the branch's last point seen to pass, the commit the gates were trusted
+// at, a point of the base seen to pass): the agent's work published to the
+// remote (by URL, or through another remote) and fetched back, which the
+// copy then holds as no one else's. Such a copy excuses nothing. With no
+// anchor at all the copy is the base's, as cloned; where git cannot tell,
+// it excuses nothing.
+func remoteOwn(ctx context.Context, p *project, b *begun, remote, point string) bool {
+	anchors := []string{point, p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if namesBranch(p.base, name) {
+			anchors = append(anchors, pt.Commit)
+		}
+	}
+	fromStart := slices.Contains(anchors, git.EmptyTree)
+	anchors = slices.DeleteFunc(anchors, func(c string) bool { return c == "" || c == git.EmptyTree })
+	if len(anchors) == 0 && !fromStart {
+		return false
+	}
+	over, err := git.Unreached(ctx, p.root, remote, anchors)
+	if err != nil || len(over) == 0 {
+		return err != nil
+	}
+	made, err := git.MadeHere(ctx, p.root, over)
+	return err != nil || slices.ContainsFunc(over, func(c string) bool { return made[c] })
 }
 
 // anchoredBelow reports whether a point anchors the commits up to HEAD,
