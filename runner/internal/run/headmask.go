@@ -19,11 +19,11 @@ import (
 // points seen to pass, or what others put on the base (the commit the
 // gates were trusted at, the base's remote-tracking copy when it is not
 // the base itself and holds no commit of the agent's, see remoteOwn). A
-// tree a run failed on excuses nothing, nor does the
-// local base branch, which the agent can move, nor HEAD itself where the
-// base holds it and a point anchors the commits up to it (anchoredBelow).
-// staged are the same of the user's index, what the next commit records, where it holds other content
-// than HEAD (index identifies what it stages, "" when it cannot be read).
+// tree a run failed on excuses nothing, nor does the local base branch,
+// which the agent can move, nor HEAD itself where the base holds it and a
+// point anchors the commits up to it (anchoredBelow). staged are the same
+// of the user's index, what the next commit records, where it holds other
+// content than HEAD (index identifies what it stages, "" when it cannot be read).
 //
 // It asks git nothing in the steady stop: HEAD's tree comes with the refs
 // the run resolved, a work tree equal to it masks nothing, the index is
@@ -107,12 +107,7 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 // anchor at all the copy is the base's, as cloned; where git cannot tell,
 // it excuses nothing.
 func remoteOwn(ctx context.Context, p *project, b *begun, remote, point string) bool {
-	anchors := []string{point, p.opts.StartPoint}
-	for name, pt := range b.rec.Book.Verified {
-		if namesBranch(p.base, name) {
-			anchors = append(anchors, pt.Commit)
-		}
-	}
+	anchors := append([]string{point}, baseAnchors(p, b)...)
 	fromStart := slices.Contains(anchors, git.EmptyTree)
 	anchors = slices.DeleteFunc(anchors, func(c string) bool { return c == "" || c == git.EmptyTree })
 	if len(anchors) == 0 && !fromStart {
@@ -138,13 +133,7 @@ func anchoredBelow(ctx context.Context, p *project, b *begun, refs git.Refs, poi
 	if point != "" {
 		return true
 	}
-	candidates := []string{p.opts.StartPoint}
-	for name, pt := range b.rec.Book.Verified {
-		if namesBranch(p.base, name) {
-			candidates = append(candidates, pt.Commit)
-		}
-	}
-	for _, c := range candidates {
+	for _, c := range baseAnchors(p, b) {
 		if c == "" {
 			continue
 		}
@@ -153,6 +142,19 @@ func anchoredBelow(ctx context.Context, p *project, b *begun, refs git.Refs, poi
 		}
 	}
 	return false
+}
+
+// baseAnchors are the commits that anchor the base's history: the commit
+// the gates were trusted at and the base branch's points seen to pass
+// ("" among them for none).
+func baseAnchors(p *project, b *begun) []string {
+	anchors := []string{p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if namesBranch(p.base, name) {
+			anchors = append(anchors, pt.Commit)
+		}
+	}
+	return anchors
 }
 
 // maskedHead is headMask's paths of HEAD: with HEAD where a passing run
