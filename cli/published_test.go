@@ -50,6 +50,40 @@ func TestPublishedOwnWorkIsNotPreExisting(t *testing.T) {
 	testscript.Run(t, ScriptParams(dir))
 }
 
+// A commit this repository made in a linked worktree is the agent's as
+// much as one made in the main worktree: made on a detached HEAD there (a
+// commit only that worktree's HEAD reflog records) or on a branch, pushed
+// to the base's remote by URL and fetched back, the local base and the
+// branch fast-forwarded onto it, one harmless commit on top, the approve
+// names it as a commit of the base no stop judged rather than taking its
+// failure as the base's; also when the worktree was removed after a stop
+// saw it (git.RememberMade keeps what its reflog recorded). The control:
+// the same commit made in the person's own clone is the base's, and its
+// failure pre-existing, with nothing named.
+func TestPublishedFromLinkedWorktree(t *testing.T) {
+	dir := t.TempDir()
+	heads := map[string]string{"a detached HEAD": "--detach", "a branch": "-b side"}
+	ends := map[string]string{
+		"kept":                        "",
+		"removed after a stop saw it": "stdin hook.json\nexec agent-gauntlet stop-hook\nexec git worktree remove --force $WORK/wt\n",
+	}
+	first := "stdin hook.json\nexec agent-gauntlet stop-hook\nhookjson decision=approve\n"
+	takeMain := "exec git fetch -q origin\nexec git checkout -q main\nexec git merge -q --ff-only origin/main\nexec git checkout -q feature\n" +
+		"exec git merge -q --ff-only main\ncp ok.txt src/b.txt\nexec git add -A\nexec git commit -q -m harmless\nstdin hook.json\nexec agent-gauntlet stop-hook\n"
+	for hn, head := range heads {
+		for en, end := range ends {
+			writeScript(t, dir, "linked "+hn+" "+en, "# the agent's failing commit made in a linked worktree on "+hn+", pushed by URL, fetched, the worktree "+en+"\n"+
+				publishedSetup+first+"exec git worktree add -q "+head+" $WORK/wt origin/main\ncd $WORK/wt\ncp $WORK/bad.txt src/a.txt\n"+
+				"exec git commit -q -am sneak\nexec git push -q $WORK/person.git HEAD:main\ncd $WORK\n"+end+takeMain+
+				"hookjson decision=approve 'systemMessage~Not verified: the 1 commit\\(s\\) the base branch main moved over'\n"+publishedFiles)
+		}
+	}
+	writeScript(t, dir, "linked control the person's clone", "# the same commit made in the person's own clone: the base's\n"+publishedSetup+first+
+		"exec git clone -q $WORK/person.git $WORK/pc\ncp bad.txt $WORK/pc/src/a.txt\nexec git -C $WORK/pc commit -q -am p\nexec git -C $WORK/pc push -q origin main\n"+
+		takeMain+"hookjson decision=approve 'systemMessage~fails on the base branch too' 'systemMessage!~Not verified'\n"+publishedFiles)
+	testscript.Run(t, ScriptParams(dir))
+}
+
 // publishedSetup makes the project: the person's remote origin, main
 // pushed there, the gates trusted, the branch feature.
 const publishedSetup = `env GAUNTLET_STOP_HOOK_ACTIVE=
@@ -72,6 +106,7 @@ const publishedFiles = `
 /gauntlet_logs/
 /person.git/
 /pc/
+/wt/
 -- .gauntlet/config.yml --
 base_branch: main
 max_retries: 20

@@ -206,3 +206,121 @@ func maskProject(t *testing.T, cache string) (root, start string) {
 	gitIn(t, root, "commit", "-qam", "work")
 	return root, start
 }
+
+// TestPassNamesMaskOnTheBase: the base branch's tip is no tree a run
+// passed on, and the agent can move it, so it excuses nothing HEAD holds
+// that the work tree masks, also when it is HEAD itself. The invariant:
+// where the base branch holds HEAD (the agent works on the base branch,
+// moved the base onto its work, or fast-forwarded it there) and a point
+// anchors the commits up to HEAD (the commit the gates were trusted at,
+// a point seen to pass), a pass names every path where HEAD holds
+// content the work tree masks and no tree a run passed on holds. The
+// table generates every such position of the base by every mask (an edit
+// committed and checked out back from HEAD~1, a new file committed and
+// deleted) and the control without a mask, where nothing is named. The
+// base's remote-tracking copy excuses only what others put there: the
+// agent's commit pushed to the remote's main by URL and fetched back
+// excuses nothing either (positions "pushed by URL and fetched").
+func TestPassNamesMaskOnTheBase(t *testing.T) {
+	positions := []struct {
+		name string
+		// onBase puts HEAD on the base branch before the first run.
+		onBase bool
+		// move moves the base after the agent's commit; nil for none.
+		move func(t *testing.T, root string)
+		// remote gives the project a remote, origin, fetched before the
+		// first run.
+		remote bool
+	}{
+		{"on the base branch", true, nil, false},
+		{"base moved onto HEAD", false, func(t *testing.T, root string) {
+			gitIn(t, root, "branch", "-f", "main", "HEAD")
+		}, false},
+		{"on the base branch, pushed by URL and fetched", true, pushedByURL, true},
+		{"feature pushed by URL to the remote's main and fetched", false, pushedByURL, true},
+		{"base fast-forwarded to HEAD", false, func(t *testing.T, root string) {
+			gitIn(t, root, "checkout", "-q", "main")
+			gitIn(t, root, "merge", "-q", "--ff-only", "feat")
+			gitIn(t, root, "checkout", "-q", "feat")
+		}, false},
+	}
+	masks := []struct {
+		name string
+		// commit commits the agent's work; mask then masks it in the work
+		// tree (nil for no mask).
+		commit, mask func(t *testing.T, root string)
+		masked       string
+	}{
+		{"edit checked out back", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "a.txt"), "ok\nmore\nBAD\n")
+			gitIn(t, root, "commit", "-qam", "agent work")
+		}, func(t *testing.T, root string) {
+			gitIn(t, root, "checkout", "HEAD~1", "--", "src/a.txt")
+		}, "src/a.txt"},
+		{"new file deleted", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "evil.txt"), "BAD\n")
+			gitIn(t, root, "add", "-A")
+			gitIn(t, root, "commit", "-qm", "agent work")
+		}, func(t *testing.T, root string) {
+			os.Remove(filepath.Join(root, "src", "evil.txt"))
+		}, "src/evil.txt"},
+		{"none", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "src", "c.txt"), "fine\n")
+			gitIn(t, root, "add", "-A")
+			gitIn(t, root, "commit", "-qm", "clean")
+		}, nil, ""},
+	}
+	for _, cache := range []string{"true", "false"} {
+		for _, pos := range positions {
+			for _, m := range masks {
+				t.Run(cache+"/"+pos.name+"/"+m.name, func(t *testing.T) {
+					root, start := maskProject(t, cache)
+					ctx := context.Background()
+					agent := Options{Dir: root, Silent: true, Agent: true, SessionID: "s1", StartPoint: start}
+					if pos.onBase {
+						gitIn(t, root, "checkout", "-q", "main")
+					}
+					if pos.remote {
+						bare := filepath.Join(t.TempDir(), "origin.git")
+						gitIn(t, root, "clone", "-q", "--bare", root, bare)
+						gitIn(t, root, "remote", "add", "origin", bare)
+						gitIn(t, root, "fetch", "-q", "origin")
+					}
+					if res := ExecuteRun(ctx, agent); res.Status != StatusPassed && res.Status != StatusNoChanges {
+						t.Fatalf("first run: %s (%s)", res.Status, res.ErrorMessage)
+					}
+					m.commit(t, root)
+					if pos.move != nil {
+						pos.move(t, root)
+					}
+					if m.mask != nil {
+						m.mask(t, root)
+					}
+					for i := range 2 {
+						res := ExecuteRun(ctx, agent)
+						// A stop after a pass that masked nothing may find
+						// nothing changed since.
+						if res.Status != StatusPassed && (m.masked != "" || res.Status != StatusNoChanges) {
+							t.Fatalf("run %d after: %s (%s)", i+2, res.Status, res.ErrorMessage)
+						}
+						told := strings.Contains(res.Unverified, "which the work tree masks")
+						switch {
+						case m.masked == "" && told:
+							t.Errorf("run %d: a mask is told where none is: %q", i+2, res.Unverified)
+						case m.masked != "" && (!told || !strings.Contains(res.Unverified, m.masked)):
+							t.Errorf("run %d: Unverified does not name what HEAD holds at %s: %q", i+2, m.masked, res.Unverified)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// pushedByURL pushes HEAD to the main of the project's remote by its URL
+// (no remote-tracking ref moves) and fetches it back.
+func pushedByURL(t *testing.T, root string) {
+	url := strings.TrimSpace(gitIn(t, root, "remote", "get-url", "origin"))
+	gitIn(t, root, "push", "-q", url, "HEAD:refs/heads/main")
+	gitIn(t, root, "fetch", "-q", "origin")
+}

@@ -278,13 +278,21 @@ func (e *existence) of(files []string) func(string) bool {
 // while nothing it reads changed): a copy moved by hand or by a push from
 // this repository holds what the agent put there, and a commit it holds
 // is not the base's for that (baseMovedOver, remoteHolds, remoteMerged).
+// Each run first records what the linked worktrees' HEAD reflogs say was
+// made there (git.RememberMade), so that such a commit, pushed and
+// fetched back, stays the agent's after its worktree is removed; a record
+// that cannot be written leaves the reflogs as they are to be read.
 func resolveRefs(ctx context.Context, p *project, snapshot string) (git.Refs, error) {
+	loc, lerr := p.loc.get()
+	if lerr == nil {
+		_ = git.RememberMade(ctx, p.root, loc)
+	}
 	r, err := git.ResolveRefs(ctx, p.root, p.base, snapshot)
 	if err != nil || r.Remote == "" {
 		return r, err
 	}
 	var fetched bool
-	if loc, lerr := p.loc.get(); lerr == nil {
+	if lerr == nil {
 		fetched, err = git.FetchedKept(ctx, loc, p.root, p.base, r.Remote)
 	} else {
 		fetched, err = git.Fetched(ctx, p.root, p.base, r.Remote)

@@ -18,10 +18,12 @@ import (
 // to pass, the previous run's tree when it passed, the base branch's own
 // points seen to pass, or what others put on the base (the commit the
 // gates were trusted at, the base's remote-tracking copy when it is not
-// the base itself). A tree a run failed on excuses nothing, nor does the
-// local base branch, which the agent can move. staged are the same of the
-// user's index, what the next commit records, where it holds other content
-// than HEAD (index identifies what it stages, "" when it cannot be read).
+// the base itself and holds no commit of the agent's, see remoteOwn). A
+// tree a run failed on excuses nothing, nor does the local base branch,
+// which the agent can move, nor HEAD itself where the base holds it and a
+// point anchors the commits up to it (anchoredBelow). staged are the same
+// of the user's index, what the next commit records, where it holds other
+// content than HEAD (index identifies what it stages, "" when it cannot be read).
 //
 // It asks git nothing in the steady stop: HEAD's tree comes with the refs
 // the run resolved, a work tree equal to it masks nothing, the index is
@@ -53,11 +55,20 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 	steady := passed != "" && prev.Commit == refs.Head
 	excuses := func() []string {
 		trees := passedTrees(p, b, refs, passed, point.Commit)
+		if refs.Remote != "" && slices.Contains(trees, refs.Remote) && remoteOwn(ctx, p, b, refs.Remote, point.Commit) {
+			trees = slices.DeleteFunc(trees, func(c string) bool { return c == refs.Remote })
+		}
 		// What HEAD holds through the base (their merge base) is not the
 		// mask's to name: those commits are anchored, or named as commits of
-		// the base no stop judged (baseMovedOver, the unanchored note).
+		// the base no stop judged (baseMovedOver, the unanchored note). A
+		// base that holds HEAD (the agent on the base branch, or the base
+		// moved onto its work) has HEAD for the merge base: when a point
+		// anchors the commits up to it, they are the agent's since that
+		// point (reachBack), judged only as the work tree holds them, and
+		// HEAD excuses nothing of its own.
 		if refs.Base != "" {
-			if mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base); err == nil && mb != "" && !slices.Contains(trees, mb) {
+			if mb, err := git.MergeBase(ctx, p.root, refs.Head, refs.Base); err == nil && mb != "" && !slices.Contains(trees, mb) &&
+				(mb != refs.Head || !anchoredBelow(ctx, p, b, refs, point.Commit)) {
 				trees = append(trees, mb)
 			}
 		}
@@ -85,6 +96,65 @@ func headMask(ctx context.Context, p *project, b *begun, ep endPoint) (head, sta
 		return head, inBoth(prev.Staged, sortedKeys(apart)), index
 	}
 	return head, maskedStaged(ctx, p, refs, apart, pfx, excuses), index
+}
+
+// remoteOwn reports whether the base's remote-tracking copy (remote)
+// holds a commit this repository made (git.MadeHere) that no anchor holds
+// (the branch's last point seen to pass, the commit the gates were trusted
+// at, a point of the base seen to pass): the agent's work published to the
+// remote (by URL, or through another remote) and fetched back, which the
+// copy then holds as no one else's. Such a copy excuses nothing. With no
+// anchor at all the copy is the base's, as cloned; where git cannot tell,
+// it excuses nothing.
+func remoteOwn(ctx context.Context, p *project, b *begun, remote, point string) bool {
+	anchors := append([]string{point}, baseAnchors(p, b)...)
+	fromStart := slices.Contains(anchors, git.EmptyTree)
+	anchors = slices.DeleteFunc(anchors, func(c string) bool { return c == "" || c == git.EmptyTree })
+	if len(anchors) == 0 && !fromStart {
+		return false
+	}
+	over, err := git.Unreached(ctx, p.root, remote, anchors)
+	if err != nil || len(over) == 0 {
+		return err != nil
+	}
+	made, err := git.MadeHere(ctx, p.root, over)
+	return err != nil || slices.ContainsFunc(over, func(c string) bool { return made[c] })
+}
+
+// anchoredBelow reports whether a point anchors the commits up to HEAD,
+// as a run whose base holds HEAD reaches back to one (pointOf): the
+// branch's last point seen to pass (point), or the commit the gates were
+// trusted at or a point of the base branch seen to pass that HEAD is or
+// descends from. The commits since are the agent's, judged only as the
+// work tree holds them; with no such point, all of them are named as
+// unanchored instead (the unanchored note), and HEAD is taken as the
+// base's.
+func anchoredBelow(ctx context.Context, p *project, b *begun, refs git.Refs, point string) bool {
+	if point != "" {
+		return true
+	}
+	for _, c := range baseAnchors(p, b) {
+		if c == "" {
+			continue
+		}
+		if ok, err := descends(ctx, p, c, refs.Head); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// baseAnchors are the commits that anchor the base's history: the commit
+// the gates were trusted at and the base branch's points seen to pass
+// ("" among them for none).
+func baseAnchors(p *project, b *begun) []string {
+	anchors := []string{p.opts.StartPoint}
+	for name, pt := range b.rec.Book.Verified {
+		if namesBranch(p.base, name) {
+			anchors = append(anchors, pt.Commit)
+		}
+	}
+	return anchors
 }
 
 // maskedHead is headMask's paths of HEAD: with HEAD where a passing run
