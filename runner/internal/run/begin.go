@@ -273,18 +273,26 @@ func (e *existence) of(files []string) func(string) bool {
 }
 
 // resolveRefs reads HEAD, the base branch and the previous snapshot
-// (git.ResolveRefs), keeping the base's remote-tracking copy only when git
+// (git.ResolveRefs; from the refs memo, git.ResolveRefsKept, while nothing
+// git reads for them changed), keeping the base's remote-tracking copy only when git
 // fetched it there (git.Fetched; from the fetched memo, git.FetchedKept,
 // while nothing it reads changed): a copy moved by hand or by a push from
 // this repository holds what the agent put there, and a commit it holds
 // is not the base's for that (baseMovedOver, remoteHolds, remoteMerged).
 func resolveRefs(ctx context.Context, p *project, snapshot string) (git.Refs, error) {
-	r, err := git.ResolveRefs(ctx, p.root, p.base, snapshot)
+	loc, lerr := p.loc.get()
+	var r git.Refs
+	var err error
+	if lerr == nil {
+		r, err = git.ResolveRefsKept(ctx, loc, p.root, p.base, snapshot)
+	} else {
+		r, err = git.ResolveRefs(ctx, p.root, p.base, snapshot)
+	}
 	if err != nil || r.Remote == "" {
 		return r, err
 	}
 	var fetched bool
-	if loc, lerr := p.loc.get(); lerr == nil {
+	if lerr == nil {
 		fetched, err = git.FetchedKept(ctx, loc, p.root, p.base, r.Remote)
 	} else {
 		fetched, err = git.Fetched(ctx, p.root, p.base, r.Remote)
