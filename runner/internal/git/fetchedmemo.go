@@ -1,17 +1,13 @@
 package git
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -127,20 +123,10 @@ func fetchedKey(loc Location, root, base, commit string, before time.Time) (stri
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00", f, st)
 	}
-	for _, f := range configs {
-		if data, err := fsread.File(f, maxGitFile); err == nil && bytes.Contains(bytes.ToLower(data), []byte("include")) {
-			return "", false // the answer may come from a file not watched
-		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", false
-		}
+	if !plainConfigs(configs) {
+		return "", false
 	}
-	env := os.Environ()
-	slices.Sort(env)
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_") || slices.ContainsFunc([]string{"HOME=", "XDG_CONFIG_HOME=", "PATH="}, func(k string) bool { return strings.HasPrefix(kv, k) }) {
-			fmt.Fprintf(h, "%s\x00", kv)
-		}
-	}
+	writeGitEnv(h)
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 

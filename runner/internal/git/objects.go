@@ -112,6 +112,23 @@ func (r Refs) NothingSince(from, tree string, snap *TreeSnapshot) bool {
 // ResolveBase returns them, SnapshotBase and SnapshotSince as
 // the snapshot records them.
 func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error) {
+	return resolveRefsWith(base, snapshot, func(revs []string) ([]Object, error) { return Objects(ctx, root, revs...) })
+}
+
+// ResolveRefsKept is ResolveRefs for the project at root located at loc,
+// its objects taken from the refs memo when nothing git reads to resolve
+// them changed since the memo was written (see objectsKept), else from
+// git.
+func ResolveRefsKept(ctx context.Context, loc Location, root, base, snapshot string) (Refs, error) {
+	return resolveRefsWith(base, snapshot, func(revs []string) ([]Object, error) {
+		objs, _, err := objectsKept(ctx, loc, root, revs)
+		return objs, err
+	})
+}
+
+// resolveRefsWith is ResolveRefs with the objects of the revisions it asks
+// read by objects.
+func resolveRefsWith(base, snapshot string, objects func(revs []string) ([]Object, error)) (Refs, error) {
 	revs := []string{"HEAD^{commit}", "", "", "", ""}
 	baseErr := checkRef("base branch", base)
 	if baseErr == nil {
@@ -125,7 +142,7 @@ func ResolveRefs(ctx context.Context, root, base, snapshot string) (Refs, error)
 	if snapshot != "" && checkRef("snapshot", snapshot) == nil {
 		revs[3] = snapshot + "^{commit}"
 	}
-	objs, err := Objects(ctx, root, revs...)
+	objs, err := objects(revs)
 	if err != nil {
 		return Refs{}, err
 	}

@@ -273,7 +273,8 @@ func (e *existence) of(files []string) func(string) bool {
 }
 
 // resolveRefs reads HEAD, the base branch and the previous snapshot
-// (git.ResolveRefs), keeping the base's remote-tracking copy only when git
+// (git.ResolveRefs; from the refs memo, git.ResolveRefsKept, while nothing
+// git reads for them changed), keeping the base's remote-tracking copy only when git
 // fetched it there (git.Fetched; from the fetched memo, git.FetchedKept,
 // while nothing it reads changed): a copy moved by hand or by a push from
 // this repository holds what the agent put there, and a commit it holds
@@ -284,10 +285,14 @@ func (e *existence) of(files []string) func(string) bool {
 // that cannot be written leaves the reflogs as they are to be read.
 func resolveRefs(ctx context.Context, p *project, snapshot string) (git.Refs, error) {
 	loc, lerr := p.loc.get()
+	var r git.Refs
+	var err error
 	if lerr == nil {
 		_ = git.RememberMade(ctx, p.root, loc)
+		r, err = git.ResolveRefsKept(ctx, loc, p.root, p.base, snapshot)
+	} else {
+		r, err = git.ResolveRefs(ctx, p.root, p.base, snapshot)
 	}
-	r, err := git.ResolveRefs(ctx, p.root, p.base, snapshot)
 	if err != nil || r.Remote == "" {
 		return r, err
 	}
