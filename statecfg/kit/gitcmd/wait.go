@@ -146,33 +146,34 @@ func Exec(ctx context.Context, cmd *exec.Cmd) error {
 // watch looks at p's process group after watchAfter, then every
 // watchEvery, until the returned stop is called; a process of the group
 // waiting to open a FIFO (blockedOpen) has the group killed. stop ends the
-// watch and returns what it found.
+// watch and returns what it found. A git that ends sooner costs a timer
+// that never fires: no goroutine, no wait for one to be scheduled.
 func watch(p *os.Process) (stop func() *WaitError) {
-	done := make(chan struct{})
-	var found *WaitError
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTimer(watchAfter)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			if e := blockedOpen(p.Pid); e != nil {
-				found = e
-				_ = procgroup.Kill(p)
-				return
-			}
-			t.Reset(watchEvery)
+	var (
+		mu      sync.Mutex
+		stopped bool
+		found   *WaitError
+		t       *time.Timer
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(watchAfter, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
 		}
-	}()
+		if found = blockedOpen(p.Pid); found != nil {
+			_ = procgroup.Kill(p)
+			return
+		}
+		t.Reset(watchEvery)
+	})
 	return func() *WaitError {
-		close(done)
-		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
 		return found
 	}
 }
