@@ -7,6 +7,8 @@ import (
 	"os"
 	"reflect"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
+
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/alecthomas/kong"
 )
@@ -116,6 +118,9 @@ func mainWith(ctx context.Context, handleSignals func(), args []string, stdin io
 	if err != nil && !isHook(args) {
 		return report(stderr, fmt.Errorf("get working directory: %w", err))
 	}
+	// A git call that waited on a FIFO is stopped (gitcmd's watch); the
+	// command's later git calls end at once with the same error.
+	ctx, _ = gitcmd.WithWaits(ctx)
 	// The stop hook must answer even from a deleted directory: it finds the
 	// project from the input's cwd, and without one it has no project.
 	env := &Env{Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Cwd: cwd,

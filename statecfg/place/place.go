@@ -7,6 +7,7 @@
 package place
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -124,11 +125,12 @@ func locateWithGit(ctx context.Context, dir string) (gitdir.Dirs, error) {
 	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), gitcmd.SafeEnv...)
 	procgroup.Set(cmd)
 	cmd.WaitDelay = gitWaitDelay
-	out, err := cmd.Output()
-	if err != nil {
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := gitcmd.Exec(ctx, cmd); err != nil {
 		return gitdir.Dirs{}, fmt.Errorf("locate the repository of %s: git rev-parse: %w", dir, err)
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 	if len(lines) != 3 || lines[0] == "" {
 		return gitdir.Dirs{}, fmt.Errorf("locate the repository of %s: %w", dir, ErrNoRepository)
 	}

@@ -43,9 +43,12 @@ func runGit(ctx context.Context, dir string, in io.Reader, limit int, args ...st
 	var stderr boundedBuffer
 	stderr.max = 4 << 10
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, &stderr
-	err := cmd.Run()
+	err := gitcmd.Exec(ctx, cmd)
 	name := "git " + strings.Join(args, " ")
+	var waited *gitcmd.WaitError
 	switch {
+	case errors.As(err, &waited):
+		return nil, fmt.Errorf("%s: %w", name, err)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("%s: %w", name, ctx.Err())
 	case out.over:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 )
 
 // Git opens its own files in the git directory (HEAD, the index, the
@@ -56,4 +57,16 @@ func (h *hook) gitFileBlock(found []string) Outcome {
 			strings.Join(found, ", ")+"), and the stop right after such a block is allowed: the gates did not run.")
 	}
 	return h.notAFileBlock("Where git reads its own files", found, "restore the file git had there")
+}
+
+// gitWaitBlock is the answer when a git call of the stop waited to open a
+// FIFO (found, recorded by gitcmd's watch of every git process): the
+// same as for one of git's fixed files (gitFileBlock), whatever file it
+// was, at once rather than at the deadline.
+func (h *hook) gitWaitBlock(found []*gitcmd.WaitError) Outcome {
+	names := make([]string, 0, len(found))
+	for _, w := range found {
+		names = append(names, w.Named())
+	}
+	return h.gitFileBlock(names)
 }

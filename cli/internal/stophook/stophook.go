@@ -25,6 +25,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
@@ -277,6 +278,7 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 		h.agent = hookproto.Claude // until the input says otherwise
 	}
 	var known facts
+	ctx, waits := gitcmd.WithWaits(ctx)
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(h.o.Stderr, "agent-gauntlet stop-hook: panic: %v\n%s", r, debug.Stack())
@@ -294,7 +296,11 @@ func (h *hook) safeDecide(ctx context.Context) (out Outcome) {
 			r()
 		}
 	}()
-	return h.decide(ctx, &known)
+	out = h.decide(ctx, &known)
+	if found := waits.Found(); len(found) > 0 && !known.guarded {
+		return h.gitWaitBlock(found)
+	}
+	return out
 }
 
 // facts are what decide found out on the way to its answer, for tell and
@@ -327,6 +333,9 @@ type facts struct {
 	// the session that asked: every answer is recorded there for
 	// `agent-gauntlet status` (noteAnswer), the loop guard's too.
 	judged, asked string
+	// guarded is true when the loop guard answers (guard): what git
+	// waited on does not change that answer.
+	guarded bool
 }
 
 // decide answers in order: the input, the loop guard, the project, its
@@ -343,6 +352,7 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 		return *stop
 	}
 	guard := h.guard(in)
+	known.guarded = guard != nil
 	h.limit = limitFor(h.o, h.agent)
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.limit.deadline))
 	defer cancel()

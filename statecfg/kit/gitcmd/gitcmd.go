@@ -89,8 +89,9 @@ var defaultTimeout = 2 * time.Minute
 
 // Run runs git. A non-zero exit is not an error (see Result.ExitCode); an
 // error is a git that could not start (errors.Is exec.ErrNotFound when it
-// is not on PATH), a context that ended (wrapping ctx.Err()) or the
-// defaultTimeout that passed, or a wait that failed.
+// is not on PATH), a *WaitError (git waited to open a FIFO: watch; or
+// one was recorded in ctx before), a context that ended (wrapping
+// ctx.Err()) or the defaultTimeout that passed, or a wait that failed.
 func Run(ctx context.Context, c Call) (Result, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -107,15 +108,24 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	}
 	tag := procgroup.Set(cmd)
 	cmd.WaitDelay = WaitDelay
+	if e := waitsOf(ctx).first(); e != nil {
+		return Result{ExitCode: -1}, e
+	}
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", Program, err)
 	}
+	stop := watch(cmd.Process)
 	err := cmd.Wait()
+	waited := stop()
 	// Whatever happened, nothing git started (a hook, a filter) may
 	// outlive it, in its group or detached from it.
 	_ = procgroup.Kill(cmd.Process)
 	procgroup.KillStrays(tag, cmd.Process.Pid)
 	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: errBuf.buf.String(), ExitCode: cmd.ProcessState.ExitCode()}
+	if waited != nil {
+		waitsOf(ctx).add(waited)
+		return res, waited
+	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("%s: %w", Program, ctx.Err())
 	}
