@@ -257,7 +257,7 @@ func Bench(ctx context.Context) error {
 	var failed []string
 	for _, m := range mods {
 		pkgs := "./..."
-		args := []string{"test", "-run", "^$", "-bench", ".", "-benchtime", "20x", "-count", "1"}
+		args := []string{"test", "-run", "^$", "-bench", ".", "-benchtime", "20x", "-count", "1", "-timeout", "60m"}
 		cmd := exec.CommandContext(ctx, "go", append(args, pkgs)...)
 		cmd.Dir = filepath.Join(root, m)
 		cmd.Stdout = io.MultiWriter(&raw, Out)
