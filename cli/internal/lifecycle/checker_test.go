@@ -357,6 +357,50 @@ func TestStructuredVerdicts(t *testing.T) {
 	}
 }
 
+// Text checks name each file holding their marker at its line 1 (a
+// place): the base's finding is the work tree's only while that line reads
+// as the base's did, blanks dropped; a change of it makes the finding new,
+// wherever the marker stands. Every text gate × every way of keeping or
+// changing the place.
+func TestTextVerdicts(t *testing.T) {
+	gates := []struct{ gate, path, marker string }{
+		{"lint", "src/b.txt", markLint}, {"test", "lib/x/t.txt", markTest}, {"docs", "docs/guide.md", markDocs},
+	}
+	cases := []struct {
+		name       string
+		base, work string // M is the marker
+		want       verdict
+	}{
+		{"the base's finding", "a\nM\n", "a\nM\n", pass},
+		{"another line edited", "a\nb\nM\n", "a\nc\nM\n", pass},
+		{"line 1 reformatted", "a b\nM\n", "a  b\r\nM\r\n", pass},
+		{"a line like it inserted at the top", "a\nM\n", "a\na\nM\n", pass},
+		{"line 1 rewritten", "a\nM\n", "b\nM\n", fail},
+		{"the marker moved to line 1", "a\nM\n", "M\na\n", fail},
+		{"a line inserted at the top", "a\nM\n", "b\na\nM\n", fail},
+		{"not on the base", "a\n", "a\nM\n", fail},
+		{"fixed", "a\nM\n", "a\n", pass},
+	}
+	for _, g := range gates {
+		for _, tc := range cases {
+			t.Run(g.gate+"/"+tc.name, func(t *testing.T) {
+				work := strings.ReplaceAll(tc.work, "M", g.marker)
+				m, f := oracleModel(projectConfig{Baseline: true}, map[string]string{g.path: work})
+				f.Base[g.path] = strings.ReplaceAll(tc.base, "M", g.marker)
+				var got *job
+				for _, j := range m.jobs(f, m.workGates()) {
+					if j.Gate == g.gate && strings.HasPrefix(g.path, strings.Split(j.ID, ":")[1]) {
+						got = &j
+					}
+				}
+				if got == nil || got.Verdict != tc.want {
+					t.Errorf("%s %q against %q: %+v, want verdict %v", g.path, work, f.Base[g.path], got, tc.want)
+				}
+			})
+		}
+	}
+}
+
 func TestCheckUserFiles(t *testing.T) {
 	m := newModel(projectConfig{}, map[string]string{"a.txt": "a\n", "d/b.txt": "b\n"})
 	m.logFiles["gauntlet_logs/notes.txt"] = "n\n"

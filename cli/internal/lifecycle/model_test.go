@@ -648,14 +648,27 @@ func (m *model) checkVerdict(gate string, files []string, base map[string]string
 		}
 		return pass
 	}
-	// Text: one error line per file holding the marker; new when the base's
-	// file does not print it.
+	// Text: one error line per file holding the marker, naming the file's
+	// line 1 wherever the marker stands: a place (docs/baselines.md). New
+	// when the base's file does not print it, or when that line reads
+	// otherwise than the base's did (blanks dropped): the base's finding
+	// flagged a line the change rewrote, the work tree's flags another.
 	for _, p := range files {
-		if strings.Contains(m.files[p], marker) && !strings.Contains(base[p], marker) {
+		if !strings.Contains(m.files[p], marker) {
+			continue
+		}
+		if !strings.Contains(base[p], marker) || firstLine(m.files[p]) != firstLine(base[p]) {
 			return fail
 		}
 	}
 	return pass
+}
+
+// firstLine is the first line of content, blanks dropped: what a finding
+// at its line 1 is known by when the diff moved or rewrote it.
+func firstLine(content string) string {
+	l, _, _ := strings.Cut(content, "\n")
+	return strings.Join(strings.Fields(l), "")
 }
 
 // diagnosticVerdict judges go vet-like findings (one per line holding a

@@ -209,13 +209,16 @@ func DiffStats(ctx context.Context, root string, spec gate.DiffSpec) (Stats, err
 // as it is on disk (untracked files included), with no context lines and
 // renames found, paths relative to root (the project root): what maps a
 // finding's line in the work tree to the base. It is cut at MaxDiffBytes;
-// cut reports it.
+// cut reports it. Every file is diffed as the text of its bytes
+// (--text, --no-textconv, no external driver): an attribute (-diff,
+// binary, a driver's textconv or binary) or a NUL never turns its hunks
+// into "Binary files differ", which names no line changed.
 func LineDiff(ctx context.Context, root, from string) (diff string, cut bool, err error) {
 	to, err := SnapshotTree(ctx, root)
 	if err != nil {
 		return "", false, fmt.Errorf("line diff: %w", err)
 	}
-	args := []string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "-U0", "-M",
+	args := []string{"diff", "--no-color", "--relative", "--no-ext-diff", "--no-textconv", "--text", "-U0", "-M",
 		"--src-prefix=a/", "--dst-prefix=b/", from, to, "--", "."}
 	out, truncated, _, err := runLimited(ctx, call{root: root, args: args, limit: MaxDiffBytes})
 	if err != nil {

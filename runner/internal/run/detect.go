@@ -183,6 +183,28 @@ func remoteMerged(ctx context.Context, p *project, refs git.Refs, from string) b
 	return err == nil && mb != "" && mb != from && othersOnRemote(ctx, p, refs)
 }
 
+// remotePulled reports whether HEAD came to hold the base branch's
+// remote-tracking copy after it moved past from, where the episode began,
+// with a commit this repository did not make (git.MadeHere): the work's
+// pull request merged on the remote, fetched and pulled into HEAD (a
+// fast-forward, commits on top, a merge of it). A copy that holds since
+// from only the agent's own commits (its work pushed and fetched back) is
+// no one else's merge of the work.
+func remotePulled(ctx context.Context, p *project, refs git.Refs, from string) bool {
+	if refs.Head == "" || refs.Remote == "" || refs.Remote == from {
+		return false
+	}
+	if in, err := isAncestor(ctx, p.root, refs.Remote, refs.Head); err != nil || !in {
+		return false
+	}
+	since, err := git.Unreached(ctx, p.root, refs.Remote, []string{from})
+	if err != nil || len(since) == 0 {
+		return false
+	}
+	made, err := git.MadeHere(ctx, p.root, since)
+	return err == nil && slices.ContainsFunc(since, func(c string) bool { return !made[c] })
+}
+
 // keepEpisodeBase keeps, in a verification run that reached back to where
 // its episode began (from), the base of a failed check with baseline:
 // true at that point when the base branch's merge base moved since
@@ -191,8 +213,9 @@ func remoteMerged(ctx context.Context, p *project, refs git.Refs, from string) b
 // is no evidence that the failure is not the agent's. A base branch whose
 // remote-tracking copy merged HEAD (it descends from HEAD and moved past
 // it: the work's pull request merged on the remote and fetched, see
-// staleness.headMerged), or that merged the work and moved on
-// (remoteMerged), is the base as it is; a merge of HEAD into the local base
+// staleness.headMerged), that merged the work and moved on
+// (remoteMerged), or that HEAD came to hold since (remotePulled: the merge
+// pulled), is the base as it is; a merge of HEAD into the local base
 // alone, made while the failures were pending, is one more way of moving
 // the base onto the work.
 func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, from string) {
@@ -204,7 +227,7 @@ func (c *changes) keepEpisodeBase(ctx context.Context, p *project, b *begun, fro
 	if err == nil && now == from {
 		return
 	}
-	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && (remoteHolds(ctx, p, refs, true) || remoteMerged(ctx, p, refs, from)) {
+	if refs, rerr := b.refs.get(); rerr == nil && refs.BaseErr == nil && (remoteHolds(ctx, p, refs, true) || remoteMerged(ctx, p, refs, from) || remotePulled(ctx, p, refs, from)) {
 		return
 	}
 	c.base = gate.DiffSpec{Mode: gate.DiffFixBase, BaseBranch: p.base, FixBase: from}
