@@ -132,6 +132,7 @@ func (m *model) clean() {
 // launch starts agent-gauntlet; the caller waits.
 func (h *harness) launch(stdin string, args ...string) (*proc, string, error) {
 	before := h.gitState()
+	h.m.skips = h.readableSkips()
 	h.m.skipsRead = len(h.m.skips)
 	p, err := h.s.start(h.bin, stdin, args...)
 	return p, before, err

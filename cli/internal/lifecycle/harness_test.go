@@ -584,7 +584,8 @@ func (h *harness) mark(status string, n int, old bool) error {
 		issue, _ := c.v["issue"].(string)
 		line, _ := c.v["line"].(float64)
 		if tok := markerRE.FindString(issue); tok != "" {
-			h.m.skips = append(h.m.skips, skip{Branch: h.m.branch, File: file, Token: tok, Line: int(line), Cleans: h.m.cleans})
+			id, _ := c.v["id"].(string)
+			h.m.skips = append(h.m.skips, skip{Branch: h.m.branch, File: file, Token: tok, Line: int(line), Cleans: h.m.cleans, ID: id})
 		}
 	}
 	return nil

@@ -123,6 +123,19 @@ type skip struct {
 	Line                int
 	// Cleans is the number of explicit cleans before the skip.
 	Cleans int
+	// ID is the id of the entry the agent marked ("" in the TypeScript
+	// tool's format).
+	ID string
+}
+
+// markedBy says whether the review entry mark (a violation marked
+// skipped, read from a review file) holds the mark of s: the entry's id
+// names it, or, without ids, its file, line and marker.
+func (s skip) markedBy(mark skip) bool {
+	if s.ID != "" && mark.ID != "" {
+		return s.ID == mark.ID
+	}
+	return s.File == mark.File && s.Line == mark.Line && s.Token == mark.Token
 }
 
 // lockKind is what the model knows of the lock file.

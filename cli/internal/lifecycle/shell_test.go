@@ -119,14 +119,6 @@ func (h *harness) forgeReview(how string) error {
 	if how == "preskip" {
 		return h.preskip()
 	}
-	if how == "rm" {
-		// Marks in the files removed before any command read them never
-		// reached the gauntlet. A newer file ("add") hides none: the
-		// gauntlet reads the agent's marks in the file it recorded for
-		// the slot and in every review file of the log directory, never
-		// only the newest by name.
-		h.m.skips = h.m.skips[:min(h.m.skipsRead, len(h.m.skips))]
-	}
 	for stem, run := range h.latestReviews() {
 		p := filepath.Join(h.s.logDir(), fmt.Sprintf("%s.%d.json", stem, run))
 		if how == "rm" {
@@ -618,4 +610,52 @@ func (h *harness) reviewerFault(mode string) error {
 		}
 	}
 	return os.WriteFile(filepath.Join(h.s.marks, faultFile), []byte(mode), 0o644)
+}
+
+// readableSkips returns the model's skips a command starting now can
+// count: every one an earlier command read (the gauntlet keeps it as a
+// decision), and each later one only while a review file of the log
+// directory (previous/ included) still holds its mark. A mark the agent
+// takes back before any command read it, by deleting its file or its
+// entry, never reached the gauntlet; a newer file beside it (forge review
+// add) or a reworded issue hides none: the gauntlet reads the marks in
+// every review file it wrote, by the entry's id.
+func (h *harness) readableSkips() []skip {
+	read := min(h.m.skipsRead, len(h.m.skips))
+	out := slices.Clone(h.m.skips[:read])
+	marks := reviewMarks(h.s.logDir())
+	for _, s := range h.m.skips[read:] {
+		if slices.ContainsFunc(marks, s.markedBy) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// reviewMarks lists the entries marked skipped in the review files under
+// dir.
+func reviewMarks(dir string) []skip {
+	var out []skip
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !reviewJSONRE.MatchString(d.Name()) {
+			return nil
+		}
+		_, vs, ok := readReview(p)
+		if !ok {
+			return nil
+		}
+		for _, x := range vs {
+			v, ok := x.(map[string]any)
+			if !ok || v["status"] != "skipped" || v["result"] == "forged" {
+				continue // a forged copy (dupskip, addskip) marks nothing
+			}
+			file, _ := v["file"].(string)
+			issue, _ := v["issue"].(string)
+			line, _ := v["line"].(float64)
+			id, _ := v["id"].(string)
+			out = append(out, skip{File: file, Token: markerRE.FindString(issue), Line: int(line), ID: id})
+		}
+		return nil
+	})
+	return out
 }
