@@ -94,3 +94,25 @@ func TestSnapshotNamesDotGitEntries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDotGitEntries: what looking for entries named .git adds to a
+// stop on the 10,000-file layout of cli/internal/benchmarks (400
+// directories holding entries, none with a .git).
+func BenchmarkDotGitEntries(b *testing.B) {
+	top := b.TempDir()
+	seen := map[string]bool{}
+	var dirs []string
+	for i := range 200 {
+		p := fmt.Sprintf("pkg%d/sub/f.go", i)
+		dirs = appendDirs(dirs, seen, p)
+		if err := os.MkdirAll(filepath.Join(top, filepath.Dir(p)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if found := dotGitEntries(top, dirs); len(found) > 0 {
+			b.Fatalf("found %q", found)
+		}
+	}
+}
