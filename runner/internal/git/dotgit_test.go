@@ -95,6 +95,45 @@ func TestSnapshotNamesDotGitEntries(t *testing.T) {
 	}
 }
 
+// The other spellings of .git, as directories git lists the files of
+// (core.ignorecase off) and then refuses in an index, are left out and
+// named the same way (a file of that name: TestSnapshotNamesPathsGitRefuses).
+func TestSnapshotNamesDotGitSpellingDirectories(t *testing.T) {
+	ctx := context.Background()
+	for _, spelling := range []string{".GIT", ".Git"} {
+		for _, dir := range []string{"", "src/", "src/a/", "src/a/b/"} {
+			name := dir + spelling + "/x"
+			t.Run(name, func(t *testing.T) {
+				r := newRepo(t)
+				r.write("src/keep.txt", "one\n")
+				r.commitAll("base")
+				r.write(name, "token=BAD\n")
+				if r.git("status", "--porcelain", "-uall") == "" {
+					t.Skipf("git does not list %q here", name)
+				}
+				s, err := NewTreeSnapshot(ctx, r.root)
+				if err != nil {
+					t.Fatalf("snapshot: %v", err)
+				}
+				defer s.Close()
+				if !slices.Contains(s.LeftOut, name) {
+					t.Errorf("LeftOut = %q, want it to hold %q", s.LeftOut, name)
+				}
+				if s.Key() != "" || s.Uncertain == "" {
+					t.Errorf("Key = %q, Uncertain = %q: a cached result could stand for %q", s.Key(), s.Uncertain, name)
+				}
+				ch, err := ChangedFilesIn(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Contains(ch.Files, name) {
+					t.Errorf("changes = %q, want them to hold %q", ch.Files, name)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkDotGitEntries: what looking for entries named .git adds to a
 // stop on the 10,000-file layout of cli/internal/benchmarks (400
 // directories holding entries, none with a .git).
