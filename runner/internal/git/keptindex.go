@@ -399,23 +399,25 @@ func (s *TreeSnapshot) knownTree() (tree string, facts indexFacts, ok bool) {
 		return "", facts, false
 	}
 	tree, facts.attrs = f[1], f[2] == "attributes"
-	// The gitlinks, an empty name, the symbolic links: each name ends in a
-	// NUL, and no path is empty.
-	list := &facts.gitlinks
+	// The gitlinks, an empty name, the symbolic links, an empty name, the
+	// directories: each name ends in a NUL, and no path is empty.
+	lists := []*[]string{&facts.gitlinks, &facts.links, &facts.dirs}
+	i := 0
 	for _, l := range strings.Split(paths, "\x00") {
 		switch {
 		case l != "":
-			*list = append(*list, l)
-		case list == &facts.gitlinks:
-			list = &facts.links
+			*lists[i] = append(*lists[i], l)
+		case i < len(lists)-1:
+			i++
 		}
 	}
 	return tree, facts, true
 }
 
 // noteLinks ends the first line of a tree note that names the symbolic
-// links of the index too; a note without it is an older one, not used.
-const noteLinks = "links"
+// links and the directories of the index too; a note without it is an
+// older one, not used.
+const noteLinks = "links+dirs"
 
 // hashedIndex reports whether the index file p ends with the hash of its
 // content (not with zeros, as with index.skipHash): only then does its
@@ -442,9 +444,10 @@ func hashedIndex(p string) bool {
 	return false
 }
 
-// noteTree notes s.Tree, its gitlinks and its symbolic links (links) as
-// those of the kept index's content now.
-func (s *TreeSnapshot) noteTree(links []string) {
+// noteTree notes s.Tree, its gitlinks, its symbolic links (links) and the
+// directories that hold its entries (dirs) as those of the kept index's
+// content now.
+func (s *TreeSnapshot) noteTree(links, dirs []string) {
 	if s.kept == "" {
 		return
 	}
@@ -464,6 +467,10 @@ func (s *TreeSnapshot) noteTree(links []string) {
 	b.WriteString("\x00")
 	for _, l := range links {
 		b.WriteString(l + "\x00")
+	}
+	b.WriteString("\x00")
+	for _, d := range dirs {
+		b.WriteString(d + "\x00")
 	}
 	_ = atomicfile.WriteUnsynced(s.kept+treeSuffix, []byte(b.String()), 0o644)
 }

@@ -41,10 +41,12 @@ const keySuffix = ".key"
 // indexFacts are what a snapshot's index holds that its tree's users need:
 // the paths of its gitlinks and of its symbolic links, and whether it holds
 // a .gitattributes file; racy is true when an entry's cached stat changed
-// since the mark readIndexFacts was given (gitindex.Entry.ChangedSince).
+// since the mark readIndexFacts was given (gitindex.Entry.ChangedSince);
+// dirs are the directories below the top level that hold an entry, at any
+// depth (see dotGitEntries).
 type indexFacts struct {
-	gitlinks, links []string
-	attrs, racy     bool
+	gitlinks, links, dirs []string
+	attrs, racy           bool
 }
 
 // readIndexFacts reads the facts of the index file p (none when there is
@@ -58,6 +60,7 @@ func readIndexFacts(p string, mark time.Time) (indexFacts, error) {
 	if err != nil {
 		return f, err
 	}
+	seen := map[string]bool{}
 	for _, e := range idx.Entries {
 		if e.Mode == gitindex.ModeGitlink && e.Stage() == 0 {
 			f.gitlinks = append(f.gitlinks, e.Path)
@@ -67,6 +70,7 @@ func readIndexFacts(p string, mark time.Time) (indexFacts, error) {
 		}
 		f.attrs = f.attrs || isAttributesPath(e.Path)
 		f.racy = f.racy || e.ChangedSince(mark)
+		f.dirs = appendDirs(f.dirs, seen, e.Path)
 	}
 	return f, nil
 }
@@ -80,6 +84,9 @@ func (s *TreeSnapshot) takeNested(ctx context.Context) error {
 		d, ok := strings.CutSuffix(l, "/")
 		if !ok {
 			s.Uncertain = fmt.Sprintf("%s cannot be read", l)
+			if isDotGitEntry(l) {
+				s.Uncertain = fmt.Sprintf("%s is named .git but is no repository git reads: git never lists it", l)
+			}
 			return nil
 		}
 		if !slices.Contains(dirs, d) {

@@ -354,7 +354,11 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	}
 	s.gitlinks, s.treeAttrs = facts.gitlinks, facts.attrs
 	if !known {
-		s.noteTree(facts.links)
+		s.noteTree(facts.links, facts.dirs)
+	}
+	if dot := dotGitEntries(s.disk.top, facts.dirs); len(dot) > 0 {
+		s.leftTop = append(s.leftTop, dot...)
+		s.LeftOut = append(s.LeftOut, underPrefix(dot, s.disk.prefix)...)
 	}
 	if err := s.takeNested(ctx); err != nil {
 		return err

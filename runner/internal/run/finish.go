@@ -169,7 +169,7 @@ func notShownDetail(results []gate.Result, unreadable []string) string {
 		if n > maxNotShownNamed {
 			text += fmt.Sprintf(" and %d more", n-maxNotShownNamed)
 		}
-		parts = append(parts, "no review read "+text+" (git cannot read it, or refuses its name)")
+		parts = append(parts, "no review read "+text+" (git cannot read it, refuses its name, or never lists it)")
 	}
 	for _, r := range results {
 		if len(r.NotShown) == 0 {

@@ -23,7 +23,7 @@ const (
 	lineError    = "Error: %v"
 	lineUnheld   = "Note: no verdict is cached or taken from the cache: %s."
 	lineUncached = "Note: %s is not cached: its command %s."
-	lineLeftOut  = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, a file git cannot read, or a name git refuses in an index): reviews see a repository's files, not such a file; checks see both."
+	lineLeftOut  = "Note: %s is left out of the snapshot of the work tree (a repository of its own without a commit, a file git cannot read, a name git refuses in an index, or an entry named .git that is no repository): reviews see a repository's files, not such a file; checks see both."
 )
 
 // Why an episode ends at its retry limit (lineFreshBudget).
