@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
@@ -87,6 +88,19 @@ type Result struct {
 // enough for git's slowest work on a large repository.
 var defaultTimeout = 2 * time.Minute
 
+// routed is list (arguments or variables) with each path below a held
+// directory routed through it for the child (owned.Child.Arg).
+func routed(child *owned.Child, list []string) []string {
+	out := make([]string, len(list))
+	for i, a := range list {
+		out[i] = child.Arg(a)
+	}
+	return out
+}
+
+// beforeStart, when set (by a test), runs just before git starts.
+var beforeStart func()
+
 // Run runs git. A non-zero exit is not an error (see Result.ExitCode); an
 // error is a git that could not start (errors.Is exec.ErrNotFound when it
 // is not on PATH), a context that ended (wrapping ctx.Err()) or the
@@ -99,14 +113,25 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	}
 	out := &boundedBuffer{max: c.Limit}
 	errBuf := &boundedBuffer{max: MaxStderr}
-	cmd := exec.CommandContext(ctx, Program, append(append([]string{"-C", c.Dir}, SafeArgs...), c.Args...)...)
-	cmd.Env = append(append(parentEnv(c.Unset), env...), c.Env...)
+	// The paths git writes below a directory the gauntlet holds open (a
+	// temporary index, a checkout's prefix, a private git directory
+	// below its store) reach it through the held directory itself, never
+	// through a name that may lead elsewhere by the time git resolves it.
+	var child owned.Child
+	defer child.Close()
+	args := routed(&child, c.Args)
+	cmd := exec.CommandContext(ctx, Program, append(append([]string{"-C", c.Dir}, SafeArgs...), args...)...)
+	cmd.Env = append(append(parentEnv(c.Unset), env...), routed(&child, c.Env)...)
+	cmd.ExtraFiles = child.Files()
 	cmd.Stdout, cmd.Stderr = out, errBuf
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(c.Stdin)
 	}
 	tag := procgroup.Set(cmd)
 	cmd.WaitDelay = WaitDelay
+	if beforeStart != nil {
+		beforeStart()
+	}
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", Program, err)
 	}

@@ -24,3 +24,9 @@ func viaOf(*os.File) string { return "" }
 // goneVia is "": a directory replaced is told (Replaced), its paths used
 // as they are.
 func goneVia(*hold) string { return "" }
+
+// dupFile is never called here (viaOf is "").
+func dupFile(f *os.File) (*os.File, error) { return nil, os.ErrInvalid }
+
+// childVia is never called here (viaOf is "").
+func childVia(int) string { return "" }

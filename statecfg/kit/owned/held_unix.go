@@ -68,3 +68,16 @@ func viaOf(f *os.File) string {
 // goneVia is the path Via gives below h once it is no longer at its name:
 // below /dev/null, where no file or directory can be made or found.
 func goneVia(h *hold) string { return "/dev/null/agent-gauntlet-held-" + strconv.Itoa(int(h.f.Fd())) }
+
+// dupFile is a copy of the open directory f, for a child process.
+func dupFile(f *os.File) (*os.File, error) {
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
+}
+
+// childVia is the path a child process resolves from its n-th extra file
+// (exec.Cmd.ExtraFiles: descriptor 3+n), as viaOf is ours.
+func childVia(n int) string { return "/proc/self/fd/" + strconv.Itoa(3+n) }

@@ -1,0 +1,72 @@
+//go:build linux
+
+package owned_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
+)
+
+// TestChildArg is the table of what a child process is given: a path
+// below a held directory names the child's own descriptor of it (the
+// n-th extra file is the child's descriptor 3+n, one for each held
+// directory whatever the number of paths below it), in an argument, an
+// option's value or a variable's; anything else as it is; and once the
+// directory is gone from its name, a path where nothing can be made.
+func TestChildArg(t *testing.T) {
+	base := t.TempDir()
+	store := filepath.Join(base, "store")
+	logs := filepath.Join(base, "logs")
+	must(t, os.Mkdir(store, 0o755))
+	must(t, os.Mkdir(logs, 0o755))
+	for _, d := range []string{store, logs} {
+		release, err := owned.Hold(base, d)
+		must(t, err)
+		defer release()
+	}
+	var c owned.Child
+	defer c.Close()
+	cases := []struct{ in, want string }{
+		{"GIT_INDEX_FILE=" + filepath.Join(store, "v", "index"), "GIT_INDEX_FILE=/proc/self/fd/3/v/index"},
+		{"--prefix=" + filepath.Join(store, "v", "out") + "/", "--prefix=/proc/self/fd/3/v/out/"},
+		{filepath.Join(logs, "a.log"), "/proc/self/fd/4/a.log"},
+		{store, "/proc/self/fd/3/."},
+		{filepath.Join(base, "other", "index"), filepath.Join(base, "other", "index")},
+		{"GIT_INDEX_FILE=" + filepath.Join(base, "index"), "GIT_INDEX_FILE=" + filepath.Join(base, "index")},
+		{"read-tree", "read-tree"},
+		{"HEAD", "HEAD"},
+		{"relative/path", "relative/path"},
+		{"--stdin", "--stdin"},
+	}
+	for _, tc := range cases {
+		if got := c.Arg(tc.in); got != tc.want {
+			t.Errorf("Arg(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := len(c.Files()); got != 2 {
+		t.Fatalf("Files() holds %d, want 2 (one for each held directory)", got)
+	}
+	for i, want := range []string{store, logs} {
+		fi, err := c.Files()[i].Stat()
+		must(t, err)
+		wfi, err := os.Stat(want)
+		must(t, err)
+		if !os.SameFile(fi, wfi) {
+			t.Errorf("Files()[%d] is not %s", i, want)
+		}
+	}
+	must(t, os.Rename(store, store+".moved"))
+	must(t, os.Symlink(base, store))
+	var after owned.Child
+	defer after.Close()
+	if got := after.Path(filepath.Join(store, "index")); !strings.HasPrefix(got, "/dev/null/") {
+		t.Errorf("Path below a replaced held directory = %q, want one below /dev/null", got)
+	}
+	if len(after.Files()) != 0 {
+		t.Errorf("a replaced directory was handed to the child")
+	}
+}
