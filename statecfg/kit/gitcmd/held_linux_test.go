@@ -36,34 +36,37 @@ func TestRunWritesThroughHeldDirectory(t *testing.T) {
 	}
 	cases := []struct {
 		name string
+		// sub is the directory below the store the call writes in, ""
+		// for the store itself.
+		sub  string
 		prep setup
 		env  func(top, store string) []string
 		args func(top, store string) []string
 	}{
-		{"view index read-tree", nil,
+		{"view index read-tree", "view", nil,
 			func(_, store string) []string {
 				return []string{"GIT_INDEX_FILE=" + filepath.Join(store, "view", "index")}
 			},
 			func(_, _ string) []string { return []string{"read-tree", "HEAD"} }},
-		{"view checkout-index prefix", readTree("view/index"),
+		{"view checkout-index prefix", "view", readTree("view/index"),
 			func(_, store string) []string {
 				return []string{"GIT_INDEX_FILE=" + filepath.Join(store, "view", "index")}
 			},
 			func(_, store string) []string {
 				return []string{"checkout-index", "-f", "-a", "--prefix=" + filepath.Join(store, "view", "out") + "/"}
 			}},
-		{"kept index add", readTree("index"),
+		{"kept index add", "", readTree("index"),
 			func(_, store string) []string { return []string{"GIT_INDEX_FILE=" + filepath.Join(store, "index")} },
 			func(_, _ string) []string { return []string{"add", "-A"} }},
-		{"kept index refresh", readTree("index"),
+		{"kept index refresh", "", readTree("index"),
 			func(_, store string) []string { return []string{"GIT_INDEX_FILE=" + filepath.Join(store, "index")} },
 			func(_, _ string) []string { return []string{"update-index", "-q", "--refresh"} }},
-		{"temporary index in store", nil,
+		{"temporary index in store", "gauntlet-index-1", nil,
 			func(_, store string) []string {
 				return []string{"GIT_INDEX_FILE=" + filepath.Join(store, "gauntlet-index-1", "index")}
 			},
 			func(_, _ string) []string { return []string{"read-tree", "HEAD"} }},
-		{"literal git directory", func(t *testing.T, top, store string) {
+		{"literal git directory", "literal", func(t *testing.T, top, store string) {
 			gitOK(t, top, nil, "init", "-q", "--bare", filepath.Join(store, "literal"))
 		},
 			func(top, store string) []string {
@@ -74,52 +77,61 @@ func TestRunWritesThroughHeldDirectory(t *testing.T) {
 			func(_, _ string) []string { return []string{"add", "-A"} }},
 	}
 	for _, c := range cases {
-		for _, when := range []string{"before the call", "after routing"} {
-			t.Run(c.name+"/"+when, func(t *testing.T) {
-				base := t.TempDir()
-				top := filepath.Join(base, "repo")
-				outside := filepath.Join(base, "outside")
-				gitOK(t, base, nil, "init", "-q", top)
-				must(t, os.WriteFile(filepath.Join(top, "a.txt"), []byte("a\n"), 0o644))
-				gitOK(t, top, nil, "add", "a.txt")
-				gitOK(t, top, nil, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a")
-				store := filepath.Join(top, ".git", "agent-gauntlet")
-				for _, d := range []string{"view", "gauntlet-index-1"} {
-					must(t, os.MkdirAll(filepath.Join(store, d), 0o755))
+		for _, what := range []string{"store", "scratch"} {
+			for _, when := range []string{"before the call", "after routing"} {
+				if what == "scratch" && c.sub == "" {
+					continue
 				}
-				if c.prep != nil {
-					c.prep(t, top, store)
-				}
-				release, err := owned.Hold(filepath.Join(top, ".git"), store)
-				must(t, err)
-				defer release()
-				// The copy outside holds what the store holds, so that a
-				// write through the link succeeds and shows.
-				must(t, os.CopyFS(outside, os.DirFS(store)))
-				before := treeHash(t, outside)
-				swap := func() {
-					must(t, os.Rename(store, store+".moved"))
-					must(t, os.Symlink(outside, store))
-				}
-				if when == "before the call" {
-					swap()
-				} else {
-					beforeStart = swap
-					defer func() { beforeStart = nil }()
-				}
-				res, err := Run(context.Background(), Call{Dir: top, Env: c.env(top, store), Args: c.args(top, store)})
-				if when == "after routing" && (err != nil || res.ExitCode != 0) {
-					// Routed before the swap, git works in the directory
-					// held, wherever it went.
-					t.Errorf("git failed in the held directory: %v, exit %d: %s", err, res.ExitCode, res.Stderr)
-				}
-				if got := treeHash(t, outside); got != before {
-					t.Errorf("git wrote outside the project through the swapped store")
-				}
-				if got := owned.Replaced(); !slices.Contains(got, store) {
-					t.Errorf("Replaced() = %q, want it to name %s", got, store)
-				}
-			})
+				t.Run(c.name+"/"+what+"/"+when, func(t *testing.T) {
+					base := t.TempDir()
+					top := filepath.Join(base, "repo")
+					outside := filepath.Join(base, "outside")
+					gitOK(t, base, nil, "init", "-q", top)
+					must(t, os.WriteFile(filepath.Join(top, "a.txt"), []byte("a\n"), 0o644))
+					gitOK(t, top, nil, "add", "a.txt")
+					gitOK(t, top, nil, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a")
+					store := filepath.Join(top, ".git", "agent-gauntlet")
+					for _, d := range []string{"view", "gauntlet-index-1"} {
+						must(t, os.MkdirAll(filepath.Join(store, d), 0o755))
+					}
+					if c.prep != nil {
+						c.prep(t, top, store)
+					}
+					release, err := owned.Hold(filepath.Join(top, ".git"), store)
+					must(t, err)
+					defer release()
+					// The copy outside holds what the store holds, so that a
+					// write through the link succeeds and shows.
+					must(t, os.CopyFS(outside, os.DirFS(store)))
+					before := treeHash(t, outside)
+					swapped, to := store, outside
+					if what == "scratch" {
+						swapped, to = filepath.Join(store, c.sub), filepath.Join(outside, c.sub)
+					}
+					swap := func() {
+						must(t, os.Rename(swapped, swapped+".moved"))
+						must(t, os.Symlink(to, swapped))
+					}
+					if when == "before the call" {
+						swap()
+					} else {
+						beforeStart = swap
+						defer func() { beforeStart = nil }()
+					}
+					res, err := Run(context.Background(), Call{Dir: top, Env: c.env(top, store), Args: c.args(top, store)})
+					if when == "after routing" && (err != nil || res.ExitCode != 0) {
+						// Routed before the swap, git works in the directory
+						// held, wherever it went.
+						t.Errorf("git failed in the held directory: %v, exit %d: %s", err, res.ExitCode, res.Stderr)
+					}
+					if got := treeHash(t, outside); got != before {
+						t.Errorf("git wrote outside the project through the swapped store")
+					}
+					if got := owned.Replaced(); what == "store" && !slices.Contains(got, store) {
+						t.Errorf("Replaced() = %q, want it to name %s", got, store)
+					}
+				})
+			}
 		}
 	}
 }

@@ -12,24 +12,29 @@ import (
 // between would lead its writes where the link leads. Child closes that
 // gap where the system names an open directory by a path (Linux): each
 // held directory a path of the child's falls below is handed to the
-// child as an open file (exec.Cmd.ExtraFiles), and the path becomes one
-// the child resolves from its own descriptor of it, so that whatever is
-// at the directory's name when the child writes, the write lands in the
-// directory held. Elsewhere the paths are given as they are (Replaced
-// still tells a swap).
+// child as an open file (exec.Cmd.ExtraFiles), with the directories
+// below it that the path goes through, and the path becomes one the
+// child resolves from its own descriptor, so that whatever is at their
+// names when the child writes, the write lands in the directory held.
+// Elsewhere the paths are given as they are (Replaced still tells a
+// swap).
 
 // Child routes the paths given to one child process through the
 // directories held open; the zero value is ready to use. Close it once
 // the child started.
 type Child struct {
 	files []*os.File
-	slot  map[*hold]int
+	// slot is the index in files of each directory opened, by path.
+	slot map[string]int
 }
 
 // Path is path as the child should be given it: below a held directory,
-// through the child's own descriptor of it; below one no longer at its
-// name, a path where nothing can be made or found (as Via); any other
-// path as it is. A trailing separator is kept.
+// through the child's own descriptor of the deepest directory of path
+// that exists, opened from the held one through no link (only what the
+// child makes itself is left to it to resolve); through a link below the
+// held directory, or below one no longer at its name, a path where
+// nothing can be made or found (as Via); any other path as it is. A
+// trailing separator is kept.
 func (c *Child) Path(path string) string {
 	heldMu.Lock()
 	defer heldMu.Unlock()
@@ -37,9 +42,7 @@ func (c *Child) Path(path string) string {
 	if best == nil {
 		return path
 	}
-	if strings.HasSuffix(path, string(filepath.Separator)) && rel != "." {
-		rel += string(filepath.Separator)
-	}
+	trailing := strings.HasSuffix(path, string(filepath.Separator))
 	if !inPlace(best) {
 		if via := goneVia(best); via != "" {
 			return via + string(filepath.Separator) + rel
@@ -49,20 +52,45 @@ func (c *Child) Path(path string) string {
 	if best.via == "" {
 		return path
 	}
-	n, ok := c.slot[best]
-	if !ok {
-		f, err := dupFile(best.f)
-		if err != nil {
-			return goneVia(best) + string(filepath.Separator) + rel
-		}
+	// The directories between the held one and the path's last
+	// component are opened here too, through no link: what git is given
+	// is then bound to a directory at every step it does not make itself.
+	dirs, last := splitRel(rel, trailing)
+	f, used, err := openBelow(best.f, dirs)
+	if err != nil {
+		return goneVia(best) + string(filepath.Separator) + rel
+	}
+	rest := append(dirs[used:], last...)
+	key := filepath.Join(append([]string{best.dir}, dirs[:used]...)...)
+	n, ok := c.slot[key]
+	if ok {
+		f.Close()
+	} else {
 		if c.slot == nil {
-			c.slot = map[*hold]int{}
+			c.slot = map[string]int{}
 		}
 		n = len(c.files)
 		c.files = append(c.files, f)
-		c.slot[best] = n
+		c.slot[key] = n
 	}
-	return childVia(n) + string(filepath.Separator) + rel
+	out := childVia(n) + string(filepath.Separator) + filepath.Join(append([]string{"."}, rest...)...)
+	if trailing {
+		out += string(filepath.Separator)
+	}
+	return out
+}
+
+// splitRel is rel's directory components and its last one (none when
+// rel names a directory, ending in a separator, or is ".").
+func splitRel(rel string, dir bool) (dirs, last []string) {
+	if rel == "." {
+		return nil, nil
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	if dir {
+		return parts, nil
+	}
+	return parts[:len(parts)-1], parts[len(parts)-1:]
 }
 
 // Arg is a command-line argument or an environment entry as the child

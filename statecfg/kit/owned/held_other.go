@@ -25,8 +25,8 @@ func viaOf(*os.File) string { return "" }
 // as they are.
 func goneVia(*hold) string { return "" }
 
-// dupFile is never called here (viaOf is "").
-func dupFile(f *os.File) (*os.File, error) { return nil, os.ErrInvalid }
+// openBelow is never called here (viaOf is "").
+func openBelow(*os.File, []string) (*os.File, int, error) { return nil, 0, os.ErrInvalid }
 
 // childVia is never called here (viaOf is "").
 func childVia(int) string { return "" }
