@@ -140,7 +140,7 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	// outlive it, in its group or detached from it.
 	_ = procgroup.Kill(cmd.Process)
 	procgroup.KillStrays(tag, cmd.Process.Pid)
-	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: errBuf.buf.String(), ExitCode: cmd.ProcessState.ExitCode()}
+	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: child.Named(errBuf.buf.String()), ExitCode: cmd.ProcessState.ExitCode()}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("%s: %w", Program, ctx.Err())
 	}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
@@ -123,6 +124,9 @@ func TestRunWritesThroughHeldDirectory(t *testing.T) {
 						// Routed before the swap, git works in the directory
 						// held, wherever it went.
 						t.Errorf("git failed in the held directory: %v, exit %d: %s", err, res.ExitCode, res.Stderr)
+					}
+					if strings.Contains(res.Stderr, "/proc/self/fd") || strings.Contains(res.Stderr, "/dev/null/") {
+						t.Errorf("git's message names the routed paths, not the caller's: %s", res.Stderr)
 					}
 					if got := treeHash(t, outside); got != before {
 						t.Errorf("git wrote outside the project through the swapped store")

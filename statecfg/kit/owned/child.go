@@ -26,6 +26,9 @@ type Child struct {
 	files []*os.File
 	// slot is the index in files of each directory opened, by path.
 	slot map[string]int
+	// named are the paths handed out in place of a directory's name
+	// (the child's descriptors, the held directories gone), and the names.
+	named [][2]string
 }
 
 // Path is path as the child should be given it: below a held directory,
@@ -45,6 +48,7 @@ func (c *Child) Path(path string) string {
 	trailing := strings.HasSuffix(path, string(filepath.Separator))
 	if !inPlace(best) {
 		if via := goneVia(best); via != "" {
+			c.named = append(c.named, [2]string{via, best.dir})
 			return via + string(filepath.Separator) + rel
 		}
 		return path
@@ -58,6 +62,7 @@ func (c *Child) Path(path string) string {
 	dirs, last := splitRel(rel, trailing)
 	f, used, err := openBelow(best.f, dirs)
 	if err != nil {
+		c.named = append(c.named, [2]string{goneVia(best), best.dir})
 		return goneVia(best) + string(filepath.Separator) + rel
 	}
 	rest := append(dirs[used:], last...)
@@ -72,6 +77,7 @@ func (c *Child) Path(path string) string {
 		n = len(c.files)
 		c.files = append(c.files, f)
 		c.slot[key] = n
+		c.named = append(c.named, [2]string{childVia(n), key})
 	}
 	out := childVia(n) + string(filepath.Separator) + filepath.Join(append([]string{"."}, rest...)...)
 	if trailing {
@@ -107,6 +113,17 @@ func (c *Child) Arg(arg string) string {
 	return arg
 }
 
+// Named is text the child wrote (its error messages) with the paths
+// Path handed out named as the caller named them.
+func (c *Child) Named(text string) string {
+	for _, n := range c.named {
+		via, name := n[0], n[1]
+		text = strings.ReplaceAll(text, via+string(filepath.Separator)+"."+string(filepath.Separator), name+string(filepath.Separator))
+		text = strings.ReplaceAll(text, via+string(filepath.Separator), name+string(filepath.Separator))
+	}
+	return text
+}
+
 // Files are the open directories to hand to the child, in the order of
 // its descriptors from 3 on (exec.Cmd.ExtraFiles).
 func (c *Child) Files() []*os.File { return c.files }
@@ -116,7 +133,7 @@ func (c *Child) Close() {
 	for _, f := range c.files {
 		f.Close()
 	}
-	c.files, c.slot = nil, nil
+	c.files, c.slot, c.named = nil, nil, nil
 }
 
 // heldBelow is the innermost held directory path is below (or at), and

@@ -69,12 +69,20 @@ func TestChildArg(t *testing.T) {
 			t.Errorf("Files()[%d] is not %s", i, want)
 		}
 	}
+	msg := "fatal: Unable to create '/proc/self/fd/5/index.lock': File exists; /proc/self/fd/3/./v"
+	want := "fatal: Unable to create '" + filepath.Join(store, "scratch", "deep", "index.lock") + "': File exists; " + filepath.Join(store, "v")
+	if got := c.Named(msg); got != want {
+		t.Errorf("Named(%q) = %q, want %q", msg, got, want)
+	}
 	must(t, os.Rename(store, store+".moved"))
 	must(t, os.Symlink(base, store))
 	var after owned.Child
 	defer after.Close()
 	if got := after.Path(filepath.Join(store, "index")); !strings.HasPrefix(got, "/dev/null/") {
 		t.Errorf("Path below a replaced held directory = %q, want one below /dev/null", got)
+	}
+	if got := after.Named(after.Path(filepath.Join(store, "index"))); got != filepath.Join(store, "index") {
+		t.Errorf("Named of a path below a replaced held directory = %q", got)
 	}
 	if len(after.Files()) != 0 {
 		t.Errorf("a replaced directory was handed to the child")
