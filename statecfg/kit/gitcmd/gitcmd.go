@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -89,11 +90,17 @@ type Result struct {
 var defaultTimeout = 2 * time.Minute
 
 // routed is list (arguments or variables) with each path below a held
-// directory routed through it for the child (owned.Child.Arg).
+// directory given as an option's or a variable's value routed through it
+// for the child (owned.Child.Arg). A bare path is left as it is: it may
+// be a pathspec, or a path git records (`worktree add`), which must stay
+// the caller's.
 func routed(child *owned.Child, list []string) []string {
 	out := make([]string, len(list))
 	for i, a := range list {
-		out[i] = child.Arg(a)
+		out[i] = a
+		if !filepath.IsAbs(a) {
+			out[i] = child.Arg(a)
+		}
 	}
 	return out
 }
