@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/proc"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
@@ -98,7 +100,7 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	if x.Timeout > 0 {
 		deadline = time.Now().Add(x.Timeout)
 	}
-	list, cleanup, err := x.listFile(ctx)
+	list, listName, cleanup, err := x.listFile(ctx)
 	if err != nil {
 		out.Status, out.Message, out.Infrastructure = gate.StatusError, err.Error(), true
 		return out
@@ -107,17 +109,18 @@ func (x Exec) Run(ctx context.Context) Outcome {
 	command, baseEnv := x.Command, x.Env
 	chain, chained := ParseChain(x.Command)
 	var marks *os.File
+	var marksName string
 	if chained {
 		var err error
-		marks, err = os.CreateTemp(x.tempDir(ctx), "chain-")
+		marks, marksName, err = scratchFile(x.tempDir(ctx), "chain-")
 		if err != nil {
 			out.Status, out.Message = gate.StatusError, fmt.Sprintf("create the chain's marks file: %v", err)
 			out.Infrastructure = true
 			return out
 		}
-		defer func() { marks.Close(); os.Remove(marks.Name()) }()
+		defer func() { marks.Close(); os.Remove(owned.Via(marksName)) }()
 		command = chain.script()
-		baseEnv = append(baseEnv[:len(baseEnv):len(baseEnv)], EnvChainFile+"="+marks.Name())
+		baseEnv = append(baseEnv[:len(baseEnv):len(baseEnv)], EnvChainFile+"="+marksName)
 	}
 	for i, b := range batches {
 		if len(batches) > 1 {
@@ -139,13 +142,13 @@ func (x Exec) Run(ctx context.Context) Outcome {
 				out.Status, out.Message, out.Infrastructure = gate.StatusError, err.Error(), true
 				break
 			}
-			env = append(env[:len(env):len(env)], config.EnvChangedFilesFile+"="+list.Name())
+			env = append(env[:len(env):len(env)], config.EnvChangedFilesFile+"="+listName)
 		}
 		start := logSize(x.Log)
 		st, msg, code, to := runScript(ctx, Replace(command, b), proc.Spec{Dir: x.Dir, Env: env,
 			Stdout: x.Log, Stderr: x.Log, Timeout: timeout})
 		if chained && st == gate.StatusFail && !to && out.Unreached == nil {
-			if k := reached(marks.Name()); k < len(chain)-1 {
+			if k := reached(owned.Via(marksName)); k < len(chain)-1 {
 				out.FailedPart, out.Unreached = chain[k], chain[k+1:]
 			}
 		}
@@ -209,20 +212,40 @@ func (x Exec) tempDir(ctx context.Context) string {
 }
 
 // listFile creates the file GAUNTLET_CHANGED_FILES_FILE names, in the
-// run's scratch directory (tempDir; nil when Exec has no file list), and
-// its cleanup.
-func (x Exec) listFile(ctx context.Context) (*os.File, func(), error) {
+// run's scratch directory (tempDir; nil when Exec has no file list): the
+// file, its name (scratchFile) and its cleanup.
+func (x Exec) listFile(ctx context.Context) (*os.File, string, func(), error) {
 	if x.Files == nil {
-		return nil, func() {}, nil
+		return nil, "", func() {}, nil
 	}
-	f, err := os.CreateTemp(x.tempDir(ctx), "files-")
+	f, name, err := scratchFile(x.tempDir(ctx), "files-")
 	if err != nil {
-		return nil, nil, fmt.Errorf("create the changed-files list: %w", err)
+		return nil, "", nil, fmt.Errorf("create the changed-files list: %w", err)
 	}
-	return f, func() {
+	return f, name, func() {
 		f.Close()
-		os.Remove(f.Name())
+		os.Remove(owned.Via(name))
 	}, nil
+}
+
+// scratchFile makes a new file in dir ("": the system's temporary
+// directory) through the directory held open when dir is below one (the
+// run holds its scratch directory, owned.Hold), so that nothing made in
+// its place leads it elsewhere: the file, and its name as the command is
+// given it (below dir; owned.Via of it is ours to read and remove).
+func scratchFile(dir, pattern string) (*os.File, string, error) {
+	if dir == "" {
+		f, err := os.CreateTemp("", pattern)
+		if err != nil {
+			return nil, "", err
+		}
+		return f, f.Name(), nil
+	}
+	f, err := os.CreateTemp(owned.Via(dir), pattern)
+	if err != nil {
+		return nil, "", owned.Unvia(err)
+	}
+	return f, filepath.Join(dir, filepath.Base(f.Name())), nil
 }
 
 // writeList replaces the content of the list file with files, each

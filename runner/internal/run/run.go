@@ -12,6 +12,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/debuglog"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/outcome"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
@@ -129,9 +130,15 @@ func (r *runner) stages(ctx context.Context, opts Options) (res outcome.RunResul
 		// A scratch directory that cannot be made leaves the groups
 		// unrecorded and the gates' lists in the system's temporary
 		// directory.
+		// It is held open while they run (owned.Hold, as holdOwn holds
+		// the log directory): what the run writes in it goes there even
+		// when something else takes its name.
 		if scratch, err := procgroup.OpenScratch(p.logDir); err == nil {
 			ctx = procgroup.WithRegistry(ctx, scratch)
 			defer procgroup.CloseScratch(scratch)
+			if release, err := owned.Hold(p.root, scratch); err == nil {
+				defer release()
+			}
 		}
 	}
 	if b != nil {

@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/procgroup"
 )
 
@@ -87,6 +89,25 @@ type Result struct {
 // enough for git's slowest work on a large repository.
 var defaultTimeout = 2 * time.Minute
 
+// routed is list (arguments or variables) with each path below a held
+// directory given as an option's or a variable's value routed through it
+// for the child (owned.Child.Arg). A bare path is left as it is: it may
+// be a pathspec, or a path git records (`worktree add`), which must stay
+// the caller's.
+func routed(child *owned.Child, list []string) []string {
+	out := make([]string, len(list))
+	for i, a := range list {
+		out[i] = a
+		if !filepath.IsAbs(a) {
+			out[i] = child.Arg(a)
+		}
+	}
+	return out
+}
+
+// beforeStart, when set (by a test), runs just before git starts.
+var beforeStart func()
+
 // Run runs git. A non-zero exit is not an error (see Result.ExitCode); an
 // error is a git that could not start (errors.Is exec.ErrNotFound when it
 // is not on PATH), a *WaitError (git waited to open a FIFO: watch; or
@@ -100,8 +121,16 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	}
 	out := &boundedBuffer{max: c.Limit}
 	errBuf := &boundedBuffer{max: MaxStderr}
-	cmd := exec.CommandContext(ctx, Program, append(append([]string{"-C", c.Dir}, SafeArgs...), c.Args...)...)
-	cmd.Env = append(append(parentEnv(c.Unset), env...), c.Env...)
+	// The paths git writes below a directory the gauntlet holds open (a
+	// temporary index, a checkout's prefix, a private git directory
+	// below its store) reach it through the held directory itself, never
+	// through a name that may lead elsewhere by the time git resolves it.
+	var child owned.Child
+	defer child.Close()
+	args := routed(&child, c.Args)
+	cmd := exec.CommandContext(ctx, Program, append(append([]string{"-C", c.Dir}, SafeArgs...), args...)...)
+	cmd.Env = append(append(parentEnv(c.Unset), env...), routed(&child, c.Env)...)
+	cmd.ExtraFiles = child.Files()
 	cmd.Stdout, cmd.Stderr = out, errBuf
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(c.Stdin)
@@ -110,6 +139,9 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	cmd.WaitDelay = WaitDelay
 	if e := waitsOf(ctx).first(); e != nil {
 		return Result{ExitCode: -1}, e
+	}
+	if beforeStart != nil {
+		beforeStart()
 	}
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", Program, err)
@@ -121,7 +153,7 @@ func Run(ctx context.Context, c Call) (Result, error) {
 	// outlive it, in its group or detached from it.
 	_ = procgroup.Kill(cmd.Process)
 	procgroup.KillStrays(tag, cmd.Process.Pid)
-	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: errBuf.buf.String(), ExitCode: cmd.ProcessState.ExitCode()}
+	res := Result{Stdout: out.buf.Bytes(), Truncated: out.overflow, Stderr: child.Named(errBuf.buf.String()), ExitCode: cmd.ProcessState.ExitCode()}
 	if waited != nil {
 		waitsOf(ctx).add(waited)
 		return res, waited

@@ -140,23 +140,10 @@ func unhold(dir string) {
 func Via(path string) string {
 	heldMu.Lock()
 	defer heldMu.Unlock()
-	if len(helds) == 0 {
-		return path
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	var best *hold
-	for _, h := range helds {
-		if _, ok := below(h.dir, abs); ok && (best == nil || len(h.dir) > len(best.dir)) {
-			best = h
-		}
-	}
+	best, rel := heldBelow(path)
 	if best == nil {
 		return path
 	}
-	rel, _ := below(best.dir, abs)
 	if !inPlace(best) {
 		// Replaced at its name: nothing more is written below it, not
 		// even in the directory held, wherever it was moved.

@@ -24,3 +24,9 @@ func viaOf(*os.File) string { return "" }
 // goneVia is "": a directory replaced is told (Replaced), its paths used
 // as they are.
 func goneVia(*hold) string { return "" }
+
+// openBelow is never called here (viaOf is "").
+func openBelow(*os.File, []string) (*os.File, int, error) { return nil, 0, os.ErrInvalid }
+
+// childVia is never called here (viaOf is "").
+func childVia(int) string { return "" }

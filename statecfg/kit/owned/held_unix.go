@@ -68,3 +68,31 @@ func viaOf(f *os.File) string {
 // goneVia is the path Via gives below h once it is no longer at its name:
 // below /dev/null, where no file or directory can be made or found.
 func goneVia(h *hold) string { return "/dev/null/agent-gauntlet-held-" + strconv.Itoa(int(h.f.Fd())) }
+
+// openBelow opens, for a child process, the directory f and then each of
+// dirs below it that exists, through no link: the last one opened, and
+// how many of dirs that is. A component that is a link or no directory is
+// an error; the first one missing ends the walk (the child makes it).
+func openBelow(f *os.File, dirs []string) (*os.File, int, error) {
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	name := f.Name()
+	for i, d := range dirs {
+		next, err := openDirAt(fd, d)
+		if errors.Is(err, unix.ENOENT) {
+			return os.NewFile(uintptr(fd), name), i, nil
+		}
+		unix.Close(fd)
+		if err != nil {
+			return nil, 0, err
+		}
+		fd, name = next, filepath.Join(name, d)
+	}
+	return os.NewFile(uintptr(fd), name), len(dirs), nil
+}
+
+// childVia is the path a child process resolves from its n-th extra file
+// (exec.Cmd.ExtraFiles: descriptor 3+n), as viaOf is ours.
+func childVia(n int) string { return "/proc/self/fd/" + strconv.Itoa(3+n) }

@@ -54,13 +54,15 @@ func Register(ctx context.Context, pid int) (unregister func()) {
 	if dir == "" {
 		return func() {}
 	}
+	// Through the scratch directory held open (the run holds it,
+	// owned.Hold), never through what is at its name by then.
 	path := filepath.Join(dir, strconv.Itoa(pid))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(owned.Via(path), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return func() {}
 	}
 	f.Close()
-	return func() { os.Remove(path) }
+	return func() { os.Remove(owned.Via(path)) }
 }
 
 // OpenScratch returns the scratch directory of a run in logDir, a
