@@ -1,0 +1,83 @@
+package gitcmd
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// endlessDevices are character devices a read of never ends on.
+var endlessDevices = []string{"/dev/zero", "/dev/urandom"}
+
+// deviceCases are git files a symbolic link to a device can be put at,
+// with a command that reads each (fifoCases' shape).
+var deviceCases = []fifoCase{
+	{name: "loose ref", put: inGit("refs/heads/main"), args: []string{"rev-parse", "HEAD"}},
+	{name: "core.attributesFile", prep: [][]string{{"config", "core.attributesFile", "attr.dev"}},
+		put:  func(top, _ string) string { return filepath.Join(top, "attr.dev") },
+		args: []string{"check-attr", "-a", "--", "a.txt"}},
+	{name: "info/exclude", put: inGit("info/exclude"), args: []string{"status", "--porcelain"}},
+	{name: "packed-refs", put: inGit("packed-refs"), args: []string{"rev-parse", "--verify", "-q", "refs/tags/none"}},
+	{name: "HEAD", put: inGit("HEAD"), args: []string{"rev-parse", "HEAD"}},
+}
+
+// Invariant: no git call reads for longer than the watch's first look
+// (watchAfter) from a file that is not a regular file where git expects
+// one: a git process holding open a character or block device other than
+// /dev/null and the terminal (or a named FIFO) is killed with its group
+// and the call ends with a *WaitError naming the file (the link in the
+// repository, or the device when no link is found), recorded in the
+// context's Waits; a git that refuses the file at once ends with its own
+// error. The table is every endless device linked at each git file of
+// deviceCases, all well before the call's deadline.
+func TestRunEndsOnADeviceAtAnyGitFile(t *testing.T) {
+	old := defaultTimeout
+	defaultTimeout = 60 * time.Second
+	t.Cleanup(func() { defaultTimeout = old })
+	for _, dev := range endlessDevices {
+		if _, err := os.Stat(dev); err != nil {
+			t.Skipf("no %s: %v", dev, err)
+		}
+		for _, c := range deviceCases {
+			t.Run(dev+"/"+c.name, func(t *testing.T) {
+				top, home := fifoRepo(t)
+				for _, args := range c.prep {
+					gitT(t, top, args...)
+				}
+				p := c.put(top, home)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(dev, p); err != nil {
+					t.Fatal(err)
+				}
+				ctx, waits := WithWaits(context.Background())
+				_, err := Run(ctx, Call{Dir: top, Args: c.args})
+				var we *WaitError
+				if !errors.As(err, &we) {
+					if err != nil && strings.Contains(err.Error(), "deadline") {
+						t.Fatalf("git %v with %s at %s ran to its deadline: %v", c.args, dev, p, err)
+					}
+					return // git refused the file itself, at once
+				}
+				if we.Path != p {
+					t.Fatalf("the stop names %q, want the link %s", we.Path, p)
+				}
+				if !strings.Contains(err.Error(), p) || !strings.Contains(we.Named(), dev) ||
+					!strings.Contains(we.Named(), "character device") {
+					t.Errorf("message %q (named %q) does not name the link and its device", err, we.Named())
+				}
+				if f := waits.Found(); len(f) != 1 || f[0] != we {
+					t.Errorf("Waits recorded %v, want the one", f)
+				}
+			})
+		}
+	}
+}
