@@ -81,3 +81,18 @@ func TestRunEndsOnADeviceAtAnyGitFile(t *testing.T) {
 		}
 	}
 }
+
+// A program git starts (a filter, a hook) may hold a device open as long
+// as it runs: only git's own processes are stopped for one.
+func TestRunLetsAFilterHoldADevice(t *testing.T) {
+	top, _ := fifoRepo(t)
+	if err := os.WriteFile(filepath.Join(top, ".gitattributes"), []byte("a.txt filter=slow\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clean := "filter.slow.clean=sh -c 'exec 3</dev/zero; sleep 1; cat'"
+	ctx, _ := WithWaits(context.Background())
+	res, err := Run(ctx, Call{Dir: top, Args: []string{"-c", clean, "hash-object", "--path=a.txt", "a.txt"}})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("git hash-object through a filter holding /dev/zero: %v (exit %d, %s)", err, res.ExitCode, res.Stderr)
+	}
+}

@@ -57,13 +57,16 @@ func blockedOpen(pgid int) *WaitError {
 	return nil
 }
 
-// heldDevice is the first device or named FIFO process pid holds open
+// heldDevice is the first device or named FIFO git's process pid holds open
 // among the files it opened itself (descriptors from 3 on: 0 to 2 are
 // what its caller gave it), other than /dev/null and a terminal, named
 // by the link to it in the repository the process works in when one is
 // found (deviceLink); nil when it holds none. Git reads its files to
 // their end: one left open until the watch looks is a read without end.
 func heldDevice(pid string) *WaitError {
+	if !isGit(pid) {
+		return nil // a hook or a filter git started may keep what it likes open
+	}
 	fds, err := os.ReadDir(filepath.Join("/proc", pid, "fd"))
 	if err != nil {
 		return nil
@@ -84,6 +87,14 @@ func heldDevice(pid string) *WaitError {
 		return &WaitError{Path: deviceLink(pid, target, st), Kind: fsread.Kind(st.Mode()), Device: target}
 	}
 	return nil
+}
+
+// isGit reports whether process pid is git itself or one of its own
+// programs (git-remote-https, git-upload-pack...).
+func isGit(pid string) bool {
+	comm, err := os.ReadFile(filepath.Join("/proc", pid, "comm"))
+	name := strings.TrimSpace(string(comm))
+	return err == nil && (name == "git" || strings.HasPrefix(name, "git-"))
 }
 
 // harmlessDevice reports whether git may hold path open: /dev/null and
