@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,5 +95,27 @@ func TestRunLetsAFilterHoldADevice(t *testing.T) {
 	res, err := Run(ctx, Call{Dir: top, Args: []string{"-c", clean, "hash-object", "--path=a.txt", "a.txt"}})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("git hash-object through a filter holding /dev/zero: %v (exit %d, %s)", err, res.ExitCode, res.Stderr)
+	}
+}
+
+// A FIFO at a loose ref whose writer holds it open and writes nothing:
+// git's open returns and its read waits without end (no wait in open for
+// the watch to see), so it is the FIFO held open that stops git.
+func TestRunEndsOnAFIFOHeldOpenByAWriter(t *testing.T) {
+	old := defaultTimeout
+	defaultTimeout = 60 * time.Second
+	t.Cleanup(func() { defaultTimeout = old })
+	top, home := fifoRepo(t)
+	p := plant(t, fifoCase{put: inGit("refs/heads/main")}, top, home)
+	writer := exec.Command("sh", "-c", `exec 3>"$1"; sleep 60`, "sh", p)
+	if err := writer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = writer.Process.Kill(); _ = writer.Wait() })
+	ctx, _ := WithWaits(context.Background())
+	_, err := Run(ctx, Call{Dir: top, Args: []string{"rev-parse", "HEAD"}})
+	var we *WaitError
+	if !errors.As(err, &we) || we.Path != p || !strings.Contains(we.Named(), "FIFO") {
+		t.Fatalf("git reading a FIFO held open: %v, want a *WaitError naming %s", err, p)
 	}
 }
