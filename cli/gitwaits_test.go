@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -43,8 +45,27 @@ var gitWaits = []gitWait{
 		teardown: "rm .git/packed-refs\n", shown: `\.git/packed-refs \(a named pipe`},
 }
 
+// gitDeviceReads are links to endless devices at git files: git opens
+// them at once and reads without end, so the watch finds the device held
+// open (statecfg/kit/gitcmd) and the answers name the link. Rows of
+// TestNoCommandWaitsOnAGitFile on Linux.
+var gitDeviceReads = func() []gitWait {
+	var out []gitWait
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		d := "a link to " + regexp.QuoteMeta(dev) + ", a character device"
+		out = append(out,
+			gitWait{name: filepath.Base(dev) + " loose ref", setup: "rm .git/refs/heads/work\nsymlink .git/refs/heads/work -> " + dev + "\n",
+				teardown: "rm .git/refs/heads/work\nexec git update-ref refs/heads/work refs/heads/main\n", shown: `\.git/refs/heads/work \(` + d},
+			gitWait{name: filepath.Base(dev) + " attributesFile", setup: "exec git config core.attributesFile $WORK/attr.dev\nsymlink attr.dev -> " + dev + "\n",
+				teardown: "rm attr.dev\n", shown: `attr\.dev \(` + d},
+		)
+	}
+	return out
+}()
+
 // TestNoCommandWaitsOnAGitFile: no command waits on a FIFO at a file git
-// opens, whatever the file: the stop blocks at once naming it (never the
+// opens, nor reads without end from a link to a device there (Linux:
+// gitDeviceReads), whatever the file: the stop blocks at once naming it (never the
 // deadline's infrastructure_error approve), `run` fails naming it,
 // `status` answers; taken away, the work is judged. Every stop runs with
 // --timeout 10, so that a stop that waited answers within seconds with
@@ -62,17 +83,22 @@ func TestNoCommandWaitsOnAGitFile(t *testing.T) {
 		}
 		writeScript(t, dir, "git wait "+w.name, gitWaitScript(w))
 	}
+	if runtime.GOOS == "linux" {
+		for _, w := range gitDeviceReads {
+			writeScript(t, dir, "git read "+w.name, gitWaitScript(w))
+		}
+	}
 	testscript.Run(t, ScriptParams(dir))
 }
 
 // gitWaitScript is the script of row w.
 func gitWaitScript(w gitWait) string {
 	var b strings.Builder
-	b.WriteString("# a FIFO at " + w.name + "\n")
+	b.WriteString("# what is not a file at " + w.name + "\n")
 	b.WriteString("env GAUNTLET_STOP_HOOK_ACTIVE=\ncp gitignore .gitignore\n")
 	b.WriteString("exec git init -q -b main\nexec git add -A\nexec git commit -q -m base\nexec agent-gauntlet trust --yes\n")
 	b.WriteString("exec git checkout -q -b work\n\n")
-	b.WriteString("# a failing change and the FIFO: the stop blocks at once naming it\ncp bad.txt src/a.txt\n" + w.setup)
+	b.WriteString("# a failing change and the file: the stop blocks at once naming it\ncp bad.txt src/a.txt\n" + w.setup)
 	b.WriteString("stdin stop.json\nexec agent-gauntlet stop-hook --timeout 10\n")
 	b.WriteString("hookjson decision=block status=failed\nstdout '" + w.shown + "'\nstdout 'what is not a file'\n\n")
 	b.WriteString("# run fails naming it; status answers\n! exec agent-gauntlet run\nstderr '" + w.shown + "'\nexec agent-gauntlet status\n\n")

@@ -31,6 +31,8 @@ func fixture(t *testing.T) string {
 	must(os.Symlink("file", filepath.Join(dir, "link")))
 	must(os.Symlink("fifo", filepath.Join(dir, "fifolink")))
 	must(os.Symlink("dir", filepath.Join(dir, "dirlink")))
+	must(os.Symlink("/dev/zero", filepath.Join(dir, "zerolink")))
+	must(os.Symlink("/dev/urandom", filepath.Join(dir, "urandomlink")))
 	must(os.Symlink("nowhere", filepath.Join(dir, "dangling")))
 	// A socket path must be short: listen from inside dir.
 	wd, err := os.Getwd()
@@ -57,6 +59,8 @@ func TestFile(t *testing.T) {
 		{"fifo", "is a named pipe (FIFO), not a regular file"},
 		{"fifolink", "is a named pipe (FIFO), not a regular file"},
 		{"sock", "is a socket, not a regular file"},
+		{"zerolink", "is a character device, not a regular file"},
+		{"urandomlink", "is a character device, not a regular file"},
 		{"dangling", "is a symbolic link to a missing file"},
 		{"absent", "no such file or directory"},
 	}

@@ -21,8 +21,12 @@ import (
 // still running after watchAfter is looked at every watchEvery (watch):
 // one that waits to open a FIFO, or any process of its group that does,
 // is stopped with its group, and the call ends with a *WaitError naming
-// the file where the system shows it. A git that ends sooner costs one
-// timer.
+// the file where the system shows it. So is one that holds open, where
+// it expects a regular file, a device (a link to /dev/zero or
+// /dev/urandom reads without end while git's memory grows) or a named
+// FIFO: git reads its files to their end, so one still open when the
+// watch looks is such a read; the error names the link to it in the
+// repository when one is found. A git that ends sooner costs one timer.
 
 // Bounds of the watch of a running git.
 var (
@@ -36,13 +40,18 @@ var (
 var ErrWaitedOnFile = errors.New("git waited to open what is not a file")
 
 // WaitError is a git process (or a process it started) that was stopped
-// while it waited to open a FIFO.
+// while it waited to open a FIFO, or while it held open a device or a
+// FIFO where it expects a regular file (an endless read: /dev/zero).
 type WaitError struct {
 	// Path is the file it waited on, absolute; "" when the system did not
 	// show it.
 	Path string
 	// Kind is what is at Path (fsread.Kind), "" when Path is.
 	Kind string
+	// Device is the device git held open and read from (/dev/zero...),
+	// "" for a wait to open a FIFO; Path is then the link to it found in
+	// the repository, or Device itself.
+	Device string
 }
 
 // Error names the file, or says that its name could not be read.
@@ -50,6 +59,9 @@ func (e *WaitError) Error() string {
 	if e.Path == "" {
 		return "git waited to open a named pipe (FIFO), whose name could not be read, and was stopped: " +
 			"something put a FIFO where git reads one of its files"
+	}
+	if e.Device != "" {
+		return fmt.Sprintf("git kept reading %s and was stopped: something put it where git reads one of its files", e.Named())
 	}
 	return fmt.Sprintf("git waited to open %s (%s) and was stopped: something put it where git reads one of its files", e.Path, e.Kind)
 }
@@ -61,6 +73,9 @@ func (e *WaitError) Unwrap() error { return ErrWaitedOnFile }
 func (e *WaitError) Named() string {
 	if e.Path == "" {
 		return "a file git opened, whose name the system did not show (a named pipe (FIFO))"
+	}
+	if e.Device != "" && e.Path != e.Device {
+		return e.Path + " (a link to " + e.Device + ", " + e.Kind + ")"
 	}
 	return e.Path + " (" + e.Kind + ")"
 }

@@ -2,12 +2,14 @@ package gitcmd
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 )
 
@@ -48,8 +50,118 @@ func blockedOpen(pgid int) *WaitError {
 				return &WaitError{}
 			}
 		}
+		if e := heldDevice(pid); e != nil {
+			return e
+		}
 	}
 	return nil
+}
+
+// heldDevice is the first device or named FIFO git's process pid holds open
+// among the files it opened itself (descriptors from 3 on: 0 to 2 are
+// what its caller gave it), other than /dev/null and a terminal, named
+// by the link to it in the repository the process works in when one is
+// found (deviceLink); nil when it holds none. Git reads its files to
+// their end: one left open until the watch looks is a read without end.
+func heldDevice(pid string) *WaitError {
+	if !isGit(pid) {
+		return nil // a hook or a filter git started may keep what it likes open
+	}
+	fds, err := os.ReadDir(filepath.Join("/proc", pid, "fd"))
+	if err != nil {
+		return nil
+	}
+	for _, fd := range fds {
+		if n, err := strconv.Atoi(fd.Name()); err != nil || n < 3 {
+			continue
+		}
+		link := filepath.Join("/proc", pid, "fd", fd.Name())
+		target, err := os.Readlink(link)
+		if err != nil || !filepath.IsAbs(target) || harmlessDevice(target) {
+			continue // pipe:[...], socket:[...], anon_inode:...
+		}
+		st, err := os.Stat(link)
+		if err != nil || st.Mode()&(os.ModeDevice|os.ModeNamedPipe) == 0 {
+			continue
+		}
+		return &WaitError{Path: deviceLink(pid, target, st), Kind: fsread.Kind(st.Mode()), Device: target}
+	}
+	return nil
+}
+
+// isGit reports whether process pid is git itself or one of its own
+// programs (git-remote-https, git-upload-pack...).
+func isGit(pid string) bool {
+	comm, err := os.ReadFile(filepath.Join("/proc", pid, "comm"))
+	name := strings.TrimSpace(string(comm))
+	return err == nil && (name == "git" || strings.HasPrefix(name, "git-"))
+}
+
+// harmlessDevice reports whether git may hold path open: /dev/null and
+// the terminals (a prompt for credentials).
+func harmlessDevice(path string) bool {
+	return path == "/dev/null" || path == "/dev/tty" || path == "/dev/console" ||
+		strings.HasPrefix(path, "/dev/pts/")
+}
+
+// maxLinkWalk bounds the entries deviceLink looks at.
+const maxLinkWalk = 20000
+
+// deviceLink is the path of a symbolic link to the file st describes
+// (the device at target) in the git directory of the repository process
+// pid works in (git works at the top of the work tree), or among the work
+// tree's top entries; target itself when none is found. The walk skips
+// objects/ and stops after maxLinkWalk entries.
+func deviceLink(pid, target string, st os.FileInfo) string {
+	cwd, err := os.Readlink(filepath.Join("/proc", pid, "cwd"))
+	if err != nil || !filepath.IsAbs(cwd) {
+		return target
+	}
+	var roots []string
+	if d, ok := gitdir.Find(cwd); ok {
+		roots = append(roots, d.GitDir)
+		if d.CommonDir != d.GitDir {
+			roots = append(roots, d.CommonDir)
+		}
+	}
+	seen := 0
+	for _, r := range roots {
+		found := ""
+		_ = filepath.WalkDir(r, func(p string, e fs.DirEntry, err error) error {
+			if seen++; err != nil || seen > maxLinkWalk {
+				return filepath.SkipAll
+			}
+			if e.IsDir() && p == filepath.Join(r, "objects") {
+				return filepath.SkipDir
+			}
+			if linksTo(p, e, st) {
+				found = p
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if found != "" {
+			return found
+		}
+	}
+	if es, err := os.ReadDir(cwd); err == nil {
+		for _, e := range es {
+			if p := filepath.Join(cwd, e.Name()); linksTo(p, e, st) {
+				return p
+			}
+		}
+	}
+	return target
+}
+
+// linksTo reports whether the entry e at p is a symbolic link to the
+// file st describes.
+func linksTo(p string, e fs.DirEntry, st os.FileInfo) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	lt, err := os.Stat(p)
+	return err == nil && os.SameFile(lt, st)
 }
 
 // groupMembers lists the processes whose process group is pgid, and
