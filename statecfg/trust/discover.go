@@ -245,6 +245,9 @@ func knownOrCommitted(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
 // older version gated, which an upgraded repository trusts. A
 // configuration the index no longer holds is listed all the same (git
 // ls-files --with-tree overlays HEAD's tree); each is confirmed at HEAD.
+// One HEAD no longer holds is listed when the merge base of HEAD with the
+// base branch holds it (committedProjects): a commit since deleting or
+// moving it does not end the project.
 // Errors are git's.
 func CommittedProjects(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
 	suffix := config.Dir + "/" + config.ProjectFile
@@ -256,8 +259,13 @@ func CommittedProjects(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
 		}
 		return nil, err
 	}
+	based, err := baseProjectFiles(ctx, d.TopLevel, suffix)
+	if err != nil {
+		return nil, err
+	}
+	names := append(strings.Split(string(out), "\x00"), based...)
 	var places []place.Place
-	for _, name := range strings.Split(string(out), "\x00") {
+	for _, name := range names {
 		prefix, ok := strings.CutSuffix(name, suffix)
 		if !ok || prefix != "" && !strings.HasSuffix(prefix, "/") || !validProject(cmp.Or(strings.TrimSuffix(prefix, "/"), ".")) {
 			continue
@@ -289,6 +297,26 @@ func CommittedProjects(ctx context.Context, d gitdir.Dirs) ([]Known, error) {
 		}
 	}
 	return adoptable, nil
+}
+
+// baseProjectFiles lists the paths ending in suffix at the merge base of
+// HEAD with the base branch (mergeBase), and in the index, none when there
+// is no such base: what is listed is confirmed by committedProjects.
+func baseProjectFiles(ctx context.Context, top, suffix string) ([]string, error) {
+	head, err := headCommit(ctx, top)
+	if err != nil || head == "" {
+		return nil, err
+	}
+	base := mergeBase(ctx, top, head)
+	if base.Commit == "" {
+		return nil, nil
+	}
+	out, err := runGit(ctx, top, nil, maxSmallOutput, "ls-files", "-z", "--full-name", "--with-tree="+base.Commit,
+		"--", ":(top,glob)**/"+suffix)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(string(out), "\x00"), nil
 }
 
 // enclosesOlder reports whether the configuration committed in k was

@@ -12,7 +12,9 @@
 // subdirectory has its own.
 //
 // A project without a record trusts the configuration committed at HEAD,
-// never uncommitted edits (Resolve; Pin records it on first use). A record
+// never uncommitted edits, and when HEAD holds none the one at the merge
+// base of HEAD with the base branch (Resolve, BaseFiles; Pin records it on
+// first use). A record
 // that exists but cannot be used (torn, edited, another project's, another
 // format) is an error (ErrUnusable), never "no gates": HEAD's configuration
 // stands in and the person is told.

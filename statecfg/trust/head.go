@@ -42,6 +42,12 @@ func HeadFiles(ctx context.Context, p place.Place) (Committed, error) {
 	if err != nil || commit == "" {
 		return Committed{Files: config.Files{}}, err
 	}
+	return filesAt(ctx, p, commit)
+}
+
+// filesAt returns the configuration of the project at place that commit
+// holds (see HeadFiles).
+func filesAt(ctx context.Context, p place.Place, commit string) (Committed, error) {
 	all, err := treeFiles(ctx, p, commit)
 	if err != nil {
 		return Committed{}, err

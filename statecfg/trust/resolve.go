@@ -23,7 +23,8 @@ const (
 	// SourceRecord: the project's record (agent-gauntlet trust, init).
 	SourceRecord Source = "record"
 	// SourceHEAD: no usable record; the configuration committed at HEAD,
-	// never the work tree's uncommitted edits.
+	// never the work tree's uncommitted edits (when HEAD holds none, the
+	// one at the merge base of HEAD with the base branch: Trusted.Base).
 	SourceHEAD Source = "head"
 	// SourceNone: no usable record and no configuration committed at HEAD.
 	SourceNone Source = "none"
@@ -37,8 +38,12 @@ type Trusted struct {
 	Files config.Files
 	// Record is the record (SourceRecord).
 	Record *Record
-	// Commit is HEAD's commit (SourceHEAD).
+	// Commit is HEAD's commit (SourceHEAD), or the merge base's when HEAD
+	// holds no configuration and Base names the branch.
 	Commit string
+	// Base is the base branch whose merge base with HEAD the configuration
+	// comes from when HEAD holds none (SourceHEAD), "" when it is HEAD's.
+	Base string
 	// Unusable is the error (wrapping ErrUnusable) of a record that exists
 	// but could not be used, so HEAD's configuration stands in: the human
 	// must be told.
@@ -50,6 +55,9 @@ type Trusted struct {
 // trust store holds no record at all (Upgraded), the configuration
 // committed at HEAD; else none. An unusable record is never read as "no
 // gates": HEAD's configuration runs instead and Trusted.Unusable says why.
+// When HEAD holds no configuration, the one at the merge base of HEAD with
+// the base branch stands in (BaseFiles): a configuration deleted or moved
+// away by a commit since is a changed configuration, not "no project".
 // In a repository with records, a project without one is untrusted, its
 // configuration committed or not: a commit is the agent's to make, and a
 // record is a person's. Errors are git's (HEAD's configuration could not
@@ -69,6 +77,14 @@ func Resolve(ctx context.Context, p place.Place) (Trusted, error) {
 	t := Trusted{Source: SourceNone, Files: config.Files{}, Unusable: unusable}
 	if len(head.Files) > 0 {
 		t.Source, t.Files, t.Commit = SourceHEAD, head.Files, head.Commit
+		return t, nil
+	}
+	at, base, err := BaseFiles(ctx, p, head.Commit)
+	if err != nil {
+		return Trusted{}, err
+	}
+	if len(at.Files) > 0 {
+		t.Source, t.Files, t.Commit, t.Base = SourceHEAD, at.Files, at.Commit, base.Branch
 	}
 	return t, nil
 }
@@ -125,6 +141,9 @@ type Status struct {
 	TrustedAt *time.Time `json:"trusted_at,omitempty"`
 	How       How        `json:"how,omitempty"`
 	Commit    string     `json:"commit,omitempty"`
+	// Base is the base branch whose merge base with HEAD (Commit) holds the
+	// trusted configuration when HEAD holds none (SourceHEAD).
+	Base string `json:"base_branch,omitempty"`
 	// Diff lists the files of the work tree that differ from the trusted
 	// ones (a file of the work tree that cannot be read counts as changed).
 	Diff
@@ -159,7 +178,7 @@ func Inspect(ctx context.Context, root string) (Status, Trusted, error) {
 		return Status{}, Trusted{}, err
 	}
 	work, werr := config.ReadFiles(root)
-	st := Status{Source: t.Source, Record: RecordPath(p), Commit: t.Commit, Diff: Compare(t.Files, t.Record.Comparable(root, work))}
+	st := Status{Source: t.Source, Record: RecordPath(p), Commit: t.Commit, Base: t.Base, Diff: Compare(t.Files, t.Record.Comparable(root, work))}
 	var errs *config.Errors
 	if errors.As(werr, &errs) {
 		for _, prob := range errs.Problems {
@@ -209,6 +228,8 @@ func (s Status) Describe() string {
 	switch {
 	case s.Trusted && s.Source == SourceRecord:
 		fmt.Fprintf(&b, "The configuration is the trusted one (%s, %s).", s.How.Describe(), s.TrustedAt.UTC().Format(time.RFC3339))
+	case s.Trusted && s.Base != "":
+		fmt.Fprintf(&b, "The configuration is the one committed at %s, the merge base of HEAD with %s (HEAD holds none), trusted until one is recorded.", short(s.Commit), s.Base)
 	case s.Trusted:
 		fmt.Fprintf(&b, "The configuration is the one committed at HEAD (%s), trusted until one is recorded.", short(s.Commit))
 	case s.Source == SourceNone && s.Diff.Empty() && s.Unusable != "":
@@ -226,6 +247,9 @@ func (s Status) Describe() string {
 
 // trustedDescription names the trusted configuration.
 func (s Status) trustedDescription() string {
+	if s.Source == SourceHEAD && s.Base != "" {
+		return "HEAD holds none; the one committed at " + short(s.Commit) + ", the merge base of HEAD with " + s.Base
+	}
 	if s.Source == SourceHEAD {
 		return "the one committed at HEAD, " + short(s.Commit)
 	}
@@ -305,13 +329,42 @@ func FindRoot(ctx context.Context, start string) (root string, ok bool, err erro
 }
 
 // committedProjects reports which of places have a .gauntlet/config.yml
-// committed at HEAD, by prefix, with one git process (none when HEAD has
-// no commit).
+// committed at HEAD, or, for those HEAD holds none of, at the merge base
+// of HEAD with the base branch (mergeBase: the configuration a person
+// committed, which a commit since does not remove unseen), by prefix.
+// Nothing when HEAD has no commit.
 func committedProjects(ctx context.Context, top string, places []place.Place) (map[string]bool, error) {
 	commit, err := headCommit(ctx, top)
 	if err != nil || commit == "" {
 		return nil, err
 	}
+	found, err := projectsAt(ctx, top, commit, places)
+	if err != nil || len(found) == len(places) {
+		return found, err
+	}
+	base := mergeBase(ctx, top, commit)
+	if base.Commit == "" {
+		return found, nil
+	}
+	var rest []place.Place
+	for _, p := range places {
+		if !found[p.Prefix] {
+			rest = append(rest, p)
+		}
+	}
+	more, err := projectsAt(ctx, top, base.Commit, rest)
+	if err != nil {
+		return nil, err
+	}
+	for prefix := range more {
+		found[prefix] = true
+	}
+	return found, nil
+}
+
+// projectsAt reports which of places have a .gauntlet/config.yml in
+// commit, by prefix, with one git process.
+func projectsAt(ctx context.Context, top, commit string, places []place.Place) (map[string]bool, error) {
 	args := []string{"ls-tree", "-z", "--name-only", "--full-tree", commit, "--"}
 	for _, p := range places {
 		args = append(args, p.Prefix+config.Dir+"/"+config.ProjectFile)

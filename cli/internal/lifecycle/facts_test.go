@@ -92,6 +92,15 @@ func (h *harness) facts() (facts, error) {
 		if err != nil {
 			return f, err
 		}
+		if _, ok := head[gauntletDir+"/config.yml"]; !ok {
+			// With no record, a configuration HEAD no longer holds is the
+			// one at the merge base of HEAD with the base branch.
+			if mb := h.mergeBase(f.Head, "main"); mb != "" && mb != f.Head {
+				if head, err = filesAt(mb); err != nil {
+					return f, err
+				}
+			}
+		}
 		f.HeadGauntlet = gauntletOf(head)
 		f.HeadConfigBroken = strings.Contains(head[brokenCheckFile], brokenLine)
 	}

@@ -407,8 +407,12 @@ func (h *hook) open(ctx context.Context, root string, where hookproto.Project) (
 		s.trusted = f.t.Files
 	}
 	if f.st != nil && h.pin(ctx, root, f.t) {
-		s.pinned = fmt.Sprintf("The configuration committed at HEAD (%s) was adopted as the trusted one at this stop: "+
-			"no record of a person's trust was found (a first stop since an upgrade, or the record was deleted).", shortCommit(f.t.Commit))
+		from := fmt.Sprintf("committed at HEAD (%s)", shortCommit(f.t.Commit))
+		if f.t.Base != "" {
+			from = fmt.Sprintf("committed at %s, the merge base of HEAD with %s, since HEAD holds none,", shortCommit(f.t.Commit), f.t.Base)
+		}
+		s.pinned = fmt.Sprintf("The configuration %s was adopted as the trusted one at this stop: "+
+			"no record of a person's trust was found (a first stop since an upgrade, or the record was deleted).", from)
 	}
 	switch {
 	case s.source == trust.SourceNone && f.err != nil:
