@@ -49,8 +49,9 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 		}
 	}
 	var found []string
+	inside := map[string][]string{}
 	for d := range dirs {
-		found = append(found, s.emptyBelow(d, dirs)...)
+		found = append(found, s.emptyBelow(d, dirs, inside)...)
 	}
 	if len(found) == 0 {
 		return nil
@@ -66,6 +67,9 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 	h := sha256.New()
 	for _, d := range shown {
 		fmt.Fprintf(h, "%s\x00", d)
+		for _, in := range inside[d] {
+			fmt.Fprintf(h, "%s/%s\x00", d, in)
+		}
 	}
 	s.empty = hex.EncodeToString(h.Sum(nil))
 	return nil
@@ -73,8 +77,9 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 
 // emptyBelow lists the directories right in the index directory d (top-
 // level-relative, "" for the top) that no index path is under and that
-// hold no file (see holdsNothing).
-func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool) []string {
+// hold no file (see holdsNothing), and notes in inside the directories
+// each holds.
+func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool, inside map[string][]string) []string {
 	abs := filepath.Join(s.disk.top, filepath.FromSlash(d))
 	ents, err := os.ReadDir(abs)
 	if err != nil {
@@ -89,8 +94,10 @@ func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool) []string {
 		if dirs[rel] || s.leftOutDir(filepath.Join(abs, e.Name())) {
 			continue
 		}
-		if holdsNothing(filepath.Join(abs, e.Name())) {
+		var in []string
+		if holdsNothing(filepath.Join(abs, e.Name()), "", &in) {
 			found = append(found, rel)
+			inside[rel] = in
 		}
 	}
 	return found
@@ -108,16 +115,22 @@ func (s *TreeSnapshot) leftOutDir(p string) bool {
 }
 
 // holdsNothing reports whether the directory p holds nothing but
-// directories that hold nothing; it stops at the first other entry (a
-// git directory counts as one), so an ignored tree full of files costs a
-// read or two.
-func holdsNothing(p string) bool {
+// directories that hold nothing, and adds those to in (relative to the
+// directory the walk started from, rel being p's; in read order, which
+// os.ReadDir sorts); it stops at the first other entry (a git directory
+// counts as one), so an ignored tree full of files costs a read or two.
+func holdsNothing(p, rel string, in *[]string) bool {
 	ents, err := os.ReadDir(p)
 	if err != nil {
 		return false
 	}
 	for _, e := range ents {
-		if !e.IsDir() || e.Name() == ".git" || !holdsNothing(filepath.Join(p, e.Name())) {
+		sub := path.Join(rel, e.Name())
+		if !e.IsDir() || e.Name() == ".git" {
+			return false
+		}
+		*in = append(*in, sub)
+		if !holdsNothing(filepath.Join(p, e.Name()), sub, in) {
 			return false
 		}
 	}
