@@ -32,7 +32,7 @@ func (b *baseResults) key(ctx context.Context, job gate.Job, commit, extra strin
 	if !ok {
 		return "", false
 	}
-	keys, err := b.c.keysOn(ctx, tree, nil, []gate.Job{job}, nil)
+	keys, err := b.c.keysOn(ctx, tree, "", nil, []gate.Job{job}, nil)
 	if err != nil || keys[job.ID] == "" {
 		return "", false
 	}

@@ -97,7 +97,7 @@ func TestBaseResults(t *testing.T) {
 		}
 	}
 	// The run's own lookup never takes a base result for a pass.
-	keys, err := c.keysOn(context.Background(), gitIn(t, root, "rev-parse", first+"^{tree}"), nil, []gate.Job{job}, nil)
+	keys, err := c.keysOn(context.Background(), gitIn(t, root, "rev-parse", first+"^{tree}"), "", nil, []gate.Job{job}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

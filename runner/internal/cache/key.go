@@ -185,6 +185,10 @@ type Gate struct {
 	// of its scope and of what they lead to for ScopeEntryPoint), "" for
 	// none: a gate reads through them whatever its scope.
 	Reach string
+	// Empty identifies the empty directories of the whole work tree that
+	// are not ignored (git.TreeSnapshot.EmptyDirs), "" for none: git holds
+	// no directory, yet a gate sees one, whatever its scope.
+	Empty string
 	// Diff is set for a review.
 	Diff *Diff
 	// Programs identifies the programs a check's command runs by name
@@ -219,6 +223,8 @@ type keyDoc struct {
 	Diff    *Diff    `json:"diff,omitempty"`
 	// Programs is Gate.Programs.
 	Programs string `json:"programs,omitempty"`
+	// Empty is Gate.Empty.
+	Empty string `json:"empty,omitempty"`
 }
 
 // Key is the key of the result of g in run r. It fails (and the gate must
@@ -231,7 +237,7 @@ func Key(r Run, g Gate) (string, error) {
 	}
 	doc := keyDoc{Tag: Tag, Run: r, Kind: g.Job.Kind, Gate: g.Job.Name, EntryPoint: g.Job.EntryPoint,
 		WorkingDir: g.Job.WorkingDir, Definition: def, Scope: g.Scope, Outside: g.Outside, Reach: g.Reach, Diff: g.Diff,
-		Programs: g.Programs}
+		Programs: g.Programs, Empty: g.Empty}
 	if GivenChanged(g.Job) {
 		if doc.Changed = g.ChangedSum; doc.Changed == "" {
 			doc.Changed = ListFingerprint(g.Job.Changed)

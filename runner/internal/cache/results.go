@@ -113,12 +113,13 @@ func WantsDiff(jobs []gate.Job) bool {
 // ComputeKeys computes the keys of jobs on what the run's snapshot says a
 // gate can see (tree: its KeyTree, the whole work tree as it is on disk,
 // the repositories inside it included; one git process for every path
-// they need) and where its links lead (ends: the snapshot's LinkEnds),
+// they need), its empty directories (empty: the snapshot's EmptyDirs)
+// and where its links lead (ends: the snapshot's LinkEnds),
 // with diff the inputs of the reviews' diff (nil: reviews get no key); a
 // job whose key cannot be computed has none, and stays out of the cache.
 // An error (a note in the debug log) leaves every job without a key.
-func (c *Results) ComputeKeys(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) {
-	keys, err := c.keysOn(ctx, tree, ends, jobs, diff)
+func (c *Results) ComputeKeys(ctx context.Context, tree, empty string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) {
+	keys, err := c.keysOn(ctx, tree, empty, ends, jobs, diff)
 	if err != nil {
 		c.debug.Event(debuglog.EventCache, fmt.Sprintf("no keys: %v", err))
 		return
@@ -147,7 +148,7 @@ type scoped struct {
 // its entry point; one keyed by the tree keeps the outside paths the scan
 // resolved). A check's key also holds the programs its command names, as
 // found on the PATH it runs with (ProgramsIdentity).
-func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
+func (c *Results) keysOn(ctx context.Context, tree, empty string, ends []git.LinkEnd, jobs []gate.Job, diff *Diff) (map[string]string, error) {
 	env := CheckEnv(c.lookupEnv(), c.run.BaseBranch)
 	paths := map[string]bool{}
 	wants := map[string]scoped{}
@@ -209,7 +210,7 @@ func (c *Results) keysOn(ctx context.Context, tree string, ends []git.LinkEnd, j
 		if s == "" || c.uncached[j.ID] != "" {
 			continue
 		}
-		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends, Outside: outside[j.ID]}
+		g := Gate{Job: j, Scope: s, ChangedSum: sums.of(j.Changed), Reach: whole.Ends, Outside: outside[j.ID], Empty: empty}
 		if j.Kind == gate.KindCheck && j.Check != nil {
 			g.Programs = programsIdentity(ProgramWords([]string{j.Check.Command}), pathVar, programs)
 		}

@@ -183,7 +183,7 @@ func scopedKey(t *testing.T, root string, job gate.Job, env map[string]string) (
 		t.Fatalf("no key tree: %s", ts.Uncertain)
 	}
 	c := &Results{root: root, run: baseRun(), getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
-	keys, err := c.keysOn(ctx, ts.KeyTree, ts.LinkEnds(), []gate.Job{job}, nil)
+	keys, err := c.keysOn(ctx, ts.KeyTree, ts.EmptyDirs(), ts.LinkEnds(), []gate.Job{job}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,7 +230,7 @@ func sightKey(t *testing.T, root string, job gate.Job) string {
 		t.Fatalf("no key tree: %s", ts.Uncertain)
 	}
 	c := &Results{root: root, run: baseRun()}
-	keys, err := c.keysOn(ctx, ts.KeyTree, ts.LinkEnds(), []gate.Job{job}, nil)
+	keys, err := c.keysOn(ctx, ts.KeyTree, ts.EmptyDirs(), ts.LinkEnds(), []gate.Job{job}, nil)
 	if err != nil || keys[job.ID] == "" {
 		t.Fatalf("no key: %v", err)
 	}

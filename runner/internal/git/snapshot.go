@@ -119,6 +119,9 @@ type TreeSnapshot struct {
 	links, reaching []string
 	// ends are where links lead (LinkEnds).
 	ends []LinkEnd
+	// empty identifies the empty directories of the work tree that are
+	// not ignored, "" for none (see takeEmpty).
+	empty string
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -210,14 +213,22 @@ func (s *TreeSnapshot) Key() string {
 		return ""
 	}
 	key := s.KeyTree
-	if s.Reach != "" || len(s.ends) > 0 {
+	if s.Reach != "" || len(s.ends) > 0 || s.empty != "" {
 		key += " " + cmp.Or(s.Reach, noReach)
 	}
 	if w := ways(s.ends); w != "" {
 		key += " " + waysPrefix + w
 	}
+	if s.empty != "" {
+		key += " " + emptyPrefix + s.empty
+	}
 	return key
 }
+
+// EmptyDirs identifies the directories of the work tree that hold no file
+// and are not ignored, "" for none: git holds no directory, so neither
+// KeyTree nor Tree tells them, yet a gate sees them.
+func (s *TreeSnapshot) EmptyDirs() string { return s.empty }
 
 // noReach stands for an empty Reach in a Key that goes on.
 const noReach = "-"
@@ -251,7 +262,7 @@ func SplitKey(key string) (keyTree, reach string) {
 	if len(f) == 0 {
 		return "", ""
 	}
-	if len(f) > 1 && f[1] != noReach && !strings.HasPrefix(f[1], waysPrefix) {
+	if len(f) > 1 && f[1] != noReach && !strings.HasPrefix(f[1], waysPrefix) && !strings.HasPrefix(f[1], emptyPrefix) {
 		reach = f[1]
 	}
 	return f[0], reach
@@ -361,6 +372,9 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 		s.LeftOut = append(s.LeftOut, underPrefix(dot, s.disk.prefix)...)
 	}
 	if err := s.takeNested(ctx); err != nil {
+		return err
+	}
+	if err := s.takeEmpty(ctx); err != nil {
 		return err
 	}
 	return s.takeReach(ctx, facts.links)

@@ -186,13 +186,14 @@ func computeKeys(ctx context.Context, p *project, b *begun, ch *changes, jobs []
 		return
 	}
 	ends := p.snap.listing().LinkEnds()
+	empty := p.snap.listing().EmptyDirs()
 	var diff *cache.Diff
 	if cache.WantsDiff(jobs) {
 		if refs, err := b.refs.get(); err == nil {
 			diff = cache.ReviewDiff(ctx, p.root, ch.full, refs, skips)
 		}
 	}
-	c.ComputeKeys(ctx, tree, ends, jobs, diff)
+	c.ComputeKeys(ctx, tree, empty, ends, jobs, diff)
 }
 
 // baseQuestion is how the run finds the base commit its failed checks with

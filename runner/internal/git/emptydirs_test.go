@@ -1,0 +1,81 @@
+package git
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A directory of the work tree that holds no file and is not ignored is
+// part of what a gate sees (a workspace glob finds it, a layout lint
+// lists it), though git holds no directory: making one, or removing one,
+// moves the snapshot's Key; a directory that holds only ignored files, or
+// that the ignore rules or the log directory leave out, does not. Each
+// member is checked on a kept index that has seen the work tree before
+// (the steady stop) and on a fresh one.
+func TestKeyTellsEmptyDirectories(t *testing.T) {
+	type member struct {
+		before, after func(r *repo) // on the committed work tree
+		moves         bool
+	}
+	mkdir := func(p string) func(r *repo) {
+		return func(r *repo) {
+			if err := os.MkdirAll(filepath.Join(r.root, filepath.FromSlash(p)), 0o755); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+	}
+	rmdir := func(p string) func(r *repo) {
+		return func(r *repo) {
+			if err := os.RemoveAll(filepath.Join(r.root, filepath.FromSlash(p))); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+	}
+	nothing := func(*repo) {}
+	write := func(p string) func(r *repo) { return func(r *repo) { r.write(p, "x\n") } }
+	both := func(a, b func(*repo)) func(*repo) { return func(r *repo) { a(r); b(r) } }
+	members := map[string]member{
+		"empty directory":                        {nothing, mkdir("src/e"), true},
+		"empty directory at the top":             {nothing, mkdir("e"), true},
+		"nested empty directories":               {nothing, mkdir("src/a/b/c"), true},
+		"empty directory in a new directory":     {write("src/new/f.txt"), mkdir("src/new/e"), true},
+		"empty directory removed":                {mkdir("src/e"), rmdir("src/e"), true},
+		"nested empty directory removed":         {mkdir("src/a/b"), rmdir("src/a/b"), true},
+		"empty directory filled":                 {mkdir("src/e"), write("src/e/f.txt"), true},
+		"directory holding an ignored file":      {nothing, write("src/d/x.log"), false},
+		"ignored empty directory":                {nothing, mkdir("build"), false},
+		"empty directory in an ignored one":      {write("build/out.txt"), mkdir("build/e"), false},
+		"empty directory in the log directory":   {nothing, mkdir("logs/e"), false},
+		"ignored file beside an empty directory": {mkdir("src/e"), write("src/d/x.log"), false},
+		"second empty directory":                 {mkdir("src/e"), both(mkdir("src/f"), nothing), true},
+	}
+	for name, m := range members {
+		for _, steady := range []bool{true, false} {
+			t.Run(name+map[bool]string{true: "/steady", false: "/fresh"}[steady], func(t *testing.T) {
+				r := newRepo(t)
+				r.write(".gitignore", "*.log\nbuild/\n")
+				r.write("src/a.txt", "a\n")
+				r.commitAll("base")
+				m.before(r)
+				key := func() string {
+					s, err := newTreeSnapshot(context.Background(), r.root, steady, []string{"logs"})
+					if err != nil {
+						t.Fatalf("snapshot: %v", err)
+					}
+					defer s.Close()
+					return s.Key()
+				}
+				was := key()
+				if steady && key() != was {
+					t.Fatalf("the key moved with nothing changed")
+				}
+				m.after(r)
+				if now := key(); (now != was) != m.moves {
+					t.Errorf("key moved = %v, want %v (%q -> %q)", now != was, m.moves, was, now)
+				}
+			})
+		}
+	}
+}
