@@ -90,7 +90,7 @@ func callStops(c *syntax.CallExpr, getenv func(string) string) string {
 	switch {
 	case t.name == "":
 		return "it runs a program named only as it runs"
-	case t.name == "git" && len(t.args) > 0:
+	case t.name == "git" && len(t.args) > 0 && !strings.HasPrefix(t.args[0], "-"):
 		t = tool{name: "git " + t.args[0], args: t.args[1:]}
 	}
 	r, ok := complete[t.name]
