@@ -2,27 +2,12 @@ package findings
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// complete are the tools known to report, in one run, every failure they
-// would report past their first: linters and type checkers that read
-// everything they are given, and the test runners whose early stops
-// (go test -failfast, pytest -x, jest --bail, cargo test without
-// --no-fail-fast, a Maven reactor or Gradle build that skipped what came
-// after a failure) this package reads from their output as a Stop.
-var complete = map[string]bool{
-	"go test": true, "go vet": true, "gofmt": true, "goimports": true, "staticcheck": true, "golangci-lint": true,
-	"pytest": true, "py.test": true, "jest": true, "cargo test": true, "mvn": true, "gradle": true,
-	"eslint": true, "tsc": true, "ruff": true, "flake8": true, "mypy": true, "dmypy": true, "pylint": true,
-	"prettier": true, "black": true, "isort": true, "shellcheck": true,
-	"grep": true, "egrep": true, "fgrep": true, "rg": true, "git": true, "diff": true, "cmp": true,
-	"test": true, "[": true, "true": true, "false": true, ":": true, "echo": true, "printf": true,
-	"cd": true, "export": true, "cat": true, "wc": true, "find": true, "ls": true,
-}
 
 // MayStopEarly says why command may stop at its first failure and so
 // keep what it would run after it from running, printing nothing of it:
@@ -30,8 +15,15 @@ var complete = map[string]bool{
 // all its failures in one run, or one whose stops show in its output;
 // no `&&`, condition, `exit`, `set -e` or script decides what runs after
 // a failure). A top-level chain `a && b` is not one command to this
-// question: the gauntlet splits it and asks of each part.
+// question: the gauntlet splits it and asks of each part. Options a
+// program reads from the environment the check runs in (GOFLAGS, also
+// from the go command's settings file; PYTEST_ADDOPTS) count as given.
 func MayStopEarly(command string) string {
+	return mayStopEarly(command, os.Getenv)
+}
+
+// mayStopEarly is MayStopEarly in the environment getenv reads.
+func mayStopEarly(command string, getenv func(string) string) string {
 	plain := command
 	for _, p := range placeholders {
 		plain = strings.ReplaceAll(plain, p, "x")
@@ -40,6 +32,7 @@ func MayStopEarly(command string) string {
 	if err != nil {
 		return "its shell syntax was not read"
 	}
+	getenv = assigned(f, getenv)
 	why := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if why != "" {
@@ -57,7 +50,7 @@ func MayStopEarly(command string) string {
 		case *syntax.FuncDecl:
 			why = fmt.Sprintf("its function `%s` may return at a failure", n.Name.Value)
 		case *syntax.CallExpr:
-			why = callStops(n)
+			why = callStops(n, getenv)
 		}
 		return why == ""
 	})
@@ -73,7 +66,7 @@ func text(command string, n syntax.Node) string {
 // shell, makes it stop at a failure, or runs a program not known to
 // report all its failures in one run (a script, `sh -c`, a make recipe,
 // a package script); "" when it is known not to.
-func callStops(c *syntax.CallExpr) string {
+func callStops(c *syntax.CallExpr, getenv func(string) string) string {
 	if len(c.Args) == 0 {
 		return "" // only assignments
 	}
@@ -97,10 +90,72 @@ func callStops(c *syntax.CallExpr) string {
 	switch {
 	case t.name == "":
 		return "it runs a program named only as it runs"
-	case complete[t.name]:
-		return ""
+	case t.name == "git" && len(t.args) > 0 && !strings.HasPrefix(t.args[0], "-"):
+		t = tool{name: "git " + t.args[0], args: t.args[1:]}
 	}
-	return fmt.Sprintf("`%s` is not known to report all its failures in one run", path.Base(t.name))
+	r, ok := complete[t.name]
+	if !ok {
+		return fmt.Sprintf("`%s` is not known to report all its failures in one run", path.Base(t.name))
+	}
+	if o := r.unsafeOption(t.args); o != "" {
+		return fmt.Sprintf("`%s` with `%s` is not known to report all its failures in one run", path.Base(t.name), o)
+	}
+	if o := r.envOption(getenv); o != "" {
+		return fmt.Sprintf("`%s` takes `%s` from %s and is not known to report all its failures with it", path.Base(t.name), o, r.env)
+	}
+	return ""
+}
+
+// envNames are the variables that add options to a program's runs or
+// say where its settings are read from.
+var envNames = []string{"GOFLAGS", "GOENV", "XDG_CONFIG_HOME", "HOME", "PYTEST_ADDOPTS"}
+
+// assigned is getenv as the command f sets envNames in it (`X=v cmd`,
+// `export X=v`, `env X=v cmd`): a value set to what is only known as it
+// runs reads as an option not known to be safe.
+func assigned(f *syntax.File, getenv func(string) string) func(string) string {
+	set := map[string]string{}
+	note := func(name string, w *syntax.Word) {
+		if !listed(envNames, name) {
+			return
+		}
+		v := ""
+		if w != nil {
+			var ok bool
+			if v, ok = wordText(w); !ok {
+				v = "-unknown-as-it-runs"
+			}
+		}
+		set[name] = v
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil {
+				note(n.Name.Value, n.Value)
+			}
+		case *syntax.CallExpr:
+			for _, w := range n.Args {
+				if s, ok := wordText(w); ok {
+					if name, v, ok := strings.Cut(s, "="); ok {
+						if listed(envNames, name) {
+							set[name] = v
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(set) == 0 {
+		return getenv
+	}
+	return func(name string) string {
+		if v, ok := set[name]; ok {
+			return v
+		}
+		return getenv(name)
+	}
 }
 
 // errexit reports whether the arguments of `set` turn on errexit (-e,

@@ -57,7 +57,7 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 // × the base failing or passing × nothing new, a new failure the first
 // part finds, or one only the later part finds.
 func TestJudgeEarlyStopIsTold(t *testing.T) {
-	const a, b = "grep -rl BAD src", "grep -rl TODO src"
+	const a, b = "grep -rn BAD src", "grep -rn TODO src"
 	script := fmt.Sprintf("set -e\nif %s; then echo lint; false; fi\nif %s; then echo todo; false; fi\n", a, b)
 	shapes := []struct {
 		name, cmd string
@@ -67,11 +67,11 @@ func TestJudgeEarlyStopIsTold(t *testing.T) {
 		{"orexit", "! " + a + " || exit 1; ! " + b, true},
 		{"subshell", "( ! " + a + " && ! " + b + " )", true},
 		{"group", "{ " + a + " && exit 1; " + b + " && exit 1; }", true},
-		{"loop", "for p in BAD TODO; do grep -rl $p src && exit 1; done; true", true},
+		{"loop", "for p in BAD TODO; do grep -rn $p src && exit 1; done; true", true},
 		{"script", "sh tools/ci.sh", true},
 		{"shc", `sh -c "! ` + a + ` && ! ` + b + `"`, true},
 		{"chain", "! " + a + " && ! " + b, false},
-		{"one", "! grep -rlE 'BAD|TODO' src", false},
+		{"one", "! grep -rnE 'BAD|TODO' src", false},
 	}
 	root := t.TempDir()
 	for k, sh := range shapes {
@@ -137,7 +137,7 @@ func TestJudgeLongChainRunsToItsEnd(t *testing.T) {
 	for n := 2; n <= 8; n++ {
 		var parts []string
 		for i := range n {
-			parts = append(parts, fmt.Sprintf("! grep -rl M%d src", i))
+			parts = append(parts, fmt.Sprintf("! grep -rn M%d src", i))
 		}
 		cmd := strings.Join(parts, " && ")
 		for k := 1; k <= n; k++ {
