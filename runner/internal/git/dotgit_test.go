@@ -155,3 +155,46 @@ func BenchmarkDotGitEntries(b *testing.B) {
 		}
 	}
 }
+
+// Invariant: an entry named .git that is no repository git reads is left
+// out and named whatever its directory holds: in a directory no path git
+// lists is under (it holds only that entry, or only directories down to
+// it), at every depth, it is one of LeftOut, the key is uncertain and it
+// is a change. An ignored directory hides it as git hides everything else.
+func TestSnapshotNamesDotGitEntriesInUnlistedDirectories(t *testing.T) {
+	ctx := context.Background()
+	for _, e := range dotGitKinds {
+		for _, dir := range []string{"x/", "src/x/", "src/x/y/", "src/x/y/z/"} {
+			name := dir + ".git"
+			t.Run(e.name+"/"+name, func(t *testing.T) {
+				r := newRepo(t)
+				r.write("src/keep.txt", "one\n")
+				r.write(".gitignore", "hidden/\n")
+				r.commitAll("base")
+				e.make(t, filepath.Join(r.root, filepath.FromSlash(name)))
+				e.make(t, filepath.Join(r.root, "src", "hidden", filepath.FromSlash(name)))
+				s, err := NewTreeSnapshot(ctx, r.root)
+				if err != nil {
+					t.Fatalf("snapshot: %v", err)
+				}
+				defer s.Close()
+				if !slices.Contains(s.LeftOut, name) {
+					t.Errorf("LeftOut = %q, want it to hold %q", s.LeftOut, name)
+				}
+				if slices.Contains(s.LeftOut, "src/hidden/"+name) {
+					t.Errorf("LeftOut = %q, holds an entry in an ignored directory", s.LeftOut)
+				}
+				if s.Key() != "" || s.Uncertain == "" {
+					t.Errorf("Key = %q, Uncertain = %q: a cached result could stand for %q", s.Key(), s.Uncertain, name)
+				}
+				ch, err := ChangedFilesIn(ctx, r.root, gate.DiffSpec{Mode: gate.DiffLocal, BaseBranch: "main"}, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Contains(ch.Files, name) {
+					t.Errorf("changes = %q, want them to hold %q", ch.Files, name)
+				}
+			})
+		}
+	}
+}

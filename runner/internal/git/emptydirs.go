@@ -30,6 +30,11 @@ const emptyPrefix = "empty:"
 // (which of them its ignore rules leave out), so a work tree without an
 // empty directory costs no git process. A repository inside is read whole
 // by its own snapshot; its empty directories are not told apart.
+//
+// The same reads meet the entries named .git in those directories that no
+// index path is under: each one that is no repository git reads (no
+// gitlink, no repository git named as left out), not ignored, is left out
+// like those dotGitEntries finds (see unlistedDotGit).
 func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 	s.empty = ""
 	if s.depth > 0 {
@@ -48,19 +53,26 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 			dirs[d] = true
 		}
 	}
-	var found []string
+	var found, dots []string
 	inside := map[string][]string{}
 	for d := range dirs {
-		found = append(found, s.emptyBelow(d, dirs, inside)...)
+		found = append(found, s.emptyBelow(d, dirs, inside, &dots)...)
 	}
-	if len(found) == 0 {
+	dots = s.unlistedDotGit(dots)
+	if len(found) == 0 && len(dots) == 0 {
 		return nil
 	}
 	slices.Sort(found)
-	shown, err := s.notIgnored(ctx, found)
+	asked := slices.Clone(found)
+	for _, p := range dots {
+		asked = append(asked, path.Dir(p))
+	}
+	shown, err := s.notIgnored(ctx, asked)
 	if err != nil {
 		return err
 	}
+	s.leaveOutDotGit(dots, shown)
+	shown = slices.DeleteFunc(shown, func(d string) bool { return !slices.Contains(found, d) })
 	if len(shown) == 0 {
 		return nil
 	}
@@ -77,9 +89,9 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 
 // emptyBelow lists the directories right in the index directory d (top-
 // level-relative, "" for the top) that no index path is under and that
-// hold no file (see holdsNothing), and notes in inside the directories
-// each holds.
-func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool, inside map[string][]string) []string {
+// hold no file (see holdsNothing), notes in inside the directories each
+// holds and adds to dots the entries named .git the walk meets.
+func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool, inside map[string][]string, dots *[]string) []string {
 	abs := filepath.Join(s.disk.top, filepath.FromSlash(d))
 	ents, err := os.ReadDir(abs)
 	if err != nil {
@@ -95,8 +107,11 @@ func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool, inside map[str
 			continue
 		}
 		var in []string
-		if holdsNothing(filepath.Join(abs, e.Name()), "", &in) {
+		if holdsNothing(filepath.Join(abs, e.Name()), rel, &in, dots) {
 			found = append(found, rel)
+			for i := range in {
+				in[i] = strings.TrimPrefix(in[i], rel+"/")
+			}
 			inside[rel] = in
 		}
 	}
@@ -116,13 +131,19 @@ func (s *TreeSnapshot) leftOutDir(p string) bool {
 
 // holdsNothing reports whether the directory p holds nothing but
 // directories that hold nothing, and adds those to in (relative to the
-// directory the walk started from, rel being p's; in read order, which
-// os.ReadDir sorts); it stops at the first other entry (a git directory
-// counts as one), so an ignored tree full of files costs a read or two.
-func holdsNothing(p, rel string, in *[]string) bool {
+// top level, rel being p's; in read order, which os.ReadDir sorts); it
+// stops at the first other entry (a git directory counts as one), so an
+// ignored tree full of files costs a read or two. Each directory it reads
+// that holds an entry named .git (any spelling) adds that entry to dots.
+func holdsNothing(p, rel string, in *[]string, dots *[]string) bool {
 	ents, err := os.ReadDir(p)
 	if err != nil {
 		return false
+	}
+	for _, e := range ents {
+		if strings.EqualFold(e.Name(), ".git") {
+			*dots = append(*dots, path.Join(rel, e.Name()))
+		}
 	}
 	for _, e := range ents {
 		sub := path.Join(rel, e.Name())
@@ -130,7 +151,7 @@ func holdsNothing(p, rel string, in *[]string) bool {
 			return false
 		}
 		*in = append(*in, sub)
-		if !holdsNothing(filepath.Join(p, e.Name()), sub, in) {
+		if !holdsNothing(filepath.Join(p, e.Name()), sub, in, dots) {
 			return false
 		}
 	}
@@ -155,4 +176,26 @@ func (s *TreeSnapshot) notIgnored(ctx context.Context, dirs []string) ([]string,
 		}
 	}
 	return shown, nil
+}
+
+// unlistedDotGit keeps of the top-level-relative entries named .git dots
+// those git does not read as a repository: the directory of one that is a
+// gitlink of the index, or that git named as a repository it left out, is
+// one.
+func (s *TreeSnapshot) unlistedDotGit(dots []string) []string {
+	return slices.DeleteFunc(dots, func(p string) bool {
+		d := path.Dir(p)
+		return slices.Contains(s.gitlinks, d) || slices.Contains(s.leftTop, d+"/")
+	})
+}
+
+// leaveOutDotGit leaves out (see dotGitEntries) each of the entries named
+// .git dots whose directory git lists among shown (not ignored).
+func (s *TreeSnapshot) leaveOutDotGit(dots, shown []string) {
+	for _, p := range dots {
+		if slices.Contains(shown, path.Dir(p)) && !slices.Contains(s.leftTop, p) {
+			s.leftTop = append(s.leftTop, p)
+			s.LeftOut = append(s.LeftOut, underPrefix([]string{p}, s.disk.prefix)...)
+		}
+	}
 }

@@ -371,10 +371,12 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 		s.leftTop = append(s.leftTop, dot...)
 		s.LeftOut = append(s.LeftOut, underPrefix(dot, s.disk.prefix)...)
 	}
-	if err := s.takeNested(ctx); err != nil {
+	// takeEmpty may leave out more entries named .git, which takeNested
+	// reads.
+	if err := s.takeEmpty(ctx); err != nil {
 		return err
 	}
-	if err := s.takeEmpty(ctx); err != nil {
+	if err := s.takeNested(ctx); err != nil {
 		return err
 	}
 	return s.takeReach(ctx, facts.links)
