@@ -372,12 +372,18 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 		s.LeftOut = append(s.LeftOut, underPrefix(dot, s.disk.prefix)...)
 	}
 	// takeEmpty may leave out more entries named .git, which takeNested
-	// reads.
-	if err := s.takeEmpty(ctx); err != nil {
-		return err
+	// reads. When the empty directories cannot be told, the gates still
+	// judge the work tree, but no key stands for it: a verdict kept under
+	// one would stand for what nobody looked at.
+	emptyErr := s.takeEmpty(ctx)
+	if emptyErr != nil && ctx.Err() != nil {
+		return emptyErr
 	}
 	if err := s.takeNested(ctx); err != nil {
 		return err
+	}
+	if emptyErr != nil && s.Uncertain == "" {
+		s.KeyTree, s.Uncertain = "", emptyErr.Error()
 	}
 	return s.takeReach(ctx, facts.links)
 }
