@@ -148,13 +148,63 @@ func sealRules(files map[string]string, last *verdicts.TrustSeen, inTree bool, n
 			}
 		}
 	}
-	h := sha256.New()
-	names := slices.Sorted(maps.Keys(all))
-	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%s\x00", n, all[n])
-	}
-	return verdicts.TrustSeen{Key: hex.EncodeToString(h.Sum(nil)), At: now, Files: all, Lines: outerLines(all),
+	return verdicts.TrustSeen{Key: rulesKey(all), At: now, Files: all, Lines: outerLines(all),
 		Desc: "the work tree's .gitignore files, info/exclude, the global ignore file, the sparse-checkout patterns"}
+}
+
+// rulesKey is the key (verdicts.TrustSeen.Key) of the ignore rules files.
+func rulesKey(files map[string]string) string {
+	h := sha256.New()
+	for _, n := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s\x00%s\x00", n, files[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// movedRules is last, the ignore rules an earlier stop saw in the
+// repository at p, with the rule files kept in the repository's own git
+// directories (info/exclude, info/sparse-checkout) named where they are
+// now. The verdict book is kept in those directories too, so the files it
+// recorded under another path are these very files, recorded before the
+// repository (or the worktree's git directory) moved: the move is no
+// change of the rules. A name this stop still fingerprints (files), or
+// one of several that could be the file, is left as it is. last itself is
+// left as it was.
+func movedRules(last *verdicts.TrustSeen, p place.Place, files map[string]string) *verdicts.TrustSeen {
+	if last == nil {
+		return nil
+	}
+	var moved *verdicts.TrustSeen
+	for _, own := range []string{filepath.Join(p.CommonDir, "info", "exclude"), filepath.Join(p.GitDir, "info", "sparse-checkout")} {
+		if _, ok := last.Files[own]; ok {
+			continue
+		}
+		dir, rel := filepath.Dir(filepath.Dir(own)), filepath.Join(filepath.Base(filepath.Dir(own)), filepath.Base(own))
+		was := slices.DeleteFunc(slices.Collect(maps.Keys(last.Files)), func(n string) bool {
+			_, now := files[n]
+			return now || !filepath.IsAbs(n) || filepath.Base(filepath.Dir(filepath.Dir(n))) != filepath.Base(dir) ||
+				filepath.Join(filepath.Base(filepath.Dir(n)), filepath.Base(n)) != rel
+		})
+		if len(was) == 1 {
+			n, v := was[0], last.Files[was[0]]
+			if moved == nil {
+				c := *last
+				c.Files, c.Lines = maps.Clone(last.Files), maps.Clone(last.Lines)
+				moved = &c
+			}
+			delete(moved.Files, n)
+			moved.Files[own] = v
+			if l, ok := moved.Lines[n]; ok {
+				delete(moved.Lines, n)
+				moved.Lines[own] = l
+			}
+		}
+	}
+	if moved == nil {
+		return last
+	}
+	moved.Key = rulesKey(moved.Files)
+	return moved
 }
 
 // globalExcludes is the user's global ignore file at git's default place

@@ -190,3 +190,64 @@ func gitIn(t *testing.T, dir string, args ...string) {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
+
+// The verdict book moves with the repository, and so do the rule files in
+// its git directories: for every way the repository or a worktree's git
+// directory can be found elsewhere, the same rules seen at the new place
+// are no change, an edit of one of them is a change named at the new
+// place, and a rule file outside the git directories (the global ignore
+// file, a core.excludesFile, one this stop still sees) keeps its name.
+func TestMovedRules(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	global := "/home/u/.config/git/ignore"
+	places := map[string][2]place.Place{
+		"main work tree, repository moved": {
+			{CommonDir: "/r/.git", GitDir: "/r/.git"}, {CommonDir: "/r2/.git", GitDir: "/r2/.git"}},
+		"linked worktree, repository moved": {
+			{CommonDir: "/r/.git", GitDir: "/r/.git/worktrees/wt"}, {CommonDir: "/r2/.git", GitDir: "/r2/.git/worktrees/wt"}},
+		"not moved": {
+			{CommonDir: "/r/.git", GitDir: "/r/.git"}, {CommonDir: "/r/.git", GitDir: "/r/.git"}},
+	}
+	seen := func(p place.Place, exclude, sparse string) map[string]string {
+		return map[string]string{filepath.Join(p.CommonDir, "info", "exclude"): exclude,
+			filepath.Join(p.GitDir, "info", "sparse-checkout"): sparse, global: "g", ".gitignore": "a", listedMark: "yes"}
+	}
+	for name, pp := range places {
+		was, is := pp[0], pp[1]
+		last := sealRules(seen(was, "x", "s"), nil, true, now)
+		for edit, files := range map[string]map[string]string{
+			"":                seen(is, "x", "s"),
+			"exclude":         seen(is, "y", "s"),
+			"sparse-checkout": seen(is, "x", "t"),
+			"the global file": func() map[string]string { f := seen(is, "x", "s"); f[global] = "h"; return f }(),
+			"both git files":  seen(is, "y", "t"),
+		} {
+			from := movedRules(&last, is, files)
+			to := sealRules(files, from, true, now)
+			changed := (&verdicts.TrustChange{From: *from, To: to}).Changed()
+			if edit == "" && len(changed) > 0 {
+				t.Errorf("%s: the same rules read as changed: %q", name, changed)
+			}
+			if edit != "" && len(changed) == 0 {
+				t.Errorf("%s: an edit of %s reads as no change", name, edit)
+			}
+			for _, n := range changed {
+				if _, ok := files[n]; !ok {
+					t.Errorf("%s, %s edited: a change names %s, not a file seen now", name, edit, n)
+				}
+			}
+		}
+		if last.Files[filepath.Join(was.CommonDir, "info", "exclude")] != "x" {
+			t.Errorf("%s: movedRules changed the record it was given", name)
+		}
+	}
+	// Another repository's info/exclude named by core.excludesFile, still
+	// seen now, is not taken for this repository's.
+	other := "/o/.git/info/exclude"
+	is := places["main work tree, repository moved"][1]
+	last := sealRules(map[string]string{other: "o"}, nil, true, now)
+	files := map[string]string{other: "o", filepath.Join(is.CommonDir, "info", "exclude"): "x"}
+	if from := movedRules(&last, is, files); from.Files[other] != "o" || len(from.Files) != 1 {
+		t.Errorf("a rule file still seen was renamed: %v", from.Files)
+	}
+}

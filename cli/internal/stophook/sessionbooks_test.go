@@ -50,6 +50,27 @@ func TestSessionWorktreeSwapKeepsPendingFailures(t *testing.T) {
 				})
 			}
 		}
+		for _, agent := range sessionAgents {
+			t.Run(kind+"/its repository moved, next stop from there/"+string(agent), func(t *testing.T) {
+				top, p := makeP(t)
+				getenv := env(t, nil)
+				if out := sessionStop(t, getenv, agent, "s1", p); !out.Block() {
+					t.Fatalf("the first stop did not block: %s", out.Message)
+				}
+				moved := moveRepository(t, top)
+				for i := range 2 {
+					out := sessionStop(t, getenv, agent, "s1", moved)
+					if kind == "linked" {
+						checkNamed(t, out, i+2, p, "")
+					} else {
+						checkNamed(t, out, i+2, moved, "")
+					}
+					if strings.Contains(out.Message, "ignore rules changed") {
+						t.Errorf("stop %d reads the moved repository as changed ignore rules: %s", i+2, out.Message)
+					}
+				}
+			})
+		}
 		for _, agent := range []hookproto.Agent{hookproto.Codex, hookproto.Copilot, hookproto.Cursor} {
 			t.Run(kind+"/next stop from an empty directory outside/"+string(agent), func(t *testing.T) {
 				_, p := makeP(t)
@@ -213,11 +234,43 @@ var sessionSwaps = map[string]func(t *testing.T, getenv func(string) string, kin
 		return ""
 	},
 	"its repository moved": func(t *testing.T, _ func(string) string, kind, top, p string) string {
-		if err := os.Rename(top, top+"-repo"); err != nil {
-			t.Fatal(err)
-		}
+		moveRepository(t, top)
 		return "" // nothing records where it went
 	},
+	"its repository moved, a clone made at its path": func(t *testing.T, _ func(string) string, kind, top, p string) string {
+		monorepo.Git(t, filepath.Dir(top), "clone", "-q", moveRepository(t, top), top)
+		return ""
+	},
+	"its repository moved, a new one made at its path": func(t *testing.T, _ func(string) string, kind, top, p string) string {
+		old := moveRepository(t, top)
+		mkdir(t, top)
+		monorepo.Git(t, top, "init", "-q", "-b", "main")
+		if err := os.CopyFS(filepath.Join(top, ".gauntlet"), os.DirFS(filepath.Join(old, ".gauntlet"))); err != nil {
+			t.Fatal(err)
+		}
+		monorepo.Write(t, filepath.Join(top, "src", "ok.txt"), "ok\n")
+		monorepo.Git(t, top, "add", "-A")
+		monorepo.Git(t, top, "commit", "-qm", "anew")
+		return ""
+	},
+	"its repository moved, an empty directory made at its path": func(t *testing.T, _ func(string) string, kind, top, p string) string {
+		moveRepository(t, top)
+		mkdir(t, top)
+		return ""
+	},
+}
+
+// moveRepository moves the whole repository whose main work tree is top
+// (a linked worktree of it is left with a broken link) and returns where
+// it is now.
+func moveRepository(t *testing.T, top string) string {
+	t.Helper()
+	now := top + "-repo"
+	t.Cleanup(func() { _ = os.RemoveAll(now) })
+	if err := os.Rename(top, now); err != nil {
+		t.Fatal(err)
+	}
+	return now
 }
 
 // removeWorkTree removes the work tree p: git worktree remove for a

@@ -163,6 +163,7 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 		if b.Excludes == nil && atHead != nil {
 			b.Excludes, noRulesBase = atHead, false // compared with HEAD's (headRules)
 		}
+		b.Excludes = movedRules(b.Excludes, p, files)
 		ex = sealRules(files, b.Excludes, inTree, h.o.Now())
 		same := b.Trust != nil && b.Trust.Key == seen.Key && b.Excludes != nil && b.Excludes.Key == ex.Key
 		change, exChange = b.SeeTrust(seen, session), b.SeeExcludes(ex, session)
