@@ -49,6 +49,10 @@ func TestHandCommandsJudgeAsTheStopHook(t *testing.T) {
 			}
 			for _, session := range monorepo.Sessions {
 				t.Run(layout+"/"+a.Name+"/"+session, func(t *testing.T) {
+					// Each case is a session of its own: the per-user
+					// record of what a session judged (kept under HOME)
+					// would carry one case's failures into the next.
+					t.Setenv("HOME", t.TempDir())
 					top := monorepo.Make(t, projects)
 					for _, p := range projects {
 						if a.Before {
@@ -79,7 +83,16 @@ func TestHandCommandsJudgeAsTheStopHook(t *testing.T) {
 					if st.Project != hook.Root {
 						t.Errorf("status reports the project %q, the stop hook judged %q (%s)\n%s", st.Project, hook.Root, hook.Message, stderr)
 					}
-					if !slices.Equal(nonNil(st.Pending), nonNil(hook.Pending)) {
+					// The judged project's own pending gates are the same;
+					// the stop hook may name more as "<place>: <gate>":
+					// what this session left failing in other projects
+					// (the session's record, which status, run by hand,
+					// has not).
+					own := func(p string) bool { return !strings.Contains(p, ": ") }
+					hookOwn := slices.DeleteFunc(slices.Clone(hook.Pending), func(p string) bool { return !own(p) })
+					stOwn := slices.DeleteFunc(slices.Clone(st.Pending), func(p string) bool { return !own(p) })
+					extra := slices.DeleteFunc(slices.Clone(st.Pending), func(p string) bool { return slices.Contains(hook.Pending, p) })
+					if !slices.Equal(nonNil(stOwn), nonNil(hookOwn)) || len(extra) > 0 {
 						t.Errorf("status lists pending %q, the stop hook %q", st.Pending, hook.Pending)
 					}
 
