@@ -38,9 +38,9 @@ func blockedOpen(pgid int) *WaitError {
 		}
 		for _, t := range tasks {
 			dir := filepath.Join("/proc", pid, "task", t.Name())
-			if !waitsOnFIFO(dir) {
-				continue
-			}
+			// The system call tells on any kernel (wchan names differ
+			// between kernels, and some show none): a task still in an
+			// open of a FIFO at a check waits for its other end.
 			if p := openedPath(pid, dir); p != "" {
 				if st, err := os.Stat(p); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
 					return &WaitError{Path: p, Kind: fsread.Kind(st.Mode())}
