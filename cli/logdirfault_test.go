@@ -112,7 +112,7 @@ exists gauntlet_logs
 			b.WriteString("stdout '\"decision\":\"block\"'\nstdout '" + gate + "'\n")
 		}
 		if f.told {
-			b.WriteString("stdout 'gauntlet_logs was (replaced|removed) while agent-gauntlet held it open'\n")
+			b.WriteString("stdout 'gauntlet_logs(, [^ ]+)* was (replaced|removed) while agent-gauntlet held it open'\n")
 		}
 		if f.replaced && moment == "check" && outcome == "pass" {
 			// (Unless a write of the gates beside made the directory again
@@ -128,7 +128,7 @@ exists gauntlet_logs
 			b.WriteString("grep 'Status: Failed' out.txt\ngrep '" + gate + "' out.txt\n")
 		}
 		if f.told {
-			b.WriteString("grep 'gauntlet_logs was (replaced|removed) while agent-gauntlet held it open' out.txt\n")
+			b.WriteString("grep 'gauntlet_logs(, [^ ]+)* was (replaced|removed) while agent-gauntlet held it open' out.txt\n")
 		}
 	}
 	b.WriteString(`
