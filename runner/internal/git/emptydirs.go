@@ -161,21 +161,35 @@ func holdsNothing(p, rel string, in *[]string, dots *[]string) bool {
 // notIgnored is those of the empty directories dirs (top-level-relative)
 // that the ignore rules do not leave out, as git lists them.
 func (s *TreeSnapshot) notIgnored(ctx context.Context, dirs []string) ([]string, error) {
-	args := []string{"ls-files", "-z", "--others", "--exclude-standard", "--directory", "--"}
-	for _, d := range dirs {
-		args = append(args, ":(literal,top)"+d)
-	}
-	out, _, err := run(ctx, s.disk.call(s.disk.top, s.index, args...))
+	shown, err := s.listOthers(ctx, false, dirs)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: empty directories: %w", err)
 	}
-	var shown []string
+	return shown, nil
+}
+
+// listOthers is what `git ls-files --others --directory` lists of the
+// top-level-relative paths (only what the ignore rules leave out when
+// ignored), each directory without its trailing slash.
+func (s *TreeSnapshot) listOthers(ctx context.Context, ignored bool, paths []string) ([]string, error) {
+	args := []string{"ls-files", "-z", "--others", "--exclude-standard", "--directory", "--"}
+	if ignored {
+		args = slices.Insert(args, 3, "--ignored")
+	}
+	for _, p := range paths {
+		args = append(args, ":(literal,top)"+p)
+	}
+	out, _, err := run(ctx, s.disk.call(s.disk.top, s.index, args...))
+	if err != nil {
+		return nil, err
+	}
+	var listed []string
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p = strings.TrimSuffix(p, "/"); p != "" {
-			shown = append(shown, p)
+			listed = append(listed, p)
 		}
 	}
-	return shown, nil
+	return listed, nil
 }
 
 // unlistedDotGit keeps of the top-level-relative entries named .git dots

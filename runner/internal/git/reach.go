@@ -248,19 +248,9 @@ func (s *TreeSnapshot) ignoredUnder(ctx context.Context, rels []string) ([]strin
 	if len(rels) == 0 || s.depth > 0 {
 		return nil, nil
 	}
-	args := []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--"}
-	for _, r := range rels {
-		args = append(args, ":(literal,top)"+r)
-	}
-	out, _, err := run(ctx, s.disk.call(s.disk.top, s.index, args...))
+	ignored, err := s.listOthers(ctx, true, rels)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: what links lead to: %w", err)
-	}
-	var ignored []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p = strings.TrimSuffix(p, "/"); p != "" {
-			ignored = append(ignored, p)
-		}
 	}
 	return ignored, nil
 }
