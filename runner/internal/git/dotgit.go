@@ -49,3 +49,12 @@ func dotGitEntries(top string, dirs []string) []string {
 func isDotGitEntry(p string) bool {
 	return p == ".git" || strings.HasSuffix(p, "/.git")
 }
+
+// dotGitEntries is dotGitEntries of the snapshot's work tree, none when
+// a remembered walk stands for this one (known: see takeEmpty).
+func (s *TreeSnapshot) dotGitEntries(dirs []string, known bool) []string {
+	if known {
+		return nil
+	}
+	return dotGitEntries(s.disk.top, dirs)
+}

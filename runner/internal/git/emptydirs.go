@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitindex"
 )
 
 // emptyPrefix opens the part of a Key that names the empty directories of
@@ -22,8 +20,8 @@ import (
 const emptyPrefix = "empty:"
 
 // takeEmpty sets s.empty to the identity of the directories of the work
-// tree that hold no file, not ignored ("" for none). The directories of
-// the snapshot's index are listed from it; each one's entries are read
+// tree that hold no file, not ignored ("" for none). indexDirs are the
+// directories of the snapshot's index but the top level; each one's entries are read
 // (as `git add -A` read them) and a directory there that no index path is
 // under is looked into until a file turns up: one whose whole subtree
 // holds none is empty. Only those, when there are any, are asked of git
@@ -35,33 +33,37 @@ const emptyPrefix = "empty:"
 // index path is under: each one that is no repository git reads (no
 // gitlink, no repository git named as left out), not ignored, is left out
 // like those dotGitEntries finds (see unlistedDotGit).
-func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
+//
+// A walk that found neither, in directories of the index none of which
+// holds an entry named .git, is remembered beside the kept index; known
+// says the memo stands for this one (see walkKnown), which is then
+// skipped: a steady stop stats the directories instead of reading them.
+func (s *TreeSnapshot) takeEmpty(ctx context.Context, indexDirs []string, known bool) error {
 	s.empty = ""
-	if s.depth > 0 {
+	if s.depth > 0 || known {
 		return nil
 	}
-	idx, err := gitindex.Read(s.index)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("snapshot: empty directories: %w", err)
-	}
-	dirs := map[string]bool{"": true}
-	for _, e := range idx.Entries {
-		for d := path.Dir(e.Path); d != "." && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
+	if len(indexDirs) == 0 {
+		if _, err := os.Lstat(s.index); errors.Is(err, fs.ErrNotExist) {
+			return nil
 		}
 	}
+	dirs := map[string]bool{"": true}
+	for _, d := range indexDirs {
+		dirs[d] = true
+	}
+	w := s.newDirWalk(indexDirs)
 	var found, dots []string
 	inside := map[string][]string{}
-	for d := range dirs {
-		found = append(found, s.emptyBelow(d, dirs, inside, &dots)...)
+	for _, d := range append([]string{""}, indexDirs...) {
+		found = append(found, s.emptyBelow(w, d, dirs, inside, &dots)...)
 	}
 	dots = s.unlistedDotGit(dots)
 	if len(found) == 0 && len(dots) == 0 {
+		s.noteWalk(w)
 		return nil
 	}
+	s.forgetWalk()
 	slices.Sort(found)
 	asked := slices.Clone(found)
 	for _, p := range dots {
@@ -91,14 +93,17 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context) error {
 // level-relative, "" for the top) that no index path is under and that
 // hold no file (see holdsNothing), notes in inside the directories each
 // holds and adds to dots the entries named .git the walk meets.
-func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool, inside map[string][]string, dots *[]string) []string {
+func (s *TreeSnapshot) emptyBelow(w *dirWalk, d string, dirs map[string]bool, inside map[string][]string, dots *[]string) []string {
 	abs := filepath.Join(s.disk.top, filepath.FromSlash(d))
-	ents, err := os.ReadDir(abs)
+	ents, err := w.readDir(abs, d)
 	if err != nil {
 		return nil
 	}
 	var found []string
 	for _, e := range ents {
+		if d != "" && e.Name() == ".git" {
+			w.keep = false // dotGitEntries finds it: the walk stands for no later one
+		}
 		if !e.IsDir() || e.Name() == ".git" {
 			continue
 		}
@@ -107,7 +112,7 @@ func (s *TreeSnapshot) emptyBelow(d string, dirs map[string]bool, inside map[str
 			continue
 		}
 		var in []string
-		if holdsNothing(filepath.Join(abs, e.Name()), rel, &in, dots) {
+		if w.holdsNothing(filepath.Join(abs, e.Name()), rel, &in, dots) {
 			found = append(found, rel)
 			for i := range in {
 				in[i] = strings.TrimPrefix(in[i], rel+"/")
@@ -135,8 +140,8 @@ func (s *TreeSnapshot) leftOutDir(p string) bool {
 // stops at the first other entry (a git directory counts as one), so an
 // ignored tree full of files costs a read or two. Each directory it reads
 // that holds an entry named .git (any spelling) adds that entry to dots.
-func holdsNothing(p, rel string, in *[]string, dots *[]string) bool {
-	ents, err := os.ReadDir(p)
+func (w *dirWalk) holdsNothing(p, rel string, in *[]string, dots *[]string) bool {
+	ents, err := w.readDir(p, rel)
 	if err != nil {
 		return false
 	}
@@ -151,7 +156,7 @@ func holdsNothing(p, rel string, in *[]string, dots *[]string) bool {
 			return false
 		}
 		*in = append(*in, sub)
-		if !holdsNothing(filepath.Join(p, e.Name()), sub, in, dots) {
+		if !w.holdsNothing(filepath.Join(p, e.Name()), sub, in, dots) {
 			return false
 		}
 	}

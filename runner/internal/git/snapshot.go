@@ -177,7 +177,7 @@ func (s *TreeSnapshot) open(ctx context.Context, kept string) error {
 		// An index git cannot use: a temporary one this time, a fresh
 		// kept one next time (unless a git holds it).
 		if !busy(kept + ".lock") {
-			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix, LookedSuffix} {
+			for _, suffix := range []string{"", treeSuffix, seedSuffix, keySuffix, userSuffix, LookedSuffix, emptySuffix} {
 				_ = os.Remove(kept + suffix)
 			}
 		}
@@ -367,7 +367,10 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	if !known {
 		s.noteTree(facts.links, facts.dirs)
 	}
-	if dot := dotGitEntries(s.disk.top, facts.dirs); len(dot) > 0 {
+	// A walk remembered stands for this one too: no directory of the index
+	// held an entry named .git then (see takeEmpty), nor can now.
+	walked := s.walkKnown(facts.dirs)
+	if dot := s.dotGitEntries(facts.dirs, walked); len(dot) > 0 {
 		s.leftTop = append(s.leftTop, dot...)
 		s.LeftOut = append(s.LeftOut, underPrefix(dot, s.disk.prefix)...)
 	}
@@ -375,7 +378,7 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	// reads. When the empty directories cannot be told, the gates still
 	// judge the work tree, but no key stands for it: a verdict kept under
 	// one would stand for what nobody looked at.
-	emptyErr := s.takeEmpty(ctx)
+	emptyErr := s.takeEmpty(ctx, facts.dirs, walked)
 	if emptyErr != nil && ctx.Err() != nil {
 		return emptyErr
 	}
