@@ -198,11 +198,14 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	case "detect":
 		// With no commit yet, -b main names nothing: a usage error; so
 		// is a work tree without a configuration (detect, like run, says
-		// the trusted one differs), and a sandbox that is no gauntlet
-		// project at all.
+		// the trusted one differs, or, when a person trusted its deletion,
+		// that there is none), and a sandbox that is no gauntlet project
+		// at all.
 		_, configured := h.m.files[gauntletDir+"/config.yml"]
+		_, trustedCfg := h.m.trusted[gauntletDir+"/config.yml"]
+		none := strings.Contains(res.stderr, "no .gauntlet/config.yml found")
 		usage := res.code == 2 && (f.Head == "" && r.Base != "" || !configured && strings.Contains(res.stderr, "differs from the trusted one") ||
-			h.m.noProject(f) && strings.Contains(res.stderr, "no .gauntlet/config.yml found"))
+			!configured && h.m.trust == trustRecord && !trustedCfg && none || h.m.noProject(f) && none)
 		if res.code != 0 && !h.m.configBroken() && !usage {
 			vs = append(vs, violation{"e:detect-exit", fmt.Sprintf("detect exited %d:\n%s", res.code, res.stderr)})
 		}

@@ -408,7 +408,7 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 	}
 	trusted = slices.DeleteFunc(trusted, func(c string) bool { return c == "" || c == git.EmptyTree })
 	if point == "" && len(trusted) == 0 && refs.Remote == "" && !fromStart {
-		return "", nil // nothing anchors the base's history
+		return unanchoredBase(p, branch), nil
 	}
 	q := movedQuestion{branch: branch, point: point, head: refs.Head, base: refs.Base, remote: refs.Remote, trusted: trusted,
 		fromStart: fromStart, remoteBase: refs.Remote == refs.Base && strings.Contains(p.base, "/")}
@@ -420,6 +420,24 @@ func (b *begun) baseMovedOver(ctx context.Context, p *project, branch string) (s
 		return cache.NewAncestry(p.root, loc.CommonDir).Answer(ctx, "base holds unjudged commits", key, moved)
 	}
 	return moved()
+}
+
+// unanchoredBase is what a run on branch, which the base branch does not
+// hold, cannot look at when nothing anchors the base's history: no point
+// of the branch or of the base seen to pass, no trusted record's start
+// point, no remote copy that tells the base's own commits apart. The
+// commits HEAD holds through the base may be the agent's (committed on
+// the base before it branched off); git cannot say which, so they are
+// named, once (the unanchored note), as pointOf names a branch the base
+// holds.
+func unanchoredBase(p *project, branch string) string {
+	then := "a pass of the gates on " + branch + " marks the point they are judged from"
+	if !p.opts.Agent {
+		then = "a run by hand marks no point over them"
+	}
+	return fmt.Sprintf("the commits of the base branch %s that %s holds: no point of %s or of %s was seen to pass "+
+		"or recorded when its gates were trusted, so which of them are the agent's cannot be told, and the change set "+
+		"against the base leaves them out (%s)", p.base, branch, branch, p.base, then)
 }
 
 // movedQuestion is what baseMovedOver asks of git: point is the branch's
@@ -472,10 +490,13 @@ func (q movedQuestion) answer(ctx context.Context, p *project) (string, error) {
 	}
 	if was == "" && !q.fromStart {
 		// Nothing that exists anchors the base's history: all of it
-		// left would be the base's own.
+		// left cannot be told apart from the base's own.
 		all, err := git.CountReachable(ctx, p.root, mb)
-		if err != nil || all <= len(left) {
+		if err != nil {
 			return "", err
+		}
+		if all <= len(left) {
+			return unanchoredBase(p, q.branch), nil
 		}
 	}
 	if over {
