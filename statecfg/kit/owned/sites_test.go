@@ -56,6 +56,7 @@ var sites = map[string]struct {
 	"runner/internal/console/console.go":                 {3, installed},
 	"runner/internal/debuglog/debuglog.go":               {1, rooted},
 	"runner/internal/git/checkout.go":                    {2, fresh},
+	"runner/internal/git/emptymemo.go":                   {1, checked},
 	"runner/internal/git/extract.go":                     {2, fresh},
 	"runner/internal/git/keephold.go":                    {1, noFollow},
 	"runner/internal/git/keptindex.go":                   {3, checked},
