@@ -243,6 +243,32 @@ func TestSeed(t *testing.T) {
 	}
 }
 
+// A seeded episode charges its runs to the execution state's session only
+// when an earlier tool left the state: a state that may be the agent's
+// (this version's book lost) charges nobody, so no session reaches its
+// retry limit on runs that were not its own stops.
+func TestSeedBudget(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name     string
+		unproven bool
+		want     int
+	}{
+		{"an earlier tool's state", false, 3},
+		{"a state that may be the agent's", true, 0},
+	} {
+		st := &state.State{LastRunCompletedAt: at, Branch: "b", Commit: "c", RunNumber: 3, SessionID: "s1"}
+		b := newBook()
+		b.Seed(Legacy{Checks: map[string]string{"check:.:lint": "check_._lint.3.log"}, Run: 3, Unproven: tc.unproven}, st, at)
+		if b.Episode == nil || b.Episode.Runs != 3 {
+			t.Fatalf("%s: seeded episode = %+v", tc.name, b.Episode)
+		}
+		if got := b.Budget("s1").Runs; got != tc.want {
+			t.Errorf("%s: Budget(s1).Runs = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 // The interval of a project without a book: a TypeScript tool's state
 // (its four fields only) measures it from last_run_completed_at; this
 // tool's from its last full pass (none after a failure).

@@ -78,8 +78,22 @@ func (b *Book) Seed(l Legacy, st *state.State, at time.Time) {
 			first = 1
 		}
 		b.Episode = &Episode{StartedAt: st.LastRunCompletedAt, FirstRun: first, Runs: l.Run - first + 1,
-			SessionID: st.SessionID, Branch: st.Branch, Head: st.Commit, LastHead: st.Commit, Reason: "carried over from the logs"}
+			SessionID: seededSession(l, st), Branch: st.Branch, Head: st.Commit, LastHead: st.Commit, Reason: "carried over from the logs"}
 	}
+}
+
+// seededSession is the agent session a seeded episode charges its runs
+// to: the execution state's, when an earlier tool left it. A state that
+// may be the agent's (Legacy.Unproven: this version's book was lost or
+// made unusable) charges no session: its logs number the runs by hand
+// too, and a session charged with them would reach its retry limit, and
+// be let go, before its own stops were sent back max_retries+1 times.
+// Its budget starts again; the failures stay pending.
+func seededSession(l Legacy, st *state.State) string {
+	if l.Unproven {
+		return ""
+	}
+	return st.SessionID
 }
 
 // IntervalStart is when the stop hook's interval starts (zero: it does

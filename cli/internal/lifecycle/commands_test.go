@@ -229,7 +229,11 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	}
 	st := cliStatus(res.stderr)
 	h.t.Logf("  -> exit %d, %s", res.code, st)
-	if tookLock(st) {
+	// A run by hand of a configuration that is not the trusted one writes
+	// none of the gauntlet's records (runner Options.Untrusted): the branch
+	// the verdict book follows, and so the episode, stay as they were.
+	untrusted := h.m.handUntrusted(f)
+	if tookLock(st) && !untrusted {
 		h.m.begin(f, "", false)
 	}
 	vs = append(vs, checkRunStatus(h.m, f, r, st, failedJobs(res.stderr))...)
@@ -246,7 +250,11 @@ func (h *harness) judgeRun(r runCall, f facts, res result) []violation {
 	if r.scoped() {
 		console = res.stderr
 	}
+	branch := h.m.runBranch
 	h.m.end(f, r.Commit == "", full, st, "", console)
+	if untrusted {
+		h.m.runBranch = branch
+	}
 	return append(vs, h.settleLock(lockTaken(st))...)
 }
 

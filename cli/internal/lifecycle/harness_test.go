@@ -75,6 +75,11 @@ func newHarness(t tb, parent string, cfg projectConfig, known map[string]bool, r
 			s.remove()
 			return nil, err
 		}
+		if cfg.Trusted {
+			// The person trusted with HEAD at main's commit (newSandbox):
+			// the record's start point.
+			m.start = m.mainMark
+		}
 	}
 	return &harness{t: t, bin: bin, s: s, m: m, known: known, rec: rec, commits: map[string]map[string]string{}}, nil
 }

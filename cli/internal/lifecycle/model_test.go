@@ -388,6 +388,15 @@ func (m *model) configDiffers(f facts) bool {
 	return !sameGauntlet(files, gauntletOf(m.files))
 }
 
+// handUntrusted reports whether a run by hand judges with a configuration
+// that is not the trusted one and so writes none of the gauntlet's records
+// (runner Options.Untrusted): it differs from the trusted one, unless
+// nobody trusted any (no record and no commit: such a run records its
+// verdicts, see cli/cmd_trust.go handTrust).
+func (m *model) handUntrusted(f facts) bool {
+	return m.configDiffers(f) && !(m.trust == trustHead && f.Head == "")
+}
+
 // recordTrust is what the stop hook's start does to the trusted record:
 // with none yet, it records the configuration committed at HEAD. With no
 // config.yml committed at HEAD there is nothing to record: the sandbox
