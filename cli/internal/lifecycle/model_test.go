@@ -766,10 +766,11 @@ func (m *model) reviewVerdict(e entry, base map[string]string) verdict {
 			}
 		}
 		count, open := map[string]int{}, map[string]int{}
+		used := map[int]bool{}
 		for i, line := range lines {
 			for _, tok := range markerRE.FindAllString(line, -1) {
 				count[tok]++
-				switch m.skipState(file, tok, i+1) {
+				switch m.skipState(file, tok, i+1, used) {
 				case pass:
 				case unsure:
 					v = max(v, unsure)
@@ -791,14 +792,18 @@ func (m *model) reviewVerdict(e entry, base map[string]string) verdict {
 // skipState says whether the violation of marker tok at file:line is
 // skipped (pass), surely not skipped (fail), or unsure: skipped on another
 // branch, before an explicit clean, or at a line a little further away.
-func (m *model) skipState(file, tok string, line int) verdict {
+// One skip covers one violation: a skip an earlier line of the file took
+// (used) covers no other, so a second line with the same marker next to
+// a skipped one is a violation of its own.
+func (m *model) skipState(file, tok string, line int, used map[int]bool) verdict {
 	st := fail
-	for _, s := range m.skips {
-		if s.File != file || s.Token != tok {
+	for i, s := range m.skips {
+		if s.File != file || s.Token != tok || used[i] {
 			continue
 		}
 		d := abs(s.Line - line)
 		if s.Branch == m.branch && d <= 1 && s.Cleans == m.cleans {
+			used[i] = true
 			return pass
 		}
 		if d <= 5 {
