@@ -3,10 +3,13 @@
 package cachediff
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"pgregory.net/rapid"
 )
@@ -113,12 +116,16 @@ var (
 	// repository, and back into it (a chain that leaves the work tree and
 	// comes back).
 	hopTargets = []string{"ok", "BAD", "in-r", "in-conf"}
+	// dirPaths are where a directory may be made, removed or given a
+	// FIFO: in an entry point, outside every one, in a new directory, in
+	// the nested repository, in the ignored out/.
+	dirPaths = []string{"src/e", "lib/x/e", "conf/e/f", "newdir/e", "dep/e", "out/e"}
 )
 
 // drawStep draws one step, in the replay form (see apply).
 func drawStep(t *rapid.T) string {
 	p := rapid.SampledFrom(paths).Draw(t, "path")
-	switch rapid.IntRange(0, 19).Draw(t, "kind") {
+	switch rapid.IntRange(0, 21).Draw(t, "kind") {
 	case 0, 1, 2:
 		return fmt.Sprintf("write %s %s %s", p, strings.ReplaceAll(rapid.SampledFrom(contents).Draw(t, "content"), " ", "_"),
 			rapid.SampledFrom([]string{"lf", "lf", "crlf"}).Draw(t, "eol"))
@@ -156,6 +163,10 @@ func drawStep(t *rapid.T) string {
 	case 16, 17:
 		// A link inside an entry point (or anywhere) to what is outside it.
 		return "symlink " + rapid.SampledFrom(linkPaths).Draw(t, "link") + " " + rapid.SampledFrom(treeTargets).Draw(t, "target")
+	case 18, 19:
+		// A directory git lists no file under: empty, or holding only a
+		// FIFO, beside files or inside the nested repository.
+		return rapid.SampledFrom([]string{"mkdir", "mkdir", "rmdir", "fifo"}).Draw(t, "dir-op") + " " + rapid.SampledFrom(dirPaths).Draw(t, "dir")
 	default:
 		return fmt.Sprintf("write %s %s lf", p, rapid.SampledFrom(contents[:2]).Draw(t, "content"))
 	}
@@ -208,6 +219,21 @@ func (s *sandbox) apply(step string) error {
 			return err
 		}
 		return os.Rename(s.path(f[1]), s.path(f[2]))
+	case "mkdir":
+		return os.MkdirAll(s.path(f[1]), 0o755)
+	case "rmdir":
+		if err := os.Remove(s.path(f[1])); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTEMPTY) {
+			return err
+		}
+		return nil
+	case "fifo":
+		if err := os.MkdirAll(s.path(f[1]), 0o755); err != nil {
+			return err
+		}
+		if err := syscall.Mkfifo(filepath.Join(s.path(f[1]), "p"), 0o644); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		return nil
 	case "revert":
 		content, ok := baseFiles[f[1]]
 		if !ok {

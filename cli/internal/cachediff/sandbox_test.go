@@ -34,6 +34,7 @@ var gateScripts = map[string]string{
 	"content.sh": visible + `
 found=0
 for f in $(files f); do if grep -q BAD "$f"; then echo "$f:1: error: BAD"; found=1; fi; done
+for d in $(files d); do if [ -z "$(ls -A "$d")" ]; then echo "$d:1: error: empty directory"; found=1; fi; done
 for f in $(files l); do
   if [ -f "$f" ] && grep -q BAD "$f"; then echo "$f:1: error: BAD through a link"; found=1; fi
   if [ -d "$f" ] && grep -Rqs --exclude-dir=.git BAD "$f/"; then echo "$f:1: error: BAD in a directory a link leads to"; found=1; fi
@@ -263,8 +264,49 @@ func (s *sandbox) fingerprint(dir string) (fp string, unheld bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
+	dirs, err := s.fileless()
+	if err != nil {
+		return "", false, err
+	}
+	lines = append(lines, dirs...)
 	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return hex.EncodeToString(sum[:12]), unheld, nil
+}
+
+// fileless lists the directories of the whole repository that hold no
+// file and no link at any depth (a FIFO is neither), the walk's skipped
+// ones left out: a gate sees them whatever its scope, and the key holds
+// them so.
+func (s *sandbox) fileless() ([]string, error) {
+	var dirs []string
+	var walk func(p, rel string) (bool, error)
+	walk = func(p, rel string) (bool, error) {
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return false, err
+		}
+		holds := false
+		for _, e := range ents {
+			switch {
+			case e.Name() == ".git" || (e.IsDir() && skipped[e.Name()]):
+			case e.IsDir():
+				in, err := walk(filepath.Join(p, e.Name()), filepath.Join(rel, e.Name()))
+				if err != nil {
+					return false, err
+				}
+				holds = holds || in
+			case e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0:
+				holds = true
+			}
+		}
+		if !holds && rel != "" {
+			dirs = append(dirs, "dir "+rel)
+		}
+		return holds, nil
+	}
+	_, err := walk(s.repo, "")
+	slices.Sort(dirs)
+	return dirs, err
 }
 
 // maxHops bounds how deep seen follows links to directories that lead to

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -19,108 +17,181 @@ import (
 // glob `crates/*` that finds a member without a manifest, a layout lint).
 const emptyPrefix = "empty:"
 
-// takeEmpty sets s.empty to the identity of the directories of the work
-// tree that hold no file, not ignored ("" for none). indexDirs are the
-// directories of the snapshot's index but the top level; each one's entries are read
-// (as `git add -A` read them) and a directory there that no index path is
-// under is looked into until a file turns up: one whose whole subtree
-// holds none is empty. Only those, when there are any, are asked of git
-// (which of them its ignore rules leave out), so a work tree without an
-// empty directory costs no git process. A repository inside is read whole
-// by its own snapshot; its empty directories are not told apart.
+// The directories git lists no file under. A gate sees every directory of
+// the work tree; git holds files only. The invariant: every directory a
+// gate can see that git lists no file under and that the ignore rules do
+// not leave out is in the Key, together with each of its subdirectories
+// they do not leave out, at any depth and whatever else they hold (an
+// ignored file or directory, a FIFO, a socket, a device, a repository),
+// in the work tree and in every repository inside it (whose own snapshot
+// holds its own, folded in by foldEmpty; there its own ignore rules leave
+// out nothing, as for its files: see Retake). A directory whose only
+// entries are FIFOs, sockets, devices or empty repositories is held like
+// an empty one, so its appearance and its removal change the Key; the
+// top of a repository inside (a gitlink, one git left out for having no
+// commit) is held as such and not entered. The limits: a directory that
+// holds an ignored file is not held itself (a directory holding only
+// ignored files is no change), though its subdirectories are; a new FIFO
+// in a directory that holds files is no change; the log directory is left
+// out.
+
+// takeEmpty sets s.ownEmpty to the identity of the directories of the
+// work tree git lists no file under (see above; "" for none). indexDirs
+// are the directories of the snapshot's index but the top level; each
+// one's entries are read (as `git add -A` read them), and a directory
+// there that no index path is under is a candidate. When there is one,
+// git is asked once which entries under the candidates its ignore rules
+// leave out (ignoredEntries; a nested repository's snapshot never asks, as
+// its rules hide nothing), and each candidate that is not ignored is read
+// with its subdirectories that are not. A work tree where every directory
+// holds a file git lists costs no git process.
 //
-// The same reads meet the entries named .git in those directories that no
-// index path is under: each one that is no repository git reads (no
-// gitlink, no repository git named as left out), not ignored, is left out
-// like those dotGitEntries finds (see unlistedDotGit).
+// The same reads meet the entries named .git in the directories no index
+// path is under: each one that is no repository git reads (no gitlink, no
+// repository git named as left out), not ignored, is left out like those
+// dotGitEntries finds (see unlistedDotGit).
 //
-// A walk that found neither, in directories of the index none of which
-// holds an entry named .git, is remembered beside the kept index; known
-// says the memo stands for this one (see walkKnown), which is then
-// skipped: a steady stop stats the directories instead of reading them.
-func (s *TreeSnapshot) takeEmpty(ctx context.Context, indexDirs []string, known bool) error {
-	s.empty = ""
-	if s.depth > 0 || known {
+// A walk that met no entry named .git is remembered beside the kept index
+// with its answer; known says the memo stands for this one (see
+// walkKnown), whose answer is then taken: a steady stop stats the
+// directories (and, when git was asked, the ignore rules' files) instead
+// of reading them and asking git.
+func (s *TreeSnapshot) takeEmpty(ctx context.Context, indexDirs []string, known bool, answer string) error {
+	if known {
+		s.ownEmpty = answer
 		return nil
 	}
-	if len(indexDirs) == 0 {
-		if _, err := os.Lstat(s.index); errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-	}
+	s.ownEmpty = ""
 	dirs := map[string]bool{"": true}
 	for _, d := range indexDirs {
 		dirs[d] = true
 	}
-	w := s.newDirWalk(indexDirs)
-	var found, dots []string
-	inside := map[string][]string{}
+	repos := s.repoDirs()
+	w := s.newDirWalk(indexDirs, repos)
+	held := map[string]byte{}
+	var cands []string
 	for _, d := range append([]string{""}, indexDirs...) {
-		found = append(found, s.emptyBelow(w, d, dirs, inside, &dots)...)
-	}
-	dots = s.unlistedDotGit(dots)
-	if len(found) == 0 && len(dots) == 0 {
-		s.noteWalk(w)
-		return nil
-	}
-	s.forgetWalk()
-	slices.Sort(found)
-	asked := slices.Clone(found)
-	for _, p := range dots {
-		asked = append(asked, path.Dir(p))
-	}
-	shown, err := s.notIgnored(ctx, asked)
-	if err != nil {
-		return err
-	}
-	s.leaveOutDotGit(dots, shown)
-	shown = slices.DeleteFunc(shown, func(d string) bool { return !slices.Contains(found, d) })
-	if len(shown) == 0 {
-		return nil
-	}
-	h := sha256.New()
-	for _, d := range shown {
-		fmt.Fprintf(h, "%s\x00", d)
-		for _, in := range inside[d] {
-			fmt.Fprintf(h, "%s/%s\x00", d, in)
+		abs := filepath.Join(s.disk.top, filepath.FromSlash(d))
+		ents, err := w.readDir(abs, d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if d != "" && e.Name() == ".git" {
+				w.keep = false // dotGitEntries finds it: the walk stands for no later one
+			}
+			if !e.IsDir() || e.Name() == ".git" {
+				continue
+			}
+			rel := path.Join(d, e.Name())
+			switch {
+			case dirs[rel] || s.leftOutDir(filepath.Join(abs, e.Name())):
+			case repos[rel]:
+				held[rel] = 'r'
+			default:
+				cands = append(cands, rel)
+			}
 		}
 	}
-	s.empty = hex.EncodeToString(h.Sum(nil))
+	var ignored map[string]byte
+	if len(cands) > 0 && s.depth == 0 {
+		w.seeRules(s.disk)
+		var err error
+		if ignored, err = s.ignoredEntries(ctx, cands); err != nil {
+			s.forgetWalk()
+			return err
+		}
+	}
+	var dots []string
+	for _, c := range cands {
+		if ignored[c] == 0 && w.holds(filepath.Join(s.disk.top, filepath.FromSlash(c)), c, repos, ignored, held, &dots) {
+			held[c] = 'd'
+		}
+	}
+	dots = s.unlistedDotGit(dots)
+	s.leaveOutDotGit(dots)
+	if len(held) > 0 {
+		h := sha256.New()
+		for _, p := range slices.Sorted(maps.Keys(held)) {
+			fmt.Fprintf(h, "%s\x00%c\x00", p, held[p])
+		}
+		s.ownEmpty = hex.EncodeToString(h.Sum(nil))
+	}
+	if len(dots) > 0 {
+		s.forgetWalk()
+		return nil
+	}
+	s.noteWalk(w, s.ownEmpty)
 	return nil
 }
 
-// emptyBelow lists the directories right in the index directory d (top-
-// level-relative, "" for the top) that no index path is under and that
-// hold no file (see holdsNothing), notes in inside the directories each
-// holds and adds to dots the entries named .git the walk meets.
-func (s *TreeSnapshot) emptyBelow(w *dirWalk, d string, dirs map[string]bool, inside map[string][]string, dots *[]string) []string {
-	abs := filepath.Join(s.disk.top, filepath.FromSlash(d))
-	ents, err := w.readDir(abs, d)
+// holds adds to held each subdirectory of the directory p (rel from the
+// top level) that ignored does not name, at any depth, and each top of a
+// repository among them (repos) without entering it; each directory it
+// reads that holds an entry named .git (any spelling) adds that entry to
+// dots. It reports whether p holds no file ignored names (a directory that
+// does is not held itself).
+func (w *dirWalk) holds(p, rel string, repos map[string]bool, ignored map[string]byte, held map[string]byte, dots *[]string) bool {
+	ents, err := w.readDir(p, rel)
 	if err != nil {
-		return nil
+		return true
 	}
-	var found []string
+	plain := true
 	for _, e := range ents {
-		if d != "" && e.Name() == ".git" {
-			w.keep = false // dotGitEntries finds it: the walk stands for no later one
+		sub := path.Join(rel, e.Name())
+		if strings.EqualFold(e.Name(), ".git") {
+			*dots = append(*dots, sub)
 		}
-		if !e.IsDir() || e.Name() == ".git" {
+		if ignored[sub] == 'f' {
+			plain = false
+		}
+		if !e.IsDir() || e.Name() == ".git" || ignored[sub] != 0 {
 			continue
 		}
-		rel := path.Join(d, e.Name())
-		if dirs[rel] || s.leftOutDir(filepath.Join(abs, e.Name())) {
+		if repos[sub] {
+			held[sub] = 'r'
 			continue
 		}
-		var in []string
-		if w.holdsNothing(filepath.Join(abs, e.Name()), rel, &in, dots) {
-			found = append(found, rel)
-			for i := range in {
-				in[i] = strings.TrimPrefix(in[i], rel+"/")
-			}
-			inside[rel] = in
+		if w.holds(filepath.Join(p, e.Name()), sub, repos, ignored, held, dots) {
+			held[sub] = 'd'
 		}
 	}
-	return found
+	return plain
+}
+
+// repoDirs are the top-level-relative tops of the repositories inside the
+// work tree git named: its gitlinks, and those it left out for having no
+// commit.
+func (s *TreeSnapshot) repoDirs() map[string]bool {
+	repos := map[string]bool{}
+	for _, p := range s.gitlinks {
+		repos[p] = true
+	}
+	for _, l := range s.leftTop {
+		if d, ok := strings.CutSuffix(l, "/"); ok {
+			repos[d] = true
+		}
+	}
+	return repos
+}
+
+// foldEmpty sets s.empty to the identity of the directories git lists no
+// file under in the work tree (ownEmpty) and in each repository inside it
+// whose snapshot holds some, by its path; "" when there are none.
+func (s *TreeSnapshot) foldEmpty() {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", s.ownEmpty)
+	some := s.ownEmpty != ""
+	for _, p := range slices.Sorted(maps.Keys(s.nested)) {
+		if e := s.nested[p].empty; e != "" {
+			some = true
+			fmt.Fprintf(h, "%s\x00%s\x00", p, e)
+		}
+	}
+	s.empty = ""
+	if some {
+		s.empty = hex.EncodeToString(h.Sum(nil))
+	}
 }
 
 // leftOutDir reports whether the absolute directory p is, or is in, what
@@ -134,43 +205,32 @@ func (s *TreeSnapshot) leftOutDir(p string) bool {
 	return false
 }
 
-// holdsNothing reports whether the directory p holds nothing but
-// directories that hold nothing, and adds those to in (relative to the
-// top level, rel being p's; in read order, which os.ReadDir sorts); it
-// stops at the first other entry (a git directory counts as one), so an
-// ignored tree full of files costs a read or two. Each directory it reads
-// that holds an entry named .git (any spelling) adds that entry to dots.
-func (w *dirWalk) holdsNothing(p, rel string, in *[]string, dots *[]string) bool {
-	ents, err := w.readDir(p, rel)
-	if err != nil {
-		return false
+// ignoredEntries is what the ignore rules leave out of the top-level-
+// relative directories dirs and below them, as `git status
+// --ignored=matching` names it (a directory a rule matches, not what is
+// in it), each path without a trailing slash: 'd' for a directory, 'f'
+// for anything else.
+func (s *TreeSnapshot) ignoredEntries(ctx context.Context, dirs []string) (map[string]byte, error) {
+	args := []string{"--no-optional-locks", "status", "--porcelain", "-z", "--ignored=matching",
+		"--untracked-files=all", "--ignore-submodules=all", "--no-renames", "--"}
+	for _, p := range dirs {
+		args = append(args, ":(literal,top)"+p)
 	}
-	for _, e := range ents {
-		if strings.EqualFold(e.Name(), ".git") {
-			*dots = append(*dots, path.Join(rel, e.Name()))
-		}
-	}
-	for _, e := range ents {
-		sub := path.Join(rel, e.Name())
-		if !e.IsDir() || e.Name() == ".git" {
-			return false
-		}
-		*in = append(*in, sub)
-		if !w.holdsNothing(filepath.Join(p, e.Name()), sub, in, dots) {
-			return false
-		}
-	}
-	return true
-}
-
-// notIgnored is those of the empty directories dirs (top-level-relative)
-// that the ignore rules do not leave out, as git lists them.
-func (s *TreeSnapshot) notIgnored(ctx context.Context, dirs []string) ([]string, error) {
-	shown, err := s.listOthers(ctx, false, dirs)
+	out, _, err := run(ctx, s.disk.call(s.disk.top, s.index, args...))
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: empty directories: %w", err)
 	}
-	return shown, nil
+	ignored := map[string]byte{}
+	for _, rec := range splitZ(out) {
+		if p, ok := strings.CutPrefix(rec, "!! "); ok {
+			if d, ok := strings.CutSuffix(p, "/"); ok {
+				ignored[d] = 'd'
+			} else {
+				ignored[p] = 'f'
+			}
+		}
+	}
+	return ignored, nil
 }
 
 // listOthers is what `git ls-files --others --directory` lists of the
@@ -209,10 +269,10 @@ func (s *TreeSnapshot) unlistedDotGit(dots []string) []string {
 }
 
 // leaveOutDotGit leaves out (see dotGitEntries) each of the entries named
-// .git dots whose directory git lists among shown (not ignored).
-func (s *TreeSnapshot) leaveOutDotGit(dots, shown []string) {
+// .git dots (each in a directory the ignore rules do not leave out).
+func (s *TreeSnapshot) leaveOutDotGit(dots []string) {
 	for _, p := range dots {
-		if slices.Contains(shown, path.Dir(p)) && !slices.Contains(s.leftTop, p) {
+		if !slices.Contains(s.leftTop, p) {
 			s.leftTop = append(s.leftTop, p)
 			s.LeftOut = append(s.LeftOut, underPrefix([]string{p}, s.disk.prefix)...)
 		}

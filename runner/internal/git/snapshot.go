@@ -119,9 +119,11 @@ type TreeSnapshot struct {
 	links, reaching []string
 	// ends are where links lead (LinkEnds).
 	ends []LinkEnd
-	// empty identifies the empty directories of the work tree that are
-	// not ignored, "" for none (see takeEmpty).
-	empty string
+	// empty identifies the directories git lists no file under that are
+	// not ignored, in the work tree and the repositories inside it, "" for
+	// none (see foldEmpty); ownEmpty those of the work tree alone (see
+	// takeEmpty).
+	empty, ownEmpty string
 }
 
 // NewTreeSnapshot takes a snapshot as SnapshotTree does, in the project's
@@ -225,8 +227,9 @@ func (s *TreeSnapshot) Key() string {
 	return key
 }
 
-// EmptyDirs identifies the directories of the work tree that hold no file
-// and are not ignored, "" for none: git holds no directory, so neither
+// EmptyDirs identifies the directories of the work tree, and of the
+// repositories inside it, that git lists no file under and that are not
+// ignored (see takeEmpty), "" for none: git holds no directory, so neither
 // KeyTree nor Tree tells them, yet a gate sees them.
 func (s *TreeSnapshot) EmptyDirs() string { return s.empty }
 
@@ -369,7 +372,7 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	}
 	// A walk remembered stands for this one too: no directory of the index
 	// held an entry named .git then (see takeEmpty), nor can now.
-	walked := s.walkKnown(facts.dirs)
+	answer, walked := s.walkKnown(facts.dirs)
 	if dot := s.dotGitEntries(facts.dirs, walked); len(dot) > 0 {
 		s.leftTop = append(s.leftTop, dot...)
 		s.LeftOut = append(s.LeftOut, underPrefix(dot, s.disk.prefix)...)
@@ -378,13 +381,14 @@ func (s *TreeSnapshot) Retake(ctx context.Context) error {
 	// reads. When the empty directories cannot be told, the gates still
 	// judge the work tree, but no key stands for it: a verdict kept under
 	// one would stand for what nobody looked at.
-	emptyErr := s.takeEmpty(ctx, facts.dirs, walked)
+	emptyErr := s.takeEmpty(ctx, facts.dirs, walked, answer)
 	if emptyErr != nil && ctx.Err() != nil {
 		return emptyErr
 	}
 	if err := s.takeNested(ctx); err != nil {
 		return err
 	}
+	s.foldEmpty()
 	if emptyErr != nil && s.Uncertain == "" {
 		s.KeyTree, s.Uncertain = "", emptyErr.Error()
 	}
