@@ -2,7 +2,10 @@ package git
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sync"
 	"testing"
 )
@@ -90,5 +93,57 @@ func TestKeptIndexHeldByOne(t *testing.T) {
 	first.Close()
 	if tree := keptTree(t, r.root); tree != first.Tree {
 		t.Fatalf("after both closed: %s, want %s", tree, first.Tree)
+	}
+}
+
+// TestKilledGitLeavesNoLock: git's lock of the kept index that a git of
+// the snapshot left (killed by a deadline or an ending signal before it
+// removed it) goes with the snapshot's hold, so the next snapshot uses
+// the kept index again; a lock that was there before the snapshot (a git
+// that another hold's owner runs) is no snapshot's to remove, and the
+// snapshot takes a temporary index beside it.
+func TestKilledGitLeavesNoLock(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write(".gitignore", "logs/\n")
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	take := func() *TreeSnapshot {
+		s, err := NewTreeSnapshot(ctx, r.root, "logs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := take()
+	kept := s.kept
+	if kept == "" || s.index != kept {
+		t.Fatalf("the first snapshot took no kept index (index %q)", s.index)
+	}
+	// What a git of this snapshot's, killed mid-write, leaves.
+	if err := os.WriteFile(kept+".lock", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Lstat(kept + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the lock a git of the snapshot left is still there after Close: %v", err)
+	}
+	s = take()
+	if s.index != kept {
+		t.Errorf("the next snapshot took index %q, not the kept %q", s.index, kept)
+	}
+	s.Close()
+
+	// A lock that was there first is another git's: left alone.
+	if err := os.WriteFile(kept+".lock", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = take()
+	if s.index == kept {
+		t.Errorf("a snapshot used the kept index while a git holds its lock")
+	}
+	s.Close()
+	if _, err := os.Lstat(kept + ".lock"); err != nil {
+		t.Errorf("the lock another git holds was removed: %v", err)
 	}
 }

@@ -93,9 +93,9 @@ type TreeSnapshot struct {
 	index string
 	tmp   string
 	kept  string
-	// hold is the open hold file of kept while the snapshot uses it
-	// (holdKept), closed by Close.
-	hold *os.File
+	// hold is the hold of kept while the snapshot uses it (holdKept),
+	// released by Close.
+	hold *keptHold
 	// store is the gauntlet's directory in the outermost work tree's git
 	// directory, where nested snapshots keep their indexes.
 	store   string
@@ -155,6 +155,9 @@ func newTreeSnapshot(ctx context.Context, root string, keep bool, exclude []stri
 		kept = keptIndexPath(gitDir, root, exclude)
 	}
 	if err := s.open(ctx, kept); err != nil {
+		// A deadline or a signal that ended its git leaves the hold of the
+		// kept index to release (and the lock that git left to remove).
+		s.Close()
 		return nil, err
 	}
 	return s, nil
@@ -517,10 +520,8 @@ func (s *TreeSnapshot) Close() {
 
 // release lets go of the hold of the kept index, if the snapshot has it.
 func (s *TreeSnapshot) release() {
-	if s.hold != nil {
-		s.hold.Close()
-		s.hold = nil
-	}
+	s.hold.release()
+	s.hold = nil
 }
 
 // gitPaths returns the absolute git directory of root and its index file.

@@ -58,7 +58,7 @@ var sites = map[string]struct {
 	"runner/internal/git/checkout.go":                    {2, fresh},
 	"runner/internal/git/emptymemo.go":                   {1, checked},
 	"runner/internal/git/extract.go":                     {2, fresh},
-	"runner/internal/git/keephold.go":                    {1, noFollow},
+	"runner/internal/git/keephold.go":                    {2, noFollow},
 	"runner/internal/git/keptindex.go":                   {3, checked},
 	"runner/internal/git/literal.go":                     {1, checked},
 	"runner/internal/git/nested.go":                      {2, fresh},
