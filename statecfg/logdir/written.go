@@ -391,7 +391,22 @@ func readOwnership(dir string) *ownership {
 	o.place = p
 	var r writtenRecord
 	if ok {
-		if found, err := p.store.Read(&r, p.key...); err == nil && found && r.Format == recordFormat {
+		found, err := p.store.Read(&r, p.key...)
+		if err == nil {
+			err = p.store.Check(p.key...)
+		}
+		if err != nil {
+			// A record that is there but cannot be read, or a store that
+			// is not the gauntlet's (a link planted in its place, whatever
+			// it leads to, a file that is no record): which files
+			// the gauntlet wrote cannot be told, and the adoption rule
+			// would take a person's file it knew as theirs (one written
+			// before a run's execution state) for an earlier run's and
+			// move it aside. Nothing is the gauntlet's until it reads.
+			o.files = map[string]fileID{}
+			return o
+		}
+		if found && r.Format == recordFormat {
 			if _, ok := r.Dirs[p.dir]; ok {
 				o.known, o.files = true, r.Files
 				return o

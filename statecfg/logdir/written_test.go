@@ -603,3 +603,59 @@ func TestHeldByPath(t *testing.T) {
 	writeFile(elsewhere, added, `{"status":"pass","violations":[`+entryB+`]}`)
 	check(filepath.Join(elsewhere, added), true)
 }
+
+// A store that is not the gauntlet's (its directory replaced by a link to
+// a person's directory, or by a file) tells nothing of which files the
+// gauntlet wrote: the adoption rule, which would take a person's files
+// written before a run's execution state for that run's and move them
+// aside, takes none, and archiving leaves every file where it is.
+func TestUnusableStoreMovesNothing(t *testing.T) {
+	files := []string{"console.1.log", "check_src_lint.1.log", "previous/console.1.log", "mine.txt"}
+	for _, c := range []struct {
+		name  string
+		plant func(t *testing.T, store string)
+	}{
+		{"a link to a person's directory", func(t *testing.T, store string) {
+			if err := os.Symlink(t.TempDir(), store); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a file", func(t *testing.T, store string) {
+			if err := os.WriteFile(store, []byte("mine\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(root, "gauntlet_logs")
+			writeAll(t, dir, files...)
+			old := time.Now().Add(-time.Minute)
+			for _, f := range files {
+				if err := os.Chtimes(filepath.Join(dir, f), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// A run ended after them: the adoption rule alone would take
+			// the files with the gauntlet's names as that run's.
+			ts := `{"last_run_completed_at":"2026-01-02T03:04:05.678Z","branch":"main","commit":"0123456789abcdef0123456789abcdef01234567"}`
+			if err := os.WriteFile(filepath.Join(dir, ".execution_state"), []byte(ts), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c.plant(t, filepath.Join(root, ".git", "agent-gauntlet"))
+			before := tree(t, dir)
+			if _, err := Clean(root, dir, true); err != nil {
+				t.Fatal(err)
+			}
+			if got := tree(t, dir); !slices.Equal(got, before) {
+				t.Errorf("after Clean:\n  %s\nwant as before:\n  %s", strings.Join(got, "\n  "), strings.Join(before, "\n  "))
+			}
+			if Owned(filepath.Join(dir, "console.1.log")) {
+				t.Errorf("a file is the gauntlet's while its store is not")
+			}
+		})
+	}
+}
