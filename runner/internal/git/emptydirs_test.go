@@ -49,7 +49,28 @@ func TestKeyTellsEmptyDirectories(t *testing.T) {
 			}
 		}
 	}
+	// hide commits the file p and keeps it off the disk as sparse does
+	// (skip-worktree, the file removed, its directory left).
+	hide := func(p string) func(r *repo) {
+		return func(r *repo) {
+			r.write(p, "x\n")
+			r.commitAll("hidden")
+			r.git("update-index", "--skip-worktree", p)
+			if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(p))); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+	}
+	sparse := func(r *repo) {
+		r.write("k/x.txt", "x\n")
+		r.commitAll("out of the cone")
+		r.git("sparse-checkout", "set", "src")
+	}
 	members := map[string]member{
+		"directory of a skip-worktree file removed":           {hide("k/x.txt"), rmdir("k"), true},
+		"directory of a skip-worktree file made again":        {both(hide("k/x.txt"), rmdir("k")), mkdir("k"), true},
+		"directory sparse keeps out made":                     {sparse, mkdir("k"), true},
+		"nothing changed beside a directory sparse keeps out": {sparse, nothing, false},
 		"empty directory":                                {nothing, mkdir("src/e"), true},
 		"empty directory at the top":                     {nothing, mkdir("e"), true},
 		"nested empty directories":                       {nothing, mkdir("src/a/b/c"), true},

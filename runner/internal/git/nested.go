@@ -42,8 +42,8 @@ const keySuffix = ".key"
 // the paths of its gitlinks and of its symbolic links, and whether it holds
 // a .gitattributes file; racy is true when an entry's cached stat changed
 // since the mark readIndexFacts was given (gitindex.Entry.ChangedSince);
-// dirs are the directories below the top level that hold an entry, at any
-// depth (see dotGitEntries).
+// dirs are the directories below the top level that hold an entry on
+// the disk, at any depth (see dotGitEntries).
 type indexFacts struct {
 	gitlinks, links, dirs []string
 	attrs, racy           bool
@@ -70,7 +70,13 @@ func readIndexFacts(p string, mark time.Time) (indexFacts, error) {
 		}
 		f.attrs = f.attrs || isAttributesPath(e.Path)
 		f.racy = f.racy || e.ChangedSince(mark)
-		f.dirs = appendDirs(f.dirs, seen, e.Path)
+		if !e.SkipWorktree() {
+			// An entry sparse keeps off the disk (skip-worktree, its file
+			// absent: mergeSeed) puts no directory on it: its directory is
+			// looked at as the disk has it (takeEmpty), absent, empty, or
+			// holding what git lists nothing for.
+			f.dirs = appendDirs(f.dirs, seen, e.Path)
+		}
 	}
 	return f, nil
 }
