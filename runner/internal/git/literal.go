@@ -167,7 +167,7 @@ func (d *diskRepo) prepare(ctx context.Context) error {
 			return fmt.Errorf("literal view: %w", err)
 		}
 	}
-	if err := writeIfDiffers(filepath.Join(d.shadow, "HEAD"), []byte("ref: refs/heads/agent-gauntlet-literal\n")); err != nil {
+	if err := writeIfDiffers(filepath.Join(d.shadow, "HEAD"), d.head()); err != nil {
 		return err
 	}
 	if err := writeIfDiffers(filepath.Join(d.shadow, "info", "attributes"), []byte(literalAttributes)); err != nil {
@@ -177,6 +177,33 @@ func (d *diskRepo) prepare(ctx context.Context) error {
 		return err
 	}
 	return d.writeConfig(ctx)
+}
+
+// literalHead is the private git directory's HEAD when the work tree's
+// cannot be mirrored: a branch no commit is on.
+const literalHead = "ref: refs/heads/agent-gauntlet-literal\n"
+
+// head is the private git directory's HEAD: the work tree's own, a branch
+// (born or not) or a commit, so that a conditional include of the
+// repository's configuration on the branch (`includeIf "onbranch:..."`)
+// applies to the view exactly when it applies to the user's git; with a
+// HEAD of its own the view's git read a configuration that a condition
+// naming that branch gave it alone (a core.excludesFile hiding files from
+// the snapshot, told nowhere). A HEAD that is neither is replaced by
+// literalHead.
+func (d *diskRepo) head() []byte {
+	data, err := fsread.File(filepath.Join(d.gitDir, "HEAD"), maxGitFile)
+	if err != nil {
+		return []byte(literalHead)
+	}
+	line := strings.TrimSpace(string(data))
+	if ref, ok := strings.CutPrefix(line, "ref: "); ok && strings.HasPrefix(ref, "refs/heads/") && !strings.ContainsAny(ref, " \t\x00") {
+		return []byte("ref: " + ref + "\n")
+	}
+	if (len(line) == 40 || len(line) == 64) && strings.Trim(line, "0123456789abcdef") == "" {
+		return []byte(line + "\n")
+	}
+	return []byte(literalHead)
 }
 
 // mirrorExclude keeps the private git directory's info/exclude equal to

@@ -544,3 +544,45 @@ func TestViewIdentity(t *testing.T) {
 		}
 	}
 }
+
+// The literal view reads the repository's configuration as the user's git
+// does: a conditional include on a branch applies to it exactly when it
+// applies to the user's (its HEAD is the work tree's, a branch or a
+// detached commit). One naming a branch only the view was on gave its git
+// a core.excludesFile that hid new files from the key, told nowhere.
+func TestLiteralViewReadsConfigAsTheUser(t *testing.T) {
+	for _, c := range []struct {
+		name, branch string
+		detach       bool
+		hides        bool // the include applies to the user's git too
+	}{
+		{name: "a branch only the view could be on", branch: "agent-gauntlet-literal"},
+		{name: "the user's branch", branch: "main", hides: true},
+		{name: "the user's branch, HEAD detached", branch: "main", detach: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.write("src/a.txt", "a\n")
+			r.commitAll("base")
+			if c.detach {
+				r.git("checkout", "-q", "--detach")
+			}
+			r.write(".git/hide", "*.new\n")
+			r.git("config", "includeIf.onbranch:"+c.branch+".path", filepath.Join(r.root, ".git", "hiding"))
+			r.write(".git/hiding", "[core]\n\texcludesFile = "+filepath.Join(r.root, ".git", "hide")+"\n")
+			key := func() string {
+				s, err := NewTreeSnapshot(context.Background(), r.root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				return s.Key()
+			}
+			was := key()
+			r.write("src/b.new", "b\n")
+			if moved := key() != was; moved == c.hides {
+				t.Errorf("key moved = %v for a file the user's git %s", moved, map[bool]string{true: "ignores", false: "lists"}[c.hides])
+			}
+		})
+	}
+}
