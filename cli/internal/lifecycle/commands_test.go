@@ -378,6 +378,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	vs = append(vs, h.m.checkToldTrust(call, a)...)
 	vs = append(vs, h.m.checkToldPoint(call, a)...)
 	h.m.notePointTold(f, a)
+	h.m.notePassMarked(f, a)
 	h.m.credit[call.Session] = a.Decision == "block"
 	h.m.configCredit[call.Session] = a.Decision == "block" && len(a.FailedJobs) == 0 && h.m.configBroken()
 	if !call.lost() && a.Status != stInvalid {

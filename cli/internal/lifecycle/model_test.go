@@ -948,6 +948,20 @@ func (m *model) notePointTold(f facts, a answer) {
 	}
 }
 
+// notePassMarked takes, after a stop on main passed with nothing it did
+// not verify and the work tree as HEAD has it, HEAD as main's verified
+// point: the binary marks the point a pass of the tree as it is reached
+// (runner/internal/run/episode.go, recordEnd), and later stops on main
+// judge the work since it. A pass with uncommitted changes marks a tree
+// no commit is, which the model does not follow (main's mark stays).
+func (m *model) notePassMarked(f facts, a answer) {
+	if a.Decision != "approve" || a.Status != stPassed && a.Status != stWarnings || f.Branch != "main" || f.Head == "" ||
+		len(f.Changed) > 0 || strings.Contains(a.SystemMessage, "Not verified") {
+		return
+	}
+	m.mainMark, m.refMoved = f.Head, false
+}
+
 // checkToldPoint checks that every answer of a stop that ran, in any
 // session, after a stop first told that the commits of main up to a HEAD
 // were not verified, repeats that notice, or counts it among the earlier
