@@ -32,9 +32,7 @@ import (
 // keys, kept and fresh snapshots agree, and with nothing changed the key
 // stays and the walk's memo stands for the walk.
 func TestEmptyDirsKeyedWhateverTheyHold(t *testing.T) {
-	old := filestat.Margin
-	filestat.Margin = 5 * time.Millisecond
-	t.Cleanup(func() { filestat.Margin = old })
+	shortMargin(t)
 	ctx := context.Background()
 	dirs := []string{"a", "a/b", "g", "g/e", "g/e/f", "c", "c/target", "c/src", "n", "n/e", "n/e/f", "n/s", "n/s/e", "logs/e"}
 	// Each step takes three snapshots and asks git about every directory:

@@ -19,9 +19,7 @@ import (
 // of one taken on a fresh index, which never does. With nothing changed
 // since the last snapshot, the walk is skipped (the hit count).
 func TestEmptyWalkMemoAgreesWithTheWalk(t *testing.T) {
-	old := filestat.Margin
-	filestat.Margin = 5 * time.Millisecond
-	t.Cleanup(func() { filestat.Margin = old })
+	shortMargin(t)
 	ctx := context.Background()
 	dirs := []string{"a", "a/b", "a/b/c", "d", "build/x", "logs/e"}
 	asked, hits := 0, 0

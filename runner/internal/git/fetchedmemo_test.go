@@ -30,9 +30,7 @@ import (
 // in a reftable is asked of the local git: that storage is one more
 // repository shape where it can.
 func TestFetchedMemoAgreesWithGit(t *testing.T) {
-	old := filestat.Margin
-	filestat.Margin = 5 * time.Millisecond
-	t.Cleanup(func() { filestat.Margin = old })
+	shortMargin(t)
 	ctx := context.Background()
 	steps := []struct {
 		name string
@@ -120,9 +118,7 @@ func try(r *repo, args ...string) {
 // (config.worktree, beside its git directory, not the common one) sets the
 // remote's url: a change there is seen.
 func TestFetchedMemoWorktree(t *testing.T) {
-	old := filestat.Margin
-	filestat.Margin = 5 * time.Millisecond
-	t.Cleanup(func() { filestat.Margin = old })
+	shortMargin(t)
 	ctx := context.Background()
 	x := newMoveEnv(t)
 	x.other.push()

@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/runner/internal/gate"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filestat"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/testenv"
 )
 
@@ -588,4 +590,12 @@ func TestCountBetween(t *testing.T) {
 	if _, err := CountBetween(ctx, r.root, "--all", top); err == nil {
 		t.Error("CountBetween took an option for a commit")
 	}
+}
+
+// shortMargin lets the memo tests trust file-system times 5 ms old (not
+// filestat.Margin's two seconds) for the rest of the test.
+func shortMargin(t *testing.T) {
+	old := filestat.Margin
+	filestat.Margin = 5 * time.Millisecond
+	t.Cleanup(func() { filestat.Margin = old })
 }

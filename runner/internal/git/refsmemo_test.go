@@ -36,9 +36,7 @@ import (
 // origin/main, feature, origin and ghost, with and without a snapshot.
 func TestRefsMemoAgreesWithGit(t *testing.T) {
 	testenv.Setenv(t)
-	old := filestat.Margin
-	filestat.Margin = 5 * time.Millisecond
-	t.Cleanup(func() { filestat.Margin = old })
+	shortMargin(t)
 	ctx := context.Background()
 	var n refsAsks
 	rapid.Check(t, func(rt *rapid.T) {
@@ -62,9 +60,7 @@ func TestRefsMemoAgreesWithGit(t *testing.T) {
 // in place, each asked for every base and snapshot.
 func TestRefsMemoSequences(t *testing.T) {
 	testenv.Setenv(t)
-	old := filestat.Margin
-	filestat.Margin = 5 * time.Millisecond
-	t.Cleanup(func() { filestat.Margin = old })
+	shortMargin(t)
 	ctx := context.Background()
 	var n refsAsks
 	for _, seq := range [][]string{
