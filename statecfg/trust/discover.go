@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
@@ -378,15 +379,39 @@ func choose(scope []Known, inner string, pending func(Known) bool) int {
 // project has a record, a project without one is untrusted, committed or
 // not: a configuration the agent commits never hides a recorded project
 // nor is adopted in its place.
+//
+// Only a record counts: a file in the store that is none (junk, one edited
+// or cut short, one under another project's name) does not make the
+// repository one with records, or an agent that deleted its project's
+// record and left any file there would have its own uncommitted
+// configuration run in place of the one committed at HEAD.
 func Upgraded(commonDir string) bool {
-	dir := filepath.Dir(store.Open(commonDir, Kind).Path("x"))
+	st := store.Open(commonDir, Kind)
+	dir := filepath.Dir(st.Path("x"))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return true
 	}
 	return !slices.ContainsFunc(entries, func(e fs.DirEntry) bool {
-		return e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".json")
+		return e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".json") && isRecord(st, filepath.Join(dir, e.Name()))
 	})
+}
+
+// isRecord reports whether the file path of the trust store st is a
+// usable record, kept under its project's name.
+func isRecord(st store.Store, path string) bool {
+	data, err := fsread.File(path, MaxRecordBytes)
+	if err != nil {
+		return false
+	}
+	var head struct {
+		Project string `json:"project"`
+	}
+	if json.Unmarshal(data, &head) != nil || st.Path(head.Project) != path {
+		return false
+	}
+	rec, _ := decode(data, head.Project)
+	return rec != nil
 }
 
 // hasTrust reports whether the project at root has a record, or, in an

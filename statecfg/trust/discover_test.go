@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 )
 
 // Discover consults the trust store before the work tree: a configuration
@@ -103,6 +106,65 @@ func TestDiscover(t *testing.T) {
 func rename(t *testing.T, top, from, to string) {
 	t.Helper()
 	if err := os.Rename(filepath.Join(top, from), filepath.Join(top, to)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A repository is one with records only when its trust store holds a
+// record: junk, a record edited or cut short, or one copied under
+// another project's name leaves it upgraded (the configuration committed
+// at HEAD stands in), so an agent that deletes its project's record and
+// leaves a file there does not get its own configuration run instead.
+func TestUpgradedCountsRecordsOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		plant    func(t *testing.T, p place.Place, dir string)
+		upgraded bool
+	}{
+		{"nothing", func(*testing.T, place.Place, string) {}, true},
+		{"an empty file", func(t *testing.T, _ place.Place, dir string) { writeFile(t, filepath.Join(dir, "x.json"), "") }, true},
+		{"an empty object", func(t *testing.T, _ place.Place, dir string) { writeFile(t, filepath.Join(dir, "zzz.json"), "{}") }, true},
+		{"a record edited", func(t *testing.T, p place.Place, _ string) {
+			if err := WriteRecord(p, Record{How: HowYes, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+				t.Fatal(err)
+			}
+			path := RecordPath(p)
+			data, _ := os.ReadFile(path)
+			writeFile(t, path, strings.Replace(string(data), "yes", "terminal", 1))
+		}, true},
+		{"a record copied under another name", func(t *testing.T, p place.Place, dir string) {
+			if err := WriteRecord(p, Record{How: HowYes, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(RecordPath(p), filepath.Join(dir, "other.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a record", func(t *testing.T, p place.Place, _ string) {
+			if err := WriteRecord(p, Record{How: HowYes, Files: files(".gauntlet/config.yml", configYML)}); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top := repo(t, map[string]string{".gauntlet/config.yml": configYML})
+			p := locate(t, top)
+			dir := filepath.Dir(RecordPath(p))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.plant(t, p, dir)
+			if got := Upgraded(p.CommonDir); got != tc.upgraded {
+				t.Errorf("Upgraded = %v, want %v", got, tc.upgraded)
+			}
+		})
+	}
+}
+
+// writeFile writes content at path.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
