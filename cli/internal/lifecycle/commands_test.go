@@ -381,7 +381,7 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	h.m.notePassMarked(f, a)
 	h.m.credit[call.Session] = a.Decision == "block"
 	h.m.configCredit[call.Session] = a.Decision == "block" && len(a.FailedJobs) == 0 && h.m.configBroken()
-	if !call.lost() && a.Status != stInvalid {
+	if !call.lost() && a.Status != stInvalid && !h.m.storeReplaced() {
 		h.m.recordTrust(f)
 		h.m.stoppedWithRecord = h.m.stoppedWithRecord || h.m.trust == trustRecord
 	}

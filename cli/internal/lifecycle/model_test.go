@@ -397,6 +397,18 @@ func (m *model) handUntrusted(f facts) bool {
 	return m.configDiffers(f) && !(m.trust == trustHead && f.Head == "")
 }
 
+// storeReplaced reports whether the gauntlet's store itself is a link to a
+// person's directory (storelink .): no record can be written there, so a
+// stop adopts HEAD's configuration for itself and records nothing.
+func (m *model) storeReplaced() bool {
+	for dir := range m.storeLinks {
+		if strings.HasSuffix(dir, "/store-_") {
+			return true
+		}
+	}
+	return false
+}
+
 // recordTrust is what the stop hook's start does to the trusted record:
 // with none yet, it records the configuration committed at HEAD. With no
 // config.yml committed at HEAD there is nothing to record: the sandbox
