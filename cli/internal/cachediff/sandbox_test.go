@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/cli/internal/testbin"
@@ -37,7 +38,7 @@ for f in $(files f); do if grep -q BAD "$f"; then echo "$f:1: error: BAD"; found
 for d in $(files d); do if [ -z "$(ls -A "$d")" ]; then echo "$d:1: error: empty directory"; found=1; fi; done
 for f in $(files l); do
   if [ -f "$f" ] && grep -q BAD "$f"; then echo "$f:1: error: BAD through a link"; found=1; fi
-  if [ -d "$f" ] && grep -Rqs --exclude-dir=.git BAD "$f/"; then echo "$f:1: error: BAD in a directory a link leads to"; found=1; fi
+  if [ -d "$f" ] && grep -RqsD skip --exclude-dir=.git BAD "$f/"; then echo "$f:1: error: BAD in a directory a link leads to"; found=1; fi
 done
 exit $found
 `,
@@ -226,6 +227,10 @@ func (s *sandbox) run(bin, repo string, args ...string) (report, string, error) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"run", "--format", "json"}, args...)...)
 	cmd.Dir, cmd.Env = repo, s.env
+	// At the deadline the run is asked to end, so it ends its gates'
+	// process groups too; a SIGKILL would leave them running.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
