@@ -385,7 +385,18 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 		h.m.recordTrust(f)
 		h.m.stoppedWithRecord = h.m.stoppedWithRecord || h.m.trust == trustRecord
 	}
+	failedBefore := h.m.failedSince
 	h.m.end(f, true, true, a.Status, call.Session, console)
+	if h.m.configCredit[call.Session] {
+		// A block for a work-tree configuration that does not load runs no
+		// gate: the interval counts from the last full pass with no run
+		// failing since (runner.IntervalRemaining), and that block is
+		// answered only where the interval does not apply at that stop
+		// (after it, stophook's verify), unless the verdict book could not
+		// be read there: then, with the store put back, the interval applies
+		// again as it did before.
+		h.m.failedSince = failedBefore
+	}
 	// A work-tree configuration that does not load is answered before any
 	// run: the hook takes no lock, so a dead one stays for the next run.
 	return append(vs, h.settleLock(lockTaken(a.Status) && !h.m.configBroken())...)
