@@ -16,6 +16,9 @@ type personSetup struct {
 	name string
 	// lines make the setup (testscript lines), after git init.
 	lines string
+	// stay: this version ran here before the person's files came, so none
+	// of them is an earlier run's: each stays where it is, as it is.
+	stay bool
 }
 
 var personSetups = []personSetup{
@@ -23,9 +26,16 @@ var personSetups = []personSetup{
 	{name: "upgraded with TypeScript state", lines: "exec git add -A\nexec git commit -q -m init\n" + tsState},
 	{name: "upgraded without state", lines: "exec git add -A\nexec git commit -q -m init\n"},
 	{name: "trusted never run", lines: "exec git add -A\nexec git commit -q -m init\n" + tsState + "exec agent-gauntlet trust --yes\n"},
-	{name: "trusted and run", lines: "exec git add -A\nexec git commit -q -m init\nexec agent-gauntlet trust --yes\n" +
-		"cp one src/run.txt\nexec agent-gauntlet run\n"},
+	{name: "trusted and run", lines: trustedAndRun, stay: true},
+	// The record of the files the gauntlet wrote deleted (adversarial
+	// round 18, B2): whole, or its file alone (its lock left).
+	{name: "run then record deleted", lines: trustedAndRun + "rm .git/agent-gauntlet/written\n", stay: true},
+	{name: "run then record file deleted", lines: trustedAndRun + "exec sh -c 'rm .git/agent-gauntlet/written/*.json'\n", stay: true},
 }
+
+// trustedAndRun makes a trusted project that ran once.
+const trustedAndRun = "exec git add -A\nexec git commit -q -m init\nexec agent-gauntlet trust --yes\n" +
+	"cp one src/run.txt\nexec agent-gauntlet run\n"
 
 // tsState is the TypeScript tool's execution state and console log, of a
 // run that ended two hours ago.
@@ -46,12 +56,14 @@ var (
 // The invariant: no command ever deletes or writes over a file the
 // gauntlet did not write. For each setup (no project; an upgraded project
 // with or without the TypeScript tool's state; trusted and never run;
-// trusted and run), a person's files in the log directory's root,
-// previous/, previous/previous/ and commit/, under log names and their
-// own, written before the last run and after it, survive every command
-// (clean, run, stop-hook, check, review) run twice: every byte a person
-// wrote is still somewhere in the project (adopted files may be moved or
-// renamed .adopted; nothing is deleted).
+// trusted and run, with the record of the files it wrote deleted or not),
+// a person's files in the log directory's root, previous/,
+// previous/previous/ and commit/, under log names and their own, dated
+// before the last run and after it, survive every command (clean, run,
+// stop-hook, check, review) run twice: every byte a person wrote is still
+// somewhere in the project (adopted files may be moved or renamed
+// .adopted; nothing is deleted), and where this version ran before the
+// files came, each is where it was: none is taken for an earlier run's.
 func TestNoCommandLosesAPersonsFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range personSetups {
@@ -68,6 +80,7 @@ func TestNoCommandLosesAPersonsFile(t *testing.T) {
 // personScript is the testscript of the setup s and the command cmd.
 func personScript(s personSetup, cmd string) string {
 	var b, files strings.Builder
+	var stays []string
 	b.WriteString("env GAUNTLET_STOP_HOOK_ACTIVE=\nexec git init -q -b main\n")
 	b.WriteString(s.lines)
 	b.WriteString("\n# a person's files, old and new, in every place of the log directory\n")
@@ -82,6 +95,7 @@ func personScript(s personSetup, cmd string) string {
 				}
 				fmt.Fprintf(&b, "exec sh -c 'mkdir -p %s && echo person-%d > %s && touch -d \"%s\" %s'\n",
 					filepath.Dir(p), n, p, age, p)
+				stays = append(stays, fmt.Sprintf("grep -qx person-%d %s || echo moved %s", n, p, p))
 			}
 		}
 	}
@@ -92,6 +106,9 @@ func personScript(s personSetup, cmd string) string {
 		}
 		fmt.Fprintf(&b, "exec sh -c 'agent-gauntlet %s >/dev/null 2>&1; true'\n", cmd)
 		fmt.Fprintf(&b, "exec sh -c 'for i in $(seq 1 %d); do grep -rqx \"person-$i\" --exclude-dir=.git . || echo lost person-$i; done'\n! stdout lost\n", n)
+		if s.stay {
+			fmt.Fprintf(&b, "exec sh -c '%s'\n! stdout moved\n", strings.Join(stays, "; "))
+		}
 	}
 	files.WriteString(personFiles)
 	return b.String() + "\n" + files.String()

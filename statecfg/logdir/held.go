@@ -4,7 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,6 +89,38 @@ func carryHeld(id *fileID, prev fileID, had bool) {
 	}
 }
 
+// holdsHeld reports whether the open file f is still the review JSON the
+// gauntlet wrote with the entries held, as far as its path alone cannot
+// tell (the agent edits it, and its editors write a new file): a review
+// JSON object holding one of them at least, or, when the gauntlet wrote
+// none, one with a "violations" field (null when it wrote none). Another file at that name (a
+// person's, put there after the gauntlet's was deleted) is not the
+// gauntlet's to move or delete.
+func holdsHeld(f fs.File, held []string) bool {
+	data, err := io.ReadAll(io.LimitReader(f, maxHeldRead))
+	if err != nil {
+		return false
+	}
+	if len(held) == 0 {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(data, &fields) != nil {
+			return false
+		}
+		_, listed := fields["violations"]
+		return listed
+	}
+	keys, ok := entryKeys(data)
+	if !ok {
+		return false
+	}
+	for _, k := range keys {
+		if slices.Contains(held, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // heldEntries reads the keys of the entries of the review JSON file at
 // path, for a file adopted as an earlier run's; false when it cannot be
 // read as one.
@@ -94,6 +129,12 @@ func heldEntries(path string) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
+	return entryKeys(data)
+}
+
+// entryKeys are the keys of the entries of a review JSON file's data;
+// false when it is no JSON object.
+func entryKeys(data []byte) ([]string, bool) {
 	var f struct {
 		Violations []json.RawMessage `json:"violations"`
 	}

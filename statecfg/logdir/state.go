@@ -19,10 +19,11 @@ const KeptStateSuffix = ".kept"
 // execution state's name (state.File) that is not an execution state the
 // gauntlet may write over, so that writing the state loses nothing; it
 // returns the path it moved the entry to, "" when it moved nothing. An
-// execution state is the gauntlet's to write over when it is a regular
-// file that reads as one (state.Read: this tool's, or the TypeScript
-// tool's, whose fields it shares), or one the record of written files
-// (Note) holds as the gauntlet's. Anything else (a person's notes, a
+// execution state is the gauntlet's to write over when the record of
+// written files (Note) holds it as the gauntlet's, or, in a log directory
+// the record does not know yet, when it is a regular file that reads as
+// one (state.Read: this tool's, or the TypeScript tool's, whose fields it
+// shares). Anything else (a person's notes or copy of a state, a
 // symbolic link, a directory, a FIFO, a file the agent mangled) is
 // renamed, never opened or followed, to state.File+KeptStateSuffix, a
 // name the gauntlet never writes, so the person finds it beside the new
@@ -35,11 +36,14 @@ func KeepForeignState(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Where the record knows the log directory, only the state it holds
+	// is written over: a state-shaped file of a person's put there after
+	// (a copy of the TypeScript tool's, kept to read) is moved aside like
+	// any other. Where it does not, a state is taken over (the TypeScript
+	// tool's, before this version ran here).
 	if fi.Mode().IsRegular() {
-		if isState(dir) {
-			return "", nil
-		}
-		if Started(dir) && Owned(state.Path(dir)) {
+		started := Started(dir)
+		if started && Owned(state.Path(dir)) || !started && isState(dir) {
 			return "", nil
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
 // The record of the files the gauntlet wrote. Clean, archiving and the
@@ -92,6 +93,9 @@ type recordPlace struct {
 	top   string   // the work tree's top level
 	key   []string // the record's key in the store
 	dir   string   // the log directory's path from the top level, slash-separated
+	// ran reports whether this version has run in the work tree: it
+	// holds a verdict book.
+	ran func() bool
 }
 
 // locateRecord finds the record of the log directory dir, without running
@@ -113,7 +117,8 @@ func locateRecord(dir string) (recordPlace, bool) {
 	if r, err := filepath.Rel(d.CommonDir, d.GitDir); err == nil && d.GitDir != d.CommonDir && filepath.IsLocal(r) {
 		worktree = filepath.ToSlash(r)
 	}
-	return recordPlace{store: store.Open(d.CommonDir, recordKind), top: d.TopLevel, key: []string{worktree}, dir: filepath.ToSlash(rel)}, true
+	ran := func() bool { return len(verdicts.Projects(d.CommonDir, worktree)) > 0 }
+	return recordPlace{store: store.Open(d.CommonDir, recordKind), top: d.TopLevel, key: []string{worktree}, dir: filepath.ToSlash(rel), ran: ran}, true
 }
 
 // path is the record's key of rel, a path in the log directory.
@@ -173,6 +178,12 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 	if !ok {
 		return // no run ever ended here: nothing is an earlier run's
 	}
+	// Where this version has run (it keeps a verdict book), the logs there
+	// are its own, and its record of them was deleted: no file is taken
+	// for an earlier run's but the execution state, which every run writes
+	// anew. The rule is for the logs an older version or the TypeScript
+	// tool left, before this version ever ran.
+	onlyState := p.ran != nil && p.ran()
 	for _, sub := range []string{".", PreviousDir, CommitDir, filepath.Join(PreviousDir, CommitDir)} {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
@@ -188,6 +199,9 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 			rel := filepath.Join(sub, e.Name())
 			if classify(e.Name()) == stateFile && !isState(filepath.Join(dir, sub)) {
 				continue // a person's file at the state's name
+			}
+			if onlyState && (sub != "." || classify(e.Name()) != stateFile) {
+				continue
 			}
 			if id, err := identify(filepath.Join(dir, rel), false); err == nil {
 				// The state is rewritten by every run, and the TypeScript
@@ -344,7 +358,7 @@ func (id fileID) matches(f fs.File) bool {
 		return false
 	}
 	if id.Edited {
-		return true
+		return !id.HeldKnown || holdsHeld(f, id.Held)
 	}
 	if dev, ino := devIno(fi); dev != id.Dev || ino != id.Ino {
 		return false

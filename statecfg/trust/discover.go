@@ -49,17 +49,25 @@ func KnownProjects(d gitdir.Dirs) []Known {
 		if !ok {
 			continue
 		}
-		p := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel}
-		if project != "." {
-			p.Prefix = project + "/"
-		}
-		if RecordPath(p) != filepath.Join(dir, e.Name()) {
+		k := KnownAt(d, project)
+		if RecordPath(k.Place) != filepath.Join(dir, e.Name()) {
 			continue // a record copied under another project's name
 		}
-		out = append(out, Known{Place: p, Gone: goneWhy(d.TopLevel, project)})
+		out = append(out, k)
 	}
 	slices.SortFunc(out, func(a, b Known) int { return strings.Compare(a.Place.Prefix, b.Place.Prefix) })
 	return out
+}
+
+// KnownAt is the project key project ("." or a slash path) of the
+// repository d, as a place of d's work tree, with Gone saying why its
+// directory is not one of the work tree when it is not.
+func KnownAt(d gitdir.Dirs, project string) Known {
+	p := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir, TopLevel: d.TopLevel}
+	if project != "." {
+		p.Prefix = project + "/"
+	}
+	return Known{Place: p, Gone: goneWhy(d.TopLevel, project)}
 }
 
 // recordProject reads the project a record file names, without reading

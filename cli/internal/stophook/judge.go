@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/gitdir"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/place"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
@@ -78,9 +80,44 @@ func (j Judgment) Pending(ctx context.Context, now time.Time) []string {
 // input's directory below it is inner ("" for none), a trusted project's
 // pending failures read from its verdict book as of now.
 func discover(ctx context.Context, dir, inner string, now time.Time) (trust.Discovery, bool, error) {
-	return trust.Discover(ctx, dir, inner, func(k trust.Known) bool {
+	found, ok, err := trust.Discover(ctx, dir, inner, func(k trust.Known) bool {
 		return len(pendingOfRecord(ctx, k, now)) > 0
 	})
+	if err != nil {
+		return found, ok, err
+	}
+	return withBooks(ctx, found, dir, now), ok, nil
+}
+
+// withBooks adds to found's unjudged projects those of dir's repository
+// whose verdict books hold gates failing or dropped unverified and that
+// the stop neither judges nor names already: at or below dir, holding
+// dir, or nested in the project judged. Their records and configurations
+// may be gone (.gauntlet/ deleted and committed, its record deleted): the
+// book, the gauntlet's own account of what failed, is named all the same.
+func withBooks(ctx context.Context, found trust.Discovery, dir string, now time.Time) trust.Discovery {
+	d, in := gitdir.Find(dir)
+	if !in || place.MovedByEnv() {
+		return found
+	}
+	worktree := place.Place{CommonDir: d.CommonDir, GitDir: d.GitDir}.Worktree()
+	var skip []verdicts.Key
+	if found.Root != "" {
+		if p, in := placeOf(d, found.Root); in {
+			skip = append(skip, verdicts.KeyOf(p))
+		}
+	}
+	for _, project := range verdicts.Projects(d.CommonDir, worktree, skip...) {
+		k := trust.KnownAt(d, project)
+		root := k.Root()
+		named := root == found.Root || slices.ContainsFunc(found.Unjudged, func(u trust.Known) bool { return u.Place == k.Place })
+		near := within(root, dir) || within(dir, root) || found.Root != "" && within(root, found.Root)
+		if named || !near || len(pendingOfRecord(ctx, k, now)) == 0 {
+			continue
+		}
+		found.Unjudged = append(found.Unjudged, k)
+	}
+	return found
 }
 
 // inForce is the configuration in force in a project, as openInForce

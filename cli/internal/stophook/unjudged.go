@@ -61,23 +61,22 @@ func unjudgedPending(ctx context.Context, known []trust.Known, left outOfReach, 
 	return v
 }
 
-// pendingOfRecord is what waits to be verified in the trusted project k,
-// by its record's gates and its verdict book; nil when it has no book, no
-// usable record or no gates.
+// pendingOfRecord is what waits to be verified in the project k, by its
+// record's gates and its verdict book (the book alone without a usable
+// record); nil when it has no book or nothing pending.
 func pendingOfRecord(ctx context.Context, k trust.Known, now time.Time) []string {
 	b, err := verdicts.Read(verdicts.KeyOf(k.Place))
 	if b == nil || err != nil {
 		return nil
 	}
-	rec, err := trust.ReadRecord(k.Place)
-	if rec == nil || err != nil {
-		return nil
-	}
 	// A project whose directory is gone does not load on disk (its log
 	// directory cannot be resolved), and what is at its path now may be
-	// another work tree (atPath): the book then names every gate it holds
-	// failing or dropped, as for a configuration without gates.
-	if !atPath(k) {
+	// another work tree (atPath); one whose record is gone or unusable
+	// (deleted, say, with its .gauntlet/) has no gates to read them by:
+	// the book then names every gate it holds failing or dropped, as for
+	// a configuration without gates. The book alone says what failed.
+	rec, err := trust.ReadRecord(k.Place)
+	if rec == nil || err != nil || !atPath(k) {
 		return bookFailing(b)
 	}
 	cfg := &config.Config{Root: k.Root(), LogDir: config.DefaultLogDir}

@@ -183,8 +183,9 @@ func TestEmptyDirsKeyedWhateverTheyHold(t *testing.T) {
 // ignore rules asked of `git check-ignore` in the work tree (none in a
 // repository inside, whose files are all keyed). A directory is listed
 // ("d") when no file, link or commit of a repository inside is under it
-// outside what is ignored, and it holds no ignored file itself; the top
-// of a repository inside is listed ("r") whatever it holds. left are the
+// outside what is ignored, nor a repository inside holding a file or link,
+// and it holds no ignored file itself; the top of a repository inside is
+// listed ("r") when it holds no file nor link. left are the
 // directories left out (relative to top).
 func visibleDirs(t *rapid.T, top string, left []string) string {
 	var lines []string
@@ -247,9 +248,11 @@ func visibleDirs(t *rapid.T, top string, left []string) string {
 				ignoredFile = ignoredFile || !e.IsDir()
 			case e.IsDir():
 				if repo, commit := isRepo(abs); repo {
-					lines = append(lines, prefix+sub+" r")
-					walk(abs, "", prefix+sub+"/", false)
-					listed = listed || commit
+					inner := walk(abs, "", prefix+sub+"/", false)
+					if !inner {
+						lines = append(lines, prefix+sub+" r")
+					}
+					listed = listed || commit || inner
 					continue
 				}
 				listed = walk(abs, sub, prefix, outer) || listed

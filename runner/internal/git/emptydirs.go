@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path"
 	"path/filepath"
@@ -29,7 +30,9 @@ const emptyPrefix = "empty:"
 // entries are FIFOs, sockets, devices or empty repositories is held like
 // an empty one, so its appearance and its removal change the Key; the
 // top of a repository inside (a gitlink, one git left out for having no
-// commit) is held as such and not entered. The limits: a directory that
+// commit) that holds no file nor link is held as such, one that holds
+// some is not (its files are its own snapshot's: a gate sees no empty
+// directory there, and a directory holding it holds a file). The limits: a directory that
 // holds an ignored file is not held itself (a directory holding only
 // ignored files is no change), though its subdirectories are; a new FIFO
 // in a directory that holds files is no change; the log directory is left
@@ -87,7 +90,9 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context, indexDirs []string, known 
 			switch {
 			case dirs[rel] || s.leftOutDir(filepath.Join(abs, e.Name())):
 			case repos[rel]:
-				held[rel] = 'r'
+				if w.fileless(filepath.Join(abs, e.Name()), rel) {
+					held[rel] = 'r'
+				}
 			default:
 				cands = append(cands, rel)
 			}
@@ -127,10 +132,11 @@ func (s *TreeSnapshot) takeEmpty(ctx context.Context, indexDirs []string, known 
 
 // holds adds to held each subdirectory of the directory p (rel from the
 // top level) that ignored does not name, at any depth, and each top of a
-// repository among them (repos) without entering it; each directory it
-// reads that holds an entry named .git (any spelling) adds that entry to
-// dots. It reports whether p holds no file ignored names (a directory that
-// does is not held itself).
+// repository among them (repos) that holds no file (fileless); each
+// directory it reads that holds an entry named .git (any spelling) adds
+// that entry to dots. It reports whether p holds no file ignored names
+// nor a repository holding files (a directory that does is not held
+// itself).
 func (w *dirWalk) holds(p, rel string, repos map[string]bool, ignored map[string]byte, held map[string]byte, dots *[]string) bool {
 	ents, err := w.readDir(p, rel)
 	if err != nil {
@@ -149,7 +155,11 @@ func (w *dirWalk) holds(p, rel string, repos map[string]bool, ignored map[string
 			continue
 		}
 		if repos[sub] {
-			held[sub] = 'r'
+			if w.fileless(filepath.Join(p, e.Name()), sub) {
+				held[sub] = 'r'
+			} else {
+				plain = false // its files are its own snapshot's, as a file
+			}
 			continue
 		}
 		if w.holds(filepath.Join(p, e.Name()), sub, repos, ignored, held, dots) {
@@ -157,6 +167,29 @@ func (w *dirWalk) holds(p, rel string, repos map[string]bool, ignored map[string
 		}
 	}
 	return plain
+}
+
+// fileless reports whether the top of a repository inside the work tree,
+// p (rel from the top level), holds no file and no link at any depth, its
+// .git aside: such a repository is a directory a gate sees empty, held
+// like one. One that holds a file is no empty directory to any gate: its
+// files are its own snapshot's, and its appearance changes no key of a
+// gate scoped elsewhere.
+func (w *dirWalk) fileless(p, rel string) bool {
+	ents, err := w.readDir(p, rel)
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		switch {
+		case strings.EqualFold(e.Name(), ".git"):
+		case e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0:
+			return false
+		case e.IsDir() && !w.fileless(filepath.Join(p, e.Name()), path.Join(rel, e.Name())):
+			return false
+		}
+	}
+	return true
 }
 
 // repoDirs are the top-level-relative tops of the repositories inside the

@@ -162,7 +162,10 @@ func recordEnd(ctx context.Context, s *services, p *project, b *begun, ch *chang
 			if pending, _ := bk.Pending(p.logDir, env, keep); !pending.Empty() {
 				bk.OpenEpisode(start, reasonFirstFailure)
 			}
-			if p.opts.Agent {
+			// A pass the stop answers with gates left unverified (told, not
+			// sent back) is no retry: the budget counts the runs that may
+			// send the agent back, and this one let it stop.
+			if p.opts.Agent && !(passed && e.unverified != "") {
 				if b.fresh != "" {
 					bk.FreshBudget(p.opts.SessionID, b.fresh)
 				}

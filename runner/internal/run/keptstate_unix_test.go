@@ -72,37 +72,59 @@ func TestPersonsExecutionStateIsKept(t *testing.T) {
 		}, kept: true},
 	}
 	for name, c := range cases {
-		t.Run(name, func(t *testing.T) {
-			root := testProject(t, "exit 0", "")
-			dir := logDir(root)
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
+		for _, after := range []bool{false, true} {
+			if after {
+				// After a run the record holds the gauntlet's state: any
+				// other entry put there since is a person's, a copy of the
+				// TypeScript tool's state too (adversarial round 18, B4).
+				name, c.kept = name+"-after-a-run", true
 			}
-			path := state.Path(dir)
-			c.make(t, path)
-			before := describe(t, path)
-			res := Execute(context.Background(), Options{Dir: root})
-			if res.Status != outcome.StatusPassed {
-				t.Fatalf("run %s: %s", res.Status, res.ErrorMessage)
-			}
-			if _, err := state.Read(dir); err != nil {
-				t.Fatalf("no execution state written: %v", err)
-			}
-			aside := path + logdir.KeptStateSuffix
-			console, _ := os.ReadFile(res.ConsoleLogPath)
-			if !c.kept {
-				if _, err := os.Lstat(aside); err == nil {
-					t.Fatalf("a state the gauntlet may replace was moved aside")
-				}
-				return
-			}
-			if after := describe(t, aside); after != before {
-				t.Fatalf("the person's entry is not kept as it was:\nbefore %s\nafter  %s", before, after)
-			}
-			if !strings.Contains(string(console), "was not agent-gauntlet's execution state") || !strings.Contains(string(console), aside) {
-				t.Fatalf("the run does not say where the person's entry went:\n%s", console)
-			}
-		})
+			t.Run(name, func(t *testing.T) { checkKeptState(t, c.make, c.kept, after) })
+		}
+	}
+}
+
+// checkKeptState makes, at the execution state's name of a fresh project
+// (after a first run when after), the entry make leaves, runs, and checks
+// that the entry was moved aside as it was when kept, written over when
+// not.
+func checkKeptState(t *testing.T, make func(t *testing.T, path string), kept, after bool) {
+	root := testProject(t, "exit 0", "")
+	dir := logDir(root)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := state.Path(dir)
+	if after {
+		if res := Execute(context.Background(), Options{Dir: root}); res.Status != outcome.StatusPassed {
+			t.Fatalf("first run %s: %s", res.Status, res.ErrorMessage)
+		}
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	make(t, path)
+	before := describe(t, path)
+	res := Execute(context.Background(), Options{Dir: root})
+	if res.Status != outcome.StatusPassed {
+		t.Fatalf("run %s: %s", res.Status, res.ErrorMessage)
+	}
+	if _, err := state.Read(dir); err != nil {
+		t.Fatalf("no execution state written: %v", err)
+	}
+	aside := path + logdir.KeptStateSuffix
+	console, _ := os.ReadFile(res.ConsoleLogPath)
+	if !kept {
+		if _, err := os.Lstat(aside); err == nil {
+			t.Fatalf("a state the gauntlet may replace was moved aside")
+		}
+		return
+	}
+	if now := describe(t, aside); now != before {
+		t.Fatalf("the person's entry is not kept as it was:\nbefore %s\nafter  %s", before, now)
+	}
+	if !strings.Contains(string(console), "was not agent-gauntlet's execution state") || !strings.Contains(string(console), aside) {
+		t.Fatalf("the run does not say where the person's entry went:\n%s", console)
 	}
 }
 
