@@ -137,6 +137,11 @@ func bookNow(b verdicts.SessionBook) (k trust.Known, reach, ok bool) {
 		why := "its repository is no longer at " + runner.SafeText(filepath.Dir(b.Key.CommonDir)) + " (moved or removed)"
 		if _, err := os.Lstat(b.Key.CommonDir); err == nil {
 			why = "the repository at " + runner.SafeText(oldTop) + " now is not the one it was (removed, made anew or cloned there)"
+			if _, err := verdicts.Read(b.Key); err != nil {
+				// Its lock left behind: the same repository, its book
+				// deleted or spoiled.
+				why = "its verdict book cannot be used (" + runner.SafeText(err.Error()) + "; if no person did that, the agent did)"
+			}
 		}
 		return trust.Known{Place: p, Gone: earlier + "; " + why + ", and its work was judged by no stop since"}, false, true
 	}
