@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -73,18 +74,29 @@ func TestPlantedStoreLinks(t *testing.T) {
 		if kind != "f" {
 			continue // a directory is made, never read: planted ones are refused above
 		}
-		for _, what := range []string{"fifo", "zero"} {
+		for _, what := range []string{"fifo", "zero", "held"} {
+			if what == "held" && (!strings.HasSuffix(shape, ".lock") || runtime.GOOS == "windows") {
+				continue // a lock file is what is locked
+			}
 			writeScript(t, hangs, what+"_"+scriptName(shape), hangScript(what, shape))
 		}
+	}
+	if runtime.GOOS != "windows" {
+		// The log directory itself, which a run locks to take over a
+		// stale run lock.
+		writeScript(t, hangs, "held_log_directory", strings.Replace(hangScript("held", "x.lock"),
+			"holdlock .git/agent-gauntlet '^x\\.lock$'", "holdlock gauntlet_logs '^\\.$'", 1))
 	}
 	t.Run("hang", func(t *testing.T) { testscript.Run(t, ScriptParams(hangs)) })
 }
 
 // hangScript is the script that replaces the store's entries of shape with
 // what the agent can put there that a read never ends on: a FIFO (what),
-// or a link to /dev/zero. Invariant: whatever is at a record of the
-// store, the stop hook and status answer within their deadline, in
-// bounded memory; the stop with one JSON line.
+// or a link to /dev/zero; or, for a lock file, holds its lock for good
+// ("held", adversarial round 19, B18: the stop waited as long as it was
+// held). Invariant: whatever is at a record of the store, and whoever
+// holds its lock, the stop hook and status answer within their deadline,
+// in bounded memory; the stop with one JSON line.
 func hangScript(what, shape string) string {
 	store := ".git/agent-gauntlet"
 	re := strings.ReplaceAll("^"+regexp.QuoteMeta(store+"/"+shape)+"$", "#", hashRE)
@@ -100,8 +112,12 @@ func hangScript(what, shape string) string {
 	}
 	// timeout(1) ends a hook that never answers; ulimit -v one that reads
 	// without a bound.
+	step := "exec sh -c '" + plant + "'\n"
+	if what == "held" {
+		step = "holdlock " + store + " '" + strings.ReplaceAll("^"+regexp.QuoteMeta(shape)+"$", "#", hashRE) + "'\n"
+	}
 	return storeSetup + storeCommands + "\n# " + what + " planted at " + store + "/" + shape + "\n" +
-		"exec sh -c '" + plant + "'\n" +
+		step +
 		"cp new.txt src/new2.txt\n" +
 		"exec sh -c 'ulimit -v 4000000; timeout -s KILL 60 agent-gauntlet stop-hook --timeout 20 < stop.json; echo \"exit $?\"'\n" +
 		"stdout '^\\{\"decision\":\"(approve|block)\"'\n" +

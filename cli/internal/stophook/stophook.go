@@ -25,6 +25,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/hookproto"
 	"github.com/agent-gauntlet/agent-gauntlet/runner"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/config"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/filelock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/gitcmd"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/lock"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/logdir"
@@ -356,6 +357,10 @@ func (h *hook) decide(ctx context.Context, known *facts) Outcome {
 	h.limit = limitFor(h.o, h.agent)
 	ctx, cancel := context.WithDeadline(ctx, h.start.Add(h.limit.deadline))
 	defer cancel()
+	// A lock of the gauntlet's records held by someone else (the agent,
+	// on purpose) is waited for until the deadline at most: the answer
+	// never waits on it.
+	filelock.SetDeadline(h.start.Add(h.limit.deadline))
 
 	// 3. The session's project and the configuration in force there: the
 	// trusted one (the work tree's only when nothing can be trusted),

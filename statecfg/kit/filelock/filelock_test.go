@@ -1,12 +1,14 @@
 package filelock
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // open opens the lock file at path, closed at the end of the test.
@@ -102,5 +104,49 @@ func TestTryLock(t *testing.T) {
 		if err := Unlock(b); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestLockIsBounded: a lock another open file holds for good (a process
+// of the agent's, on purpose) makes Lock fail with ErrBusy, within
+// MaxWait and at the process's deadline when that comes first; it never
+// waits for good.
+func TestLockIsBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	holder, waiter := open(t, path), open(t, path)
+	if err := Lock(holder); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		deadline time.Duration // from now; 0 none
+		within   time.Duration
+	}{
+		{"no deadline", 0, MaxWait + time.Second},
+		{"deadline first", 200 * time.Millisecond, MaxWait},
+		{"deadline passed", -time.Second, MaxWait},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.deadline != 0 {
+				SetDeadline(time.Now().Add(c.deadline))
+				defer SetDeadline(time.Time{})
+			}
+			done := make(chan error, 1)
+			go func() { done <- Lock(waiter) }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrBusy) {
+					t.Fatalf("Lock of a held lock: %v, want ErrBusy", err)
+				}
+			case <-time.After(c.within):
+				t.Fatalf("Lock of a held lock still waits after %s", c.within)
+			}
+		})
+	}
+	if err := Unlock(holder); err != nil {
+		t.Fatal(err)
+	}
+	if err := Lock(waiter); err != nil {
+		t.Fatalf("Lock once released: %v", err)
 	}
 }

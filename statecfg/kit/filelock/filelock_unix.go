@@ -8,8 +8,6 @@ import (
 	"syscall"
 )
 
-func lock(f *os.File) error { return flock(f, syscall.LOCK_EX) }
-
 func tryLock(f *os.File) (bool, error) {
 	err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {

@@ -26,7 +26,7 @@ const (
 	errLockViolation        = syscall.Errno(33)
 )
 
-// tryLock locks the first byte of f as lock does, without waiting.
+// tryLock locks the first byte of f (LockFileEx), without waiting.
 func tryLock(f *os.File) (bool, error) {
 	var ol syscall.Overlapped
 	r, _, e := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock|lockfileFailImmediately, 0, 1, 0, uintptr(unsafe.Pointer(&ol)))
@@ -39,16 +39,7 @@ func tryLock(f *os.File) (bool, error) {
 	return false, e
 }
 
-// lock locks the first byte of f (offset 0 in the OVERLAPPED, length 1).
-func lock(f *os.File) error {
-	var ol syscall.Overlapped
-	if r, _, e := procLockFileEx.Call(f.Fd(), lockfileExclusiveLock, 0, 1, 0, uintptr(unsafe.Pointer(&ol))); r == 0 {
-		return e
-	}
-	return nil
-}
-
-// unlock unlocks the byte lock locked.
+// unlock unlocks the byte tryLock locked.
 func unlock(f *os.File) error {
 	var ol syscall.Overlapped
 	if r, _, e := procUnlockFileEx.Call(f.Fd(), 0, 1, 0, uintptr(unsafe.Pointer(&ol))); r == 0 {
