@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -242,21 +243,55 @@ func (d *diskRepo) writeConfig(ctx context.Context) error {
 		id, _ := fileIdentity(f)
 		fmt.Fprintf(&ids, "# source %q %s\n", f, id)
 	}
-	if old, err := readOwn(p); err == nil && bytes.HasPrefix(old, []byte(ids.String())) {
+	var includes strings.Builder
+	for _, f := range d.configFiles() {
+		fmt.Fprintf(&includes, "[include]\n\tpath = %s\n", quoteConfig(f))
+	}
+	if old, err := readOwn(p); err == nil && ownConfig(string(old), ids.String(), includes.String()) {
 		return nil
 	}
 	format, err := d.repositoryFormat(ctx)
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	b.WriteString(ids.String())
-	b.WriteString(format)
-	for _, f := range d.configFiles() {
-		fmt.Fprintf(&b, "[include]\n\tpath = %s\n", quoteConfig(f))
-	}
-	return writeIfDiffers(p, []byte(b.String()))
+	return writeIfDiffers(p, []byte(ids.String()+format+includes.String()))
 }
+
+// ownConfig reports whether old is the private configuration writeConfig
+// writes for the sources noted in ids and their includes: ids, the
+// repository's format as repositoryFormat writes it, then the includes,
+// and nothing else. A line added anywhere (the agent's excludesFile, an
+// alias, a hook path: it would change what the view's git sees) makes it
+// no longer the gauntlet's, and it is written again.
+func ownConfig(old, ids, includes string) bool {
+	format, ok := strings.CutPrefix(old, ids)
+	if !ok {
+		return false
+	}
+	if format, ok = strings.CutSuffix(format, includes); !ok {
+		return false
+	}
+	lines := strings.Split(strings.TrimSuffix(format, "\n"), "\n")
+	if len(lines) == 0 || lines[0] != "[core]" {
+		return false
+	}
+	section := "core"
+	for _, l := range lines[1:] {
+		switch {
+		case l == "[extensions]" && section == "core":
+			section = "extensions"
+		case section == "core" && formatLine.MatchString(l) && strings.HasPrefix(l, "\trepositoryformatversion = "):
+		case section == "extensions" && formatLine.MatchString(l):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// formatLine is a line of the format writeConfig copies: a name and a
+// value quoted by quoteConfig.
+var formatLine = regexp.MustCompile(`^\t[A-Za-z][A-Za-z0-9-]* = "(?:[^"\\]|\\.)*"$`)
 
 // repositoryFormat is the configuration text of the repository's format
 // version and extensions.
