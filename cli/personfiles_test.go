@@ -31,6 +31,8 @@ var personSetups = []personSetup{
 	// round 18, B2): whole, or its file alone (its lock left).
 	{name: "run then record deleted", lines: trustedAndRun + "rm .git/agent-gauntlet/written\n", stay: true},
 	{name: "run then record file deleted", lines: trustedAndRun + "exec sh -c 'rm .git/agent-gauntlet/written/*.json'\n", stay: true},
+	// With the verdict book deleted too (adversarial round 19, B9).
+	{name: "run then record and book deleted", lines: trustedAndRun + "rm .git/agent-gauntlet/written\nrm .git/agent-gauntlet/verdicts\n", stay: true},
 }
 
 // trustedAndRun makes a trusted project that ran once.

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/owned"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/state"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/trust"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/verdicts"
 )
 
@@ -93,8 +94,8 @@ type recordPlace struct {
 	top   string   // the work tree's top level
 	key   []string // the record's key in the store
 	dir   string   // the log directory's path from the top level, slash-separated
-	// ran reports whether this version has run in the work tree: it
-	// holds a verdict book.
+	// ran reports whether this version has run in the work tree
+	// (storeUsed).
 	ran func() bool
 }
 
@@ -117,8 +118,35 @@ func locateRecord(dir string) (recordPlace, bool) {
 	if r, err := filepath.Rel(d.CommonDir, d.GitDir); err == nil && d.GitDir != d.CommonDir && filepath.IsLocal(r) {
 		worktree = filepath.ToSlash(r)
 	}
-	ran := func() bool { return len(verdicts.Projects(d.CommonDir, worktree)) > 0 }
+	ran := func() bool { return storeUsed(d.CommonDir, worktree) }
 	return recordPlace{store: store.Open(d.CommonDir, recordKind), top: d.TopLevel, key: []string{worktree}, dir: filepath.ToSlash(rel), ran: ran}, true
+}
+
+// storeUsed reports whether this version has run in the work tree
+// worktree of the repository whose git common directory is commonDir: it
+// holds a verdict book there, or its store holds any record but those
+// trusting a configuration writes (the trust record, its baseline and
+// this record): a stop's answers, the views and indexes of its runs, its
+// cache. Deleting all of them is deleting the store.
+func storeUsed(commonDir, worktree string) bool {
+	if len(verdicts.Projects(commonDir, worktree)) > 0 {
+		return true
+	}
+	dir := filepath.Join(commonDir, store.Dir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		switch e.Name() {
+		case recordKind, trust.Kind, verdicts.BaselineKind:
+			continue
+		}
+		if sub, err := os.ReadDir(filepath.Join(dir, e.Name())); err == nil && len(sub) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // path is the record's key of rel, a path in the log directory.
@@ -178,7 +206,7 @@ func (p recordPlace) start(r *writtenRecord, dir string) {
 	if !ok {
 		return // no run ever ended here: nothing is an earlier run's
 	}
-	// Where this version has run (it keeps a verdict book), the logs there
+	// Where this version has run (storeUsed), the logs there
 	// are its own, and its record of them was deleted: no file is taken
 	// for an earlier run's but the execution state, which every run writes
 	// anew. The rule is for the logs an older version or the TypeScript

@@ -4,8 +4,8 @@ import (
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
-// baselineKind is the store's kind of the projects' baselines (Baseline).
-const baselineKind = "baseline"
+// BaselineKind is the store's kind of the projects' baselines (Baseline).
+const BaselineKind = "baseline"
 
 // Baseline is what a stop of one project compares with when the book of
 // its work tree holds nothing yet (the project's first stop, a new work
@@ -41,7 +41,7 @@ func (b *Baseline) SeeTrust(seen TrustSeen, session string) {
 // cannot be read (a stop then says it has nothing to compare with).
 func ReadBaseline(commonDir, project string) Baseline {
 	var b Baseline
-	if ok, err := store.Open(commonDir, baselineKind).Read(&b, project); !ok || err != nil {
+	if ok, err := store.Open(commonDir, BaselineKind).Read(&b, project); !ok || err != nil {
 		return Baseline{}
 	}
 	return b
@@ -51,5 +51,5 @@ func ReadBaseline(commonDir, project string) Baseline {
 // reports whether it changed anything to write.
 func UpdateBaseline(commonDir, project string, change func(b *Baseline) bool) error {
 	var b Baseline
-	return store.Open(commonDir, baselineKind).Update(&b, func() (bool, error) { return change(&b), nil }, project)
+	return store.Open(commonDir, BaselineKind).Update(&b, func() (bool, error) { return change(&b), nil }, project)
 }
