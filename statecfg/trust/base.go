@@ -62,3 +62,18 @@ func BaseFiles(ctx context.Context, p place.Place, head string) (Committed, Base
 	c, err := filesAt(ctx, p, base.Commit)
 	return c, base, err
 }
+
+// MergeBaseWith returns the merge base of the commit head with the branch
+// branch (its local ref, else a remote's of that name, else the ref branch
+// names under refs/remotes/), "" when there is none or git cannot say.
+func MergeBaseWith(ctx context.Context, top, head, branch string) string {
+	if head == "" || branch == "" {
+		return ""
+	}
+	for _, ref := range []string{"refs/heads/" + branch, "refs/remotes/origin/" + branch, "refs/remotes/" + branch} {
+		if out, err := runGit(ctx, top, nil, maxSmallOutput, "merge-base", head, ref+"^{commit}"); err == nil {
+			return strings.TrimSpace(string(out))
+		}
+	}
+	return ""
+}

@@ -379,6 +379,9 @@ func (h *harness) judgeHook(call hookCall, f facts, res result, console string) 
 	vs = append(vs, h.m.checkToldPoint(call, a)...)
 	h.m.notePointTold(f, a)
 	h.m.notePassMarked(f, a)
+	if err := h.notePassTree(); err != nil {
+		vs = append(vs, violation{"harness", err.Error()})
+	}
 	h.m.credit[call.Session] = a.Decision == "block"
 	h.m.configCredit[call.Session] = a.Decision == "block" && len(a.FailedJobs) == 0 && h.m.configBroken()
 	if !call.lost() && a.Status != stInvalid && !h.m.storeReplaced() {

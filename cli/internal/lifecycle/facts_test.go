@@ -42,7 +42,11 @@ func (h *harness) facts() (facts, error) {
 	if f.Base, err = filesAt(h.mergeBase("main", f.Head)); err != nil {
 		return f, err
 	}
-	if f.EpisodeBase, err = filesAt(h.mergeBase(h.m.mainMark, f.Head)); err != nil {
+	episodeBase := h.mergeBase(h.m.mainMark, f.Head)
+	if h.m.markTree != "" {
+		episodeBase = h.m.markTree
+	}
+	if f.EpisodeBase, err = filesAt(episodeBase); err != nil {
 		return f, err
 	}
 	work := map[string]string{}

@@ -439,6 +439,47 @@ func (h *harness) commit() error {
 		if !slices.Contains(h.m.branches, h.m.branch) {
 			h.m.branches = append(h.m.branches, h.m.branch)
 		}
+		if h.m.unbornPass != nil && h.m.branch == "main" {
+			// The binary marked the tree the pass verified (recordEnd): the
+			// first commit records it, or the work since it.
+			head, err := h.s.git("rev-parse", "HEAD")
+			if err != nil {
+				return err
+			}
+			h.m.mainMark, h.m.refMoved, h.m.markTree = strings.TrimSpace(head), false, ""
+			if !maps.Equal(h.m.unbornPass, h.m.files) {
+				h.m.markTree = h.m.unbornTree
+			}
+		}
+	}
+	h.m.unbornPass, h.m.unbornTree = nil, ""
+	return nil
+}
+
+// notePassTree makes, after a pass on main before its first commit
+// (model.notePassMarked), a commit of no parent holding the work tree as
+// that pass saw it (git add -A into an index of its own).
+func (h *harness) notePassTree() error {
+	if h.m.unbornPass == nil || h.m.unbornTree != "" {
+		return nil
+	}
+	index := filepath.Join(h.s.base, "pass.index")
+	defer os.Remove(index)
+	env := append(slices.Clone(h.s.env), "GIT_INDEX_FILE="+index)
+	for _, args := range [][]string{{"add", "-A"}, {"write-tree"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = h.s.repo, env
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("pass tree: git %v: %w", args, err)
+		}
+		if args[0] == "write-tree" {
+			commit, err := h.s.git("commit-tree", "-m", "the tree a pass judged", strings.TrimSpace(string(out)))
+			if err != nil {
+				return err
+			}
+			h.m.unbornTree = strings.TrimSpace(commit)
+		}
 	}
 	return nil
 }
@@ -491,7 +532,7 @@ func (h *harness) merge() error {
 	if _, err = h.s.git("fetch", "-q", "origin"); err != nil {
 		return err
 	}
-	h.m.mainMark, h.m.refMoved = commit, false
+	h.m.mainMark, h.m.refMoved, h.m.markTree = commit, false, ""
 	return nil
 }
 

@@ -286,6 +286,14 @@ type model struct {
 	// merge): the episode's base, which the agent's own commits onto main
 	// and its moves of the ref do not change ("" before any commit).
 	mainMark string
+	// unbornPass are the files of a pass on main before its first commit
+	// (notePassMarked), nil for none; unbornTree a commit of no parent
+	// holding that tree (the harness makes it). markTree, when set, is
+	// that commit once the first commit recorded another tree: main's
+	// verified point is the tree the pass judged, no commit of main, and
+	// the episode's base is its files (facts).
+	unbornPass           map[string]string
+	unbornTree, markTree string
 	// pointTold is the commit whose "commits of main up to HEAD" notice a
 	// stop first told, "" for none: every later answer of a stop that ran
 	// repeats it (an earlier notice), whichever session's stop told it
@@ -956,6 +964,7 @@ func (m *model) notePointTold(f facts, a answer) {
 	}
 	if g := pointToldRE.FindStringSubmatch(msg); g != nil && strings.HasPrefix(f.Head, g[1]) {
 		m.mainMark, m.refMoved = f.Head, false
+		m.markTree = ""
 		m.pointTold = g[1]
 	}
 }
@@ -967,11 +976,20 @@ func (m *model) notePointTold(f facts, a answer) {
 // judge the work since it. A pass with uncommitted changes marks a tree
 // no commit is, which the model does not follow (main's mark stays).
 func (m *model) notePassMarked(f facts, a answer) {
-	if a.Decision != "approve" || a.Status != stPassed && a.Status != stWarnings || f.Branch != "main" || f.Head == "" ||
-		len(f.Changed) > 0 || strings.Contains(a.SystemMessage, "Not verified") {
+	if a.Decision != "approve" || a.Status != stPassed && a.Status != stWarnings || f.Branch != "main" ||
+		strings.Contains(a.SystemMessage, "Not verified") {
 		return
 	}
-	m.mainMark, m.refMoved = f.Head, false
+	if f.Head == "" {
+		// Before main's first commit the pass marks the tree it verified:
+		// the commit that records that very tree is main's mark (commit).
+		m.unbornPass = maps.Clone(m.files)
+		return
+	}
+	if len(f.Changed) == 0 {
+		m.mainMark, m.refMoved = f.Head, false
+		m.markTree = ""
+	}
 }
 
 // checkToldPoint checks that every answer of a stop that ran, in any

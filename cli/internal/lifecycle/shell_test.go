@@ -538,7 +538,7 @@ func (h *harness) refMove(how string) error {
 	}
 	if !h.m.ran {
 		moved, err := h.s.git("rev-parse", "main")
-		h.m.mainMark = h.m.movedBase(moved)
+		h.m.mainMark, h.m.markTree = h.m.movedBase(moved), ""
 		return err
 	}
 	h.m.refMoved = true

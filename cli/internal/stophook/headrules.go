@@ -31,7 +31,7 @@ import (
 // the session and of every session for a day.
 
 // headSawRules begins the description of the ignore rules headRules makes.
-const headSawRules = "the ignore rules committed at HEAD"
+const headSawRules = "the ignore rules committed at"
 
 // maxHeadRules bounds what is read of the .gitignore files HEAD holds; past
 // it the stop has no record to compare with, as before HEAD's first commit.
@@ -39,18 +39,26 @@ const maxHeadRules = 32 << 20
 
 // headRules is what a stop that saw the ignore rules files (listed in the
 // work tree of p) and has no record of them compares them with, at now:
-// each .gitignore file as HEAD's commit holds it (absent when it holds
+// each .gitignore file as HEAD's commit holds it, or the merge base of
+// HEAD with baseBranch when HEAD is ahead of it (absent when it holds
 // none), each ignore file outside the work tree as holding no rule (one
 // that holds none, comments or blank lines only, as it is), except those
 // an earlier stop saw (prev) and the sparse-checkout patterns, which a
 // person sets up and which have their own notice: as they were seen. Nil
 // when HEAD names no commit or git cannot say what it holds.
-func headRules(ctx context.Context, p place.Place, files, prev map[string]string, now time.Time) *verdicts.TrustSeen {
+func headRules(ctx context.Context, p place.Place, files, prev map[string]string, baseBranch string, now time.Time) *verdicts.TrustSeen {
 	head, err := trust.HeadCommit(ctx, p)
 	if err != nil || head == "" {
 		return nil
 	}
-	atHead, err := headGitignores(ctx, p, head)
+	// The work committed on a branch since it left the base branch is the
+	// agent's as much as what it did not commit: the rules are those of
+	// the merge base with the base branch when HEAD is ahead of it.
+	from, where := head, "HEAD "+shortCommit(head)
+	if mb := trust.MergeBaseWith(ctx, p.TopLevel, head, baseBranch); mb != "" && mb != head {
+		from, where = mb, "the merge base of HEAD with "+baseBranch+", "+shortCommit(mb)+","
+	}
+	atHead, err := headGitignores(ctx, p, from)
 	if err != nil {
 		return nil
 	}
@@ -82,7 +90,7 @@ func headRules(ctx context.Context, p place.Place, files, prev map[string]string
 		}
 	}
 	seen := sealRules(out, nil, true, now)
-	seen.Desc = headSawRules + " " + shortCommit(head)
+	seen.Desc = headSawRules + " " + where
 	return &seen
 }
 
@@ -175,7 +183,7 @@ func holdsRules(f string) bool {
 // headRulesBefore is what a notice of a change since the rules headRules
 // made (from) says of them.
 func headRulesBefore(from verdicts.TrustSeen) string {
-	commit := strings.TrimSpace(strings.TrimPrefix(from.Desc, headSawRules))
-	return fmt.Sprintf(" (no stop before it, and no record of the rules: compared with the .gitignore files committed at HEAD %s, "+
-		"and no rule in the ignore files outside the work tree)", commit)
+	where := strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(from.Desc, headSawRules)), ",")
+	return fmt.Sprintf(" (no stop before it, and no record of the rules: compared with the .gitignore files committed at %s, "+
+		"and no rule in the ignore files outside the work tree)", where)
 }

@@ -119,7 +119,7 @@ func TestHeadRules(t *testing.T) {
 				prev[names(n)] = files[names(n)]
 			}
 			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			from := headRules(ctx, p, files, prev, now)
+			from := headRules(ctx, p, files, prev, "main", now)
 			if from == nil {
 				t.Fatal("no record made from HEAD")
 			}

@@ -149,7 +149,11 @@ func (h *hook) watchTrust(ctx context.Context, s *site, session string, rules *s
 	var change, exChange *verdicts.TrustChange
 	var ex verdicts.TrustSeen
 	base := verdicts.ReadBaseline(p.CommonDir, p.Project())
-	atHead := h.headBaseline(ctx, p, book, base, files)
+	baseBranch := ""
+	if cfg, err := s.gates(); err == nil {
+		baseBranch = cfg.BaseBranch
+	}
+	atHead := h.headBaseline(ctx, p, book, base, files, baseBranch)
 	noTrustBase, noRulesBase := false, false
 	err = verdicts.Update(k, func(b *verdicts.Book) error {
 		if b.Damaged != "" {
@@ -223,9 +227,9 @@ func storeNotUsedNote(err error) string {
 
 // headBaseline is the record of the ignore rules a stop that listed them
 // in the work tree (files) compares them with when neither its book nor
-// the project's baseline holds one (headRules); nil when they do, or when
-// the stop did not list them.
-func (h *hook) headBaseline(ctx context.Context, p place.Place, book *verdicts.Book, base verdicts.Baseline, files map[string]string) *verdicts.TrustSeen {
+// the project's baseline holds one (headRules, from where the work left
+// baseBranch); nil when they do, or when the stop did not list them.
+func (h *hook) headBaseline(ctx context.Context, p place.Place, book *verdicts.Book, base verdicts.Baseline, files map[string]string, baseBranch string) *verdicts.TrustSeen {
 	if base.Rules != nil || files[listedMark] == "" {
 		return nil
 	}
@@ -237,7 +241,7 @@ func (h *hook) headBaseline(ctx context.Context, p place.Place, book *verdicts.B
 	default:
 		return nil
 	}
-	return headRules(ctx, p, files, prev, h.o.Now())
+	return headRules(ctx, p, files, prev, baseBranch, h.o.Now())
 }
 
 // errLeaveBook leaves a verdict book as it is (verdicts.Update).
