@@ -45,6 +45,13 @@ func TestBookOutlivesRecords(t *testing.T) {
 			writeScript(t, dir, fmt.Sprintf("book_%s_%s", end, strings.Join(append([]string{"none"}, names...), "_")), script)
 		}
 	}
+	// Before any stop there is no book: the baseline a person's trust
+	// recorded says a configuration was trusted there (adversarial round
+	// 19, B2).
+	before := strings.Replace(bookSetup, "stdin stop.json\nexec agent-gauntlet stop-hook\nstdout '\"decision\":\"block\"'\n", "", 1)
+	writeScript(t, dir, "book_deleted_before_any_stop", before+ends["deleted"]+"exec git commit -q -m 'end the gates'\n"+
+		deletions[0].cmd+"stdin stop.json\nexec agent-gauntlet stop-hook\n"+
+		"stdout '\"decision\":\"block\"|configuration\\(s\\) a person trusted in this repository'\n"+bookFiles)
 	testscript.Run(t, ScriptParams(dir))
 }
 

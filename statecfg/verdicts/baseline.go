@@ -1,6 +1,10 @@
 package verdicts
 
 import (
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/agent-gauntlet/agent-gauntlet/statecfg/kit/fsread"
 	"github.com/agent-gauntlet/agent-gauntlet/statecfg/store"
 )
 
@@ -52,4 +56,20 @@ func ReadBaseline(commonDir, project string) Baseline {
 func UpdateBaseline(commonDir, project string, change func(b *Baseline) bool) error {
 	var b Baseline
 	return store.Open(commonDir, BaselineKind).Update(&b, func() (bool, error) { return change(&b), nil }, project)
+}
+
+// Baselines are the baselines of every project of the repository whose
+// git common directory is commonDir that can be read, in no order: what
+// was trusted there, whatever is left of the projects.
+func Baselines(commonDir string) []Baseline {
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(store.Open(commonDir, BaselineKind).Path("x")), "*.json"))
+	var out []Baseline
+	for _, f := range files {
+		var b Baseline
+		data, err := fsread.File(f, MaxBookBytes)
+		if err == nil && json.Unmarshal(data, &b) == nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }

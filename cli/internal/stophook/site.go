@@ -340,7 +340,8 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 		return found, left, where, &out
 	case !ok:
 		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
-		out.unverified = strayLogs(where.Dir)
+		out.unverified = strings.TrimPrefix(strayLogs(where.Dir)+"; "+goneTrusted(where.Dir), "; ")
+		out.unverified = strings.TrimSuffix(out.unverified, "; ")
 		return found, left, where, &out
 	}
 	return found, left, where, nil
@@ -378,6 +379,32 @@ func within(dir, base string) bool {
 func noProjectDetail(where hookproto.Project) string {
 	return fmt.Sprintf("Looked at and above %s (from %s): no .gauntlet/config.yml, no trusted configuration and none committed at HEAD.",
 		runner.SafeText(where.Dir), where.From)
+}
+
+// goneTrusted is what a stop that finds no project from dir says of the
+// configurations a person trusted in dir's repository (trust and init
+// record each one's baseline, verdicts.Baseline) now that none is found:
+// neither the work tree, a trust record nor HEAD holds one (.gauntlet/
+// deleted and the deletion committed, the record deleted). No gate can
+// run, so whether they pass is not known; "" when no baseline is there.
+func goneTrusted(dir string) string {
+	d, ok := gitdir.Find(dir)
+	if !ok || place.MovedByEnv() {
+		return ""
+	}
+	var descs []string
+	for _, b := range verdicts.Baselines(d.CommonDir) {
+		if b.Trust != nil {
+			descs = append(descs, runner.SafeText(b.Trust.Desc))
+		}
+	}
+	slices.Sort(descs)
+	if len(descs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the gates of %d configuration(s) a person trusted in this repository (%s), "+
+		"whose .gauntlet/ is gone from the work tree and from HEAD and whose trust record is gone too: "+
+		"none of them ran; if no person removed them, the agent did", len(descs), namedUpTo(descs, 3))
 }
 
 // strayLogs is what a project without a configuration leaves unverified:
