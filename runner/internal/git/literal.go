@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -177,7 +178,40 @@ func (d *diskRepo) prepare(ctx context.Context) error {
 	if err := d.mirrorExclude(); err != nil {
 		return err
 	}
+	if err := d.sweep(); err != nil {
+		return err
+	}
 	return d.writeConfig(ctx)
+}
+
+// shadowEntries are the entries of the private git directory, by their
+// path in it, that prepare writes; the directories among them hold
+// nothing else (refs/ nothing at all).
+var shadowEntries = map[string]bool{"HEAD": true, "config": true, "refs": true, "info": true,
+	"info/attributes": true, "info/exclude": true}
+
+// sweep removes from the private git directory whatever prepare does not
+// write there: every file git reads from a git directory can change what
+// the view sees (a commondir leading to another repository, a
+// config.worktree, grafts, shallow, packed refs, alternates), and the
+// directory is the gauntlet's alone, so an entry put there by anyone else
+// (the agent, on purpose) is taken out before each use, never followed.
+func (d *diskRepo) sweep() error {
+	for _, dir := range []string{"", "info", "refs"} {
+		ents, err := os.ReadDir(filepath.Join(d.shadow, dir))
+		if err != nil {
+			return fmt.Errorf("literal view: %w", err)
+		}
+		for _, e := range ents {
+			rel := path.Join(dir, e.Name())
+			if dir == "refs" || !shadowEntries[rel] {
+				if err := os.RemoveAll(filepath.Join(d.shadow, filepath.FromSlash(rel))); err != nil {
+					return fmt.Errorf("literal view: %w", err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // literalHead is the private git directory's HEAD when the work tree's

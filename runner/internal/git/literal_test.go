@@ -586,3 +586,79 @@ func TestLiteralViewReadsConfigAsTheUser(t *testing.T) {
 		})
 	}
 }
+
+// TestLiteralViewHoldsOnlyItsOwn: the literal view's git directory
+// (.git/agent-gauntlet/literal) is the gauntlet's; whatever else is put
+// there is taken out before each use. Invariant: a file the agent plants
+// among those git reads from a git directory never changes what the view
+// sees: a new file still moves the key (adversarial rounds 19 and 20, B17
+// and B1: an excludesFile appended to its config, a config.worktree under
+// extensions.worktreeConfig, a commondir leading to a copy that ignores
+// it). The table is every such file, each planted to hide the new file.
+func TestLiteralViewHoldsOnlyItsOwn(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		plant func(r *repo, shadow, hide string)
+	}{
+		{"config appended", func(r *repo, shadow, hide string) {
+			appendFile(t, filepath.Join(shadow, "config"), "[core]\n\texcludesFile = "+hide+"\n")
+		}},
+		{"config.worktree", func(r *repo, shadow, hide string) {
+			r.git("config", "extensions.worktreeConfig", "true")
+			r.write(".git/agent-gauntlet/literal/config.worktree", "[core]\n\texcludesFile = "+hide+"\n")
+		}},
+		{"commondir to a copy ignoring it", func(r *repo, shadow, hide string) {
+			copyDir := filepath.Join(t.TempDir(), "copy")
+			if out, err := exec.Command("cp", "-a", filepath.Join(r.root, ".git"), copyDir).CombinedOutput(); err != nil {
+				t.Fatalf("cp: %v: %s", err, out)
+			}
+			appendFile(t, filepath.Join(copyDir, "info", "exclude"), "*.new\n")
+			appendFile(t, filepath.Join(copyDir, "config"), "[core]\n\texcludesFile = "+hide+"\n")
+			r.write(".git/agent-gauntlet/literal/commondir", copyDir+"\n")
+		}},
+		{"info/exclude of its own", func(r *repo, shadow, hide string) {
+			appendFile(t, filepath.Join(shadow, "info", "exclude"), "*.new\n")
+		}},
+		{"a ref and packed refs", func(r *repo, shadow, hide string) {
+			r.write(".git/agent-gauntlet/literal/refs/heads/x", strings.Repeat("0", 40)+"\n")
+			r.write(".git/agent-gauntlet/literal/packed-refs", "# pack-refs with: peeled\n")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.write("src/a.txt", "a\n")
+			r.commitAll("base")
+			hide := filepath.Join(t.TempDir(), "hide")
+			if err := os.WriteFile(hide, []byte("*.new\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			key := func() string {
+				s, err := NewTreeSnapshot(context.Background(), r.root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				return s.Key()
+			}
+			was := key() // the view is made
+			c.plant(r, filepath.Join(r.root, ".git", "agent-gauntlet", "literal"), hide)
+			r.write("src/b.new", "BAD\n")
+			if key() == was {
+				t.Errorf("a new file left the key as it was: the planted %s hid it", c.name)
+			}
+		})
+	}
+}
+
+// appendFile appends text to the file at p.
+func appendFile(t *testing.T, p, text string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -60,7 +60,7 @@ var sites = map[string]struct {
 	"runner/internal/git/extract.go":                     {2, fresh},
 	"runner/internal/git/keephold.go":                    {2, noFollow},
 	"runner/internal/git/keptindex.go":                   {3, checked},
-	"runner/internal/git/literal.go":                     {1, checked},
+	"runner/internal/git/literal.go":                     {2, checked},
 	"runner/internal/git/nested.go":                      {2, fresh},
 	"runner/internal/git/reach.go":                       {1, readOnly},
 	"runner/internal/git/reviewdiff.go":                  {7, fresh},
