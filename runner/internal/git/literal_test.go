@@ -570,14 +570,7 @@ func TestLiteralViewReadsConfigAsTheUser(t *testing.T) {
 			r.write(".git/hide", "*.new\n")
 			r.git("config", "includeIf.onbranch:"+c.branch+".path", filepath.Join(r.root, ".git", "hiding"))
 			r.write(".git/hiding", "[core]\n\texcludesFile = "+filepath.Join(r.root, ".git", "hide")+"\n")
-			key := func() string {
-				s, err := NewTreeSnapshot(context.Background(), r.root)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
-				return s.Key()
-			}
+			key := func() string { return snapshotKey(t, r.root) }
 			was := key()
 			r.write("src/b.new", "b\n")
 			if moved := key() != was; moved == c.hides {
@@ -632,14 +625,7 @@ func TestLiteralViewHoldsOnlyItsOwn(t *testing.T) {
 			if err := os.WriteFile(hide, []byte("*.new\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			key := func() string {
-				s, err := NewTreeSnapshot(context.Background(), r.root)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
-				return s.Key()
-			}
+			key := func() string { return snapshotKey(t, r.root) }
 			was := key() // the view is made
 			c.plant(r, filepath.Join(r.root, ".git", "agent-gauntlet", "literal"), hide)
 			r.write("src/b.new", "BAD\n")
@@ -661,4 +647,15 @@ func appendFile(t *testing.T, p, text string) {
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// snapshotKey is the Key of a snapshot of the work tree at root, taken now.
+func snapshotKey(t *testing.T, root string) string {
+	t.Helper()
+	s, err := NewTreeSnapshot(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	return s.Key()
 }
