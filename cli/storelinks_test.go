@@ -104,7 +104,11 @@ func hangScript(what, shape string) string {
 	if what == "fifo" {
 		put = "mkfifo \"$p\""
 	}
-	plant := "n=0; for p in $(find " + store + " -mindepth 1 | grep -E \"" + re + "\"); do rm -rf \"$p\" && " + put + " && n=$((n+1)); done; test $n -gt 0"
+	// A record this run did not make (a memo kept only once what it
+	// watches is old enough, which a loaded machine may not reach) is
+	// none to plant at: the listing run made it, and the plant table
+	// plants it before it exists.
+	plant := "for p in $(find " + store + " -mindepth 1 | grep -E \"" + re + "\"); do rm -rf \"$p\" && " + put + " || exit 1; done"
 	if !strings.Contains(shape, "#") {
 		// One name: put there whether or not this run made it yet (a
 		// memo is kept only once what it watches is old enough).
