@@ -420,16 +420,8 @@ func (h *harness) removePath(path string) error {
 // commit commits everything (an empty commit when nothing changed: a new
 // commit all the same).
 func (h *harness) commit() error {
-	if _, err := h.s.git("add", "-A"); err != nil {
-		// A nested repository with no commit cannot be added: leave it
-		// out, as an agent whose `git add -A` failed would.
-		args := []string{"add", "-A", "--", "."}
-		for _, d := range h.m.nested {
-			args = append(args, ":(exclude)"+d)
-		}
-		if _, err := h.s.git(args...); err != nil {
-			return err
-		}
+	if err := h.addAll(h.s.env); err != nil {
+		return err
 	}
 	if _, err := h.s.git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("step %d", len(h.steps))); err != nil {
 		return err
@@ -456,6 +448,28 @@ func (h *harness) commit() error {
 	return nil
 }
 
+// addAll runs `git add -A` in the repository with env; a nested
+// repository with no commit, which cannot be added, is left out, as an
+// agent whose `git add -A` failed would.
+func (h *harness) addAll(env []string) error {
+	add := func(args ...string) error {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = h.s.repo, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %w\n%s", args, err, out)
+		}
+		return nil
+	}
+	if add("add", "-A") == nil {
+		return nil
+	}
+	args := []string{"add", "-A", "--", "."}
+	for _, d := range h.m.nested {
+		args = append(args, ":(exclude)"+d)
+	}
+	return add(args...)
+}
+
 // notePassTree makes, after a pass on main before its first commit
 // (model.notePassMarked), a commit of no parent holding the work tree as
 // that pass saw it (git add -A into an index of its own).
@@ -466,21 +480,20 @@ func (h *harness) notePassTree() error {
 	index := filepath.Join(h.s.base, "pass.index")
 	defer os.Remove(index)
 	env := append(slices.Clone(h.s.env), "GIT_INDEX_FILE="+index)
-	for _, args := range [][]string{{"add", "-A"}, {"write-tree"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = h.s.repo, env
-		out, err := cmd.Output()
-		if err != nil {
-			return fmt.Errorf("pass tree: git %v: %w", args, err)
-		}
-		if args[0] == "write-tree" {
-			commit, err := h.s.git("commit-tree", "-m", "the tree a pass judged", strings.TrimSpace(string(out)))
-			if err != nil {
-				return err
-			}
-			h.m.unbornTree = strings.TrimSpace(commit)
-		}
+	if err := h.addAll(env); err != nil {
+		return fmt.Errorf("pass tree: %w", err)
 	}
+	cmd := exec.Command("git", "write-tree")
+	cmd.Dir, cmd.Env = h.s.repo, env
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("pass tree: git write-tree: %w", err)
+	}
+	commit, err := h.s.git("commit-tree", "-m", "the tree a pass judged", strings.TrimSpace(string(out)))
+	if err != nil {
+		return err
+	}
+	h.m.unbornTree = strings.TrimSpace(commit)
 	return nil
 }
 
