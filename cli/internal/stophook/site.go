@@ -340,8 +340,7 @@ func (h *hook) locate(ctx context.Context, in hookproto.Input) (found trust.Disc
 		return found, left, where, &out
 	case !ok:
 		out := h.answer(runner.StatusNoConfig, noProjectDetail(where))
-		out.unverified = strings.TrimPrefix(strayLogs(where.Dir)+"; "+goneTrusted(where.Dir), "; ")
-		out.unverified = strings.TrimSuffix(out.unverified, "; ")
+		out.unverified = joinParts(strayLogs(where.Dir), goneTrusted(where.Dir))
 		return found, left, where, &out
 	}
 	return found, left, where, nil
@@ -379,6 +378,12 @@ func within(dir, base string) bool {
 func noProjectDetail(where hookproto.Project) string {
 	return fmt.Sprintf("Looked at and above %s (from %s): no .gauntlet/config.yml, no trusted configuration and none committed at HEAD.",
 		runner.SafeText(where.Dir), where.From)
+}
+
+// joinParts joins the parts of a "Not verified" sentence that are not
+// empty.
+func joinParts(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "; ")
 }
 
 // goneTrusted is what a stop that finds no project from dir says of the
